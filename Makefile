@@ -1,0 +1,38 @@
+# Every workflow of the kit is a target; each target sets up what it needs.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+# nbgrader calls alembic through PATH when it opens its gradebook.
+export PATH := $(CURDIR)/$(BIN):$(PATH)
+STAMP := $(VENV)/.installed
+
+.PHONY: setup assignments test demo lint bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed: install python3.11 or run 'make PYTHON=/path/to/python3.11'"; exit 1; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+assignments: setup
+	$(BIN)/python -m autograder.build_assignments
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+demo: setup
+	$(BIN)/python -m autograder grade source_data/example_class --out grading-output
+
+lint: setup
+	$(BIN)/ruff check .
+
+bench: setup
+	$(BIN)/python -m autograder.bench
+
+clean:
+	rm -rf $(VENV) course grading-output bench-output

@@ -1,0 +1,1 @@
+"""The attention kit's grading engine, hidden tests and student-side helpers."""

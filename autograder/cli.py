@@ -1,0 +1,110 @@
+"""The command line: ``python -m autograder grade <submitted> --out <out> ...``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import torch
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from autograder.discovery import DiscoveryError, discover
+from autograder.engine import GradedSubmission, GradeOptions, grade_class
+from autograder.outputs import write_outputs
+from autograder.sandbox import ISOLATION_FULL
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m autograder",
+                                     description="Grade attention-kit notebooks safely and fast.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    grade = commands.add_parser("grade", help="grade a folder of submissions (nbgrader layout)")
+    grade.add_argument("submitted", type=Path,
+                       help="<submitted>/<student_id>/<assignment_id>/<assignment_id>.ipynb, or one notebook")
+    grade.add_argument("--out", type=Path, required=True, help="where grades.csv, results/ and feedback/ go")
+    grade.add_argument("--assignment", help="grade only this assignment id")
+    grade.add_argument("--jobs", type=int, default=1, help="submissions graded at once (default 1)")
+    grade.add_argument("--timeout", type=float, default=10.0,
+                       help="seconds a student's code may take per test (default 10)")
+    grade.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
+                       help="auto: CPU plus every accelerator present (default)")
+    grade.add_argument("--memory-gib", type=float, default=4.0, help="memory per worker (default 4)")
+    return parser
+
+
+def _progress_callback(console: Console, total: int):
+    """A progress bar on a terminal, plain lines elsewhere (CI logs)."""
+    if console.is_terminal:
+        progress = Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), console=console, transient=True)
+        task = progress.add_task("grading", total=total)
+        return progress, lambda student, assignment: progress.advance(task)
+    done = [0]
+
+    def plain(student: str, assignment: str) -> None:
+        done[0] += 1
+        console.print(f"[{done[0]}/{total}] {student}/{assignment}", highlight=False)
+
+    return None, plain
+
+
+def print_summary(console: Console, rows: list[GradedSubmission], out: Path) -> None:
+    """Students, mean score per notebook, the stages most often failed, and any warnings."""
+    by_assignment: dict[str, list[GradedSubmission]] = defaultdict(list)
+    for row in rows:
+        by_assignment[row.assignment_id].append(row)
+    table = Table(title=f"{len({r.student_id for r in rows})} students graded")
+    for column in ("notebook", "graded", "other status", "mean score"):
+        table.add_column(column)
+    for assignment, group in by_assignment.items():
+        graded = [r for r in group if r.status == "graded"]
+        mean = sum(r.score for r in group) / len(group)
+        table.add_row(assignment, str(len(graded)), str(len(group) - len(graded)),
+                      f"{mean:.1f} / {group[0].max_score:g}")
+    console.print(table)
+    failures = Counter(test["stage"] for row in rows for test in row.tests if test["status"] != "passed")
+    if failures:
+        top = ", ".join(f"{stage} ({count})" for stage, count in failures.most_common(5))
+        console.print(f"Stages most often failed (failing tests): {top}")
+    weak = sorted({row.isolation for row in rows if row.isolation and row.isolation != ISOLATION_FULL})
+    if weak:
+        console.print(f"[yellow]Warning: workers ran with weaker isolation: {'; '.join(weak)}."
+                      " Run the grader as root for full isolation (see SECURITY.md).[/yellow]")
+    console.print(f"Wrote {out / 'grades.csv'}, {out / 'results'}/ and {out / 'feedback'}/")
+
+
+def _grade(args: argparse.Namespace, console: Console) -> int:
+    if args.device == "cuda" and not torch.cuda.is_available():
+        console.print("--device cuda was asked for, but no CUDA device is available here.")
+        return 2
+    if args.jobs < 1 or args.timeout <= 0 or args.memory_gib <= 0:
+        console.print("--jobs, --timeout and --memory-gib must be positive.")
+        return 2
+    options = GradeOptions(assignment=args.assignment, jobs=args.jobs, timeout=args.timeout,
+                           device=args.device, memory_bytes=int(args.memory_gib * 2**30))
+    try:
+        total = len(discover(args.submitted, args.assignment))
+    except DiscoveryError as error:
+        console.print(f"Nothing graded: {error}")
+        return 2
+    bar, progress = _progress_callback(console, total)
+    if bar is not None:
+        with bar:
+            rows = grade_class(args.submitted, args.out, options, progress)
+    else:
+        rows = grade_class(args.submitted, args.out, options, progress)
+    write_outputs(args.out, rows)
+    print_summary(console, rows, args.out)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    console = Console(file=sys.stdout)
+    if args.command == "grade":
+        return _grade(args, console)
+    return 2

@@ -1,0 +1,57 @@
+"""The assignments and their graded stages, in teaching order: the one list every tool reads.
+
+Stage names are the student API (functions and classes the notebooks define) and the
+``grade_id`` of each answer cell in the master notebooks.
+"""
+
+from __future__ import annotations
+
+STAGES_BY_ASSIGNMENT: dict[str, list[str]] = {
+    "01_attention_scores": [
+        "attention_scores_for_query",
+        "attention_scores",
+        "softmax_naive",
+        "softmax_stable",
+        "context_vector",
+        "simple_self_attention",
+    ],
+    "02_self_attention": [
+        "scaled_dot_product_scores",
+        "SelfAttention_v1",
+        "SelfAttention_v2",
+        "copy_v2_weights_into_v1",
+    ],
+    "03_causal_attention": [
+        "causal_average_loop",
+        "causal_average_matmul",
+        "causal_average_softmax",
+        "causal_mask",
+        "mask_and_renormalize",
+        "masked_softmax",
+        "inverted_dropout",
+        "CausalAttention",
+    ],
+    "04_multi_head_attention": [
+        "MultiHeadAttentionWrapper",
+        "wrapper_with_2d_output",
+        "split_heads",
+        "merge_heads",
+        "MultiHeadAttention",
+        "gpt2_small_attention",
+    ],
+}
+
+ASSIGNMENTS: list[str] = list(STAGES_BY_ASSIGNMENT)
+
+
+def all_stages() -> list[str]:
+    """Every stage of the course, in teaching order."""
+    return [stage for stages in STAGES_BY_ASSIGNMENT.values() for stage in stages]
+
+
+def assignment_of(stage: str) -> str:
+    """The assignment id that grades `stage` (KeyError when the stage is unknown)."""
+    for assignment, stages in STAGES_BY_ASSIGNMENT.items():
+        if stage in stages:
+            return assignment
+    raise KeyError(f"unknown stage {stage!r}")

@@ -1,0 +1,177 @@
+"""Grade a class: find the submissions, run the hidden tests over them, score and write.
+
+The trusted grading runs in forked shard processes (one per ``--jobs``), each running one
+pytest session over its share of the submissions; student code runs only in the sandboxed
+workers that each shard's fork server spawns.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import torch
+
+from autograder import rubric
+from autograder.curriculum import ASSIGNMENTS
+from autograder.discovery import SubmissionEntry, discover
+from autograder.grading_plugin import GradingPlugin, PreparedSubmission, SubmissionRecord
+from autograder.notebook_code import NotebookError, extract_notebook_file
+from autograder.paths import HIDDEN_TESTS_DIR, KIT_ROOT
+from autograder.reference import load_reference
+from autograder.sandbox import SandboxConfig
+from autograder.sandbox_session import WORKER_UID_BASE, standard_sandbox
+
+
+@dataclass
+class GradeOptions:
+    """The knobs of ``python -m autograder grade``."""
+
+    assignment: str | None = None
+    jobs: int = 1
+    timeout: float = 10.0
+    device: str = "auto"  # auto | cpu | cuda
+    memory_bytes: int = 4 * 2**30
+
+
+@dataclass
+class GradedSubmission:
+    """The outcome for one (student, assignment) row of grades.csv."""
+
+    student_id: str
+    assignment_id: str
+    status: str
+    score: float
+    max_score: float
+    tests: list[dict] = field(default_factory=list)
+    isolation: str = ""
+    load_problems: list[str] = field(default_factory=list)
+
+
+def sandbox_for(slot: int, submitted: Path, out: Path, options: GradeOptions) -> SandboxConfig:
+    hide = [str(submitted.resolve()), str(out.resolve())]
+    return standard_sandbox(WORKER_UID_BASE + slot, hide, options.memory_bytes)
+
+
+def _pytest_args(assignments: set[str], device: str) -> list[str]:
+    files = [str(HIDDEN_TESTS_DIR / f"test_{a}.py") for a in ASSIGNMENTS if a in assignments]
+    args = ["-q", "-p", "no:cacheprovider", "--import-mode=importlib", "--assert=plain",
+            "--no-header", "--tb=no", "-o", "addopts=", "-W", "ignore", "--rootdir", str(KIT_ROOT)]
+    if device == "cpu":
+        args += ["-k", "not cuda and not mps"]
+    return args + files
+
+
+def _run_shard(prepared: list[PreparedSubmission], sandbox: SandboxConfig, options: GradeOptions,
+               progress) -> dict[int, SubmissionRecord]:
+    """One pytest session over a share of the class (runs in a forked shard process)."""
+    plugin = GradingPlugin(prepared, sandbox, options.timeout,
+                           on_submission_done=lambda s: progress(s.student_id, s.assignment_id))
+    with open(os.devnull, "w") as quiet:
+        saved = os.dup(1)
+        os.dup2(quiet.fileno(), 1)  # pytest's own report is not ours to show
+        try:
+            exit_code = pytest.main(_pytest_args({s.assignment_id for s in prepared}, options.device),
+                                    plugins=[plugin])
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+    if exit_code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        raise RuntimeError(f"the hidden tests could not run (pytest exit code {int(exit_code)})")
+    return plugin.records
+
+
+def _shard_process(slot, prepared, sandbox, options, queue) -> None:
+    try:
+        torch.set_num_threads(1)
+        records = _run_shard(prepared, sandbox, options,
+                             lambda student, assignment: queue.put(("done", student, assignment)))
+        queue.put(("records", slot, records))
+    except BaseException:  # noqa: BLE001 - the parent must hear about any failure
+        queue.put(("failed", slot, traceback.format_exc()))
+    finally:
+        queue.close()
+        queue.join_thread()
+
+
+def _run_shards(shards: list[list[PreparedSubmission]], submitted: Path, out: Path,
+                options: GradeOptions, progress: Callable[[str, str], None]) -> dict[int, SubmissionRecord]:
+    for assignment in {s.assignment_id for shard in shards for s in shard}:
+        load_reference(assignment)  # loaded once, before forking, and shared by every shard
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    processes = [
+        context.Process(target=_shard_process,
+                        args=(slot, shard, sandbox_for(slot, submitted, out, options), options, queue))
+        for slot, shard in enumerate(shards) if shard
+    ]
+    for process in processes:
+        process.start()
+    records: dict[int, SubmissionRecord] = {}
+    failures = []
+    remaining = len(processes)
+    while remaining:
+        message = queue.get()
+        if message[0] == "done":
+            progress(message[1], message[2])
+        elif message[0] == "records":
+            records.update(message[2])
+            remaining -= 1
+        else:
+            failures.append(message[2])
+            remaining -= 1
+    for process in processes:
+        process.join()
+    if failures:
+        raise RuntimeError("a grading shard failed:\n" + "\n".join(failures))
+    return records
+
+
+def _prepare(entries: list[SubmissionEntry]) -> tuple[list[PreparedSubmission], dict[int, str]]:
+    """Read every notebook in the trusted process; unreadable ones get their status now."""
+    prepared, problems = [], {}
+    for index, entry in enumerate(entries):
+        if entry.problem:
+            problems[index] = entry.problem
+            continue
+        try:
+            code = extract_notebook_file(entry.path)
+        except NotebookError as error:
+            problems[index] = f"unreadable: {error}"
+            continue
+        prepared.append(PreparedSubmission(index, entry.student_id, entry.assignment_id, code))
+    return prepared, problems
+
+
+def grade_class(submitted: Path, out: Path, options: GradeOptions | None = None,
+                progress: Callable[[str, str], None] = lambda student, assignment: None,
+                ) -> list[GradedSubmission]:
+    """Grade every submission under ``submitted``; one GradedSubmission per grades.csv row."""
+    options = options or GradeOptions()
+    entries = discover(submitted, options.assignment)
+    prepared, problems = _prepare(entries)
+    jobs = max(1, min(options.jobs, len(prepared)))
+    # Spread each assignment's submissions over the shards so each shard has a similar load.
+    ordered = sorted(prepared, key=lambda s: (s.assignment_id, s.student_id))
+    shards = [ordered[slot::jobs] for slot in range(jobs)]
+    records = _run_shards(shards, submitted, out, options, progress) if prepared else {}
+    for index in problems:
+        progress(entries[index].student_id, entries[index].assignment_id)
+    graded = []
+    for index, entry in enumerate(entries):
+        max_score = rubric.max_score(entry.assignment_id)
+        if index in problems:
+            graded.append(GradedSubmission(entry.student_id, entry.assignment_id, problems[index],
+                                           0.0, max_score))
+            continue
+        record = records[index]
+        tests = rubric.score_tests(entry.assignment_id, record.outcomes)
+        score = round(sum(test["points"] for test in tests), 2)
+        graded.append(GradedSubmission(entry.student_id, entry.assignment_id, "graded", score,
+                                       max_score, tests, record.isolation, record.load_problems))
+    return graded

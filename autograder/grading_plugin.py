@@ -1,0 +1,198 @@
+"""The pytest plugin that runs the hidden tests over many submissions in one session.
+
+The ``student`` fixture is parametrised (module scope) over the submissions of each test
+module's assignment, so pytest runs every test of one student before the next and each
+student's worker lives exactly as long as their tests. Outcomes are recorded here, in the
+trusted process; nothing a worker prints is ever read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass, field
+
+import pytest
+
+from autograder.curriculum import all_stages
+from autograder.forkserver import ForkServer
+from autograder.notebook_code import ExtractedCode
+from autograder.probe_client import ProbeTimeout, StudentError, Submission, WorkerCrashed
+from autograder.sandbox import SandboxConfig
+from autograder.worker_session import WorkerSession
+
+_STAGES = set(all_stages())
+
+
+@dataclass
+class PreparedSubmission:
+    """A readable notebook waiting for its tests."""
+
+    index: int
+    student_id: str
+    assignment_id: str
+    code: ExtractedCode
+
+    @property
+    def param_id(self) -> str:
+        return f"submission{self.index}"
+
+
+@dataclass
+class TestOutcome:
+    """What one test instance gave for one submission."""
+
+    name: str
+    function: str
+    stage: str
+    status: str  # passed | failed | error | timeout
+    message: str = ""
+
+
+@dataclass
+class SubmissionRecord:
+    outcomes: list[TestOutcome] = field(default_factory=list)
+    isolation: str = ""
+    load_problems: list[str] = field(default_factory=list)
+
+
+GRADING_PLUGIN = pytest.StashKey["GradingPlugin"]()
+
+
+class _BrokenTransport:
+    """Stands in for a worker that could not even load the notebook: every probe re-raises."""
+
+    generation = 1
+
+    def __init__(self, error: Exception):
+        self._error = error
+
+    def request(self, header, tensors):
+        raise self._error
+
+
+def stage_of(item: pytest.Item) -> str:
+    stages = [marker.name for marker in item.iter_markers() if marker.name in _STAGES]
+    if len(stages) != 1:
+        raise pytest.UsageError(f"{item.nodeid} must carry exactly one stage marker, has {stages}")
+    return stages[0]
+
+
+def _hint_for(error: StudentError, stage: str, submission: Submission) -> str:
+    if error.type_name == "NotImplementedError":
+        return f"{stage} is not implemented yet: the stub still raises NotImplementedError."
+    text = f"Your code raised {error.type_name}: {error.message}"
+    if error.type_name == "NameError" and submission.load_problems:
+        text += ". While loading your notebook: " + "; ".join(submission.load_problems)
+    if error.student_traceback:
+        text += "\n" + error.student_traceback
+    return text
+
+
+def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission) -> tuple[str, str]:
+    """(status, message) for a failed test, in words a student can act on."""
+    error = excinfo.value
+    if isinstance(error, ProbeTimeout):
+        return "timeout", str(error)
+    if isinstance(error, WorkerCrashed):
+        return "error", str(error)
+    if isinstance(error, StudentError):
+        return "error", _hint_for(error, stage, submission)
+    if isinstance(error, AssertionError):
+        return "failed", str(error) or f"{stage} did not pass a hidden check."
+    return "error", (f"The grader could not check {stage} ({type(error).__name__}); your code may"
+                     " return something unexpected. Tell your instructor if this persists.")
+
+
+class GradingPlugin:
+    """Kept in ``config.stash[GRADING_PLUGIN]``; the hidden tests' ``student`` fixture asks it for workers."""
+
+    def __init__(self, submissions: list[PreparedSubmission], sandbox: SandboxConfig,
+                 timeout: float, on_submission_done=None):
+        self._by_assignment: dict[str, list[PreparedSubmission]] = {}
+        for submission in submissions:
+            self._by_assignment.setdefault(submission.assignment_id, []).append(submission)
+        self._sandbox = sandbox
+        self._timeout = timeout
+        self._on_done = on_submission_done
+        self._forkserver: ForkServer | None = None
+        self._open: dict[int, Submission] = {}
+        self._timed_out_stages: set[tuple[int, str]] = set()
+        self.records: dict[int, SubmissionRecord] = {s.index: SubmissionRecord() for s in submissions}
+
+    # -- pytest hooks ---------------------------------------------------------------
+    def pytest_configure(self, config: pytest.Config) -> None:
+        config.stash[GRADING_PLUGIN] = self
+
+    def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
+        if "student" in metafunc.fixturenames:
+            submissions = self._by_assignment.get(metafunc.module.ASSIGNMENT, [])
+            metafunc.parametrize("student", submissions, indirect=True, scope="module",
+                                 ids=[s.param_id for s in submissions])
+
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        submission = self._submission_of(item)
+        if submission and (submission.index, stage_of(item)) in self._timed_out_stages:
+            raise ProbeTimeout("not run: an earlier test of this stage already ran out of time")
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
+        report = yield
+        submission = self._submission_of(item)
+        if submission is None or call.when == "teardown":
+            return report
+        record = self.records[submission.index]
+        already = any(o.name == self._test_name(item, submission) for o in record.outcomes)
+        if report.skipped or already or (call.when == "setup" and report.passed):
+            return report
+        stage = stage_of(item)
+        if report.passed:
+            status, message = "passed", ""
+        else:
+            status, message = describe_failure(call.excinfo, stage, self._open.get(submission.index))
+        if status == "timeout":
+            self._timed_out_stages.add((submission.index, stage))
+        record.outcomes.append(TestOutcome(self._test_name(item, submission),
+                                           item.originalname, stage, status, message))
+        return report
+
+    def pytest_sessionfinish(self) -> None:
+        if self._forkserver is not None:
+            self._forkserver.close()
+
+    # -- used by the hidden tests' conftest -----------------------------------------------
+    @contextlib.contextmanager
+    def open_submission(self, prepared: PreparedSubmission):
+        """A Submission backed by a fresh sandboxed worker, killed when the module is done."""
+        if self._forkserver is None:
+            self._forkserver = ForkServer()
+        session = WorkerSession(self._forkserver, prepared.code, self._sandbox, self._timeout)
+        record = self.records[prepared.index]
+        try:
+            ready = session.start()
+            submission = Submission(session, set(ready["defined"]),
+                                    prepared.code.problems + ready["problems"])
+            record.isolation = ready["isolation"]
+        except (ProbeTimeout, WorkerCrashed) as error:
+            submission = Submission(_BrokenTransport(error), set(), prepared.code.problems)
+        record.load_problems = submission.load_problems
+        self._open[prepared.index] = submission
+        try:
+            yield submission
+        finally:
+            session.close()
+            del self._open[prepared.index]
+            if self._on_done is not None:
+                self._on_done(prepared)
+
+    # -- helpers ------------------------------------------------------------------------
+    @staticmethod
+    def _submission_of(item: pytest.Item) -> PreparedSubmission | None:
+        callspec = getattr(item, "callspec", None)
+        return callspec.params.get("student") if callspec else None
+
+    @staticmethod
+    def _test_name(item: pytest.Item, submission: PreparedSubmission) -> str:
+        """The test's name without the submission's id, the same for every student."""
+        name = re.sub(rf"-?\b{submission.param_id}\b-?", "-", item.name)
+        return name.replace("[-", "[").replace("-]", "]").replace("[]", "")

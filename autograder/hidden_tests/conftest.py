@@ -1,0 +1,71 @@
+"""Fixtures of the hidden tests.
+
+Under the grading engine, ``student`` is parametrised over the submissions being graded
+(see ``autograder.grading_plugin``). Run by hand, ``pytest autograder/hidden_tests`` grades
+one notebook in a sandboxed worker: ``--submission PATH`` (default: each module's solution).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import torch
+
+from autograder.grading_plugin import GRADING_PLUGIN
+from autograder.paths import solution_notebook
+from autograder.reference import load_reference
+
+DEVICES = ["cpu", "cuda", "mps"]
+DTYPES = [torch.float32, torch.float64]
+
+
+def pytest_addoption(parser):
+    parser.addoption("--submission", default=None, help="notebook to grade (default: the solution)")
+
+
+def _device_available(device: str) -> bool:
+    if device == "cuda":
+        return torch.cuda.is_available()
+    if device == "mps":
+        return torch.backends.mps.is_available()
+    return True
+
+
+@pytest.fixture(params=DEVICES)
+def device(request) -> str:
+    if not _device_available(request.param):
+        pytest.skip(f"no {request.param} device on this machine")
+    return request.param
+
+
+@pytest.fixture(params=DTYPES, ids=["float32", "float64"])
+def dtype(request) -> torch.dtype:
+    return request.param
+
+
+@pytest.fixture(autouse=True)
+def _exact_matmul():
+    """TF32 would make correct GPU answers differ from the reference by about 1e-3."""
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+
+
+@pytest.fixture(scope="module")
+def reference(request):
+    return load_reference(request.module.ASSIGNMENT)
+
+
+@pytest.fixture(scope="module")
+def student(request):
+    grading = request.config.stash.get(GRADING_PLUGIN, None)
+    if grading is not None:
+        with grading.open_submission(request.param) as submission:
+            yield submission
+        return
+    from autograder.sandbox_session import open_notebook_submission
+
+    option = request.config.getoption("--submission")
+    path = Path(option) if option else solution_notebook(request.module.ASSIGNMENT)
+    with open_notebook_submission(path) as submission:
+        yield submission

@@ -1,0 +1,162 @@
+"""Extract the graded definitions from a notebook, without running it.
+
+Only imports, ``def``/``class`` blocks and simple constants are kept, so that a slow or
+crashing demo cell costs a student nothing. This module only reads and parses: it never
+executes the code it extracts, so the trusted grader may use it on hostile notebooks.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# A notebook larger than this is refused rather than parsed (huge stored outputs or a bomb).
+MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
+
+# Top-level statements that define something without running demo work.
+_DEFINITION_NODES = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+class NotebookError(Exception):
+    """The file is not a notebook the grader can read; the message says why in plain words."""
+
+
+@dataclass
+class CodeBlock:
+    """One top-level definition to execute, with where it came from for error messages."""
+
+    source: str
+    cell_index: int
+    line: int
+    names: list[str]
+
+
+@dataclass
+class ExtractedCode:
+    """The definitions of a notebook and the problems found while reading it."""
+
+    blocks: list[CodeBlock] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def defined_names(self) -> set[str]:
+        return {name for block in self.blocks for name in block.names}
+
+
+def read_notebook_json(path: Path) -> dict:
+    """Read a notebook file as JSON, with errors an instructor can act on."""
+    if path.is_symlink():
+        raise NotebookError(f"{path.name} is a symbolic link; submit the notebook file itself")
+    if not path.exists():
+        raise NotebookError(f"{path.name} was not found")
+    if not path.is_file():
+        raise NotebookError(f"{path.name} is not a regular file")
+    size = path.stat().st_size
+    if size == 0:
+        raise NotebookError(f"{path.name} is empty (0 bytes)")
+    if size > MAX_NOTEBOOK_BYTES:
+        raise NotebookError(
+            f"{path.name} is {size / 2**20:.0f} MiB, over the {MAX_NOTEBOOK_BYTES // 2**20} MiB limit;"
+            " clear the outputs (Kernel > Restart & Clear Output) and submit again"
+        )
+    try:
+        notebook = json.loads(path.read_bytes())
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise NotebookError(f"{path.name} is not valid notebook JSON ({error})") from None
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        raise NotebookError(f"{path.name} is JSON but not a Jupyter notebook (no list of cells)")
+    return notebook
+
+
+def cell_source(cell: dict) -> str:
+    """The text of a cell, whether stored as one string or a list of lines."""
+    source = cell.get("source", "")
+    if isinstance(source, list):
+        return "".join(part for part in source if isinstance(part, str))
+    return source if isinstance(source, str) else ""
+
+
+def _blank_ipython_syntax(source: str) -> str:
+    """Blank out magics (%, %%) and shell escapes (!): they are demo work, never definitions."""
+    lines = source.splitlines()
+    if lines and lines[0].lstrip().startswith("%%"):
+        return ""  # a cell magic makes the whole cell non-Python (%%bash, %%timeit...)
+    kept = []
+    for line in lines:
+        stripped = line.lstrip()
+        is_magic = stripped.startswith(("%", "!")) or (stripped.endswith("?") and " " not in stripped)
+        kept.append("" if is_magic else line)
+    return "\n".join(kept)
+
+
+def _is_simple_value(node: ast.AST) -> bool:
+    """Literals and arithmetic on literals and names, never a call: nothing that can run long."""
+    allowed = (
+        ast.Constant, ast.Name, ast.Load, ast.Attribute, ast.UnaryOp, ast.BinOp, ast.Tuple,
+        ast.List, ast.Set, ast.Dict, ast.operator, ast.unaryop,
+    )
+    return all(isinstance(child, allowed) for child in ast.walk(node))
+
+
+def _defined_names(node: ast.stmt) -> list[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return [target.id for target in targets if isinstance(target, ast.Name)]
+    return []
+
+
+def _is_definition(node: ast.stmt) -> bool:
+    if isinstance(node, _DEFINITION_NODES):
+        return True
+    if isinstance(node, ast.Assign):
+        return all(isinstance(t, ast.Name) for t in node.targets) and _is_simple_value(node.value)
+    if isinstance(node, ast.AnnAssign):
+        return isinstance(node.target, ast.Name) and node.value is not None and _is_simple_value(
+            node.value
+        )
+    return False
+
+
+def extract_definitions(notebook: dict) -> ExtractedCode:
+    """The graded definitions of every code cell, one block per top-level statement.
+
+    A cell with a syntax error is skipped and reported; the other cells still count.
+    """
+    extracted = ExtractedCode()
+    for index, cell in enumerate(notebook.get("cells", [])):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = _blank_ipython_syntax(cell_source(cell))
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError) as error:
+            line = getattr(error, "lineno", None) or "?"
+            reason = error.msg if isinstance(error, SyntaxError) else str(error)
+            extracted.problems.append(
+                f"code cell {index + 1} has a syntax error at line {line} ({reason});"
+                " none of its definitions were loaded"
+            )
+            continue
+        lines = source.splitlines()
+        for node in tree.body:
+            if not _is_definition(node):
+                continue
+            start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+            if start == node.end_lineno:
+                # One line may hold several statements (`import os; os.system(...)`): take ours only.
+                block_source = ast.get_source_segment(source, node) or ""
+            else:
+                block_source = "\n".join(lines[start - 1 : node.end_lineno])
+            extracted.blocks.append(CodeBlock(block_source, index, start, _defined_names(node)))
+    return extracted
+
+
+def extract_notebook_file(path: Path) -> ExtractedCode:
+    """Read a notebook file and extract its definitions (raises NotebookError when unreadable)."""
+    return extract_definitions(read_notebook_json(path))

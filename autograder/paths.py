@@ -1,0 +1,17 @@
+"""Where the kit's folders are, from this file's location (never the working directory)."""
+
+from pathlib import Path
+
+KIT_ROOT = Path(__file__).resolve().parent.parent
+SOLUTIONS_DIR = KIT_ROOT / "solutions"
+ASSIGNMENTS_DIR = KIT_ROOT / "assignments"
+SOURCE_DATA_DIR = KIT_ROOT / "source_data"
+HIDDEN_TESTS_DIR = Path(__file__).resolve().parent / "hidden_tests"
+
+
+def solution_notebook(assignment_id: str) -> Path:
+    return SOLUTIONS_DIR / assignment_id / f"{assignment_id}.ipynb"
+
+
+def student_notebook(assignment_id: str) -> Path:
+    return ASSIGNMENTS_DIR / assignment_id / f"{assignment_id}.ipynb"

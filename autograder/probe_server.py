@@ -1,0 +1,174 @@
+"""The worker's side of a probe: run one request against the student's definitions.
+
+This module runs inside the sandboxed worker, next to student code. It keeps the objects a
+student's code creates (modules, generators) in a table and hands the trusted side numbered
+references to them; tensors and plain values go back as data.
+"""
+
+from __future__ import annotations
+
+import builtins
+import traceback
+
+import torch
+
+from autograder.protocol import Decoder, Encoder, Message, RemoteRef, Seeded
+
+# Only the student's own frames are shown in a traceback, and only this much of it.
+MAX_ERROR_CHARS = 4000
+
+
+def reset_torch_state() -> None:
+    """Undo what student code may have changed globally, so every probe starts the same."""
+    torch.set_grad_enabled(True)
+    torch.set_default_dtype(torch.float32)
+    torch.set_default_device(None)
+    torch.manual_seed(0)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+
+
+def load_definitions(blocks: list[dict]) -> tuple[dict, list[str]]:
+    """Execute each extracted definition on its own, so one failing block costs only itself."""
+    namespace: dict = {"__name__": "__student__", "__builtins__": builtins}
+    problems = []
+    for block in blocks:
+        cell, line = block["cell_index"] + 1, block["line"]
+        padded = "\n" * (line - 1) + block["source"]  # keeps the student's line numbers
+        try:
+            exec(compile(padded, f"<cell {cell}>", "exec"), namespace)
+        except BaseException as error:  # noqa: BLE001 - SystemExit and friends cost only this block
+            problems.append(f"code cell {cell}, line {line}: {describe_exception(error)}")
+    return namespace, problems
+
+
+def describe_exception(error: BaseException) -> str:
+    try:
+        text = f"{type(error).__name__}: {error}"
+    except BaseException:  # noqa: BLE001 - a hostile __str__ must not break the worker
+        text = type(error).__name__
+    return text[:MAX_ERROR_CHARS]
+
+
+def _student_traceback(error: BaseException) -> str:
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
+              if frame.filename.startswith("<cell ")]
+    return "".join(traceback.format_list(frames))[-MAX_ERROR_CHARS:]
+
+
+class ProbeServer:
+    """Answers probes: calls, attribute reads, module descriptions and backward passes."""
+
+    def __init__(self, namespace: dict):
+        self.namespace = namespace
+        self.objects: dict[int, object] = {}
+
+    # -- value conversion -------------------------------------------------------------
+    def _make_ref(self, obj) -> RemoteRef:
+        for ref_id, known in self.objects.items():
+            if known is obj:
+                return RemoteRef(ref_id, type(obj).__name__)
+        ref_id = len(self.objects) + 1
+        self.objects[ref_id] = obj
+        return RemoteRef(ref_id, type(obj).__name__)
+
+    def _resolve_ref(self, ref: RemoteRef):
+        if ref.ref_id not in self.objects:
+            raise LookupError(f"unknown object reference {ref.ref_id}")
+        return self.objects[ref.ref_id]
+
+    @staticmethod
+    def _make_generator(seeded: Seeded) -> torch.Generator:
+        return torch.Generator(device=seeded.device).manual_seed(seeded.seed)
+
+    @staticmethod
+    def _place_tensor(tensor: torch.Tensor, device: str, requires_grad: bool) -> torch.Tensor:
+        placed = tensor.to(device)
+        return placed.requires_grad_(True) if requires_grad else placed
+
+    def _decoder(self, message: Message) -> Decoder:
+        return Decoder(message.tensors, self._resolve_ref, self._make_generator, self._place_tensor)
+
+    # -- requests -------------------------------------------------------------------
+    def handle(self, message: Message) -> tuple[dict, dict]:
+        """Answer one request; a student exception becomes an error reply, never a crash."""
+        reset_torch_state()
+        encoder = Encoder(make_ref=self._make_ref)
+        try:
+            operation = getattr(self, "_op_" + str(message.header.get("op")), None)
+            if operation is None:
+                raise ValueError(f"unknown probe {message.header.get('op')!r}")
+            value = operation(message.header, self._decoder(message))
+            return {"ok": True, "value": encoder.encode(value)}, encoder.tensors
+        except BaseException as error:  # noqa: BLE001 - SystemExit from student code is an answer
+            return {"ok": False, "error": {
+                "type": type(error).__name__,
+                "message": describe_exception(error),
+                "traceback": _student_traceback(error),
+            }}, {}
+
+    def _target(self, header: dict, decoder: Decoder):
+        target = header["target"]
+        if "name" in target:
+            name = str(target["name"])
+            if name not in self.namespace:
+                raise NameError(f"{name} is not defined in the notebook")
+            return self.namespace[name]
+        return decoder.decode(target)
+
+    def _callable(self, header: dict, decoder: Decoder):
+        target = self._target(header, decoder)
+        method = header.get("method")
+        return getattr(target, method) if method else target
+
+    def _op_call(self, header: dict, decoder: Decoder):
+        function = self._callable(header, decoder)
+        args = decoder.decode(header.get("args", {"list": []}))
+        kwargs = decoder.decode(header.get("kwargs", {"dict": {}}))
+        result = function(*args, **kwargs)
+        for index, fill_value in header.get("fill_args_after", []):
+            with torch.no_grad():
+                args[index].fill_(fill_value)  # lets the trusted side see whether result is a view
+        return result
+
+    def _op_backward(self, header: dict, decoder: Decoder):
+        function = self._callable(header, decoder)
+        args = decoder.decode(header.get("args", {"list": []}))
+        grad_output = decoder.decode(header["grad_output"])
+        output = function(*args)
+        output.backward(grad_output)
+        owner = self._target(header, decoder)
+        parameters = owner.named_parameters() if isinstance(owner, torch.nn.Module) else []
+        return {
+            "output": output,
+            "arg_grads": [arg.grad if isinstance(arg, torch.Tensor) else None for arg in args],
+            "param_grads": {name: param.grad for name, param in parameters},
+        }
+
+    def _op_getattr(self, header: dict, decoder: Decoder):
+        return getattr(self._target(header, decoder), str(header["name"]))
+
+    def _op_describe(self, header: dict, decoder: Decoder):
+        target = self._target(header, decoder)
+        if not isinstance(target, torch.nn.Module):
+            return {"is_module": False, "type": type(target).__name__}
+        known = {id(t) for t in target.parameters()} | {id(t) for t in target.buffers()}
+        return {
+            "is_module": True,
+            "type": type(target).__name__,
+            "training": bool(target.training),
+            "parameters": {n: [list(p.shape), str(p.device)] for n, p in target.named_parameters()},
+            "buffers": {n: [list(b.shape), str(b.device)] for n, b in target.named_buffers()},
+            "children": {n: type(child).__name__ for n, child in target.named_children()},
+            "plain_tensor_attributes": {
+                n: str(v.device) for module_name, module in target.named_modules()
+                for n, v in _plain_tensors(module, module_name, known)
+            },
+        }
+
+
+def _plain_tensors(module: torch.nn.Module, prefix: str, known: set[int]):
+    """Tensors kept as ordinary attributes: they do not follow ``.to(device)``."""
+    for name, value in vars(module).items():
+        if isinstance(value, torch.Tensor) and id(value) not in known:
+            yield (f"{prefix}.{name}" if prefix else name), value

@@ -1,0 +1,229 @@
+"""The wire format between the trusted grader and a sandboxed worker: data only, never code.
+
+A message is a JSON header plus a safetensors blob. Values are encoded as tagged JSON:
+tensors point into the blob, objects the trusted side may not hold (a student's module)
+travel as numbered references. Decoding builds only plain Python values and tensors,
+so nothing a student writes can run in the trusted process.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import socket
+import struct
+from dataclasses import dataclass
+
+import torch
+from safetensors.torch import load as load_tensors
+from safetensors.torch import save as save_tensors
+
+# Frames larger than this are refused: a reply that big is a student's memory bomb, not an answer.
+MAX_FRAME_BYTES = 512 * 1024 * 1024
+_LENGTHS = struct.Struct("!II")  # header bytes, tensor blob bytes
+
+
+class ProtocolError(Exception):
+    """A frame that is not well-formed data."""
+
+
+@dataclass(frozen=True)
+class RemoteRef:
+    """An object that lives in the worker (a module, a generator, anything not plain data)."""
+
+    ref_id: int
+    type_name: str
+
+
+@dataclass(frozen=True)
+class Seeded:
+    """Ask the worker for a ``torch.Generator`` on ``device`` seeded with ``seed``."""
+
+    seed: int
+    device: str = "cpu"
+
+
+@dataclass(frozen=True)
+class ForeignValue:
+    """A value of a type that cannot cross (a Tensor subclass, a look-alike object)."""
+
+    type_name: str
+
+
+def _dtype_name(dtype: torch.dtype) -> str:
+    return str(dtype).removeprefix("torch.")
+
+
+def _dtype_from_name(name: str) -> torch.dtype:
+    dtype = getattr(torch, name, None)
+    if not isinstance(dtype, torch.dtype):
+        raise ProtocolError(f"unknown dtype {name!r}")
+    return dtype
+
+
+class Encoder:
+    """Turns values into tagged JSON plus a dict of tensors for one message."""
+
+    def __init__(self, make_ref=None):
+        self.tensors: dict[str, torch.Tensor] = {}
+        self._make_ref = make_ref  # worker side: stores an object and returns its RemoteRef
+
+    def encode(self, value):
+        if value is None or isinstance(value, (bool, str)):
+            return value
+        if type(value) is int:
+            return value
+        if type(value) is float:
+            return value if math.isfinite(value) else {"float": repr(value)}
+        if isinstance(value, torch.Tensor):
+            return self._encode_tensor(value)
+        if type(value) in (list, tuple, torch.Size):
+            tag = "list" if type(value) is list else "tuple"
+            return {tag: [self.encode(item) for item in value]}
+        if type(value) is dict and all(type(key) is str for key in value):
+            return {"dict": {key: self.encode(item) for key, item in value.items()}}
+        if isinstance(value, torch.dtype):
+            return {"dtype": _dtype_name(value)}
+        if isinstance(value, torch.device):
+            return {"device": str(value)}
+        if isinstance(value, RemoteRef):
+            return {"ref": value.ref_id, "type": value.type_name}
+        if isinstance(value, Seeded):
+            return {"generator": value.seed, "device": value.device}
+        if isinstance(value, tuple):  # named tuples such as load_state_dict's result
+            return {"tuple": [self.encode(item) for item in value]}
+        if self._make_ref is not None:
+            return self.encode(self._make_ref(value))
+        raise ProtocolError(f"cannot send a value of type {type(value).__name__}")
+
+    def _encode_tensor(self, tensor: torch.Tensor):
+        if type(tensor) not in (torch.Tensor, torch.nn.Parameter):
+            if self._make_ref is not None:
+                return {"foreign": type(tensor).__name__}
+            raise ProtocolError("only plain tensors can be sent")
+        info = {
+            "dtype": _dtype_name(tensor.dtype),
+            "device": str(tensor.device),
+            "shape": list(tensor.shape),
+            "requires_grad": bool(tensor.requires_grad),
+        }
+        if tensor.device.type == "meta":
+            return {"meta_tensor": info}
+        key = f"t{len(self.tensors)}"
+        self.tensors[key] = tensor.detach().to("cpu").contiguous().clone()
+        return {"tensor": key, **info}
+
+
+class Decoder:
+    """Rebuilds values from tagged JSON; only data types, never objects of the sender's choice."""
+
+    def __init__(self, tensors: dict[str, torch.Tensor], resolve_ref=None, make_generator=None,
+                 place_tensor=None):
+        self.tensors = tensors
+        self._resolve_ref = resolve_ref
+        self._make_generator = make_generator
+        self._place_tensor = place_tensor
+
+    def decode(self, value):
+        if value is None or isinstance(value, (bool, int, float, str)):
+            return value
+        if isinstance(value, list):
+            raise ProtocolError("bare JSON lists are not part of the protocol")
+        if not isinstance(value, dict) or len(value) == 0:
+            raise ProtocolError("malformed value")
+        if "float" in value:
+            if value["float"] not in ("inf", "-inf", "nan"):
+                raise ProtocolError("malformed float")
+            return float(value["float"])
+        if "list" in value:
+            return [self.decode(item) for item in value["list"]]
+        if "tuple" in value:
+            return tuple(self.decode(item) for item in value["tuple"])
+        if "dict" in value:
+            return {str(key): self.decode(item) for key, item in value["dict"].items()}
+        if "tensor" in value:
+            return self._decode_tensor(value)
+        if "meta_tensor" in value:
+            info = value["meta_tensor"]
+            shape = [int(size) for size in info["shape"]]
+            return torch.empty(shape, dtype=_dtype_from_name(info["dtype"]), device="meta")
+        if "dtype" in value:
+            return _dtype_from_name(value["dtype"])
+        if "device" in value and len(value) == 1:
+            return torch.device(str(value["device"]))
+        if "ref" in value:
+            ref = RemoteRef(int(value["ref"]), str(value.get("type", "object")))
+            return self._resolve_ref(ref) if self._resolve_ref else ref
+        if "generator" in value:
+            seeded = Seeded(int(value["generator"]), str(value.get("device", "cpu")))
+            return self._make_generator(seeded) if self._make_generator else seeded
+        if "foreign" in value:
+            return ForeignValue(str(value["foreign"]))
+        raise ProtocolError(f"unknown value tag {sorted(value)[0]!r}")
+
+    def _decode_tensor(self, info: dict) -> torch.Tensor:
+        tensor = self.tensors.get(info["tensor"])
+        if tensor is None:
+            raise ProtocolError("a tensor is missing from the message")
+        expected_shape = [int(size) for size in info["shape"]]
+        if list(tensor.shape) != expected_shape or _dtype_name(tensor.dtype) != info["dtype"]:
+            raise ProtocolError("a tensor's header does not match its data")
+        if self._place_tensor is not None:
+            return self._place_tensor(tensor, str(info["device"]), bool(info["requires_grad"]))
+        return tensor
+
+
+@dataclass
+class Message:
+    """A decoded frame: the JSON header and the tensors it refers to."""
+
+    header: dict
+    tensors: dict[str, torch.Tensor]
+
+
+def pack(header: dict, tensors: dict[str, torch.Tensor]) -> bytes:
+    header_bytes = json.dumps(header, allow_nan=False, sort_keys=True).encode()
+    blob = save_tensors(tensors) if tensors else b""
+    return _LENGTHS.pack(len(header_bytes), len(blob)) + header_bytes + blob
+
+
+def send(sock: socket.socket, header: dict, tensors: dict[str, torch.Tensor]) -> None:
+    sock.sendall(pack(header, tensors))
+
+
+def _recv_exact(sock: socket.socket, count: int) -> bytes:
+    chunks = bytearray()
+    while len(chunks) < count:
+        chunk = sock.recv(min(count - len(chunks), 1 << 20))
+        if not chunk:
+            raise EOFError("the other side closed the connection")
+        chunks += chunk
+    return bytes(chunks)
+
+
+def receive(sock: socket.socket, max_bytes: int = MAX_FRAME_BYTES) -> Message:
+    """Read one frame; raises EOFError when the peer is gone and ProtocolError on bad data."""
+    lengths = _recv_exact(sock, _LENGTHS.size)
+    header_size, blob_size = _LENGTHS.unpack(lengths)
+    if header_size + blob_size > max_bytes:
+        raise ProtocolError(f"a reply of {(header_size + blob_size) / 2**20:.0f} MiB is over the limit")
+    return unpack(lengths + _recv_exact(sock, header_size + blob_size))
+
+
+def unpack(frame: bytes) -> Message:
+    """Parse one whole frame (as made by ``pack``) into a Message."""
+    header_size, blob_size = _LENGTHS.unpack_from(frame)
+    if len(frame) != _LENGTHS.size + header_size + blob_size:
+        raise ProtocolError("the frame is truncated")
+    body = memoryview(frame)[_LENGTHS.size:]
+    try:
+        header = json.loads(bytes(body[:header_size]))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ProtocolError(f"the header is not JSON ({error})") from None
+    if not isinstance(header, dict):
+        raise ProtocolError("the header is not a JSON object")
+    try:
+        tensors = load_tensors(bytes(body[header_size:])) if blob_size else {}
+    except Exception as error:  # safetensors raises its own error types on corrupt data
+        raise ProtocolError(f"the tensor data is corrupt ({error})") from None
+    return Message(header, tensors)

@@ -1,0 +1,45 @@
+"""Points per hidden test, from ``rubric.toml`` (one table per assignment).
+
+A test function's points are shared equally by its instances that ran (a skipped GPU
+instance takes no share), so a notebook's maximum is the same on every machine.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+RUBRIC_FILE = Path(__file__).resolve().parent / "rubric.toml"
+
+
+@functools.cache
+def points_by_test(assignment_id: str) -> dict[str, float]:
+    with RUBRIC_FILE.open("rb") as handle:
+        table = tomllib.load(handle)
+    return {name: float(points) for name, points in table.get(assignment_id, {}).items()}
+
+
+def max_score(assignment_id: str) -> float:
+    return round(sum(points_by_test(assignment_id).values()), 2)
+
+
+def score_tests(assignment_id: str, outcomes: list) -> list[dict]:
+    """The tests list of a results file: each outcome with its share of its function's points."""
+    points = points_by_test(assignment_id)
+    instances = Counter(outcome.function for outcome in outcomes)
+    tests = []
+    for outcome in outcomes:
+        if outcome.function not in points:
+            raise KeyError(f"{RUBRIC_FILE.name} gives no points for {assignment_id}::{outcome.function}")
+        share = round(points[outcome.function] / instances[outcome.function], 4)
+        tests.append({
+            "name": outcome.name,
+            "stage": outcome.stage,
+            "points": share if outcome.status == "passed" else 0.0,
+            "max_points": share,
+            "status": outcome.status,
+            "message": outcome.message,
+        })
+    return tests

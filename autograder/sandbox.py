@@ -1,0 +1,194 @@
+"""Confine a worker process before any student code runs in it.
+
+Layers, strongest available first:
+- namespaces: a private mount table that hides the kit, the submissions and the outputs
+  (only the Python installation stays visible, read-only), a fresh /tmp, no network, and a
+  PID namespace whose first process takes every descendant down with it;
+- an unprivileged user when the grader runs as root (without root: a user namespace);
+- resource limits: memory, CPU time, processes, file size, open files.
+Where namespaces cannot be had, the worker still gets its limits and its own process group,
+and the grader reports the weaker isolation in its summary and in grades.csv.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import resource
+import signal
+import tempfile
+from dataclasses import asdict, dataclass, field
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_REMOUNT = 32
+MS_BIND = 4096
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+PR_SET_PDEATHSIG = 1
+PR_SET_NO_NEW_PRIVS = 38
+O_PATH = getattr(os, "O_PATH", 0o10000000)
+
+ISOLATION_FULL = "namespaces+unprivileged-user"
+ISOLATION_USERNS = "namespaces (user namespace)"
+
+
+@dataclass
+class SandboxConfig:
+    """What one worker may use and see. Sizes in bytes, times in seconds."""
+
+    memory_bytes: int = 4 * 2**30
+    cpu_seconds: int = 600
+    max_processes: int = 64
+    max_file_bytes: int = 64 * 2**20
+    max_open_files: int = 256
+    tmp_bytes: int = 64 * 2**20
+    threads: int = 1
+    uid: int | None = None  # run as this uid and gid (the grader is root)
+    hide_paths: list[str] = field(default_factory=list)
+    keep_paths: list[str] = field(default_factory=list)  # stay visible, read-only, inside hidden ones
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"{what}: {os.strerror(errno)}")
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None):
+    encode = lambda text: text.encode() if text is not None else None  # noqa: E731
+    _check(_libc.mount(encode(source), encode(target), encode(fstype), flags, encode(data)),
+           f"mount {target}")
+
+
+def _unshare(flags: int) -> None:
+    _check(_libc.unshare(flags), "unshare")
+
+
+def _enter_namespaces() -> str:
+    """Unshare mount, PID, network and IPC namespaces; returns the isolation level reached."""
+    flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC
+    if os.geteuid() == 0:
+        _unshare(flags)
+        return ISOLATION_FULL
+    uid, gid = os.geteuid(), os.getegid()
+    _unshare(flags | CLONE_NEWUSER)
+    for name, text in (("setgroups", "deny"), ("uid_map", f"0 {uid} 1"), ("gid_map", f"0 {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as handle:
+            handle.write(text)
+    return ISOLATION_USERNS
+
+
+def _outermost(paths: list[str]) -> list[str]:
+    """Drop paths that lie inside another path of the list."""
+    real = sorted({os.path.realpath(path) for path in paths if os.path.exists(path)})
+    return [p for p in real if not any(p != q and p.startswith(q.rstrip("/") + "/") for q in real)]
+
+
+def _hide_and_keep(config: SandboxConfig) -> None:
+    """Cover the hidden folders with empty tmpfs, then bind the kept paths back, read-only."""
+    hidden = _outermost(config.hide_paths)
+    kept = [p for p in _outermost(config.keep_paths)
+            if any(p.startswith(h.rstrip("/") + "/") for h in hidden)]
+    kept_fds = {path: os.open(path, O_PATH | os.O_DIRECTORY) for path in kept}
+    for path in hidden:
+        _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755")
+    for path, fd in kept_fds.items():
+        os.makedirs(path, exist_ok=True)
+        _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC, None)
+        _mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
+        os.close(fd)
+
+
+def _private_filesystems(config: SandboxConfig) -> None:
+    _mount(None, "/", None, MS_REC | MS_PRIVATE, None)
+    _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV, None)  # shows this PID namespace only
+    _hide_and_keep(config)
+    for scratch in ("/tmp", "/var/tmp", "/dev/shm"):
+        if os.path.isdir(scratch):
+            _mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV,
+                   f"size={config.tmp_bytes},mode=1777")
+
+
+def _drop_privileges(uid: int) -> None:
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
+def _set_limits(config: SandboxConfig, separate_user: bool) -> None:
+    # The address-space limit counts what the interpreter and torch already mapped.
+    with open("/proc/self/status") as status:
+        vm_size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+    limits = {
+        resource.RLIMIT_AS: vm_size + config.memory_bytes,
+        resource.RLIMIT_CPU: config.cpu_seconds,
+        resource.RLIMIT_FSIZE: config.max_file_bytes,
+        resource.RLIMIT_NOFILE: config.max_open_files,
+        resource.RLIMIT_CORE: 0,
+    }
+    if separate_user:  # RLIMIT_NPROC counts per user: only meaningful for a user of our own
+        limits[resource.RLIMIT_NPROC] = config.max_processes
+    for kind, value in limits.items():
+        resource.setrlimit(kind, (value, value))
+
+
+def confine(config: SandboxConfig) -> str:
+    """Confine the calling (freshly forked, single-threaded) process; returns the isolation level.
+
+    With a PID namespace, this forks once more: the caller stays behind as a supervisor that
+    only waits (the grader kills the supervisor's process group to end everything: the worker
+    dies with its supervisor, and its namespace with it), and the confined child returns.
+    Without namespaces the caller itself is confined and the level names what is missing.
+    """
+    os.setsid()
+    try:
+        level = _enter_namespaces()
+    except OSError as error:
+        _finish(config, separate_user=False, scratch=tempfile.mkdtemp(prefix="attention-worker-"))
+        return f"limits only (no namespaces: {error.strerror})"
+    child = os.fork()
+    if child:
+        _supervise(child)
+    _private_filesystems(config)
+    separate_user = config.uid is not None and os.geteuid() == 0 and level == ISOLATION_FULL
+    if separate_user:
+        _drop_privileges(config.uid)
+    # Set after the user change (which clears it): the worker dies with its supervisor. Until
+    # then it shares the supervisor's process group, which the grader kills as a whole.
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+    _finish(config, separate_user, scratch="/tmp")
+    return level if separate_user or level == ISOLATION_USERNS else "namespaces (as root)"
+
+
+def _supervise(child: int) -> None:
+    """The supervisor's whole life: wait for the worker, then go (taking the namespace down)."""
+    while True:
+        try:
+            _, status = os.waitpid(child, 0)
+            os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+        except ChildProcessError:
+            os._exit(0)
+        except InterruptedError:
+            continue
+
+
+def _finish(config: SandboxConfig, separate_user: bool, scratch: str) -> None:
+    _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    _set_limits(config, separate_user)
+    os.chdir(scratch)
+    os.environ.clear()
+    os.environ.update({"HOME": scratch, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                       "OMP_NUM_THREADS": str(config.threads)})

@@ -1,0 +1,51 @@
+"""The sandboxed worker: confine itself, load the student's definitions, answer probes.
+
+It is forked from the fork server (torch already imported) with one socket to the trusted
+grader. What it prints goes to a capped file in its scratch folder; nothing it prints is
+ever read as a result.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+
+import torch
+
+from autograder import protocol
+from autograder.probe_server import ProbeServer, load_definitions
+from autograder.sandbox import SandboxConfig, confine
+
+OUTPUT_FILE = "student-output.txt"
+
+
+def _isolate_io(keep_fd: int) -> None:
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    output = os.open(OUTPUT_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.dup2(output, 1)
+    os.dup2(output, 2)
+    os.closerange(3, keep_fd)
+    os.closerange(keep_fd + 1, 65536)
+    # Past the file-size cap a write fails with an error instead of killing the worker.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+def run_worker(sock: socket.socket, request: dict) -> None:
+    """Serve one submission until the grader hangs up; never returns normally."""
+    config = SandboxConfig(**request["sandbox"])
+    isolation = confine(config)
+    _isolate_io(sock.fileno())
+    torch.set_num_threads(config.threads)
+    namespace, problems = load_definitions(request["blocks"])
+    defined = sorted(name for name in namespace if not name.startswith("__"))
+    protocol.send(sock, {"ready": True, "defined": defined, "problems": problems,
+                         "isolation": isolation}, {})
+    server = ProbeServer(namespace)
+    while True:
+        try:
+            message = protocol.receive(sock)
+        except (EOFError, OSError):
+            os._exit(0)
+        protocol.send(sock, *server.handle(message))
