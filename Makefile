@@ -20,6 +20,7 @@ $(STAMP): pyproject.toml
 
 assignments: setup
 	$(BIN)/python -m autograder.build_assignments
+	$(BIN)/python -m autograder.example_class
 
 test: setup
 	$(BIN)/ruff check .

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -13,8 +14,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from autograder.discovery import DiscoveryError, discover
-from autograder.engine import GradedSubmission, GradeOptions, grade_class
+from autograder.engine import GradedSubmission, GradeOptions, GradingError, grade_class
 from autograder.outputs import write_outputs
+from autograder.reference import BrokenReferenceError
+from autograder.rubric import RubricError
 from autograder.sandbox import ISOLATION_FULL
 
 
@@ -92,11 +95,12 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
         console.print(f"Nothing graded: {error}")
         return 2
     bar, progress = _progress_callback(console, total)
-    if bar is not None:
-        with bar:
+    try:
+        with bar or contextlib.nullcontext():
             rows = grade_class(args.submitted, args.out, options, progress)
-    else:
-        rows = grade_class(args.submitted, args.out, options, progress)
+    except (GradingError, BrokenReferenceError, RubricError) as error:
+        console.print(f"The grader itself failed, so no grades were written: {error}", markup=False)
+        return 1
     write_outputs(args.out, rows)
     print_summary(console, rows, args.out)
     return 0

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
+import tempfile
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -37,6 +39,7 @@ class GradeOptions:
     timeout: float = 10.0
     device: str = "auto"  # auto | cpu | cuda
     memory_bytes: int = 4 * 2**30
+    unsandboxed_floor: bool = False  # the benchmark's floor: no workers, no isolation
 
 
 @dataclass
@@ -67,22 +70,30 @@ def _pytest_args(assignments: set[str], device: str) -> list[str]:
     return args + files
 
 
+class GradingError(Exception):
+    """The grader itself failed (a broken hidden test, rubric or master notebook)."""
+
+
 def _run_shard(prepared: list[PreparedSubmission], sandbox: SandboxConfig, options: GradeOptions,
                progress) -> dict[int, SubmissionRecord]:
     """One pytest session over a share of the class (runs in a forked shard process)."""
     plugin = GradingPlugin(prepared, sandbox, options.timeout,
-                           on_submission_done=lambda s: progress(s.student_id, s.assignment_id))
-    with open(os.devnull, "w") as quiet:
+                           on_submission_done=lambda s: progress(s.student_id, s.assignment_id),
+                           unsandboxed_floor=options.unsandboxed_floor)
+    with tempfile.TemporaryFile("w+") as log:
         saved = os.dup(1)
-        os.dup2(quiet.fileno(), 1)  # pytest's own report is not ours to show
+        os.dup2(log.fileno(), 1)  # pytest's own report is shown only when it could not run
         try:
             exit_code = pytest.main(_pytest_args({s.assignment_id for s in prepared}, options.device),
                                     plugins=[plugin])
         finally:
+            sys.stdout.flush()
             os.dup2(saved, 1)
             os.close(saved)
-    if exit_code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
-        raise RuntimeError(f"the hidden tests could not run (pytest exit code {int(exit_code)})")
+        if exit_code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            log.seek(0)
+            raise GradingError(f"the hidden tests could not run (pytest exit code {int(exit_code)}):\n"
+                               + log.read()[-4000:])
     return plugin.records
 
 
@@ -128,7 +139,7 @@ def _run_shards(shards: list[list[PreparedSubmission]], submitted: Path, out: Pa
     for process in processes:
         process.join()
     if failures:
-        raise RuntimeError("a grading shard failed:\n" + "\n".join(failures))
+        raise GradingError("a grading shard failed:\n" + "\n".join(failures))
     return records
 
 

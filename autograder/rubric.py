@@ -14,10 +14,17 @@ from pathlib import Path
 RUBRIC_FILE = Path(__file__).resolve().parent / "rubric.toml"
 
 
+class RubricError(Exception):
+    """The rubric file is missing, malformed or lacks a test: an instructor must fix it."""
+
+
 @functools.cache
 def points_by_test(assignment_id: str) -> dict[str, float]:
-    with RUBRIC_FILE.open("rb") as handle:
-        table = tomllib.load(handle)
+    try:
+        with RUBRIC_FILE.open("rb") as handle:
+            table = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise RubricError(f"cannot read the rubric {RUBRIC_FILE}: {error}") from None
     return {name: float(points) for name, points in table.get(assignment_id, {}).items()}
 
 
@@ -32,7 +39,7 @@ def score_tests(assignment_id: str, outcomes: list) -> list[dict]:
     tests = []
     for outcome in outcomes:
         if outcome.function not in points:
-            raise KeyError(f"{RUBRIC_FILE.name} gives no points for {assignment_id}::{outcome.function}")
+            raise RubricError(f"{RUBRIC_FILE.name} gives no points for {assignment_id}::{outcome.function}")
         share = round(points[outcome.function] / instances[outcome.function], 4)
         tests.append({
             "name": outcome.name,

@@ -34,7 +34,8 @@ def open_notebook_submission(path: Path, timeout: float = 10.0):
     """A Submission for ``path``; the worker and its fork server are gone on exit."""
     code = extract_notebook_file(path)
     forkserver = ForkServer()
-    session = WorkerSession(forkserver, code, standard_sandbox(MANUAL_WORKER_UID, [str(path.resolve().parent)]), timeout)
+    sandbox = standard_sandbox(MANUAL_WORKER_UID, [str(path.resolve().parent)])
+    session = WorkerSession(forkserver, code, sandbox, timeout)
     try:
         ready = session.start()
         yield Submission(session, set(ready["defined"]), code.problems + ready["problems"])

@@ -1,0 +1,152 @@
+"""Compare a student's answer with the reference, with feedback a student can act on.
+
+Every hidden test checks tensors through ``expect_tensor``: a plain ``torch.Tensor`` first,
+then shape, dtype, device, finiteness and values, each with its own message. Messages state
+what was expected and what came, but never the reference's values: at most the largest
+error, where it is and the student's own number there. When the answer matches a known
+mistake (see ``autograder.mistakes``) the message names it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import torch
+
+from autograder.mistakes import MESSAGES
+
+# (rtol, atol) per dtype. Tight enough that a missing 1/sqrt(d_k) or a wrong dim always
+# fails, loose enough for a correct answer computed in another order (einsum, SDPA, logsumexp).
+TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
+    torch.float16: (1e-2, 1e-3),
+    torch.bfloat16: (2e-2, 1e-2),
+    torch.float32: (1e-4, 1e-5),
+    torch.float64: (1e-7, 1e-10),
+}
+
+# A mistake's wrong output(s) by mistake id; a callable is only run once the answer has failed.
+Mistakes = Mapping[str, torch.Tensor | list[torch.Tensor]]
+MistakeSource = Mistakes | Callable[[], Mistakes] | None
+
+
+def expect(condition: bool, message: str) -> None:
+    """Fail with ``message`` (shown to the student as is) unless ``condition`` holds."""
+    if not condition:
+        raise AssertionError(message)
+
+
+def shape_text(shape) -> str:
+    """A shape as students write it: (2, 5, 4)."""
+    return "(" + ", ".join(str(size) for size in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def mistake_hint(mistake_id: str) -> str:
+    """The sentence that names a known mistake, to end a failure message with."""
+    return f" Likely mistake: {MESSAGES[mistake_id]}"
+
+
+def expect_tensor(actual, expected: torch.Tensor, what: str, *, rtol: float | None = None,
+                  atol: float | None = None, mistakes: MistakeSource = None) -> None:
+    """Check that ``actual`` is a tensor equal to ``expected``, or fail with a helpful message.
+
+    ``what`` names the call in the student's terms, e.g. ``softmax_naive(x, dim=1) for x of
+    shape (2, 5, 4)``. ``rtol``/``atol`` default to ``TOLERANCES`` for the expected dtype;
+    non-floating tensors must match exactly. ``mistakes`` (or a callable returning them) maps
+    mistake ids to the wrong outputs that mistake would give on the same inputs.
+    A meta ``expected`` checks everything but the values.
+    """
+    _expect_plain_tensor(actual, what)
+    problem = _structure_problem(actual, expected) or _value_problem(actual, expected, rtol, atol)
+    if problem is not None:
+        _fail(what, problem, _matching_mistake(actual, expected, mistakes, rtol, atol))
+
+
+def expect_structure(actual, like: torch.Tensor, what: str) -> None:
+    """Check that ``actual`` is a tensor with the shape, dtype and device of ``like``."""
+    _expect_plain_tensor(actual, what)
+    problem = _structure_problem(actual, like)
+    if problem is not None:
+        _fail(what, problem, None)
+
+
+def _fail(what: str, problem: str, mistake_id: str | None):
+    raise AssertionError(f"{what}: {problem}" + (mistake_hint(mistake_id) if mistake_id else ""))
+
+
+def _expect_plain_tensor(actual, what: str) -> None:
+    if type(actual) is not torch.Tensor:
+        type_name = getattr(actual, "type_name", type(actual).__name__)
+        raise AssertionError(f"{what} returned a {type_name}, expected a torch.Tensor.")
+
+
+def _structure_problem(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
+    if actual.shape != expected.shape:
+        return (f"returned shape {shape_text(actual.shape)}, expected shape"
+                f" {shape_text(expected.shape)}.")
+    if actual.dtype != expected.dtype:
+        return f"returned dtype {actual.dtype}, expected {expected.dtype}."
+    if actual.device != expected.device:
+        return (f"returned a tensor on device '{actual.device}', expected '{expected.device}'"
+                " (create new tensors on the input's device, and register fixed tensors as buffers).")
+    return None
+
+
+def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol) -> str | None:
+    if expected.device.type == "meta" or actual.numel() == 0:
+        return None
+    actual, expected = actual.cpu(), expected.cpu()
+    if not expected.is_floating_point():
+        return _exact_problem(actual, expected)
+    bad = ~torch.isfinite(actual) & torch.isfinite(expected)
+    if bad.any():
+        index = _index_text(bad.nonzero()[0])
+        return (f"{int(bad.sum())} of {actual.numel()} values are NaN or infinite"
+                f" (the first at index {index}, where you returned {actual[bad][0].item()}).")
+    default_rtol, default_atol = TOLERANCES[expected.dtype]
+    rtol = default_rtol if rtol is None else rtol
+    atol = default_atol if atol is None else atol
+    error = (actual.double() - expected.double()).abs().nan_to_num(0.0)
+    wrong = error > atol + rtol * expected.double().abs()
+    if not wrong.any():
+        return None
+    worst = int((error * wrong).argmax())
+    index = torch.unravel_index(torch.tensor(worst), actual.shape)
+    return (f"{int(wrong.sum())} of {actual.numel()} values differ from the reference; the"
+            f" largest difference, {error.flatten()[worst].item():.3g}, is at index"
+            f" {_index_text(index)}, where you returned {actual.flatten()[worst].item():.4g}.")
+
+
+def _exact_problem(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
+    wrong = actual != expected
+    if not wrong.any():
+        return None
+    first = wrong.nonzero()[0]
+    return (f"{int(wrong.sum())} of {actual.numel()} entries are wrong; the first is at index"
+            f" {_index_text(first)}, where you returned {actual[tuple(first)].item()}.")
+
+
+def _index_text(index) -> str:
+    return shape_text([int(i) for i in index])
+
+
+def _matching_mistake(actual, expected, mistakes: MistakeSource, rtol, atol) -> str | None:
+    """The id of the first known mistake whose output the answer reproduces."""
+    if mistakes is None:
+        return None
+    candidates = mistakes() if callable(mistakes) else mistakes
+    for mistake_id, outputs in candidates.items():
+        for wrong in outputs if isinstance(outputs, list) else [outputs]:
+            if _same_values(actual, wrong.to(expected.dtype), rtol, atol):
+                return mistake_id
+    return None
+
+
+def _same_values(actual: torch.Tensor, wrong: torch.Tensor, rtol, atol) -> bool:
+    if actual.shape != wrong.shape or actual.device.type == "meta":
+        return False
+    if not wrong.is_floating_point():
+        return torch.equal(actual.cpu().to(wrong.dtype), wrong.cpu())
+    default_rtol, default_atol = TOLERANCES.get(wrong.dtype, (0.0, 0.0))
+    return torch.allclose(actual.cpu().to(wrong.dtype), wrong.cpu(),
+                          rtol=default_rtol if rtol is None else rtol,
+                          atol=default_atol if atol is None else atol, equal_nan=True)

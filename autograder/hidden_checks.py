@@ -1,0 +1,131 @@
+"""Seeded inputs, reference modules and the module checks that every hidden test module shares.
+
+Each test owns its randomness: inputs come from ``torch.Generator().manual_seed(seed)`` and
+reference modules are built under ``seed`` without touching the global RNG. A student's
+module never keeps its own initialisation: it gets the reference module's parameters.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from autograder.compare import (
+    TOLERANCES,
+    expect,
+    expect_structure,
+    expect_tensor,
+    mistake_hint,
+    shape_text,
+)
+from autograder.probe_client import RemoteObject, Submission
+
+
+def randn(seed: int, *shape: int, dtype=torch.float32, device="cpu", scale: float = 1.0,
+          requires_grad: bool = False) -> torch.Tensor:
+    """Normal noise from its own generator; the same seed gives the same numbers in any dtype."""
+    generator = torch.Generator().manual_seed(seed)
+    values = torch.randn(shape, generator=generator, dtype=torch.float64) * scale
+    return values.to(device=device, dtype=dtype).requires_grad_(requires_grad)
+
+
+def call_text(name: str, *args, **kwargs) -> str:
+    """How the student would write the call: CausalAttention(3, 4, context_length=8)."""
+    parts = [repr(arg) for arg in args] + [f"{key}={value!r}" for key, value in kwargs.items()]
+    return f"{name}({', '.join(parts)})"
+
+
+def reference_module(cls: type, *args, seed: int, device: str, dtype: torch.dtype,
+                     **kwargs) -> torch.nn.Module:
+    """``cls(*args, **kwargs)`` built under ``seed``, moved to ``device``/``dtype``, in eval mode."""
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(seed)
+        module = cls(*args, **kwargs)
+    return module.to(device=device, dtype=dtype).eval()
+
+
+def load_reference_weights(module: RemoteObject, reference: torch.nn.Module, what: str) -> None:
+    """Give the student's module the reference's parameters (buffers stay the student's own).
+
+    Buffers are left alone because a correct mask may be stored in another form (a boolean
+    or a "keep" mask); the parameters' names and shapes are the contract.
+    """
+    expected = {name: list(param.shape) for name, param in reference.named_parameters()}
+    actual = {name: list(shape) for name, (shape, _) in module.describe()["parameters"].items()}
+
+    def listing(params: dict) -> str:
+        return ", ".join(f"{name} {shape_text(shape)}" for name, shape in params.items()) or "none"
+
+    expect(actual == expected, f"{what} should have the parameters {listing(expected)};"
+                               f" yours has {listing(actual)}.")
+    weights = {name: param.detach() for name, param in reference.named_parameters()}
+    module.load_state_dict(weights, strict=False)
+
+
+def student_module(student: Submission, reference: torch.nn.Module, class_name: str, *args,
+                   device: str, dtype: torch.dtype, **kwargs) -> RemoteObject:
+    """The student's ``class_name(*args, **kwargs)`` on ``device``/``dtype`` with the reference's
+    weights, in eval mode like the reference."""
+    module = student.new(class_name, *args, **kwargs)
+    module.to(device, dtype)
+    load_reference_weights(module, reference, call_text(class_name, *args, **kwargs))
+    module.eval()
+    return module
+
+
+def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor,
+                          seed: int, what: str) -> None:
+    """Output and gradients (input and every parameter) of one backward pass match."""
+    module.train()
+    reference.train()
+    x_reference = x.detach().clone().requires_grad_(True)
+    output = reference(x_reference)
+    grad_output = randn(seed, *output.shape, dtype=output.dtype, device=output.device)
+    output.backward(grad_output)
+    result = module.backward((x.detach().clone().requires_grad_(True),), grad_output)
+    expect_tensor(result["output"], output.detach(), f"{what} in training mode")
+    expect_tensor(result["arg_grads"][0], x_reference.grad,
+                  f"the gradient of {what} with respect to its input x")
+    for name, param in reference.named_parameters():
+        expect_tensor(result["param_grads"].get(name), param.grad,
+                      f"the gradient of {what} with respect to {name}")
+
+
+def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: tuple,
+                        what: str, *, mask_buffer: bool) -> None:
+    """Moved to the meta device, the module keeps every tensor with it and still runs.
+
+    This catches on a CPU-only machine what would break on a GPU: a mask kept as a plain
+    attribute stays behind when the module moves, and so do tensors made on the CPU in forward.
+    """
+    module.to("meta")
+    description = module.describe()
+    left_behind = sorted(description["plain_tensor_attributes"])
+    expect(not left_behind,
+           f"{what} keeps tensors as plain attributes ({', '.join(left_behind)}): they stay on the"
+           " CPU when the module moves to a GPU; register them with self.register_buffer(...).")
+    if mask_buffer:
+        buffers = [name for name in description["buffers"] if name.split(".")[-1] == "mask"]
+        expect(bool(buffers), f"{what} has no buffer named mask: register the causal mask with"
+                        " self.register_buffer('mask', ...) so that it moves with the module.")
+    output = module(torch.empty(input_shape, device="meta"))
+    expect_tensor(output, torch.empty(output_shape, device="meta"),
+                  f"{what} on the meta device, for x of shape {shape_text(input_shape)}")
+
+
+def expect_no_future_leakage(module: RemoteObject, x: torch.Tensor, output_size: int, seed: int,
+                             what: str) -> None:
+    """Changing only the tokens after position t leaves the outputs up to t unchanged."""
+    batch, num_tokens, _ = x.shape
+    before = module(x)
+    expect_structure(before, torch.empty(batch, num_tokens, output_size, dtype=x.dtype,
+                                         device=x.device), f"{what} on x of shape {shape_text(x.shape)}")
+    for t in range(num_tokens - 1):
+        changed = x.clone()
+        changed[:, t + 1:] = randn(seed + t, batch, num_tokens - t - 1, x.shape[-1],
+                                   dtype=x.dtype, device=x.device)
+        after = module(changed)
+        expect_structure(after, before, f"{what} on x of shape {shape_text(x.shape)}")
+        rtol, atol = TOLERANCES[x.dtype]
+        expect(torch.allclose(after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol),
+               f"{what}: changing only the tokens after position {t} changed the outputs at"
+               f" positions 0 to {t}." + mistake_hint("future_leak"))

@@ -1,0 +1,109 @@
+"""Hidden tests of 01_attention_scores: attention without trainable weights."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from autograder import mistakes
+from autograder.compare import expect_tensor, shape_text
+from autograder.examples import your_journey_inputs
+from autograder.hidden_checks import randn
+
+ASSIGNMENT = "01_attention_scores"
+
+# (seed, number of tokens T, embedding size d): distinct sizes, so T and d are never confused.
+SEQUENCES = [(11, 6, 3), (12, 5, 12)]
+
+
+def _inputs(case, dtype, device, scale=1.0):
+    seed, num_tokens, d = case
+    return randn(seed, num_tokens, d, dtype=dtype, device=device, scale=scale)
+
+
+@pytest.mark.attention_scores_for_query
+@pytest.mark.parametrize("case", SEQUENCES)
+def test_attention_scores_for_query(student, reference, device, dtype, case):
+    inputs = _inputs(case, dtype, device)
+    query = randn(case[0] + 100, inputs.shape[1], dtype=dtype, device=device)
+    actual = student.call("attention_scores_for_query", inputs, query)
+    expect_tensor(actual, reference.attention_scores_for_query(inputs, query),
+                  f"attention_scores_for_query(inputs, query) for inputs of shape"
+                  f" {shape_text(inputs.shape)}",
+                  mistakes=lambda: mistakes.dot_product_mistakes(inputs, query))
+
+
+@pytest.mark.attention_scores
+@pytest.mark.parametrize("case", [*SEQUENCES, (13, 4, 7)])
+def test_attention_scores(student, reference, device, dtype, case):
+    inputs = _inputs(case, dtype, device)
+    expect_tensor(student.call("attention_scores", inputs), reference.attention_scores(inputs),
+                  f"attention_scores(inputs) for inputs of shape {shape_text(inputs.shape)}",
+                  mistakes=lambda: mistakes.attention_scores_mistakes(reference, inputs))
+
+
+def _check_softmax(student, reference, name, x, dim):
+    """``name`` along ``dim`` (None: called without ``dim``, which must mean the last one)."""
+    kwargs = {} if dim is None else {"dim": dim}
+    dim = -1 if dim is None else dim
+    expect_tensor(student.call(name, x, **kwargs), getattr(reference, name)(x, dim=dim),
+                  f"{name}(x{''.join(f', dim={d}' for d in kwargs.values())}) for x of shape"
+                  f" {shape_text(x.shape)}",
+                  mistakes=lambda: mistakes.softmax_mistakes(reference, x, dim))
+
+
+@pytest.mark.softmax_naive
+@pytest.mark.parametrize(("seed", "shape", "dim"), [
+    (21, (2, 5, 4), -1),
+    (22, (2, 5, 4), 1),
+    (23, (5, 5), -1),  # square: a sum without keepdim broadcasts silently instead of raising
+    (24, (6,), None),
+])
+def test_softmax_naive(student, reference, device, dtype, seed, shape, dim):
+    x = randn(seed, *shape, dtype=dtype, device=device, scale=3.0)
+    _check_softmax(student, reference, "softmax_naive", x, dim)
+
+
+# Inputs of 100 and more make exp overflow: only the stable softmax is asked to handle them.
+# Each softmax slice gets its own offset; the last two cases put slices far apart, where
+# subtracting one global maximum is not enough.
+@pytest.mark.softmax_stable
+@pytest.mark.parametrize(("seed", "offsets", "dim"), [
+    (31, [1000.0, 1010.0, 990.0], -1),
+    (32, [1000.0, -1000.0, 0.0], -1),
+    (33, [120.0, 0.0, -300.0, 150.0], 0),
+])
+def test_softmax_stable(student, reference, device, dtype, seed, offsets, dim):
+    x = randn(seed, len(offsets), 7, dtype=dtype, device=device, scale=20.0)
+    x = x + torch.tensor(offsets, dtype=dtype, device=device).view(-1, 1)
+    _check_softmax(student, reference, "softmax_stable", x if dim == -1 else x.T, dim)
+
+
+@pytest.mark.softmax_stable
+def test_softmax_stable_without_dim(student, reference, device, dtype):
+    x = randn(34, 4, 6, dtype=dtype, device=device, scale=2.0) + 500.0
+    _check_softmax(student, reference, "softmax_stable", x, None)
+
+
+@pytest.mark.context_vector
+@pytest.mark.parametrize("case", SEQUENCES)
+def test_context_vector(student, reference, device, dtype, case):
+    inputs = _inputs(case, dtype, device)
+    weights = torch.softmax(randn(case[0] + 200, inputs.shape[0], dtype=dtype, device=device), 0)
+    expect_tensor(student.call("context_vector", weights, inputs),
+                  reference.context_vector(weights, inputs),
+                  f"context_vector(attn_weights, inputs) for inputs of shape"
+                  f" {shape_text(inputs.shape)}")
+
+
+@pytest.mark.simple_self_attention
+@pytest.mark.parametrize("case", [*SEQUENCES, "your_journey"])
+def test_simple_self_attention(student, reference, device, dtype, case):
+    if case == "your_journey":
+        inputs = your_journey_inputs(dtype).to(device)
+    else:
+        inputs = _inputs(case, dtype, device, scale=0.5)  # small, so no weight is exactly 0 or 1
+    expect_tensor(student.call("simple_self_attention", inputs),
+                  reference.simple_self_attention(inputs),
+                  f"simple_self_attention(inputs) for inputs of shape {shape_text(inputs.shape)}",
+                  mistakes=lambda: mistakes.simple_self_attention_mistakes(reference, inputs))

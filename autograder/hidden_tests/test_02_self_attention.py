@@ -1,0 +1,123 @@
+"""Hidden tests of 02_self_attention: scaled dot-product attention with trainable weights."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from autograder import mistakes
+from autograder.compare import expect, expect_tensor, shape_text
+from autograder.hidden_checks import (
+    call_text,
+    expect_runs_on_meta,
+    expect_same_gradients,
+    randn,
+    reference_module,
+    student_module,
+)
+
+ASSIGNMENT = "02_self_attention"
+
+# (seed, number of tokens T, d_in, d_out): the book's sizes, then distinct ones with d_in > d_out.
+SIZES = [(41, 6, 3, 2), (42, 5, 7, 4)]
+
+
+@pytest.mark.scaled_dot_product_scores
+@pytest.mark.parametrize(("seed", "queries_shape", "keys_shape"), [
+    (51, (5, 4), (5, 4)),
+    (52, (2, 5, 3), (2, 6, 3)),  # a batch, with fewer queries than keys
+    (53, (2, 3, 5, 4), (2, 3, 5, 4)),  # batch and heads
+    (54, (4, 4, 4), (4, 4, 4)),  # a cube: keys.T runs without an error here, and is wrong
+])
+def test_scaled_dot_product_scores(student, reference, device, dtype, seed, queries_shape,
+                                   keys_shape):
+    queries = randn(seed, *queries_shape, dtype=dtype, device=device)
+    keys = randn(seed + 100, *keys_shape, dtype=dtype, device=device)
+    expect_tensor(student.call("scaled_dot_product_scores", queries, keys),
+                  reference.scaled_dot_product_scores(queries, keys),
+                  f"scaled_dot_product_scores(queries, keys) for queries of shape"
+                  f" {shape_text(queries_shape)} and keys of shape {shape_text(keys_shape)}",
+                  mistakes=lambda: mistakes.scaled_scores_mistakes(
+                      reference.scaled_dot_product_scores, queries, keys))
+
+
+def _modules(student, reference, class_name, size, device, dtype, **kwargs):
+    seed, _, d_in, d_out = size
+    ref = reference_module(getattr(reference, class_name), d_in, d_out, seed=seed, device=device,
+                           dtype=dtype, **kwargs)
+    return ref, student_module(student, ref, class_name, d_in, d_out, device=device, dtype=dtype,
+                               **kwargs)
+
+
+def _check_forward(student, reference, class_name, size, device, dtype, **kwargs):
+    ref, module = _modules(student, reference, class_name, size, device, dtype, **kwargs)
+    seed, num_tokens, d_in, _ = size
+    x = randn(seed + 100, num_tokens, d_in, dtype=dtype, device=device)
+    with torch.no_grad():
+        expected = ref(x)
+    expect_tensor(module(x), expected,
+                  f"{call_text(class_name, *size[2:], **kwargs)} on x of shape {shape_text(x.shape)}",
+                  mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False))
+
+
+@pytest.mark.SelfAttention_v1
+@pytest.mark.parametrize("size", SIZES)
+def test_self_attention_v1_forward(student, reference, device, dtype, size):
+    _check_forward(student, reference, "SelfAttention_v1", size, device, dtype)
+
+
+@pytest.mark.SelfAttention_v1
+def test_self_attention_v1_gradients(student, reference, device, dtype):
+    size = SIZES[1]
+    ref, module = _modules(student, reference, "SelfAttention_v1", size, device, dtype)
+    x = randn(size[0] + 200, size[1], size[2], dtype=dtype, device=device)
+    expect_same_gradients(module, ref, x, size[0] + 300, call_text("SelfAttention_v1", *size[2:]))
+
+
+@pytest.mark.SelfAttention_v1
+def test_self_attention_v1_runs_on_meta_device(student):
+    module = student.new("SelfAttention_v1", 5, 4)
+    expect_runs_on_meta(module, (6, 5), (6, 4), "SelfAttention_v1(5, 4)", mask_buffer=False)
+
+
+@pytest.mark.SelfAttention_v2
+@pytest.mark.parametrize(("size", "qkv_bias"), [(SIZES[0], False), (SIZES[1], True)])
+def test_self_attention_v2_forward(student, reference, device, dtype, size, qkv_bias):
+    _check_forward(student, reference, "SelfAttention_v2", size, device, dtype, qkv_bias=qkv_bias)
+
+
+@pytest.mark.SelfAttention_v2
+def test_self_attention_v2_gradients(student, reference, device, dtype):
+    size = SIZES[1]
+    ref, module = _modules(student, reference, "SelfAttention_v2", size, device, dtype,
+                           qkv_bias=True)
+    x = randn(size[0] + 200, size[1], size[2], dtype=dtype, device=device)
+    expect_same_gradients(module, ref, x, size[0] + 300,
+                          call_text("SelfAttention_v2", *size[2:], qkv_bias=True))
+
+
+@pytest.mark.SelfAttention_v2
+def test_self_attention_v2_runs_on_meta_device(student):
+    module = student.new("SelfAttention_v2", 5, 4, qkv_bias=True)
+    expect_runs_on_meta(module, (6, 5), (6, 4), "SelfAttention_v2(5, 4, qkv_bias=True)",
+                        mask_buffer=False)
+
+
+@pytest.mark.copy_v2_weights_into_v1
+@pytest.mark.parametrize("size", SIZES)
+def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
+    """Book exercise 3.1: v1's matrices become the transposed weights of v2's linear layers.
+
+    Only the copy is graded here: the parameters are compared, not the two forward passes.
+    """
+    _, _, d_in, d_out = size
+    ref_v2, sa_v2 = _modules(student, reference, "SelfAttention_v2", size, device, dtype)
+    sa_v1 = student.new("SelfAttention_v1", d_in, d_out)
+    sa_v1.to(device, dtype)
+    student.call("copy_v2_weights_into_v1", sa_v2, sa_v1)
+    parameters = sa_v1.describe()["parameters"]
+    for name in ("W_query", "W_key", "W_value"):
+        what = f"after copy_v2_weights_into_v1(sa_v2, sa_v1), sa_v1.{name}"
+        expect(name in parameters, f"{what} is no longer a parameter of sa_v1: wrap the copied"
+                                   " matrix in nn.Parameter, or copy into the existing one.")
+        expect_tensor(sa_v1.attr(name), getattr(ref_v2, name).weight.detach().T, what)

@@ -1,0 +1,84 @@
+"""Helpers for the tests of the course notebooks: load their definitions, execute them."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+from autograder.curriculum import ASSIGNMENTS
+from autograder.notebook_code import extract_notebook_file
+from autograder.paths import KIT_ROOT, solution_notebook, student_notebook
+
+NOTEBOOK_TIMEOUT_S = 300
+
+
+def notebook_paths() -> dict[str, Path]:
+    """Every notebook of the kit, keyed "solutions/<id>" and "assignments/<id>"."""
+    paths = {f"solutions/{a}": solution_notebook(a) for a in ASSIGNMENTS}
+    paths.update({f"assignments/{a}": student_notebook(a) for a in ASSIGNMENTS})
+    return paths
+
+
+def load_definitions(path: Path) -> tuple[dict, list[str]]:
+    """The notebook's definitions as a namespace, the way the grader loads them.
+
+    Returns the namespace and one line per block that raised.
+    """
+    namespace: dict = {"__name__": "notebook_definitions"}
+    failures = []
+    for block in extract_notebook_file(path).blocks:
+        try:
+            exec(compile(block.source, f"{path.name}, cell {block.cell_index + 1}", "exec"), namespace)
+        except Exception as error:
+            failures.append(f"cell {block.cell_index + 1} ({', '.join(block.names)}): {error!r}")
+    return namespace, failures
+
+
+def execute_notebooks(paths: dict[str, Path], cwd: Path) -> dict[str, nbformat.NotebookNode]:
+    """Run every notebook top to bottom, all kernels at once, errors recorded not raised."""
+    # The kernels find the kit's package even where it is not installed in the environment.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(KIT_ROOT), os.environ.get("PYTHONPATH")]))}
+    notebooks = {key: nbformat.read(path, as_version=4) for key, path in paths.items()}
+
+    async def run_all():
+        clients = [
+            NotebookClient(
+                notebook,
+                timeout=NOTEBOOK_TIMEOUT_S,
+                kernel_name="python3",
+                allow_errors=True,
+                resources={"metadata": {"path": str(cwd)}},
+            )
+            for notebook in notebooks.values()
+        ]
+        await asyncio.gather(*(client.async_execute(env=env) for client in clients))
+
+    asyncio.run(run_all())
+    return notebooks
+
+
+def printed_text(notebook: nbformat.NotebookNode) -> str:
+    """Everything the notebook printed, with runs of whitespace collapsed to one space."""
+    parts = []
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            if output.output_type == "stream":
+                parts.append(output.text)
+            elif output.output_type in ("execute_result", "display_data"):
+                parts.append(output.get("data", {}).get("text/plain", ""))
+    return re.sub(r"\s+", " ", "\n".join(parts))
+
+
+def errors(notebook: nbformat.NotebookNode) -> list[tuple[str, str, str]]:
+    """(cell id, exception name, message) for every cell that raised."""
+    return [
+        (cell.get("id", "?"), output.ename, output.evalue)
+        for cell in notebook.cells
+        for output in cell.get("outputs", [])
+        if output.output_type == "error"
+    ]

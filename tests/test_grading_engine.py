@@ -1,0 +1,194 @@
+"""The grading command end to end: every submission gets its row, whatever it holds.
+
+These tests run the real command in a subprocess, with real sandboxed workers, real
+timeouts and real malformed files.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.notebook_variants import (
+    load_solution,
+    load_student,
+    stage_points,
+    with_answer,
+    with_cell,
+    with_replacement,
+    write_submission,
+)
+
+pytestmark = pytest.mark.slow
+
+ASSIGNMENT = "01_attention_scores"
+STAGES = STAGES_BY_ASSIGNMENT[ASSIGNMENT]
+
+
+def grade(submitted: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
+    """Run ``python -m autograder grade`` from an unrelated working directory."""
+    command = [sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out), *extra]
+    return subprocess.run(command, cwd="/", capture_output=True, text=True, timeout=600)
+
+
+def read_grades(out: Path) -> dict[str, dict]:
+    with (out / "grades.csv").open() as handle:
+        return {row["student_id"]: row for row in csv.DictReader(handle)}
+
+
+def _endless_stage(stage: str) -> str:
+    return f"import torch\n\ndef {stage}(*args, **kwargs):\n    while True:\n        pass\n"
+
+
+def build_class(root: Path) -> None:
+    solution = load_solution(ASSIGNMENT)
+    write_submission(root, "full", ASSIGNMENT, solution)
+    write_submission(root, "stubs", ASSIGNMENT, load_student(ASSIGNMENT))
+    write_submission(root, "syntax_error", ASSIGNMENT,
+                     with_replacement(solution, "softmax_naive", "def softmax_naive", "def softmax_naive("))
+    write_submission(root, "failing_import", ASSIGNMENT, with_cell(solution, "import module_that_does_not_exist"))
+    write_submission(root, "magics", ASSIGNMENT, with_cell(with_cell(
+        with_cell(solution, "%matplotlib inline\n!ls /\nx = 1"), "%%bash\necho hi"), "softmax_naive?"))
+    write_submission(root, "endless_demo", ASSIGNMENT, with_cell(solution, "while True:\n    pass"))
+    huge_output = [{"name": "stdout", "output_type": "stream", "text": "x" * (20 * 2**20)}]
+    write_submission(root, "huge_outputs", ASSIGNMENT, with_cell(solution, "print('x')", huge_output))
+    write_submission(root, "endless_stage", ASSIGNMENT,
+                     with_answer(solution, "softmax_naive", _endless_stage("softmax_naive")))
+    write_submission(root, "exits", ASSIGNMENT, with_answer(
+        solution, "attention_scores", "import os\n\ndef attention_scores(inputs):\n    os._exit(3)\n"))
+    write_submission(root, "empty", ASSIGNMENT, b"")
+    write_submission(root, "not_json", ASSIGNMENT, "{ this is not json")
+    write_submission(root, "not_a_notebook", ASSIGNMENT, json.dumps({"hello": "world"}))
+    misnamed = root / "misnamed" / ASSIGNMENT / "my_work.ipynb"
+    misnamed.parent.mkdir(parents=True)
+    misnamed.write_text(json.dumps(solution))
+    (root / "a_directory" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").mkdir(parents=True)
+    outside = root.parent / "outside.ipynb"
+    outside.write_text(json.dumps(solution))
+    (root / "symlink" / ASSIGNMENT).mkdir(parents=True)
+    (root / "symlink" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").symlink_to(outside)
+    (root / "nothing_submitted").mkdir()
+
+
+@pytest.fixture(scope="module")
+def graded_class(tmp_path_factory) -> tuple[Path, Path, subprocess.CompletedProcess]:
+    root = tmp_path_factory.mktemp("class")
+    submitted = root / "submitted"
+    build_class(submitted)
+    out = root / "out"
+    result = grade(submitted, out, "--jobs", "2", "--timeout", "3")
+    return submitted, out, result
+
+
+def test_command_exits_zero_and_writes_every_row(graded_class):
+    submitted, out, result = graded_class
+    assert result.returncode == 0, result.stdout + result.stderr
+    grades = read_grades(out)
+    students = {p.name for p in submitted.iterdir()}
+    assert set(grades) == students
+    for student in students:
+        assert (out / "results" / student / f"{ASSIGNMENT}.json").is_file()
+        assert (out / "feedback" / student / f"{ASSIGNMENT}.html").is_file()
+    assert "students graded" in result.stdout
+
+
+@pytest.mark.parametrize(("student", "status_start"), [
+    ("empty", "unreadable: 01_attention_scores.ipynb is empty"),
+    ("not_json", "unreadable: 01_attention_scores.ipynb is not valid notebook JSON"),
+    ("not_a_notebook", "unreadable: 01_attention_scores.ipynb is JSON but not a Jupyter notebook"),
+    ("misnamed", "misnamed: found my_work.ipynb"),
+    ("a_directory", "unreadable: 01_attention_scores.ipynb is a folder"),
+    ("symlink", "unreadable: 01_attention_scores.ipynb is a symbolic link"),
+    ("nothing_submitted", "missing"),
+])
+def test_unreadable_submissions_get_a_status_and_zero(graded_class, student, status_start):
+    _, out, _ = graded_class
+    row = read_grades(out)[student]
+    assert row["status"].startswith(status_start)
+    assert float(row["score"]) == 0
+
+
+@pytest.mark.parametrize("student", ["full", "failing_import", "magics", "endless_demo", "huge_outputs"])
+def test_demo_cells_and_notebook_noise_cost_nothing(graded_class, student):
+    _, out, _ = graded_class
+    row = read_grades(out)[student]
+    assert row["status"] == "graded"
+    assert float(row["score"]) == float(row["max_score"]) > 0
+
+
+def test_untouched_stubs_earn_zero_with_a_teaching_message(graded_class):
+    _, out, _ = graded_class
+    assert float(read_grades(out)["stubs"]["score"]) == 0
+    document = json.loads((out / "results" / "stubs" / f"{ASSIGNMENT}.json").read_text())
+    assert {test["status"] for test in document["tests"]} == {"error"}
+    assert all("not implemented yet" in test["message"] for test in document["tests"])
+
+
+@pytest.mark.parametrize(("student", "stage", "status"), [
+    ("syntax_error", "softmax_naive", "error"),
+    ("endless_stage", "softmax_naive", "timeout"),
+    ("exits", "attention_scores", "error"),
+])
+def test_a_broken_stage_costs_only_that_stage(graded_class, student, stage, status):
+    _, out, _ = graded_class
+    full = stage_points(out / "results" / "full" / f"{ASSIGNMENT}.json")
+    points = stage_points(out / "results" / student / f"{ASSIGNMENT}.json")
+    assert points[stage] == 0
+    assert {s: p for s, p in points.items() if s != stage} == {s: p for s, p in full.items() if s != stage}
+    document = json.loads((out / "results" / student / f"{ASSIGNMENT}.json").read_text())
+    statuses = {test["status"] for test in document["tests"] if test["stage"] == stage}
+    assert statuses == {status}
+
+
+def test_syntax_error_is_explained(graded_class):
+    _, out, _ = graded_class
+    document = json.loads((out / "results" / "syntax_error" / f"{ASSIGNMENT}.json").read_text())
+    assert any("syntax error" in problem for problem in document["load_problems"])
+    html = (out / "feedback" / "syntax_error" / f"{ASSIGNMENT}.html").read_text()
+    assert "syntax error" in html
+
+
+def test_no_worker_process_survives_grading(graded_class):
+    lingering = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                uid = os.stat(f"/proc/{entry}").st_uid
+            except FileNotFoundError:
+                continue
+            if 61000 <= uid <= 61999:
+                lingering.append(entry)
+    assert lingering == []
+
+
+def test_regrading_gives_identical_files_whatever_the_jobs(graded_class, tmp_path):
+    submitted, out, _ = graded_class
+    again = tmp_path / "again"
+    result = grade(submitted, again, "--jobs", "1", "--timeout", "3")
+    assert result.returncode == 0, result.stderr
+    first = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
+    second = sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
+    assert first == second
+    for relative in first:
+        assert (out / relative).read_bytes() == (again / relative).read_bytes(), relative
+
+
+def test_a_single_notebook_path_is_graded(tmp_path):
+    notebook = write_submission(tmp_path / "in", "ada", ASSIGNMENT, load_solution(ASSIGNMENT))
+    result = grade(notebook, tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    row = read_grades(tmp_path / "out")["ada"]
+    assert row["status"] == "graded" and float(row["score"]) == float(row["max_score"])
+
+
+def test_bad_arguments_exit_non_zero_with_a_message(tmp_path):
+    result = grade(tmp_path / "does-not-exist", tmp_path / "out")
+    assert result.returncode == 2
+    assert "neither a folder of submissions nor a notebook" in result.stdout

@@ -1,0 +1,183 @@
+"""The public self-checks: pass on the solutions, fail politely on stubs and known mistakes."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+
+import pytest
+import torch
+from kit_notebooks import load_definitions
+
+from autograder import selfcheck
+from autograder.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
+from autograder.examples import your_journey_inputs, your_journey_tokens
+from autograder.paths import solution_notebook, student_notebook
+from autograder.selfcheck import CheckResult, check, run_check
+
+STAGE_PARAMS = [(assignment, stage) for assignment in ASSIGNMENTS for stage in STAGES_BY_ASSIGNMENT[assignment]]
+
+
+@pytest.fixture(scope="module")
+def solution_definitions():
+    return {assignment: load_definitions(solution_notebook(assignment))[0] for assignment in ASSIGNMENTS}
+
+
+@pytest.fixture(scope="module")
+def stub_definitions():
+    return {assignment: load_definitions(student_notebook(assignment))[0] for assignment in ASSIGNMENTS}
+
+
+def test_every_stage_has_one_check():
+    assert list(selfcheck.CHECKS) == all_stages()
+
+
+@pytest.mark.parametrize(("assignment", "stage"), STAGE_PARAMS)
+def test_solution_passes(solution_definitions, assignment, stage):
+    result = run_check(stage, solution_definitions[assignment])
+    assert result == CheckResult(True, f"✅ {stage} passed its public check")
+
+
+@pytest.mark.parametrize(("assignment", "stage"), STAGE_PARAMS)
+def test_stub_fails_as_not_implemented(stub_definitions, assignment, stage):
+    result = run_check(stage, stub_definitions[assignment])
+    assert not result.passed
+    assert result.message.startswith(f"❌ {stage}: not implemented yet")
+    assert "\n" not in result.message
+
+
+def test_check_reads_the_callers_globals_and_prints_one_line(capsys):
+    namespace = {"check": check}
+    exec("def softmax_naive(x, dim=-1):\n    raise NotImplementedError('softmax_naive: todo')\n", namespace)
+    exec("returned = check('softmax_naive')", namespace)
+    assert namespace["returned"] is None
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1
+    assert out.startswith("❌ softmax_naive: not implemented yet")
+
+
+def test_check_accepts_an_explicit_namespace(capsys, solution_definitions):
+    assert check("merge_heads", solution_definitions["04_multi_head_attention"]) is None
+    assert capsys.readouterr().out == "✅ merge_heads passed its public check\n"
+
+
+def test_unknown_and_undefined_stages_are_explained():
+    unknown = run_check("softmax", {})
+    assert not unknown.passed
+    assert "softmax_naive" in unknown.message
+    missing = run_check("softmax_naive", {})
+    assert not missing.passed
+    assert "not defined yet" in missing.message
+
+
+def test_any_exception_becomes_one_line_with_its_type():
+    def softmax_naive(x, dim=-1):
+        raise ZeroDivisionError("first line\nsecond line")
+
+    result = run_check("softmax_naive", {"softmax_naive": softmax_naive})
+    assert result == CheckResult(False, "❌ softmax_naive: raised ZeroDivisionError: first line")
+
+
+def test_a_stub_of_another_stage_is_named():
+    def split_heads(x, num_heads):
+        raise NotImplementedError("split_heads: replace this line with your code")
+
+    def merge_heads(x):
+        return split_heads(x, 2)
+
+    result = run_check("merge_heads", {"merge_heads": merge_heads})
+    assert "not implemented yet" in result.message
+    assert "split_heads: replace this line" in result.message
+
+
+def _softmax_over_dim_0(x, dim=-1):
+    return torch.exp(x) / torch.exp(x).sum(dim=0, keepdim=True)
+
+
+def _unscaled_scores(queries, keys):
+    return queries @ keys.transpose(-2, -1)
+
+
+def _keys_dot_t(queries, keys):
+    return queries @ keys.T / keys.shape[-1] ** 0.5
+
+
+def _unscaled_masked_softmax(attn_scores, d_k):
+    hidden = torch.ones(attn_scores.shape[-2:], dtype=torch.bool).triu(diagonal=1)
+    return torch.softmax(attn_scores.masked_fill(hidden, -torch.inf), dim=-1)
+
+
+def _masked_without_renormalising(attn_weights):
+    return torch.tril(attn_weights)
+
+
+def _tril_mask(num_tokens, device=None):
+    return torch.ones(num_tokens, num_tokens, device=device).tril().bool()
+
+
+def _dropout_without_rescaling(x, p, training=True, generator=None):
+    return x * (torch.rand(x.shape, generator=generator) >= p)
+
+
+def _split_without_transpose(x, num_heads):
+    b, num_tokens, d_out = x.shape
+    return x.view(b, num_heads, num_tokens, d_out // num_heads)
+
+
+def _merge_without_contiguous(x):
+    b, num_heads, num_tokens, head_dim = x.shape
+    return x.transpose(1, 2).view(b, num_tokens, num_heads * head_dim)
+
+
+def _unnormalised_prefix_sum(x):
+    num_tokens = x.shape[1]
+    return torch.tril(torch.ones(num_tokens, num_tokens)) @ x
+
+
+@pytest.mark.parametrize(
+    ("stage", "wrong", "hint"),
+    [
+        ("softmax_naive", _softmax_over_dim_0, "hint.wrong_dim"),
+        ("scaled_dot_product_scores", _unscaled_scores, "hint.no_scaling"),
+        ("scaled_dot_product_scores", _keys_dot_t, "hint.batched_transpose"),
+        ("masked_softmax", _unscaled_masked_softmax, "hint.masked_no_scaling"),
+        ("mask_and_renormalize", _masked_without_renormalising, "hint.renormalise"),
+        ("causal_mask", _tril_mask, "hint.mask_future"),
+        ("inverted_dropout", _dropout_without_rescaling, "hint.dropout_scale"),
+        ("split_heads", _split_without_transpose, "hint.split_layout"),
+        ("merge_heads", _merge_without_contiguous, "hint.merge_contiguous"),
+        ("causal_average_matmul", _unnormalised_prefix_sum, "hint.normalise_rows"),
+    ],
+)
+def test_known_mistakes_get_their_hint(stage, wrong, hint):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # keys.T on a batch warns before it fails
+        result = run_check(stage, {stage: wrong})
+    assert not result.passed
+    assert result.message.startswith(f"❌ {stage}: ")
+    assert selfcheck.MESSAGES[hint] in result.message
+
+
+def test_checks_leave_the_students_random_stream_alone(solution_definitions):
+    torch.manual_seed(0)
+    expected = torch.rand(3)
+    torch.manual_seed(0)
+    run_check("SelfAttention_v1", solution_definitions["02_self_attention"])
+    assert torch.equal(torch.rand(3), expected)
+
+
+def test_selfcheck_holds_no_reference_and_never_reads_solutions():
+    source = inspect.getsource(selfcheck)
+    assert "solution_notebook" not in source
+    assert "SOLUTIONS_DIR" not in source
+    assert "load_reference" not in source
+
+
+def test_running_example_is_read_from_the_kit_not_the_working_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    inputs = your_journey_inputs(torch.float64)
+    assert inputs.shape == (6, 3)
+    assert inputs.dtype == torch.float64
+    assert inputs[1].tolist() == [0.55, 0.87, 0.66]
+    assert your_journey_inputs().dtype == torch.float32
+    assert your_journey_tokens() == ["Your", "journey", "starts", "with", "one", "step"]
