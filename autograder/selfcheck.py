@@ -282,6 +282,8 @@ def _call(hint: str, function: Callable, *args, **kwargs):
     """Call student code; a RuntimeError (usually a shape mismatch) gets the stage's hint."""
     try:
         return function(*args, **kwargs)
+    except NotImplementedError:  # a RuntimeError too, but it has its own message
+        raise
     except RuntimeError as error:
         raise _Mismatch(_text("raised", error_type="RuntimeError", error=_one_line(error))
                         + " " + MESSAGES[hint]) from None

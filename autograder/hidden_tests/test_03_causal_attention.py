@@ -1,0 +1,312 @@
+"""Hidden tests of 03_causal_attention: hiding future words, dropout, CausalAttention."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from autograder import mistakes
+from autograder.compare import (
+    TOLERANCES,
+    expect,
+    expect_structure,
+    expect_tensor,
+    mistake_hint,
+    shape_text,
+)
+from autograder.hidden_checks import (
+    call_text,
+    expect_no_future_leakage,
+    expect_runs_on_meta,
+    expect_same_gradients,
+    randn,
+    reference_module,
+    student_module,
+)
+from autograder.probe_client import StudentError
+from autograder.protocol import Seeded
+
+ASSIGNMENT = "03_causal_attention"
+
+# (seed, batch b, tokens T, channels C) for the running means.
+AVERAGE_CASES = [(61, 2, 5, 3), (62, 3, 4, 6)]
+
+
+def _check_causal_average(student, reference, name, case, device, dtype):
+    seed, *shape = case
+    x = randn(seed, *shape, dtype=dtype, device=device)
+    average = getattr(reference, name)
+    expect_tensor(student.call(name, x), average(x),
+                  f"{name}(x) for x of shape {shape_text(x.shape)}",
+                  mistakes=lambda: mistakes.causal_average_mistakes(average, x))
+
+
+@pytest.mark.causal_average_loop
+@pytest.mark.parametrize("case", AVERAGE_CASES)
+def test_causal_average_loop(student, reference, device, dtype, case):
+    _check_causal_average(student, reference, "causal_average_loop", case, device, dtype)
+
+
+@pytest.mark.causal_average_matmul
+@pytest.mark.parametrize("case", AVERAGE_CASES)
+def test_causal_average_matmul(student, reference, device, dtype, case):
+    _check_causal_average(student, reference, "causal_average_matmul", case, device, dtype)
+
+
+@pytest.mark.causal_average_softmax
+@pytest.mark.parametrize("case", AVERAGE_CASES)
+def test_causal_average_softmax(student, reference, device, dtype, case):
+    _check_causal_average(student, reference, "causal_average_softmax", case, device, dtype)
+
+
+def _check_causal_mask(student, reference, num_tokens, **kwargs):
+    expected = reference.causal_mask(num_tokens, **kwargs)
+    expect_tensor(student.call("causal_mask", num_tokens, **kwargs), expected,
+                  call_text("causal_mask", num_tokens, **kwargs),
+                  mistakes=lambda: mistakes.causal_mask_mistakes(expected))
+
+
+@pytest.mark.causal_mask
+@pytest.mark.parametrize("num_tokens", [4, 7])
+def test_causal_mask(student, reference, device, num_tokens):
+    _check_causal_mask(student, reference, num_tokens, device=device)
+
+
+@pytest.mark.causal_mask
+def test_causal_mask_default_device(student, reference):
+    _check_causal_mask(student, reference, 5)
+
+
+@pytest.mark.causal_mask
+def test_causal_mask_on_meta_device(student, reference):
+    _check_causal_mask(student, reference, 6, device="meta")
+
+
+@pytest.mark.mask_and_renormalize
+@pytest.mark.parametrize(("seed", "shape"), [(71, (5, 5)), (72, (2, 6, 6))])
+def test_mask_and_renormalize(student, reference, device, dtype, seed, shape):
+    weights = torch.softmax(randn(seed, *shape, dtype=dtype, device=device), dim=-1)
+    expect_tensor(student.call("mask_and_renormalize", weights),
+                  reference.mask_and_renormalize(weights),
+                  f"mask_and_renormalize(attn_weights) for attn_weights of shape"
+                  f" {shape_text(shape)}",
+                  mistakes=lambda: mistakes.mask_and_renormalize_mistakes(weights))
+
+
+# (seed, scores shape, d_k): one sequence, a batch, a batch of heads.
+MASKED_SOFTMAX_CASES = [(81, (5, 5), 4), (82, (2, 6, 6), 3), (83, (2, 3, 5, 5), 8)]
+
+
+@pytest.mark.masked_softmax
+@pytest.mark.parametrize(("seed", "shape", "d_k"), MASKED_SOFTMAX_CASES)
+def test_masked_softmax(student, reference, device, dtype, seed, shape, d_k):
+    scores = randn(seed, *shape, dtype=dtype, device=device, scale=2.0)
+    expect_tensor(student.call("masked_softmax", scores, d_k),
+                  reference.masked_softmax(scores, d_k),
+                  f"masked_softmax(attn_scores, d_k={d_k}) for attn_scores of shape"
+                  f" {shape_text(shape)}",
+                  mistakes=lambda: mistakes.masked_softmax_mistakes(scores, d_k))
+
+
+@pytest.mark.masked_softmax
+def test_masked_softmax_gradient(student, reference, device, dtype):
+    seed, shape, d_k = MASKED_SOFTMAX_CASES[1]
+    scores = randn(seed, *shape, dtype=dtype, device=device, requires_grad=True)
+    grad_output = randn(seed + 100, *shape, dtype=dtype, device=device)
+    reference.masked_softmax(scores, d_k).backward(grad_output)
+    result = student.backward("masked_softmax", (scores, d_k), grad_output)
+    expect_tensor(result["arg_grads"][0], scores.grad,
+                  f"the gradient of masked_softmax(attn_scores, d_k={d_k}) with respect to"
+                  f" attn_scores of shape {shape_text(shape)}")
+
+
+# -- inverted dropout: tested by invariants, never by an exact mask --------------------------
+def _dropout_input(seed, dtype, device):
+    """Values away from zero, so that a zero in the output can only come from dropout."""
+    return randn(seed, 40, 50, dtype=dtype, device=device).abs() + 0.5
+
+
+def _expect_zero_fraction(kept: torch.Tensor, p: float, what: str) -> None:
+    """About a fraction p of the elements is zeroed: within 5 standard deviations."""
+    zeroed = 1.0 - kept.double().mean().item()
+    tolerance = 5 * math.sqrt(p * (1 - p) / kept.numel())
+    if abs(zeroed - p) <= tolerance:
+        return
+    hint = ""
+    if zeroed == 0.0:
+        hint = mistake_hint("dropout_missing")
+    elif abs(zeroed - (1 - p)) <= tolerance:
+        hint = mistake_hint("dropout_keep_probability")
+    raise AssertionError(f"{what}: zeroed {zeroed:.1%} of the elements; with p = {p} about"
+                         f" {p:.0%} should be zero." + hint)
+
+
+@pytest.mark.inverted_dropout
+@pytest.mark.parametrize(("seed", "p"), [(101, 0.1), (102, 0.3), (103, 0.75)])
+def test_inverted_dropout_in_training(student, device, dtype, seed, p):
+    x = _dropout_input(seed, dtype, device)
+    what = f"inverted_dropout(x, p={p}, generator=...) for x of shape {shape_text(x.shape)}"
+    y = student.call("inverted_dropout", x, p, generator=Seeded(seed, device))
+    expect_structure(y, x, what)
+    kept = y != 0
+    _expect_zero_fraction(kept.cpu(), p, what)
+    expect_tensor(y, x * kept / (1 - p), f"{what}, the elements it kept",
+                  mistakes=lambda: mistakes.dropout_mistakes(x, kept, p))
+
+
+@pytest.mark.inverted_dropout
+@pytest.mark.parametrize("p", [0.2, 0.6])
+def test_inverted_dropout_is_identity_when_not_training(student, device, p):
+    x = _dropout_input(104, torch.float32, device)
+    y = student.call("inverted_dropout", x, p, training=False, generator=Seeded(104, device))
+    expect_tensor(y, x, f"inverted_dropout(x, p={p}, training=False)",
+                  mistakes=lambda: {"dropout_in_eval": [x * (y != 0), x * (y != 0) / (1 - p)]})
+
+
+@pytest.mark.inverted_dropout
+@pytest.mark.parametrize("p", [0.0, 1.0])
+def test_inverted_dropout_edge_probabilities(student, device, p):
+    x = _dropout_input(105, torch.float32, device)
+    y = student.call("inverted_dropout", x, p, generator=Seeded(105, device))
+    # p = 1 drops everything: zeros, never 0 / 0 = NaN.
+    expect_tensor(y, x * (1 - p), f"inverted_dropout(x, p={p})")
+
+
+@pytest.mark.inverted_dropout
+@pytest.mark.parametrize("p", [-0.1, 1.5])
+def test_inverted_dropout_rejects_invalid_p(student, p):
+    x = _dropout_input(106, torch.float32, "cpu")
+    try:
+        student.call("inverted_dropout", x, p)
+    except StudentError as error:
+        expect(error.type_name == "ValueError",
+               f"inverted_dropout(x, p={p}) raised {error.type_name}; raise a ValueError that"
+               " says p must be between 0 and 1.")
+        return
+    raise AssertionError(f"inverted_dropout(x, p={p}) returned a result; a probability outside"
+                         " [0, 1] should raise a ValueError.")
+
+
+@pytest.mark.inverted_dropout
+def test_inverted_dropout_follows_the_generator(student, device):
+    x = _dropout_input(107, torch.float32, device)
+    first, again, other = (
+        student.call("inverted_dropout", x, 0.4, generator=Seeded(seed, device))
+        for seed in (7, 7, 8)
+    )
+    for y in (first, again, other):
+        expect_structure(y, x, "inverted_dropout(x, p=0.4, generator=...)")
+    expect(torch.equal(first, again), "inverted_dropout(x, p=0.4, generator=g) gave different"
+                                      " masks for two generators with the same seed.")
+    expect(not torch.equal(first, other), "inverted_dropout(x, p=0.4, generator=g) gave the same"
+                                          " mask for generators with different seeds: draw the"
+                                          " random numbers from `generator`.")
+
+
+# -- CausalAttention --------------------------------------------------------------------------
+# (seed, b, T, d_in, d_out, context_length, qkv_bias): T < context_length, T == context_length,
+# and a cube (b = T = d_out) where keys.T runs without an error and is wrong.
+ATTENTION_CASES = [
+    (91, 2, 5, 3, 4, 8, False),
+    (92, 3, 6, 12, 5, 6, True),
+    (93, 4, 4, 3, 4, 6, False),
+]
+
+
+def _causal_attention(student, reference, case, device, dtype, dropout=0.0):
+    seed, batch, num_tokens, d_in, d_out, context_length, qkv_bias = case
+    args = (d_in, d_out, context_length, dropout)
+    ref = reference_module(reference.CausalAttention, *args, qkv_bias=qkv_bias, seed=seed,
+                           device=device, dtype=dtype)
+    module = student_module(student, ref, "CausalAttention", *args, qkv_bias=qkv_bias,
+                            device=device, dtype=dtype)
+    x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)
+    return ref, module, x, call_text("CausalAttention", *args, qkv_bias=qkv_bias)
+
+
+@pytest.mark.CausalAttention
+@pytest.mark.parametrize("case", ATTENTION_CASES)
+def test_causal_attention_forward(student, reference, device, dtype, case):
+    ref, module, x, what = _causal_attention(student, reference, case, device, dtype)
+    with torch.no_grad():
+        expected = ref(x)
+    expect_tensor(module(x), expected, f"{what} on x of shape {shape_text(x.shape)}",
+                  mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True))
+
+
+@pytest.mark.CausalAttention
+def test_causal_attention_gradients(student, reference, device, dtype):
+    ref, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[1], device, dtype)
+    expect_same_gradients(module, ref, x, 94, what)
+
+
+@pytest.mark.CausalAttention
+def test_causal_attention_hides_the_future(student, reference, device):
+    _, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[0], device,
+                                           torch.float64)
+    expect_no_future_leakage(module, x, ATTENTION_CASES[0][4], 95, what)
+
+
+@pytest.mark.CausalAttention
+def test_causal_attention_runs_on_meta_device(student):
+    module = student.new("CausalAttention", 5, 4, 8, 0.1)
+    expect_runs_on_meta(module, (2, 6, 5), (2, 6, 4), "CausalAttention(5, 4, 8, 0.1)",
+                        mask_buffer=True)
+
+
+def _weights_revealing_attention(student, reference, p, device):
+    """A CausalAttention whose output shows its attention weights, and those weights.
+
+    Token j is the one-hot vector e_j and W_value maps it to e_j + e_T, so the output row of
+    token i is its attention weights followed by their sum. Dropout on the weights keeps
+    that last column equal to the sum of the others; dropout on the output does not.
+    """
+    batch, num_tokens = 16, 8
+    args = (num_tokens, num_tokens + 1, num_tokens + 2, p)
+    ref = reference_module(reference.CausalAttention, *args, seed=96, device=device,
+                           dtype=torch.float64)
+    with torch.no_grad():
+        ref.W_value.weight.copy_(torch.cat([torch.eye(num_tokens), torch.ones(1, num_tokens)]))
+    module = student_module(student, ref, "CausalAttention", *args, device=device,
+                            dtype=torch.float64)
+    x = torch.eye(num_tokens, dtype=torch.float64, device=device).expand(batch, -1, -1)
+    with torch.no_grad():
+        weights = ref(x)[..., :num_tokens]
+    return module, x, weights, call_text("CausalAttention", *args)
+
+
+@pytest.mark.CausalAttention
+def test_causal_attention_has_no_dropout_in_eval_mode(student, reference, device):
+    p = 0.4
+    module, x, weights, what = _weights_revealing_attention(student, reference, p, device)
+    y = module(x)
+    expect_structure(y, torch.empty(*weights.shape[:-1], weights.shape[-1] + 1,
+                                    dtype=weights.dtype, device=device), what)
+    kept = y[..., :-1] != 0
+    expect_tensor(y[..., :-1], weights, f"{what} after .eval(), its attention weights",
+                  mistakes=lambda: {"dropout_in_eval": [weights * kept / (1 - p),
+                                                        weights * kept]})
+
+
+@pytest.mark.CausalAttention
+@pytest.mark.parametrize("p", [0.2, 0.6])
+def test_causal_attention_drops_attention_weights_in_training(student, reference, device, p):
+    module, x, weights, what = _weights_revealing_attention(student, reference, p, device)
+    what = f"{what} in training mode"
+    module.train()
+    y = module(x)
+    expect_structure(y, torch.empty(*weights.shape[:-1], weights.shape[-1] + 1,
+                                    dtype=weights.dtype, device=device), what)
+    dropped_weights, total = y[..., :-1], y[..., -1]
+    kept = dropped_weights != 0
+    visible = torch.ones(kept.shape[-2:], dtype=torch.bool).tril().expand_as(kept)
+    _expect_zero_fraction(kept.cpu()[visible], p, f"{what}, its attention weights")
+    rtol, atol = TOLERANCES[torch.float64]
+    expect(torch.allclose(total, dropped_weights.sum(dim=-1), rtol=rtol, atol=atol),
+           f"{what}: the output is not a weighted sum of the values with the dropped-out"
+           " attention weights." + mistake_hint("dropout_on_output"))
+    expect_tensor(dropped_weights, weights * kept / (1 - p),
+                  f"{what}, the attention weights it kept",
+                  mistakes=lambda: mistakes.dropout_mistakes(weights, kept, p))

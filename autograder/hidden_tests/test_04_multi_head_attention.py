@@ -1,0 +1,278 @@
+"""Hidden tests of 04_multi_head_attention: the wrapper, split/merge of heads, MultiHeadAttention."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from autograder import mistakes
+from autograder.compare import expect, expect_tensor, shape_text
+from autograder.hidden_checks import (
+    call_text,
+    expect_no_future_leakage,
+    expect_runs_on_meta,
+    expect_same_gradients,
+    load_reference_weights,
+    randn,
+    reference_module,
+    student_module,
+)
+from autograder.probe_client import RemoteObject, StudentError
+
+ASSIGNMENT = "04_multi_head_attention"
+
+
+# -- MultiHeadAttentionWrapper ----------------------------------------------------------------
+# (seed, b, T, d_in, d_out per head, context_length, num_heads, qkv_bias)
+WRAPPER_CASES = [(111, 2, 5, 3, 2, 8, 2, False), (112, 3, 6, 5, 4, 6, 3, True)]
+
+
+def _wrapper(student, reference, case, device, dtype):
+    seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
+    args = (d_in, d_out, context_length, 0.0, num_heads)
+    ref = reference_module(reference.MultiHeadAttentionWrapper, *args, qkv_bias=qkv_bias,
+                           seed=seed, device=device, dtype=dtype)
+    module = student_module(student, ref, "MultiHeadAttentionWrapper", *args, qkv_bias=qkv_bias,
+                            device=device, dtype=dtype)
+    x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)
+    return ref, module, x, call_text("MultiHeadAttentionWrapper", *args, qkv_bias=qkv_bias)
+
+
+@pytest.mark.MultiHeadAttentionWrapper
+@pytest.mark.parametrize("case", WRAPPER_CASES)
+def test_wrapper_forward(student, reference, device, dtype, case):
+    ref, module, x, what = _wrapper(student, reference, case, device, dtype)
+    with torch.no_grad():
+        expected = ref(x)
+    expect_tensor(module(x), expected, f"{what} on x of shape {shape_text(x.shape)}",
+                  mistakes=lambda: mistakes.wrapper_mistakes(ref, x))
+
+
+@pytest.mark.MultiHeadAttentionWrapper
+def test_wrapper_gradients(student, reference, device, dtype):
+    ref, module, x, what = _wrapper(student, reference, WRAPPER_CASES[1], device, dtype)
+    expect_same_gradients(module, ref, x, 113, what)
+
+
+@pytest.mark.MultiHeadAttentionWrapper
+def test_wrapper_heads_are_a_module_list(student):
+    what = "MultiHeadAttentionWrapper(3, 2, 8, 0.0, 3)"
+    heads = student.new("MultiHeadAttentionWrapper", 3, 2, 8, 0.0, 3).attr("heads")
+    expect(isinstance(heads, RemoteObject) and heads.type_name == "ModuleList",
+           f"{what}.heads should be an nn.ModuleList, so that the heads' weights belong to the"
+           " module.")
+    kinds = list(heads.describe()["children"].values())
+    expect(kinds == ["CausalAttention"] * 3,
+           f"{what}.heads should hold 3 CausalAttention modules; it holds {kinds}.")
+
+
+@pytest.mark.MultiHeadAttentionWrapper
+def test_wrapper_runs_on_meta_device(student):
+    module = student.new("MultiHeadAttentionWrapper", 5, 2, 8, 0.1, 3)
+    expect_runs_on_meta(module, (2, 6, 5), (2, 6, 6), "MultiHeadAttentionWrapper(5, 2, 8, 0.1, 3)",
+                        mask_buffer=True)
+
+
+@pytest.mark.wrapper_with_2d_output
+@pytest.mark.parametrize(("seed", "d_in", "context_length"), [(141, 3, 6), (142, 5, 4)])
+def test_wrapper_with_2d_output(student, reference, device, dtype, seed, d_in, context_length):
+    """Book exercise 3.2: a two-head wrapper whose output has 2 features."""
+    what = call_text("wrapper_with_2d_output", d_in, context_length, 0.0)
+    ref = reference_module(reference.wrapper_with_2d_output, d_in, context_length, 0.0,
+                           seed=seed, device=device, dtype=dtype)
+    module = student.call("wrapper_with_2d_output", d_in, context_length, 0.0)
+    expect(isinstance(module, RemoteObject) and module.type_name == "MultiHeadAttentionWrapper",
+           f"{what} should return a MultiHeadAttentionWrapper.")
+    heads = module.attr("heads")
+    num_heads = len(heads.describe()["children"]) if isinstance(heads, RemoteObject) else 0
+    expect(num_heads == 2, f"{what} should have 2 heads; it has {num_heads}.")
+    module.to(device, dtype)
+    load_reference_weights(module, ref, what)
+    module.eval()
+    x = randn(seed + 100, 2, context_length, d_in, dtype=dtype, device=device)
+    with torch.no_grad():
+        expected = ref(x)
+    expect_tensor(module(x), expected, f"{what} on x of shape {shape_text(x.shape)}")
+
+
+# -- split_heads and merge_heads ---------------------------------------------------------------
+# (seed, b, T, d_out, num_heads)
+HEAD_CASES = [(121, 2, 5, 12, 3), (122, 3, 4, 8, 2), (123, 1, 6, 6, 6)]
+
+
+@pytest.mark.split_heads
+@pytest.mark.parametrize("case", HEAD_CASES)
+def test_split_heads(student, reference, device, dtype, case):
+    seed, batch, num_tokens, d_out, num_heads = case
+    x = randn(seed, batch, num_tokens, d_out, dtype=dtype, device=device)
+    expect_tensor(student.call("split_heads", x, num_heads), reference.split_heads(x, num_heads),
+                  f"split_heads(x, {num_heads}) for x of shape {shape_text(x.shape)}",
+                  mistakes=lambda: mistakes.split_heads_mistakes(x, num_heads))
+
+
+@pytest.mark.split_heads
+def test_split_heads_returns_a_view(student):
+    x = randn(124, 2, 5, 12)
+    result = student.call_then_fill("split_heads", (x, 3), {0: 7.0})
+    expect(type(result) is torch.Tensor and bool((result == 7.0).all()),
+           "split_heads(x, 3) should return a view of x (view + transpose), not a copy: after"
+           " filling x, the result did not change with it.")
+
+
+@pytest.mark.split_heads
+@pytest.mark.parametrize("num_heads", [3, 4])
+def test_split_heads_rejects_indivisible_sizes(student, num_heads):
+    what = f"split_heads(x, {num_heads}) for x of shape (2, 5, 10)"
+    try:
+        student.call("split_heads", randn(125, 2, 5, 10), num_heads)
+    except StudentError as error:
+        expect(error.type_name == "ValueError",
+               f"{what} raised {error.type_name}; raise a ValueError that says d_out must be"
+               " divisible by num_heads.")
+        return
+    raise AssertionError(f"{what} returned a result; 10 features cannot be split into"
+                         f" {num_heads} equal heads, so it should raise a ValueError.")
+
+
+@pytest.mark.merge_heads
+@pytest.mark.parametrize("case", HEAD_CASES)
+def test_merge_heads_undoes_split_heads(student, reference, device, dtype, case):
+    seed, batch, num_tokens, d_out, num_heads = case
+    heads = reference.split_heads(randn(seed, batch, num_tokens, d_out, dtype=dtype,
+                                        device=device), num_heads)
+    expect_tensor(student.call("merge_heads", heads), reference.merge_heads(heads),
+                  f"merge_heads(x) for x of shape {shape_text(heads.shape)}",
+                  mistakes=lambda: mistakes.merge_heads_mistakes(heads))
+
+
+# -- MultiHeadAttention -----------------------------------------------------------------------
+# (seed, b, T, d_in, d_out, context_length, num_heads, qkv_bias): head size 4, 2 and 6.
+MHA_CASES = [
+    (131, 2, 5, 3, 12, 8, 3, False),
+    (132, 3, 6, 5, 4, 6, 2, True),
+    (133, 2, 4, 6, 6, 7, 1, False),
+]
+
+
+def _multi_head(student, reference, case, device, dtype, dropout=0.0):
+    seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
+    args = (d_in, d_out, context_length, dropout, num_heads)
+    ref = reference_module(reference.MultiHeadAttention, *args, qkv_bias=qkv_bias, seed=seed,
+                           device=device, dtype=dtype)
+    module = student_module(student, ref, "MultiHeadAttention", *args, qkv_bias=qkv_bias,
+                            device=device, dtype=dtype)
+    x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)
+    return ref, module, x, call_text("MultiHeadAttention", *args, qkv_bias=qkv_bias)
+
+
+def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expected=None):
+    if expected is None:
+        with torch.no_grad():
+            expected = ref(x)
+    heads = (num_heads, reference.split_heads, reference.merge_heads)
+    expect_tensor(module(x), expected, f"{what} on x of shape {shape_text(x.shape)}",
+                  mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads))
+
+
+@pytest.mark.MultiHeadAttention
+@pytest.mark.parametrize("case", MHA_CASES)
+def test_multi_head_attention_forward(student, reference, device, dtype, case):
+    ref, module, x, what = _multi_head(student, reference, case, device, dtype)
+    _check_multi_head_forward(reference, ref, module, x, what, case[6])
+
+
+@pytest.mark.MultiHeadAttention
+def test_multi_head_attention_has_no_dropout_in_eval_mode(student, reference, device):
+    case = MHA_CASES[0]
+    ref, module, x, what = _multi_head(student, reference, case, device, torch.float64,
+                                       dropout=0.5)
+    _check_multi_head_forward(reference, ref, module, x, f"{what} after .eval()", case[6])
+
+
+@pytest.mark.MultiHeadAttention
+def test_multi_head_attention_gradients(student, reference, device, dtype):
+    ref, module, x, what = _multi_head(student, reference, MHA_CASES[1], device, dtype)
+    expect_same_gradients(module, ref, x, 134, what)
+
+
+@pytest.mark.MultiHeadAttention
+def test_multi_head_attention_hides_the_future(student, reference, device):
+    case = MHA_CASES[0]
+    _, module, x, what = _multi_head(student, reference, case, device, torch.float64)
+    expect_no_future_leakage(module, x, case[4], 135, what)
+
+
+@pytest.mark.MultiHeadAttention
+def test_multi_head_attention_runs_on_meta_device(student):
+    module = student.new("MultiHeadAttention", 5, 6, 8, 0.1, 3)
+    expect_runs_on_meta(module, (2, 7, 5), (2, 7, 6), "MultiHeadAttention(5, 6, 8, 0.1, 3)",
+                        mask_buffer=True)
+
+
+@pytest.mark.MultiHeadAttention
+def test_multi_head_attention_equals_the_wrapper(student, reference, device, dtype):
+    """With the heads' weights stacked and an identity out_proj, both compute the same."""
+    seed, batch, num_tokens, d_in, head_size, context_length, num_heads, _ = WRAPPER_CASES[1]
+    wrapper = reference_module(reference.MultiHeadAttentionWrapper, d_in, head_size,
+                               context_length, 0.0, num_heads, qkv_bias=True, seed=seed,
+                               device=device, dtype=dtype)
+    args = (d_in, head_size * num_heads, context_length, 0.0, num_heads)
+    stacked = reference_module(reference.MultiHeadAttention, *args, qkv_bias=True, seed=seed,
+                               device=device, dtype=dtype)
+    with torch.no_grad():
+        for name in ("W_query", "W_key", "W_value"):
+            for part in ("weight", "bias"):
+                getattr(getattr(stacked, name), part).copy_(torch.cat(
+                    [getattr(getattr(head, name), part) for head in wrapper.heads]))
+        stacked.out_proj.weight.copy_(torch.eye(head_size * num_heads))
+        stacked.out_proj.bias.zero_()
+        x = randn(seed + 200, batch, num_tokens, d_in, dtype=dtype, device=device)
+        expected = wrapper(x)
+    module = student_module(student, stacked, "MultiHeadAttention", *args, qkv_bias=True,
+                            device=device, dtype=dtype)
+    what = (f"{call_text('MultiHeadAttention', *args, qkv_bias=True)} with the weights of"
+            f" {num_heads} heads stacked and an identity out_proj (it should equal the wrapper)")
+    _check_multi_head_forward(reference, stacked, module, x, what, num_heads, expected)
+
+
+# -- gpt2_small_attention ---------------------------------------------------------------------
+GPT2_PARAMETERS = 2_360_064  # 4 matrices of 768 x 768 and the out_proj bias
+
+
+@pytest.mark.gpt2_small_attention
+def test_gpt2_small_attention_configuration(student):
+    """Book exercise 3.3: 12 heads of 64 features, context 1024, no qkv bias."""
+    module = student.call("gpt2_small_attention")
+    expect(isinstance(module, RemoteObject) and module.type_name == "MultiHeadAttention",
+           "gpt2_small_attention() should return a MultiHeadAttention.")
+    description = module.describe()
+    count = sum(math.prod(shape) for shape, _ in description["parameters"].values())
+    expect(count == GPT2_PARAMETERS,
+           f"gpt2_small_attention() has {count:,} parameters; GPT-2 small's attention has"
+           f" {GPT2_PARAMETERS:,} (768 input and output features, no qkv bias).")
+    mask_shapes = [shape for name, (shape, _) in description["buffers"].items() if name == "mask"]
+    expect(mask_shapes == [[1024, 1024]],
+           "gpt2_small_attention() should have a (1024, 1024) mask buffer: a context of 1024"
+           " tokens.")
+
+
+@pytest.mark.gpt2_small_attention
+def test_gpt2_small_attention_forward(student, reference, device):
+    """12 heads and no dropout: the output equals the reference's, even in training mode."""
+    ref = reference_module(reference.gpt2_small_attention, seed=151, device=device,
+                           dtype=torch.float32).train()
+    module = student.call("gpt2_small_attention")
+    expect(isinstance(module, RemoteObject), "gpt2_small_attention() should return a module.")
+    module.to(device)
+    load_reference_weights(module, ref, "gpt2_small_attention()")
+    x = randn(152, 2, 4, 768, device=device)
+    with torch.no_grad():
+        expected = ref(x)
+    expect_tensor(module(x), expected,
+                  f"gpt2_small_attention() in training mode, on x of shape {shape_text(x.shape)}"
+                  " (expected: 12 heads, no dropout)",
+                  mistakes=lambda: mistakes.attention_mistakes(
+                      ref.eval(), x, causal=True,
+                      heads=(12, reference.split_heads, reference.merge_heads)))
