@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from autograder.discovery import DiscoveryError, discover
-from autograder.engine import GradedSubmission, GradeOptions, GradingError, grade_class
+from autograder.engine import GradedSubmission, GradeOptions, GradingError, grade_entries
 from autograder.outputs import write_outputs
 from autograder.reference import BrokenReferenceError
 from autograder.rubric import RubricError
@@ -90,14 +90,14 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
     options = GradeOptions(assignment=args.assignment, jobs=args.jobs, timeout=args.timeout,
                            device=args.device, memory_bytes=int(args.memory_gib * 2**30))
     try:
-        total = len(discover(args.submitted, args.assignment))
+        entries = discover(args.submitted, args.assignment)
     except DiscoveryError as error:
         console.print(f"Nothing graded: {error}")
         return 2
-    bar, progress = _progress_callback(console, total)
+    bar, progress = _progress_callback(console, len(entries))
     try:
         with bar or contextlib.nullcontext():
-            rows = grade_class(args.submitted, args.out, options, progress)
+            rows = grade_entries(entries, args.submitted, args.out, options, progress)
     except (GradingError, BrokenReferenceError, RubricError) as error:
         console.print(f"The grader itself failed, so no grades were written: {error}", markup=False)
         return 1

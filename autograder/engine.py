@@ -12,6 +12,7 @@ import os
 import sys
 import tempfile
 import traceback
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,8 +64,11 @@ def sandbox_for(slot: int, submitted: Path, out: Path, options: GradeOptions) ->
 
 def _pytest_args(assignments: set[str], device: str) -> list[str]:
     files = [str(HIDDEN_TESTS_DIR / f"test_{a}.py") for a in ASSIGNMENTS if a in assignments]
-    args = ["-q", "-p", "no:cacheprovider", "--import-mode=importlib", "--assert=plain",
-            "--no-header", "--tb=no", "-o", "addopts=", "-W", "ignore", "--rootdir", str(KIT_ROOT)]
+    # Plugins that cost time on every test and give the grader nothing are switched off.
+    args = ["-q", "--no-header", "--tb=no", "--capture=no", "--assert=plain", "--import-mode=importlib",
+            "-o", "addopts=", "--rootdir", str(KIT_ROOT)]
+    for plugin in ("cacheprovider", "logging", "warnings", "junitxml", "doctest", "pastebin", "stepwise"):
+        args += ["-p", f"no:{plugin}"]
     if device == "cpu":
         args += ["-k", "not cuda and not mps"]
     return args + files
@@ -100,6 +104,7 @@ def _run_shard(prepared: list[PreparedSubmission], sandbox: SandboxConfig, optio
 def _shard_process(slot, prepared, sandbox, options, queue) -> None:
     try:
         torch.set_num_threads(1)
+        warnings.simplefilter("ignore")  # a reference's UserWarning is no student's business
         records = _run_shard(prepared, sandbox, options,
                              lambda student, assignment: queue.put(("done", student, assignment)))
         queue.put(("records", slot, records))
@@ -164,7 +169,12 @@ def grade_class(submitted: Path, out: Path, options: GradeOptions | None = None,
                 ) -> list[GradedSubmission]:
     """Grade every submission under ``submitted``; one GradedSubmission per grades.csv row."""
     options = options or GradeOptions()
-    entries = discover(submitted, options.assignment)
+    return grade_entries(discover(submitted, options.assignment), submitted, out, options, progress)
+
+
+def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, options: GradeOptions,
+                  progress: Callable[[str, str], None]) -> list[GradedSubmission]:
+    """Grade discovered submissions (``submitted`` and ``out`` are hidden from the workers)."""
     prepared, problems = _prepare(entries)
     jobs = max(1, min(options.jobs, len(prepared)))
     # Spread each assignment's submissions over the shards so each shard has a similar load.

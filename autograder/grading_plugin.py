@@ -53,6 +53,7 @@ class TestOutcome:
 @dataclass
 class SubmissionRecord:
     outcomes: list[TestOutcome] = field(default_factory=list)
+    recorded: set[str] = field(default_factory=set)  # names in outcomes, for a quick lookup
     isolation: str = ""
     load_problems: list[str] = field(default_factory=list)
 
@@ -145,8 +146,8 @@ class GradingPlugin:
         if submission is None or call.when == "teardown":
             return report
         record = self.records[submission.index]
-        already = any(o.name == self._test_name(item, submission) for o in record.outcomes)
-        if report.skipped or already or (call.when == "setup" and report.passed):
+        name = self._test_name(item, submission)
+        if report.skipped or name in record.recorded or (call.when == "setup" and report.passed):
             return report
         stage = stage_of(item)
         if report.passed:
@@ -155,8 +156,8 @@ class GradingPlugin:
             status, message = describe_failure(call.excinfo, stage, self._open.get(submission.index))
         if status == "timeout":
             self._timed_out_stages.add((submission.index, stage))
-        record.outcomes.append(TestOutcome(self._test_name(item, submission),
-                                           item.originalname, stage, status, message))
+        record.outcomes.append(TestOutcome(name, item.originalname, stage, status, message))
+        record.recorded.add(name)
         return report
 
     def pytest_sessionfinish(self) -> None:

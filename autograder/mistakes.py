@@ -256,8 +256,14 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
     multi-head module with ``out_proj``; single-head modules leave it out.
     """
     queries, keys, values = _projections(module, x)
-    num_heads, split, merge = heads or (1, _same, _same)
-    out_proj = module.out_proj if heads else _same
+    if heads:
+        num_heads, split_heads, merge = heads
+        out_proj = module.out_proj
+
+        def split(t):
+            return split_heads(t, num_heads)
+    else:
+        num_heads, split, merge, out_proj = 1, _same, _same, _same
     batch, num_tokens, d_out = queries.shape[0], queries.shape[-2], queries.shape[-1]
     d_k = d_out // num_heads
     right = {"scale_dim": d_k, "mask": _future(num_tokens, x.device) if causal else None}

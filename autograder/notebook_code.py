@@ -91,13 +91,27 @@ def _blank_ipython_syntax(source: str) -> str:
     return "\n".join(kept)
 
 
-def _is_simple_value(node: ast.AST) -> bool:
-    """Literals and arithmetic on literals and names, never a call: nothing that can run long."""
-    allowed = (
-        ast.Constant, ast.Name, ast.Load, ast.Attribute, ast.UnaryOp, ast.BinOp, ast.Tuple,
-        ast.List, ast.Set, ast.Dict, ast.operator, ast.unaryop,
-    )
-    return all(isinstance(child, allowed) for child in ast.walk(node))
+def _is_simple_value(node: ast.AST, imported: set[str]) -> bool:
+    """Literals, arithmetic on them, and attributes of imported modules (``torch.float64``).
+
+    Never a call and never a demo variable: nothing that can run long or depend on demo cells.
+    """
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return _is_simple_value(node.operand, imported)
+    if isinstance(node, ast.BinOp):
+        return _is_simple_value(node.left, imported) and _is_simple_value(node.right, imported)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all(_is_simple_value(item, imported) for item in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(item is not None and _is_simple_value(item, imported) for item in node.keys + node.values)
+    if isinstance(node, ast.Attribute):
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and root.id in imported
+    return False
 
 
 def _defined_names(node: ast.stmt) -> list[str]:
@@ -111,15 +125,14 @@ def _defined_names(node: ast.stmt) -> list[str]:
     return []
 
 
-def _is_definition(node: ast.stmt) -> bool:
+def _is_definition(node: ast.stmt, imported: set[str]) -> bool:
     if isinstance(node, _DEFINITION_NODES):
         return True
     if isinstance(node, ast.Assign):
-        return all(isinstance(t, ast.Name) for t in node.targets) and _is_simple_value(node.value)
+        return all(isinstance(t, ast.Name) for t in node.targets) and _is_simple_value(node.value, imported)
     if isinstance(node, ast.AnnAssign):
-        return isinstance(node.target, ast.Name) and node.value is not None and _is_simple_value(
-            node.value
-        )
+        return (isinstance(node.target, ast.Name) and node.value is not None
+                and _is_simple_value(node.value, imported))
     return False
 
 
@@ -129,6 +142,7 @@ def extract_definitions(notebook: dict) -> ExtractedCode:
     A cell with a syntax error is skipped and reported; the other cells still count.
     """
     extracted = ExtractedCode()
+    imported: set[str] = set()  # module names bound by the imports seen so far
     for index, cell in enumerate(notebook.get("cells", [])):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
@@ -145,8 +159,10 @@ def extract_definitions(notebook: dict) -> ExtractedCode:
             continue
         lines = source.splitlines()
         for node in tree.body:
-            if not _is_definition(node):
+            if not _is_definition(node, imported):
                 continue
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                imported.update(_defined_names(node))
             start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
             if start == node.end_lineno:
                 # One line may hold several statements (`import os; os.system(...)`): take ours only.

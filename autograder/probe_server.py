@@ -8,6 +8,8 @@ references to them; tensors and plain values go back as data.
 from __future__ import annotations
 
 import builtins
+import random
+import sys
 import traceback
 
 import torch
@@ -18,14 +20,29 @@ from autograder.protocol import Decoder, Encoder, Message, RemoteRef, Seeded
 MAX_ERROR_CHARS = 4000
 
 
-def reset_torch_state() -> None:
-    """Undo what student code may have changed globally, so every probe starts the same."""
+def reset_torch_state(threads: int | None = None) -> None:
+    """Undo what student code may have changed globally, so every probe starts the same.
+
+    Covers the settings a notebook plausibly touches (at definition time or in an earlier
+    probe): grad mode, anomaly detection, default dtype and device, deterministic algorithms,
+    matmul precision, denormals, the seeds of torch, ``random`` and numpy, and thread count.
+    Inference mode cannot be reset here: ``handle`` runs every probe outside it instead.
+    """
     torch.set_grad_enabled(True)
+    torch.autograd.set_detect_anomaly(False)
     torch.set_default_dtype(torch.float32)
     torch.set_default_device(None)
+    torch.use_deterministic_algorithms(False)
+    torch.set_float32_matmul_precision("highest")
+    torch.set_flush_denormal(False)
     torch.manual_seed(0)
+    random.seed(0)
+    if "numpy" in sys.modules:
+        sys.modules["numpy"].random.seed(0)
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
+    if threads is not None:
+        torch.set_num_threads(threads)
 
 
 def load_definitions(blocks: list[dict]) -> tuple[dict, list[str]]:
@@ -59,9 +76,10 @@ def _student_traceback(error: BaseException) -> str:
 class ProbeServer:
     """Answers probes: calls, attribute reads, module descriptions and backward passes."""
 
-    def __init__(self, namespace: dict):
+    def __init__(self, namespace: dict, threads: int | None = None):
         self.namespace = namespace
         self.objects: dict[int, object] = {}
+        self._threads = threads  # restored before every probe (None: left alone)
 
     # -- value conversion -------------------------------------------------------------
     def _make_ref(self, obj) -> RemoteRef:
@@ -92,14 +110,17 @@ class ProbeServer:
     # -- requests -------------------------------------------------------------------
     def handle(self, message: Message) -> tuple[dict, dict]:
         """Answer one request; a student exception becomes an error reply, never a crash."""
-        reset_torch_state()
         encoder = Encoder(make_ref=self._make_ref)
         try:
+            reset_torch_state(self._threads)
             operation = getattr(self, "_op_" + str(message.header.get("op")), None)
             if operation is None:
                 raise ValueError(f"unknown probe {message.header.get('op')!r}")
-            value = operation(message.header, self._decoder(message))
-            return {"ok": True, "value": encoder.encode(value)}, encoder.tensors
+            # inference_mode(False) also undoes an inference mode that student code entered and
+            # never left (``torch.inference_mode().__enter__()``), which set_grad_enabled cannot.
+            with torch.inference_mode(False):
+                value = operation(message.header, self._decoder(message))
+                return {"ok": True, "value": encoder.encode(value)}, encoder.tensors
         except BaseException as error:  # noqa: BLE001 - SystemExit from student code is an answer
             return {"ok": False, "error": {
                 "type": type(error).__name__,

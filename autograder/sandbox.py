@@ -13,7 +13,9 @@ and the grader reports the weaker isolation in its summary and in grades.csv.
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
+import re
 import resource
 import signal
 import tempfile
@@ -27,12 +29,30 @@ CLONE_NEWNET = 0x40000000
 MS_RDONLY = 1
 MS_NOSUID = 2
 MS_NODEV = 4
+MS_NOEXEC = 8
 MS_REMOUNT = 32
+MS_NOSYMFOLLOW = 256
+MS_NOATIME = 1024
+MS_NODIRATIME = 2048
 MS_BIND = 4096
 MS_REC = 16384
 MS_PRIVATE = 1 << 18
+MS_RELATIME = 1 << 21
+MS_STRICTATIME = 1 << 24
 PR_SET_PDEATHSIG = 1
+PR_CAPBSET_DROP = 24
 PR_SET_NO_NEW_PRIVS = 38
+_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+# Per-mount options that a read-only remount must repeat: in a user namespace they are locked,
+# and a remount that would drop one of them is refused.
+_MOUNT_OPTION_FLAGS = {"nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC,
+                       "nosymfollow": MS_NOSYMFOLLOW, "noatime": MS_NOATIME,
+                       "nodiratime": MS_NODIRATIME, "relatime": MS_RELATIME,
+                       "strictatime": MS_STRICTATIME}
+# Where the worker may still write: its scratch tmpfs, device nodes such as /dev/null, and the
+# files of its own /proc. Every other mount is made read-only.
+SCRATCH_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
+_WRITABLE_MOUNTS = (*SCRATCH_DIRS, "/dev", "/proc")
 O_PATH = getattr(os, "O_PATH", 0o10000000)
 
 ISOLATION_FULL = "namespaces+unprivileged-user"
@@ -116,10 +136,56 @@ def _private_filesystems(config: SandboxConfig) -> None:
     _mount(None, "/", None, MS_REC | MS_PRIVATE, None)
     _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV, None)  # shows this PID namespace only
     _hide_and_keep(config)
-    for scratch in ("/tmp", "/var/tmp", "/dev/shm"):
+    for scratch in SCRATCH_DIRS:
         if os.path.isdir(scratch):
             _mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV,
                    f"size={config.tmp_bytes},mode=1777")
+    _read_only_elsewhere()
+
+
+def _mount_table() -> list[tuple[str, set[str]]]:
+    """(mount point, per-mount options) of every mount this process sees."""
+    unescape = lambda text: re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), text)  # noqa: E731
+    with open("/proc/self/mountinfo") as table:
+        return [(unescape(fields[4]), set(fields[5].split(","))) for fields in map(str.split, table)]
+
+
+def _read_only_elsewhere() -> None:
+    """Remount every mount read-only (in this mount namespace only) but the writable ones.
+
+    Hiding the kit is not enough: world-writable folders such as /run/lock sit on the root
+    filesystem, and in the user-namespace fallback the worker writes with the grader's own uid.
+    """
+    for point, options in _mount_table():
+        if any(point == keep or point.startswith(keep + "/") for keep in _WRITABLE_MOUNTS):
+            continue
+        flags = MS_REMOUNT | MS_BIND | MS_RDONLY
+        flags |= sum(flag for name, flag in _MOUNT_OPTION_FLAGS.items() if name in options)
+        try:
+            _mount(None, point, None, flags, None)
+        except OSError as error:
+            # A mount under a hidden folder is out of reach anyway: its path now ends in the tmpfs.
+            if error.errno not in (errno.ENOENT, errno.EINVAL):
+                raise
+
+
+def _drop_capability_bounding_set() -> None:
+    """Empty the bounding set, so that no later exec (of a setuid or root program) regains any."""
+    with open("/proc/sys/kernel/cap_last_cap") as last:
+        for capability in range(int(last.read()) + 1):
+            _check(_libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0), "prctl(PR_CAPBSET_DROP)")
+
+
+def _clear_capabilities() -> None:
+    """Drop every capability this process holds.
+
+    Needed in the user-namespace fallback, where the worker is root of its own namespace: with
+    CAP_SYS_ADMIN it could unmount the tmpfs that hides the kit, or remount the Python
+    installation read-write. (An unprivileged uid has none to drop; this is then a no-op.)
+    """
+    header = (ctypes.c_uint32 * 2)(_LINUX_CAPABILITY_VERSION_3, 0)
+    empty = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable for both 32-bit halves
+    _check(_libc.capset(header, empty), "capset")
 
 
 def _drop_privileges(uid: int) -> None:
@@ -128,7 +194,7 @@ def _drop_privileges(uid: int) -> None:
     os.setresuid(uid, uid, uid)
 
 
-def _set_limits(config: SandboxConfig, separate_user: bool) -> None:
+def _set_limits(config: SandboxConfig, count_processes: bool) -> None:
     # The address-space limit counts what the interpreter and torch already mapped.
     with open("/proc/self/status") as status:
         vm_size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
@@ -139,7 +205,9 @@ def _set_limits(config: SandboxConfig, separate_user: bool) -> None:
         resource.RLIMIT_NOFILE: config.max_open_files,
         resource.RLIMIT_CORE: 0,
     }
-    if separate_user:  # RLIMIT_NPROC counts per user: only meaningful for a user of our own
+    # RLIMIT_NPROC counts the processes of a user: meaningful for a user of our own, and in a
+    # user namespace of our own (Linux 5.14+ counts per namespace), not for the grader's user.
+    if count_processes:
         limits[resource.RLIMIT_NPROC] = config.max_processes
     for kind, value in limits.items():
         resource.setrlimit(kind, (value, value))
@@ -157,19 +225,21 @@ def confine(config: SandboxConfig) -> str:
     try:
         level = _enter_namespaces()
     except OSError as error:
-        _finish(config, separate_user=False, scratch=tempfile.mkdtemp(prefix="attention-worker-"))
+        _finish(config, count_processes=False, scratch=tempfile.mkdtemp(prefix="attention-worker-"))
         return f"limits only (no namespaces: {error.strerror})"
     child = os.fork()
     if child:
         _supervise(child)
     _private_filesystems(config)
     separate_user = config.uid is not None and os.geteuid() == 0 and level == ISOLATION_FULL
+    _drop_capability_bounding_set()
     if separate_user:
         _drop_privileges(config.uid)
+    _clear_capabilities()
     # Set after the user change (which clears it): the worker dies with its supervisor. Until
     # then it shares the supervisor's process group, which the grader kills as a whole.
     _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
-    _finish(config, separate_user, scratch="/tmp")
+    _finish(config, count_processes=separate_user or level == ISOLATION_USERNS, scratch="/tmp")
     return level if separate_user or level == ISOLATION_USERNS else "namespaces (as root)"
 
 
@@ -185,9 +255,9 @@ def _supervise(child: int) -> None:
             continue
 
 
-def _finish(config: SandboxConfig, separate_user: bool, scratch: str) -> None:
+def _finish(config: SandboxConfig, count_processes: bool, scratch: str) -> None:
     _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-    _set_limits(config, separate_user)
+    _set_limits(config, count_processes)
     os.chdir(scratch)
     os.environ.clear()
     os.environ.update({"HOME": scratch, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",

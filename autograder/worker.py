@@ -1,7 +1,7 @@
 """The sandboxed worker: confine itself, load the student's definitions, answer probes.
 
 It is forked from the fork server (torch already imported) with one socket to the trusted
-grader. What it prints goes to a capped file in its scratch folder; nothing it prints is
+grader. What it prints goes to a capped, unlinked file in its scratch folder; nothing it prints is
 ever read as a result.
 """
 
@@ -24,6 +24,9 @@ def _isolate_io(keep_fd: int) -> None:
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     output = os.open(OUTPUT_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    # Nobody reads it: unlinked at once, its space is freed when the worker ends, also in the
+    # limits-only fallback, whose scratch folder is on the real /tmp and outlives the worker.
+    os.unlink(OUTPUT_FILE)
     os.dup2(output, 1)
     os.dup2(output, 2)
     os.closerange(3, keep_fd)
@@ -42,7 +45,7 @@ def run_worker(sock: socket.socket, request: dict) -> None:
     defined = sorted(name for name in namespace if not name.startswith("__"))
     protocol.send(sock, {"ready": True, "defined": defined, "problems": problems,
                          "isolation": isolation}, {})
-    server = ProbeServer(namespace)
+    server = ProbeServer(namespace, threads=config.threads)
     while True:
         try:
             message = protocol.receive(sock)

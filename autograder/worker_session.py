@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
 import socket
 import time
@@ -14,7 +15,14 @@ from autograder import protocol
 from autograder.forkserver import ForkServer
 from autograder.notebook_code import ExtractedCode
 from autograder.probe_client import ProbeTimeout, WorkerCrashed
-from autograder.sandbox import SandboxConfig
+from autograder.sandbox import ISOLATION_FULL, ISOLATION_USERNS, SandboxConfig
+
+# Everything a worker says is bounded here, before the grader stores it: code in the worker can
+# rewrite the worker's own replies (it shares its process), so caps inside the worker are not enough.
+MAX_NAMES = 2000
+MAX_NAME_CHARS = 200
+MAX_PROBLEMS = 50
+MAX_TEXT_CHARS = 4000
 
 
 class WorkerSession:
@@ -27,6 +35,7 @@ class WorkerSession:
         self._uid = sandbox.uid
         self._timeout = timeout
         self._pid: int | None = None
+        self._namespace_init: int | None = None  # a pidfd for the worker when it has a PID namespace
         self._sock: socket.socket | None = None
         self.generation = 0
         self.ready: dict = {}
@@ -36,13 +45,27 @@ class WorkerSession:
         self.close()
         self.generation += 1
         self._pid, self._sock = self._forkserver.spawn(self._request)
-        self._sock.settimeout(self._timeout)
         reply = self._exchange(None, {}, "loading your notebook's definitions")
         if reply.header.get("ready") is not True:
             self.close()
             raise WorkerCrashed("the worker did not start properly")
-        self.ready = reply.header
+        self._namespace_init = _open_namespace_init(self._pid)
+        self.ready = {
+            "ready": True,
+            "defined": _bounded_strings(reply.header.get("defined"), MAX_NAMES, MAX_NAME_CHARS),
+            "problems": _bounded_strings(reply.header.get("problems"), MAX_PROBLEMS, MAX_TEXT_CHARS),
+            # Observed from outside, not taken from the worker, whose code could claim anything.
+            "isolation": self._observed_isolation(str(reply.header.get("isolation", ""))[:MAX_NAME_CHARS]),
+        }
         return self.ready
+
+    def _observed_isolation(self, claimed: str) -> str:
+        if self._namespace_init is None:  # no PID namespace: the worker could not unshare
+            return claimed if claimed.startswith("limits only") else "limits only"
+        if os.geteuid() != 0:
+            return ISOLATION_USERNS
+        uids = _uids(_child_of(self._pid))
+        return ISOLATION_FULL if uids and uids == {self._uid} else "namespaces (as root)"
 
     def request(self, header: dict, tensors: dict[str, torch.Tensor]) -> protocol.Message:
         if self._sock is None:
@@ -50,10 +73,14 @@ class WorkerSession:
         return self._exchange(header, tensors, "answering this test")
 
     def _exchange(self, header, tensors, doing: str) -> protocol.Message:
+        # One deadline for the whole answer: a worker that sends a byte now and then must not
+        # keep the grader waiting forever (a socket timeout alone restarts at every byte).
+        deadline = time.monotonic() + self._timeout
         try:
             if header is not None:
+                self._sock.settimeout(self._timeout)
                 protocol.send(self._sock, header, tensors)
-            return protocol.receive(self._sock)
+            return _bounded_reply(protocol.receive(self._sock, deadline=deadline))
         except TimeoutError:
             self.close()
             raise ProbeTimeout(
@@ -74,12 +101,76 @@ class WorkerSession:
             self._sock = None
         if self._pid is None:
             return
+        if self._namespace_init is None:  # not started yet, or died early: look once more
+            self._namespace_init = _open_namespace_init(self._pid)
+        if self._namespace_init is not None:
+            # First the worker itself, by pidfd (no pid reuse race): it is the first process of
+            # its PID namespace, so the kernel kills every process in it too, including those
+            # that left the process group with setsid() and cleared their parent-death signal.
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(self._namespace_init, signal.SIGKILL)
+            _wait_for_exit(self._namespace_init)
+            os.close(self._namespace_init)
+            self._namespace_init = None
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self._pid, signal.SIGKILL)
         _wait_until_gone(self._pid)
         if self._uid is not None:
             sweep_user(self._uid)
         self._pid = None
+
+
+def _bounded_strings(value, count: int, chars: int) -> list[str]:
+    items = value if isinstance(value, list) else []
+    return [item[:chars] for item in items[:count] if isinstance(item, str)]
+
+
+def _bounded_reply(message: protocol.Message) -> protocol.Message:
+    """Cap the texts of an error reply; the grader stores them in results and feedback."""
+    error = message.header.get("error")
+    if message.header.get("ok") is not True and isinstance(error, dict):
+        message.header["error"] = {key: str(error.get(key, ""))[:limit] for key, limit in
+                                   (("type", MAX_NAME_CHARS), ("message", MAX_TEXT_CHARS),
+                                    ("traceback", MAX_TEXT_CHARS))}
+    return message
+
+
+def _child_of(pid: int) -> int | None:
+    """The one child of a worker's supervisor (the supervisor forks once, then only waits)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            pids = children.read().split()
+    except OSError:
+        return None
+    return int(pids[0]) if len(pids) == 1 else None
+
+
+def _open_namespace_init(supervisor: int) -> int | None:
+    """A pidfd for the supervisor's child if that child is the first process of a PID namespace."""
+    child = _child_of(supervisor)
+    if child is None:
+        return None
+    try:
+        pidfd = os.pidfd_open(child)
+    except OSError:
+        return None
+    try:
+        with open(f"/proc/{child}/status") as status:
+            nspid = next((line.split()[1:] for line in status if line.startswith("NSpid:")), [])
+    except OSError:
+        nspid = []
+    # Checked after pidfd_open: if the pid had been reused, its NSpid would not end in 1.
+    if len(nspid) >= 2 and nspid[-1] == "1" and _child_of(supervisor) == child:
+        return pidfd
+    os.close(pidfd)
+    return None
+
+
+def _wait_for_exit(pidfd: int, limit_s: float = 5.0) -> None:
+    """A pidfd becomes readable when its process has exited."""
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    poller.poll(limit_s * 1000)
 
 
 def _is_running(pid: int | str) -> bool:
@@ -101,7 +192,7 @@ def sweep_user(uid: int) -> None:
     """Kill every process of a worker's own user (those that escaped with setsid, say)."""
     for _ in range(100):
         pids = [int(entry) for entry in os.listdir("/proc")
-                if entry.isdigit() and _owner(entry) == uid and _is_running(entry)]
+                if entry.isdigit() and uid in _uids(entry) and _is_running(entry)]
         if not pids:
             return
         for pid in pids:
@@ -110,8 +201,15 @@ def sweep_user(uid: int) -> None:
         time.sleep(0.01)
 
 
-def _owner(pid: str) -> int | None:
+def _uids(pid: int | str | None) -> set[int]:
+    """Real, effective, saved and file-system uids of a process (empty when it is gone).
+
+    Read from its status file rather than from the owner of /proc/<pid>, which is root for a
+    process that made itself non-dumpable.
+    """
     try:
-        return os.stat(f"/proc/{pid}").st_uid
-    except FileNotFoundError:
-        return None
+        with open(f"/proc/{pid}/status") as status:
+            line = next((line for line in status if line.startswith("Uid:")), "Uid:")
+    except OSError:
+        return set()
+    return {int(field) for field in line.split()[1:]}

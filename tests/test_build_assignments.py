@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import nbformat
 import pytest
 
+from autograder import build_assignments
 from autograder.build_assignments import build
 from autograder.curriculum import ASSIGNMENTS
 from autograder.paths import ASSIGNMENTS_DIR
@@ -21,3 +23,29 @@ def test_committed_assignments_are_regenerated_byte_for_byte(tmp_path, capsys):
         assert path.read_bytes() == (ASSIGNMENTS_DIR / relative).read_bytes(), (
             f"assignments/{relative} is stale: run `make assignments`"
         )
+
+
+@pytest.mark.slow
+def test_a_broken_master_notebook_stops_the_build_with_a_clear_message(tmp_path, monkeypatch):
+    broken = nbformat.v4.new_notebook(metadata={"kernelspec": {"name": "python3", "language": "python",
+                                                               "display_name": "Python 3"}})
+    cell = nbformat.v4.new_code_cell("def softmax_naive(x):\n    ### BEGIN SOLUTION\n    return x\n")
+    cell.metadata["nbgrader"] = {"grade": False, "grade_id": "softmax_naive", "locked": False,
+                                 "schema_version": 3, "solution": True, "task": False}
+    broken.cells.append(cell)
+    path = tmp_path / "broken.ipynb"
+    nbformat.write(broken, path)
+    monkeypatch.setattr(build_assignments, "ASSIGNMENTS", ["01_attention_scores"])
+    monkeypatch.setattr(build_assignments, "solution_notebook", lambda assignment_id: path)
+    with pytest.raises(build_assignments.BuildError, match="generate_assignment 01_attention_scores failed"):
+        build(tmp_path / "assignments", tmp_path / "course")
+    assert not (tmp_path / "assignments").exists()
+
+
+def test_main_exits_non_zero_with_the_error(monkeypatch, capsys):
+    def failing_build(out_dir, course_dir=None):
+        raise build_assignments.BuildError("solutions/x.ipynb is missing")
+
+    monkeypatch.setattr(build_assignments, "build", failing_build)
+    assert build_assignments.main() == 1
+    assert capsys.readouterr().err == "error: solutions/x.ipynb is missing\n"

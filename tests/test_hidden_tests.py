@@ -1,0 +1,151 @@
+"""The hidden tests grade right: through the grading engine, correct notebooks in any idiom
+earn full marks, untouched stubs earn zero, and every mutant loses points where expected.
+
+The whole class (solutions, stubs, alternative idioms and every mutant of every notebook) is
+graded in one call of the engine, once per session.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+import pytest
+from mutations import MUTATIONS, Mutation
+
+from autograder.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
+from autograder.engine import GradedSubmission, GradeOptions, grade_class
+from autograder.mistakes import MESSAGES
+from autograder.notebook_variants import (
+    answer_cell,
+    load_solution,
+    solved_source,
+    stubbed,
+    with_answer,
+    write_submission,
+)
+
+pytestmark = pytest.mark.slow
+
+ALTERNATIVES_DIR = Path(__file__).resolve().parent / "alternative_answers"
+
+# Stages whose hidden tests construct another stage's class: copying weights needs both
+# self-attention modules (their constructors, not their forward passes).
+TESTS_BUILD_ON = {"copy_v2_weights_into_v1": {"SelfAttention_v1", "SelfAttention_v2"}}
+
+
+def alternative_notebook(assignment_id: str) -> dict:
+    """The solution notebook with every answer cell replaced by ``alternative_answers/``."""
+    source = (ALTERNATIVES_DIR / f"{assignment_id}.py").read_text()
+    tree = ast.parse(source)
+    imports = "".join(ast.get_source_segment(source, node) + "\n" for node in tree.body
+                      if isinstance(node, (ast.Import, ast.ImportFrom)))
+    answers = {node.name: ast.get_source_segment(source, node) for node in tree.body
+               if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
+    assert sorted(answers) == sorted(STAGES_BY_ASSIGNMENT[assignment_id])
+    notebook = load_solution(assignment_id)
+    for stage, answer in answers.items():
+        notebook = with_answer(notebook, stage, f"{imports}\n\n{answer}\n")
+    return notebook
+
+
+def stages_building_on(stage: str) -> set[str]:
+    """``stage`` and every stage whose solution (or whose hidden tests) use it, transitively."""
+    uses: dict[str, set[str]] = {}
+    for assignment_id, stages in STAGES_BY_ASSIGNMENT.items():
+        solution = load_solution(assignment_id)
+        for user in stages:
+            tree = ast.parse(textwrap.dedent(solved_source(solution, user)))
+            names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+            uses[user] = (names & set(stages)) - {user} | TESTS_BUILD_ON.get(user, set())
+    affected, frontier = {stage}, {stage}
+    while frontier:
+        frontier = {user for user, used in uses.items() if used & frontier} - affected
+        affected |= frontier
+    return affected
+
+
+@pytest.fixture(scope="session")
+def graded(tmp_path_factory) -> dict[tuple[str, str], GradedSubmission]:
+    """Every submission of the meta-class, graded in one engine call, by (student, assignment)."""
+    root = tmp_path_factory.mktemp("meta_class")
+    submitted = root / "submitted"
+    for assignment_id in ASSIGNMENTS:
+        solution = load_solution(assignment_id)
+        write_submission(submitted, "solution", assignment_id, solution)
+        write_submission(submitted, "stubs", assignment_id, stubbed(solution))
+        write_submission(submitted, "alternative", assignment_id,
+                         alternative_notebook(assignment_id))
+    for mutation in MUTATIONS:
+        write_submission(submitted, mutation.name, mutation.assignment, mutation.notebook())
+    rows = grade_class(submitted, root / "out", GradeOptions(jobs=2))
+    return {(row.student_id, row.assignment_id): row for row in rows if row.status != "missing"}
+
+
+def points_by_stage(row: GradedSubmission) -> dict[str, float]:
+    points: dict[str, float] = {}
+    for test in row.tests:
+        points[test["stage"]] = points.get(test["stage"], 0.0) + test["points"]
+    return points
+
+
+def grader_failures(row: GradedSubmission) -> list[str]:
+    """Messages of tests that tripped over the grader itself rather than the student's code."""
+    return [test["message"] for test in row.tests if "The grader could not check" in test["message"]]
+
+
+def unpassed(row: GradedSubmission) -> list[str]:
+    return [f"{test['name']}: {test['status']}: {test['message']}" for test in row.tests
+            if test["status"] != "passed"]
+
+
+@pytest.mark.parametrize("student", ["solution", "alternative"])
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_correct_notebooks_earn_full_marks(graded, student, assignment_id):
+    row = graded[(student, assignment_id)]
+    assert row.status == "graded"
+    assert row.score == row.max_score == 100, unpassed(row)
+    assert {test["stage"] for test in row.tests} == set(STAGES_BY_ASSIGNMENT[assignment_id])
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_untouched_stubs_earn_zero(graded, assignment_id):
+    row = graded[("stubs", assignment_id)]
+    assert row.status == "graded"
+    assert row.score == 0
+    assert len(row.tests) == len(graded[("solution", assignment_id)].tests)
+    for test in row.tests:
+        assert test["status"] in ("failed", "error"), test
+        # Every test reached the student's stub; none tripped over the grader itself.
+        assert "NotImplementedError" in test["message"] or "not implemented" in test["message"], test
+
+
+@pytest.mark.parametrize("mutation", MUTATIONS, ids=lambda mutation: mutation.name)
+def test_mutant_loses_points_only_where_expected(graded, mutation: Mutation):
+    row = graded[(mutation.name, mutation.assignment)]
+    full = points_by_stage(graded[("solution", mutation.assignment)])
+    points = points_by_stage(row)
+    assert points[mutation.stage] < full[mutation.stage], (
+        f"{mutation.name} kept all points of {mutation.stage}")
+    assert not grader_failures(row)
+    may_lose = stages_building_on(mutation.stage)
+    lost_elsewhere = {stage: points[stage] for stage in points
+                      if stage not in may_lose and points[stage] < full[stage]}
+    assert not lost_elsewhere, (lost_elsewhere, unpassed(row))
+
+
+@pytest.mark.parametrize("mutation", [m for m in MUTATIONS if m.mistake],
+                         ids=lambda mutation: mutation.name)
+def test_feedback_names_the_mistake(graded, mutation: Mutation):
+    row = graded[(mutation.name, mutation.assignment)]
+    messages = [test["message"] for test in row.tests if test["stage"] == mutation.stage]
+    assert any(MESSAGES[mutation.mistake] in message for message in messages), messages
+
+
+def test_mutations_cover_every_stage():
+    assert {mutation.stage for mutation in MUTATIONS} == set(all_stages())
+    assert len({mutation.name for mutation in MUTATIONS}) == len(MUTATIONS)
+    for mutation in MUTATIONS:
+        assert mutation.mistake is None or mutation.mistake in MESSAGES, mutation
+        answer_cell(load_solution(mutation.assignment), mutation.stage)
