@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from autograder.discovery import DiscoveryError, discover
-from autograder.engine import GradedSubmission, GradeOptions, GradingError, grade_entries
+from autograder.engine import GradedSubmission, GradeOptions, GradingError, devices_to_test, grade_entries
 from autograder.outputs import write_outputs
 from autograder.reference import BrokenReferenceError
 from autograder.rubric import RubricError
@@ -94,6 +94,11 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
     except DiscoveryError as error:
         console.print(f"Nothing graded: {error}")
         return 2
+    devices = devices_to_test(args.device)
+    untested = [name for name in ("cuda", "mps") if name not in devices]
+    console.print(f"Grading {len(entries)} submissions on {', '.join(devices)}"
+                  + (f"; {' and '.join(untested)} tests not run (no such device, or --device cpu)"
+                     if untested else ""))
     bar, progress = _progress_callback(console, len(entries))
     try:
         with bar or contextlib.nullcontext():

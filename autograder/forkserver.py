@@ -44,6 +44,8 @@ def warm_up() -> None:
         weights = torch.nn.functional.dropout(torch.softmax(scores, dim=-1), p=0.1)
         merged = weights.view(2, 3, 3, 1).transpose(1, 2).contiguous().reshape(2, 9)
         merged.backward(torch.ones_like(merged))
+        torch.ones(3, 3, dtype=torch.bool, device=device).tril().triu(diagonal=1)
+        torch.rand(3, 3, device=device).masked_fill(future, 0.0).sum(dim=-1, keepdim=True)
     encoder = protocol.Encoder()
     header = {"value": encoder.encode([weights, torch.float64, 1.5])}
     protocol.unpack(protocol.pack(header, encoder.tensors))

@@ -23,6 +23,9 @@ from autograder.sandbox import SandboxConfig
 from autograder.worker_session import WorkerSession
 
 _STAGES = set(all_stages())
+# After this many stages ran out of time, a notebook's remaining tests are not run: grading
+# time stays bounded even when every stage loops forever.
+MAX_TIMED_OUT_STAGES = 4
 
 
 @dataclass
@@ -83,9 +86,15 @@ def stage_of(item: pytest.Item) -> str:
 def _hint_for(error: StudentError, stage: str, submission: Submission) -> str:
     if error.type_name == "NotImplementedError":
         return f"{stage} is not implemented yet: the stub still raises NotImplementedError."
-    text = f"Your code raised {error.type_name}: {error.message}"
+    if error.type_name == "NameError" and error.message.endswith("is not defined in your notebook"):
+        text = f"{error.message}: define it in its answer cell, with exactly this name."
+    else:
+        text = f"Your code raised {error.type_name}: {error.message}"
+    if error.type_name == "NameError" and error.message.startswith("name "):
+        text += (". Only imports, functions, classes and simple constants are loaded for grading:"
+                 " your function must not use a variable made in a demo cell.")
     if error.type_name == "NameError" and submission.load_problems:
-        text += ". While loading your notebook: " + "; ".join(submission.load_problems)
+        text += " While loading your notebook: " + "; ".join(submission.load_problems)
     if error.student_traceback:
         text += "\n" + error.student_traceback
     return text
@@ -136,8 +145,14 @@ class GradingPlugin:
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         submission = self._submission_of(item)
-        if submission and (submission.index, stage_of(item)) in self._timed_out_stages:
+        if submission is None:
+            return
+        timed_out = [stage for index, stage in self._timed_out_stages if index == submission.index]
+        if stage_of(item) in timed_out:
             raise ProbeTimeout("not run: an earlier test of this stage already ran out of time")
+        if len(timed_out) >= MAX_TIMED_OUT_STAGES:
+            raise ProbeTimeout(f"not run: {len(timed_out)} stages of this notebook already ran out of time"
+                               " (an endless loop shared by several stages?)")
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):

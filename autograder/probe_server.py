@@ -59,12 +59,16 @@ def load_definitions(blocks: list[dict]) -> tuple[dict, list[str]]:
     return namespace, problems
 
 
-def describe_exception(error: BaseException) -> str:
+def exception_text(error: BaseException) -> str:
+    """``str(error)``, cut short, and never an exception itself (a hostile ``__str__``)."""
     try:
-        text = f"{type(error).__name__}: {error}"
-    except BaseException:  # noqa: BLE001 - a hostile __str__ must not break the worker
-        text = type(error).__name__
-    return text[:MAX_ERROR_CHARS]
+        return str(error)[:MAX_ERROR_CHARS]
+    except BaseException:  # noqa: BLE001 - whatever the student's __str__ raises
+        return ""
+
+
+def describe_exception(error: BaseException) -> str:
+    return f"{type(error).__name__}: {exception_text(error)}"
 
 
 def _student_traceback(error: BaseException) -> str:
@@ -124,7 +128,7 @@ class ProbeServer:
         except BaseException as error:  # noqa: BLE001 - SystemExit from student code is an answer
             return {"ok": False, "error": {
                 "type": type(error).__name__,
-                "message": describe_exception(error),
+                "message": exception_text(error),
                 "traceback": _student_traceback(error),
             }}, {}
 
@@ -133,7 +137,7 @@ class ProbeServer:
         if "name" in target:
             name = str(target["name"])
             if name not in self.namespace:
-                raise NameError(f"{name} is not defined in the notebook")
+                raise NameError(f"{name} is not defined in your notebook")
             return self.namespace[name]
         return decoder.decode(target)
 

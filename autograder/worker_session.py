@@ -84,13 +84,13 @@ class WorkerSession:
         except TimeoutError:
             self.close()
             raise ProbeTimeout(
-                f"your code ran longer than the {self._timeout:g} s limit while {doing}"
+                f"Your code ran longer than the {self._timeout:g} s limit while {doing}"
                 " (an endless loop, or work far bigger than the test needs) and was stopped"
             ) from None
         except (EOFError, OSError, protocol.ProtocolError) as error:
             self.close()
             raise WorkerCrashed(
-                f"the process running your code stopped while {doing} (it exited, crashed or"
+                f"The process running your code stopped while {doing} (it exited, crashed or"
                 f" went over the memory limit): {error}"
             ) from None
 
@@ -103,6 +103,11 @@ class WorkerSession:
             return
         if self._namespace_init is None:  # not started yet, or died early: look once more
             self._namespace_init = _open_namespace_init(self._pid)
+        # Without a handle on the worker's PID namespace while its supervisor still runs (no
+        # /proc/<pid>/task/<pid>/children, say), the worker user's processes are swept instead.
+        # Not otherwise: once the namespace is dead nothing of the worker's is left, and another
+        # grading run on this machine may be using the same uid at this very moment.
+        sweep = self._uid is not None and self._namespace_init is None and _is_running(self._pid)
         if self._namespace_init is not None:
             # First the worker itself, by pidfd (no pid reuse race): it is the first process of
             # its PID namespace, so the kernel kills every process in it too, including those
@@ -115,7 +120,7 @@ class WorkerSession:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self._pid, signal.SIGKILL)
         _wait_until_gone(self._pid)
-        if self._uid is not None:
+        if sweep:
             sweep_user(self._uid)
         self._pid = None
 
