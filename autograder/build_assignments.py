@@ -5,7 +5,9 @@
 nbgrader's own `generate_assignment` does the work in a real course directory (course/, not
 committed): it replaces every solution region with a stub and clears outputs. Afterwards each
 stub's `raise NotImplementedError()` is given a message naming its stage, and the notebook is
-written to assignments/<id>/<id>.ipynb. The same solutions always give the same bytes.
+written to assignments/<id>/<id>.ipynb, and its translations (the same cells, markdown from
+autograder/locales/, see autograder.notebook_translation) to assignments/<language>/<id>/<id>.ipynb.
+Nothing is written unless every notebook can be. The same solutions always give the same bytes.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import nbformat
 from nbgrader.utils import compute_checksum
 
 from autograder.curriculum import ASSIGNMENTS
+from autograder.i18n import TRANSLATIONS
+from autograder.notebook_translation import TranslationError, translated_notebook
 from autograder.paths import ASSIGNMENTS_DIR, KIT_ROOT, solution_notebook
 
 COURSE_ID = "attention-kit"
@@ -92,19 +96,31 @@ def finish_student_notebook(released: Path) -> nbformat.NotebookNode:
 
 
 def build(out_dir: Path, course_dir: Path | None = None) -> list[Path]:
-    """Write assignments/<id>/<id>.ipynb for every assignment under `out_dir`.
+    """Write assignments/<id>/<id>.ipynb and assignments/<language>/<id>/<id>.ipynb under `out_dir`.
 
     `course_dir` is the nbgrader course directory to use (a temporary one when omitted).
-    Returns the notebooks written, in curriculum order.
+    Returns the notebooks written: the English ones in curriculum order, then each translation's.
     """
     if course_dir is None:
         with tempfile.TemporaryDirectory(prefix="nbgrader-course-") as temporary:
             return build(out_dir, Path(temporary))
     write_course_config(course_dir)
+    english = {assignment_id: finish_student_notebook(run_generate_assignment(course_dir, assignment_id))
+               for assignment_id in ASSIGNMENTS}
+    notebooks = {Path(assignment_id): notebook for assignment_id, notebook in english.items()}
+    problems = []
+    for language in TRANSLATIONS:
+        for assignment_id, notebook in english.items():
+            try:
+                notebooks[Path(language, assignment_id)] = translated_notebook(notebook, language, assignment_id)
+            except TranslationError as error:
+                problems.append(str(error))
+    if problems:
+        raise BuildError("the translations do not cover the masters' markdown; nothing was written:\n"
+                         + "\n".join(problems))
     written = []
-    for assignment_id in ASSIGNMENTS:
-        notebook = finish_student_notebook(run_generate_assignment(course_dir, assignment_id))
-        target = out_dir / assignment_id / f"{assignment_id}.ipynb"
+    for folder, notebook in notebooks.items():
+        target = out_dir / folder / f"{folder.name}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(notebook, target)
         written.append(target)

@@ -55,10 +55,13 @@ class GradedSubmission:
     tests: list[dict] = field(default_factory=list)
     isolation: str = ""
     load_problems: list[str] = field(default_factory=list)
+    language: str = "en"  # the notebook's language: the feedback page's, never the results'
 
 
 def sandbox_for(slot: int, submitted: Path, out: Path, options: GradeOptions) -> SandboxConfig:
-    hide = [str(submitted.resolve()), str(out.resolve())]
+    # A single notebook's whole folder is hidden (tmpfs covers folders, not files).
+    submissions = submitted if submitted.is_dir() else submitted.parent
+    hide = [str(submissions.resolve()), str(out.resolve())]
     return standard_sandbox(WORKER_UID_BASE + slot, hide, options.memory_bytes)
 
 
@@ -191,6 +194,7 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
     ordered = sorted(prepared, key=lambda s: (s.assignment_id, s.student_id))
     shards = [ordered[slot::jobs] for slot in range(jobs)]
     records = _run_shards(shards, submitted, out, options, progress) if prepared else {}
+    languages = {submission.index: submission.code.language for submission in prepared}
     for index in problems:
         progress(entries[index].student_id, entries[index].assignment_id)
     graded = []
@@ -204,5 +208,6 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
         tests = rubric.score_tests(entry.assignment_id, record.outcomes)
         score = round(sum(test["points"] for test in tests), 2)
         graded.append(GradedSubmission(entry.student_id, entry.assignment_id, "graded", score,
-                                       max_score, tests, record.isolation, record.load_problems))
+                                       max_score, tests, record.isolation, record.load_problems,
+                                       languages[index]))
     return graded

@@ -20,7 +20,7 @@ from autograder.inprocess import open_in_process
 from autograder.notebook_code import ExtractedCode
 from autograder.probe_client import ProbeTimeout, StudentError, Submission, WorkerCrashed
 from autograder.sandbox import SandboxConfig
-from autograder.worker_session import WorkerSession
+from autograder.worker_session import SandboxError, WorkerSession
 
 _STAGES = set(all_stages())
 # After this many stages ran out of time, a notebook's remaining tests are not run: grading
@@ -198,6 +198,8 @@ class GradingPlugin:
             record.isolation = ready["isolation"]
         except (ProbeTimeout, WorkerCrashed) as error:
             submission = Submission(_BrokenTransport(error), set(), prepared.code.problems)
+        except SandboxError as error:
+            pytest.exit(str(error), returncode=3)  # every worker would fail the same way: stop
         record.load_problems = submission.load_problems
         self._open[prepared.index] = submission
         try:

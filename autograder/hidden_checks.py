@@ -19,6 +19,9 @@ from autograder.compare import (
 )
 from autograder.probe_client import RemoteObject, Submission
 
+# A message lists at most this many problems, so that it stays readable.
+MAX_LISTED = 3
+
 
 def randn(seed: int, *shape: int, dtype=torch.float32, device="cpu", scale: float = 1.0,
           requires_grad: bool = False) -> torch.Tensor:
@@ -51,12 +54,17 @@ def load_reference_weights(module: RemoteObject, reference: torch.nn.Module, wha
     """
     expected = {name: list(param.shape) for name, param in reference.named_parameters()}
     actual = {name: list(shape) for name, (shape, _) in module.describe()["parameters"].items()}
-
-    def listing(params: dict) -> str:
-        return ", ".join(f"{name} {shape_text(shape)}" for name, shape in params.items()) or "none"
-
-    expect(actual == expected, f"{what} should have the parameters {listing(expected)};"
-                               f" yours has {listing(actual)}.")
+    problems = [f"{name} has shape {shape_text(actual[name])} instead of {shape_text(shape)}"
+                for name, shape in expected.items() if name in actual and actual[name] != shape]
+    problems += [f"it lacks the parameter {name} {shape_text(shape)}"
+                 for name, shape in expected.items() if name not in actual]
+    problems += [f"it has a parameter {name} that should not be there"
+                 for name in actual if name not in expected]
+    if problems:
+        shown = "; ".join(problems[:MAX_LISTED]) + (
+            f"; and {len(problems) - MAX_LISTED} more" if len(problems) > MAX_LISTED else "")
+        raise AssertionError(f"{what}: {shown} (parameter names and shapes are part of the"
+                             " assignment).")
     weights = {name: param.detach() for name, param in reference.named_parameters()}
     module.load_state_dict(weights, strict=False)
 

@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from autograder.i18n import DEFAULT_LANGUAGE, notebook_language
+
 # A notebook larger than this is refused rather than parsed (huge stored outputs or a bomb).
 MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
 
@@ -39,6 +41,7 @@ class ExtractedCode:
 
     blocks: list[CodeBlock] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    language: str = DEFAULT_LANGUAGE  # the notebook's language (its metadata), for the feedback page
 
     @property
     def defined_names(self) -> set[str]:
@@ -141,7 +144,7 @@ def extract_definitions(notebook: dict) -> ExtractedCode:
 
     A cell with a syntax error is skipped and reported; the other cells still count.
     """
-    extracted = ExtractedCode()
+    extracted = ExtractedCode(language=notebook_language(notebook))
     imported: set[str] = set()  # module names bound by the imports seen so far
     for index, cell in enumerate(notebook.get("cells", [])):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":

@@ -19,10 +19,11 @@ import jinja2
 
 from autograder.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.engine import GradedSubmission
+from autograder.feedback_text import PAGE_TEXT, localize_message, page_text
+from autograder.i18n import HTML_LANG
 
 CSV_COLUMNS = ["student_id", "assignment_id", "score", "max_score", "status"]
-STATUS_LABELS = {"passed": "Passed", "failed": "Not yet right", "error": "Your code raised an error",
-                 "timeout": "Ran out of time"}
+STATUS_LABELS = {status: PAGE_TEXT[f"status.{status}"] for status in ("passed", "failed", "error", "timeout")}
 
 _templates = jinja2.Environment(
     loader=jinja2.PackageLoader("autograder", "templates"),
@@ -75,6 +76,8 @@ def results_json(row: GradedSubmission) -> str:
 
 
 def _stage_summaries(row: GradedSubmission) -> list[dict]:
+    """The stages of the page, in the notebook's language."""
+    text = page_text(row.language)
     summaries = []
     for stage in STAGES_BY_ASSIGNMENT.get(row.assignment_id, []):
         tests = [test for test in row.tests if test["stage"] == stage]
@@ -88,17 +91,24 @@ def _stage_summaries(row: GradedSubmission) -> list[dict]:
             "points": round(sum(t["points"] for t in tests), 2),
             "max_points": round(sum(t["max_points"] for t in tests), 2),
             # The same message from several tests (devices, dtypes) is shown once.
-            "messages": [{"status": status, "label": STATUS_LABELS[status], "text": text, "count": count}
-                         for (status, text), count in messages.items()],
+            "messages": [{"status": status, "text": localize_message(message, row.language),
+                          "label": text["message_label_tests" if count > 1 else "message_label"].format(
+                              label=text[f"status.{status}"], count=count)}
+                         for (status, message), count in messages.items()],
         })
     return summaries
 
 
 def feedback_html(row: GradedSubmission) -> str:
+    """The student's page, in the language of the submitted notebook."""
+    text = page_text(row.language)
     return _templates.get_template("feedback.html.j2").render(
-        lang="en", student_id=row.student_id, assignment_id=row.assignment_id,
+        lang=HTML_LANG.get(row.language, "en"), student_id=row.student_id, assignment_id=row.assignment_id,
         score=row.score, max_score=row.max_score, status=row.status,
-        load_problems=row.load_problems, stages=_stage_summaries(row),
+        load_problems=[localize_message(problem, row.language) for problem in row.load_problems],
+        stages=_stage_summaries(row), text=text,
+        heading=text["heading"].format(assignment_id=row.assignment_id, student_id=row.student_id),
+        not_graded=text["not_graded"].format(status=row.status),
     )
 
 

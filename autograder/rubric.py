@@ -6,10 +6,14 @@ instance takes no share), so a notebook's maximum is the same on every machine.
 
 from __future__ import annotations
 
+import ast
 import functools
 import tomllib
 from collections import Counter
 from pathlib import Path
+
+from autograder.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.paths import HIDDEN_TESTS_DIR
 
 RUBRIC_FILE = Path(__file__).resolve().parent / "rubric.toml"
 
@@ -50,3 +54,33 @@ def score_tests(assignment_id: str, outcomes: list) -> list[dict]:
             "message": outcome.message,
         })
     return tests
+
+
+def stage_of_test_functions(assignment_id: str) -> dict[str, str]:
+    """Test function name -> its stage marker, read from the hidden test module's source."""
+    stages = set(STAGES_BY_ASSIGNMENT[assignment_id])
+    tree = ast.parse((HIDDEN_TESTS_DIR / f"test_{assignment_id}.py").read_text())
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+            for decorator in node.decorator_list:
+                if isinstance(decorator, ast.Attribute) and decorator.attr in stages:
+                    found[node.name] = decorator.attr
+    return found
+
+
+def points_table() -> str:
+    """The README's table of points per notebook and stage (``python -m autograder.rubric``)."""
+    lines = ["| notebook | points per stage | total |", "| --- | --- | --- |"]
+    for assignment_id, stages in STAGES_BY_ASSIGNMENT.items():
+        stage_of = stage_of_test_functions(assignment_id)
+        per_stage = []
+        for stage in stages:
+            points = sum(p for name, p in points_by_test(assignment_id).items() if stage_of.get(name) == stage)
+            per_stage.append(f"`{stage}` {points:g}")
+        lines.append(f"| `{assignment_id}` | {', '.join(per_stage)} | {max_score(assignment_id):g} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(points_table(), end="")

@@ -8,10 +8,16 @@ Each check runs one small seeded case built on the book's printed numbers and on
 mode, split/merge round trip). Passing it is a good sign, not the grade: the hidden tests compare
 against the reference on many more shapes, dtypes and devices. This module never reads the
 solutions and holds no reference implementation.
+
+Messages come in the notebook's language: English here, translations in
+``autograder/locales/<language>/selfcheck.json``. The notebook's code is the same in every
+language, so ``check`` finds the language itself (see ``autograder.i18n.kernel_language``: the
+notebook file the kernel runs, read for its metadata; English when unknown).
 """
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -19,11 +25,12 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from autograder.curriculum import all_stages
+from autograder import i18n
+from autograder.curriculum import all_stages, assignment_of
 from autograder.examples import your_journey_inputs
 
-# Every student-facing word of this module, in one place (a later issue adds translations).
-# Code such as `causal_mask(4)` inside a message is not translated.
+# Every student-facing word of this module, in one place; the translations keep the keys and the
+# {fields}. Code such as `causal_mask(4)` inside a message is not translated.
 MESSAGES: dict[str, str] = {
     # The line a check prints.
     "passed": "✅ {stage} passed its public check",
@@ -243,8 +250,17 @@ MESSAGES: dict[str, str] = {
 _ATOL = 1e-4  # the book prints 4 decimals
 
 
+# The messages of the check being run, in its notebook's language.
+_messages: contextvars.ContextVar[Mapping[str, str]] = contextvars.ContextVar("selfcheck_messages",
+                                                                              default=MESSAGES)
+
+
+def _message(key: str) -> str:
+    return _messages.get()[key]
+
+
 def _text(key: str, **fields) -> str:
-    return MESSAGES[key].format(**fields)
+    return _message(key).format(**fields)
 
 
 @dataclass(frozen=True)
@@ -291,7 +307,7 @@ def _expect_shape(value, shape, what: str, hint: str) -> torch.Tensor:
     tensor = _tensor(value, what)
     if tuple(tensor.shape) != tuple(shape):
         _fail("shape", what=what, expected=_shape(shape), got=_shape(tensor.shape),
-              hint=MESSAGES[hint])
+              hint=_message(hint))
     return tensor
 
 
@@ -305,21 +321,21 @@ def _expect_close(actual, expected, what: str, hint: str, atol: float = _ATOL) -
     actual = _expect_shape(actual, torch.as_tensor(expected).shape, what, hint)
     if not _close(actual, expected, atol):
         _fail("values", what=what, expected=_show(torch.as_tensor(expected)), got=_show(actual),
-              hint=MESSAGES[hint])
+              hint=_message(hint))
 
 
 def _expect_attribute(module, name: str, kind: type, what: str, hint: str):
     value = getattr(module, name, None)
     if not isinstance(value, kind):
         _fail("attribute", what=what, name=name, expected=kind.__name__,
-              got=type(value).__name__, hint=MESSAGES[hint])
+              got=type(value).__name__, hint=_message(hint))
     return value
 
 
 def _expect_buffer(module, what: str) -> None:
     if "mask" not in dict(module.named_buffers()):
         _fail("attribute", what=what, name="mask", expected=_text("is.buffer"),
-              got=type(getattr(module, "mask", None)).__name__, hint=MESSAGES["hint.causal_buffer"])
+              got=type(getattr(module, "mask", None)).__name__, hint=_message("hint.causal_buffer"))
 
 
 def _expect_raises(call: Callable[[], object], error: type[Exception], what: str, hint: str):
@@ -329,8 +345,8 @@ def _expect_raises(call: Callable[[], object], error: type[Exception], what: str
         return raised
     except Exception as other:  # any other type is the finding
         _fail("wrong_raise", what=what, expected=error.__name__, got=type(other).__name__,
-              hint=MESSAGES[hint])
-    _fail("no_raise", what=what, expected=error.__name__, hint=MESSAGES[hint])
+              hint=_message(hint))
+    _fail("no_raise", what=what, expected=error.__name__, hint=_message(hint))
 
 
 def _call(hint: str, function: Callable, *args, **kwargs):
@@ -341,7 +357,7 @@ def _call(hint: str, function: Callable, *args, **kwargs):
         raise
     except RuntimeError as error:
         raise _Mismatch(_text("raised", error_type="RuntimeError", error=_one_line(error))
-                        + " " + MESSAGES[hint]) from None
+                        + " " + _message(hint)) from None
 
 
 def _rows_sum_to_one(weights: torch.Tensor, dim: int = -1) -> bool:
@@ -353,14 +369,14 @@ def _expect_causal_weights(weights: torch.Tensor, call: str, hint: str) -> None:
     """No NaN, zeros above the diagonal, rows summing to 1."""
     if torch.isnan(weights).any():
         _fail("values", what=call, expected=_text("is.no_nan"), got=_show(weights),
-              hint=MESSAGES[hint])
+              hint=_message(hint))
     above = weights.detach().triu(diagonal=1)
     if above.abs().sum() != 0:
         _fail("values", what=_text("what.above_diagonal", call=call),
-              expected=_text("is.all", value=0), got=_show(above), hint=MESSAGES["hint.future_zero"])
+              expected=_text("is.all", value=0), got=_show(above), hint=_message("hint.future_zero"))
     if not _rows_sum_to_one(weights):
         _fail("values", what=_text("what.row_sums", call=call), expected=_text("is.all", value=1),
-              got=_show(weights.detach().sum(dim=-1)), hint=MESSAGES[hint])
+              got=_show(weights.detach().sum(dim=-1)), hint=_message(hint))
 
 
 def _expect_no_leak(module, x: torch.Tensor, out: torch.Tensor) -> None:
@@ -453,7 +469,7 @@ def _check_softmax(ns, stage: str):
             hint = "hint.wrong_dim" if _rows_sum_to_one(weights, other) else "hint.rows_sum_to_one"
             _fail("values", what=_text("what.sums_along", dim=dim, call=call),
                   expected=_text("is.all", value=1), got=_show(weights.detach().sum(dim=dim)),
-                  hint=MESSAGES[hint])
+                  hint=_message(hint))
         _expect_close(weights, torch.softmax(x, dim=dim), what, "hint.softmax_values", atol=1e-5)
 
 
@@ -467,7 +483,7 @@ def _check_softmax_stable(ns):
     weights = _expect_shape(ns["softmax_stable"](big), (2, 3), call, "hint.overflow")
     if not torch.isfinite(weights).all():
         _fail("values", what=call, expected=_text("is.finite"), got=_show(weights),
-              hint=MESSAGES["hint.overflow"])
+              hint=_message("hint.overflow"))
     _expect_close(weights, [[0.0900, 0.2447, 0.6652], [0.6652, 0.2447, 0.0900]], call,
                   "hint.overflow")
     _check_softmax(ns, "softmax_stable")
@@ -506,7 +522,7 @@ def _check_scaled_dot_product_scores(ns):
                         (torch.tensor(BOOK_V1_SCORES_2) / 2, "hint.scale_by_dk")):
         if _close(scores[1], wrong):
             _fail("values", what=row_1, expected=_show(expected), got=_show(scores[1]),
-                  hint=MESSAGES[hint])
+                  hint=_message(hint))
     _expect_close(scores[1], expected, row_1, "hint.sdp_values")
     batched = _call("hint.batched_transpose", f, torch.stack((queries, queries)),
                     torch.stack((keys, keys)))
@@ -527,7 +543,7 @@ def _check_self_attention_v1(ns):
                                       "hint.v1_params")
         if tuple(parameter.shape) != (3, 2):
             _fail("param_shape", what="SelfAttention_v1(3, 2)", name=name, expected="(3, 2)",
-                  got=_shape(parameter.shape), hint=MESSAGES["hint.v1_params"])
+                  got=_shape(parameter.shape), hint=_message("hint.v1_params"))
     _expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V1,
                   _text("what.seeded", call="SelfAttention_v1(3, 2)", seed=123), "hint.v1_values")
     _expect_shape(ns["SelfAttention_v1"](3, 5)(your_journey_inputs()), (6, 5),
@@ -543,12 +559,12 @@ def _check_self_attention_v2(ns):
                                   "hint.v2_layers")
         if layer.bias is not None:
             _fail("values", what=f"SelfAttention_v2(3, 2).{name}.bias", expected=_text("is.none"),
-                  got=_text("is.a_bias"), hint=MESSAGES["hint.v2_layers"])
+                  got=_text("is.a_bias"), hint=_message("hint.v2_layers"))
     _expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V2,
                   _text("what.seeded", call="SelfAttention_v2(3, 2)", seed=789), "hint.v2_values")
     if cls(3, 2, qkv_bias=True).W_query.bias is None:
         _fail("values", what="SelfAttention_v2(3, 2, qkv_bias=True).W_query.bias",
-              expected=_text("is.a_bias"), got=_text("is.none"), hint=MESSAGES["hint.v2_layers"])
+              expected=_text("is.a_bias"), got=_text("is.none"), hint=_message("hint.v2_layers"))
 
 
 def _check_copy_v2_weights_into_v1(ns):
@@ -578,10 +594,10 @@ def _check_causal_average(ns, stage: str, hint: str):
     out = _expect_shape(ns[stage](x), (4, 8, 2), _text("what.on_shape", call=call, shape="(4, 8, 2)"),
                         hint)
     if torch.isnan(out).any():
-        _fail("values", what=call, expected=_text("is.no_nan"), got=_show(out), hint=MESSAGES[hint])
+        _fail("values", what=call, expected=_text("is.no_nan"), got=_show(out), hint=_message(hint))
     if _close(out[0, 1], x[0, 0] + x[0, 1]):
         _fail("values", what=f"{stage}(x)[0, 1]", expected=_show(x[0, :2].mean(0)),
-              got=_show(out[0, 1]), hint=MESSAGES["hint.normalise_rows"])
+              got=_show(out[0, 1]), hint=_message("hint.normalise_rows"))
     _expect_close(out[0, :6], SOURCE_PREFIX_MEANS, _text("what.rows", rows="0-5", call=f"{call}[0]"),
                   hint)
     _expect_close(out[:, -1], x.mean(dim=1), _text("what.last_rows", call=call), hint)
@@ -604,21 +620,21 @@ def _check_causal_mask(ns):
     mask = _expect_shape(f(4), (4, 4), "causal_mask(4)", "hint.mask_future")
     if mask.dtype != torch.bool:
         _fail("dtype", what="causal_mask(4)", expected="torch.bool", got=str(mask.dtype),
-              hint=MESSAGES["hint.mask_bool"])
+              hint=_message("hint.mask_bool"))
     expected = torch.ones(4, 4).triu(diagonal=1).bool()
     if not torch.equal(mask.cpu(), expected):
         _fail("values", what="causal_mask(4)", expected=str(expected.int().tolist()),
-              got=str(mask.int().tolist()), hint=MESSAGES["hint.mask_future"])
+              got=str(mask.int().tolist()), hint=_message("hint.mask_future"))
     if f(1).tolist() != [[False]]:
         _fail("values", what="causal_mask(1)", expected="[[False]]", got=str(f(1).tolist()),
-              hint=MESSAGES["hint.mask_future"])
+              hint=_message("hint.mask_future"))
     # Only the argument is tried here (a meta or GPU tensor would cost time); the hidden tests
     # check that the mask really lands on the requested device.
     call = "causal_mask(3, device=torch.device('cpu'))"
     on_cpu = _tensor(f(3, device=torch.device("cpu")), call)
     if on_cpu.device.type != "cpu":
         _fail("device", what=call, expected="cpu", got=on_cpu.device.type,
-              hint=MESSAGES["hint.mask_device"])
+              hint=_message("hint.mask_device"))
 
 
 def _check_mask_and_renormalize(ns):
@@ -643,7 +659,7 @@ def _check_masked_softmax(ns):
     if _close(weights[1, :2], torch.softmax(scores[1, :2], dim=0), atol=1e-6):
         _fail("values", what=_text("what.row", row=1, call=call),
               expected=_show(torch.tensor(BOOK_CAUSAL_WEIGHTS_ROWS_1_2[0])),
-              got=_show(weights[1]), hint=MESSAGES["hint.masked_no_scaling"])
+              got=_show(weights[1]), hint=_message("hint.masked_no_scaling"))
     _expect_close(weights[1:3], BOOK_CAUSAL_WEIGHTS_ROWS_1_2, _text("what.rows", rows="1-2", call=call),
                   hint)
     call = "masked_softmax(attn_scores of shape (2, 3, 5, 5), d_k=4)"
@@ -661,18 +677,18 @@ def _check_inverted_dropout(ns):
         if not torch.allclose(kept, torch.full_like(kept, 1 / (1 - p))):
             _fail("values", what=_text("what.kept_values", call=call),
                   expected=_text("is.all", value=f"{1 / (1 - p):g}"), got=_show(kept),
-                  hint=MESSAGES["hint.dropout_scale"])
+                  hint=_message("hint.dropout_scale"))
         dropped = (out == 0).double().mean().item()
         if abs(dropped - p) > 0.05:  # more than 6 standard deviations away for 4000 draws
             _fail("values", what=_text("what.zero_fraction", call=call),
                   expected=_text("is.about", value=p), got=f"{dropped:.3f}",
-                  hint=MESSAGES["hint.dropout_rate"])
+                  hint=_message("hint.dropout_rate"))
     if not torch.equal(f(x, 0.5, generator=_gen(123)), f(x, 0.5, generator=_gen(123))):
         _fail("values", what=_text("what.same_seed"), expected=_text("is.the_same_mask"),
-              got=_text("is.different_masks"), hint=MESSAGES["hint.dropout_generator"])
+              got=_text("is.different_masks"), hint=_message("hint.dropout_generator"))
     if not torch.equal(x, torch.ones(4000)):
         _fail("values", what=_text("what.input_after"), expected=_text("is.unchanged"),
-              got=_text("is.changed"), hint=MESSAGES["hint.dropout_inplace"])
+              got=_text("is.changed"), hint=_message("hint.dropout_inplace"))
     values = torch.randn(3, 4, generator=_gen(7))
     for call, out in (("inverted_dropout(x, 0.5, training=False)", f(values, 0.5, training=False)),
                       ("inverted_dropout(x, 0.0)", f(values, 0.0))):
@@ -716,7 +732,7 @@ def _check_multi_head_attention_wrapper(ns):
     if len(heads) != 2 or any(type(head).__name__ != "CausalAttention" for head in heads):
         _fail("values", what=f"{call}.heads", expected=_text("is.heads", count=2),
               got=", ".join(type(head).__name__ for head in heads) or _text("is.nothing"),
-              hint=MESSAGES["hint.wrapper_heads"])
+              hint=_message("hint.wrapper_heads"))
     what = _text("what.seeded", call=call, seed=123)
     out = _expect_shape(wrapper(_batch()), (2, 6, 4), what, "hint.wrapper_values")
     _expect_close(out, [BOOK_WRAPPER] * 2, what, "hint.wrapper_values")
@@ -728,7 +744,7 @@ def _check_wrapper_with_2d_output(ns):
     if not isinstance(heads, nn.ModuleList) or len(heads) != 2:
         _fail("values", what="wrapper_with_2d_output(3, 6, 0.0).heads",
               expected=_text("is.module_list", count=2), got=type(heads).__name__,
-              hint=MESSAGES["hint.wrapper_2d"])
+              hint=_message("hint.wrapper_2d"))
     _expect_shape(module(_batch()), (2, 6, 2), "wrapper_with_2d_output(3, 6, 0.0)(batch)",
                   "hint.wrapper_2d")
 
@@ -743,12 +759,12 @@ def _check_split_heads(ns):
                       _text("what.split_entry", b=b, h=h, t=t), "hint.split_layout", atol=0)
     if heads.untyped_storage().data_ptr() != x.untyped_storage().data_ptr():
         _fail("values", what="split_heads(x, 3)", expected=_text("is.view"), got=_text("is.copy"),
-              hint=MESSAGES["hint.split_view"])
+              hint=_message("hint.split_view"))
     call = _text("what.on_shape", call="split_heads(x, 3)", shape="(2, 5, 10)")
     error = _expect_raises(lambda: f(torch.zeros(2, 5, 10), 3), ValueError, call, "hint.split_error")
     if "10" not in str(error) or "3" not in str(error):
         _fail("values", what=_text("what.error_message"), expected=_text("is.names_sizes", a=10, b=3),
-              got=repr(str(error)), hint=MESSAGES["hint.split_error"])
+              got=repr(str(error)), hint=_message("hint.split_error"))
 
 
 def _check_merge_heads(ns):
@@ -787,12 +803,12 @@ def _check_gpt2_small_attention(ns):
     module = ns["gpt2_small_attention"]()
     if not isinstance(module, nn.Module):
         _fail("values", what="gpt2_small_attention()", expected=_text("is.module"),
-              got=type(module).__name__, hint=MESSAGES["hint.gpt2"])
+              got=type(module).__name__, hint=_message("hint.gpt2"))
     count = sum(parameter.numel() for parameter in module.parameters())
     if count != GPT2_SMALL_ATTENTION_PARAMETERS:
         _fail("values", what=_text("what.parameter_count"),
               expected=f"{GPT2_SMALL_ATTENTION_PARAMETERS:,}", got=f"{count:,}",
-              hint=MESSAGES["hint.gpt2"])
+              hint=_message("hint.gpt2"))
     mask = getattr(module, "mask", None)
     settings = (("num_heads", getattr(module, "num_heads", 12), 12),
                 ("mask.shape", tuple(mask.shape) if mask is not None else (1024, 1024), (1024, 1024)),
@@ -800,7 +816,7 @@ def _check_gpt2_small_attention(ns):
     for setting, got, expected in settings:
         if got != expected:
             _fail("values", what=_text("what.gpt2_setting", setting=setting), expected=str(expected),
-                  got=str(got), hint=MESSAGES["hint.gpt2"])
+                  got=str(got), hint=_message("hint.gpt2"))
 
 
 # ---------------------------------------------------------------- the registry and the entry points
@@ -841,8 +857,23 @@ def _one_line(error: BaseException) -> str:
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def run_check(stage: str, namespace: Mapping) -> CheckResult:
-    """Run the public check of `stage` on the definitions in `namespace`; never raises."""
+def run_check(stage: str, namespace: Mapping, language: str | None = None) -> CheckResult:
+    """Run the public check of `stage` on the definitions in `namespace`; never raises.
+
+    The message is in `language` (en, zh, pt); by default in the language of the notebook whose
+    kernel runs this (see ``autograder.i18n.kernel_language``).
+    """
+    if language is None:
+        assignment_id = assignment_of(stage) if stage in CHECKS else None
+        language = i18n.kernel_language(namespace, assignment_id)
+    token = _messages.set(i18n.messages(language, "selfcheck", MESSAGES))
+    try:
+        return _run_check(stage, namespace)
+    finally:
+        _messages.reset(token)
+
+
+def _run_check(stage: str, namespace: Mapping) -> CheckResult:
     if stage not in CHECKS:
         detail = _text("unknown_stage", stage=stage, known=", ".join(CHECKS))
         return CheckResult(False, _text("failed", stage=stage, detail=detail))
@@ -869,7 +900,7 @@ def run_check(stage: str, namespace: Mapping) -> CheckResult:
 
 
 def check(stage: str, namespace: Mapping | None = None) -> None:
-    """Print one line saying whether `stage` passes its public check.
+    """Print one line saying whether `stage` passes its public check, in the notebook's language.
 
     Without `namespace`, the definitions are looked up in the caller's globals (the notebook).
     """

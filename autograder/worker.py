@@ -38,7 +38,11 @@ def _isolate_io(keep_fd: int) -> None:
 def run_worker(sock: socket.socket, request: dict) -> None:
     """Serve one submission until the grader hangs up; never returns normally."""
     config = SandboxConfig(**request["sandbox"])
-    isolation = confine(config)
+    try:
+        isolation = confine(config)
+    except OSError as error:  # the grader's setup is at fault, not the student: say so
+        protocol.send(sock, {"ready": False, "sandbox_error": str(error)}, {})
+        os._exit(71)
     _isolate_io(sock.fileno())
     torch.set_num_threads(config.threads)
     namespace, problems = load_definitions(request["blocks"])

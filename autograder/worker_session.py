@@ -25,6 +25,10 @@ MAX_PROBLEMS = 50
 MAX_TEXT_CHARS = 4000
 
 
+class SandboxError(Exception):
+    """The sandbox itself failed (a grader setup problem, never the student's fault)."""
+
+
 class WorkerSession:
     """A Transport to a sandboxed worker; a new worker replaces one that died or hung."""
 
@@ -46,6 +50,9 @@ class WorkerSession:
         self.generation += 1
         self._pid, self._sock = self._forkserver.spawn(self._request)
         reply = self._exchange(None, {}, "loading your notebook's definitions")
+        if "sandbox_error" in reply.header:
+            self.close()
+            raise SandboxError(f"the worker's sandbox could not be set up: {reply.header['sandbox_error']}")
         if reply.header.get("ready") is not True:
             self.close()
             raise WorkerCrashed("the worker did not start properly")

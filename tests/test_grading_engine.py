@@ -185,7 +185,8 @@ def test_a_single_notebook_path_is_graded(tmp_path):
     result = grade(notebook, tmp_path / "out")
     assert result.returncode == 0, result.stderr
     row = read_grades(tmp_path / "out")["ada"]
-    assert row["status"] == "graded" and float(row["score"]) == float(row["max_score"])
+    assert row["status"] == "graded"
+    assert float(row["score"]) == float(row["max_score"])
 
 
 def test_bad_arguments_exit_non_zero_with_a_message(tmp_path):

@@ -1,0 +1,18 @@
+"""The rubric covers every hidden test, and the README shows its current points."""
+
+from autograder import rubric
+from autograder.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.paths import KIT_ROOT
+
+
+def test_every_stage_earns_points_and_every_notebook_is_worth_100():
+    for assignment_id, stages in STAGES_BY_ASSIGNMENT.items():
+        stage_of = rubric.stage_of_test_functions(assignment_id)
+        points = rubric.points_by_test(assignment_id)
+        assert {stage_of[name] for name in points} == set(stages)
+        assert rubric.max_score(assignment_id) == 100
+
+
+def test_readme_points_table_is_up_to_date():
+    readme = (KIT_ROOT / "README.md").read_text()
+    assert rubric.points_table() in readme, "README.md is stale: paste `python -m autograder.rubric` into it"

@@ -1,0 +1,151 @@
+"""The sandboxed worker for real: probes, timeouts that kill, crashes that restart."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import torch
+
+from autograder.forkserver import ForkServer
+from autograder.notebook_code import extract_definitions
+from autograder.probe_client import ProbeTimeout, StudentError, Submission, WorkerCrashed
+from autograder.protocol import ForeignValue, Seeded
+from autograder.sandbox_session import MANUAL_WORKER_UID, standard_sandbox
+from autograder.worker_session import SandboxError, WorkerSession
+
+STUDENT_CODE = '''
+import os
+import time
+import torch
+
+def softmax(x, dim=-1):
+    return torch.exp(x) / torch.exp(x).sum(dim=dim, keepdim=True)
+
+def spin():
+    while True:
+        pass
+
+def leave():
+    os._exit(3)
+
+def fail():
+    raise ValueError("p must be in [0, 1]")
+
+def draw(shape, generator=None):
+    return torch.rand(shape, generator=generator)
+
+def subclass(x):
+    class Sneaky(torch.Tensor):
+        pass
+    return x.as_subclass(Sneaky)
+
+def fork_and_linger():
+    if os.fork() == 0:
+        os.setsid()
+        time.sleep(60)
+        os._exit(0)
+    return 1
+
+def can_see(path):
+    return os.path.exists(path)
+'''
+
+
+@pytest.fixture(scope="module")
+def forkserver():
+    server = ForkServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def session(forkserver, tmp_path):
+    code = extract_definitions({"cells": [{"cell_type": "code", "source": STUDENT_CODE}]})
+    worker = WorkerSession(forkserver, code, standard_sandbox(MANUAL_WORKER_UID, [str(tmp_path)]), timeout=2)
+    ready = worker.start()
+    yield worker, Submission(worker, set(ready["defined"]), ready["problems"])
+    worker.close()
+
+
+def _running_as(uid: int) -> list[int]:
+    pids = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/status") as status:
+                fields = dict(line.split(":", 1) for line in status)
+            if int(fields["Uid"].split()[0]) == uid and fields["State"].split()[0] != "Z":
+                pids.append(int(entry))
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+    return pids
+
+
+def test_a_probe_returns_plain_tensors(session):
+    _, student = session
+    x = torch.randn(2, 3, dtype=torch.float64)
+    result = student.call("softmax", x, dim=0)
+    assert type(result) is torch.Tensor
+    torch.testing.assert_close(result, torch.softmax(x, dim=0))
+
+
+def test_a_seeded_generator_gives_the_same_draw(session):
+    _, student = session
+    first = student.call("draw", (3, 4), generator=Seeded(7))
+    assert torch.equal(first, student.call("draw", (3, 4), generator=Seeded(7)))
+
+
+def test_a_tensor_subclass_does_not_cross_as_a_tensor(session):
+    _, student = session
+    assert student.call("subclass", torch.ones(2)) == ForeignValue("Sneaky")
+
+
+def test_student_exceptions_come_back_as_data(session):
+    _, student = session
+    with pytest.raises(StudentError, match=r"p must be in \[0, 1\]") as caught:
+        student.call("fail")
+    assert caught.value.type_name == "ValueError"
+
+
+def test_an_endless_loop_is_killed_and_the_worker_restarts(session):
+    worker, student = session
+    generation = worker.generation
+    with pytest.raises(ProbeTimeout):
+        student.call("spin")
+    assert student.call("softmax", torch.zeros(2)).tolist() == [0.5, 0.5]
+    assert worker.generation == generation + 1
+
+
+def test_an_exit_costs_only_that_probe(session):
+    _, student = session
+    with pytest.raises(WorkerCrashed):
+        student.call("leave")
+    assert student.call("softmax", torch.zeros(4)).sum().item() == pytest.approx(1.0)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the per-user sweep needs the grader to run as root")
+def test_nothing_a_worker_started_survives_it(session):
+    worker, student = session
+    assert student.call("fork_and_linger") == 1
+    worker.close()
+    assert _running_as(MANUAL_WORKER_UID) == []
+
+
+def test_the_kit_and_the_submissions_are_out_of_sight(session, tmp_path):
+    from autograder.paths import SOLUTIONS_DIR
+
+    _, student = session
+    (tmp_path / "other_student.ipynb").write_text("{}")
+    assert student.call("can_see", str(SOLUTIONS_DIR)) is False
+    assert student.call("can_see", str(tmp_path / "other_student.ipynb")) is False
+
+
+def test_a_sandbox_that_cannot_be_built_is_the_graders_error(forkserver, tmp_path):
+    a_file = tmp_path / "not-a-folder"
+    a_file.write_text("x")
+    code = extract_definitions({"cells": []})
+    worker = WorkerSession(forkserver, code, standard_sandbox(MANUAL_WORKER_UID, [str(a_file)]), timeout=2)
+    if os.geteuid() != 0:
+        pytest.skip("without root the fallback may not mount at all")
+    with pytest.raises(SandboxError, match="sandbox could not be set up"):
+        worker.start()
