@@ -65,7 +65,8 @@ GRADER_SENTENCES: dict[str, tuple[str, str]] = {
     "worker_not_started": (WHOLE, "the worker did not start properly"),
     "object_lost": (WHOLE, "this object was lost when the worker was restarted"),
     "bad_reply": (WHOLE, "the worker sent a reply that is not an answer"),
-    "not_defined": (START, "{name} is not defined in your notebook: define it in its answer cell, with exactly this name."),
+    "not_defined": (START, (
+        "{name} is not defined in your notebook: define it in its answer cell, with exactly this name.")),
     "raised": (START, "Your code raised {error_type}: "),
     "demo_variable": (ANYWHERE, (
         ". Only imports, functions, classes and simple constants are loaded for grading: your function"

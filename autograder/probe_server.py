@@ -8,6 +8,7 @@ references to them; tensors and plain values go back as data.
 from __future__ import annotations
 
 import builtins
+import linecache
 import random
 import sys
 import traceback
@@ -45,10 +46,24 @@ def reset_torch_state(threads: int | None = None) -> None:
         torch.set_num_threads(threads)
 
 
+def _register_source(blocks: list[dict]) -> None:
+    """Let tracebacks quote the student's own lines, under the names ``<cell N>``."""
+    cells: dict[str, list[str]] = {}
+    for block in blocks:
+        lines = cells.setdefault(f"<cell {block['cell_index'] + 1}>", [])
+        start = block["line"] - 1
+        block_lines = block["source"].splitlines(keepends=True)
+        lines.extend("\n" for _ in range(start + len(block_lines) - len(lines)))
+        lines[start:start + len(block_lines)] = block_lines
+    for filename, lines in cells.items():
+        linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)
+
+
 def load_definitions(blocks: list[dict]) -> tuple[dict, list[str]]:
     """Execute each extracted definition on its own, so one failing block costs only itself."""
     namespace: dict = {"__name__": "__student__", "__builtins__": builtins}
     problems = []
+    _register_source(blocks)
     for block in blocks:
         cell, line = block["cell_index"] + 1, block["line"]
         padded = "\n" * (line - 1) + block["source"]  # keeps the student's line numbers
@@ -72,9 +87,11 @@ def describe_exception(error: BaseException) -> str:
 
 
 def _student_traceback(error: BaseException) -> str:
-    frames = [frame for frame in traceback.extract_tb(error.__traceback__)
-              if frame.filename.startswith("<cell ")]
-    return "".join(traceback.format_list(frames))[-MAX_ERROR_CHARS:]
+    """The traceback through the student's cells only (the grader's frames are noise to them)."""
+    frames = [(frame, line) for frame, line in traceback.walk_tb(error.__traceback__)
+              if frame.f_code.co_filename.startswith("<cell ")]
+    summary = traceback.StackSummary.extract(frames, limit=20)
+    return "".join(summary.format())[-MAX_ERROR_CHARS:]
 
 
 class ProbeServer:
