@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 STAMP := $(VENV)/.installed
 
-.PHONY: setup assignments test demo lint bench clean
+.PHONY: setup assignments test demo lint bench clean otter-tests gradescope report gradebook
 
 setup: $(STAMP)
 
@@ -21,6 +21,7 @@ $(STAMP): pyproject.toml
 assignments: setup
 	$(BIN)/python -m autograder.build_assignments
 	$(BIN)/python -m autograder.example_class
+	$(BIN)/python -m autograder.platforms.otter_tests
 
 test: setup
 	$(BIN)/ruff check .
@@ -35,5 +36,21 @@ lint: setup
 bench: setup
 	$(BIN)/python -m autograder.bench
 
+# Platforms (README.md, "Platforms"). OUT: a grading run's --out folder; COURSE: an nbgrader course.
+OUT ?= grading-output
+COURSE ?= course
+
+otter-tests: setup
+	$(BIN)/python -m autograder.platforms.otter_tests
+
+gradescope: setup
+	$(BIN)/python -m autograder.platforms.gradescope.package
+
+report: setup
+	$(BIN)/python -m autograder report $(OUT)
+
+gradebook: setup
+	$(BIN)/python -m autograder gradebook $(OUT) --course $(COURSE)
+
 clean:
-	rm -rf $(VENV) course grading-output bench-output
+	rm -rf $(VENV) course grading-output bench-output build

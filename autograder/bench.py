@@ -28,7 +28,7 @@ from autograder.engine import GradeOptions, grade_class
 from autograder.example_class import complete_notebook, partial_notebook
 from autograder.notebook_variants import load_solution, load_student, notebook_text, source_of, write_submission
 from autograder.paths import KIT_ROOT
-from autograder.sandbox_session import WORKER_UID_BASE
+from autograder.sandbox_session import is_worker_uid
 
 BENCH_DIR = KIT_ROOT / "bench-output"
 
@@ -121,7 +121,7 @@ class MemoryWatch:
                     continue
                 uid, parent, hwm_kib = info
                 parents[int(entry)] = parent
-                if WORKER_UID_BASE <= uid < WORKER_UID_BASE + 1000:
+                if is_worker_uid(uid):
                     self.worker_peak_kib = max(self.worker_peak_kib, hwm_kib)
                 elif _descends_from(int(entry), me, parents):
                     self.grader_peak_kib = max(self.grader_peak_kib, hwm_kib)

@@ -31,6 +31,8 @@ COURSE_ID = "attention-kit"
 COURSE_DIR = KIT_ROOT / "course"
 NBGRADER_STUB = "raise NotImplementedError()"
 STAGE_STUB = 'raise NotImplementedError("{stage}: replace this line with your code")'
+# `nbgrader zip_collect`: files named <student_id>_<assignment_id>.ipynb, loose or inside zips.
+ZIP_COLLECT_REGEXP = r".*/(?P<student_id>[^/]+?)_(?P<file_id>\d\d_[^/]+\.ipynb)$"
 
 
 class BuildError(Exception):
@@ -45,6 +47,7 @@ def write_course_config(course_dir: Path) -> None:
         "c = get_config()  # noqa: F821 (provided by nbgrader when it loads this file)\n"
         f"c.CourseDirectory.course_id = {COURSE_ID!r}\n"
         f"c.CourseDirectory.root = {str(course_dir.resolve())!r}\n"
+        f"c.FileNameCollectorPlugin.named_regexp = {ZIP_COLLECT_REGEXP!r}\n"
     )
     (course_dir / "nbgrader_config.py").write_text(config, encoding="utf-8")
     for assignment_id in ASSIGNMENTS:
@@ -107,6 +110,8 @@ def build(out_dir: Path, course_dir: Path | None = None) -> list[Path]:
     write_course_config(course_dir)
     english = {assignment_id: finish_student_notebook(run_generate_assignment(course_dir, assignment_id))
                for assignment_id in ASSIGNMENTS}
+    for assignment_id, notebook in english.items():  # `nbgrader release_assignment` hands out these too
+        nbformat.write(notebook, course_dir / "release" / assignment_id / f"{assignment_id}.ipynb")
     notebooks = {Path(assignment_id): notebook for assignment_id, notebook in english.items()}
     problems = []
     for language in TRANSLATIONS:

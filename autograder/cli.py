@@ -1,4 +1,4 @@
-"""The command line: ``python -m autograder grade <submitted> --out <out> ...``."""
+"""The command line: ``python -m autograder grade|report|gradebook ...`` (see README.md)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,10 @@ from rich.table import Table
 
 from autograder.discovery import DiscoveryError, discover
 from autograder.engine import GradedSubmission, GradeOptions, GradingError, devices_to_test, grade_entries
-from autograder.outputs import write_outputs
+from autograder.outputs import write_atomically, write_outputs
+from autograder.paths import KIT_ROOT
+from autograder.platforms.junit import junit_xml
+from autograder.read_outputs import OutputsError, read_outputs
 from autograder.reference import BrokenReferenceError
 from autograder.rubric import RubricError
 from autograder.sandbox import ISOLATION_FULL
@@ -36,6 +39,17 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
                        help="auto: CPU plus every accelerator present (default)")
     grade.add_argument("--memory-gib", type=float, default=4.0, help="memory per worker (default 4)")
+    grade.add_argument("--junit", type=Path, metavar="FILE",
+                       help="also write JUnit XML: a test suite per student and notebook, a test case per hidden test")
+    grade.add_argument("--fail-under", type=float, metavar="PERCENT",
+                       help="exit with status 3 when a row of grades.csv scores below PERCENT %% of its max_score"
+                            " (a missing or unreadable notebook scores 0); without it, scores never fail the command")
+    report = commands.add_parser("report", help="write <out>/report.html: the class at a glance")
+    report.add_argument("out", type=Path, help="the --out folder of a grading run")
+    gradebook = commands.add_parser("gradebook", help="record a grading run in an nbgrader gradebook")
+    gradebook.add_argument("out", type=Path, help="the --out folder of a grading run")
+    gradebook.add_argument("--course", type=Path, default=KIT_ROOT / "course",
+                           help="the nbgrader course directory (default: the kit's course/)")
     return parser
 
 
@@ -87,6 +101,9 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
     if args.jobs < 1 or args.timeout <= 0 or args.memory_gib <= 0:
         console.print("--jobs, --timeout and --memory-gib must be positive.")
         return 2
+    if args.fail_under is not None and not 0 <= args.fail_under <= 100:
+        console.print("--fail-under is a percentage of the maximum score, from 0 to 100.")
+        return 2
     options = GradeOptions(assignment=args.assignment, jobs=args.jobs, timeout=args.timeout,
                            device=args.device, memory_bytes=int(args.memory_gib * 2**30))
     try:
@@ -107,7 +124,48 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
         console.print(f"The grader itself failed, so no grades were written: {error}", markup=False)
         return 1
     write_outputs(args.out, rows)
+    if args.junit:
+        write_atomically(args.junit, junit_xml(rows))
     print_summary(console, rows, args.out)
+    if args.fail_under is not None:
+        return _check_fail_under(console, rows, args.fail_under)
+    return 0
+
+
+def _check_fail_under(console: Console, rows: list[GradedSubmission], percent: float) -> int:
+    """Exit status 3 when a row scores below ``percent`` of its maximum, else 0."""
+    below = [row for row in rows if row.score < percent / 100 * row.max_score]
+    if not below:
+        return 0
+    listed = ", ".join(f"{row.student_id}/{row.assignment_id} ({row.score:g}/{row.max_score:g})" for row in below[:10])
+    more = f" and {len(below) - 10} more" if len(below) > 10 else ""
+    console.print(f"--fail-under {percent:g}: {len(below)} of {len(rows)} scored below {percent:g} %: {listed}{more}",
+                  markup=False, highlight=False)
+    return 3
+
+
+def _report(args: argparse.Namespace, console: Console) -> int:
+    from autograder.report import write_report  # matplotlib is imported only for this command
+
+    try:
+        path = write_report(args.out)
+    except OutputsError as error:
+        console.print(str(error), markup=False)
+        return 2
+    console.print(f"Wrote {path}", highlight=False)
+    return 0
+
+
+def _gradebook(args: argparse.Namespace, console: Console) -> int:
+    from autograder.platforms.nbgrader_gradebook import GradebookError, record_grades  # nbgrader loads slowly
+
+    try:
+        recorded = record_grades(read_outputs(args.out), args.course)
+    except (OutputsError, GradebookError) as error:
+        console.print(str(error), markup=False)
+        return 2
+    console.print(f"Recorded {recorded.submissions} submissions of {recorded.students} students in"
+                  f" {recorded.db_url}; formgrader and `nbgrader export` show them.", markup=False, highlight=False)
     return 0
 
 
@@ -116,4 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(file=sys.stdout)
     if args.command == "grade":
         return _grade(args, console)
+    if args.command == "report":
+        return _report(args, console)
+    if args.command == "gradebook":
+        return _gradebook(args, console)
     return 2

@@ -18,14 +18,12 @@ from autograder.mistakes import MESSAGES
 # (rtol, atol) per dtype. Tight enough that a missing 1/sqrt(d_k) or a wrong dim always
 # fails, loose enough for a correct answer computed in another order (einsum, SDPA, logsumexp).
 TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
-    torch.float16: (1e-2, 1e-3),
-    torch.bfloat16: (2e-2, 1e-2),
     torch.float32: (1e-4, 1e-5),
     torch.float64: (1e-7, 1e-10),
 }
 
-# A mistake's wrong output(s) by mistake id; a callable is only run once the answer has failed.
-Mistakes = Mapping[str, torch.Tensor | list[torch.Tensor]]
+# The wrong outputs of each mistake by mistake id; a callable is only run once the answer failed.
+Mistakes = Mapping[str, list[torch.Tensor]]
 MistakeSource = Mistakes | Callable[[], Mistakes] | None
 
 
@@ -102,9 +100,7 @@ def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol) -> 
         index = _index_text(bad.nonzero()[0])
         return (f"{int(bad.sum())} of {actual.numel()} values are NaN or infinite"
                 f" (the first at index {index}, where you returned {actual[bad][0].item()}).")
-    default_rtol, default_atol = TOLERANCES[expected.dtype]
-    rtol = default_rtol if rtol is None else rtol
-    atol = default_atol if atol is None else atol
+    rtol, atol = _tolerances(expected.dtype, rtol, atol)
     error = (actual.double() - expected.double()).abs().nan_to_num(0.0)
     wrong = error > atol + rtol * expected.double().abs()
     if not wrong.any():
@@ -135,7 +131,7 @@ def _matching_mistake(actual, expected, mistakes: MistakeSource, rtol, atol) -> 
         return None
     candidates = mistakes() if callable(mistakes) else mistakes
     for mistake_id, outputs in candidates.items():
-        for wrong in outputs if isinstance(outputs, list) else [outputs]:
+        for wrong in outputs:
             if _same_values(actual, wrong.to(expected.dtype), rtol, atol):
                 return mistake_id
     return None
@@ -146,7 +142,12 @@ def _same_values(actual: torch.Tensor, wrong: torch.Tensor, rtol, atol) -> bool:
         return False  # a meta tensor has no values to compare
     if not wrong.is_floating_point():
         return torch.equal(actual.cpu().to(wrong.dtype), wrong.cpu())
-    default_rtol, default_atol = TOLERANCES.get(wrong.dtype, (0.0, 0.0))
-    return torch.allclose(actual.cpu().to(wrong.dtype), wrong.cpu(),
-                          rtol=default_rtol if rtol is None else rtol,
-                          atol=default_atol if atol is None else atol, equal_nan=True)
+    rtol, atol = _tolerances(wrong.dtype, rtol, atol)
+    return torch.allclose(actual.cpu().to(wrong.dtype), wrong.cpu(), rtol=rtol, atol=atol,
+                          equal_nan=True)
+
+
+def _tolerances(dtype: torch.dtype, rtol: float | None, atol: float | None) -> tuple[float, float]:
+    """The test's tolerances where it gave them, the dtype's defaults where it did not."""
+    default_rtol, default_atol = TOLERANCES[dtype]
+    return (default_rtol if rtol is None else rtol, default_atol if atol is None else atol)

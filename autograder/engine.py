@@ -28,7 +28,7 @@ from autograder.notebook_code import NotebookError, extract_notebook_file
 from autograder.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 from autograder.reference import load_reference
 from autograder.sandbox import SandboxConfig
-from autograder.sandbox_session import WORKER_UID_BASE, standard_sandbox
+from autograder.sandbox_session import MANUAL_SLOT, standard_sandbox, worker_uid
 
 
 @dataclass
@@ -62,7 +62,7 @@ def sandbox_for(slot: int, submitted: Path, out: Path, options: GradeOptions) ->
     # A single notebook's whole folder is hidden (tmpfs covers folders, not files).
     submissions = submitted if submitted.is_dir() else submitted.parent
     hide = [str(submissions.resolve()), str(out.resolve())]
-    return standard_sandbox(WORKER_UID_BASE + slot, hide, options.memory_bytes)
+    return standard_sandbox(worker_uid(slot), hide, options.memory_bytes)
 
 
 def devices_to_test(device: str) -> list[str]:
@@ -189,7 +189,7 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
                   progress: Callable[[str, str], None]) -> list[GradedSubmission]:
     """Grade discovered submissions (``submitted`` and ``out`` are hidden from the workers)."""
     prepared, problems = _prepare(entries)
-    jobs = max(1, min(options.jobs, len(prepared)))
+    jobs = max(1, min(options.jobs, len(prepared), MANUAL_SLOT))  # one uid per job slot
     # Spread each assignment's submissions over the shards so each shard has a similar load.
     ordered = sorted(prepared, key=lambda s: (s.assignment_id, s.student_id))
     shards = [ordered[slot::jobs] for slot in range(jobs)]

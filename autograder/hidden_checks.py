@@ -41,7 +41,9 @@ def reference_module(cls: type, *args, seed: int, device: str, dtype: torch.dtyp
                      **kwargs) -> torch.nn.Module:
     """``cls(*args, **kwargs)`` built under ``seed``, moved to ``device``/``dtype``, in eval mode."""
     with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(seed)
+        # Only the CPU generator initialises weights; torch.manual_seed would also queue a
+        # seed for every lazily initialised accelerator, with a stack trace each time.
+        torch.default_generator.manual_seed(seed)
         module = cls(*args, **kwargs)
     return module.to(device=device, dtype=dtype).eval()
 
@@ -113,8 +115,9 @@ def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: 
            " CPU when the module moves to a GPU; register them with self.register_buffer(...).")
     if mask_buffer:
         buffers = [name for name in description["buffers"] if name.split(".")[-1] == "mask"]
-        expect(bool(buffers), f"{what} has no buffer named mask: register the causal mask with"
-                        " self.register_buffer('mask', ...) so that it moves with the module.")
+        expect(bool(buffers), f"{what} has no buffer named mask: register the causal mask"
+                              " with self.register_buffer('mask', ...) so that it moves with"
+                              " the module.")
     output = module(torch.empty(input_shape, device="meta"))
     expect_tensor(output, torch.empty(output_shape, device="meta"),
                   f"{what} on the meta device, for x of shape {shape_text(input_shape)}")
@@ -124,16 +127,16 @@ def expect_no_future_leakage(module: RemoteObject, x: torch.Tensor, output_size:
                              what: str) -> None:
     """Changing only the tokens after position t leaves the outputs up to t unchanged."""
     batch, num_tokens, _ = x.shape
+    like = torch.empty(batch, num_tokens, output_size, dtype=x.dtype, device=x.device)
     before = module(x)
-    expect_structure(before, torch.empty(batch, num_tokens, output_size, dtype=x.dtype,
-                                         device=x.device), f"{what} on x of shape {shape_text(x.shape)}")
+    expect_structure(before, like, f"{what} on x of shape {shape_text(x.shape)}")
+    rtol, atol = TOLERANCES[x.dtype]
     for t in range(num_tokens - 1):
         changed = x.clone()
         changed[:, t + 1:] = randn(seed + t, batch, num_tokens - t - 1, x.shape[-1],
                                    dtype=x.dtype, device=x.device)
         after = module(changed)
-        expect_structure(after, before, f"{what} on x of shape {shape_text(x.shape)}")
-        rtol, atol = TOLERANCES[x.dtype]
+        expect_structure(after, like, f"{what} on x of shape {shape_text(x.shape)}")
         expect(torch.allclose(after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol),
                f"{what}: changing only the tokens after position {t} changed the outputs at"
                f" positions 0 to {t}." + mistake_hint("future_leak"))

@@ -155,10 +155,12 @@ def _wrong_masks(size: int, device) -> WrongOutputs:
 
 # -- 01: attention without weights ---------------------------------------------------------
 def dot_product_mistakes(inputs: torch.Tensor, query: torch.Tensor) -> WrongOutputs:
+    """Wrong results of attention_scores_for_query(inputs, query)."""
     return {"elementwise_product": [inputs * query]}
 
 
 def attention_scores_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
+    """Wrong results of attention_scores(inputs), from the reference's own function."""
     return {"transposed_product": [reference.attention_scores(inputs.T)]}
 
 
@@ -178,6 +180,7 @@ def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
 
 
 def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
+    """Wrong results of simple_self_attention(inputs), from the reference's scores and softmax."""
     scores = reference.attention_scores(inputs)
     return {
         "softmax_wrong_dim": [reference.softmax_stable(scores, dim=0) @ inputs],
@@ -198,8 +201,8 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
         "scaled_by_wrong_size": [right * math.sqrt(d_k / size)
                                  for size in set(keys.shape[:-1]) - {d_k}],
     }
-    reversed_keys = keys.permute(*reversed(range(keys.ndim)))  # what keys.T does to a batch
     if keys.ndim > 2:
+        reversed_keys = keys.permute(*reversed(range(keys.ndim)))  # what keys.T does to a batch
         with contextlib.suppress(RuntimeError):  # most shapes make keys.T raise instead
             wrong["keys_T_on_batch"] = [queries @ reversed_keys / math.sqrt(d_k)]
     return wrong
@@ -301,12 +304,14 @@ def wrapper_mistakes(module: torch.nn.Module, x: torch.Tensor) -> WrongOutputs:
 
 
 def split_heads_mistakes(x: torch.Tensor, num_heads: int) -> WrongOutputs:
+    """Wrong results of split_heads(x, num_heads) for x of shape (b, T, d_out)."""
     batch, num_tokens, _ = x.shape
     return {"view_without_transpose": [x.reshape(batch, num_heads, num_tokens, -1),
                                        x.reshape(batch, num_tokens, num_heads, -1)]}
 
 
 def merge_heads_mistakes(x: torch.Tensor) -> WrongOutputs:
+    """Wrong results of merge_heads(x) for x of shape (b, h, T, head_dim)."""
     batch, _, num_tokens, _ = x.shape
     return {"view_without_transpose": [x.reshape(batch, num_tokens, -1)]}
 
@@ -320,6 +325,7 @@ def causal_mask_mistakes(mask: torch.Tensor) -> WrongOutputs:
 
 
 def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
+    """Wrong results of mask_and_renormalize(weights)."""
     num_tokens = weights.shape[-1]
 
     def renormalised(mask):

@@ -36,7 +36,9 @@ def reset_torch_state(threads: int | None = None) -> None:
     torch.use_deterministic_algorithms(False)
     torch.set_float32_matmul_precision("highest")
     torch.set_flush_denormal(False)
-    torch.manual_seed(0)
+    torch.default_generator.manual_seed(0)  # torch.manual_seed also probes absent accelerators: slow
+    if torch.cuda.is_initialized():
+        torch.cuda.manual_seed_all(0)
     random.seed(0)
     if "numpy" in sys.modules:
         sys.modules["numpy"].random.seed(0)
@@ -141,13 +143,15 @@ class ProbeServer:
             # never left (``torch.inference_mode().__enter__()``), which set_grad_enabled cannot.
             with torch.inference_mode(False):
                 value = operation(message.header, self._decoder(message))
-                return {"ok": True, "value": encoder.encode(value)}, encoder.tensors
+                reply = {"ok": True, "value": encoder.encode(value)}, encoder.tensors
         except BaseException as error:  # noqa: BLE001 - SystemExit from student code is an answer
-            return {"ok": False, "error": {
+            reply = {"ok": False, "error": {
                 "type": type(error).__name__,
                 "message": exception_text(error),
                 "traceback": _student_traceback(error),
             }}, {}
+        reply[0]["probe_id"] = message.header.get("probe_id")  # which probe this answers
+        return reply
 
     def _target(self, header: dict, decoder: Decoder):
         target = header["target"]

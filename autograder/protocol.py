@@ -22,6 +22,7 @@ from safetensors.torch import save as save_tensors
 # Frames larger than this are refused: a reply that big is a student's memory bomb, not an answer.
 MAX_FRAME_BYTES = 512 * 1024 * 1024
 _LENGTHS = struct.Struct("!II")  # header bytes, tensor blob bytes
+MAX_TYPE_NAME_CHARS = 100
 
 
 class ProtocolError(Exception):
@@ -115,6 +116,12 @@ class Encoder:
         return {"tensor": key, **info}
 
 
+def _type_name(name) -> str:
+    """A type name as the worker reports it, cut short: a student's class may have any name,
+    and failure messages (kept in results and feedback) quote it."""
+    return str(name)[:MAX_TYPE_NAME_CHARS]
+
+
 class Decoder:
     """Rebuilds values from tagged JSON; only data types, never objects of the sender's choice."""
 
@@ -153,13 +160,13 @@ class Decoder:
         if "device" in value and len(value) == 1:
             return torch.device(str(value["device"]))
         if "ref" in value:
-            ref = RemoteRef(int(value["ref"]), str(value.get("type", "object")))
+            ref = RemoteRef(int(value["ref"]), _type_name(value.get("type", "object")))
             return self._resolve_ref(ref) if self._resolve_ref else ref
         if "generator" in value:
             seeded = Seeded(int(value["generator"]), str(value.get("device", "cpu")))
             return self._make_generator(seeded) if self._make_generator else seeded
         if "foreign" in value:
-            return ForeignValue(str(value["foreign"]))
+            return ForeignValue(_type_name(value["foreign"]))
         raise ProtocolError(f"unknown value tag {sorted(value)[0]!r}")
 
     def _decode_tensor(self, info: dict) -> torch.Tensor:

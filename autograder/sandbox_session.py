@@ -14,10 +14,23 @@ from autograder.probe_client import Submission
 from autograder.sandbox import SandboxConfig
 from autograder.worker_session import WorkerSession
 
-# Each job slot of the engine runs its workers as a user of its own (base + slot), so a sweep
-# of that user kills only its workers; hand-run tests use a uid apart from those slots.
-WORKER_UID_BASE = 61000
-MANUAL_WORKER_UID = 61999
+# Workers run as users of their own: each grader process gets a block of uids (from its pid)
+# and each of its job slots one uid in it, so sweeping a uid kills that slot's workers and no
+# one else's, even with several graders on one machine. Hand-run tests use the block's last uid.
+WORKER_UID_BASE = 200_000
+UIDS_PER_GRADER = 64
+MANUAL_SLOT = UIDS_PER_GRADER - 1
+_GRADER_BLOCKS = 100_000
+
+
+def worker_uid(slot: int) -> int:
+    """The uid of job slot ``slot`` (0 to UIDS_PER_GRADER - 2) of this grader process."""
+    return WORKER_UID_BASE + (os.getpid() % _GRADER_BLOCKS) * UIDS_PER_GRADER + slot
+
+
+def is_worker_uid(uid: int) -> bool:
+    """Whether ``uid`` belongs to some grader's worker (for checks that nothing is left)."""
+    return WORKER_UID_BASE <= uid < WORKER_UID_BASE + _GRADER_BLOCKS * UIDS_PER_GRADER
 
 
 def standard_sandbox(uid: int, hide: list[str], memory_bytes: int = 4 * 2**30) -> SandboxConfig:
@@ -34,7 +47,7 @@ def open_notebook_submission(path: Path, timeout: float = 10.0):
     """A Submission for ``path``; the worker and its fork server are gone on exit."""
     code = extract_notebook_file(path)
     forkserver = ForkServer()
-    sandbox = standard_sandbox(MANUAL_WORKER_UID, [str(path.resolve().parent)])
+    sandbox = standard_sandbox(worker_uid(MANUAL_SLOT), [str(path.resolve().parent)])
     session = WorkerSession(forkserver, code, sandbox, timeout)
     try:
         ready = session.start()

@@ -43,12 +43,13 @@ def run_worker(sock: socket.socket, request: dict) -> None:
     except OSError as error:  # the grader's setup is at fault, not the student: say so
         protocol.send(sock, {"ready": False, "sandbox_error": str(error)}, {})
         os._exit(71)
+    # Sent before any student code runs, so the grader believes it (and only this frame).
+    protocol.send(sock, {"sandboxed": True, "isolation": isolation}, {})
     _isolate_io(sock.fileno())
     torch.set_num_threads(config.threads)
     namespace, problems = load_definitions(request["blocks"])
     defined = sorted(name for name in namespace if not name.startswith("__"))
-    protocol.send(sock, {"ready": True, "defined": defined, "problems": problems,
-                         "isolation": isolation}, {})
+    protocol.send(sock, {"ready": True, "defined": defined, "problems": problems}, {})
     server = ProbeServer(namespace, threads=config.threads)
     while True:
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import select
 import signal
 import socket
@@ -15,7 +16,7 @@ from autograder import protocol
 from autograder.forkserver import ForkServer
 from autograder.notebook_code import ExtractedCode
 from autograder.probe_client import ProbeTimeout, WorkerCrashed
-from autograder.sandbox import ISOLATION_FULL, ISOLATION_USERNS, SandboxConfig
+from autograder.sandbox import SandboxConfig
 
 # Everything a worker says is bounded here, before the grader stores it: code in the worker can
 # rewrite the worker's own replies (it shares its process), so caps inside the worker are not enough.
@@ -49,10 +50,16 @@ class WorkerSession:
         self.close()
         self.generation += 1
         self._pid, self._sock = self._forkserver.spawn(self._request)
-        reply = self._exchange(None, {}, "loading your notebook's definitions")
-        if "sandbox_error" in reply.header:
+        # The first frame comes before any student code runs, so it alone is believed: a
+        # notebook could forge anything later, a "sandbox_error" that stops the class included.
+        sandbox = self._exchange(None, {}, "setting up the sandbox")
+        if "sandbox_error" in sandbox.header:
             self.close()
-            raise SandboxError(f"the worker's sandbox could not be set up: {reply.header['sandbox_error']}")
+            raise SandboxError(f"the worker's sandbox could not be set up: {sandbox.header['sandbox_error']}")
+        if sandbox.header.get("sandboxed") is not True:
+            self.close()
+            raise WorkerCrashed("the worker did not start properly")
+        reply = self._exchange(None, {}, "loading your notebook's definitions")
         if reply.header.get("ready") is not True:
             self.close()
             raise WorkerCrashed("the worker did not start properly")
@@ -61,23 +68,22 @@ class WorkerSession:
             "ready": True,
             "defined": _bounded_strings(reply.header.get("defined"), MAX_NAMES, MAX_NAME_CHARS),
             "problems": _bounded_strings(reply.header.get("problems"), MAX_PROBLEMS, MAX_TEXT_CHARS),
-            # Observed from outside, not taken from the worker, whose code could claim anything.
-            "isolation": self._observed_isolation(str(reply.header.get("isolation", ""))[:MAX_NAME_CHARS]),
+            "isolation": str(sandbox.header.get("isolation", ""))[:MAX_NAME_CHARS],
         }
         return self.ready
-
-    def _observed_isolation(self, claimed: str) -> str:
-        if self._namespace_init is None:  # no PID namespace: the worker could not unshare
-            return claimed if claimed.startswith("limits only") else "limits only"
-        if os.geteuid() != 0:
-            return ISOLATION_USERNS
-        uids = _uids(_child_of(self._pid))
-        return ISOLATION_FULL if uids and uids == {self._uid} else "namespaces (as root)"
 
     def request(self, header: dict, tensors: dict[str, torch.Tensor]) -> protocol.Message:
         if self._sock is None:
             self.start()
-        return self._exchange(header, tensors, "answering this test")
+        # The worker echoes this id; a frame that student code wrote to the socket itself would
+        # answer the wrong probe and shift every later answer, so it ends the worker instead.
+        probe_id = secrets.token_hex(8)
+        reply = self._exchange({**header, "probe_id": probe_id}, tensors, "answering this test")
+        if reply.header.get("probe_id") != probe_id:
+            self.close()
+            raise WorkerCrashed("The process running your code wrote to the grader's connection itself"
+                                " and was stopped.")
+        return reply
 
     def _exchange(self, header, tensors, doing: str) -> protocol.Message:
         # One deadline for the whole answer: a worker that sends a byte now and then must not

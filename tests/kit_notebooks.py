@@ -13,6 +13,7 @@ from nbclient import NotebookClient
 from autograder.curriculum import ASSIGNMENTS
 from autograder.notebook_code import extract_notebook_file
 from autograder.paths import KIT_ROOT, solution_notebook, student_notebook
+from autograder.probe_server import load_definitions as worker_load_definitions
 
 NOTEBOOK_TIMEOUT_S = 300
 
@@ -25,18 +26,11 @@ def notebook_paths() -> dict[str, Path]:
 
 
 def load_definitions(path: Path) -> tuple[dict, list[str]]:
-    """The notebook's definitions as a namespace, the way the grader loads them.
+    """The notebook's definitions as a namespace, loaded exactly as the grader's worker does.
 
     Returns the namespace and one line per block that raised.
     """
-    namespace: dict = {"__name__": "notebook_definitions"}
-    failures = []
-    for block in extract_notebook_file(path).blocks:
-        try:
-            exec(compile(block.source, f"{path.name}, cell {block.cell_index + 1}", "exec"), namespace)
-        except Exception as error:
-            failures.append(f"cell {block.cell_index + 1} ({', '.join(block.names)}): {error!r}")
-    return namespace, failures
+    return worker_load_definitions([vars(block) for block in extract_notebook_file(path).blocks])
 
 
 def execute_notebooks(paths: dict[str, Path], cwd: Path) -> dict[str, nbformat.NotebookNode]:

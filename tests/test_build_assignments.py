@@ -2,21 +2,27 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import nbformat
 import pytest
 
 from autograder import build_assignments
 from autograder.build_assignments import build
 from autograder.curriculum import ASSIGNMENTS
+from autograder.i18n import TRANSLATIONS
 from autograder.paths import ASSIGNMENTS_DIR
 
 
 @pytest.mark.slow
 def test_committed_assignments_are_regenerated_byte_for_byte(tmp_path, capsys):
+    """The English notebooks at assignments/<id>/, each translation at assignments/<language>/<id>/."""
     written = build(tmp_path / "assignments", tmp_path / "course")
-    assert [path.parent.name for path in written] == ASSIGNMENTS
-    assert capsys.readouterr().out.count("generated ") == len(ASSIGNMENTS)
-    committed = sorted(path.relative_to(ASSIGNMENTS_DIR) for path in ASSIGNMENTS_DIR.rglob("*") if path.is_file())
+    folders = [Path(assignment_id) for assignment_id in ASSIGNMENTS]
+    folders += [Path(language, assignment_id) for language in TRANSLATIONS for assignment_id in ASSIGNMENTS]
+    assert [path.parent.relative_to(tmp_path / "assignments") for path in written] == folders
+    assert capsys.readouterr().out.count("generated ") == len(folders)
+    committed = sorted(path.relative_to(ASSIGNMENTS_DIR) for path in ASSIGNMENTS_DIR.rglob("*.ipynb"))
     assert committed == sorted(path.relative_to(tmp_path / "assignments") for path in written)
     for path in written:
         relative = path.relative_to(tmp_path / "assignments")

@@ -25,6 +25,7 @@ from autograder.notebook_variants import (
     with_replacement,
     write_submission,
 )
+from autograder.sandbox_session import is_worker_uid
 
 pytestmark = pytest.mark.slow
 
@@ -163,7 +164,7 @@ def test_no_worker_process_survives_grading(graded_class):
                 uid = os.stat(f"/proc/{entry}").st_uid
             except FileNotFoundError:
                 continue
-            if 61000 <= uid <= 61999:
+            if is_worker_uid(uid):
                 lingering.append(entry)
     assert lingering == []
 

@@ -8,7 +8,7 @@ graded in one call of the engine, once per session.
 from __future__ import annotations
 
 import ast
-import textwrap
+import functools
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,6 @@ from autograder.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
 from autograder.engine import GradedSubmission, GradeOptions, grade_class
 from autograder.mistakes import MESSAGES
 from autograder.notebook_variants import (
-    answer_cell,
     load_solution,
     solved_source,
     stubbed,
@@ -50,18 +49,24 @@ def alternative_notebook(assignment_id: str) -> dict:
     return notebook
 
 
-def stages_building_on(stage: str) -> set[str]:
-    """``stage`` and every stage whose solution (or whose hidden tests) use it, transitively."""
-    uses: dict[str, set[str]] = {}
+@functools.cache
+def stage_uses() -> dict[str, set[str]]:
+    """For each stage, the other stages that its solution (or its hidden tests) use."""
+    uses = {}
     for assignment_id, stages in STAGES_BY_ASSIGNMENT.items():
         solution = load_solution(assignment_id)
-        for user in stages:
-            tree = ast.parse(textwrap.dedent(solved_source(solution, user)))
+        for stage in stages:
+            tree = ast.parse(solved_source(solution, stage))
             names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
-            uses[user] = (names & set(stages)) - {user} | TESTS_BUILD_ON.get(user, set())
+            uses[stage] = ((names & set(stages)) - {stage}) | TESTS_BUILD_ON.get(stage, set())
+    return uses
+
+
+def stages_building_on(stage: str) -> set[str]:
+    """``stage`` and every stage that uses it, directly or through another stage."""
     affected, frontier = {stage}, {stage}
     while frontier:
-        frontier = {user for user, used in uses.items() if used & frontier} - affected
+        frontier = {user for user, used in stage_uses().items() if used & frontier} - affected
         affected |= frontier
     return affected
 
@@ -118,7 +123,7 @@ def test_untouched_stubs_earn_zero(graded, assignment_id):
     for test in row.tests:
         assert test["status"] in ("failed", "error"), test
         # Every test reached the student's stub; none tripped over the grader itself.
-        assert "NotImplementedError" in test["message"] or "not implemented" in test["message"], test
+        assert "NotImplementedError" in test["message"], test
 
 
 @pytest.mark.parametrize("mutation", MUTATIONS, ids=lambda mutation: mutation.name)
@@ -148,4 +153,3 @@ def test_mutations_cover_every_stage():
     assert len({mutation.name for mutation in MUTATIONS}) == len(MUTATIONS)
     for mutation in MUTATIONS:
         assert mutation.mistake is None or mutation.mistake in MESSAGES, mutation
-        answer_cell(load_solution(mutation.assignment), mutation.stage)

@@ -11,7 +11,7 @@ from autograder.forkserver import ForkServer
 from autograder.notebook_code import extract_definitions
 from autograder.probe_client import ProbeTimeout, StudentError, Submission, WorkerCrashed
 from autograder.protocol import ForeignValue, Seeded
-from autograder.sandbox_session import MANUAL_WORKER_UID, standard_sandbox
+from autograder.sandbox_session import MANUAL_SLOT, standard_sandbox, worker_uid
 from autograder.worker_session import SandboxError, WorkerSession
 
 STUDENT_CODE = '''
@@ -62,7 +62,7 @@ def forkserver():
 @pytest.fixture
 def session(forkserver, tmp_path):
     code = extract_definitions({"cells": [{"cell_type": "code", "source": STUDENT_CODE}]})
-    worker = WorkerSession(forkserver, code, standard_sandbox(MANUAL_WORKER_UID, [str(tmp_path)]), timeout=2)
+    worker = WorkerSession(forkserver, code, standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)]), timeout=2)
     ready = worker.start()
     yield worker, Submission(worker, set(ready["defined"]), ready["problems"])
     worker.close()
@@ -128,7 +128,7 @@ def test_nothing_a_worker_started_survives_it(session):
     worker, student = session
     assert student.call("fork_and_linger") == 1
     worker.close()
-    assert _running_as(MANUAL_WORKER_UID) == []
+    assert _running_as(worker_uid(MANUAL_SLOT)) == []
 
 
 def test_the_kit_and_the_submissions_are_out_of_sight(session, tmp_path):
@@ -144,7 +144,7 @@ def test_a_sandbox_that_cannot_be_built_is_the_graders_error(forkserver, tmp_pat
     a_file = tmp_path / "not-a-folder"
     a_file.write_text("x")
     code = extract_definitions({"cells": []})
-    worker = WorkerSession(forkserver, code, standard_sandbox(MANUAL_WORKER_UID, [str(a_file)]), timeout=2)
+    worker = WorkerSession(forkserver, code, standard_sandbox(worker_uid(MANUAL_SLOT), [str(a_file)]), timeout=2)
     if os.geteuid() != 0:
         pytest.skip("without root the fallback may not mount at all")
     with pytest.raises(SandboxError, match="sandbox could not be set up"):

@@ -277,15 +277,21 @@ def _weights_revealing_attention(student, reference, p, device):
     return module, x, weights, call_text("CausalAttention", *args)
 
 
+def _revealed_weights(y, weights: torch.Tensor, what: str):
+    """The attention weights and their sum, read from a weights-revealing module's output."""
+    expect_structure(y, torch.empty(*weights.shape[:-1], weights.shape[-1] + 1,
+                                    dtype=weights.dtype, device=weights.device), what)
+    return y[..., :-1], y[..., -1]
+
+
 @pytest.mark.CausalAttention
 def test_causal_attention_has_no_dropout_in_eval_mode(student, reference, device):
     p = 0.4
     module, x, weights, what = _weights_revealing_attention(student, reference, p, device)
-    y = module(x)
-    expect_structure(y, torch.empty(*weights.shape[:-1], weights.shape[-1] + 1,
-                                    dtype=weights.dtype, device=device), what)
-    kept = y[..., :-1] != 0
-    expect_tensor(y[..., :-1], weights, f"{what} after .eval(), its attention weights",
+    what = f"{what} after .eval()"
+    actual_weights, _ = _revealed_weights(module(x), weights, what)
+    kept = actual_weights != 0
+    expect_tensor(actual_weights, weights, f"{what}, its attention weights",
                   mistakes=lambda: {"dropout_in_eval": [weights * kept / (1 - p),
                                                         weights * kept]})
 
@@ -296,10 +302,7 @@ def test_causal_attention_drops_attention_weights_in_training(student, reference
     module, x, weights, what = _weights_revealing_attention(student, reference, p, device)
     what = f"{what} in training mode"
     module.train()
-    y = module(x)
-    expect_structure(y, torch.empty(*weights.shape[:-1], weights.shape[-1] + 1,
-                                    dtype=weights.dtype, device=device), what)
-    dropped_weights, total = y[..., :-1], y[..., -1]
+    dropped_weights, total = _revealed_weights(module(x), weights, what)
     kept = dropped_weights != 0
     visible = torch.ones(kept.shape[-2:], dtype=torch.bool).tril().expand_as(kept)
     _expect_zero_fraction(kept.cpu()[visible], p, f"{what}, its attention weights")

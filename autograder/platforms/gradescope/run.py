@@ -1,0 +1,105 @@
+"""Grade one Gradescope submission: what the autograder zip's ``run_autograder`` calls.
+
+    python -m autograder.platforms.gradescope.run --root /autograder --assignment 01_attention_scores
+
+Gradescope puts the student's upload in ``<root>/submission`` (a notebook, or a zip such as the
+one otter's ``grader.export()`` writes) and reads ``<root>/results/results.json``. The notebook is
+graded by the kit's grader in nbgrader's layout, exactly as in a class run. The exit status is 0
+when results.json was written, 1 when the grader itself failed (Gradescope then reports a failed
+autograder run, which the instructor can rerun, instead of a score of 0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from autograder import rubric
+from autograder.curriculum import ASSIGNMENTS
+from autograder.engine import GradedSubmission, GradeOptions, GradingError, grade_class
+from autograder.outputs import write_atomically
+from autograder.platforms.gradescope.results import results_document
+from autograder.reference import BrokenReferenceError
+from autograder.rubric import RubricError
+
+STUDENT_ID = "submission"
+MAX_NOTEBOOK_BYTES = 64 * 2**20  # the grader's own limit
+
+
+def _candidates(submission_dir: Path) -> dict[str, bytes | str]:
+    """Every notebook in the upload (also inside zips), by name: its bytes, or why it cannot be read."""
+    found: dict[str, bytes | str] = {}
+    for path in sorted(submission_dir.rglob("*")):
+        if ".ipynb_checkpoints" in path.parts or path.is_symlink() or not path.is_file():
+            continue
+        relative = str(path.relative_to(submission_dir))
+        if path.suffix == ".ipynb":
+            found[relative] = path.read_bytes() if path.stat().st_size <= MAX_NOTEBOOK_BYTES else "over 64 MiB"
+        elif path.suffix == ".zip" and zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as archive:
+                for member in sorted(archive.infolist(), key=lambda info: info.filename):
+                    if member.filename.endswith(".ipynb") and ".ipynb_checkpoints" not in member.filename:
+                        found[f"{relative}:{member.filename}"] = (
+                            archive.read(member) if member.file_size <= MAX_NOTEBOOK_BYTES else "over 64 MiB")
+    return found
+
+
+def find_notebook(submission_dir: Path, assignment_id: str) -> tuple[bytes | None, str]:
+    """The submitted notebook's bytes, and where it was found or why none was chosen.
+
+    A notebook named ``<assignment_id>.ipynb`` wins; otherwise the only notebook uploaded.
+    """
+    candidates = _candidates(submission_dir)
+    expected = f"{assignment_id}.ipynb"
+    named = [name for name in candidates if Path(name.split(":")[-1]).name == expected]
+    chosen = named[:1] or (list(candidates) if len(candidates) == 1 else [])
+    if not chosen:
+        if not candidates:
+            return None, f"missing: no notebook was uploaded; submit {expected}"
+        return None, f"misnamed: found {', '.join(candidates)}; expected {expected}"
+    content = candidates[chosen[0]]
+    if isinstance(content, str):
+        return None, f"unreadable: {chosen[0]} is {content}"
+    return content, chosen[0]
+
+
+def grade_submission(submission_dir: Path, assignment_id: str, options: GradeOptions) -> GradedSubmission:
+    """Grade the notebook in ``submission_dir`` as ``assignment_id``; one grades.csv row."""
+    content, where = find_notebook(submission_dir, assignment_id)
+    if content is None:
+        return GradedSubmission(STUDENT_ID, assignment_id, where, 0.0, rubric.max_score(assignment_id))
+    with tempfile.TemporaryDirectory(prefix="gradescope-") as scratch:
+        submitted = Path(scratch) / "submitted"
+        notebook = submitted / STUDENT_ID / assignment_id / f"{assignment_id}.ipynb"
+        notebook.parent.mkdir(parents=True)
+        notebook.write_bytes(content)
+        [row] = grade_class(submitted, Path(scratch) / "out", options)
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.platforms.gradescope.run",
+                                     description="Grade <root>/submission into <root>/results/results.json.")
+    parser.add_argument("--root", type=Path, default=Path("/autograder"), help="Gradescope's folder")
+    parser.add_argument("--assignment", required=True, choices=ASSIGNMENTS)
+    parser.add_argument("--timeout", type=float, default=10.0,
+                        help="seconds the student's code may take per test (default 10)")
+    args = parser.parse_args(argv)
+    options = GradeOptions(assignment=args.assignment, timeout=args.timeout)
+    try:
+        row = grade_submission(args.root / "submission", args.assignment, options)
+    except (GradingError, BrokenReferenceError, RubricError) as error:
+        print(f"The grader itself failed, so no results were written: {error}", file=sys.stderr)
+        return 1
+    results = args.root / "results" / "results.json"
+    write_atomically(results, json.dumps(results_document(row), indent=2, ensure_ascii=False) + "\n")
+    print(f"{row.assignment_id}: {row.score:g} / {row.max_score:g} ({row.status}); wrote {results}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

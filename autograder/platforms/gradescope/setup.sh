@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder image: a Python environment
+# in /autograder/venv with torch and the kit, installed from this folder (/autograder/source).
+# The kit needs Python 3.11 or newer: choose the Ubuntu 24.04 base image in the autograder settings.
+set -euo pipefail
+source_dir="$(cd "$(dirname "$0")" && pwd)"
+venv="${AUTOGRADER_ROOT:-/autograder}/venv"
+
+apt-get update
+DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 python3-venv python3-pip
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    echo "setup.sh: $(python3 --version) is too old; choose the Ubuntu 24.04 base image on Gradescope." >&2
+    exit 1
+fi
+python3 -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --upgrade pip
+# Gradescope has no GPU: the CPU build of torch is a fraction of the size.
+"$venv/bin/python" -m pip install --quiet torch==2.13.0 --extra-index-url https://download.pytorch.org/whl/cpu
+# Editable, so that the grader finds solutions/ beside its package.
+"$venv/bin/python" -m pip install --quiet -e "$source_dir"

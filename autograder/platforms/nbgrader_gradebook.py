@@ -1,0 +1,141 @@
+"""Record a grading run in an nbgrader gradebook, so that formgrader and ``nbgrader export`` show it.
+
+    python -m autograder gradebook <out> [--course course/]
+
+Every stage becomes a grade cell of the assignment's notebook, named after the stage like its
+answer cell, worth the stage's points in the rubric; every submission that reached the grader
+gets each stage's points as the cell's automatic score. A student whose notebook is missing is
+added without a submission, which ``nbgrader export`` scores 0. Running it again updates the same
+entries. nbgrader then treats the assignment as graded: it refuses to regenerate it, as it does
+after its own autograde.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import warnings
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from nbgrader.api import Grade, Gradebook, MissingEntry
+from nbgrader.coursedir import CourseDirectory
+from sqlalchemy.exc import SAWarning
+from traitlets.config.loader import PyFileConfigLoader
+
+from autograder.curriculum import ASSIGNMENTS
+from autograder.discovery import MISSING
+from autograder.engine import GradedSubmission
+
+CONFIG_FILE = "nbgrader_config.py"
+
+
+class GradebookError(Exception):
+    """The course directory or the grades cannot be recorded; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class RecordedGrades:
+    """What was written: the gradebook's address and how many entries."""
+
+    db_url: str
+    students: int
+    submissions: int
+
+
+def course_database(course_dir: Path) -> tuple[str, str]:
+    """The gradebook URL and course id of an nbgrader course directory, from its config file."""
+    config_file = course_dir / CONFIG_FILE
+    if not config_file.is_file():
+        raise GradebookError(f"{course_dir} is not an nbgrader course directory (it has no {CONFIG_FILE}):"
+                             " run `make assignments` to build course/, or pass --course <your course>")
+    config = PyFileConfigLoader(CONFIG_FILE, path=str(course_dir)).load_config()
+    coursedir = CourseDirectory(config=config)
+    coursedir.root = str(course_dir.resolve())  # the folder may have moved since its config was written
+    return coursedir.db_url, coursedir.course_id
+
+
+def stage_points(row: GradedSubmission, key: str, total: float) -> dict[str, float]:
+    """A row's ``points`` (or ``max_points``) per stage, rounded to 0.01 so that they add up to ``total``.
+
+    The rubric's per-test shares are rounded, so the stages' sums can miss the notebook's score
+    in grades.csv by a few hundredths; that remainder goes to the stage worth the most.
+    """
+    sums: dict[str, float] = defaultdict(float)
+    for test in row.tests:
+        sums[test["stage"]] += test[key]
+    points = {stage: round(value, 2) for stage, value in sums.items()}
+    if points:
+        largest = max(points, key=lambda stage: (points[stage], stage))
+        points[largest] = round(points[largest] + total - sum(points.values()), 2)
+    return points
+
+
+def _stage_maxima(rows: list[GradedSubmission]) -> dict[str, float]:
+    graded = [row for row in rows if row.status == "graded"]
+    return stage_points(graded[0], "max_points", graded[0].max_score) if graded else {}
+
+
+def _grade(gradebook: Gradebook, submitted_notebook, cell) -> Grade:
+    """The grade of one cell in a submitted notebook, created when the cell is newer than it."""
+    for grade in submitted_notebook.grades:
+        if grade.cell_id == cell.id:
+            return grade
+    grade = Grade(cell_id=cell.id, notebook=submitted_notebook)
+    gradebook.db.add(grade)
+    return grade
+
+
+def _record_assignment(gradebook: Gradebook, assignment_id: str, rows: list[GradedSubmission]) -> int:
+    """Write one assignment's cells, students and scores; returns the number of submissions."""
+    maxima = _stage_maxima(rows)
+    gradebook.update_or_create_assignment(assignment_id)
+    gradebook.update_or_create_notebook(assignment_id, assignment_id)
+    cells = {stage: gradebook.update_or_create_grade_cell(stage, assignment_id, assignment_id,
+                                                          max_score=max_points, cell_type="code")
+             for stage, max_points in maxima.items()}
+    submissions = 0
+    for row in rows:
+        gradebook.update_or_create_student(row.student_id)
+        if row.status == MISSING or not cells:
+            continue
+        try:
+            gradebook.find_submission(assignment_id, row.student_id)
+        except MissingEntry:
+            gradebook.add_submission(assignment_id, row.student_id)
+        submitted = gradebook.find_submission_notebook(assignment_id, assignment_id, row.student_id)
+        points = stage_points(row, "points", row.score)
+        for stage, cell in cells.items():
+            grade = _grade(gradebook, submitted, cell)
+            grade.auto_score = points.get(stage, 0.0)
+            grade.needs_manual_grade = False
+        submissions += 1
+    gradebook.db.commit()
+    return submissions
+
+
+@contextlib.contextmanager
+def _alembic_on_path():
+    """nbgrader runs ``alembic`` through PATH when it creates a gradebook; it lives beside Python."""
+    saved = os.environ.get("PATH", "")
+    os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), saved])
+    try:
+        yield
+    finally:
+        os.environ["PATH"] = saved
+
+
+def record_grades(rows: list[GradedSubmission], course_dir: Path) -> RecordedGrades:
+    """Write every row into the gradebook of the nbgrader course at ``course_dir``."""
+    db_url, course_id = course_database(course_dir)
+    by_assignment: dict[str, list[GradedSubmission]] = defaultdict(list)
+    for row in rows:
+        by_assignment[row.assignment_id].append(row)
+    ordered = sorted(by_assignment, key=lambda a: (ASSIGNMENTS.index(a) if a in ASSIGNMENTS else len(ASSIGNMENTS), a))
+    with warnings.catch_warnings(), _alembic_on_path(), Gradebook(db_url, course_id=course_id) as gradebook:
+        # nbgrader's own add_submission triggers SQLAlchemy's harmless "not in session" warning.
+        warnings.filterwarnings("ignore", category=SAWarning)
+        submissions = sum(_record_assignment(gradebook, a, by_assignment[a]) for a in ordered)
+    return RecordedGrades(db_url, len({row.student_id for row in rows}), submissions)

@@ -1,0 +1,68 @@
+"""A small class of submissions, graded once per test run, for the tests of the platform adapters.
+
+ada answered everything, ben normalised his softmax over the wrong dimension (a named mistake),
+cy left the stubs, dee submitted nothing and eve's file is not a notebook. The grading command
+runs for real, with ``--junit`` and ``--fail-under 50``.
+"""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.notebook_variants import filled, load_solution, load_student, with_answer, write_submission
+
+ASSIGNMENT = "01_attention_scores"
+FAIL_UNDER = 50
+WRONG_DIM_SOFTMAX = (
+    "import torch\n\n"
+    "def softmax_naive(x, dim=-1):\n"
+    "    exps = torch.exp(x)\n"
+    "    return exps / exps.sum(dim=0, keepdim=True)\n"
+)
+
+
+@dataclass(frozen=True)
+class GradedClass:
+    submitted: Path
+    out: Path
+    junit: Path
+    result: subprocess.CompletedProcess
+
+
+def complete_notebook() -> dict:
+    """The student notebook with every answer filled in from the solution."""
+    return filled(load_student(ASSIGNMENT), load_solution(ASSIGNMENT), STAGES_BY_ASSIGNMENT[ASSIGNMENT])
+
+
+def wrong_dim_notebook() -> dict:
+    """A complete notebook whose softmax_naive sums over dim 0 (the mistake softmax_wrong_dim)."""
+    return with_answer(complete_notebook(), "softmax_naive", WRONG_DIM_SOFTMAX)
+
+
+def write_class(submitted: Path) -> None:
+    write_submission(submitted, "ada", ASSIGNMENT, complete_notebook())
+    write_submission(submitted, "ben", ASSIGNMENT, wrong_dim_notebook())
+    write_submission(submitted, "cy", ASSIGNMENT, load_student(ASSIGNMENT))
+    (submitted / "dee").mkdir(parents=True)
+    write_submission(submitted, "eve", ASSIGNMENT, "this is not a notebook")
+
+
+@functools.cache
+def _grade_once(root: Path) -> GradedClass:
+    submitted, out = root / "submitted", root / "out"
+    write_class(submitted)
+    junit = out / "junit.xml"
+    command = [sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out), "--jobs", "2",
+               "--junit", str(junit), "--fail-under", str(FAIL_UNDER)]
+    result = subprocess.run(command, cwd="/", capture_output=True, text=True, timeout=600)
+    return GradedClass(submitted, out, junit, result)
+
+
+def graded_class(tmp_path_factory) -> GradedClass:
+    """The class above, graded once per test session (the first caller's temporary folder)."""
+    return _grade_once(tmp_path_factory.getbasetemp() / "platform-class")

@@ -1,0 +1,123 @@
+"""Gradescope: the autograder zip, and its run_autograder run for real on a sample submission
+in a temporary root (AUTOGRADER_ROOT), writing results.json in Gradescope's schema."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import zipfile
+
+import pytest
+from platform_class import ASSIGNMENT, graded_class, wrong_dim_notebook
+
+from autograder.notebook_variants import notebook_text
+from autograder.platforms.gradescope import run
+from autograder.platforms.gradescope.package import build_zip
+
+VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
+
+
+@pytest.fixture(scope="module")
+def autograder_zip(tmp_path_factory):
+    return build_zip(ASSIGNMENT, tmp_path_factory.mktemp("zips"))
+
+
+def test_zip_has_gradescopes_files_at_its_root_and_the_kit(autograder_zip):
+    with zipfile.ZipFile(autograder_zip) as archive:
+        entries = {info.filename: info for info in archive.infolist()}
+        assert archive.read("assignment.txt").decode() == f"{ASSIGNMENT}\n"
+    for script in ("setup.sh", "run_autograder"):
+        assert stat.S_IMODE(entries[script].external_attr >> 16) == 0o755
+    for needed in ("pyproject.toml", "autograder/rubric.toml", f"autograder/hidden_tests/test_{ASSIGNMENT}.py",
+                   f"solutions/{ASSIGNMENT}/{ASSIGNMENT}.ipynb", "source_data/your_journey.json"):
+        assert needed in entries
+    assert not [name for name in entries if "__pycache__" in name or name.startswith("source_data/example_class")]
+
+
+def test_zip_is_the_same_bytes_every_time(autograder_zip, tmp_path):
+    assert build_zip(ASSIGNMENT, tmp_path).read_bytes() == autograder_zip.read_bytes()
+
+
+def test_setup_script_is_valid_bash(autograder_zip, tmp_path):
+    with zipfile.ZipFile(autograder_zip) as archive:
+        archive.extract("setup.sh", tmp_path)
+    subprocess.run(["bash", "-n", str(tmp_path / "setup.sh")], check=True)
+
+
+def _gradescope_root(tmp_path, autograder_zip):
+    """Gradescope's layout: the zip in source/, run_autograder copied beside it, an empty results/."""
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(autograder_zip) as archive:
+        archive.extractall(root / "source")
+    shutil.copyfile(root / "source" / "run_autograder", root / "run_autograder")
+    (root / "run_autograder").chmod(0o755)
+    (root / "submission").mkdir()
+    (root / "results").mkdir()
+    return root
+
+
+@pytest.mark.slow
+def test_run_autograder_grades_an_uploaded_zip_into_results_json(tmp_path, tmp_path_factory, autograder_zip):
+    root = _gradescope_root(tmp_path, autograder_zip)
+    # What otter's grader.export() uploads: a zip holding the notebook, renamed by the student.
+    with zipfile.ZipFile(root / "submission" / "export.zip", "w") as upload:
+        upload.writestr("my attention (final).ipynb", notebook_text(wrong_dim_notebook()))
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "KIT_PYTHON": sys.executable}
+    result = subprocess.run([str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True,
+                            timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    document = json.loads((root / "results" / "results.json").read_text())
+
+    with (graded_class(tmp_path_factory).out / "grades.csv").open() as handle:
+        ben = {row["student_id"]: row for row in csv.DictReader(handle)}["ben"]  # the same notebook
+    assert document["score"] == float(ben["score"])
+    tests = document["tests"]
+    for test in tests:
+        assert isinstance(test["name"], str)
+        assert isinstance(test["output"], str)
+        assert test["status"] in ("passed", "failed")
+        assert test["visibility"] in VISIBILITIES
+    details = [test for test in tests if "score" in test]
+    summaries = [test for test in tests if "score" not in test]
+    assert {test["visibility"] for test in details} == {"after_due_date"}
+    assert {test["visibility"] for test in summaries} == {"visible"}
+    assert sum(test["max_score"] for test in details) == pytest.approx(float(ben["max_score"]), abs=0.01)
+    assert sum(test["score"] for test in details) == pytest.approx(document["score"], abs=0.01)
+    assert [s["name"] for s in summaries if s["status"] == "failed"] == ["softmax_naive: 2 of 8 hidden tests passed"]
+    failing = [test for test in details if test["status"] == "failed"]
+    assert failing
+    assert all("Likely mistake: the softmax normalised over the wrong dimension" in t["output"] for t in failing)
+    assert "Likely mistake" not in json.dumps(summaries) + document["output"]
+
+
+def test_nothing_uploaded_scores_zero_with_a_message(tmp_path):
+    (tmp_path / "submission").mkdir()
+    assert run.main(["--root", str(tmp_path), "--assignment", ASSIGNMENT]) == 0
+    document = json.loads((tmp_path / "results" / "results.json").read_text())
+    assert document["score"] == 0
+    assert document["tests"] == []
+    assert f"no notebook was uploaded; submit {ASSIGNMENT}.ipynb" in document["output"]
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({f"{ASSIGNMENT}.ipynb": b"{}", "scratch.ipynb": b"[]"}, f"{ASSIGNMENT}.ipynb"),
+    ({"renamed.ipynb": b"{}"}, "renamed.ipynb"),
+    ({".ipynb_checkpoints/x-checkpoint.ipynb": b"[]", "renamed.ipynb": b"{}"}, "renamed.ipynb"),
+])
+def test_the_named_notebook_wins_else_the_only_one(tmp_path, files, expected):
+    for name, content in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(content)
+    assert run.find_notebook(tmp_path, ASSIGNMENT) == (b"{}", expected)
+
+
+def test_two_other_notebooks_are_reported_as_misnamed(tmp_path):
+    (tmp_path / "a.ipynb").write_text("{}")
+    (tmp_path / "b.ipynb").write_text("{}")
+    assert run.find_notebook(tmp_path, ASSIGNMENT) == (
+        None, f"misnamed: found a.ipynb, b.ipynb; expected {ASSIGNMENT}.ipynb")
