@@ -140,7 +140,7 @@ def _check_fail_under(console: Console, rows: list[GradedSubmission], percent: f
     listed = ", ".join(f"{row.student_id}/{row.assignment_id} ({row.score:g}/{row.max_score:g})" for row in below[:10])
     more = f" and {len(below) - 10} more" if len(below) > 10 else ""
     console.print(f"--fail-under {percent:g}: {len(below)} of {len(rows)} scored below {percent:g} %: {listed}{more}",
-                  markup=False, highlight=False)
+                  markup=False, highlight=False, soft_wrap=True)
     return 3
 
 
@@ -150,9 +150,9 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     try:
         path = write_report(args.out)
     except OutputsError as error:
-        console.print(str(error), markup=False)
+        console.print(str(error), markup=False, soft_wrap=True)
         return 2
-    console.print(f"Wrote {path}", highlight=False)
+    console.print(f"Wrote {path}", highlight=False, soft_wrap=True)
     return 0
 
 
@@ -162,10 +162,11 @@ def _gradebook(args: argparse.Namespace, console: Console) -> int:
     try:
         recorded = record_grades(read_outputs(args.out), args.course)
     except (OutputsError, GradebookError) as error:
-        console.print(str(error), markup=False)
+        console.print(str(error), markup=False, soft_wrap=True)
         return 2
     console.print(f"Recorded {recorded.submissions} submissions of {recorded.students} students in"
-                  f" {recorded.db_url}; formgrader and `nbgrader export` show them.", markup=False, highlight=False)
+                  f" {recorded.db_url}; formgrader and `nbgrader export` show them.", markup=False, highlight=False,
+                  soft_wrap=True)
     return 0
 
 

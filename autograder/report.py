@@ -37,6 +37,8 @@ _templates = jinja2.Environment(
 
 @dataclass
 class StagePassRate:
+    """How many of the graded submissions passed every hidden test of one stage."""
+
     assignment_id: str
     stage: str
     passed: int
@@ -49,6 +51,8 @@ class StagePassRate:
 
 @dataclass
 class MistakeCount:
+    """A named mistake, how many submissions made it, and in which stages."""
+
     mistake_id: str
     text: str
     submissions: int

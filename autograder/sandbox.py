@@ -136,6 +136,10 @@ def _private_filesystems(config: SandboxConfig) -> None:
     _mount(None, "/", None, MS_REC | MS_PRIVATE, None)
     _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV, None)  # shows this PID namespace only
     _hide_and_keep(config)
+    # Service sockets (D-Bus, journald, a container engine's) live in /run, and a socket file
+    # can be connected to from any network namespace: the worker gets an empty /run instead.
+    if os.path.isdir("/run"):
+        _mount("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=64k,mode=0755")
     for scratch in SCRATCH_DIRS:
         if os.path.isdir(scratch):
             _mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV,
@@ -209,8 +213,24 @@ def _set_limits(config: SandboxConfig, count_processes: bool) -> None:
     # user namespace of our own (Linux 5.14+ counts per namespace), not for the grader's user.
     if count_processes:
         limits[resource.RLIMIT_NPROC] = config.max_processes
+    elif os.geteuid() != 0:  # (root ignores the limit)
+        # No user of its own: the count is the grader user's, so the worker may add its share to
+        # what that user runs now. Without it a fork bomb could fill the machine's process table.
+        limits[resource.RLIMIT_NPROC] = _tasks_of(os.getuid()) + config.max_processes
     for kind, value in limits.items():
         resource.setrlimit(kind, (value, value))
+
+
+def _tasks_of(uid: int) -> int:
+    """Processes and threads of ``uid`` now: what RLIMIT_NPROC counts."""
+    count = 0
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.stat(f"/proc/{entry}").st_uid == uid:
+                count += len(os.listdir(f"/proc/{entry}/task"))
+        except OSError:
+            continue
+    return count
 
 
 def confine(config: SandboxConfig) -> str:
@@ -225,8 +245,7 @@ def confine(config: SandboxConfig) -> str:
     try:
         level = _enter_namespaces()
     except OSError as error:
-        _finish(config, count_processes=False, scratch=tempfile.mkdtemp(prefix="attention-worker-"))
-        return f"limits only (no namespaces: {error.strerror})"
+        return _confine_without_namespaces(config, error)
     child = os.fork()
     if child:
         _supervise(child)
@@ -241,6 +260,21 @@ def confine(config: SandboxConfig) -> str:
     _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
     _finish(config, count_processes=separate_user or level == ISOLATION_USERNS, scratch="/tmp")
     return level if separate_user or level == ISOLATION_USERNS else "namespaces (as root)"
+
+
+def _confine_without_namespaces(config: SandboxConfig, error: OSError) -> str:
+    """Limits only: no namespaces here (a container without CAP_SYS_ADMIN, say). A root grader
+    still drops the worker to its own uid: not root, it cannot write the kit or the outputs, nor
+    read what only root may read; the grader sweeps that uid's processes when the worker ends."""
+    scratch = tempfile.mkdtemp(prefix="attention-worker-")
+    separate_user = config.uid is not None and os.geteuid() == 0
+    if separate_user:
+        os.chown(scratch, config.uid, config.uid)
+        _drop_privileges(config.uid)
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")  # dies with the fork server
+    _finish(config, count_processes=separate_user, scratch=scratch)
+    user = ", as an unprivileged user" if separate_user else ""
+    return f"limits only{user} (no namespaces: {error.strerror})"
 
 
 def _supervise(child: int) -> None:

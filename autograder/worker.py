@@ -53,7 +53,10 @@ def run_worker(sock: socket.socket, request: dict) -> None:
     server = ProbeServer(namespace, threads=config.threads)
     while True:
         try:
-            message = protocol.receive(sock)
+            # Outside any inference mode a student's code left on: the probe's input tensors
+            # would otherwise be inference tensors, which refuse autograd and in-place updates.
+            with torch.inference_mode(False):
+                message = protocol.receive(sock)
         except (EOFError, OSError):
             os._exit(0)
         protocol.send(sock, *server.handle(message))

@@ -22,7 +22,8 @@ from autograder.sandbox import SandboxConfig
 # rewrite the worker's own replies (it shares its process), so caps inside the worker are not enough.
 MAX_NAMES = 2000
 MAX_NAME_CHARS = 200
-MAX_PROBLEMS = 50
+MAX_PROBLEMS = 20  # quoted in the message of every test that hits a NameError
+MAX_PROBLEM_CHARS = 500
 MAX_TEXT_CHARS = 4000
 
 
@@ -67,7 +68,7 @@ class WorkerSession:
         self.ready = {
             "ready": True,
             "defined": _bounded_strings(reply.header.get("defined"), MAX_NAMES, MAX_NAME_CHARS),
-            "problems": _bounded_strings(reply.header.get("problems"), MAX_PROBLEMS, MAX_TEXT_CHARS),
+            "problems": _bounded_strings(reply.header.get("problems"), MAX_PROBLEMS, MAX_PROBLEM_CHARS),
             "isolation": str(sandbox.header.get("isolation", ""))[:MAX_NAME_CHARS],
         }
         return self.ready
@@ -116,11 +117,9 @@ class WorkerSession:
             return
         if self._namespace_init is None:  # not started yet, or died early: look once more
             self._namespace_init = _open_namespace_init(self._pid)
-        # Without a handle on the worker's PID namespace while its supervisor still runs (no
-        # /proc/<pid>/task/<pid>/children, say), the worker user's processes are swept instead.
-        # Not otherwise: once the namespace is dead nothing of the worker's is left, and another
-        # grading run on this machine may be using the same uid at this very moment.
-        sweep = self._uid is not None and self._namespace_init is None and _is_running(self._pid)
+        # Without a PID namespace to kill (the limits-only fallback, or no handle on it), the
+        # worker user's processes are swept instead: setsid() takes them out of the group.
+        sweep = self._uid is not None and self._namespace_init is None
         if self._namespace_init is not None:
             # First the worker itself, by pidfd (no pid reuse race): it is the first process of
             # its PID namespace, so the kernel kills every process in it too, including those

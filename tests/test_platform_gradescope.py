@@ -121,3 +121,16 @@ def test_two_other_notebooks_are_reported_as_misnamed(tmp_path):
     (tmp_path / "b.ipynb").write_text("{}")
     assert run.find_notebook(tmp_path, ASSIGNMENT) == (
         None, f"misnamed: found a.ipynb, b.ipynb; expected {ASSIGNMENT}.ipynb")
+
+
+def test_a_notebook_inside_an_uploaded_zip_is_found(tmp_path):
+    with zipfile.ZipFile(tmp_path / "upload.zip", "w") as upload:
+        upload.writestr(f"work/{ASSIGNMENT}.ipynb", "{}")
+        upload.writestr("work/notes.ipynb", "[]")
+    assert run.find_notebook(tmp_path, ASSIGNMENT) == (b"{}", f"upload.zip:work/{ASSIGNMENT}.ipynb")
+
+
+def test_an_oversized_notebook_is_not_read(tmp_path, monkeypatch):
+    monkeypatch.setattr(run, "MAX_NOTEBOOK_BYTES", 1)
+    (tmp_path / f"{ASSIGNMENT}.ipynb").write_text("{}")
+    assert run.find_notebook(tmp_path, ASSIGNMENT) == (None, f"unreadable: {ASSIGNMENT}.ipynb is over 64 MiB")

@@ -6,8 +6,8 @@ Every stage becomes a grade cell of the assignment's notebook, named after the s
 answer cell, worth the stage's points in the rubric; every submission that reached the grader
 gets each stage's points as the cell's automatic score. A student whose notebook is missing is
 added without a submission, which ``nbgrader export`` scores 0. Running it again updates the same
-entries. nbgrader then treats the assignment as graded: it refuses to regenerate it, as it does
-after its own autograde.
+entries. These grade cells are not in the master notebook, and nbgrader lets no assignment's cells
+change once it has submissions: after this, ``generate_assignment`` refuses that assignment.
 """
 
 from __future__ import annotations
@@ -51,7 +51,10 @@ def course_database(course_dir: Path) -> tuple[str, str]:
     if not config_file.is_file():
         raise GradebookError(f"{course_dir} is not an nbgrader course directory (it has no {CONFIG_FILE}):"
                              " run `make assignments` to build course/, or pass --course <your course>")
-    config = PyFileConfigLoader(CONFIG_FILE, path=str(course_dir)).load_config()
+    try:
+        config = PyFileConfigLoader(CONFIG_FILE, path=str(course_dir)).load_config()
+    except Exception as error:  # the file is Python: whatever it raises means it cannot be used
+        raise GradebookError(f"cannot read {config_file}: {type(error).__name__}: {error}") from None
     coursedir = CourseDirectory(config=config)
     coursedir.root = str(course_dir.resolve())  # the folder may have moved since its config was written
     return coursedir.db_url, coursedir.course_id

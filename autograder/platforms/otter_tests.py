@@ -75,6 +75,7 @@ def write_test_files(assignments_dir: Path = ASSIGNMENTS_DIR) -> list[Path]:
 
 
 def main() -> int:
+    """Write the test files and say how many (what `make otter-tests` runs)."""
     written = write_test_files()
     print(f"wrote {len(written)} otter test files into the {TESTS_FOLDER}/ folder beside each notebook"
           f" in {ASSIGNMENTS_DIR.name}/")

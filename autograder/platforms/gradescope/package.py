@@ -58,6 +58,7 @@ def build_zip(assignment_id: str, out_dir: Path = DEFAULT_OUT) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Build the zips asked for on the command line (what `make gradescope` runs)."""
     parser = argparse.ArgumentParser(prog="python -m autograder.platforms.gradescope.package",
                                      description="Build one Gradescope autograder zip per notebook.")
     parser.add_argument("--assignment", choices=ASSIGNMENTS, help="only this notebook (default: all)")

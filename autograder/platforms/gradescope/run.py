@@ -12,10 +12,12 @@ autograder run, which the instructor can rerun, instead of a score of 0).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 import tempfile
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 from autograder import rubric
@@ -30,22 +32,28 @@ STUDENT_ID = "submission"
 MAX_NOTEBOOK_BYTES = 64 * 2**20  # the grader's own limit
 
 
-def _candidates(submission_dir: Path) -> dict[str, bytes | str]:
-    """Every notebook in the upload (also inside zips), by name: its bytes, or why it cannot be read."""
-    found: dict[str, bytes | str] = {}
+def _candidates(submission_dir: Path) -> dict[str, tuple[int, Callable[[], bytes]]]:
+    """Every notebook in the upload (also inside zips), by name: its size and how to read it."""
+    found: dict[str, tuple[int, Callable[[], bytes]]] = {}
     for path in sorted(submission_dir.rglob("*")):
         if ".ipynb_checkpoints" in path.parts or path.is_symlink() or not path.is_file():
             continue
         relative = str(path.relative_to(submission_dir))
         if path.suffix == ".ipynb":
-            found[relative] = path.read_bytes() if path.stat().st_size <= MAX_NOTEBOOK_BYTES else "over 64 MiB"
+            found[relative] = (path.stat().st_size, path.read_bytes)
         elif path.suffix == ".zip" and zipfile.is_zipfile(path):
             with zipfile.ZipFile(path) as archive:
-                for member in sorted(archive.infolist(), key=lambda info: info.filename):
-                    if member.filename.endswith(".ipynb") and ".ipynb_checkpoints" not in member.filename:
-                        found[f"{relative}:{member.filename}"] = (
-                            archive.read(member) if member.file_size <= MAX_NOTEBOOK_BYTES else "over 64 MiB")
+                members = sorted(archive.infolist(), key=lambda info: info.filename)
+            for member in members:
+                if member.filename.endswith(".ipynb") and ".ipynb_checkpoints" not in member.filename:
+                    found[f"{relative}:{member.filename}"] = (
+                        member.file_size, functools.partial(_read_member, path, member.filename))
     return found
+
+
+def _read_member(archive_path: Path, name: str) -> bytes:
+    with zipfile.ZipFile(archive_path) as archive:
+        return archive.read(name)
 
 
 def find_notebook(submission_dir: Path, assignment_id: str) -> tuple[bytes | None, str]:
@@ -61,10 +69,10 @@ def find_notebook(submission_dir: Path, assignment_id: str) -> tuple[bytes | Non
         if not candidates:
             return None, f"missing: no notebook was uploaded; submit {expected}"
         return None, f"misnamed: found {', '.join(candidates)}; expected {expected}"
-    content = candidates[chosen[0]]
-    if isinstance(content, str):
-        return None, f"unreadable: {chosen[0]} is {content}"
-    return content, chosen[0]
+    size, read = candidates[chosen[0]]
+    if size > MAX_NOTEBOOK_BYTES:
+        return None, f"unreadable: {chosen[0]} is over 64 MiB"
+    return read(), chosen[0]
 
 
 def grade_submission(submission_dir: Path, assignment_id: str, options: GradeOptions) -> GradedSubmission:
@@ -82,6 +90,7 @@ def grade_submission(submission_dir: Path, assignment_id: str, options: GradeOpt
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Grade ``<root>/submission`` into ``<root>/results/results.json``; the exit status says how it went."""
     parser = argparse.ArgumentParser(prog="python -m autograder.platforms.gradescope.run",
                                      description="Grade <root>/submission into <root>/results/results.json.")
     parser.add_argument("--root", type=Path, default=Path("/autograder"), help="Gradescope's folder")
