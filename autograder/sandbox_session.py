@@ -37,7 +37,9 @@ def standard_sandbox(uid: int, hide: list[str], memory_bytes: int = 4 * 2**30) -
     """The worker's sandbox: out of sight are the kit (solutions, hidden tests, git history),
     the grader's home folder and ``hide`` (submissions, outputs); the Python installation stays
     visible read-only so student imports work. ``uid`` is used only when running as root."""
-    keep = sorted({sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))})
+    # Resolved like the hidden paths, or a kit reached through a symlink would hide its own venv.
+    python_paths = (sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable)))
+    keep = sorted({os.path.realpath(path) for path in python_paths})
     return SandboxConfig(memory_bytes=memory_bytes, uid=uid if os.geteuid() == 0 else None,
                          hide_paths=[str(KIT_ROOT), str(Path.home()), *hide], keep_paths=keep)
 
