@@ -75,6 +75,16 @@ def serve(control: socket.socket) -> None:
         control.sendall(json.dumps({"forked": pid}).encode())
 
 
+def _resolved_interpreter() -> str:
+    """This interpreter, reached through real folders only (the file itself stays a venv link).
+
+    Workers see only resolved paths of the Python installation; an interpreter started through
+    a symlinked folder would look for its lazily imported modules where workers cannot see.
+    """
+    folder, name = os.path.split(sys.executable)
+    return os.path.join(os.path.realpath(folder), name)
+
+
 class ForkServer:
     """The grader's handle on its fork server process."""
 
@@ -84,7 +94,7 @@ class ForkServer:
         environment = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1",
                        "MPLBACKEND": "Agg", "MPLCONFIGDIR": self._scratch.name}
         self._process = subprocess.Popen(
-            [sys.executable, "-I", "-m", "autograder.forkserver", str(theirs.fileno())],
+            [_resolved_interpreter(), "-I", "-m", "autograder.forkserver", str(theirs.fileno())],
             pass_fds=[theirs.fileno()], env=environment, stdin=subprocess.DEVNULL,
             cwd="/",
         )

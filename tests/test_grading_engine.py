@@ -194,3 +194,20 @@ def test_bad_arguments_exit_non_zero_with_a_message(tmp_path):
     result = grade(tmp_path / "does-not-exist", tmp_path / "out")
     assert result.returncode == 2
     assert "neither a folder of submissions nor a notebook" in result.stdout
+
+
+def test_a_kit_reached_through_a_symlink_grades_the_same(tmp_path):
+    from autograder.paths import KIT_ROOT
+
+    link = tmp_path / "kit-link"
+    link.symlink_to(KIT_ROOT)
+    python = link / Path(sys.executable).relative_to(KIT_ROOT) if Path(sys.executable).is_relative_to(KIT_ROOT) \
+        else None
+    if python is None:
+        pytest.skip("the kit's interpreter lives outside the kit folder")
+    notebook = write_submission(tmp_path / "in", "ada", ASSIGNMENT, load_solution(ASSIGNMENT))
+    command = [str(python), "-m", "autograder", "grade", str(notebook), "--out", str(tmp_path / "out")]
+    result = subprocess.run(command, cwd="/", capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    row = read_grades(tmp_path / "out")["ada"]
+    assert float(row["score"]) == float(row["max_score"])
