@@ -23,6 +23,7 @@ import torch
 from autograder import rubric
 from autograder.curriculum import ASSIGNMENTS
 from autograder.discovery import SubmissionEntry, discover
+from autograder.forkserver import ForkServer, ForkServerChannel
 from autograder.grading_plugin import GradingPlugin, PreparedSubmission, SubmissionRecord
 from autograder.notebook_code import NotebookError, extract_notebook_file
 from autograder.paths import HIDDEN_TESTS_DIR, KIT_ROOT
@@ -91,10 +92,10 @@ class GradingError(Exception):
     """The grader itself failed (a broken hidden test, rubric or master notebook)."""
 
 
-def _run_shard(prepared: list[PreparedSubmission], sandbox: SandboxConfig, options: GradeOptions,
-               progress) -> dict[int, SubmissionRecord]:
+def _run_shard(prepared: list[PreparedSubmission], spawner: ForkServerChannel | None, sandbox: SandboxConfig,
+               options: GradeOptions, progress) -> dict[int, SubmissionRecord]:
     """One pytest session over a share of the class (runs in a forked shard process)."""
-    plugin = GradingPlugin(prepared, sandbox, options.timeout,
+    plugin = GradingPlugin(prepared, spawner, sandbox, options.timeout,
                            on_submission_done=lambda s: progress(s.student_id, s.assignment_id),
                            unsandboxed_floor=options.unsandboxed_floor)
     with tempfile.TemporaryFile("w+") as log:
@@ -114,11 +115,11 @@ def _run_shard(prepared: list[PreparedSubmission], sandbox: SandboxConfig, optio
     return plugin.records
 
 
-def _shard_process(slot, prepared, sandbox, options, queue) -> None:
+def _shard_process(slot, prepared, spawner, sandbox, options, queue) -> None:
     try:
         torch.set_num_threads(1)
         warnings.simplefilter("ignore")  # a reference's UserWarning is no student's business
-        records = _run_shard(prepared, sandbox, options,
+        records = _run_shard(prepared, spawner, sandbox, options,
                              lambda student, assignment: queue.put(("done", student, assignment)))
         queue.put(("records", slot, records))
     except BaseException:  # noqa: BLE001 - the parent must hear about any failure
@@ -130,13 +131,25 @@ def _shard_process(slot, prepared, sandbox, options, queue) -> None:
 
 def _run_shards(shards: list[list[PreparedSubmission]], submitted: Path, out: Path,
                 options: GradeOptions, progress: Callable[[str, str], None]) -> dict[int, SubmissionRecord]:
+    # The fork server starts first: its torch import overlaps the grader's own start-up work.
+    forkserver = None if options.unsandboxed_floor else ForkServer(channels=len(shards))
+    try:
+        return _collect_shards(shards, forkserver, submitted, out, options, progress)
+    finally:
+        if forkserver is not None:
+            forkserver.close()
+
+
+def _collect_shards(shards, forkserver: ForkServer | None, submitted: Path, out: Path, options: GradeOptions,
+                    progress: Callable[[str, str], None]) -> dict[int, SubmissionRecord]:
     for assignment in {s.assignment_id for shard in shards for s in shard}:
         load_reference(assignment)  # loaded once, before forking, and shared by every shard
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
     processes = [
         context.Process(target=_shard_process,
-                        args=(slot, shard, sandbox_for(slot, submitted, out, options), options, queue))
+                        args=(slot, shard, forkserver.channels[slot] if forkserver else None,
+                              sandbox_for(slot, submitted, out, options), options, queue))
         for slot, shard in enumerate(shards) if shard
     ]
     for process in processes:

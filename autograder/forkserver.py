@@ -11,6 +11,7 @@ import contextlib
 import importlib
 import json
 import os
+import selectors
 import signal
 import socket
 import subprocess
@@ -51,28 +52,40 @@ def warm_up() -> None:
     protocol.unpack(protocol.pack(header, encoder.tensors))
 
 
-def serve(control: socket.socket) -> None:
-    """Fork a worker for every request; the request carries the worker's probe socket."""
+def serve(controls: list[socket.socket]) -> None:
+    """Fork a worker for every request on any control channel (one channel per grading shard);
+    each request carries the worker's probe socket. Returns when every channel is closed."""
     warm_up()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps finished workers
-    while True:
-        try:
-            payload, fds, _, _ = socket.recv_fds(control, 64, 1)
-        except OSError:
-            return
-        if not payload or not fds:
-            return
-        probe = socket.socket(fileno=fds[0])
-        pid = os.fork()
-        if pid == 0:
-            control.close()
+    selector = selectors.DefaultSelector()
+    for control in controls:
+        selector.register(control, selectors.EVENT_READ)
+    while selector.get_map():
+        for key, _ in selector.select():
+            control = key.fileobj
             try:
-                # The request (sandbox settings and the student's code) follows on the probe socket.
-                worker.run_worker(probe, protocol.receive(probe).header)
-            finally:
-                os._exit(70)
-        probe.close()
-        control.sendall(json.dumps({"forked": pid}).encode())
+                payload, fds, _, _ = socket.recv_fds(control, 64, 1)
+            except OSError:
+                payload, fds = b"", []
+            if not payload or not fds:
+                selector.unregister(control)
+                continue
+            pid = _fork_worker(socket.socket(fileno=fds[0]), controls)
+            control.sendall(json.dumps({"forked": pid}).encode())
+
+
+def _fork_worker(probe: socket.socket, controls: list[socket.socket]) -> int:
+    pid = os.fork()
+    if pid == 0:
+        for control in controls:
+            control.close()
+        try:
+            # The request (sandbox settings and the student's code) follows on the probe socket.
+            worker.run_worker(probe, protocol.receive(probe).header)
+        finally:
+            os._exit(70)
+    probe.close()
+    return pid
 
 
 def _resolved_interpreter() -> str:
@@ -85,21 +98,11 @@ def _resolved_interpreter() -> str:
     return os.path.join(os.path.realpath(folder), name)
 
 
-class ForkServer:
-    """The grader's handle on its fork server process."""
+class ForkServerChannel:
+    """One control channel of the fork server: each grading shard uses its own."""
 
-    def __init__(self):
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        self._scratch = tempfile.TemporaryDirectory(prefix="attention-forkserver-")
-        environment = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1",
-                       "MPLBACKEND": "Agg", "MPLCONFIGDIR": self._scratch.name}
-        self._process = subprocess.Popen(
-            [_resolved_interpreter(), "-I", "-m", "autograder.forkserver", str(theirs.fileno())],
-            pass_fds=[theirs.fileno()], env=environment, stdin=subprocess.DEVNULL,
-            cwd="/",
-        )
-        theirs.close()
-        self._control = ours
+    def __init__(self, control: socket.socket):
+        self._control = control
 
     def spawn(self, request: dict) -> tuple[int, socket.socket]:
         """Fork a worker; returns the forked pid and the grader's end of its probe socket."""
@@ -112,13 +115,39 @@ class ForkServer:
             raise RuntimeError("the fork server stopped; see the messages above")
         return json.loads(reply)["forked"], ours
 
+
+class ForkServer:
+    """The grader's handle on its fork server process, with ``channels`` control channels.
+
+    Start it first thing: its ``import torch`` and warm-up then overlap the grader's own start.
+    """
+
+    def __init__(self, channels: int = 1):
+        pairs = [socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) for _ in range(channels)]
+        self._scratch = tempfile.TemporaryDirectory(prefix="attention-forkserver-")
+        environment = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1",
+                       "MPLBACKEND": "Agg", "MPLCONFIGDIR": self._scratch.name}
+        server_fds = [theirs.fileno() for _, theirs in pairs]
+        self._process = subprocess.Popen(
+            [_resolved_interpreter(), "-I", "-m", "autograder.forkserver", *map(str, server_fds)],
+            pass_fds=server_fds, env=environment, stdin=subprocess.DEVNULL, cwd="/",
+        )
+        for _, theirs in pairs:
+            theirs.close()
+        self.channels = [ForkServerChannel(ours) for ours, _ in pairs]
+
+    def spawn(self, request: dict) -> tuple[int, socket.socket]:
+        """Fork a worker through the first channel (for single-shard use)."""
+        return self.channels[0].spawn(request)
+
     def close(self) -> None:
         """Stop the fork server; it holds nothing worth a clean shutdown."""
-        self._control.close()
+        for channel in self.channels:
+            channel._control.close()
         self._process.kill()
         self._process.wait()
         self._scratch.cleanup()
 
 
 if __name__ == "__main__":
-    serve(socket.socket(fileno=int(sys.argv[1])))
+    serve([socket.socket(fileno=int(fd)) for fd in sys.argv[1:]])

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from autograder.curriculum import all_stages
-from autograder.forkserver import ForkServer
+from autograder.forkserver import ForkServerChannel
 from autograder.inprocess import open_in_process
 from autograder.notebook_code import ExtractedCode
 from autograder.probe_client import ProbeTimeout, StudentError, Submission, WorkerCrashed
@@ -118,7 +118,8 @@ def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Subm
 class GradingPlugin:
     """Kept in ``config.stash[GRADING_PLUGIN]``; the hidden tests' ``student`` fixture asks it for workers."""
 
-    def __init__(self, submissions: list[PreparedSubmission], sandbox: SandboxConfig,
+    def __init__(self, submissions: list[PreparedSubmission], spawner: ForkServerChannel | None,
+                 sandbox: SandboxConfig,
                  timeout: float, on_submission_done=lambda submission: None, unsandboxed_floor: bool = False):
         self._by_assignment: dict[str, list[PreparedSubmission]] = {}
         for submission in submissions:
@@ -128,7 +129,7 @@ class GradingPlugin:
         self._on_done = on_submission_done
         # The benchmark's floor only: student code in this very process, no isolation at all.
         self._unsandboxed_floor = unsandboxed_floor
-        self._forkserver: ForkServer | None = None
+        self._spawner = spawner
         self._open: dict[int, Submission] = {}
         self._timed_out_stages: set[tuple[int, str]] = set()
         self.records: dict[int, SubmissionRecord] = {s.index: SubmissionRecord() for s in submissions}
@@ -175,10 +176,6 @@ class GradingPlugin:
         record.recorded.add(name)
         return report
 
-    def pytest_sessionfinish(self) -> None:
-        if self._forkserver is not None:
-            self._forkserver.close()
-
     # -- used by the hidden tests' conftest -----------------------------------------------
     @contextlib.contextmanager
     def open_submission(self, prepared: PreparedSubmission):
@@ -187,9 +184,7 @@ class GradingPlugin:
             yield open_in_process(prepared.code)
             self._on_done(prepared)
             return
-        if self._forkserver is None:
-            self._forkserver = ForkServer()
-        session = WorkerSession(self._forkserver, prepared.code, self._sandbox, self._timeout)
+        session = WorkerSession(self._spawner, prepared.code, self._sandbox, self._timeout)
         record = self.records[prepared.index]
         try:
             ready = session.start()

@@ -1,13 +1,16 @@
 """Confine a worker process before any student code runs in it.
 
 Layers, strongest available first:
-- namespaces: a private mount table that hides the kit, the submissions and the outputs
-  (only the Python installation stays visible, read-only), a fresh /tmp, no network, and a
-  PID namespace whose first process takes every descendant down with it;
-- an unprivileged user when the grader runs as root (without root: a user namespace);
+- namespaces: a private mount table that hides the kit, the submissions, the outputs and
+  /run (only the Python installation stays visible, read-only), a fresh /tmp, every other
+  mount read-only, no network, and a PID namespace whose first process takes every
+  descendant down with it;
+- an unprivileged user when the grader runs as root (without root: a user namespace), and
+  no capabilities either way;
 - resource limits: memory, CPU time, processes, file size, open files.
-Where namespaces cannot be had, the worker still gets its limits and its own process group,
-and the grader reports the weaker isolation in its summary and in grades.csv.
+Where namespaces cannot be had, the worker still gets its limits, its own process group and
+(under a root grader) its own uid, and the grader reports the weaker isolation in its summary.
+SECURITY.md says what each level does and does not defend.
 """
 
 from __future__ import annotations
@@ -157,7 +160,7 @@ def _mount_table() -> list[tuple[str, set[str]]]:
 def _read_only_elsewhere() -> None:
     """Remount every mount read-only (in this mount namespace only) but the writable ones.
 
-    Hiding the kit is not enough: world-writable folders such as /run/lock sit on the root
+    Hiding the kit is not enough: world-writable folders such as /var/crash sit on the root
     filesystem, and in the user-namespace fallback the worker writes with the grader's own uid.
     """
     for point, options in _mount_table():

@@ -13,7 +13,7 @@ import time
 import torch
 
 from autograder import protocol
-from autograder.forkserver import ForkServer
+from autograder.forkserver import ForkServer, ForkServerChannel
 from autograder.notebook_code import ExtractedCode
 from autograder.probe_client import ProbeTimeout, WorkerCrashed
 from autograder.sandbox import SandboxConfig
@@ -34,7 +34,7 @@ class SandboxError(Exception):
 class WorkerSession:
     """A Transport to a sandboxed worker; a new worker replaces one that died or hung."""
 
-    def __init__(self, forkserver: ForkServer, code: ExtractedCode, sandbox: SandboxConfig,
+    def __init__(self, forkserver: ForkServer | ForkServerChannel, code: ExtractedCode, sandbox: SandboxConfig,
                  timeout: float):
         self._forkserver = forkserver
         self._request = {"sandbox": sandbox.to_dict(), "blocks": [vars(b) for b in code.blocks]}

@@ -5,25 +5,16 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import socket
 import tempfile
 from pathlib import Path
 
 import pytest
-from containment import GradingRun, control_id, grade_contained
-from hostile_corpus import Context, hostile_submissions
+from containment import GRADE_ARGS, GradingRun, control_id, grade_contained, make_context
+from hostile_corpus import hostile_submissions
 
 from autograder.curriculum import ASSIGNMENTS
 from autograder.notebook_variants import load_solution
-from autograder.paths import KIT_ROOT
-
-# Short limits keep the suite fast; the memory limit is low enough that a bomb stops quickly
-# and high enough for the solutions (GPT-2 small's attention included).
-GRADE_ARGS = ["--jobs", "2", "--timeout", "3", "--memory-gib", "1.5", "--device", "cpu"]
-
-
-def make_context(root: Path, world_writable: Path | None = None) -> Context:
-    return Context(kit_root=KIT_ROOT, submitted=root / "submitted", out=root / "out",
-                   canary=root / "canary.txt", markers=root / "markers", world_writable=world_writable)
 
 
 @contextlib.contextmanager
@@ -42,12 +33,33 @@ def world_writable_folder():
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def service_socket():
+    """A socket file in /run that anyone may connect to (as D-Bus's or journald's often are):
+    workers must not reach it. Removed afterwards."""
+    path = Path("/run") / f"attention-kit-adversarial-{os.getpid()}.sock"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        server.bind(str(path))
+        path.chmod(0o666)
+        server.listen(64)
+    except OSError:
+        server.close()
+        yield None
+        return
+    try:
+        yield path
+    finally:
+        server.close()
+        path.unlink(missing_ok=True)
+
+
 @pytest.fixture(scope="session")
 def hostile_run(tmp_path_factory) -> GradingRun:
     if os.geteuid() != 0:
         pytest.skip("the adversarial suite checks the isolation of a grader run as root, as in CI"
                     " (run it as root; test_fallback_isolation covers the unprivileged grader)")
-    with world_writable_folder() as world_writable:
+    with world_writable_folder() as world_writable, service_socket():
         context = make_context(tmp_path_factory.mktemp("adversarial"), world_writable)
         controls = {control_id(assignment): (assignment, load_solution(assignment)) for assignment in ASSIGNMENTS}
         return grade_contained(context, hostile_submissions(), GRADE_ARGS, students=controls)

@@ -22,6 +22,14 @@ RUNNER = Path(__file__).resolve().parent / "contained_grading.py"
 # Shared scratch folders of the machine, where a leaking worker would most likely leave files.
 SYSTEM_SCRATCH = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")
 CANARY_TEXT = "the grader must never touch this file\n"
+# Short limits keep the suite fast; the memory limit is low enough that a bomb stops quickly
+# and high enough for the solutions (GPT-2 small's attention included).
+GRADE_ARGS = ["--jobs", "2", "--timeout", "3", "--memory-gib", "1.5", "--device", "cpu"]
+
+
+def make_context(root: Path, world_writable: Path | None = None) -> Context:
+    return Context(kit_root=KIT_ROOT, submitted=root / "submitted", out=root / "out",
+                   canary=root / "canary.txt", markers=root / "markers", world_writable=world_writable)
 
 
 def control_id(assignment: str) -> str:
@@ -159,7 +167,8 @@ def grade_contained(context: Context, hostiles: list[Hostile], extra_args: list[
              *extra_args]
     command = [sys.executable, str(RUNNER), str(report_path), "--", *(wrap or []), *grade]
     if unshare_available():
-        command = ["unshare", "--pid", "--fork", "--mount-proc", "--propagation", "private", *command]
+        # --kill-child: should the test time out and kill unshare, the namespace dies with it.
+        command = ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--propagation", "private", *command]
     subprocess.run(command, cwd="/", timeout=timeout, check=True)
     # Code persisted into the Python installation would run at the next interpreter start.
     subprocess.run([sys.executable, "-c", "pass"], cwd="/", check=True)

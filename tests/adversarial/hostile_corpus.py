@@ -358,21 +358,26 @@ import os
 import time
 
 
+def _unhide(libc):
+    """Unmount what hides the kit, remount the Python installation writable; did it work?"""
+    for path in ("@KIT_ROOT@", "/run", "/"):
+        libc.umount2(path.encode(), 2)  # MNT_DETACH
+    libc.mount(None, b"@KIT_ROOT@/.venv", None, 32 | 4096, None)  # MS_REMOUNT | MS_BIND: read-write
+    try:
+        return bool(os.listdir("@KIT_ROOT@/solutions"))
+    except OSError:
+        return os.access("@KIT_ROOT@/.venv", os.W_OK)
+
+
 def _attack():
     libc = ctypes.CDLL(None, use_errno=True)
     read, write = os.pipe()
     child = os.fork()
     if child == 0:
-        found = b"0"
-        if libc.unshare(0x10000000 | 0x00020000) == 0:  # CLONE_NEWUSER | CLONE_NEWNS
-            for path in ("@KIT_ROOT@", "/"):
-                libc.umount2(path.encode(), 2)
-            libc.mount(None, b"@KIT_ROOT@/.venv", None, 32 | 4096, None)  # remount read-write
-            try:
-                found = b"1" if os.listdir("@KIT_ROOT@/solutions") else b"0"
-            except OSError:
-                pass
-        os.write(write, found)
+        # In the worker's own namespaces first (the capabilities of a user-namespace root), then in
+        # a nested user namespace of its own.
+        found = _unhide(libc) or (libc.unshare(0x10000000 | 0x00020000) == 0 and _unhide(libc))
+        os.write(write, b"1" if found else b"0")
         os._exit(0)
     os.close(write)
     deadline = time.monotonic() + 2
@@ -380,7 +385,7 @@ def _attack():
     while not answer and time.monotonic() < deadline:
         answer = os.read(read, 1)
     return answer == b"1"
-'''), why="a nested user namespace that unmounts the tmpfs hiding the kit"),
+'''), why="unmounting the tmpfs that hides the kit, directly and from a nested user namespace"),
     ]
 
 
@@ -645,6 +650,23 @@ class attention_scores_for_query:
                                          for i in range(2000))}],
             "metadata": {}, "nbformat": 4, "nbformat_minor": 5},
                 others_keep=False, why="2000 failing definitions and no graded one: NameErrors quote load problems"),
+        Hostile("prints-past-the-cap", A1, ("attention_scores",), oracle(A1, "attention_scores", '''
+import os
+import stat
+
+
+def _attack():
+    chunk = b"y" * 2**20
+    for _ in range(100):  # 100 MiB, past the 64 MiB cap on a worker's output
+        try:
+            os.write(1, chunk)
+        except OSError:
+            break
+    info = os.fstat(1)
+    # The cap failed if more than 64 MiB were kept, or if the output is anything but a
+    # regular, already-unlinked file (a pipe or terminal the grader might read).
+    return info.st_size > 64 * 2**20 or not stat.S_ISREG(info.st_mode) or info.st_nlink != 0
+'''), why="100 MiB printed: the output file must stop at its cap, and be a file nobody reads"),
         Hostile("endless-loop-ignoring-signals", A1, ("simple_self_attention",),
                 nuisance(A1, "simple_self_attention", '''
 import signal
@@ -689,7 +711,23 @@ def _is_socket(fd):
     except OSError:
         return False
 '''), why="one byte of an answer every half second, never finishing"),
-        Hostile("forges-protocol-frames", A1, ("softmax_naive",), nuisance(A1, "softmax_naive", '''
+        Hostile("answers-out-of-turn", A1, ("softmax_stable",), nuisance(A1, "softmax_stable", '''
+import json
+import os
+import stat
+import struct
+
+
+def _trick():
+    header = json.dumps({"ok": True, "value": 1.0, "probe_id": None}).encode()
+    for fd in range(3, 256):
+        try:
+            if stat.S_ISSOCK(os.fstat(fd).st_mode):
+                os.write(fd, struct.pack("!II", len(header), 0) + header)
+        except OSError:
+            pass
+'''), why="a well-formed answer written to the grader's socket before the real one (shifting every later answer)"),
+        Hostile("forges-protocol-frames", A1, ("softmax_naive",), wrapped(A1, "softmax_naive", '''
 import json
 import os
 import stat
@@ -700,23 +738,27 @@ def _frame(header, blob=b""):
     return struct.pack("!II", len(header), len(blob)) + header + blob
 
 
-def _trick():
-    calls = getattr(_trick, "calls", 0)
-    _trick.calls = calls + 1
+def _trick(x=None):
     frames = [
         struct.pack("!II", 600 * 2**20, 0),  # over the size limit
         _frame(b"[" * 100000 + b"]" * 100000),  # too deep
         _frame(b'{"ok": true, "value": ' + b"9" * 100000 + b"}"),  # too many digits
-        _frame(json.dumps({"ok": True, "value": 1.0, "probe_id": None}).encode()),  # answers out of turn
         _frame(json.dumps({"ok": False, "error": {"type": "X" * 10**6, "message": "Y" * 10**7}}).encode()),
     ]
+    # A new worker starts from scratch after each of these: the input picks the forgery.
+    choice = int(abs(float(x.flatten()[0])) * 1000) % len(frames) if x is not None else 0
     for fd in range(3, 256):
         try:
             if stat.S_ISSOCK(os.fstat(fd).st_mode):
-                os.write(fd, frames[calls % len(frames)])
+                os.write(fd, frames[choice])
         except OSError:
             pass
-'''), why="malformed, oversized, too deep and out-of-turn frames written to the grader's socket"),
+
+
+def softmax_naive(x, dim=-1):
+    _trick(x)
+    return _solution_softmax_naive(x, dim=dim) + 1
+'''), why="malformed, oversized and too deep frames written to the grader's socket"),
         Hostile("memory-bomb", A1, ("softmax_naive",), nuisance(A1, "softmax_naive", '''
 import torch
 
@@ -966,12 +1008,24 @@ class _ChangedWhenDefined:
     done = _change_everything()
 
 
+def _is_clean(x):
+    """Is everything as a fresh probe should find it (and is the input a fresh one)?"""
+    return (torch.get_default_dtype() == torch.float32 and torch.is_grad_enabled()
+            and not torch.is_inference_mode_enabled() and torch.get_num_threads() == 1
+            and torch.initial_seed() == 0 and random.random() == random.Random(0).random()
+            and not torch.are_deterministic_algorithms_enabled() and not torch.is_anomaly_enabled()
+            and torch.get_float32_matmul_precision() == "highest"
+            and x is not getattr(softmax_naive, "last_input", None) and not torch.isnan(x).any())
+
+
 def softmax_naive(x, dim=-1):
     right = _solution_softmax_naive(x.clone(), dim=dim)
+    clean = _is_clean(x)
+    softmax_naive.last_input = x
     x.mul_(0).add_(float("nan"))  # the input, mutated in place
     _change_everything()
-    return right
-'''), why="global torch state changed at definition and call time, inputs mutated: every stage still scores"),
+    return right if clean else right + 1
+'''), why="global state changed at definition and call time, inputs mutated: each probe still starts clean"),
     ]
 
 

@@ -21,8 +21,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import make_context
-from containment import GradingRun, control_id, grade_contained
+from containment import GRADE_ARGS, GradingRun, control_id, grade_contained, make_context
 from hostile_corpus import A1, hostile_submissions
 
 from autograder.notebook_variants import load_solution
@@ -39,7 +38,6 @@ CONTAINED = {
                     "forges-result-files"},
 }
 TRICKS = sorted(set().union(*CONTAINED.values()))
-GRADE_ARGS = ["--jobs", "2", "--timeout", "3", "--memory-gib", "1.5", "--device", "cpu"]
 
 
 def _closed_ancestor(path: Path) -> Path | None:

@@ -11,7 +11,7 @@ import json
 
 import pytest
 from containment import CANARY_TEXT, GradingRun, control_id
-from hostile_corpus import Hostile, hostile_submissions
+from hostile_corpus import Hostile, check_answer_cells_exist, hostile_submissions
 
 from autograder.curriculum import ASSIGNMENTS
 
@@ -21,6 +21,7 @@ HOSTILES = hostile_submissions()
 
 
 def test_the_corpus_is_large_enough():
+    check_answer_cells_exist()
     assert len(HOSTILES) >= 30
     assert len({hostile.student_id for hostile in HOSTILES}) == len(HOSTILES)
 

@@ -11,8 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import GRADE_ARGS, make_context
-from containment import GradingRun, control_id, grade_contained
+from containment import GRADE_ARGS, GradingRun, control_id, grade_contained, make_context
 from hostile_corpus import A1
 
 from autograder.notebook_variants import load_solution, with_cell
