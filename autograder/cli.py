@@ -78,7 +78,7 @@ def print_summary(console: Console, rows: list[GradedSubmission], out: Path) -> 
     for column in ("notebook", "graded", "other status", "mean score"):
         table.add_column(column)
     for assignment, group in by_assignment.items():
-        graded = [r for r in group if r.status == "graded"]
+        graded = [r for r in group if r.graded]
         mean = sum(r.score for r in group) / len(group)
         table.add_row(assignment, str(len(graded)), str(len(group) - len(graded)),
                       f"{mean:.1f} / {group[0].max_score:g}")

@@ -28,7 +28,7 @@ from autograder.grading_plugin import GradingPlugin, PreparedSubmission, Submiss
 from autograder.notebook_code import NotebookError, extract_notebook_file
 from autograder.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 from autograder.reference import load_reference
-from autograder.sandbox import SandboxConfig
+from autograder.sandbox import ISOLATION_FULL, SandboxConfig
 from autograder.sandbox_session import MANUAL_SLOT, standard_sandbox, worker_uid
 
 
@@ -56,6 +56,11 @@ class GradedSubmission:
     tests: list[dict] = field(default_factory=list)
     isolation: str = ""
     load_problems: list[str] = field(default_factory=list)
+
+    @property
+    def graded(self) -> bool:
+        """The notebook was graded (whatever the isolation); otherwise status says what went wrong."""
+        return self.status.startswith("graded")
     language: str = "en"  # the notebook's language: the feedback page's, never the results'
 
 
@@ -186,8 +191,18 @@ def _prepare(entries: list[SubmissionEntry]) -> tuple[list[PreparedSubmission], 
         except NotebookError as error:
             problems[index] = f"unreadable: {error}"
             continue
+        except (RecursionError, MemoryError) as error:  # one hostile file must not stop the class
+            problems[index] = f"unreadable: the notebook is too large or nested to read ({type(error).__name__})"
+            continue
         prepared.append(PreparedSubmission(index, entry.student_id, entry.assignment_id, code))
     return prepared, problems
+
+
+def _graded_status(record: SubmissionRecord) -> str:
+    """``graded``, or ``graded (weaker isolation: ...)`` so that grades.csv shows the warning too."""
+    if record.isolation in ("", ISOLATION_FULL):  # "" is the benchmark's floor, never a real run
+        return "graded"
+    return f"graded (weaker isolation: {record.isolation})"
 
 
 def grade_class(submitted: Path, out: Path, options: GradeOptions | None = None,
@@ -220,7 +235,7 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
         record = records[index]
         tests = rubric.score_tests(entry.assignment_id, record.outcomes)
         score = round(sum(test["points"] for test in tests), 2)
-        graded.append(GradedSubmission(entry.student_id, entry.assignment_id, "graded", score,
+        graded.append(GradedSubmission(entry.student_id, entry.assignment_id, _graded_status(record), score,
                                        max_score, tests, record.isolation, record.load_problems,
                                        languages[index]))
     return graded

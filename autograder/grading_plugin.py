@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import time
 from dataclasses import dataclass, field
 
 import pytest
@@ -26,6 +27,9 @@ _STAGES = set(all_stages())
 # After this many stages ran out of time, a notebook's remaining tests are not run: grading
 # time stays bounded even when every stage loops forever.
 MAX_TIMED_OUT_STAGES = 4
+# A notebook's tests together may take this many per-probe timeouts; code that stays just under
+# the limit on every probe cannot stretch grading without bound.
+NOTEBOOK_BUDGET_TIMEOUTS = 6
 
 
 @dataclass
@@ -130,6 +134,7 @@ class GradingPlugin:
         # The benchmark's floor only: student code in this very process, no isolation at all.
         self._unsandboxed_floor = unsandboxed_floor
         self._spawner = spawner
+        self._started: dict[int, float] = {}  # when each submission's tests began
         self._open: dict[int, Submission] = {}
         self._timed_out_stages: set[tuple[int, str]] = set()
         self.records: dict[int, SubmissionRecord] = {s.index: SubmissionRecord() for s in submissions}
@@ -154,6 +159,9 @@ class GradingPlugin:
         if len(timed_out) >= MAX_TIMED_OUT_STAGES:
             raise ProbeTimeout(f"not run: {len(timed_out)} stages of this notebook already ran out of time"
                                " (an endless loop shared by several stages?)")
+        budget = NOTEBOOK_BUDGET_TIMEOUTS * self._timeout
+        if time.monotonic() - self._started.get(submission.index, time.monotonic()) > budget:
+            raise ProbeTimeout(f"not run: this notebook's tests already took more than {budget:g} s in all")
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
@@ -197,6 +205,7 @@ class GradingPlugin:
             pytest.exit(str(error), returncode=3)  # every worker would fail the same way: stop
         record.load_problems = submission.load_problems
         self._open[prepared.index] = submission
+        self._started[prepared.index] = time.monotonic()
         try:
             yield submission
         finally:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +17,11 @@ from autograder.i18n import DEFAULT_LANGUAGE, notebook_language
 
 # A notebook larger than this is refused rather than parsed (huge stored outputs or a bomb).
 MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
+
+_LINE_BREAKS = re.compile(r"\r\n|\r|\n")
+
+# A code cell longer than this is not read: no answer needs it, and parsing it costs the class.
+MAX_CELL_CHARS = 200_000
 
 # Top-level statements that define something without running demo work.
 _DEFINITION_NODES = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -68,6 +74,8 @@ def read_notebook_json(path: Path) -> dict:
         notebook = json.loads(path.read_bytes())
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise NotebookError(f"{path.name} is not valid notebook JSON ({error})") from None
+    except RecursionError:
+        raise NotebookError(f"{path.name} is JSON nested too deeply to be a notebook") from None
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         raise NotebookError(f"{path.name} is JSON but not a Jupyter notebook (no list of cells)")
     return notebook
@@ -150,8 +158,16 @@ def extract_definitions(notebook: dict) -> ExtractedCode:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         source = _blank_ipython_syntax(cell_source(cell))
+        if len(source) > MAX_CELL_CHARS:
+            extracted.problems.append(f"code cell {index + 1} holds {len(source):,} characters of code, over the"
+                                      f" {MAX_CELL_CHARS:,} a cell may have; none of its definitions were loaded")
+            continue
         try:
             tree = ast.parse(source)
+        except (RecursionError, MemoryError):
+            extracted.problems.append(f"code cell {index + 1} is nested too deeply to read;"
+                                      " none of its definitions were loaded")
+            continue
         except (SyntaxError, ValueError) as error:
             line = getattr(error, "lineno", None) or "?"
             reason = error.msg if isinstance(error, SyntaxError) else str(error)
@@ -160,18 +176,24 @@ def extract_definitions(notebook: dict) -> ExtractedCode:
                 " none of its definitions were loaded"
             )
             continue
-        lines = source.splitlines()
+        lines = _LINE_BREAKS.split(source)  # the breaks ast counts (str.splitlines knows more)
         for node in tree.body:
-            if not _is_definition(node, imported):
+            try:
+                if not _is_definition(node, imported):
+                    continue
+            except RecursionError:  # an expression nested thousands deep is no simple constant
                 continue
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 imported.update(_defined_names(node))
             start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
             if start == node.end_lineno:
                 # One line may hold several statements (`import os; os.system(...)`): take ours only.
-                block_source = ast.get_source_segment(source, node) or ""
+                # (Offsets count UTF-8 bytes; slicing the line read once keeps extraction linear.)
+                line_bytes = lines[start - 1].encode()
+                block_source = line_bytes[node.col_offset:node.end_col_offset].decode()
             else:
-                block_source = "\n".join(lines[start - 1 : node.end_lineno])
+                last = lines[node.end_lineno - 1].encode()[: node.end_col_offset].decode()
+                block_source = "\n".join([*lines[start - 1 : node.end_lineno - 1], last])
             extracted.blocks.append(CodeBlock(block_source, index, start, _defined_names(node)))
     return extracted
 

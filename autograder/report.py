@@ -84,7 +84,7 @@ def stage_pass_rates(rows: list[GradedSubmission]) -> list[StagePassRate]:
     """For each stage that was tested, how many graded submissions passed all its tests."""
     rates = []
     for assignment_id in _ordered_assignments(rows):
-        graded = [row for row in rows if row.assignment_id == assignment_id and row.status == "graded"]
+        graded = [row for row in rows if row.assignment_id == assignment_id and row.graded]
         for stage in STAGES_BY_ASSIGNMENT.get(assignment_id, []):
             outcomes = [[test["status"] == "passed" for test in row.tests if test["stage"] == stage]
                         for row in graded]
@@ -158,8 +158,8 @@ def report_html(rows: list[GradedSubmission]) -> str:
         summaries.append({
             "assignment_id": assignment_id,
             "submissions": len(group),
-            "graded": sum(row.status == "graded" for row in group),
-            "not_graded": Counter(row.status.split(":")[0] for row in group if row.status != "graded"),
+            "graded": sum(row.graded for row in group),
+            "not_graded": Counter(row.status.split(":")[0] for row in group if not row.graded),
             "mean": statistics.fmean(percents),
             "median": statistics.median(percents),
         })

@@ -57,7 +57,7 @@ def junit_xml(rows: list[GradedSubmission]) -> str:
                             ("status", row.status)):
             ElementTree.SubElement(properties, "property", name=name, value=_clean(value))
         outcomes: Counter[str] = Counter()
-        if row.status != "graded":
+        if not row.graded:
             outcomes[_add_case(suite, row.assignment_id, "submission", row.status, row.status)] += 1
         for test in row.tests:
             outcomes[_add_case(suite, f"{row.assignment_id}.{test['stage']}", test["name"], test["status"],

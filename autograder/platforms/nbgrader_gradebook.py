@@ -77,7 +77,7 @@ def stage_points(row: GradedSubmission, key: str, total: float) -> dict[str, flo
 
 
 def _stage_maxima(rows: list[GradedSubmission]) -> dict[str, float]:
-    graded = [row for row in rows if row.status == "graded"]
+    graded = [row for row in rows if row.graded]
     return stage_points(graded[0], "max_points", graded[0].max_score) if graded else {}
 
 

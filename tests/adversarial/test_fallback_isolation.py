@@ -115,8 +115,6 @@ def test_it_warns_that_its_isolation_is_weaker(fallback_run: GradingRun):
     assert "SECURITY.md" in fallback_run.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="issue 5 asks for the weaker isolation in grades.csv's status too;"
-                   " the engine writes 'graded' (engine.py/outputs.py, the lead's)")
 def test_grades_csv_says_the_isolation_was_weaker(fallback_run: GradingRun):
     assert all(row["status"] != "graded" for row in fallback_run.grades.values())
 

@@ -22,7 +22,7 @@ def _gradescope_status(passed: bool) -> str:
 
 def _overall_output(row: GradedSubmission) -> str:
     lines = [f"Score: {row.score:g} / {row.max_score:g}."]
-    if row.status != "graded":
+    if not row.graded:
         lines.append(f"Your notebook could not be graded ({row.status}); submit {row.assignment_id}.ipynb.")
     if row.load_problems:
         lines.append("Some of your code could not be loaded, so the tests that need it failed:")
