@@ -120,14 +120,25 @@ def _outermost(paths: list[str]) -> list[str]:
     return [p for p in real if not any(p != q and p.startswith(q.rstrip("/") + "/") for q in real)]
 
 
-def _hide_and_keep(config: SandboxConfig) -> None:
-    """Cover the hidden folders with empty tmpfs, then bind the kept paths back, read-only."""
+def _cover_and_keep(config: SandboxConfig) -> None:
+    """Cover folders with fresh tmpfs, then bind the kept paths back into them, read-only.
+
+    Covered are the hidden folders (empty), /run (service sockets live there, and a socket file
+    can be connected to from any network namespace) and the scratch folders (private, capped).
+    The Python installation may sit under any of them (a kit cloned into /tmp, say): the kept
+    paths are opened before anything is covered and bound back last.
+    """
     hidden = _outermost(config.hide_paths)
+    covers = [(path, MS_NOSUID | MS_NODEV, "size=64k,mode=0755") for path in hidden]
+    if os.path.isdir("/run"):
+        covers.append(("/run", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=64k,mode=0755"))
+    covers += [(path, MS_NOSUID | MS_NODEV, f"size={config.tmp_bytes},mode=1777")
+               for path in SCRATCH_DIRS if os.path.isdir(path)]
     kept = [p for p in _outermost(config.keep_paths)
-            if any(p.startswith(h.rstrip("/") + "/") for h in hidden)]
+            if any(p.startswith(cover.rstrip("/") + "/") for cover, _, _ in covers)]
     kept_fds = {path: os.open(path, O_PATH | os.O_DIRECTORY) for path in kept}
-    for path in hidden:
-        _mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755")
+    for path, flags, options in covers:
+        _mount("tmpfs", path, "tmpfs", flags, options)
     for path, fd in kept_fds.items():
         os.makedirs(path, exist_ok=True)
         _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC, None)
@@ -138,15 +149,7 @@ def _hide_and_keep(config: SandboxConfig) -> None:
 def _private_filesystems(config: SandboxConfig) -> None:
     _mount(None, "/", None, MS_REC | MS_PRIVATE, None)
     _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV, None)  # shows this PID namespace only
-    _hide_and_keep(config)
-    # Service sockets (D-Bus, journald, a container engine's) live in /run, and a socket file
-    # can be connected to from any network namespace: the worker gets an empty /run instead.
-    if os.path.isdir("/run"):
-        _mount("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=64k,mode=0755")
-    for scratch in SCRATCH_DIRS:
-        if os.path.isdir(scratch):
-            _mount("tmpfs", scratch, "tmpfs", MS_NOSUID | MS_NODEV,
-                   f"size={config.tmp_bytes},mode=1777")
+    _cover_and_keep(config)
     _read_only_elsewhere()
 
 

@@ -149,3 +149,21 @@ def test_a_sandbox_that_cannot_be_built_is_the_graders_error(forkserver, tmp_pat
         pytest.skip("without root the fallback may not mount at all")
     with pytest.raises(SandboxError, match="sandbox could not be set up"):
         worker.start()
+
+
+def test_a_python_installation_under_tmp_stays_visible(forkserver, tmp_path):
+    """A kit cloned into /tmp keeps its venv visible although the worker gets a fresh /tmp."""
+    kept = tmp_path / "venv-like"
+    kept.mkdir()
+    (kept / "module.py").write_text("x = 1\n")
+    sandbox = standard_sandbox(worker_uid(MANUAL_SLOT), [])
+    sandbox.keep_paths.append(str(kept))
+    code = extract_definitions({"cells": [{"cell_type": "code", "source": STUDENT_CODE}]})
+    worker = WorkerSession(forkserver, code, sandbox, timeout=5)
+    ready = worker.start()
+    try:
+        student = Submission(worker, set(ready["defined"]), ready["problems"])
+        assert student.call("can_see", str(kept / "module.py")) is True
+        assert student.call("can_see", str(tmp_path / "other.txt")) is False
+    finally:
+        worker.close()
