@@ -156,6 +156,7 @@ def test_a_python_installation_under_tmp_stays_visible(forkserver, tmp_path):
     kept = tmp_path / "venv-like"
     kept.mkdir()
     (kept / "module.py").write_text("x = 1\n")
+    (tmp_path / "other.txt").write_text("not for the worker")
     sandbox = standard_sandbox(worker_uid(MANUAL_SLOT), [])
     sandbox.keep_paths.append(str(kept))
     code = extract_definitions({"cells": [{"cell_type": "code", "source": STUDENT_CODE}]})
