@@ -48,7 +48,7 @@ def build_class(root: Path, students: int) -> int:
 def nbgrader_master(assignment_id: str) -> dict:
     """The master notebook with each self-check cell turned into an nbgrader grade cell."""
     notebook = load_solution(assignment_id)
-    for index, cell in enumerate(notebook["cells"]):
+    for cell in notebook["cells"]:
         source = source_of(cell) if cell["cell_type"] == "code" else ""
         if source.startswith("check(\""):
             stage = source.split('"')[1]
@@ -57,7 +57,6 @@ def nbgrader_master(assignment_id: str) -> dict:
             cell["metadata"]["nbgrader"] = {"grade": True, "grade_id": f"check_{stage}", "locked": True,
                                             "points": 1, "schema_version": 3, "solution": False,
                                             "task": False}
-            notebook["cells"][index] = cell
     return notebook
 
 
