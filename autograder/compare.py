@@ -4,7 +4,8 @@ Every hidden test checks tensors through ``expect_tensor``: a plain ``torch.Tens
 then shape, dtype, device, finiteness and values, each with its own message. Messages state
 what was expected and what came, but never the reference's values: at most the largest
 error, where it is and the student's own number there. When the answer matches a known
-mistake (see ``autograder.mistakes``) the message names it.
+mistake (see ``autograder.mistakes``) the message names it. The wording of every message is in
+``autograder.check_messages``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable, Mapping
 
 import torch
 
+from autograder.check_messages import say
 from autograder.mistakes import MESSAGES
 
 # (rtol, atol) per dtype. Tight enough that a missing 1/sqrt(d_k) or a wrong dim always
@@ -25,6 +27,8 @@ TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
 # The wrong outputs of each mistake by mistake id; a callable is only run once the answer failed.
 Mistakes = Mapping[str, list[torch.Tensor]]
 MistakeSource = Mistakes | Callable[[], Mistakes] | None
+# What is wrong with an answer: a key of check_messages.SENTENCES and its fields, less {what}.
+Problem = tuple[str, dict[str, object]]
 
 
 def expect(condition: bool, message: str) -> None:
@@ -40,7 +44,7 @@ def shape_text(shape) -> str:
 
 def mistake_hint(mistake_id: str) -> str:
     """The sentence that names a known mistake, to end a failure message with."""
-    return f" Likely mistake: {MESSAGES[mistake_id]}"
+    return say("hint.likely_mistake", mistake=MESSAGES[mistake_id])
 
 
 def expect_tensor(actual, expected: torch.Tensor, what: str, *, rtol: float | None = None,
@@ -67,29 +71,30 @@ def expect_structure(actual, like: torch.Tensor, what: str) -> None:
         _fail(what, problem, None)
 
 
-def _fail(what: str, problem: str, mistake_id: str | None):
-    raise AssertionError(f"{what}: {problem}" + (mistake_hint(mistake_id) if mistake_id else ""))
+def _fail(what: str, problem: Problem, mistake_id: str | None):
+    key, fields = problem
+    hint = mistake_hint(mistake_id) if mistake_id else ""
+    raise AssertionError(say(key, what=what, **fields) + hint)
 
 
 def _expect_plain_tensor(actual, what: str) -> None:
     if type(actual) is not torch.Tensor:
         type_name = getattr(actual, "type_name", type(actual).__name__)
-        raise AssertionError(f"{what} returned a {type_name}, expected a torch.Tensor.")
+        raise AssertionError(say("not_tensor", what=what, type_name=type_name))
 
 
-def _structure_problem(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
+def _structure_problem(actual: torch.Tensor, expected: torch.Tensor) -> Problem | None:
     if actual.shape != expected.shape:
-        return (f"returned shape {shape_text(actual.shape)}, expected shape"
-                f" {shape_text(expected.shape)}.")
+        return "wrong_shape", {"actual_shape": shape_text(actual.shape),
+                               "expected_shape": shape_text(expected.shape)}
     if actual.dtype != expected.dtype:
-        return f"returned dtype {actual.dtype}, expected {expected.dtype}."
+        return "wrong_dtype", {"actual_dtype": actual.dtype, "expected_dtype": expected.dtype}
     if actual.device != expected.device:
-        return (f"returned a tensor on device '{actual.device}', expected '{expected.device}'"
-                " (create new tensors on the input's device, and register fixed tensors as buffers).")
+        return "wrong_device", {"actual_device": actual.device, "expected_device": expected.device}
     return None
 
 
-def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol) -> str | None:
+def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol) -> Problem | None:
     if expected.device.type == "meta" or actual.numel() == 0:
         return None
     actual, expected = actual.cpu(), expected.cpu()
@@ -97,9 +102,9 @@ def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol) -> 
         return _exact_problem(actual, expected)
     bad = ~torch.isfinite(actual) & torch.isfinite(expected)
     if bad.any():
-        index = _index_text(bad.nonzero()[0])
-        return (f"{int(bad.sum())} of {actual.numel()} values are NaN or infinite"
-                f" (the first at index {index}, where you returned {actual[bad][0].item()}).")
+        return "not_finite", {"count": int(bad.sum()), "total": actual.numel(),
+                              "index": _index_text(bad.nonzero()[0]),
+                              "value": actual[bad][0].item()}
     rtol, atol = _tolerances(expected.dtype, rtol, atol)
     error = (actual.double() - expected.double()).abs().nan_to_num(0.0)
     wrong = error > atol + rtol * expected.double().abs()
@@ -107,18 +112,19 @@ def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol) -> 
         return None
     worst = int((error * wrong).argmax())
     index = torch.unravel_index(torch.tensor(worst), actual.shape)
-    return (f"{int(wrong.sum())} of {actual.numel()} values differ from the reference; the"
-            f" largest difference, {error.flatten()[worst].item():.3g}, is at index"
-            f" {_index_text(index)}, where you returned {actual.flatten()[worst].item():.4g}.")
+    return "values_differ", {"count": int(wrong.sum()), "total": actual.numel(),
+                             "difference": f"{error.flatten()[worst].item():.3g}",
+                             "index": _index_text(index),
+                             "value": f"{actual.flatten()[worst].item():.4g}"}
 
 
-def _exact_problem(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
+def _exact_problem(actual: torch.Tensor, expected: torch.Tensor) -> Problem | None:
     wrong = actual != expected
     if not wrong.any():
         return None
     first = wrong.nonzero()[0]
-    return (f"{int(wrong.sum())} of {actual.numel()} entries are wrong; the first is at index"
-            f" {_index_text(first)}, where you returned {actual[tuple(first)].item()}.")
+    return "entries_wrong", {"count": int(wrong.sum()), "total": actual.numel(),
+                             "index": _index_text(first), "value": actual[tuple(first)].item()}
 
 
 def _index_text(index) -> str:

@@ -22,6 +22,7 @@ import tempfile
 import torch  # noqa: F401
 
 from autograder import protocol, worker
+from autograder.warmup import warm_up_torch
 
 # Modules the notebooks import at the top: loaded once here, so a worker's import is free
 # (and the kit's public helpers import even though the kit's folder is hidden from workers).
@@ -29,27 +30,11 @@ PRELOADED_MODULES = ["numpy", "matplotlib.pyplot", "autograder.examples", "autog
 
 
 def warm_up() -> None:
-    """Pay imports and torch's first-call costs once, here, rather than in every worker.
-
-    One thread only: a fork server must not start thread pools that its children would lose.
-    """
+    """Pay imports and torch's first-call costs once, here, rather than in every worker."""
     for name in PRELOADED_MODULES:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
-    torch.set_num_threads(1)
-    for device in ("cpu", "meta"):  # the hidden tests check every module on `meta` too
-        layer = torch.nn.Linear(4, 4).to(device)
-        x = torch.randn(2, 3, 4, requires_grad=True, device=device)
-        future = torch.ones(3, 3, dtype=torch.bool, device=device).triu(diagonal=1)
-        scores = (layer(x) @ x.transpose(1, 2) / 2.0).masked_fill(future, -torch.inf)
-        weights = torch.nn.functional.dropout(torch.softmax(scores, dim=-1), p=0.1)
-        merged = weights.view(2, 3, 3, 1).transpose(1, 2).contiguous().reshape(2, 9)
-        merged.backward(torch.ones_like(merged))
-        torch.ones(3, 3, dtype=torch.bool, device=device).tril().triu(diagonal=1)
-        torch.rand(3, 3, device=device).masked_fill(future, 0.0).sum(dim=-1, keepdim=True)
-    encoder = protocol.Encoder()
-    header = {"value": encoder.encode([weights, torch.float64, 1.5])}
-    protocol.unpack(protocol.pack(header, encoder.tensors))
+    warm_up_torch()
 
 
 def serve(controls: list[socket.socket]) -> None:

@@ -21,7 +21,7 @@ from autograder.inprocess import open_in_process
 from autograder.notebook_code import ExtractedCode
 from autograder.probe_client import ProbeTimeout, StudentError, Submission, WorkerCrashed
 from autograder.sandbox import SandboxConfig
-from autograder.worker_session import SandboxError, WorkerSession
+from autograder.worker_session import SandboxError, WorkerSession, wait_for_killed_workers
 
 _STAGES = set(all_stages())
 # After this many stages ran out of time, a notebook's remaining tests are not run: grading
@@ -138,6 +138,8 @@ class GradingPlugin:
         self._open: dict[int, Submission] = {}
         self._timed_out_stages: set[tuple[int, str]] = set()
         self.records: dict[int, SubmissionRecord] = {s.index: SubmissionRecord() for s in submissions}
+        # Why the session could not run (pytest's terminal report is switched off in grading).
+        self.problems: list[str] = []
 
     # -- pytest hooks ---------------------------------------------------------------
     def pytest_configure(self, config: pytest.Config) -> None:
@@ -163,26 +165,41 @@ class GradingPlugin:
         if time.monotonic() - self._started.get(submission.index, time.monotonic()) > budget:
             raise ProbeTimeout(f"not run: this notebook's tests already took more than {budget:g} s in all")
 
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
-        report = yield
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> pytest.TestReport | None:
+        """Record the outcome, and report it without formatting a traceback nobody reads."""
         submission = self._submission_of(item)
-        if submission is None or call.when == "teardown":
-            return report
-        record = self.records[submission.index]
-        name = self._test_name(item, submission)
-        if report.skipped or name in record.recorded or (call.when == "setup" and report.passed):
-            return report
-        stage = stage_of(item)
-        if report.passed:
+        if submission is None or (call.excinfo is not None and call.excinfo.errisinstance(pytest.skip.Exception)):
+            return None  # pytest's own report
+        if call.excinfo is None:
             status, message = "passed", ""
         else:
-            status, message = describe_failure(call.excinfo, stage, self._open.get(submission.index))
+            status, message = describe_failure(call.excinfo, stage_of(item), self._open.get(submission.index))
+        if call.when == "call" or (call.when == "setup" and status != "passed"):
+            self._record(item, submission, status, message)
+        return pytest.TestReport(item.nodeid, item.location, {}, "passed" if status == "passed" else "failed",
+                                 message or None, call.when, (), call.duration, call.start, call.stop)
+
+    def pytest_sessionfinish(self) -> None:
+        wait_for_killed_workers()
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            self.problems.append(f"{report.nodeid or 'collection'}: {report.longreprtext}")
+
+    def pytest_internalerror(self, excrepr) -> None:
+        self.problems.append(str(excrepr))
+
+    def _record(self, item: pytest.Item, submission: PreparedSubmission, status: str, message: str) -> None:
+        record = self.records[submission.index]
+        name = self._test_name(item, submission)
+        if name in record.recorded:
+            return
+        stage = stage_of(item)
         if status == "timeout":
             self._timed_out_stages.add((submission.index, stage))
         record.outcomes.append(TestOutcome(name, item.originalname, stage, status, message))
         record.recorded.add(name)
-        return report
 
     # -- used by the hidden tests' conftest -----------------------------------------------
     @contextlib.contextmanager
@@ -202,6 +219,7 @@ class GradingPlugin:
         except (ProbeTimeout, WorkerCrashed) as error:
             submission = Submission(_BrokenTransport(error), set(), prepared.code.problems)
         except SandboxError as error:
+            self.problems.append(str(error))
             pytest.exit(str(error), returncode=3)  # every worker would fail the same way: stop
         record.load_problems = submission.load_problems
         self._open[prepared.index] = submission
@@ -209,7 +227,7 @@ class GradingPlugin:
         try:
             yield submission
         finally:
-            session.close()
+            session.close(wait=False)  # waited for together, in pytest_sessionfinish
             del self._open[prepared.index]
             self._on_done(prepared)
 

@@ -3,12 +3,14 @@
 Each test owns its randomness: inputs come from ``torch.Generator().manual_seed(seed)`` and
 reference modules are built under ``seed`` without touching the global RNG. A student's
 module never keeps its own initialisation: it gets the reference module's parameters.
+Failure messages are worded in ``autograder.check_messages``.
 """
 
 from __future__ import annotations
 
 import torch
 
+from autograder.check_messages import say
 from autograder.compare import (
     TOLERANCES,
     expect,
@@ -54,31 +56,39 @@ def load_reference_weights(module: RemoteObject, reference: torch.nn.Module, wha
     Buffers are left alone because a correct mask may be stored in another form (a boolean
     or a "keep" mask); the parameters' names and shapes are the contract.
     """
+    expect_reference_parameters(module.describe(), reference, what)
+    module.load_state_dict(reference_weights(reference), strict=False)
+
+
+def reference_weights(reference: torch.nn.Module) -> dict[str, torch.Tensor]:
+    return {name: param.detach() for name, param in reference.named_parameters()}
+
+
+def expect_reference_parameters(description: dict, reference: torch.nn.Module, what: str) -> None:
+    """Fail unless the described module has exactly the reference's parameter names and shapes."""
     expected = {name: list(param.shape) for name, param in reference.named_parameters()}
-    actual = {name: list(shape) for name, (shape, _) in module.describe()["parameters"].items()}
-    problems = [f"{name} has shape {shape_text(actual[name])} instead of {shape_text(shape)}"
+    actual = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
+    problems = [say("problems.wrong_shape", name=name, actual_shape=shape_text(actual[name]),
+                    expected_shape=shape_text(shape))
                 for name, shape in expected.items() if name in actual and actual[name] != shape]
-    problems += [f"it lacks the parameter {name} {shape_text(shape)}"
+    problems += [say("problems.missing", name=name, shape=shape_text(shape))
                  for name, shape in expected.items() if name not in actual]
-    problems += [f"it has a parameter {name} that should not be there"
-                 for name in actual if name not in expected]
+    problems += [say("problems.extra", name=name) for name in actual if name not in expected]
     if problems:
-        shown = "; ".join(problems[:MAX_LISTED]) + (
-            f"; and {len(problems) - MAX_LISTED} more" if len(problems) > MAX_LISTED else "")
-        raise AssertionError(f"{what}: {shown} (parameter names and shapes are part of the"
-                             " assignment).")
-    weights = {name: param.detach() for name, param in reference.named_parameters()}
-    module.load_state_dict(weights, strict=False)
+        shown = problems[:MAX_LISTED]
+        if len(problems) > MAX_LISTED:
+            shown.append(say("problems.more", count=len(problems) - MAX_LISTED))
+        problems_text = say("problems.separator").join(shown)
+        raise AssertionError(say("parameters", what=what, problems=problems_text))
 
 
 def student_module(student: Submission, reference: torch.nn.Module, class_name: str, *args,
                    device: str, dtype: torch.dtype, **kwargs) -> RemoteObject:
     """The student's ``class_name(*args, **kwargs)`` on ``device``/``dtype`` with the reference's
-    weights, in eval mode like the reference."""
-    module = student.new(class_name, *args, **kwargs)
-    module.to(device, dtype)
-    load_reference_weights(module, reference, call_text(class_name, *args, **kwargs))
-    module.eval()
+    weights, in eval mode like the reference (built in one probe: modules are built often)."""
+    module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
+                                               weights=reference_weights(reference))
+    expect_reference_parameters(description, reference, call_text(class_name, *args, **kwargs))
     return module
 
 
@@ -92,12 +102,11 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
     grad_output = randn(seed, *output.shape, dtype=output.dtype, device=output.device)
     output.backward(grad_output)
     result = module.backward((x.detach().clone().requires_grad_(True),), grad_output)
-    expect_tensor(result["output"], output.detach(), f"{what} in training mode")
-    expect_tensor(result["arg_grads"][0], x_reference.grad,
-                  f"the gradient of {what} with respect to its input x")
+    expect_tensor(result["output"], output.detach(), say("what.training", what=what))
+    expect_tensor(result["arg_grads"][0], x_reference.grad, say("what.input_gradient", what=what))
     for name, param in reference.named_parameters():
         expect_tensor(result["param_grads"].get(name), param.grad,
-                      f"the gradient of {what} with respect to {name}")
+                      say("what.parameter_gradient", what=what, name=name))
 
 
 def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: tuple,
@@ -110,17 +119,13 @@ def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: 
     module.to("meta")
     description = module.describe()
     left_behind = sorted(description["plain_tensor_attributes"])
-    expect(not left_behind,
-           f"{what} keeps tensors as plain attributes ({', '.join(left_behind)}): they stay on the"
-           " CPU when the module moves to a GPU; register them with self.register_buffer(...).")
+    expect(not left_behind, say("plain_attributes", what=what, names=", ".join(left_behind)))
     if mask_buffer:
         buffers = [name for name in description["buffers"] if name.split(".")[-1] == "mask"]
-        expect(bool(buffers), f"{what} has no buffer named mask: register the causal mask"
-                              " with self.register_buffer('mask', ...) so that it moves with"
-                              " the module.")
+        expect(bool(buffers), say("no_mask_buffer", what=what))
     output = module(torch.empty(input_shape, device="meta"))
     expect_tensor(output, torch.empty(output_shape, device="meta"),
-                  f"{what} on the meta device, for x of shape {shape_text(input_shape)}")
+                  say("what.on_meta", what=what, shape=shape_text(input_shape)))
 
 
 def expect_no_future_leakage(module: RemoteObject, x: torch.Tensor, output_size: int, seed: int,
@@ -128,15 +133,15 @@ def expect_no_future_leakage(module: RemoteObject, x: torch.Tensor, output_size:
     """Changing only the tokens after position t leaves the outputs up to t unchanged."""
     batch, num_tokens, _ = x.shape
     like = torch.empty(batch, num_tokens, output_size, dtype=x.dtype, device=x.device)
+    on_x = say("what.on_x", what=what, shape=shape_text(x.shape))
     before = module(x)
-    expect_structure(before, like, f"{what} on x of shape {shape_text(x.shape)}")
+    expect_structure(before, like, on_x)
     rtol, atol = TOLERANCES[x.dtype]
     for t in range(num_tokens - 1):
         changed = x.clone()
         changed[:, t + 1:] = randn(seed + t, batch, num_tokens - t - 1, x.shape[-1],
                                    dtype=x.dtype, device=x.device)
         after = module(changed)
-        expect_structure(after, like, f"{what} on x of shape {shape_text(x.shape)}")
+        expect_structure(after, like, on_x)
         expect(torch.allclose(after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol),
-               f"{what}: changing only the tokens after position {t} changed the outputs at"
-               f" positions 0 to {t}." + mistake_hint("future_leak"))
+               say("future_leak", what=what, position=t) + mistake_hint("future_leak"))

@@ -3,7 +3,8 @@
 English is the master language: the master notebooks and every English message live in the
 code. Translations are data under ``autograder/locales/<language>/``: one JSON catalog per
 notebook (markdown by cell id, see ``autograder.notebook_translation``) and one per message
-family (``selfcheck.json``, ``feedback.json``, ``mistakes.json``), keyed like the English.
+family (``selfcheck.json``, ``feedback.json``, ``checks.json``, ``mistakes.json``), keyed like the
+English.
 
 A translated notebook says its language in its metadata, ``metadata.attention_kit.language``;
 a notebook without that key is English. The grader reads it from the submitted file

@@ -126,6 +126,21 @@ class Submission:
             raise StudentError("TypeError", f"{class_name}(...) did not create an object")
         return result
 
+    def build_module(self, class_name: str, args: tuple, kwargs: dict, *, device: str, dtype: torch.dtype,
+                     weights: dict[str, torch.Tensor]) -> tuple[RemoteObject, dict]:
+        """``class_name(*args, **kwargs)`` moved to ``device``/``dtype``, in one round trip.
+
+        The worker also describes the module (as ``RemoteObject.describe``) and, when its
+        parameters have exactly the names and shapes of ``weights``, loads them and calls
+        ``eval()``. Returns the module and that description, taken before the weights were loaded.
+        """
+        reply = self._request({"op": "build_module", "target": {"name": class_name}, "args": list(args),
+                               "kwargs": dict(kwargs), "to_args": [device, dtype], "weights": dict(weights)})
+        module = reply.get("module") if isinstance(reply, dict) else None
+        if not isinstance(module, RemoteObject):
+            raise StudentError("TypeError", f"{class_name}(...) did not create an object")
+        return module, reply.get("description")
+
     def backward(self, name: str, args: tuple, grad_output: torch.Tensor) -> dict:
         """Gradients of the student's function ``name`` with respect to its tensor arguments."""
         return self._backward({"name": name}, None, args, grad_output)
@@ -153,7 +168,7 @@ class Submission:
             if "ref" in value:
                 return encoder.encode(self._checked_ref(value["ref"]))
             return value
-        if key in ("args", "kwargs", "grad_output"):
+        if key in ("args", "kwargs", "grad_output", "to_args", "weights"):
             return encoder.encode(self._swap_handles(value))
         return value
 

@@ -27,6 +27,11 @@ MAX_PROBLEM_CHARS = 500
 MAX_TEXT_CHARS = 4000
 
 
+# (namespace init, supervisor) pidfds of killed workers the kernel may still be tearing down
+# (see WorkerSession.close).
+_killed: list[tuple[int, int]] = []
+
+
 class SandboxError(Exception):
     """The sandbox itself failed (a grader setup problem, never the student's fault)."""
 
@@ -41,6 +46,7 @@ class WorkerSession:
         self._uid = sandbox.uid
         self._timeout = timeout
         self._pid: int | None = None
+        self._supervisor: int | None = None  # a pidfd for the forked worker (pid is _pid)
         self._namespace_init: int | None = None  # a pidfd for the worker when it has a PID namespace
         self._sock: socket.socket | None = None
         self.generation = 0
@@ -51,6 +57,7 @@ class WorkerSession:
         self.close()
         self.generation += 1
         self._pid, self._sock = self._forkserver.spawn(self._request)
+        self._supervisor = _open_pidfd(self._pid)
         # The first frame comes before any student code runs, so it alone is believed: a
         # notebook could forge anything later, a "sandbox_error" that stops the class included.
         sandbox = self._exchange(None, {}, "setting up the sandbox")
@@ -108,8 +115,13 @@ class WorkerSession:
                 f" went over the memory limit): {error}"
             ) from None
 
-    def close(self) -> None:
-        """Kill the worker and everything it started, and wait until they are gone."""
+    def close(self, wait: bool = True) -> None:
+        """Kill the worker and everything it started, and wait until they are gone.
+
+        ``wait=False`` returns once the kill is sent, when the worker has its own PID namespace:
+        a killed process runs no more code, and the kernel's teardown (milliseconds) then
+        overlaps the next notebook's grading. ``wait_for_killed_workers`` waits for them.
+        """
         if self._sock is not None:
             self._sock.close()
             self._sock = None
@@ -117,24 +129,73 @@ class WorkerSession:
             return
         if self._namespace_init is None:  # not started yet, or died early: look once more
             self._namespace_init = _open_namespace_init(self._pid)
+        if not wait and self._namespace_init is not None and self._supervisor is not None:
+            _kill_namespace(self._namespace_init)
+            # The supervisor reaps its child and exits by itself; it is waited for (and killed
+            # if it has not exited) later, in that order, so that no zombie is left to PID 1.
+            _killed.append((self._namespace_init, self._supervisor))
+            self._namespace_init = self._supervisor = self._pid = None
+            _forget_exited()  # so that a class of any size holds only a few pidfds
+            return
         # Without a PID namespace to kill (the limits-only fallback, or no handle on it), the
         # worker user's processes are swept instead: setsid() takes them out of the group.
         sweep = self._uid is not None and self._namespace_init is None
         if self._namespace_init is not None:
-            # First the worker itself, by pidfd (no pid reuse race): it is the first process of
-            # its PID namespace, so the kernel kills every process in it too, including those
-            # that left the process group with setsid() and cleared their parent-death signal.
-            with contextlib.suppress(ProcessLookupError):
-                signal.pidfd_send_signal(self._namespace_init, signal.SIGKILL)
+            _kill_namespace(self._namespace_init)
             _wait_for_exit(self._namespace_init)
             os.close(self._namespace_init)
             self._namespace_init = None
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self._pid, signal.SIGKILL)
-        _wait_until_gone(self._pid)
+        if self._supervisor is not None:
+            _wait_for_exit(self._supervisor)
+            os.close(self._supervisor)
+            self._supervisor = None
+        else:
+            _wait_until_gone(self._pid)
         if sweep:
             sweep_user(self._uid)
         self._pid = None
+
+
+def _kill_namespace(namespace_init: int) -> None:
+    """Kill a worker by pidfd (no pid reuse race). It is the first process of its PID namespace,
+    so the kernel kills every process in it too, including those that left the process group
+    with setsid() and cleared their parent-death signal."""
+    with contextlib.suppress(ProcessLookupError):
+        signal.pidfd_send_signal(namespace_init, signal.SIGKILL)
+
+
+def wait_for_killed_workers() -> None:
+    """Return once every worker closed with ``wait=False`` (and its PID namespace) has exited."""
+    while _killed:
+        namespace_init, supervisor = _killed.pop()
+        _wait_for_exit(namespace_init)
+        with contextlib.suppress(ProcessLookupError):
+            signal.pidfd_send_signal(supervisor, signal.SIGKILL)
+        _wait_for_exit(supervisor)
+        os.close(namespace_init)
+        os.close(supervisor)
+
+
+def _forget_exited() -> None:
+    """Close the pidfds of killed workers that have fully exited, without waiting."""
+    poller = select.poll()
+    for pidfds in _killed:
+        for pidfd in pidfds:
+            poller.register(pidfd, select.POLLIN)
+    exited = {pidfd for pidfd, _ in poller.poll(0)}
+    for pidfds in [pidfds for pidfds in _killed if set(pidfds) <= exited]:
+        _killed.remove(pidfds)
+        for pidfd in pidfds:
+            os.close(pidfd)
+
+
+def _open_pidfd(pid: int) -> int | None:
+    try:
+        return os.pidfd_open(pid)
+    except OSError:  # already gone
+        return None
 
 
 def _bounded_strings(value, count: int, chars: int) -> list[str]:

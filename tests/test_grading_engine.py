@@ -211,3 +211,17 @@ def test_a_kit_reached_through_a_symlink_grades_the_same(tmp_path):
     assert result.returncode == 0, result.stderr
     row = read_grades(tmp_path / "out")["ada"]
     assert float(row["score"]) == float(row["max_score"])
+
+
+def test_a_broken_hidden_test_stops_grading_with_its_error(tmp_path, monkeypatch):
+    """pytest's terminal report is off while grading: the grader itself must say what broke."""
+    from autograder import engine
+
+    broken = tmp_path / "hidden" / f"test_{ASSIGNMENT}.py"
+    broken.parent.mkdir()
+    broken.write_text("ASSIGNMENT = '01_attention_scores'\nimport module_the_hidden_tests_lack\n")
+    real_args = engine._pytest_args
+    monkeypatch.setattr(engine, "_pytest_args", lambda *args: [*real_args(*args)[:-1], str(broken)])
+    write_submission(tmp_path / "in", "ada", ASSIGNMENT, load_solution(ASSIGNMENT))
+    with pytest.raises(engine.GradingError, match="module_the_hidden_tests_lack"):
+        engine.grade_class(tmp_path / "in", tmp_path / "out", engine.GradeOptions())

@@ -2,11 +2,13 @@
 
 The English, Chinese and Portuguese notebooks share every code cell and cell id; only the
 markdown (from autograder/locales/) and one metadata key differ. A submission made from any of
-them grades exactly alike, and its self-checks and feedback page speak its language.
+them grades exactly alike, and its self-checks and feedback page speak its language, down to the
+hidden tests' failure messages.
 """
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import copy
 import json
@@ -19,15 +21,21 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import torch
 from kit_notebooks import errors, load_definitions, printed_text
+from mutations import MUTATIONS
 from nbclient import NotebookClient
 
-from autograder import build_assignments, feedback_text, i18n
-from autograder.compare import mistake_hint
+from autograder import build_assignments, feedback_text, hidden_checks, i18n
+from autograder.check_messages import SENTENCES as CHECK_SENTENCES
+from autograder.check_messages import say
+from autograder.compare import expect_structure, expect_tensor, mistake_hint
 from autograder.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.engine import GradeOptions, grade_class
-from autograder.feedback_text import GRADER_SENTENCES, PAGE_TEXT, localize_message
+from autograder.feedback_text import CHECK_FIELD_PATTERNS, GRADER_SENTENCES, PAGE_TEXT, PHRASE_FIELDS, localize_message
 from autograder.grading_plugin import describe_failure
+from autograder.hidden_tests import test_03_causal_attention as causal_tests
+from autograder.hidden_tests import test_04_multi_head_attention as multi_head_tests
 from autograder.i18n import LANGUAGES, TRANSLATIONS, kernel_language, notebook_language
 from autograder.mistakes import MESSAGES as MISTAKES
 from autograder.notebook_code import extract_definitions
@@ -161,7 +169,8 @@ def test_the_build_stops_before_writing_when_a_translation_is_missing(tmp_path, 
     ("selfcheck", SELFCHECK_MESSAGES),
     ("mistakes", MISTAKES),
     ("feedback", {**PAGE_TEXT, **{key: template for key, (_, template) in GRADER_SENTENCES.items()},
-                  **dict.fromkeys(feedback_text.DOING.values(), ""), feedback_text.LIKELY_MISTAKE: " {mistake}"}),
+                  **dict.fromkeys(feedback_text.DOING.values(), "")}),
+    ("checks", CHECK_SENTENCES),
 ])
 def test_message_catalog_has_every_key_with_the_same_fields(language, name, english):
     catalog = i18n.load_catalog(language, name)
@@ -310,6 +319,226 @@ def test_the_grader_writes_the_sentences_the_page_translates(language):
         localized = localize_message(message, language)
         assert not [fragment for fragment in english_fragments if fragment in localized], (message, localized)
     assert localize_message(messages[0], "en") == messages[0]
+
+
+# ---------------------------------------------------------------- the hidden tests' failure messages (fast)
+
+# A sample of every field of check_messages.SENTENCES, as the hidden tests fill it in.
+CHECK_SAMPLES = {
+    "what": "softmax_naive(x, dim=1)", "call": "MultiHeadAttentionWrapper(3, 2, 8, 0.0, 3)",
+    "argument": "attn_scores", "attribute": "sa_v1.W_query", "module": "sa_v1", "name": "heads.0.W_key.weight",
+    "class_name": "MultiHeadAttention", "names": "mask, causal_bias", "type_name": "tuple",
+    "error_type": "RuntimeError", "shape": "(2, 5, 4)", "actual_shape": "(2, 3)", "expected_shape": "(3, 2)",
+    "index": "(0, 1, 2)", "queries_shape": "(2, 5, 3)", "keys_shape": "(2, 6, 3)", "actual_dtype": "torch.float64",
+    "expected_dtype": "torch.float32", "actual_device": "cpu", "expected_device": "meta", "count": "17",
+    "total": "40", "position": "2", "heads": "3", "expected_heads": "2", "features": "10", "tokens": "1024",
+    "value": "-0.5", "difference": "0.12", "p": "0.75", "fraction": "12.0%", "expected_fraction": "75%",
+    "parameters": "2,360,064", "expected_parameters": "2,359,296", "kinds": "['CausalAttention', 'Linear']",
+    "problems": "it has a parameter W_o that should not be there", "mistake": MISTAKES["softmax_wrong_dim"],
+}
+SENTENCE_KEYS = [key for key in CHECK_SENTENCES if "." not in key]
+
+
+def _english_fragments() -> list[str]:
+    """The fixed words of the hidden tests' sentences: what a translated message must not keep."""
+    fragments = set()
+    for template in CHECK_SENTENCES.values():
+        for part in re.split(r"\{\w+\}", template):
+            part = part.strip(" .,;:()")
+            # Two words at least: a single word ("tokens") may be the same in a translation.
+            if " " in part and re.search(r"[a-z]{4}", part):
+                fragments.add(part)
+    return sorted(fragments)
+
+
+ENGLISH_FRAGMENTS = _english_fragments()
+
+
+def _english_left(text: str) -> list[str]:
+    return [fragment for fragment in ENGLISH_FRAGMENTS if fragment in text]
+
+
+def _check_example(key: str) -> tuple[str, set[str]]:
+    """A failure message that uses ``key``, built as the hidden tests build theirs, with a mistake
+    hint; and the sample values that must come through translation unchanged."""
+    fields = {field: CHECK_SAMPLES[field] for field in _fields(CHECK_SENTENCES[key])}
+    phrase = say(key, **fields)
+    if key.startswith("what."):
+        message = say("wrong_shape", what=phrase, actual_shape="(2, 3)", expected_shape="(3, 2)")
+    elif key.startswith("problems."):
+        problems = [say("problems.missing", name="W_value", shape="(3, 4)"), say("problems.more", count=2)]
+        if key != "problems.separator":
+            problems.insert(0, phrase)
+        message = say("parameters", what="SelfAttention_v1(3, 2)", problems=say("problems.separator").join(problems))
+    elif key.startswith("hint."):
+        message = say("wrong_shape", what="split_heads(x, 2)", actual_shape="(2, 3)", expected_shape="(3, 2)")
+    else:
+        message = phrase
+    kept = {value for field, value in fields.items() if field not in PHRASE_FIELDS and field != "mistake"}
+    return message + mistake_hint("softmax_wrong_dim"), kept
+
+
+def test_every_field_of_the_checks_has_a_precise_pattern():
+    fields = {field for template in CHECK_SENTENCES.values() for field in _fields(template)}
+    assert fields - {"mistake"} <= set(CHECK_FIELD_PATTERNS), "add the field's pattern to feedback_text"
+    for field, sample in CHECK_SAMPLES.items():
+        if field != "mistake":
+            assert re.fullmatch(CHECK_FIELD_PATTERNS[field], sample), field
+
+
+@pytest.mark.parametrize("language", TRANSLATIONS)
+@pytest.mark.parametrize("key", list(CHECK_SENTENCES))
+def test_every_check_sentence_is_translated_with_its_fields(language, key):
+    message, kept = _check_example(key)
+    localized = localize_message(message, language)
+    assert not _english_left(localized), localized
+    for value in kept:
+        assert value in localized, (value, localized)
+    assert i18n.load_catalog(language, "mistakes")["softmax_wrong_dim"] in localized
+    if key == "problems.separator":
+        assert i18n.load_catalog(language, "checks")[key] in localized
+    assert localize_message(message, "en") == message
+
+
+def test_chinese_check_sentences_use_full_width_punctuation():
+    catalog = i18n.load_catalog("zh", "checks")
+    for key in SENTENCE_KEYS:
+        assert catalog[key].endswith("。"), key
+    for key, text in catalog.items():
+        # Between Chinese words (or after {what}), ASCII , ; : read as typos; inside code they stay.
+        assert not re.search(r"[\u4e00-\u9fff}][,;:]", text), (key, text)
+
+
+class _Student:
+    """A submission whose every call returns ``result``, or raises it."""
+
+    def __init__(self, result):
+        self.result = result
+
+    def call(self, name, *args, **kwargs):
+        if isinstance(self.result, Exception):
+            raise self.result
+        return self.result
+
+    def call_then_fill(self, name, args, fills):
+        return self.call(name, *args)
+
+
+class _Module:
+    """A student's module as the probe client describes it: no parameters, ``plain`` tensors."""
+
+    def __init__(self, plain=(), buffers=(), output_shape=(2, 6, 4)):
+        self.plain, self.buffers, self.output_shape = list(plain), dict.fromkeys(buffers), output_shape
+
+    def to(self, *args):
+        return self
+
+    def describe(self):
+        return {"parameters": {"W_o": ([4, 4], "float32")}, "plain_tensor_attributes": self.plain,
+                "buffers": self.buffers}
+
+    def __call__(self, x):
+        return torch.zeros(self.output_shape, device=x.device)
+
+
+def _failure(check) -> str:
+    with pytest.raises(AssertionError) as raised:
+        check()
+    return str(raised.value)
+
+
+def _real_failures() -> list[str]:
+    """Failure messages made by the comparisons, the shared module checks and some hidden tests."""
+    x = torch.arange(6.0).view(2, 3)
+    nan = x.clone()
+    nan[0, 1] = torch.nan
+    mask = torch.ones(3, 3, dtype=torch.bool).triu(1)
+    reference = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Linear(4, 4))
+    leaky = x.new_tensor([[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]])
+    what = "softmax_naive(x, dim=1) for x of shape (2, 3)"
+    return [
+        _failure(lambda: expect_tensor([0.5], x, what)),
+        _failure(lambda: expect_tensor(x.T, x, what, mistakes={"softmax_wrong_dim": [x.T]})),
+        _failure(lambda: expect_tensor(x.double(), x, what)),
+        _failure(lambda: expect_structure(x, x.to("meta"), what)),
+        _failure(lambda: expect_tensor(nan, x, what, mistakes={"softmax_overflow": [nan]})),
+        _failure(lambda: expect_tensor(x + 1, x, what)),
+        _failure(lambda: expect_tensor(mask.T, mask, "causal_mask(3)", mistakes={"mask_swapped": [mask.T]})),
+        _failure(lambda: hidden_checks.load_reference_weights(_Module(), reference, "CausalAttention(4, 4, 6, 0.0)")),
+        _failure(lambda: hidden_checks.expect_runs_on_meta(_Module(plain=["mask"]), (2, 6, 5), (2, 6, 4),
+                                                           "CausalAttention(5, 4, 8, 0.1)", mask_buffer=True)),
+        _failure(lambda: hidden_checks.expect_runs_on_meta(_Module(), (2, 6, 5), (2, 6, 4),
+                                                           "CausalAttention(5, 4, 8, 0.1)", mask_buffer=True)),
+        _failure(lambda: hidden_checks.expect_runs_on_meta(_Module(buffers=["mask"], output_shape=(2, 4)),
+                                                           (2, 6, 5), (2, 6, 4), "SelfAttention_v1(5, 4)",
+                                                           mask_buffer=False)),
+        _failure(lambda: hidden_checks.expect_no_future_leakage(lambda x: x.flip(1).cumsum(1).flip(1), leaky, 2, 0,
+                                                                "MultiHeadAttention(2, 2, 4, 0.0, 1)")),
+        _failure(lambda: causal_tests.test_inverted_dropout_rejects_invalid_p(_Student(x), 1.5)),
+        _failure(lambda: causal_tests.test_inverted_dropout_rejects_invalid_p(
+            _Student(StudentError("TypeError", "bad")), -0.1)),
+        _failure(lambda: causal_tests.test_inverted_dropout_follows_the_generator(
+            _Student(torch.ones(40, 50)), "cpu")),
+        _failure(lambda: causal_tests.test_inverted_dropout_in_training(
+            _Student(torch.ones(40, 50)), "cpu", torch.float32, 101, 0.1)),
+        _failure(lambda: multi_head_tests.test_split_heads_returns_a_view(_Student(torch.zeros(2, 3, 5, 4)))),
+        _failure(lambda: multi_head_tests.test_split_heads_rejects_indivisible_sizes(_Student(x), 3)),
+    ]
+
+
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_real_failure_messages_keep_no_english(language):
+    for message in _real_failures():
+        assert _english_left(message), f"not a message of the hidden tests: {message}"
+        localized = localize_message(message, language)
+        assert not _english_left(localized), (message, localized)
+        assert "Likely mistake" not in localized
+        assert localize_message(message, "en") == message
+
+
+def _string_literals(path: Path) -> list[tuple[int, str]]:
+    """The string constants of a module (f-string parts included), without its docstrings."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef) and ast.get_docstring(node)}
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]
+
+
+MESSAGE_SOURCES = [KIT_ROOT / "autograder" / "compare.py", KIT_ROOT / "autograder" / "hidden_checks.py",
+                   *sorted((KIT_ROOT / "autograder" / "hidden_tests").glob("test_*.py"))]
+
+
+@pytest.mark.parametrize("path", MESSAGE_SOURCES, ids=lambda path: path.name)
+def test_the_hidden_tests_word_their_messages_only_in_the_table(path):
+    """An English sentence written straight into a hidden test would stay English on every page:
+    words belong in check_messages.SENTENCES, with their translations."""
+    english = [(line, text) for line, text in _string_literals(path) if re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}", text)]
+    assert not english, f"{path.name}: say(...) these with a key of check_messages.SENTENCES: {english}"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    keys = [node.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name) and node.func.id == "say" and isinstance(node.args[0], ast.Constant)]
+    assert set(keys) <= set(CHECK_SENTENCES)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_every_mutants_failure_message_is_translated(graded_mutants, language):
+    """Every message of a failed test of every mutant (tests/mutations.py), graded by the engine."""
+    assert len(graded_mutants) > 50
+    for message in graded_mutants:
+        localized = localize_message(message, language)
+        assert not _english_left(localized), (message, localized)
+        assert "Likely mistake" not in localized
+
+
+@pytest.fixture(scope="module")
+def graded_mutants(tmp_path_factory) -> list[str]:
+    root = tmp_path_factory.mktemp("mutants")
+    for mutation in MUTATIONS:
+        write_submission(root / "submitted", mutation.name, mutation.assignment, mutation.notebook())
+    rows = grade_class(root / "submitted", root / "out", GradeOptions(jobs=2, device="cpu"))
+    return sorted({test["message"] for row in rows for test in row.tests if test["status"] == "failed"})
 
 
 # ---------------------------------------------------------------- grading the three languages (slow)

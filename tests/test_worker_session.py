@@ -7,6 +7,7 @@ import os
 import pytest
 import torch
 
+from autograder import worker_session
 from autograder.forkserver import ForkServer
 from autograder.notebook_code import extract_definitions
 from autograder.probe_client import ProbeTimeout, StudentError, Submission, WorkerCrashed
@@ -68,13 +69,13 @@ def session(forkserver, tmp_path):
     worker.close()
 
 
-def _running_as(uid: int) -> list[int]:
+def _running_as(uid: int, zombies: bool = False) -> list[int]:
     pids = []
     for entry in filter(str.isdigit, os.listdir("/proc")):
         try:
             with open(f"/proc/{entry}/status") as status:
                 fields = dict(line.split(":", 1) for line in status)
-            if int(fields["Uid"].split()[0]) == uid and fields["State"].split()[0] != "Z":
+            if int(fields["Uid"].split()[0]) == uid and (zombies or fields["State"].split()[0] != "Z"):
                 pids.append(int(entry))
         except (FileNotFoundError, ProcessLookupError):
             continue
@@ -129,6 +130,18 @@ def test_nothing_a_worker_started_survives_it(session):
     assert student.call("fork_and_linger") == 1
     worker.close()
     assert _running_as(worker_uid(MANUAL_SLOT)) == []
+
+
+def test_closing_without_waiting_keeps_few_handles_and_leaves_nothing_running(session):
+    """The grader closes workers without waiting, then waits for them all at the end."""
+    worker, student = session
+    for _ in range(12):
+        assert student.call("fork_and_linger") == 1  # restarts the worker after each close
+        worker.close(wait=False)
+        assert len(worker_session._killed) <= 2  # exited workers are forgotten as it goes
+    worker_session.wait_for_killed_workers()
+    assert worker_session._killed == []
+    assert _running_as(worker_uid(MANUAL_SLOT), zombies=True) == []  # none is left for PID 1 to reap
 
 
 def test_the_kit_and_the_submissions_are_out_of_sight(session, tmp_path):

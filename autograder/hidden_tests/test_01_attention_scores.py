@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from autograder import mistakes
+from autograder.check_messages import say
 from autograder.compare import TOLERANCES, expect_tensor, shape_text
 from autograder.examples import your_journey_inputs
 from autograder.hidden_checks import randn
@@ -28,8 +29,8 @@ def test_attention_scores_for_query(student, reference, device, dtype, case):
     query = randn(case[0] + 100, inputs.shape[1], dtype=dtype, device=device)
     actual = student.call("attention_scores_for_query", inputs, query)
     expect_tensor(actual, reference.attention_scores_for_query(inputs, query),
-                  f"attention_scores_for_query(inputs, query) for inputs of shape"
-                  f" {shape_text(inputs.shape)}",
+                  say("what.for_shape", call="attention_scores_for_query(inputs, query)",
+                      argument="inputs", shape=shape_text(inputs.shape)),
                   mistakes=lambda: mistakes.dot_product_mistakes(inputs, query))
 
 
@@ -38,7 +39,8 @@ def test_attention_scores_for_query(student, reference, device, dtype, case):
 def test_attention_scores(student, reference, device, dtype, case):
     inputs = _inputs(case, dtype, device)
     expect_tensor(student.call("attention_scores", inputs), reference.attention_scores(inputs),
-                  f"attention_scores(inputs) for inputs of shape {shape_text(inputs.shape)}",
+                  say("what.for_shape", call="attention_scores(inputs)", argument="inputs",
+                      shape=shape_text(inputs.shape)),
                   mistakes=lambda: mistakes.attention_scores_mistakes(reference, inputs))
 
 
@@ -49,9 +51,10 @@ def _check_softmax(student, reference, name, x, dim):
     # exp(x - shift) inherits the rounding of inputs as large as |x|: a relative error of about
     # |x| * eps, which a correct answer (logsumexp, say) may show for inputs near 1000.
     rtol = max(TOLERANCES[x.dtype][0], 4 * torch.finfo(x.dtype).eps * x.abs().max().item())
+    call = f"{name}(x{''.join(f', dim={d}' for d in kwargs.values())})"
     expect_tensor(student.call(name, x, **kwargs), getattr(reference, name)(x, dim=dim),
-                  f"{name}(x{''.join(f', dim={d}' for d in kwargs.values())}) for x of shape"
-                  f" {shape_text(x.shape)}", rtol=rtol,
+                  say("what.for_shape", call=call, argument="x", shape=shape_text(x.shape)),
+                  rtol=rtol,
                   mistakes=lambda: mistakes.softmax_mistakes(reference, x, dim))
 
 
@@ -95,8 +98,8 @@ def test_context_vector(student, reference, device, dtype, case):
     weights = torch.softmax(randn(case[0] + 200, inputs.shape[0], dtype=dtype, device=device), 0)
     expect_tensor(student.call("context_vector", weights, inputs),
                   reference.context_vector(weights, inputs),
-                  f"context_vector(attn_weights, inputs) for inputs of shape"
-                  f" {shape_text(inputs.shape)}")
+                  say("what.for_shape", call="context_vector(attn_weights, inputs)",
+                      argument="inputs", shape=shape_text(inputs.shape)))
 
 
 @pytest.mark.simple_self_attention
@@ -108,5 +111,6 @@ def test_simple_self_attention(student, reference, device, dtype, case):
         inputs = _inputs(case, dtype, device, scale=0.5)  # small, so no weight is exactly 0 or 1
     expect_tensor(student.call("simple_self_attention", inputs),
                   reference.simple_self_attention(inputs),
-                  f"simple_self_attention(inputs) for inputs of shape {shape_text(inputs.shape)}",
+                  say("what.for_shape", call="simple_self_attention(inputs)", argument="inputs",
+                      shape=shape_text(inputs.shape)),
                   mistakes=lambda: mistakes.simple_self_attention_mistakes(reference, inputs))

@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from autograder import mistakes
+from autograder.check_messages import say
 from autograder.compare import expect, expect_tensor, shape_text
 from autograder.hidden_checks import (
     call_text,
@@ -35,8 +36,8 @@ def test_scaled_dot_product_scores(student, reference, device, dtype, seed, quer
     keys = randn(seed + 100, *keys_shape, dtype=dtype, device=device)
     expect_tensor(student.call("scaled_dot_product_scores", queries, keys),
                   reference.scaled_dot_product_scores(queries, keys),
-                  f"scaled_dot_product_scores(queries, keys) for queries of shape"
-                  f" {shape_text(queries_shape)} and keys of shape {shape_text(keys_shape)}",
+                  say("what.for_queries_and_keys", call="scaled_dot_product_scores(queries, keys)",
+                      queries_shape=shape_text(queries_shape), keys_shape=shape_text(keys_shape)),
                   mistakes=lambda: mistakes.scaled_scores_mistakes(
                       reference.scaled_dot_product_scores, queries, keys))
 
@@ -56,7 +57,8 @@ def _check_forward(student, reference, class_name, size, device, dtype, **kwargs
     with torch.no_grad():
         expected = ref(x)
     expect_tensor(module(x), expected,
-                  f"{call_text(class_name, *size[2:], **kwargs)} on x of shape {shape_text(x.shape)}",
+                  say("what.on_x", what=call_text(class_name, *size[2:], **kwargs),
+                      shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False))
 
 
@@ -117,7 +119,7 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
     student.call("copy_v2_weights_into_v1", sa_v2, sa_v1)
     parameters = sa_v1.describe()["parameters"]
     for name in ("W_query", "W_key", "W_value"):
-        what = f"after copy_v2_weights_into_v1(sa_v2, sa_v1), sa_v1.{name}"
-        expect(name in parameters, f"{what} is no longer a parameter of sa_v1: wrap the copied"
-                                   " matrix in nn.Parameter, or copy into the existing one.")
+        what = say("what.after_copy", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
+                   attribute=f"sa_v1.{name}")
+        expect(name in parameters, say("not_a_parameter", what=what, module="sa_v1"))
         expect_tensor(sa_v1.attr(name), getattr(ref_v2, name).weight.detach().T, what)

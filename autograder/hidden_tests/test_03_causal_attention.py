@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from autograder import mistakes
+from autograder.check_messages import say
 from autograder.compare import (
     TOLERANCES,
     expect,
@@ -39,7 +40,7 @@ def _check_causal_average(student, reference, name, case, device, dtype):
     x = randn(seed, *shape, dtype=dtype, device=device)
     average = getattr(reference, name)
     expect_tensor(student.call(name, x), average(x),
-                  f"{name}(x) for x of shape {shape_text(x.shape)}",
+                  say("what.for_shape", call=f"{name}(x)", argument="x", shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.causal_average_mistakes(average, x))
 
 
@@ -90,8 +91,8 @@ def test_mask_and_renormalize(student, reference, device, dtype, seed, shape):
     weights = torch.softmax(randn(seed, *shape, dtype=dtype, device=device), dim=-1)
     expect_tensor(student.call("mask_and_renormalize", weights),
                   reference.mask_and_renormalize(weights),
-                  f"mask_and_renormalize(attn_weights) for attn_weights of shape"
-                  f" {shape_text(shape)}",
+                  say("what.for_shape", call="mask_and_renormalize(attn_weights)",
+                      argument="attn_weights", shape=shape_text(shape)),
                   mistakes=lambda: mistakes.mask_and_renormalize_mistakes(weights))
 
 
@@ -105,8 +106,8 @@ def test_masked_softmax(student, reference, device, dtype, seed, shape, d_k):
     scores = randn(seed, *shape, dtype=dtype, device=device, scale=2.0)
     expect_tensor(student.call("masked_softmax", scores, d_k),
                   reference.masked_softmax(scores, d_k),
-                  f"masked_softmax(attn_scores, d_k={d_k}) for attn_scores of shape"
-                  f" {shape_text(shape)}",
+                  say("what.for_shape", call=f"masked_softmax(attn_scores, d_k={d_k})",
+                      argument="attn_scores", shape=shape_text(shape)),
                   mistakes=lambda: mistakes.masked_softmax_mistakes(scores, d_k))
 
 
@@ -118,8 +119,8 @@ def test_masked_softmax_gradient(student, reference, device, dtype):
     reference.masked_softmax(scores, d_k).backward(grad_output)
     result = student.backward("masked_softmax", (scores, d_k), grad_output)
     expect_tensor(result["arg_grads"][0], scores.grad,
-                  f"the gradient of masked_softmax(attn_scores, d_k={d_k}) with respect to"
-                  f" attn_scores of shape {shape_text(shape)}")
+                  say("what.argument_gradient", call=f"masked_softmax(attn_scores, d_k={d_k})",
+                      argument="attn_scores", shape=shape_text(shape)))
 
 
 # -- inverted dropout: tested by invariants, never by an exact mask --------------------------
@@ -139,20 +140,21 @@ def _expect_zero_fraction(kept: torch.Tensor, p: float, what: str) -> None:
         hint = mistake_hint("dropout_missing")
     elif abs(zeroed - (1 - p)) <= tolerance:
         hint = mistake_hint("dropout_keep_probability")
-    raise AssertionError(f"{what}: zeroed {zeroed:.1%} of the elements; with p = {p} about"
-                         f" {p:.0%} should be zero." + hint)
+    raise AssertionError(say("zero_fraction", what=what, fraction=f"{zeroed:.1%}", p=p,
+                             expected_fraction=f"{p:.0%}") + hint)
 
 
 @pytest.mark.inverted_dropout
 @pytest.mark.parametrize(("seed", "p"), [(101, 0.1), (102, 0.3), (103, 0.75)])
 def test_inverted_dropout_in_training(student, device, dtype, seed, p):
     x = _dropout_input(seed, dtype, device)
-    what = f"inverted_dropout(x, p={p}, generator=...) for x of shape {shape_text(x.shape)}"
+    what = say("what.for_shape", call=f"inverted_dropout(x, p={p}, generator=...)", argument="x",
+               shape=shape_text(x.shape))
     y = student.call("inverted_dropout", x, p, generator=Seeded(seed, device))
     expect_structure(y, x, what)
     kept = y != 0
     _expect_zero_fraction(kept.cpu(), p, what)
-    expect_tensor(y, x * kept / (1 - p), f"{what}, the elements it kept",
+    expect_tensor(y, x * kept / (1 - p), say("what.elements_kept", what=what),
                   mistakes=lambda: mistakes.dropout_mistakes(x, kept, p))
 
 
@@ -182,11 +184,10 @@ def test_inverted_dropout_rejects_invalid_p(student, p):
         student.call("inverted_dropout", x, p)
     except StudentError as error:
         expect(error.type_name == "ValueError",
-               f"inverted_dropout(x, p={p}) raised {error.type_name}; raise a ValueError that"
-               " says p must be between 0 and 1.")
+               say("wrong_error_for_p", what=f"inverted_dropout(x, p={p})",
+                   error_type=error.type_name))
         return
-    raise AssertionError(f"inverted_dropout(x, p={p}) returned a result; a probability outside"
-                         " [0, 1] should raise a ValueError.")
+    raise AssertionError(say("no_error_for_p", what=f"inverted_dropout(x, p={p})"))
 
 
 @pytest.mark.inverted_dropout
@@ -198,11 +199,9 @@ def test_inverted_dropout_follows_the_generator(student, device):
     )
     for y in (first, again, other):
         expect_structure(y, x, "inverted_dropout(x, p=0.4, generator=...)")
-    expect(torch.equal(first, again), "inverted_dropout(x, p=0.4, generator=g) gave different"
-                                      " masks for two generators with the same seed.")
-    expect(not torch.equal(first, other), "inverted_dropout(x, p=0.4, generator=g) gave the same"
-                                          " mask for generators with different seeds: draw the"
-                                          " random numbers from `generator`.")
+    what = "inverted_dropout(x, p=0.4, generator=g)"
+    expect(torch.equal(first, again), say("same_seed_different_masks", what=what))
+    expect(not torch.equal(first, other), say("different_seeds_same_mask", what=what))
 
 
 # -- CausalAttention --------------------------------------------------------------------------
@@ -232,7 +231,7 @@ def test_causal_attention_forward(student, reference, device, dtype, case):
     ref, module, x, what = _causal_attention(student, reference, case, device, dtype)
     with torch.no_grad():
         expected = ref(x)
-    expect_tensor(module(x), expected, f"{what} on x of shape {shape_text(x.shape)}",
+    expect_tensor(module(x), expected, say("what.on_x", what=what, shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True))
 
 
@@ -288,10 +287,10 @@ def _revealed_weights(y, weights: torch.Tensor, what: str):
 def test_causal_attention_has_no_dropout_in_eval_mode(student, reference, device):
     p = 0.4
     module, x, weights, what = _weights_revealing_attention(student, reference, p, device)
-    what = f"{what} after .eval()"
+    what = say("what.eval", what=what)
     actual_weights, _ = _revealed_weights(module(x), weights, what)
     kept = actual_weights != 0
-    expect_tensor(actual_weights, weights, f"{what}, its attention weights",
+    expect_tensor(actual_weights, weights, say("what.its_weights", what=what),
                   mistakes=lambda: {"dropout_in_eval": [weights * kept / (1 - p),
                                                         weights * kept]})
 
@@ -300,16 +299,15 @@ def test_causal_attention_has_no_dropout_in_eval_mode(student, reference, device
 @pytest.mark.parametrize("p", [0.2, 0.6])
 def test_causal_attention_drops_attention_weights_in_training(student, reference, device, p):
     module, x, weights, what = _weights_revealing_attention(student, reference, p, device)
-    what = f"{what} in training mode"
+    what = say("what.training", what=what)
     module.train()
     dropped_weights, total = _revealed_weights(module(x), weights, what)
     kept = dropped_weights != 0
     visible = torch.ones(kept.shape[-2:], dtype=torch.bool).tril().expand_as(kept)
-    _expect_zero_fraction(kept.cpu()[visible], p, f"{what}, its attention weights")
+    _expect_zero_fraction(kept.cpu()[visible], p, say("what.its_weights", what=what))
     rtol, atol = TOLERANCES[torch.float64]
     expect(torch.allclose(total, dropped_weights.sum(dim=-1), rtol=rtol, atol=atol),
-           f"{what}: the output is not a weighted sum of the values with the dropped-out"
-           " attention weights." + mistake_hint("dropout_on_output"))
+           say("dropout_on_output", what=what) + mistake_hint("dropout_on_output"))
     expect_tensor(dropped_weights, weights * kept / (1 - p),
-                  f"{what}, the attention weights it kept",
+                  say("what.weights_kept", what=what),
                   mistakes=lambda: mistakes.dropout_mistakes(weights, kept, p))

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from autograder import mistakes
+from autograder.check_messages import say
 from autograder.compare import expect, expect_tensor, shape_text
 from autograder.hidden_checks import (
     call_text,
@@ -46,7 +47,7 @@ def test_wrapper_forward(student, reference, device, dtype, case):
     ref, module, x, what = _wrapper(student, reference, case, device, dtype)
     with torch.no_grad():
         expected = ref(x)
-    expect_tensor(module(x), expected, f"{what} on x of shape {shape_text(x.shape)}",
+    expect_tensor(module(x), expected, say("what.on_x", what=what, shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.wrapper_mistakes(ref, x))
 
 
@@ -58,14 +59,14 @@ def test_wrapper_gradients(student, reference, device, dtype):
 
 @pytest.mark.MultiHeadAttentionWrapper
 def test_wrapper_heads_are_a_module_list(student):
-    what = "MultiHeadAttentionWrapper(3, 2, 8, 0.0, 3)"
-    heads = student.new("MultiHeadAttentionWrapper", 3, 2, 8, 0.0, 3).attr("heads")
+    num_heads = 3
+    call = call_text("MultiHeadAttentionWrapper", 3, 2, 8, 0.0, num_heads)
+    heads = student.new("MultiHeadAttentionWrapper", 3, 2, 8, 0.0, num_heads).attr("heads")
     expect(isinstance(heads, RemoteObject) and heads.type_name == "ModuleList",
-           f"{what}.heads should be an nn.ModuleList, so that the heads' weights belong to the"
-           " module.")
+           say("heads_not_module_list", call=call))
     kinds = list(heads.describe()["children"].values())
-    expect(kinds == ["CausalAttention"] * 3,
-           f"{what}.heads should hold 3 CausalAttention modules; it holds {kinds}.")
+    expect(kinds == ["CausalAttention"] * num_heads,
+           say("wrong_head_modules", call=call, heads=num_heads, kinds=kinds))
 
 
 @pytest.mark.MultiHeadAttentionWrapper
@@ -84,17 +85,17 @@ def test_wrapper_with_2d_output(student, reference, device, dtype, seed, d_in, c
                            seed=seed, device=device, dtype=dtype)
     module = student.call("wrapper_with_2d_output", d_in, context_length, 0.0)
     expect(isinstance(module, RemoteObject) and module.type_name == "MultiHeadAttentionWrapper",
-           f"{what} should return a MultiHeadAttentionWrapper.")
+           say("wrong_class", what=what, class_name="MultiHeadAttentionWrapper"))
     heads = module.attr("heads")
     num_heads = len(heads.describe()["children"]) if isinstance(heads, RemoteObject) else 0
-    expect(num_heads == 2, f"{what} should have 2 heads; it has {num_heads}.")
+    expect(num_heads == 2, say("wrong_head_count", what=what, expected_heads=2, heads=num_heads))
     module.to(device, dtype)
     load_reference_weights(module, ref, what)
     module.eval()
     x = randn(seed + 100, 2, context_length, d_in, dtype=dtype, device=device)
     with torch.no_grad():
         expected = ref(x)
-    expect_tensor(module(x), expected, f"{what} on x of shape {shape_text(x.shape)}")
+    expect_tensor(module(x), expected, say("what.on_x", what=what, shape=shape_text(x.shape)))
 
 
 # -- split_heads and merge_heads ---------------------------------------------------------------
@@ -108,7 +109,8 @@ def test_split_heads(student, reference, device, dtype, case):
     seed, batch, num_tokens, d_out, num_heads = case
     x = randn(seed, batch, num_tokens, d_out, dtype=dtype, device=device)
     expect_tensor(student.call("split_heads", x, num_heads), reference.split_heads(x, num_heads),
-                  f"split_heads(x, {num_heads}) for x of shape {shape_text(x.shape)}",
+                  say("what.for_shape", call=f"split_heads(x, {num_heads})", argument="x",
+                      shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.split_heads_mistakes(x, num_heads))
 
 
@@ -117,23 +119,23 @@ def test_split_heads_returns_a_view(student):
     x = randn(124, 2, 5, 12)
     result = student.call_then_fill("split_heads", (x, 3), {0: 7.0})
     expect(type(result) is torch.Tensor and bool((result == 7.0).all()),
-           "split_heads(x, 3) should return a view of x (view + transpose), not a copy: after"
-           " filling x, the result did not change with it.")
+           say("split_copies", what="split_heads(x, 3)"))
 
 
 @pytest.mark.split_heads
 @pytest.mark.parametrize("num_heads", [3, 4])
 def test_split_heads_rejects_indivisible_sizes(student, num_heads):
-    what = f"split_heads(x, {num_heads}) for x of shape (2, 5, 10)"
+    x = randn(125, 2, 5, 10)
+    what = say("what.for_shape", call=f"split_heads(x, {num_heads})", argument="x",
+               shape=shape_text(x.shape))
     try:
-        student.call("split_heads", randn(125, 2, 5, 10), num_heads)
+        student.call("split_heads", x, num_heads)
     except StudentError as error:
         expect(error.type_name == "ValueError",
-               f"{what} raised {error.type_name}; raise a ValueError that says d_out must be"
-               " divisible by num_heads.")
+               say("wrong_error_for_heads", what=what, error_type=error.type_name))
         return
-    raise AssertionError(f"{what} returned a result; 10 features cannot be split into"
-                         f" {num_heads} equal heads, so it should raise a ValueError.")
+    raise AssertionError(say("no_error_for_heads", what=what, features=x.shape[-1],
+                             heads=num_heads))
 
 
 @pytest.mark.merge_heads
@@ -143,7 +145,8 @@ def test_merge_heads_undoes_split_heads(student, reference, device, dtype, case)
     heads = reference.split_heads(randn(seed, batch, num_tokens, d_out, dtype=dtype,
                                         device=device), num_heads)
     expect_tensor(student.call("merge_heads", heads), reference.merge_heads(heads),
-                  f"merge_heads(x) for x of shape {shape_text(heads.shape)}",
+                  say("what.for_shape", call="merge_heads(x)", argument="x",
+                      shape=shape_text(heads.shape)),
                   mistakes=lambda: mistakes.merge_heads_mistakes(heads))
 
 
@@ -173,7 +176,7 @@ def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expect
         with torch.no_grad():
             expected = ref(x)
     heads = (num_heads, reference.split_heads, reference.merge_heads)
-    expect_tensor(module(x), expected, f"{what} on x of shape {shape_text(x.shape)}",
+    expect_tensor(module(x), expected, say("what.on_x", what=what, shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads))
 
 
@@ -189,7 +192,7 @@ def test_multi_head_attention_has_no_dropout_in_eval_mode(student, reference, de
     case = MHA_CASES[0]
     ref, module, x, what = _multi_head(student, reference, case, device, torch.float64,
                                        dropout=0.5)
-    _check_multi_head_forward(reference, ref, module, x, f"{what} after .eval()", case[6])
+    _check_multi_head_forward(reference, ref, module, x, say("what.eval", what=what), case[6])
 
 
 @pytest.mark.MultiHeadAttention
@@ -233,30 +236,32 @@ def test_multi_head_attention_equals_the_wrapper(student, reference, device, dty
         expected = wrapper(x)
     module = student_module(student, stacked, "MultiHeadAttention", *args, qkv_bias=True,
                             device=device, dtype=dtype)
-    what = (f"{call_text('MultiHeadAttention', *args, qkv_bias=True)} with the weights of"
-            f" {num_heads} heads stacked and an identity out_proj (it should equal the wrapper)")
+    what = say("what.stacked", call=call_text("MultiHeadAttention", *args, qkv_bias=True),
+               heads=num_heads)
     _check_multi_head_forward(reference, stacked, module, x, what, num_heads, expected)
 
 
 # -- gpt2_small_attention ---------------------------------------------------------------------
 GPT2_PARAMETERS = 2_360_064  # 4 matrices of 768 x 768 and the out_proj bias
+GPT2_CONTEXT = 1024
 
 
 @pytest.mark.gpt2_small_attention
 def test_gpt2_small_attention_configuration(student):
     """Book exercise 3.3: 12 heads of 64 features, context 1024, no qkv bias."""
     module = student.call("gpt2_small_attention")
+    what = "gpt2_small_attention()"
     expect(isinstance(module, RemoteObject) and module.type_name == "MultiHeadAttention",
-           "gpt2_small_attention() should return a MultiHeadAttention.")
+           say("wrong_class", what=what, class_name="MultiHeadAttention"))
     description = module.describe()
     count = sum(math.prod(shape) for shape, _ in description["parameters"].values())
     expect(count == GPT2_PARAMETERS,
-           f"gpt2_small_attention() has {count:,} parameters; GPT-2 small's attention has"
-           f" {GPT2_PARAMETERS:,} (768 input and output features, no qkv bias).")
+           say("parameter_count", what=what, parameters=f"{count:,}",
+               expected_parameters=f"{GPT2_PARAMETERS:,}"))
     mask_shapes = [shape for name, (shape, _) in description["buffers"].items() if name == "mask"]
-    expect(mask_shapes == [[1024, 1024]],
-           "gpt2_small_attention() should have a (1024, 1024) mask buffer: a context of 1024"
-           " tokens.")
+    expect(mask_shapes == [[GPT2_CONTEXT, GPT2_CONTEXT]],
+           say("mask_buffer_shape", what=what, shape=shape_text([GPT2_CONTEXT, GPT2_CONTEXT]),
+               tokens=GPT2_CONTEXT))
 
 
 @pytest.mark.gpt2_small_attention
@@ -265,14 +270,14 @@ def test_gpt2_small_attention_forward(student, reference, device):
     ref = reference_module(reference.gpt2_small_attention, seed=151, device=device,
                            dtype=torch.float32).train()
     module = student.call("gpt2_small_attention")
-    expect(isinstance(module, RemoteObject), "gpt2_small_attention() should return a module.")
+    expect(isinstance(module, RemoteObject), say("not_a_module", what="gpt2_small_attention()"))
     module.to(device)
     load_reference_weights(module, ref, "gpt2_small_attention()")
     x = randn(152, 2, 4, 768, device=device)
     with torch.no_grad():
         expected = ref(x)
     expect_tensor(module(x), expected,
-                  f"gpt2_small_attention() in training mode, on x of shape {shape_text(x.shape)}"
-                  " (expected: 12 heads, no dropout)",
+                  say("what.gpt2_training", call="gpt2_small_attention()",
+                      shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.attention_mistakes(
                       ref, x, causal=True, heads=(12, reference.split_heads, reference.merge_heads)))
