@@ -50,6 +50,14 @@ def fork_and_linger():
 
 def can_see(path):
     return os.path.exists(path)
+
+class Tiny(torch.nn.Module):
+    def __init__(self, d_in):
+        super().__init__()
+        self.W = torch.nn.Linear(d_in, 2, bias=False)
+
+    def forward(self, x):
+        return self.W(x)
 '''
 
 
@@ -99,6 +107,22 @@ def test_a_seeded_generator_gives_the_same_draw(session):
 def test_a_tensor_subclass_does_not_cross_as_a_tensor(session):
     _, student = session
     assert student.call("subclass", torch.ones(2)) == ForeignValue("Sneaky")
+
+
+def test_a_module_is_built_moved_and_given_weights_in_one_probe(session):
+    _, student = session
+    weights = {"W.weight": torch.arange(6.0, dtype=torch.float64).view(2, 3)}
+    module, description = student.build_module("Tiny", (3,), {}, device="cpu", dtype=torch.float64,
+                                               weights=weights)
+    assert description["parameters"] == {"W.weight": [[2, 3], "cpu"]}
+    assert module.describe()["training"] is False
+    result = module(torch.ones(1, 3, dtype=torch.float64))
+    assert result.tolist() == [[3.0, 12.0]]
+    # Parameters of other shapes are described and left alone: the test reports the mismatch.
+    module, description = student.build_module("Tiny", (4,), {}, device="cpu", dtype=torch.float64,
+                                               weights=weights)
+    assert description["parameters"]["W.weight"][0] == [2, 4]
+    assert module.describe()["training"] is True
 
 
 def test_student_exceptions_come_back_as_data(session):
