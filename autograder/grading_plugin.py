@@ -171,12 +171,13 @@ class GradingPlugin:
         submission = self._submission_of(item)
         if submission is None or (call.excinfo is not None and call.excinfo.errisinstance(pytest.skip.Exception)):
             return None  # pytest's own report
+        stage = stage_of(item)
         if call.excinfo is None:
             status, message = "passed", ""
         else:
-            status, message = describe_failure(call.excinfo, stage_of(item), self._open.get(submission.index))
+            status, message = describe_failure(call.excinfo, stage, self._open.get(submission.index))
         if call.when == "call" or (call.when == "setup" and status != "passed"):
-            self._record(item, submission, status, message)
+            self._record(item, submission, stage, status, message)
         return pytest.TestReport(item.nodeid, item.location, {}, "passed" if status == "passed" else "failed",
                                  message or None, call.when, (), call.duration, call.start, call.stop)
 
@@ -190,12 +191,12 @@ class GradingPlugin:
     def pytest_internalerror(self, excrepr) -> None:
         self.problems.append(str(excrepr))
 
-    def _record(self, item: pytest.Item, submission: PreparedSubmission, status: str, message: str) -> None:
+    def _record(self, item: pytest.Item, submission: PreparedSubmission, stage: str, status: str,
+                message: str) -> None:
         record = self.records[submission.index]
         name = self._test_name(item, submission)
         if name in record.recorded:
             return
-        stage = stage_of(item)
         if status == "timeout":
             self._timed_out_stages.add((submission.index, stage))
         record.outcomes.append(TestOutcome(name, item.originalname, stage, status, message))

@@ -61,6 +61,7 @@ def load_reference_weights(module: RemoteObject, reference: torch.nn.Module, wha
 
 
 def reference_weights(reference: torch.nn.Module) -> dict[str, torch.Tensor]:
+    """The reference's parameters by name, detached: what a student's module is given."""
     return {name: param.detach() for name, param in reference.named_parameters()}
 
 
@@ -90,6 +91,15 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
                                                weights=reference_weights(reference))
     expect_reference_parameters(description, reference, call_text(class_name, *args, **kwargs))
     return module
+
+
+def module_pair(student: Submission, reference, class_name: str, *args, seed: int, device: str,
+                dtype: torch.dtype, **kwargs) -> tuple[torch.nn.Module, RemoteObject]:
+    """The reference's ``class_name(*args, **kwargs)`` built under ``seed``, and the student's with
+    the same weights: both on ``device``/``dtype``, in eval mode."""
+    ref = reference_module(getattr(reference, class_name), *args, seed=seed, device=device, dtype=dtype,
+                           **kwargs)
+    return ref, student_module(student, ref, class_name, *args, device=device, dtype=dtype, **kwargs)
 
 
 def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor,

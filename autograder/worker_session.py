@@ -129,13 +129,16 @@ class WorkerSession:
             return
         if self._namespace_init is None:  # not started yet, or died early: look once more
             self._namespace_init = _open_namespace_init(self._pid)
-        if not wait and self._namespace_init is not None and self._supervisor is not None:
+        if self._namespace_init is not None and self._supervisor is not None:
             _kill_namespace(self._namespace_init)
             # The supervisor reaps its child and exits by itself; it is waited for (and killed
-            # if it has not exited) later, in that order, so that no zombie is left to PID 1.
+            # if it has not exited) afterwards, in that order, so that no zombie is left to PID 1.
             _killed.append((self._namespace_init, self._supervisor))
             self._namespace_init = self._supervisor = self._pid = None
-            _forget_exited()  # so that a class of any size holds only a few pidfds
+            if wait:
+                wait_for_killed_workers()
+            else:
+                _forget_exited()  # so that a class of any size holds only a few pidfds
             return
         # Without a PID namespace to kill (the limits-only fallback, or no handle on it), the
         # worker user's processes are swept instead: setsid() takes them out of the group.

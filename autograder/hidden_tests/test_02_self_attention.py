@@ -12,9 +12,8 @@ from autograder.hidden_checks import (
     call_text,
     expect_runs_on_meta,
     expect_same_gradients,
+    module_pair,
     randn,
-    reference_module,
-    student_module,
 )
 
 ASSIGNMENT = "02_self_attention"
@@ -44,10 +43,8 @@ def test_scaled_dot_product_scores(student, reference, device, dtype, seed, quer
 
 def _modules(student, reference, class_name, size, device, dtype, **kwargs):
     seed, _, d_in, d_out = size
-    ref = reference_module(getattr(reference, class_name), d_in, d_out, seed=seed, device=device,
-                           dtype=dtype, **kwargs)
-    return ref, student_module(student, ref, class_name, d_in, d_out, device=device, dtype=dtype,
-                               **kwargs)
+    return module_pair(student, reference, class_name, d_in, d_out, seed=seed, device=device, dtype=dtype,
+                       **kwargs)
 
 
 def _check_forward(student, reference, class_name, size, device, dtype, **kwargs):

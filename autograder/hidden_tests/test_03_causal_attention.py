@@ -22,6 +22,7 @@ from autograder.hidden_checks import (
     expect_no_future_leakage,
     expect_runs_on_meta,
     expect_same_gradients,
+    module_pair,
     randn,
     reference_module,
     student_module,
@@ -217,10 +218,8 @@ ATTENTION_CASES = [
 def _causal_attention(student, reference, case, device, dtype, dropout=0.0):
     seed, batch, num_tokens, d_in, d_out, context_length, qkv_bias = case
     args = (d_in, d_out, context_length, dropout)
-    ref = reference_module(reference.CausalAttention, *args, qkv_bias=qkv_bias, seed=seed,
-                           device=device, dtype=dtype)
-    module = student_module(student, ref, "CausalAttention", *args, qkv_bias=qkv_bias,
-                            device=device, dtype=dtype)
+    ref, module = module_pair(student, reference, "CausalAttention", *args, qkv_bias=qkv_bias, seed=seed,
+                              device=device, dtype=dtype)
     x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)
     return ref, module, x, call_text("CausalAttention", *args, qkv_bias=qkv_bias)
 

@@ -16,6 +16,7 @@ from autograder.hidden_checks import (
     expect_runs_on_meta,
     expect_same_gradients,
     load_reference_weights,
+    module_pair,
     randn,
     reference_module,
     student_module,
@@ -33,10 +34,8 @@ WRAPPER_CASES = [(111, 2, 5, 3, 2, 8, 2, False), (112, 3, 6, 5, 4, 6, 3, True)]
 def _wrapper(student, reference, case, device, dtype):
     seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
     args = (d_in, d_out, context_length, 0.0, num_heads)
-    ref = reference_module(reference.MultiHeadAttentionWrapper, *args, qkv_bias=qkv_bias,
-                           seed=seed, device=device, dtype=dtype)
-    module = student_module(student, ref, "MultiHeadAttentionWrapper", *args, qkv_bias=qkv_bias,
-                            device=device, dtype=dtype)
+    ref, module = module_pair(student, reference, "MultiHeadAttentionWrapper", *args, qkv_bias=qkv_bias,
+                              seed=seed, device=device, dtype=dtype)
     x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)
     return ref, module, x, call_text("MultiHeadAttentionWrapper", *args, qkv_bias=qkv_bias)
 
@@ -163,10 +162,8 @@ MHA_CASES = [
 def _multi_head(student, reference, case, device, dtype, dropout=0.0):
     seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
     args = (d_in, d_out, context_length, dropout, num_heads)
-    ref = reference_module(reference.MultiHeadAttention, *args, qkv_bias=qkv_bias, seed=seed,
-                           device=device, dtype=dtype)
-    module = student_module(student, ref, "MultiHeadAttention", *args, qkv_bias=qkv_bias,
-                            device=device, dtype=dtype)
+    ref, module = module_pair(student, reference, "MultiHeadAttention", *args, qkv_bias=qkv_bias, seed=seed,
+                              device=device, dtype=dtype)
     x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)
     return ref, module, x, call_text("MultiHeadAttention", *args, qkv_bias=qkv_bias)
 
