@@ -19,8 +19,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 assignments: setup
-	$(BIN)/python -m autograder.build_assignments
-	$(BIN)/python -m autograder.example_class
+	$(BIN)/python -m autograder.notebooks.building
+	$(BIN)/python -m autograder.notebooks.example_class
 	$(BIN)/python -m autograder.platforms.otter_tests
 
 test: setup
@@ -34,7 +34,7 @@ lint: setup
 	$(BIN)/ruff check .
 
 bench: setup
-	$(BIN)/python -m autograder.bench
+	$(BIN)/python -m autograder.tools.bench
 
 # Platforms (README.md, "Platforms"). OUT: a grading run's --out folder; COURSE: an nbgrader course.
 OUT ?= grading-output

@@ -13,15 +13,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from autograder.discovery import DiscoveryError, discover
-from autograder.engine import GradedSubmission, GradeOptions, GradingError, devices_to_test, grade_entries
-from autograder.outputs import write_atomically, write_outputs
-from autograder.paths import KIT_ROOT
+from autograder.course.paths import KIT_ROOT
+from autograder.course.reference import BrokenReferenceError
+from autograder.course.rubric import RubricError
+from autograder.grading.discovery import DiscoveryError, discover
+from autograder.grading.engine import GradedSubmission, GradeOptions, GradingError, devices_to_test, grade_entries
+from autograder.grading.outputs import write_atomically, write_outputs
+from autograder.grading.read_outputs import OutputsError, read_outputs
 from autograder.platforms.junit import junit_xml
-from autograder.read_outputs import OutputsError, read_outputs
-from autograder.reference import BrokenReferenceError
-from autograder.rubric import RubricError
-from autograder.sandbox import ISOLATION_FULL
+from autograder.worker.confinement import ISOLATION_FULL
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -145,7 +145,7 @@ def _check_fail_under(console: Console, rows: list[GradedSubmission], percent: f
 
 
 def _report(args: argparse.Namespace, console: Console) -> int:
-    from autograder.report import write_report  # matplotlib is imported only for this command
+    from autograder.feedback.report import write_report  # matplotlib is imported only for this command
 
     try:
         path = write_report(args.out)

@@ -10,10 +10,10 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-from autograder.curriculum import ASSIGNMENTS
-from autograder.notebook_code import extract_notebook_file
-from autograder.paths import KIT_ROOT, solution_notebook, student_notebook
-from autograder.probe_server import load_definitions as worker_load_definitions
+from autograder.course.paths import KIT_ROOT, solution_notebook, student_notebook
+from autograder.notebooks.reading import extract_notebook_file
+from autograder.student.curriculum import ASSIGNMENTS
+from autograder.worker.probe_server import load_definitions as worker_load_definitions
 
 NOTEBOOK_TIMEOUT_S = 300
 

@@ -2,15 +2,15 @@
 
 A mutant must lose points on its stage and nowhere else (except on stages that build on it,
 see ``tests/test_hidden_tests.py``). Where the hidden tests can recognise the mistake, its id
-in ``autograder.mistakes.MESSAGES`` is given, and the feedback must name it.
+in ``autograder.hidden.wrong_outputs.MESSAGES`` is given, and the feedback must name it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from autograder.curriculum import assignment_of
-from autograder.notebook_variants import load_solution, with_replacement
+from autograder.notebooks.variants import load_solution, with_replacement
+from autograder.student.curriculum import assignment_of
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.curriculum import STAGES_BY_ASSIGNMENT
-from autograder.notebook_variants import filled, load_solution, load_student, with_answer, write_submission
+from autograder.notebooks.variants import filled, load_solution, load_student, with_answer, write_submission
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
 ASSIGNMENT = "01_attention_scores"
 FAIL_UNDER = 50

@@ -6,10 +6,10 @@ these tests keep its pieces honest.
 
 from __future__ import annotations
 
-from autograder import bench
-from autograder.curriculum import ASSIGNMENTS
-from autograder.engine import GradeOptions
-from autograder.notebook_variants import source_of
+from autograder.grading.engine import GradeOptions
+from autograder.notebooks.variants import source_of
+from autograder.student.curriculum import ASSIGNMENTS
+from autograder.tools import bench
 
 
 def test_the_class_has_every_notebook_of_every_student(tmp_path):

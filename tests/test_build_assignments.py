@@ -7,11 +7,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import build_assignments
-from autograder.build_assignments import build
-from autograder.curriculum import ASSIGNMENTS
-from autograder.i18n import TRANSLATIONS
-from autograder.paths import ASSIGNMENTS_DIR
+from autograder.course.paths import ASSIGNMENTS_DIR
+from autograder.notebooks import building as build_assignments
+from autograder.notebooks.building import build
+from autograder.student.curriculum import ASSIGNMENTS
+from autograder.student.language import TRANSLATIONS
 
 
 @pytest.mark.slow

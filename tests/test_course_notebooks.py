@@ -10,8 +10,8 @@ import nbformat
 import pytest
 from kit_notebooks import errors, execute_notebooks, load_definitions, notebook_paths, printed_text
 
-from autograder.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages, assignment_of
-from autograder.paths import solution_notebook, student_notebook
+from autograder.course.paths import solution_notebook, student_notebook
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages, assignment_of
 
 ANSWER_METADATA_KEYS = {"grade", "grade_id", "locked", "schema_version", "solution", "task"}
 

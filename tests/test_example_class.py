@@ -1,6 +1,6 @@
 """The committed example class is exactly what its generator writes from the masters."""
 
-from autograder.example_class import EXAMPLE_CLASS_DIR, build
+from autograder.notebooks.example_class import EXAMPLE_CLASS_DIR, build
 
 
 def _files(root):

@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.curriculum import STAGES_BY_ASSIGNMENT
-from autograder.notebook_variants import (
+from autograder.notebooks.variants import (
     load_solution,
     load_student,
     stage_points,
@@ -25,7 +24,8 @@ from autograder.notebook_variants import (
     with_replacement,
     write_submission,
 )
-from autograder.sandbox_session import is_worker_uid
+from autograder.sandbox.layout import is_worker_uid
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
 pytestmark = pytest.mark.slow
 
@@ -197,7 +197,7 @@ def test_bad_arguments_exit_non_zero_with_a_message(tmp_path):
 
 
 def test_a_kit_reached_through_a_symlink_grades_the_same(tmp_path):
-    from autograder.paths import KIT_ROOT
+    from autograder.course.paths import KIT_ROOT
 
     link = tmp_path / "kit-link"
     link.symlink_to(KIT_ROOT)
@@ -215,7 +215,7 @@ def test_a_kit_reached_through_a_symlink_grades_the_same(tmp_path):
 
 def test_a_broken_hidden_test_stops_grading_with_its_error(tmp_path, monkeypatch):
     """pytest's terminal report is off while grading: the grader itself must say what broke."""
-    from autograder import engine
+    from autograder.grading import engine
 
     broken = tmp_path / "hidden" / f"test_{ASSIGNMENT}.py"
     broken.parent.mkdir()

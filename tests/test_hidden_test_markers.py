@@ -6,9 +6,9 @@ import importlib.util
 
 import pytest
 
-from autograder import rubric
-from autograder.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
-from autograder.paths import HIDDEN_TESTS_DIR
+from autograder.course import rubric
+from autograder.course.paths import HIDDEN_TESTS_DIR
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
 
 
 def hidden_test_functions(assignment_id: str) -> dict[str, object]:

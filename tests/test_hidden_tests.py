@@ -14,16 +14,16 @@ from pathlib import Path
 import pytest
 from mutations import MUTATIONS, Mutation
 
-from autograder.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
-from autograder.engine import GradedSubmission, GradeOptions, grade_class
-from autograder.mistakes import MESSAGES
-from autograder.notebook_variants import (
+from autograder.grading.engine import GradedSubmission, GradeOptions, grade_class
+from autograder.hidden.wrong_outputs import MESSAGES
+from autograder.notebooks.variants import (
     load_solution,
     solved_source,
     stubbed,
     with_answer,
     write_submission,
 )
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
 
 pytestmark = pytest.mark.slow
 

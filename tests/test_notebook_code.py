@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from autograder import notebook_code
-from autograder.notebook_code import NotebookError, extract_definitions, extract_notebook_file
+from autograder.notebooks import reading as notebook_code
+from autograder.notebooks.reading import NotebookError, extract_definitions, extract_notebook_file
 
 
 def _notebook(*sources: str) -> dict:

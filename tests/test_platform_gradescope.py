@@ -15,7 +15,7 @@ import zipfile
 import pytest
 from platform_class import ASSIGNMENT, graded_class, wrong_dim_notebook
 
-from autograder.notebook_variants import notebook_text
+from autograder.notebooks.variants import notebook_text
 from autograder.platforms.gradescope import run
 from autograder.platforms.gradescope.package import build_zip
 
@@ -33,7 +33,7 @@ def test_zip_has_gradescopes_files_at_its_root_and_the_kit(autograder_zip):
         assert archive.read("assignment.txt").decode() == f"{ASSIGNMENT}\n"
     for script in ("setup.sh", "run_autograder"):
         assert stat.S_IMODE(entries[script].external_attr >> 16) == 0o755
-    for needed in ("pyproject.toml", "autograder/rubric.toml", f"autograder/hidden_tests/test_{ASSIGNMENT}.py",
+    for needed in ("pyproject.toml", "autograder/course/rubric.toml", f"autograder/hidden_tests/test_{ASSIGNMENT}.py",
                    f"solutions/{ASSIGNMENT}/{ASSIGNMENT}.ipynb", "source_data/your_journey.json"):
         assert needed in entries
     assert not [name for name in entries if "__pycache__" in name or name.startswith("source_data/example_class")]

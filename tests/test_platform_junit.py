@@ -9,9 +9,9 @@ from junitparser import Error, Failure, JUnitXml
 from platform_class import FAIL_UNDER, graded_class
 
 from autograder import cli
-from autograder.engine import GradedSubmission
+from autograder.grading.engine import GradedSubmission
+from autograder.grading.read_outputs import read_outputs
 from autograder.platforms.junit import junit_xml
-from autograder.read_outputs import read_outputs
 
 
 @pytest.fixture(scope="module")

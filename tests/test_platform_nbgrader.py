@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 from platform_class import ASSIGNMENT, complete_notebook, graded_class, wrong_dim_notebook
 
-from autograder import build_assignments, cli
-from autograder.build_assignments import COURSE_ID
-from autograder.discovery import discover
-from autograder.notebook_variants import notebook_text
+from autograder import cli
+from autograder.grading.discovery import discover
+from autograder.notebooks import building as build_assignments
+from autograder.notebooks.building import COURSE_ID
+from autograder.notebooks.variants import notebook_text
 
 pytestmark = pytest.mark.slow
 

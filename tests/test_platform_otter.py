@@ -11,10 +11,10 @@ import pytest
 from kit_notebooks import load_definitions
 from platform_class import ASSIGNMENT, write_class
 
-from autograder.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
-from autograder.paths import ASSIGNMENTS_DIR, solution_notebook, student_notebook
+from autograder.course.paths import ASSIGNMENTS_DIR, solution_notebook, student_notebook
 from autograder.platforms.otter_tests import TESTS_FOLDER, expected_files, write_test_files
-from autograder.selfcheck import run_check
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
+from autograder.student.selfcheck import run_check
 
 
 def test_committed_otter_tests_are_regenerated_byte_for_byte():

@@ -9,10 +9,10 @@ import pytest
 from platform_class import graded_class
 
 from autograder import cli
-from autograder.compare import mistake_hint
-from autograder.engine import GradedSubmission
-from autograder.read_outputs import read_outputs
-from autograder.report import common_mistakes, named_mistakes, stage_pass_rates
+from autograder.feedback.report import common_mistakes, named_mistakes, stage_pass_rates
+from autograder.grading.engine import GradedSubmission
+from autograder.grading.read_outputs import read_outputs
+from autograder.hidden.compare import mistake_hint
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

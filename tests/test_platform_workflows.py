@@ -13,8 +13,8 @@ import pytest
 import yaml
 from platform_class import ASSIGNMENT, wrong_dim_notebook
 
-from autograder.notebook_variants import notebook_text
-from autograder.paths import KIT_ROOT
+from autograder.course.paths import KIT_ROOT
+from autograder.notebooks.variants import notebook_text
 
 WORKFLOWS = KIT_ROOT / ".github" / "workflows"
 _EXPRESSION = re.compile(r"\$\{\{\s*(.+?)\s*\}\}")

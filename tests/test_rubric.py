@@ -1,8 +1,8 @@
 """The rubric covers every hidden test, and the README shows its current points."""
 
-from autograder import rubric
-from autograder.curriculum import STAGES_BY_ASSIGNMENT
-from autograder.paths import KIT_ROOT
+from autograder.course import rubric
+from autograder.course.paths import KIT_ROOT
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
 
 def test_every_stage_earns_points_and_every_notebook_is_worth_100():
@@ -15,4 +15,4 @@ def test_every_stage_earns_points_and_every_notebook_is_worth_100():
 
 def test_readme_points_table_is_up_to_date():
     readme = (KIT_ROOT / "README.md").read_text()
-    assert rubric.points_table() in readme, "README.md is stale: paste `python -m autograder.rubric` into it"
+    assert rubric.points_table() in readme, "README.md is stale: paste `python -m autograder.course.rubric` into it"

@@ -9,11 +9,11 @@ import pytest
 import torch
 from kit_notebooks import load_definitions
 
-from autograder import selfcheck
-from autograder.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
-from autograder.examples import your_journey_inputs, your_journey_tokens
-from autograder.paths import solution_notebook, student_notebook
-from autograder.selfcheck import CheckResult, check, run_check
+from autograder.course.paths import solution_notebook, student_notebook
+from autograder.student import selfcheck
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
+from autograder.student.example import your_journey_inputs, your_journey_tokens
+from autograder.student.selfcheck import CheckResult, check, run_check
 
 STAGE_PARAMS = [(assignment, stage) for assignment in ASSIGNMENTS for stage in STAGES_BY_ASSIGNMENT[assignment]]
 

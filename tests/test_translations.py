@@ -26,26 +26,29 @@ from kit_notebooks import errors, load_definitions, printed_text
 from mutations import MUTATIONS
 from nbclient import NotebookClient
 
-from autograder import build_assignments, feedback_text, hidden_checks, i18n
-from autograder.check_messages import SENTENCES as CHECK_SENTENCES
-from autograder.check_messages import say
-from autograder.compare import expect_structure, expect_tensor, mistake_hint
-from autograder.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
-from autograder.engine import GradeOptions, grade_class
-from autograder.feedback_text import CHECK_FIELD_PATTERNS, GRADER_SENTENCES, PAGE_TEXT, PHRASE_FIELDS, localize_message
-from autograder.grading_plugin import describe_failure
+from autograder.course.paths import ASSIGNMENTS_DIR, KIT_ROOT, LOCALES_DIR, solution_notebook, student_notebook
+from autograder.feedback import text as feedback_text
+from autograder.feedback.text import CHECK_FIELD_PATTERNS, GRADER_SENTENCES, PAGE_TEXT, PHRASE_FIELDS, localize_message
+from autograder.findings.english import SENTENCES as CHECK_SENTENCES
+from autograder.findings.english import say
+from autograder.grading.engine import GradeOptions, grade_class
+from autograder.grading.outputs import write_outputs
+from autograder.grading.plugin import describe_failure
+from autograder.hidden import modules as hidden_checks
+from autograder.hidden.compare import expect_structure, expect_tensor, mistake_hint
+from autograder.hidden.wrong_outputs import MESSAGES as MISTAKES
 from autograder.hidden_tests import test_03_causal_attention as causal_tests
 from autograder.hidden_tests import test_04_multi_head_attention as multi_head_tests
-from autograder.i18n import LANGUAGES, TRANSLATIONS, kernel_language, notebook_language
-from autograder.mistakes import MESSAGES as MISTAKES
-from autograder.notebook_code import extract_definitions
-from autograder.notebook_translation import TranslationError, english_hash, translated_notebook, translation_problems
-from autograder.notebook_variants import filled, load_solution, with_answer, with_replacement, write_submission
-from autograder.outputs import write_outputs
-from autograder.paths import ASSIGNMENTS_DIR, KIT_ROOT, solution_notebook, student_notebook
-from autograder.probe_client import StudentError, Submission
-from autograder.selfcheck import MESSAGES as SELFCHECK_MESSAGES
-from autograder.selfcheck import run_check
+from autograder.notebooks import building as build_assignments
+from autograder.notebooks.reading import extract_definitions
+from autograder.notebooks.translation import TranslationError, english_hash, translated_notebook, translation_problems
+from autograder.notebooks.variants import filled, load_solution, with_answer, with_replacement, write_submission
+from autograder.probes.client import StudentError, Submission
+from autograder.student import language as i18n
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
+from autograder.student.language import LANGUAGES, TRANSLATIONS, kernel_language, notebook_language
+from autograder.student.selfcheck import MESSAGES as SELFCHECK_MESSAGES
+from autograder.student.selfcheck import run_check
 
 NOTEBOOKS = [(language, assignment) for language in TRANSLATIONS for assignment in ASSIGNMENTS]
 # What a check prints for a stub, per language (the start of the line after the stage name).
@@ -87,7 +90,7 @@ def test_translated_notebook_has_the_english_code_cells_and_ids(language, assign
     english, translated = read_json(student_notebook(assignment)), read_json(translated_path(language, assignment))
     nbformat.validate(nbformat.reads(json.dumps(translated), as_version=4))
     assert [cell["id"] for cell in translated["cells"]] == [cell["id"] for cell in english["cells"]]
-    catalog = i18n.load_catalog(language, assignment)
+    catalog = i18n.load_catalog(language, assignment, LOCALES_DIR)
     for ours, theirs in zip(english["cells"], translated["cells"], strict=True):
         assert ours["cell_type"] == theirs["cell_type"]
         if ours["cell_type"] == "code":
@@ -173,7 +176,8 @@ def test_the_build_stops_before_writing_when_a_translation_is_missing(tmp_path, 
     ("checks", CHECK_SENTENCES),
 ])
 def test_message_catalog_has_every_key_with_the_same_fields(language, name, english):
-    catalog = i18n.load_catalog(language, name)
+    locales = i18n.STUDENT_LOCALES_DIR if name in ("selfcheck", "mistakes") else LOCALES_DIR
+    catalog = i18n.load_catalog(language, name, locales)
     assert set(catalog) == set(english), f"autograder/locales/{language}/{name}.json is out of step with English"
     for key, template in english.items():
         assert _fields(catalog[key]) == _fields(template), f"{language}/{name}.json: {key}"
@@ -285,7 +289,7 @@ def test_every_grader_sentence_is_translated_with_its_details(language, key):
     text = english + ("rest of the message" if GRADER_SENTENCES[key][0] != "whole" else "")
     localized = localize_message(text, language)
     assert english not in localized
-    catalog = i18n.load_catalog(language, "feedback")
+    catalog = i18n.load_catalog(language, "feedback", LOCALES_DIR)
     for field in _fields(GRADER_SENTENCES[key][1]) - {"doing"}:
         assert re.search(re.escape(_example("{" + field + "}")), localized)
     if "doing" in _fields(GRADER_SENTENCES[key][1]):
@@ -396,12 +400,12 @@ def test_every_check_sentence_is_translated_with_its_fields(language, key):
         assert value in localized, (value, localized)
     assert i18n.load_catalog(language, "mistakes")["softmax_wrong_dim"] in localized
     if key == "problems.separator":
-        assert i18n.load_catalog(language, "checks")[key] in localized
+        assert i18n.load_catalog(language, "checks", LOCALES_DIR)[key] in localized
     assert localize_message(message, "en") == message
 
 
 def test_chinese_check_sentences_use_full_width_punctuation():
-    catalog = i18n.load_catalog("zh", "checks")
+    catalog = i18n.load_catalog("zh", "checks", LOCALES_DIR)
     for key in SENTENCE_KEYS:
         assert catalog[key].endswith("。"), key
     for key, text in catalog.items():
@@ -505,7 +509,7 @@ def _string_literals(path: Path) -> list[tuple[int, str]]:
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]
 
 
-MESSAGE_SOURCES = [KIT_ROOT / "autograder" / "compare.py", KIT_ROOT / "autograder" / "hidden_checks.py",
+MESSAGE_SOURCES = [KIT_ROOT / "autograder" / "hidden" / "compare.py", KIT_ROOT / "autograder" / "hidden" / "modules.py",
                    *sorted((KIT_ROOT / "autograder" / "hidden_tests").glob("test_*.py"))]
 
 
@@ -599,7 +603,7 @@ def test_the_feedback_page_is_in_the_notebooks_language(graded_languages, langua
     assert text["heading"].format(assignment_id=ASSIGNMENT, student_id=STUDENTS[language]) in page
     mistakes = MISTAKES if language == "en" else i18n.load_catalog(language, "mistakes")
     assert mistakes["softmax_whole_tensor"] in page
-    catalog = i18n.load_catalog(language, "feedback") if language != "en" else None
+    catalog = i18n.load_catalog(language, "feedback", LOCALES_DIR) if language != "en" else None
     expected = ["context_vector is not implemented yet", "Your code raised NameError", "Your code ran longer",
                 "not run: an earlier test of this stage"]
     if catalog is not None:

@@ -7,13 +7,13 @@ import os
 import pytest
 import torch
 
-from autograder import worker_session
-from autograder.forkserver import ForkServer
-from autograder.notebook_code import extract_definitions
-from autograder.probe_client import ProbeTimeout, StudentError, Submission, WorkerCrashed
-from autograder.protocol import ForeignValue, Seeded
-from autograder.sandbox_session import MANUAL_SLOT, standard_sandbox, worker_uid
-from autograder.worker_session import SandboxError, WorkerSession
+from autograder.notebooks.reading import extract_definitions
+from autograder.probes.client import ProbeTimeout, StudentError, Submission, WorkerCrashed
+from autograder.sandbox import session as worker_session
+from autograder.sandbox.forkserver import ForkServer
+from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
+from autograder.sandbox.session import SandboxError, WorkerSession
+from autograder.worker.protocol import ForeignValue, Seeded
 
 STUDENT_CODE = '''
 import os
@@ -169,7 +169,7 @@ def test_closing_without_waiting_keeps_few_handles_and_leaves_nothing_running(se
 
 
 def test_the_kit_and_the_submissions_are_out_of_sight(session, tmp_path):
-    from autograder.paths import SOLUTIONS_DIR
+    from autograder.course.paths import SOLUTIONS_DIR
 
     _, student = session
     (tmp_path / "other_student.ipynb").write_text("{}")

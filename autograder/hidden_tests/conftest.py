@@ -1,7 +1,7 @@
 """Fixtures of the hidden tests.
 
 Under the grading engine, ``student`` is parametrised over the submissions being graded
-(see ``autograder.grading_plugin``). Run by hand, ``pytest autograder/hidden_tests`` grades
+(see ``autograder.grading.plugin``). Run by hand, ``pytest autograder/hidden_tests`` grades
 one notebook in a sandboxed worker: ``--submission PATH`` (default: each module's solution).
 """
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from autograder.grading_plugin import GRADING_PLUGIN
-from autograder.paths import solution_notebook
-from autograder.reference import load_reference
+from autograder.course.paths import solution_notebook
+from autograder.course.reference import load_reference
+from autograder.grading.plugin import GRADING_PLUGIN
 
 DEVICES = ["cpu", "cuda", "mps"]
 DTYPES = [torch.float32, torch.float64]
@@ -65,7 +65,7 @@ def student(request):
         with grading.open_submission(request.param) as submission:
             yield submission
         return
-    from autograder.sandbox_session import open_notebook_submission
+    from autograder.sandbox.layout import open_notebook_submission
 
     option = request.config.getoption("--submission")
     path = Path(option) if option else solution_notebook(request.module.ASSIGNMENT)

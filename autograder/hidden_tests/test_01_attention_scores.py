@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 import torch
 
-from autograder import mistakes
-from autograder.check_messages import say
-from autograder.compare import TOLERANCES, expect_tensor, shape_text
-from autograder.examples import your_journey_inputs
-from autograder.hidden_checks import randn
+from autograder.findings.english import say
+from autograder.hidden import wrong_outputs as mistakes
+from autograder.hidden.compare import TOLERANCES, expect_tensor, shape_text
+from autograder.hidden.modules import randn
+from autograder.student.example import your_journey_inputs
 
 ASSIGNMENT = "01_attention_scores"
 

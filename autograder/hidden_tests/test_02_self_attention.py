@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import torch
 
-from autograder import mistakes
-from autograder.check_messages import say
-from autograder.compare import expect, expect_tensor, shape_text
-from autograder.hidden_checks import (
+from autograder.findings.english import say
+from autograder.hidden import wrong_outputs as mistakes
+from autograder.hidden.compare import expect, expect_tensor, shape_text
+from autograder.hidden.modules import (
     call_text,
     expect_runs_on_meta,
     expect_same_gradients,

@@ -7,9 +7,9 @@ import math
 import pytest
 import torch
 
-from autograder import mistakes
-from autograder.check_messages import say
-from autograder.compare import (
+from autograder.findings.english import say
+from autograder.hidden import wrong_outputs as mistakes
+from autograder.hidden.compare import (
     TOLERANCES,
     expect,
     expect_structure,
@@ -17,7 +17,7 @@ from autograder.compare import (
     mistake_hint,
     shape_text,
 )
-from autograder.hidden_checks import (
+from autograder.hidden.modules import (
     call_text,
     expect_no_future_leakage,
     expect_runs_on_meta,
@@ -27,8 +27,8 @@ from autograder.hidden_checks import (
     reference_module,
     student_module,
 )
-from autograder.probe_client import StudentError
-from autograder.protocol import Seeded
+from autograder.probes.client import StudentError
+from autograder.worker.protocol import Seeded
 
 ASSIGNMENT = "03_causal_attention"
 

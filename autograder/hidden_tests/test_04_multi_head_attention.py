@@ -7,10 +7,10 @@ import math
 import pytest
 import torch
 
-from autograder import mistakes
-from autograder.check_messages import say
-from autograder.compare import expect, expect_tensor, shape_text
-from autograder.hidden_checks import (
+from autograder.findings.english import say
+from autograder.hidden import wrong_outputs as mistakes
+from autograder.hidden.compare import expect, expect_tensor, shape_text
+from autograder.hidden.modules import (
     call_text,
     expect_no_future_leakage,
     expect_runs_on_meta,
@@ -21,7 +21,7 @@ from autograder.hidden_checks import (
     reference_module,
     student_module,
 )
-from autograder.probe_client import RemoteObject, StudentError
+from autograder.probes.client import RemoteObject, StudentError
 
 ASSIGNMENT = "04_multi_head_attention"
 

@@ -13,8 +13,8 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
 
-from autograder.curriculum import ASSIGNMENTS
-from autograder.engine import GradedSubmission
+from autograder.grading.engine import GradedSubmission
+from autograder.student.curriculum import ASSIGNMENTS
 
 # Characters XML 1.0 cannot hold (control characters a student's exception text may carry).
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")

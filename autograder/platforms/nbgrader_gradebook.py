@@ -25,9 +25,9 @@ from nbgrader.coursedir import CourseDirectory
 from sqlalchemy.exc import SAWarning
 from traitlets.config.loader import PyFileConfigLoader
 
-from autograder.curriculum import ASSIGNMENTS
-from autograder.discovery import MISSING
-from autograder.engine import GradedSubmission
+from autograder.grading.discovery import MISSING
+from autograder.grading.engine import GradedSubmission
+from autograder.student.curriculum import ASSIGNMENTS
 
 CONFIG_FILE = "nbgrader_config.py"
 

@@ -13,8 +13,8 @@ import pytest
 from containment import GRADE_ARGS, GradingRun, control_id, grade_contained, make_context
 from hostile_corpus import hostile_submissions
 
-from autograder.curriculum import ASSIGNMENTS
-from autograder.notebook_variants import load_solution
+from autograder.notebooks.variants import load_solution
+from autograder.student.curriculum import ASSIGNMENTS
 
 
 @contextlib.contextmanager

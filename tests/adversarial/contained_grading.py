@@ -59,7 +59,7 @@ def main(argv: list[str]) -> int:
     in_own_namespace = os.getpid() == 1
     processes = _processes()
     if not in_own_namespace:  # the whole machine: only the workers' uids tell ours apart (roughly)
-        from autograder.sandbox_session import is_worker_uid
+        from autograder.sandbox.layout import is_worker_uid
 
         processes = [p for p in processes if is_worker_uid(p["uid"]) or p["uid"] == 65534]
     leftovers = [p for p in processes if not p["state"].startswith("Z")]

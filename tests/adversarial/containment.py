@@ -15,8 +15,8 @@ from pathlib import Path
 
 from hostile_corpus import Context, Hostile, write_notebook
 
-from autograder.paths import KIT_ROOT
-from autograder.sandbox_session import is_worker_uid
+from autograder.course.paths import KIT_ROOT
+from autograder.sandbox.layout import is_worker_uid
 
 RUNNER = Path(__file__).resolve().parent / "contained_grading.py"
 # Shared scratch folders of the machine, where a leaking worker would most likely leave files.

@@ -21,8 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder.curriculum import STAGES_BY_ASSIGNMENT
-from autograder.notebook_variants import answer_cell, load_solution, solved_source, with_answer
+from autograder.notebooks.variants import answer_cell, load_solution, solved_source, with_answer
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
 
 @dataclass(frozen=True)
@@ -219,25 +219,25 @@ import sys
 
 
 def _attack():
-    for name in ("autograder.reference", "autograder.paths", "autograder.rubric", "autograder.engine",
-                 "autograder.grading_plugin", "autograder.hidden_tests.conftest"):
+    for name in ("autograder.course.reference", "autograder.course.paths", "autograder.course.rubric",
+                 "autograder.grading.engine", "autograder.grading.plugin", "autograder.hidden_tests.conftest"):
         try:
             module = importlib.import_module(name)
         except BaseException:
             continue
-        if name == "autograder.reference":
+        if name == "autograder.course.reference":
             try:
                 module.load_reference("01_attention_scores")
                 return True
             except BaseException:
                 pass
-        if name == "autograder.paths":
+        if name == "autograder.course.paths":
             try:
                 if any(module.SOLUTIONS_DIR.iterdir()) or any(module.HIDDEN_TESTS_DIR.iterdir()):
                     return True
             except BaseException:
                 pass
-        if name == "autograder.rubric":
+        if name == "autograder.course.rubric":
             try:
                 module.points_by_test("01_attention_scores")
                 return True
@@ -470,7 +470,7 @@ def _trick():
     _pytest.runner.pytest_runtest_makereport = lambda *args, **kwargs: None
     builtins.AssertionError = type("AssertionError", (Exception,), {})
     try:
-        import autograder.grading_plugin as plugin
+        import autograder.grading.plugin as plugin
         plugin.describe_failure = lambda *args, **kwargs: ("passed", "")
     except BaseException:
         pass
@@ -579,7 +579,7 @@ def attention_scores_for_query(inputs, query):
     return torch.empty(right.shape, dtype=right.dtype, device="meta")
 '''), why="a meta tensor of the right shape: no values to compare"),
         Hostile("claims-cuda", A1, ("softmax_naive",), wrapped(A1, "softmax_naive", '''
-import autograder.protocol as protocol
+import autograder.worker.protocol as protocol
 
 
 def _lying(self, tensor):
@@ -933,7 +933,7 @@ def _trick():
 '''), why="kill -1, the parent, every pid and its own process group"),
         Hostile("huge-error-message", A1, ("attention_scores_for_query",),
                 replaced(A1, "attention_scores_for_query", '''
-import autograder.probe_server as probe_server
+import autograder.worker.probe_server as probe_server
 
 
 class _Loud(Exception):
@@ -958,7 +958,7 @@ def softmax_naive(x, dim=-1):
     return type("A" * 5_000_000, (), {})()
 '''), why="answers whose type names are megabytes long (quoted in failure messages)"),
         Hostile("forges-its-readiness", A1, (), wrapped(A1, "attention_scores", '''
-import autograder.protocol as protocol
+import autograder.worker.protocol as protocol
 
 
 def _forge_ready():

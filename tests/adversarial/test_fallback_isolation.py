@@ -24,8 +24,8 @@ import pytest
 from containment import GRADE_ARGS, GradingRun, control_id, grade_contained, make_context
 from hostile_corpus import A1, hostile_submissions
 
-from autograder.notebook_variants import load_solution
-from autograder.paths import KIT_ROOT
+from autograder.course.paths import KIT_ROOT
+from autograder.notebooks.variants import load_solution
 
 pytestmark = pytest.mark.slow
 
@@ -76,7 +76,7 @@ def _wrap_for(mode: str) -> list[str]:
         pytest.skip("setpriv and unshare are needed to run the grader in its fallbacks")
     if mode == "limits-only":
         return ["setpriv", "--bounding-set=-sys_admin", "--inh-caps=-sys_admin"]
-    if not all(os.stat(p).st_mode & 0o004 for p in (KIT_ROOT / "autograder" / "engine.py", KIT_ROOT / "solutions")):
+    if not all(os.stat(p).st_mode & 0o004 for p in (KIT_ROOT / "autograder" / "grading" / "engine.py", KIT_ROOT / "solutions")):
         pytest.skip("the kit is not readable by other users here, so nobody cannot run the grader")
     return _as_nobody()
 

@@ -13,7 +13,7 @@ import pytest
 from containment import CANARY_TEXT, GradingRun, control_id
 from hostile_corpus import Hostile, check_answer_cells_exist, hostile_submissions
 
-from autograder.curriculum import ASSIGNMENTS
+from autograder.student.curriculum import ASSIGNMENTS
 
 pytestmark = pytest.mark.slow
 

@@ -14,8 +14,8 @@ import sys
 import zipfile
 from pathlib import Path
 
-from autograder.curriculum import ASSIGNMENTS
-from autograder.paths import KIT_ROOT
+from autograder.course.paths import KIT_ROOT
+from autograder.student.curriculum import ASSIGNMENTS
 
 SCRIPTS_DIR = Path(__file__).resolve().parent
 SCRIPTS = ("setup.sh", "run_autograder")

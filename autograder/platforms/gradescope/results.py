@@ -9,8 +9,8 @@ assignment is open. The top-level ``score`` is the grader's score, as in grades.
 
 from __future__ import annotations
 
-from autograder.curriculum import STAGES_BY_ASSIGNMENT
-from autograder.engine import GradedSubmission
+from autograder.grading.engine import GradedSubmission
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
 SUMMARY_VISIBILITY = "visible"
 DETAIL_VISIBILITY = "after_due_date"

@@ -20,13 +20,13 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
-from autograder import rubric
-from autograder.curriculum import ASSIGNMENTS
-from autograder.engine import GradedSubmission, GradeOptions, GradingError, grade_class
-from autograder.outputs import write_atomically
+from autograder.course import rubric
+from autograder.course.reference import BrokenReferenceError
+from autograder.course.rubric import RubricError
+from autograder.grading.engine import GradedSubmission, GradeOptions, GradingError, grade_class
+from autograder.grading.outputs import write_atomically
 from autograder.platforms.gradescope.results import results_document
-from autograder.reference import BrokenReferenceError
-from autograder.rubric import RubricError
+from autograder.student.curriculum import ASSIGNMENTS
 
 STUDENT_ID = "submission"
 MAX_NOTEBOOK_BYTES = 64 * 2**20  # the grader's own limit

@@ -1,0 +1,86 @@
+"""Points per hidden test, from ``rubric.toml`` (one table per assignment).
+
+A test function's points are shared equally by its instances that ran (a skipped GPU
+instance takes no share), so a notebook's maximum is the same on every machine.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.course.paths import HIDDEN_TESTS_DIR
+
+RUBRIC_FILE = Path(__file__).resolve().parent / "rubric.toml"
+
+
+class RubricError(Exception):
+    """The rubric file is missing, malformed or lacks a test: an instructor must fix it."""
+
+
+@functools.cache
+def points_by_test(assignment_id: str) -> dict[str, float]:
+    try:
+        with RUBRIC_FILE.open("rb") as handle:
+            table = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise RubricError(f"cannot read the rubric {RUBRIC_FILE}: {error}") from None
+    return {name: float(points) for name, points in table.get(assignment_id, {}).items()}
+
+
+def max_score(assignment_id: str) -> float:
+    return round(sum(points_by_test(assignment_id).values()), 2)
+
+
+def score_tests(assignment_id: str, outcomes: list) -> list[dict]:
+    """The tests list of a results file: each outcome with its share of its function's points."""
+    points = points_by_test(assignment_id)
+    instances = Counter(outcome.function for outcome in outcomes)
+    tests = []
+    for outcome in outcomes:
+        if outcome.function not in points:
+            raise RubricError(f"{RUBRIC_FILE.name} gives no points for {assignment_id}::{outcome.function}")
+        share = round(points[outcome.function] / instances[outcome.function], 4)
+        tests.append({
+            "name": outcome.name,
+            "stage": outcome.stage,
+            "points": share if outcome.status == "passed" else 0.0,
+            "max_points": share,
+            "status": outcome.status,
+            "message": outcome.message,
+        })
+    return tests
+
+
+def stage_of_test_functions(assignment_id: str) -> dict[str, str]:
+    """Test function name -> its stage marker, read from the hidden test module's source."""
+    stages = set(STAGES_BY_ASSIGNMENT[assignment_id])
+    tree = ast.parse((HIDDEN_TESTS_DIR / f"test_{assignment_id}.py").read_text())
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
+            for decorator in node.decorator_list:
+                if isinstance(decorator, ast.Attribute) and decorator.attr in stages:
+                    found[node.name] = decorator.attr
+    return found
+
+
+def points_table() -> str:
+    """The README's table of points per notebook and stage (``python -m autograder.course.rubric``)."""
+    lines = ["| notebook | points per stage | total |", "| --- | --- | --- |"]
+    for assignment_id, stages in STAGES_BY_ASSIGNMENT.items():
+        stage_of = stage_of_test_functions(assignment_id)
+        per_stage = []
+        for stage in stages:
+            points = sum(p for name, p in points_by_test(assignment_id).items() if stage_of.get(name) == stage)
+            per_stage.append(f"`{stage}` {points:g}")
+        lines.append(f"| `{assignment_id}` | {', '.join(per_stage)} | {max_score(assignment_id):g} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(points_table(), end="")

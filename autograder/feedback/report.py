@@ -1,0 +1,180 @@
+"""The class report: ``python -m autograder report <out>`` writes ``<out>/report.html``.
+
+One self-contained page for the instructor (the plots are embedded PNG images): a score
+histogram per notebook, the pass rate of every stage, and the named mistakes that came up most
+often. A stage counts as passed by a submission when all its hidden tests passed; a named
+mistake is one that ``autograder.hidden.compare`` recognised in a failure message.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import statistics
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from autograder.grading.engine import GradedSubmission
+from autograder.grading.outputs import write_atomically
+from autograder.grading.read_outputs import read_outputs
+from autograder.hidden.compare import mistake_hint
+from autograder.hidden.wrong_outputs import MESSAGES as MISTAKE_MESSAGES
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
+
+TOP_MISTAKES = 10
+_HISTOGRAM_BINS = list(range(0, 101, 10))
+
+_templates = jinja2.Environment(
+    loader=jinja2.PackageLoader("autograder.feedback", "templates"),
+    autoescape=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
+)
+
+
+@dataclass
+class StagePassRate:
+    """How many of the graded submissions passed every hidden test of one stage."""
+
+    assignment_id: str
+    stage: str
+    passed: int
+    graded: int
+
+    @property
+    def rate(self) -> float:
+        return self.passed / self.graded if self.graded else 0.0
+
+
+@dataclass
+class MistakeCount:
+    """A named mistake, how many submissions made it, and in which stages."""
+
+    mistake_id: str
+    text: str
+    submissions: int
+    stages: list[str] = field(default_factory=list)
+
+
+def _percent(row: GradedSubmission) -> float:
+    return 100 * row.score / row.max_score if row.max_score > 0 else 0.0
+
+
+def _ordered_assignments(rows: list[GradedSubmission]) -> list[str]:
+    present = {row.assignment_id for row in rows}
+    return [a for a in ASSIGNMENTS if a in present] + sorted(present - set(ASSIGNMENTS))
+
+
+def named_mistakes(message: str) -> list[str]:
+    """The ids of the known mistakes a failure message (English, as in the results) names."""
+    found = []
+    # Longest first, and each match cut out, so that no mistake is found inside a longer one.
+    for mistake_id in sorted(MISTAKE_MESSAGES, key=lambda mistake_id: -len(MISTAKE_MESSAGES[mistake_id])):
+        hint = mistake_hint(mistake_id).strip()
+        if hint in message:
+            found.append(mistake_id)
+            message = message.replace(hint, "")
+    return sorted(found)
+
+
+def stage_pass_rates(rows: list[GradedSubmission]) -> list[StagePassRate]:
+    """For each stage that was tested, how many graded submissions passed all its tests."""
+    rates = []
+    for assignment_id in _ordered_assignments(rows):
+        graded = [row for row in rows if row.assignment_id == assignment_id and row.graded]
+        for stage in STAGES_BY_ASSIGNMENT.get(assignment_id, []):
+            outcomes = [[test["status"] == "passed" for test in row.tests if test["stage"] == stage]
+                        for row in graded]
+            outcomes = [tests for tests in outcomes if tests]
+            if outcomes:
+                rates.append(StagePassRate(assignment_id, stage, sum(all(tests) for tests in outcomes),
+                                           len(outcomes)))
+    return rates
+
+
+def common_mistakes(rows: list[GradedSubmission], limit: int = TOP_MISTAKES) -> list[MistakeCount]:
+    """The named mistakes made by the most submissions (each submission counted once per mistake)."""
+    submissions: Counter[str] = Counter()
+    stages: dict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        found: set[str] = set()
+        for test in row.tests:
+            if test["status"] == "passed":
+                continue
+            for mistake_id in named_mistakes(test["message"]):
+                found.add(mistake_id)
+                stages[mistake_id].add(test["stage"])
+        submissions.update(found)
+    ranked = sorted(submissions.items(), key=lambda item: (-item[1], item[0]))[:limit]
+    return [MistakeCount(mistake_id, MISTAKE_MESSAGES[mistake_id], count, sorted(stages[mistake_id]))
+            for mistake_id, count in ranked]
+
+
+def _png(figure: Figure) -> str:
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100, metadata={"Software": None})
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def score_histogram(rows: list[GradedSubmission]) -> str:
+    """One histogram of score percentages per notebook, side by side, as a base64 PNG."""
+    assignments = _ordered_assignments(rows)
+    figure = Figure(figsize=(3.2 * len(assignments) + 0.6, 3.0), layout="constrained")
+    axes = figure.subplots(1, len(assignments), sharey=True, squeeze=False)[0]
+    for axis, assignment_id in zip(axes, assignments, strict=True):
+        scores = [_percent(row) for row in rows if row.assignment_id == assignment_id]
+        axis.hist(scores, bins=_HISTOGRAM_BINS, color="#4c72b0", edgecolor="white")
+        axis.set_title(assignment_id, fontsize=9)
+        axis.set_xlabel("score (% of the maximum)")
+        axis.set_xlim(0, 100)
+        axis.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes[0].set_ylabel("submissions")
+    return _png(figure)
+
+
+def pass_rate_chart(rates: list[StagePassRate]) -> str:
+    """A horizontal bar per stage, its share of graded submissions passing it, as a base64 PNG."""
+    figure = Figure(figsize=(7.0, 0.28 * len(rates) + 1.0), layout="constrained")
+    axis = figure.subplots()
+    palette = ["#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3"]
+    colours = {a: palette[i % len(palette)] for i, a in enumerate(dict.fromkeys(r.assignment_id for r in rates))}
+    positions = list(range(len(rates)))[::-1]  # the first stage on top
+    axis.barh(positions, [100 * r.rate for r in rates], color=[colours[r.assignment_id] for r in rates])
+    axis.set_yticks(positions, [r.stage for r in rates], fontsize=8)
+    axis.set_xlim(0, 100)
+    axis.set_xlabel("graded submissions passing every hidden test of the stage (%)")
+    return _png(figure)
+
+
+def report_html(rows: list[GradedSubmission]) -> str:
+    """The whole report page for these rows."""
+    summaries = []
+    for assignment_id in _ordered_assignments(rows):
+        group = [row for row in rows if row.assignment_id == assignment_id]
+        percents = [_percent(row) for row in group]
+        summaries.append({
+            "assignment_id": assignment_id,
+            "submissions": len(group),
+            "graded": sum(row.graded for row in group),
+            "not_graded": Counter(row.status.split(":")[0] for row in group if not row.graded),
+            "mean": statistics.fmean(percents),
+            "median": statistics.median(percents),
+        })
+    rates = stage_pass_rates(rows)
+    return _templates.get_template("report.html.j2").render(
+        students=len({row.student_id for row in rows}),
+        summaries=summaries,
+        histogram=score_histogram(rows) if rows else None,
+        pass_rates=pass_rate_chart(rates) if rates else None,
+        mistakes=common_mistakes(rows),
+    )
+
+
+def write_report(out: Path) -> Path:
+    """Write ``<out>/report.html`` from the grading outputs in ``out``; returns its path."""
+    path = out / "report.html"
+    write_atomically(path, report_html(read_outputs(out)))
+    return path

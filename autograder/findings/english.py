@@ -1,0 +1,117 @@
+"""The words of the hidden tests' failure messages: one table, in English.
+
+``autograder.hidden.compare``, ``autograder.hidden.modules`` and the hidden tests build every failure
+message with ``say(key, **fields)``, so this table is the only place where their English lives.
+The results JSON keeps these messages in English; the feedback page recognises them by their
+templates and shows them in the notebook's language (``autograder.feedback.text``, with the
+translations in ``autograder/locales/<language>/checks.json``).
+
+A key without a dot is a whole sentence, the start of a failure message; ``what.*`` and
+``problems.*`` are phrases that go inside one; ``hint.*`` is appended to one. A field holds what
+is never translated: code (a call such as ``softmax_naive(x, dim=1)``, a name), a shape, a
+number. Two fields are phrases of this table themselves, translated in turn: ``{what}``, one of
+the ``what.*`` phrases or plain code, and ``{problems}``, ``problems.*`` phrases joined by
+``problems.separator``. A new field needs a pattern in ``feedback_text.CHECK_FIELD_PATTERNS``;
+a new key needs a translation in every ``checks.json`` (tests/test_translations.py checks both).
+"""
+
+from __future__ import annotations
+
+SENTENCES: dict[str, str] = {
+    # Failure messages. Each one starts a test's message; a mistake hint may follow it.
+    # Comparing a tensor (autograder/compare.py).
+    "not_tensor": "{what} returned a {type_name}, expected a torch.Tensor.",
+    "wrong_shape": "{what}: returned shape {actual_shape}, expected shape {expected_shape}.",
+    "wrong_dtype": "{what}: returned dtype {actual_dtype}, expected {expected_dtype}.",
+    "wrong_device": (
+        "{what}: returned a tensor on device '{actual_device}', expected '{expected_device}' (create"
+        " new tensors on the input's device, and register fixed tensors as buffers)."),
+    "not_finite": (
+        "{what}: {count} of {total} values are NaN or infinite (the first at index {index}, where you"
+        " returned {value})."),
+    "values_differ": (
+        "{what}: {count} of {total} values differ from the reference; the largest difference,"
+        " {difference}, is at index {index}, where you returned {value}."),
+    "entries_wrong": (
+        "{what}: {count} of {total} entries are wrong; the first is at index {index}, where you"
+        " returned {value}."),
+    # Modules (autograder/hidden_checks.py).
+    "parameters": "{what}: {problems} (parameter names and shapes are part of the assignment).",
+    "plain_attributes": (
+        "{what} keeps tensors as plain attributes ({names}): they stay on the CPU when the module"
+        " moves to a GPU; register them with self.register_buffer(...)."),
+    "no_mask_buffer": (
+        "{what} has no buffer named mask: register the causal mask with"
+        " self.register_buffer('mask', ...) so that it moves with the module."),
+    "future_leak": (
+        "{what}: changing only the tokens after position {position} changed the outputs at"
+        " positions 0 to {position}."),
+    # 02_self_attention.
+    "not_a_parameter": (
+        "{what} is no longer a parameter of {module}: wrap the copied matrix in nn.Parameter, or"
+        " copy into the existing one."),
+    # 03_causal_attention: dropout.
+    "zero_fraction": (
+        "{what}: zeroed {fraction} of the elements; with p = {p} about {expected_fraction} should"
+        " be zero."),
+    "wrong_error_for_p": "{what} raised {error_type}; raise a ValueError that says p must be between 0 and 1.",
+    "no_error_for_p": "{what} returned a result; a probability outside [0, 1] should raise a ValueError.",
+    "same_seed_different_masks": "{what} gave different masks for two generators with the same seed.",
+    "different_seeds_same_mask": (
+        "{what} gave the same mask for generators with different seeds: draw the random numbers"
+        " from `generator`."),
+    "dropout_on_output": (
+        "{what}: the output is not a weighted sum of the values with the dropped-out attention"
+        " weights."),
+    # 04_multi_head_attention.
+    "heads_not_module_list": (
+        "{call}.heads should be an nn.ModuleList, so that the heads' weights belong to the module."),
+    "wrong_head_modules": "{call}.heads should hold {heads} CausalAttention modules; it holds {kinds}.",
+    "wrong_class": "{what} should return a {class_name}.",
+    "not_a_module": "{what} should return a module.",
+    "wrong_head_count": "{what} should have {expected_heads} heads; it has {heads}.",
+    "split_copies": (
+        "{what} should return a view of x (view + transpose), not a copy: after filling x, the"
+        " result did not change with it."),
+    "wrong_error_for_heads": (
+        "{what} raised {error_type}; raise a ValueError that says d_out must be divisible by"
+        " num_heads."),
+    "no_error_for_heads": (
+        "{what} returned a result; {features} features cannot be split into {heads} equal heads, so"
+        " it should raise a ValueError."),
+    "parameter_count": (
+        "{what} has {parameters} parameters; GPT-2 small's attention has {expected_parameters} (768"
+        " input and output features, no qkv bias)."),
+    "mask_buffer_shape": "{what} should have a {shape} mask buffer: a context of {tokens} tokens.",
+    # What was checked: the {what} of a message or of another phrase.
+    "what.for_shape": "{call} for {argument} of shape {shape}",
+    "what.for_queries_and_keys": "{call} for queries of shape {queries_shape} and keys of shape {keys_shape}",
+    "what.on_x": "{what} on x of shape {shape}",
+    "what.on_meta": "{what} on the meta device, for x of shape {shape}",
+    "what.training": "{what} in training mode",
+    "what.eval": "{what} after .eval()",
+    "what.input_gradient": "the gradient of {what} with respect to its input x",
+    "what.parameter_gradient": "the gradient of {what} with respect to {name}",
+    "what.argument_gradient": "the gradient of {call} with respect to {argument} of shape {shape}",
+    "what.after_copy": "after {call}, {attribute}",
+    "what.elements_kept": "{what}, the elements it kept",
+    "what.its_weights": "{what}, its attention weights",
+    "what.weights_kept": "{what}, the attention weights it kept",
+    "what.stacked": (
+        "{call} with the weights of {heads} heads stacked and an identity out_proj (it should equal"
+        " the wrapper)"),
+    "what.gpt2_training": "{call} in training mode, on x of shape {shape} (expected: 12 heads, no dropout)",
+    # The {problems} of "parameters": what is wrong with a module's parameters.
+    "problems.wrong_shape": "{name} has shape {actual_shape} instead of {expected_shape}",
+    "problems.missing": "it lacks the parameter {name} {shape}",
+    "problems.extra": "it has a parameter {name} that should not be there",
+    "problems.more": "and {count} more",
+    "problems.separator": "; ",
+    # Appended to a failure message that matches a known mistake (autograder/mistakes.py).
+    "hint.likely_mistake": " Likely mistake: {mistake}",
+}
+
+
+def say(key: str, **fields: object) -> str:
+    """The English sentence or phrase ``key`` of ``SENTENCES``, with its {fields} filled in."""
+    return SENTENCES[key].format(**fields)

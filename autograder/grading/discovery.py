@@ -1,0 +1,88 @@
+"""Find the submissions to grade in nbgrader's collected layout, or a single notebook."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.student.curriculum import ASSIGNMENTS
+
+MISSING = "missing"
+
+
+class DiscoveryError(Exception):
+    """The input cannot be graded at all (wrong path, unknown assignment)."""
+
+
+@dataclass(frozen=True)
+class SubmissionEntry:
+    """One (student, assignment) pair; ``problem`` is set when there is nothing to grade."""
+
+    student_id: str
+    assignment_id: str
+    path: Path
+    problem: str | None = None
+
+
+def _notebook_problem(folder: Path, assignment_id: str) -> tuple[Path, str | None]:
+    expected = folder / f"{assignment_id}.ipynb"
+    if folder.is_symlink() or not folder.is_dir():
+        return expected, f"unreadable: {folder.name} is not a folder of the student's own"
+    if expected.is_symlink():
+        return expected, f"unreadable: {expected.name} is a symbolic link, not a notebook file"
+    if expected.is_dir():
+        return expected, f"unreadable: {expected.name} is a folder, not a notebook file"
+    if not expected.exists():
+        others = sorted(p.name for p in folder.glob("*.ipynb"))
+        if others:
+            return expected, f"misnamed: found {', '.join(others)}; expected {expected.name}"
+        return expected, MISSING
+    return expected, None
+
+
+def _single_notebook(path: Path, assignment: str | None) -> list[SubmissionEntry]:
+    assignment_id = assignment or path.stem
+    if assignment_id not in ASSIGNMENTS:
+        raise DiscoveryError(
+            f"cannot tell which assignment {path.name} is: name it <assignment_id>.ipynb or pass"
+            f" --assignment (one of {', '.join(ASSIGNMENTS)})"
+        )
+    inside_layout = path.parent.name == assignment_id and path.parent.parent != path.parent
+    student_id = path.parent.parent.name if inside_layout else path.stem
+    problem = None
+    if path.is_symlink():
+        problem = f"unreadable: {path.name} is a symbolic link, not a notebook file"
+    return [SubmissionEntry(student_id, assignment_id, path, problem)]
+
+
+def discover(submitted: Path, assignment: str | None = None) -> list[SubmissionEntry]:
+    """Every (student, assignment) pair to grade, sorted; a missing notebook gets its entry too."""
+    if assignment is not None and assignment not in ASSIGNMENTS:
+        raise DiscoveryError(f"unknown assignment {assignment!r}; expected one of {', '.join(ASSIGNMENTS)}")
+    if submitted.is_file() or submitted.suffix == ".ipynb":
+        if not submitted.exists():
+            raise DiscoveryError(f"{submitted} does not exist")
+        return _single_notebook(submitted, assignment)
+    if not submitted.is_dir():
+        raise DiscoveryError(f"{submitted} is neither a folder of submissions nor a notebook")
+    students = sorted(p for p in submitted.iterdir() if not p.name.startswith(".") and
+                      (p.is_dir() or p.is_symlink()))
+    if assignment is not None:
+        assignment_ids = [assignment]
+    else:
+        found = {a.name for student in students if student.is_dir() and not student.is_symlink()
+                 for a in student.iterdir() if a.name in ASSIGNMENTS}
+        assignment_ids = [a for a in ASSIGNMENTS if a in found]
+    entries = []
+    for student in students:
+        for assignment_id in assignment_ids:
+            folder = student / assignment_id
+            if student.is_symlink():
+                path = folder / f"{assignment_id}.ipynb"
+                problem = f"unreadable: the student folder {student.name} is a symbolic link"
+            elif not folder.exists() and not folder.is_symlink():
+                path, problem = folder / f"{assignment_id}.ipynb", MISSING
+            else:
+                path, problem = _notebook_problem(folder, assignment_id)
+            entries.append(SubmissionEntry(student.name, assignment_id, path, problem))
+    return entries

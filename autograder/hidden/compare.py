@@ -1,0 +1,159 @@
+"""Compare a student's answer with the reference, with feedback a student can act on.
+
+Every hidden test checks tensors through ``expect_tensor``: a plain ``torch.Tensor`` first,
+then shape, dtype, device, finiteness and values, each with its own message. Messages state
+what was expected and what came, but never the reference's values: at most the largest
+error, where it is and the student's own number there. When the answer matches a known
+mistake (see ``autograder.hidden.wrong_outputs``) the message names it. The wording of every message is in
+``autograder.findings.english``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import torch
+
+from autograder.findings.english import say
+from autograder.hidden.wrong_outputs import MESSAGES
+
+# (rtol, atol) per dtype. Tight enough that a missing 1/sqrt(d_k) or a wrong dim always
+# fails, loose enough for a correct answer computed in another order (einsum, SDPA, logsumexp).
+TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
+    torch.float32: (1e-4, 1e-5),
+    torch.float64: (1e-7, 1e-10),
+}
+
+# The wrong outputs of each mistake by mistake id; a callable is only run once the answer failed.
+Mistakes = Mapping[str, list[torch.Tensor]]
+MistakeSource = Mistakes | Callable[[], Mistakes] | None
+# What is wrong with an answer: a key of check_messages.SENTENCES and its fields, less {what}.
+Problem = tuple[str, dict[str, object]]
+
+
+def expect(condition: bool, message: str) -> None:
+    """Fail with ``message`` (shown to the student as is) unless ``condition`` holds."""
+    if not condition:
+        raise AssertionError(message)
+
+
+def shape_text(shape) -> str:
+    """A shape as students write it: (2, 5, 4)."""
+    return "(" + ", ".join(str(size) for size in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def mistake_hint(mistake_id: str) -> str:
+    """The sentence that names a known mistake, to end a failure message with."""
+    return say("hint.likely_mistake", mistake=MESSAGES[mistake_id])
+
+
+def expect_tensor(actual, expected: torch.Tensor, what: str, *, rtol: float | None = None,
+                  atol: float | None = None, mistakes: MistakeSource = None) -> None:
+    """Check that ``actual`` is a tensor equal to ``expected``, or fail with a helpful message.
+
+    ``what`` names the call in the student's terms, e.g. ``softmax_naive(x, dim=1) for x of
+    shape (2, 5, 4)``. ``rtol``/``atol`` default to ``TOLERANCES`` for the expected dtype;
+    non-floating tensors must match exactly. ``mistakes`` (or a callable returning them) maps
+    mistake ids to the wrong outputs that mistake would give on the same inputs.
+    A meta ``expected`` checks everything but the values.
+    """
+    _expect_plain_tensor(actual, what)
+    problem = _structure_problem(actual, expected) or _value_problem(actual, expected, rtol, atol)
+    if problem is not None:
+        _fail(what, problem, _matching_mistake(actual, expected, mistakes, rtol, atol))
+
+
+def expect_structure(actual, like: torch.Tensor, what: str) -> None:
+    """Check that ``actual`` is a tensor with the shape, dtype and device of ``like``."""
+    _expect_plain_tensor(actual, what)
+    problem = _structure_problem(actual, like)
+    if problem is not None:
+        _fail(what, problem, None)
+
+
+def _fail(what: str, problem: Problem, mistake_id: str | None):
+    key, fields = problem
+    hint = mistake_hint(mistake_id) if mistake_id else ""
+    raise AssertionError(say(key, what=what, **fields) + hint)
+
+
+def _expect_plain_tensor(actual, what: str) -> None:
+    if type(actual) is not torch.Tensor:
+        type_name = getattr(actual, "type_name", type(actual).__name__)
+        raise AssertionError(say("not_tensor", what=what, type_name=type_name))
+
+
+def _structure_problem(actual: torch.Tensor, expected: torch.Tensor) -> Problem | None:
+    if actual.shape != expected.shape:
+        return "wrong_shape", {"actual_shape": shape_text(actual.shape),
+                               "expected_shape": shape_text(expected.shape)}
+    if actual.dtype != expected.dtype:
+        return "wrong_dtype", {"actual_dtype": actual.dtype, "expected_dtype": expected.dtype}
+    if actual.device != expected.device:
+        return "wrong_device", {"actual_device": actual.device, "expected_device": expected.device}
+    return None
+
+
+def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol) -> Problem | None:
+    if expected.device.type == "meta" or actual.numel() == 0:
+        return None
+    actual, expected = actual.cpu(), expected.cpu()
+    if not expected.is_floating_point():
+        return _exact_problem(actual, expected)
+    bad = ~torch.isfinite(actual) & torch.isfinite(expected)
+    if bad.any():
+        return "not_finite", {"count": int(bad.sum()), "total": actual.numel(),
+                              "index": _index_text(bad.nonzero()[0]),
+                              "value": actual[bad][0].item()}
+    rtol, atol = _tolerances(expected.dtype, rtol, atol)
+    error = (actual.double() - expected.double()).abs().nan_to_num(0.0)
+    wrong = error > atol + rtol * expected.double().abs()
+    if not wrong.any():
+        return None
+    worst = int((error * wrong).argmax())
+    index = torch.unravel_index(torch.tensor(worst), actual.shape)
+    return "values_differ", {"count": int(wrong.sum()), "total": actual.numel(),
+                             "difference": f"{error.flatten()[worst].item():.3g}",
+                             "index": _index_text(index),
+                             "value": f"{actual.flatten()[worst].item():.4g}"}
+
+
+def _exact_problem(actual: torch.Tensor, expected: torch.Tensor) -> Problem | None:
+    wrong = actual != expected
+    if not wrong.any():
+        return None
+    first = wrong.nonzero()[0]
+    return "entries_wrong", {"count": int(wrong.sum()), "total": actual.numel(),
+                             "index": _index_text(first), "value": actual[tuple(first)].item()}
+
+
+def _index_text(index) -> str:
+    return shape_text([int(i) for i in index])
+
+
+def _matching_mistake(actual, expected, mistakes: MistakeSource, rtol, atol) -> str | None:
+    """The id of the first known mistake whose output the answer reproduces."""
+    if mistakes is None:
+        return None
+    candidates = mistakes() if callable(mistakes) else mistakes
+    for mistake_id, outputs in candidates.items():
+        for wrong in outputs:
+            if _same_values(actual, wrong.to(expected.dtype), rtol, atol):
+                return mistake_id
+    return None
+
+
+def _same_values(actual: torch.Tensor, wrong: torch.Tensor, rtol, atol) -> bool:
+    if actual.shape != wrong.shape or "meta" in (actual.device.type, wrong.device.type):
+        return False  # a meta tensor has no values to compare
+    if not wrong.is_floating_point():
+        return torch.equal(actual.cpu().to(wrong.dtype), wrong.cpu())
+    rtol, atol = _tolerances(wrong.dtype, rtol, atol)
+    return torch.allclose(actual.cpu().to(wrong.dtype), wrong.cpu(), rtol=rtol, atol=atol,
+                          equal_nan=True)
+
+
+def _tolerances(dtype: torch.dtype, rtol: float | None, atol: float | None) -> tuple[float, float]:
+    """The test's tolerances where it gave them, the dtype's defaults where it did not."""
+    default_rtol, default_atol = TOLERANCES[dtype]
+    return (default_rtol if rtol is None else rtol, default_atol if atol is None else atol)

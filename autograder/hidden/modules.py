@@ -1,0 +1,157 @@
+"""Seeded inputs, reference modules and the module checks that every hidden test module shares.
+
+Each test owns its randomness: inputs come from ``torch.Generator().manual_seed(seed)`` and
+reference modules are built under ``seed`` without touching the global RNG. A student's
+module never keeps its own initialisation: it gets the reference module's parameters.
+Failure messages are worded in ``autograder.findings.english``.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from autograder.findings.english import say
+from autograder.hidden.compare import (
+    TOLERANCES,
+    expect,
+    expect_structure,
+    expect_tensor,
+    mistake_hint,
+    shape_text,
+)
+from autograder.probes.client import RemoteObject, Submission
+
+# A message lists at most this many problems, so that it stays readable.
+MAX_LISTED = 3
+
+
+def randn(seed: int, *shape: int, dtype=torch.float32, device="cpu", scale: float = 1.0,
+          requires_grad: bool = False) -> torch.Tensor:
+    """Normal noise from its own generator; the same seed gives the same numbers in any dtype."""
+    generator = torch.Generator().manual_seed(seed)
+    values = torch.randn(shape, generator=generator, dtype=torch.float64) * scale
+    return values.to(device=device, dtype=dtype).requires_grad_(requires_grad)
+
+
+def call_text(name: str, *args, **kwargs) -> str:
+    """How the student would write the call: CausalAttention(3, 4, context_length=8)."""
+    parts = [repr(arg) for arg in args] + [f"{key}={value!r}" for key, value in kwargs.items()]
+    return f"{name}({', '.join(parts)})"
+
+
+def reference_module(cls: type, *args, seed: int, device: str, dtype: torch.dtype,
+                     **kwargs) -> torch.nn.Module:
+    """``cls(*args, **kwargs)`` built under ``seed``, moved to ``device``/``dtype``, in eval mode."""
+    with torch.random.fork_rng(devices=[]):
+        # Only the CPU generator initialises weights; torch.manual_seed would also queue a
+        # seed for every lazily initialised accelerator, with a stack trace each time.
+        torch.default_generator.manual_seed(seed)
+        module = cls(*args, **kwargs)
+    return module.to(device=device, dtype=dtype).eval()
+
+
+def load_reference_weights(module: RemoteObject, reference: torch.nn.Module, what: str) -> None:
+    """Give the student's module the reference's parameters (buffers stay the student's own).
+
+    Buffers are left alone because a correct mask may be stored in another form (a boolean
+    or a "keep" mask); the parameters' names and shapes are the contract.
+    """
+    expect_reference_parameters(module.describe(), reference, what)
+    module.load_state_dict(reference_weights(reference), strict=False)
+
+
+def reference_weights(reference: torch.nn.Module) -> dict[str, torch.Tensor]:
+    """The reference's parameters by name, detached: what a student's module is given."""
+    return {name: param.detach() for name, param in reference.named_parameters()}
+
+
+def expect_reference_parameters(description: dict, reference: torch.nn.Module, what: str) -> None:
+    """Fail unless the described module has exactly the reference's parameter names and shapes."""
+    expected = {name: list(param.shape) for name, param in reference.named_parameters()}
+    actual = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
+    problems = [say("problems.wrong_shape", name=name, actual_shape=shape_text(actual[name]),
+                    expected_shape=shape_text(shape))
+                for name, shape in expected.items() if name in actual and actual[name] != shape]
+    problems += [say("problems.missing", name=name, shape=shape_text(shape))
+                 for name, shape in expected.items() if name not in actual]
+    problems += [say("problems.extra", name=name) for name in actual if name not in expected]
+    if problems:
+        shown = problems[:MAX_LISTED]
+        if len(problems) > MAX_LISTED:
+            shown.append(say("problems.more", count=len(problems) - MAX_LISTED))
+        problems_text = say("problems.separator").join(shown)
+        raise AssertionError(say("parameters", what=what, problems=problems_text))
+
+
+def student_module(student: Submission, reference: torch.nn.Module, class_name: str, *args,
+                   device: str, dtype: torch.dtype, **kwargs) -> RemoteObject:
+    """The student's ``class_name(*args, **kwargs)`` on ``device``/``dtype`` with the reference's
+    weights, in eval mode like the reference (built in one probe: modules are built often)."""
+    module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
+                                               weights=reference_weights(reference))
+    expect_reference_parameters(description, reference, call_text(class_name, *args, **kwargs))
+    return module
+
+
+def module_pair(student: Submission, reference, class_name: str, *args, seed: int, device: str,
+                dtype: torch.dtype, **kwargs) -> tuple[torch.nn.Module, RemoteObject]:
+    """The reference's ``class_name(*args, **kwargs)`` built under ``seed``, and the student's with
+    the same weights: both on ``device``/``dtype``, in eval mode."""
+    ref = reference_module(getattr(reference, class_name), *args, seed=seed, device=device, dtype=dtype,
+                           **kwargs)
+    return ref, student_module(student, ref, class_name, *args, device=device, dtype=dtype, **kwargs)
+
+
+def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor,
+                          seed: int, what: str) -> None:
+    """Output and gradients (input and every parameter) of one backward pass match."""
+    module.train()
+    reference.train()
+    x_reference = x.detach().clone().requires_grad_(True)
+    output = reference(x_reference)
+    grad_output = randn(seed, *output.shape, dtype=output.dtype, device=output.device)
+    output.backward(grad_output)
+    result = module.backward((x.detach().clone().requires_grad_(True),), grad_output)
+    expect_tensor(result["output"], output.detach(), say("what.training", what=what))
+    expect_tensor(result["arg_grads"][0], x_reference.grad, say("what.input_gradient", what=what))
+    for name, param in reference.named_parameters():
+        expect_tensor(result["param_grads"].get(name), param.grad,
+                      say("what.parameter_gradient", what=what, name=name))
+
+
+def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: tuple,
+                        what: str, *, mask_buffer: bool) -> None:
+    """Moved to the meta device, the module keeps every tensor with it and still runs.
+
+    This catches on a CPU-only machine what would break on a GPU: a mask kept as a plain
+    attribute stays behind when the module moves, and so do tensors made on the CPU in forward.
+    """
+    module.to("meta")
+    description = module.describe()
+    left_behind = sorted(description["plain_tensor_attributes"])
+    expect(not left_behind, say("plain_attributes", what=what, names=", ".join(left_behind)))
+    if mask_buffer:
+        buffers = [name for name in description["buffers"] if name.split(".")[-1] == "mask"]
+        expect(bool(buffers), say("no_mask_buffer", what=what))
+    output = module(torch.empty(input_shape, device="meta"))
+    expect_tensor(output, torch.empty(output_shape, device="meta"),
+                  say("what.on_meta", what=what, shape=shape_text(input_shape)))
+
+
+def expect_no_future_leakage(module: RemoteObject, x: torch.Tensor, output_size: int, seed: int,
+                             what: str) -> None:
+    """Changing only the tokens after position t leaves the outputs up to t unchanged."""
+    batch, num_tokens, _ = x.shape
+    like = torch.empty(batch, num_tokens, output_size, dtype=x.dtype, device=x.device)
+    on_x = say("what.on_x", what=what, shape=shape_text(x.shape))
+    before = module(x)
+    expect_structure(before, like, on_x)
+    rtol, atol = TOLERANCES[x.dtype]
+    for t in range(num_tokens - 1):
+        changed = x.clone()
+        changed[:, t + 1:] = randn(seed + t, batch, num_tokens - t - 1, x.shape[-1],
+                                   dtype=x.dtype, device=x.device)
+        after = module(changed)
+        expect_structure(after, like, on_x)
+        expect(torch.allclose(after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol),
+               say("future_leak", what=what, position=t) + mistake_hint("future_leak"))

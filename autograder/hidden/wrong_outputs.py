@@ -1,0 +1,362 @@
+"""The catalogue of known mistakes: what each one outputs, and what to tell the student.
+
+Each ``*_mistakes`` function takes the reference (its functions, or a reference module that
+holds the weights the student's module was given) and the very inputs the test used, and
+returns the wrong outputs by mistake id. ``autograder.hidden.compare`` computes them only after an
+answer has failed, and names the mistake whose output the answer reproduces.
+
+These functions compute wrong answers, never the right one: the reference lives in
+``solutions/`` only. Messages are keyed by mistake id so that they can be translated.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable
+
+import torch
+
+MESSAGES: dict[str, str] = {
+    "elementwise_product": (
+        "you multiplied element by element without adding up: a dot product also sums over the"
+        " features (inputs @ query)."
+    ),
+    "transposed_product": (
+        "you computed inputs.T @ inputs, which compares features; attention scores compare"
+        " tokens: inputs @ inputs.T gives one row and one column per token."
+    ),
+    "softmax_wrong_dim": (
+        "the softmax normalised over the wrong dimension: normalise along `dim` (for attention"
+        " weights the last one, so that each query's weights sum to 1)."
+    ),
+    "softmax_whole_tensor": (
+        "you divided by the sum over the whole tensor; sum along `dim` only, with keepdim=True."
+    ),
+    "softmax_missing_keepdim": (
+        "the sum lost its dimension, so the division broadcast along the wrong axis: use"
+        " sum(dim=dim, keepdim=True)."
+    ),
+    "softmax_overflow": (
+        "exp overflowed on large inputs (inf / inf gives NaN): subtract the maximum along `dim`"
+        " before taking exp."
+    ),
+    "softmax_global_max": (
+        "you subtracted the maximum of the whole tensor, so rows far below it underflow to 0 / 0:"
+        " subtract the maximum along `dim` (keepdim=True)."
+    ),
+    "missing_softmax": (
+        "the scores were used as weights without a softmax: normalise them first, so that each"
+        " row sums to 1."
+    ),
+    "returned_weights": (
+        "you returned the attention weights; return the context vectors, weights @ inputs."
+    ),
+    "no_sqrt_scaling": (
+        "the attention scores were not divided by sqrt(d_k), the square root of the key size."
+    ),
+    "scaled_by_d_k": "the scores were divided by d_k itself instead of its square root.",
+    "scaled_by_wrong_size": (
+        "the scores were scaled with the wrong size: divide by the square root of the size of one"
+        " key vector, keys.shape[-1] (the head size in multi-head attention), not d_in, d_out or"
+        " the number of tokens."
+    ),
+    "keys_T_on_batch": (
+        "keys.T on a batch reverses every dimension, (b, T, d) -> (d, T, b); transpose only the"
+        " last two: keys.transpose(-2, -1) or keys.mT."
+    ),
+    "mask_after_softmax": (
+        "the future was zeroed after the softmax without renormalising, so rows no longer sum to"
+        " 1: mask the scores with -inf before the softmax, or divide by the row sums again."
+    ),
+    "mask_hides_diagonal": (
+        "the mask also hides the diagonal, but a token must see itself: hide only the positions"
+        " above the diagonal (torch.triu(..., diagonal=1))."
+    ),
+    "mask_swapped": (
+        "the mask hides the past instead of the future (tril and triu swapped, or the mask"
+        " transposed): hide the positions above the diagonal."
+    ),
+    "mask_inverted": (
+        "the mask has the opposite meaning: True must mark the hidden positions, those above the"
+        " diagonal."
+    ),
+    "future_leak": (
+        "an output changed when only later tokens changed, so the attention sees the future:"
+        " hide the positions above the diagonal before the softmax."
+    ),
+    "prefix_sum": (
+        "the rows of the lower-triangular matrix were not normalised, so you computed running"
+        " sums instead of running means."
+    ),
+    "dropout_not_rescaled": (
+        "the surviving elements were not rescaled: inverted dropout divides them by (1 - p)."
+    ),
+    "dropout_scaled_by_p": (
+        "the survivors were scaled with p, or multiplied instead of divided: divide them by"
+        " (1 - p)."
+    ),
+    "dropout_keep_probability": (
+        "elements were kept with probability p, but p is the probability of zeroing an element."
+    ),
+    "dropout_in_eval": (
+        "dropout was active outside training: when training is off the input must pass through"
+        " unchanged (nn.Dropout does this after .eval())."
+    ),
+    "dropout_missing": (
+        "no attention weight was dropped in training mode: apply dropout to the attention"
+        " weights, after the softmax, while the module is training."
+    ),
+    "dropout_on_output": (
+        "dropout was applied to the context vectors, not to the attention weights: drop"
+        " attention weights, then multiply by the values."
+    ),
+    "view_without_transpose": (
+        "the heads were split or merged with view alone: view(b, T, h, head_dim) then"
+        " transpose(1, 2) to split, and transpose(1, 2).contiguous().view(b, T, d_out) to merge;"
+        " viewing straight to the other layout mixes tokens and heads."
+    ),
+    "missing_out_proj": "the output projection out_proj was not applied to the merged heads.",
+    "heads_concat_wrong_dim": (
+        "the heads' outputs were concatenated along the wrong dimension: concatenate along the"
+        " last (feature) dimension, dim=-1."
+    ),
+}
+
+WrongOutputs = dict[str, list[torch.Tensor]]
+
+
+def _same(tensor: torch.Tensor) -> torch.Tensor:
+    return tensor
+
+
+def _last_two_swapped(tensor: torch.Tensor) -> torch.Tensor:
+    return tensor.transpose(-2, -1)
+
+
+def _triangle(size: int, device, *, upper: bool, diagonal: int) -> torch.Tensor:
+    """A boolean triangle: True where the (possibly wrong) mask hides a position."""
+    ones = torch.ones(size, size, dtype=torch.bool, device=device)
+    return torch.triu(ones, diagonal) if upper else torch.tril(ones, diagonal)
+
+
+def _future(size: int, device) -> torch.Tensor:
+    return _triangle(size, device, upper=True, diagonal=1)
+
+
+def _wrong_masks(size: int, device) -> WrongOutputs:
+    """Masks that hide the wrong positions, by mistake id."""
+    return {
+        "mask_hides_diagonal": [_triangle(size, device, upper=True, diagonal=0)],
+        "mask_swapped": [_triangle(size, device, upper=False, diagonal=-1),
+                         _triangle(size, device, upper=False, diagonal=1)],
+    }
+
+
+# -- 01: attention without weights ---------------------------------------------------------
+def dot_product_mistakes(inputs: torch.Tensor, query: torch.Tensor) -> WrongOutputs:
+    """Wrong results of attention_scores_for_query(inputs, query)."""
+    return {"elementwise_product": [inputs * query]}
+
+
+def attention_scores_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
+    """Wrong results of attention_scores(inputs), from the reference's own function."""
+    return {"transposed_product": [reference.attention_scores(inputs.T)]}
+
+
+def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
+    """Wrong softmaxes of ``x`` along ``dim``, from the reference's own softmax functions."""
+    other_dims = [d for d in range(x.ndim) if d != dim % x.ndim]
+    wrong = {
+        "softmax_wrong_dim": [reference.softmax_stable(x, dim=d) for d in other_dims],
+        "softmax_whole_tensor": [reference.softmax_stable(x.flatten(), dim=0).view_as(x)],
+        "softmax_overflow": [reference.softmax_naive(x, dim=dim)],
+        "softmax_global_max": [reference.softmax_naive(x - x.max(), dim=dim)],
+    }
+    exps = torch.exp(x)
+    with contextlib.suppress(RuntimeError):  # shapes that do not broadcast make it raise instead
+        wrong["softmax_missing_keepdim"] = [exps / exps.sum(dim=dim)]
+    return wrong
+
+
+def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
+    """Wrong results of simple_self_attention(inputs), from the reference's scores and softmax."""
+    scores = reference.attention_scores(inputs)
+    return {
+        "softmax_wrong_dim": [reference.softmax_stable(scores, dim=0) @ inputs],
+        "missing_softmax": [scores @ inputs],
+        "returned_weights": [reference.softmax_stable(scores, dim=-1)],
+    }
+
+
+# -- 02 to 04: scaled, masked attention ----------------------------------------------------
+def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
+                           keys: torch.Tensor) -> WrongOutputs:
+    """Wrong scaled scores, from the reference ``scaled_dot_product_scores``."""
+    d_k = keys.shape[-1]
+    right = scaled_scores(queries, keys)
+    wrong = {
+        "no_sqrt_scaling": [right * math.sqrt(d_k)],
+        "scaled_by_d_k": [right / math.sqrt(d_k)],
+        "scaled_by_wrong_size": [right * math.sqrt(d_k / size)
+                                 for size in set(keys.shape[:-1]) - {d_k}],
+    }
+    if keys.ndim > 2:
+        reversed_keys = keys.permute(*reversed(range(keys.ndim)))  # what keys.T does to a batch
+        with contextlib.suppress(RuntimeError):  # most shapes make keys.T raise instead
+            wrong["keys_T_on_batch"] = [queries @ reversed_keys / math.sqrt(d_k)]
+    return wrong
+
+
+def _weights(scores: torch.Tensor, *, scale_dim: float, mask: torch.Tensor | None,
+             softmax_dim: int = -1, mask_after_softmax: bool = False) -> torch.Tensor:
+    """Attention weights computed the way a mistake computes them (the options say how)."""
+    if mask is not None and not mask_after_softmax:
+        scores = scores.masked_fill(mask, float("-inf"))
+    weights = torch.softmax(scores / math.sqrt(scale_dim), dim=softmax_dim)
+    if mask is not None and mask_after_softmax:
+        weights = weights.masked_fill(mask, 0.0)
+    return weights
+
+
+def _weight_variants(d_k: int, num_tokens: int, other_sizes: set[int], causal: bool,
+                     device) -> dict[str, list[dict]]:
+    """The options of ``_weights`` that reproduce each mistake in computing the weights."""
+    variants = {
+        "no_sqrt_scaling": [{"scale_dim": 1}],
+        "scaled_by_d_k": [{"scale_dim": d_k**2}],
+        "scaled_by_wrong_size": [{"scale_dim": size} for size in other_sizes - {d_k}],
+        "softmax_wrong_dim": [{"softmax_dim": -2}],
+    }
+    if causal:
+        variants["mask_after_softmax"] = [{"mask_after_softmax": True}]
+        for mistake_id, masks in _wrong_masks(num_tokens, device).items():
+            variants[mistake_id] = [{"mask": mask} for mask in masks]
+    return variants
+
+
+def masked_softmax_mistakes(scores: torch.Tensor, d_k: int) -> WrongOutputs:
+    """Wrong results of masked_softmax(scores, d_k)."""
+    num_tokens = scores.shape[-1]
+    right = {"scale_dim": d_k, "mask": _future(num_tokens, scores.device)}
+    variants = _weight_variants(d_k, num_tokens, set(), True, scores.device)
+    return {mistake_id: [_weights(scores, **(right | options)) for options in option_list]
+            for mistake_id, option_list in variants.items()}
+
+
+def _projections(module: torch.nn.Module, x: torch.Tensor) -> list[torch.Tensor]:
+    """Queries, keys and values with the module's weights (nn.Linear, or v1's matrices)."""
+    layers = (module.W_query, module.W_key, module.W_value)
+    return [layer(x) if isinstance(layer, torch.nn.Module) else x @ layer for layer in layers]
+
+
+@torch.no_grad()
+def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool,
+                       heads: tuple[int, Callable, Callable] | None = None) -> WrongOutputs:
+    """Wrong outputs of an attention module on ``x``, with the reference module's weights.
+
+    ``heads`` is ``(num_heads, split_heads, merge_heads)`` (the reference's functions) for a
+    multi-head module with ``out_proj``; single-head modules leave it out.
+    """
+    queries, keys, values = _projections(module, x)
+    if heads:
+        num_heads, split_heads, merge = heads
+        out_proj = module.out_proj
+
+        def split(t):
+            return split_heads(t, num_heads)
+    else:
+        num_heads, split, merge, out_proj = 1, _same, _same, _same
+    batch, num_tokens, d_out = queries.shape[0], queries.shape[-2], queries.shape[-1]
+    d_k = d_out // num_heads
+    right = {"scale_dim": d_k, "mask": _future(num_tokens, x.device) if causal else None}
+
+    def attend(split=split, merge=merge, out=out_proj, transpose_keys=_last_two_swapped,
+               **options):
+        q, k, v = split(queries), split(keys), split(values)
+        weights = _weights(q @ transpose_keys(k), **(right | options))
+        return out(merge(weights @ v))
+
+    variants = _weight_variants(d_k, num_tokens, {x.shape[-1], d_out}, causal, x.device)
+    wrong = {mistake_id: [attend(**options) for options in option_list]
+             for mistake_id, option_list in variants.items()}
+    if heads:
+        def split_by_view(t):
+            return t.reshape(batch, num_heads, num_tokens, d_k)
+
+        def merge_by_view(t):
+            return t.reshape(batch, num_tokens, d_out)
+
+        wrong["view_without_transpose"] = [attend(split=split_by_view), attend(merge=merge_by_view),
+                                           attend(split=split_by_view, merge=merge_by_view)]
+        wrong["missing_out_proj"] = [attend(out=_same)]
+    elif x.ndim == 3:
+        with contextlib.suppress(RuntimeError):  # most shapes make keys.T raise instead
+            wrong["keys_T_on_batch"] = [attend(transpose_keys=lambda k: k.permute(2, 1, 0))]
+    return wrong
+
+
+@torch.no_grad()
+def wrapper_mistakes(module: torch.nn.Module, x: torch.Tensor) -> WrongOutputs:
+    """Wrong outputs of a MultiHeadAttentionWrapper: its reference heads, joined wrongly."""
+    outputs = [head(x) for head in module.heads]
+    return {"heads_concat_wrong_dim": [torch.cat(outputs, dim=dim) for dim in range(x.ndim - 1)]}
+
+
+def split_heads_mistakes(x: torch.Tensor, num_heads: int) -> WrongOutputs:
+    """Wrong results of split_heads(x, num_heads) for x of shape (b, T, d_out)."""
+    batch, num_tokens, _ = x.shape
+    return {"view_without_transpose": [x.reshape(batch, num_heads, num_tokens, -1),
+                                       x.reshape(batch, num_tokens, num_heads, -1)]}
+
+
+def merge_heads_mistakes(x: torch.Tensor) -> WrongOutputs:
+    """Wrong results of merge_heads(x) for x of shape (b, h, T, head_dim)."""
+    batch, _, num_tokens, _ = x.shape
+    return {"view_without_transpose": [x.reshape(batch, num_tokens, -1)]}
+
+
+# -- 03: masks, running means and dropout --------------------------------------------------
+def causal_mask_mistakes(mask: torch.Tensor) -> WrongOutputs:
+    """Wrong versions of the reference mask (True = hidden)."""
+    wrong = _wrong_masks(mask.shape[-1], mask.device)
+    wrong["mask_inverted"] = [~mask]
+    return wrong
+
+
+def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
+    """Wrong results of mask_and_renormalize(weights)."""
+    num_tokens = weights.shape[-1]
+
+    def renormalised(mask):
+        kept = weights.masked_fill(mask, 0.0)
+        return kept / kept.sum(dim=-1, keepdim=True)
+
+    wrong = {"mask_after_softmax": [weights.masked_fill(_future(num_tokens, weights.device), 0.0)]}
+    for mistake_id, masks in _wrong_masks(num_tokens, weights.device).items():
+        wrong[mistake_id] = [renormalised(mask) for mask in masks]
+    return wrong
+
+
+def causal_average_mistakes(average: Callable, x: torch.Tensor) -> WrongOutputs:
+    """Wrong running means of ``x`` (b, T, C), from a reference causal average."""
+    num_tokens = x.shape[1]
+    counts = torch.arange(1, num_tokens + 1, dtype=x.dtype, device=x.device).view(1, -1, 1)
+    right = average(x)
+    lower = torch.tril(torch.ones(num_tokens, num_tokens, dtype=x.dtype, device=x.device))
+    return {
+        "prefix_sum": [right * counts],
+        # Without the diagonal, the first token averages nothing: 0 / 0 is NaN, as in the mistake.
+        "mask_hides_diagonal": [(right * counts - x) / (counts - 1)],
+        "mask_swapped": [average(x.flip(1)).flip(1)],
+        "softmax_wrong_dim": [(lower / lower.sum(dim=0, keepdim=True)) @ x],
+    }
+
+
+def dropout_mistakes(x: torch.Tensor, kept: torch.Tensor, p: float) -> WrongOutputs:
+    """Wrong dropout results of ``x`` for the elements the student's answer kept."""
+    survivors = x * kept
+    return {
+        "dropout_not_rescaled": [survivors],
+        "dropout_scaled_by_p": [survivors / p, survivors * p, survivors * (1 - p)],
+    }

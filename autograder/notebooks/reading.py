@@ -1,0 +1,203 @@
+"""Extract the graded definitions from a notebook, without running it.
+
+Only imports, ``def``/``class`` blocks and simple constants are kept, so that a slow or
+crashing demo cell costs a student nothing. This module only reads and parses: it never
+executes the code it extracts, so the trusted grader may use it on hostile notebooks.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from autograder.student.language import DEFAULT_LANGUAGE, notebook_language
+
+# A notebook larger than this is refused rather than parsed (huge stored outputs or a bomb).
+MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
+
+_LINE_BREAKS = re.compile(r"\r\n|\r|\n")
+
+# A code cell longer than this is not read: no answer needs it, and parsing it costs the class.
+MAX_CELL_CHARS = 200_000
+
+# Top-level statements that define something without running demo work.
+_DEFINITION_NODES = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+class NotebookError(Exception):
+    """The file is not a notebook the grader can read; the message says why in plain words."""
+
+
+@dataclass
+class CodeBlock:
+    """One top-level definition to execute, with where it came from for error messages."""
+
+    source: str
+    cell_index: int
+    line: int
+    names: list[str]
+
+
+@dataclass
+class ExtractedCode:
+    """The definitions of a notebook and the problems found while reading it."""
+
+    blocks: list[CodeBlock] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    language: str = DEFAULT_LANGUAGE  # the notebook's language (its metadata), for the feedback page
+
+    @property
+    def defined_names(self) -> set[str]:
+        return {name for block in self.blocks for name in block.names}
+
+
+def read_notebook_json(path: Path) -> dict:
+    """Read a notebook file as JSON, with errors an instructor can act on."""
+    if path.is_symlink():
+        raise NotebookError(f"{path.name} is a symbolic link; submit the notebook file itself")
+    if not path.exists():
+        raise NotebookError(f"{path.name} was not found")
+    if not path.is_file():
+        raise NotebookError(f"{path.name} is not a regular file")
+    size = path.stat().st_size
+    if size == 0:
+        raise NotebookError(f"{path.name} is empty (0 bytes)")
+    if size > MAX_NOTEBOOK_BYTES:
+        raise NotebookError(
+            f"{path.name} is {size / 2**20:.0f} MiB, over the {MAX_NOTEBOOK_BYTES // 2**20} MiB limit;"
+            " clear the outputs (Kernel > Restart & Clear Output) and submit again"
+        )
+    try:
+        notebook = json.loads(path.read_bytes())
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise NotebookError(f"{path.name} is not valid notebook JSON ({error})") from None
+    except RecursionError:
+        raise NotebookError(f"{path.name} is JSON nested too deeply to be a notebook") from None
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        raise NotebookError(f"{path.name} is JSON but not a Jupyter notebook (no list of cells)")
+    return notebook
+
+
+def cell_source(cell: dict) -> str:
+    """The text of a cell, whether stored as one string or a list of lines."""
+    source = cell.get("source", "")
+    if isinstance(source, list):
+        return "".join(part for part in source if isinstance(part, str))
+    return source if isinstance(source, str) else ""
+
+
+def _blank_ipython_syntax(source: str) -> str:
+    """Blank out magics (%, %%) and shell escapes (!): they are demo work, never definitions."""
+    lines = source.splitlines()
+    if lines and lines[0].lstrip().startswith("%%"):
+        return ""  # a cell magic makes the whole cell non-Python (%%bash, %%timeit...)
+    kept = []
+    for line in lines:
+        stripped = line.lstrip()
+        is_magic = stripped.startswith(("%", "!")) or (stripped.endswith("?") and " " not in stripped)
+        kept.append("" if is_magic else line)
+    return "\n".join(kept)
+
+
+def _is_simple_value(node: ast.AST, imported: set[str]) -> bool:
+    """Literals, arithmetic on them, and attributes of imported modules (``torch.float64``).
+
+    Never a call and never a demo variable: nothing that can run long or depend on demo cells.
+    """
+    if isinstance(node, ast.Constant):
+        return True
+    if isinstance(node, ast.UnaryOp):
+        return _is_simple_value(node.operand, imported)
+    if isinstance(node, ast.BinOp):
+        return _is_simple_value(node.left, imported) and _is_simple_value(node.right, imported)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all(_is_simple_value(item, imported) for item in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(item is not None and _is_simple_value(item, imported) for item in node.keys + node.values)
+    if isinstance(node, ast.Attribute):
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and root.id in imported
+    return False
+
+
+def _defined_names(node: ast.stmt) -> list[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return [target.id for target in targets if isinstance(target, ast.Name)]
+    return []
+
+
+def _is_definition(node: ast.stmt, imported: set[str]) -> bool:
+    if isinstance(node, _DEFINITION_NODES):
+        return True
+    if isinstance(node, ast.Assign):
+        return all(isinstance(t, ast.Name) for t in node.targets) and _is_simple_value(node.value, imported)
+    if isinstance(node, ast.AnnAssign):
+        return (isinstance(node.target, ast.Name) and node.value is not None
+                and _is_simple_value(node.value, imported))
+    return False
+
+
+def extract_definitions(notebook: dict) -> ExtractedCode:
+    """The graded definitions of every code cell, one block per top-level statement.
+
+    A cell with a syntax error is skipped and reported; the other cells still count.
+    """
+    extracted = ExtractedCode(language=notebook_language(notebook))
+    imported: set[str] = set()  # module names bound by the imports seen so far
+    for index, cell in enumerate(notebook.get("cells", [])):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = _blank_ipython_syntax(cell_source(cell))
+        if len(source) > MAX_CELL_CHARS:
+            extracted.problems.append(f"code cell {index + 1} holds {len(source):,} characters of code, over the"
+                                      f" {MAX_CELL_CHARS:,} a cell may have; none of its definitions were loaded")
+            continue
+        try:
+            tree = ast.parse(source)
+        except (RecursionError, MemoryError):
+            extracted.problems.append(f"code cell {index + 1} is nested too deeply to read;"
+                                      " none of its definitions were loaded")
+            continue
+        except (SyntaxError, ValueError) as error:
+            line = getattr(error, "lineno", None) or "?"
+            reason = error.msg if isinstance(error, SyntaxError) else str(error)
+            extracted.problems.append(
+                f"code cell {index + 1} has a syntax error at line {line} ({reason});"
+                " none of its definitions were loaded"
+            )
+            continue
+        lines = _LINE_BREAKS.split(source)  # the breaks ast counts (str.splitlines knows more)
+        for node in tree.body:
+            try:
+                if not _is_definition(node, imported):
+                    continue
+            except RecursionError:  # an expression nested thousands deep is no simple constant
+                continue
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                imported.update(_defined_names(node))
+            start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+            if start == node.end_lineno:
+                # One line may hold several statements (`import os; os.system(...)`): take ours only.
+                # (Offsets count UTF-8 bytes; slicing the line read once keeps extraction linear.)
+                line_bytes = lines[start - 1].encode()
+                block_source = line_bytes[node.col_offset:node.end_col_offset].decode()
+            else:
+                last = lines[node.end_lineno - 1].encode()[: node.end_col_offset].decode()
+                block_source = "\n".join([*lines[start - 1 : node.end_lineno - 1], last])
+            extracted.blocks.append(CodeBlock(block_source, index, start, _defined_names(node)))
+    return extracted
+
+
+def extract_notebook_file(path: Path) -> ExtractedCode:
+    """Read a notebook file and extract its definitions (raises NotebookError when unreadable)."""
+    return extract_definitions(read_notebook_json(path))

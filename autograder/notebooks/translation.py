@@ -1,0 +1,96 @@
+"""Translated notebooks: the English student notebook with its markdown replaced from a catalog.
+
+    python -m autograder.notebooks.translation      (lists missing or stale translations)
+
+A translation never copies code: ``autograder/locales/<language>/<id>.json`` maps the id of
+every markdown cell to its translated text and to a hash of the English text it translates::
+
+    {"intro": {"en_hash": "3f2a...", "markdown": ["# 作业 1 · ...", "", "..."]}}
+
+Code cells, cell ids and cell metadata stay exactly as in the English notebook; the notebook's
+metadata gains ``attention_kit.language``. When a master's markdown changes, its hash no longer
+matches, and the build stops until the translation is updated: a catalog cannot go stale silently.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import sys
+
+import nbformat
+
+from autograder.course.paths import KIT_ROOT, LOCALES_DIR, solution_notebook
+from autograder.student.curriculum import ASSIGNMENTS
+from autograder.student.language import METADATA_KEY, TRANSLATIONS, CatalogError, catalog_path, load_catalog
+
+
+class TranslationError(Exception):
+    """Some markdown cells lack an up-to-date translation; the message lists each one."""
+
+
+def english_hash(markdown: str) -> str:
+    """The short hash that ties a translation to the English text it was made from."""
+    return hashlib.sha256(markdown.encode("utf-8")).hexdigest()[:16]
+
+
+def _source(cell) -> str:
+    source = cell["source"]
+    return "".join(source) if isinstance(source, list) else source
+
+
+def _markdown_cells(notebook) -> dict[str, str]:
+    return {cell["id"]: _source(cell) for cell in notebook["cells"] if cell["cell_type"] == "markdown"}
+
+
+def translation_problems(notebook, language: str, assignment_id: str) -> list[str]:
+    """What keeps ``notebook`` (the English one) from being translated; empty when nothing does."""
+    where = catalog_path(language, assignment_id, LOCALES_DIR).relative_to(KIT_ROOT)
+    try:
+        catalog = load_catalog(language, assignment_id, LOCALES_DIR)
+    except CatalogError as error:
+        return [str(error)]
+    problems = []
+    for cell_id, english in _markdown_cells(notebook).items():
+        entry = catalog.get(cell_id)
+        if not isinstance(entry, dict) or not isinstance(entry.get("markdown"), list):
+            problems.append(f"{where}: markdown cell {cell_id!r} has no translation"
+                            f' (add {{"en_hash": "{english_hash(english)}", "markdown": [...]}})')
+        elif entry.get("en_hash") != english_hash(english):
+            problems.append(f"{where}: markdown cell {cell_id!r} changed in the master since it was"
+                            f' translated: update the translation, then set "en_hash" to "{english_hash(english)}"')
+    for cell_id in sorted(set(catalog) - set(_markdown_cells(notebook))):
+        problems.append(f"{where}: {cell_id!r} is not a markdown cell of the master any more: remove it")
+    return problems
+
+
+def translated_notebook(notebook: nbformat.NotebookNode, language: str, assignment_id: str) -> nbformat.NotebookNode:
+    """A copy of the English ``notebook`` in ``language`` (raises TranslationError if incomplete)."""
+    problems = translation_problems(notebook, language, assignment_id)
+    if problems:
+        raise TranslationError("\n".join(problems))
+    catalog = load_catalog(language, assignment_id, LOCALES_DIR)
+    translated = copy.deepcopy(notebook)
+    for cell in translated.cells:
+        if cell.cell_type == "markdown":
+            cell.source = "\n".join(catalog[cell.id]["markdown"])
+    translated.metadata[METADATA_KEY] = {"language": language}
+    return translated
+
+
+def main() -> int:
+    """List every missing or stale translation of the masters' markdown."""
+    problems = []
+    for assignment_id in ASSIGNMENTS:
+        master = nbformat.read(solution_notebook(assignment_id), as_version=4)
+        for language in TRANSLATIONS:
+            problems += translation_problems(master, language, assignment_id)
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print(f"every markdown cell is translated into {', '.join(TRANSLATIONS)}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

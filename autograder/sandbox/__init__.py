@@ -1,0 +1,1 @@
+"""The trusted side of the sandbox: start the fork server, open, watch and kill workers."""

@@ -1,0 +1,296 @@
+"""The trusted side of one submission's worker: start it, ask it, and kill it for good."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import select
+import signal
+import socket
+import time
+
+import torch
+
+from autograder.notebooks.reading import ExtractedCode
+from autograder.probes.client import ProbeTimeout, WorkerCrashed
+from autograder.sandbox.forkserver import ForkServer, ForkServerChannel
+from autograder.worker import protocol
+from autograder.worker.config import SandboxConfig
+
+# Everything a worker says is bounded here, before the grader stores it: code in the worker can
+# rewrite the worker's own replies (it shares its process), so caps inside the worker are not enough.
+MAX_NAMES = 2000
+MAX_NAME_CHARS = 200
+MAX_PROBLEMS = 20  # quoted in the message of every test that hits a NameError
+MAX_PROBLEM_CHARS = 500
+MAX_TEXT_CHARS = 4000
+
+
+# (namespace init, supervisor) pidfds of killed workers the kernel may still be tearing down
+# (see WorkerSession.close).
+_killed: list[tuple[int, int]] = []
+
+
+class SandboxError(Exception):
+    """The sandbox itself failed (a grader setup problem, never the student's fault)."""
+
+
+class WorkerSession:
+    """A Transport to a sandboxed worker; a new worker replaces one that died or hung."""
+
+    def __init__(self, forkserver: ForkServer | ForkServerChannel, code: ExtractedCode, sandbox: SandboxConfig,
+                 timeout: float):
+        self._forkserver = forkserver
+        self._request = {"sandbox": sandbox.to_dict(), "blocks": [vars(b) for b in code.blocks]}
+        self._uid = sandbox.uid
+        self._timeout = timeout
+        self._pid: int | None = None
+        self._supervisor: int | None = None  # a pidfd for the forked worker (pid is _pid)
+        self._namespace_init: int | None = None  # a pidfd for the worker when it has a PID namespace
+        self._sock: socket.socket | None = None
+        self.generation = 0
+        self.ready: dict = {}
+
+    def start(self) -> dict:
+        """Fork a fresh worker and wait until it has loaded the definitions."""
+        self.close()
+        self.generation += 1
+        self._pid, self._sock = self._forkserver.spawn(self._request)
+        self._supervisor = _open_pidfd(self._pid)
+        # The first frame comes before any student code runs, so it alone is believed: a
+        # notebook could forge anything later, a "sandbox_error" that stops the class included.
+        sandbox = self._exchange(None, {}, "setting up the sandbox")
+        if "sandbox_error" in sandbox.header:
+            self.close()
+            raise SandboxError(f"the worker's sandbox could not be set up: {sandbox.header['sandbox_error']}")
+        if sandbox.header.get("sandboxed") is not True:
+            self.close()
+            raise WorkerCrashed("the worker did not start properly")
+        reply = self._exchange(None, {}, "loading your notebook's definitions")
+        if reply.header.get("ready") is not True:
+            self.close()
+            raise WorkerCrashed("the worker did not start properly")
+        self._namespace_init = _open_namespace_init(self._pid)
+        self.ready = {
+            "ready": True,
+            "defined": _bounded_strings(reply.header.get("defined"), MAX_NAMES, MAX_NAME_CHARS),
+            "problems": _bounded_strings(reply.header.get("problems"), MAX_PROBLEMS, MAX_PROBLEM_CHARS),
+            "isolation": str(sandbox.header.get("isolation", ""))[:MAX_NAME_CHARS],
+        }
+        return self.ready
+
+    def request(self, header: dict, tensors: dict[str, torch.Tensor]) -> protocol.Message:
+        if self._sock is None:
+            self.start()
+        # The worker echoes this id; a frame that student code wrote to the socket itself would
+        # answer the wrong probe and shift every later answer, so it ends the worker instead.
+        probe_id = secrets.token_hex(8)
+        reply = self._exchange({**header, "probe_id": probe_id}, tensors, "answering this test")
+        if reply.header.get("probe_id") != probe_id:
+            self.close()
+            raise WorkerCrashed("The process running your code wrote to the grader's connection itself"
+                                " and was stopped.")
+        return reply
+
+    def _exchange(self, header, tensors, doing: str) -> protocol.Message:
+        # One deadline for the whole answer: a worker that sends a byte now and then must not
+        # keep the grader waiting forever (a socket timeout alone restarts at every byte).
+        deadline = time.monotonic() + self._timeout
+        try:
+            if header is not None:
+                self._sock.settimeout(self._timeout)
+                protocol.send(self._sock, header, tensors)
+            return _bounded_reply(protocol.receive(self._sock, deadline=deadline))
+        except TimeoutError:
+            self.close()
+            raise ProbeTimeout(
+                f"Your code ran longer than the {self._timeout:g} s limit while {doing}"
+                " (an endless loop, or work far bigger than the test needs) and was stopped"
+            ) from None
+        except (EOFError, OSError, protocol.ProtocolError) as error:
+            self.close()
+            raise WorkerCrashed(
+                f"The process running your code stopped while {doing} (it exited, crashed or"
+                f" went over the memory limit): {error}"
+            ) from None
+
+    def close(self, wait: bool = True) -> None:
+        """Kill the worker and everything it started, and wait until they are gone.
+
+        ``wait=False`` returns once the kill is sent, when the worker has its own PID namespace:
+        a killed process runs no more code, and the kernel's teardown (milliseconds) then
+        overlaps the next notebook's grading. ``wait_for_killed_workers`` waits for them.
+        """
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        if self._pid is None:
+            return
+        if self._namespace_init is None:  # not started yet, or died early: look once more
+            self._namespace_init = _open_namespace_init(self._pid)
+        if self._namespace_init is not None and self._supervisor is not None:
+            _kill_namespace(self._namespace_init)
+            # The supervisor reaps its child and exits by itself; it is waited for (and killed
+            # if it has not exited) afterwards, in that order, so that no zombie is left to PID 1.
+            _killed.append((self._namespace_init, self._supervisor))
+            self._namespace_init = self._supervisor = self._pid = None
+            if wait:
+                wait_for_killed_workers()
+            else:
+                _forget_exited()  # so that a class of any size holds only a few pidfds
+            return
+        # Without a PID namespace to kill (the limits-only fallback, or no handle on it), the
+        # worker user's processes are swept instead: setsid() takes them out of the group.
+        sweep = self._uid is not None and self._namespace_init is None
+        if self._namespace_init is not None:
+            _kill_namespace(self._namespace_init)
+            _wait_for_exit(self._namespace_init)
+            os.close(self._namespace_init)
+            self._namespace_init = None
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self._pid, signal.SIGKILL)
+        if self._supervisor is not None:
+            _wait_for_exit(self._supervisor)
+            os.close(self._supervisor)
+            self._supervisor = None
+        else:
+            _wait_until_gone(self._pid)
+        if sweep:
+            sweep_user(self._uid)
+        self._pid = None
+
+
+def _kill_namespace(namespace_init: int) -> None:
+    """Kill a worker by pidfd (no pid reuse race). It is the first process of its PID namespace,
+    so the kernel kills every process in it too, including those that left the process group
+    with setsid() and cleared their parent-death signal."""
+    with contextlib.suppress(ProcessLookupError):
+        signal.pidfd_send_signal(namespace_init, signal.SIGKILL)
+
+
+def wait_for_killed_workers() -> None:
+    """Return once every worker closed with ``wait=False`` (and its PID namespace) has exited."""
+    while _killed:
+        namespace_init, supervisor = _killed.pop()
+        _wait_for_exit(namespace_init)
+        with contextlib.suppress(ProcessLookupError):
+            signal.pidfd_send_signal(supervisor, signal.SIGKILL)
+        _wait_for_exit(supervisor)
+        os.close(namespace_init)
+        os.close(supervisor)
+
+
+def _forget_exited() -> None:
+    """Close the pidfds of killed workers that have fully exited, without waiting."""
+    poller = select.poll()
+    for pidfds in _killed:
+        for pidfd in pidfds:
+            poller.register(pidfd, select.POLLIN)
+    exited = {pidfd for pidfd, _ in poller.poll(0)}
+    for pidfds in [pidfds for pidfds in _killed if set(pidfds) <= exited]:
+        _killed.remove(pidfds)
+        for pidfd in pidfds:
+            os.close(pidfd)
+
+
+def _open_pidfd(pid: int) -> int | None:
+    try:
+        return os.pidfd_open(pid)
+    except OSError:  # already gone
+        return None
+
+
+def _bounded_strings(value, count: int, chars: int) -> list[str]:
+    items = value if isinstance(value, list) else []
+    return [item[:chars] for item in items[:count] if isinstance(item, str)]
+
+
+def _bounded_reply(message: protocol.Message) -> protocol.Message:
+    """Cap the texts of an error reply; the grader stores them in results and feedback."""
+    error = message.header.get("error")
+    if message.header.get("ok") is not True and isinstance(error, dict):
+        message.header["error"] = {key: str(error.get(key, ""))[:limit] for key, limit in
+                                   (("type", MAX_NAME_CHARS), ("message", MAX_TEXT_CHARS),
+                                    ("traceback", MAX_TEXT_CHARS))}
+    return message
+
+
+def _child_of(pid: int) -> int | None:
+    """The one child of a worker's supervisor (the supervisor forks once, then only waits)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as children:
+            pids = children.read().split()
+    except OSError:
+        return None
+    return int(pids[0]) if len(pids) == 1 else None
+
+
+def _open_namespace_init(supervisor: int) -> int | None:
+    """A pidfd for the supervisor's child if that child is the first process of a PID namespace."""
+    child = _child_of(supervisor)
+    if child is None:
+        return None
+    try:
+        pidfd = os.pidfd_open(child)
+    except OSError:
+        return None
+    try:
+        with open(f"/proc/{child}/status") as status:
+            nspid = next((line.split()[1:] for line in status if line.startswith("NSpid:")), [])
+    except OSError:
+        nspid = []
+    # Checked after pidfd_open: if the pid had been reused, its NSpid would not end in 1.
+    if len(nspid) >= 2 and nspid[-1] == "1" and _child_of(supervisor) == child:
+        return pidfd
+    os.close(pidfd)
+    return None
+
+
+def _wait_for_exit(pidfd: int, limit_s: float = 5.0) -> None:
+    """A pidfd becomes readable when its process has exited."""
+    poller = select.poll()
+    poller.register(pidfd, select.POLLIN)
+    poller.poll(limit_s * 1000)
+
+
+def _is_running(pid: int | str) -> bool:
+    """True while the process exists and is not a zombie (a zombie holds nothing)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return False
+
+
+def _wait_until_gone(pid: int, limit_s: float = 5.0) -> None:
+    deadline = time.monotonic() + limit_s
+    while _is_running(pid) and time.monotonic() < deadline:
+        time.sleep(0.002)
+
+
+def sweep_user(uid: int) -> None:
+    """Kill every process of a worker's own user (those that escaped with setsid, say)."""
+    for _ in range(100):
+        pids = [int(entry) for entry in os.listdir("/proc")
+                if entry.isdigit() and uid in _uids(entry) and _is_running(entry)]
+        if not pids:
+            return
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.01)
+
+
+def _uids(pid: int | str | None) -> set[int]:
+    """Real, effective, saved and file-system uids of a process (empty when it is gone).
+
+    Read from its status file rather than from the owner of /proc/<pid>, which is root for a
+    process that made itself non-dumpable.
+    """
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            line = next((line for line in status if line.startswith("Uid:")), "Uid:")
+    except OSError:
+        return set()
+    return {int(field) for field in line.split()[1:]}

@@ -1,0 +1,1 @@
+"""Instructor and developer tools that are not part of grading (the benchmark)."""

@@ -1,0 +1,24 @@
+"""What a worker may use and see: the settings the trusted grader sends with every worker request."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+
+@dataclass
+class SandboxConfig:
+    """What one worker may use and see. Sizes in bytes, times in seconds."""
+
+    memory_bytes: int = 4 * 2**30
+    cpu_seconds: int = 600
+    max_processes: int = 64
+    max_file_bytes: int = 64 * 2**20
+    max_open_files: int = 256
+    tmp_bytes: int = 64 * 2**20
+    threads: int = 1
+    uid: int | None = None  # run as this uid and gid (the grader is root)
+    hide_paths: list[str] = field(default_factory=list)
+    keep_paths: list[str] = field(default_factory=list)  # stay visible, read-only, inside hidden ones
+
+    def to_dict(self) -> dict:
+        return asdict(self)

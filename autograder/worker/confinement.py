@@ -1,0 +1,286 @@
+"""Confine a worker process before any student code runs in it.
+
+Layers, strongest available first:
+- namespaces: a private mount table that hides the kit, the submissions, the outputs and
+  /run (only the Python installation stays visible, read-only), a fresh /tmp, every other
+  mount read-only, no network, and a PID namespace whose first process takes every
+  descendant down with it;
+- an unprivileged user when the grader runs as root (without root: a user namespace), and
+  no capabilities either way;
+- resource limits: memory, CPU time, processes, file size, open files.
+Where namespaces cannot be had, the worker still gets its limits, its own process group and
+(under a root grader) its own uid, and the grader reports the weaker isolation in its summary.
+SECURITY.md says what each level does and does not defend.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import re
+import resource
+import signal
+import tempfile
+
+from autograder.worker.config import SandboxConfig
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000
+MS_RDONLY = 1
+MS_NOSUID = 2
+MS_NODEV = 4
+MS_NOEXEC = 8
+MS_REMOUNT = 32
+MS_NOSYMFOLLOW = 256
+MS_NOATIME = 1024
+MS_NODIRATIME = 2048
+MS_BIND = 4096
+MS_REC = 16384
+MS_PRIVATE = 1 << 18
+MS_RELATIME = 1 << 21
+MS_STRICTATIME = 1 << 24
+PR_SET_PDEATHSIG = 1
+PR_CAPBSET_DROP = 24
+PR_SET_NO_NEW_PRIVS = 38
+_LINUX_CAPABILITY_VERSION_3 = 0x20080522
+# Per-mount options that a read-only remount must repeat: in a user namespace they are locked,
+# and a remount that would drop one of them is refused.
+_MOUNT_OPTION_FLAGS = {"nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC,
+                       "nosymfollow": MS_NOSYMFOLLOW, "noatime": MS_NOATIME,
+                       "nodiratime": MS_NODIRATIME, "relatime": MS_RELATIME,
+                       "strictatime": MS_STRICTATIME}
+# Where the worker may still write: its scratch tmpfs, device nodes such as /dev/null, and the
+# files of its own /proc. Every other mount is made read-only.
+SCRATCH_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
+_WRITABLE_MOUNTS = (*SCRATCH_DIRS, "/dev", "/proc")
+O_PATH = getattr(os, "O_PATH", 0o10000000)
+
+ISOLATION_FULL = "namespaces+unprivileged-user"
+ISOLATION_USERNS = "namespaces (user namespace)"
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        errno = ctypes.get_errno()
+        raise OSError(errno, f"{what}: {os.strerror(errno)}")
+
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None):
+    encode = lambda text: text.encode() if text is not None else None  # noqa: E731
+    _check(_libc.mount(encode(source), encode(target), encode(fstype), flags, encode(data)),
+           f"mount {target}")
+
+
+def _unshare(flags: int) -> None:
+    _check(_libc.unshare(flags), "unshare")
+
+
+def _enter_namespaces() -> str:
+    """Unshare mount, PID, network and IPC namespaces; returns the isolation level reached."""
+    flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC
+    if os.geteuid() == 0:
+        _unshare(flags)
+        return ISOLATION_FULL
+    uid, gid = os.geteuid(), os.getegid()
+    _unshare(flags | CLONE_NEWUSER)
+    for name, text in (("setgroups", "deny"), ("uid_map", f"0 {uid} 1"), ("gid_map", f"0 {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as handle:
+            handle.write(text)
+    return ISOLATION_USERNS
+
+
+def _outermost(paths: list[str]) -> list[str]:
+    """Drop paths that lie inside another path of the list."""
+    real = sorted({os.path.realpath(path) for path in paths if os.path.exists(path)})
+    return [p for p in real if not any(p != q and p.startswith(q.rstrip("/") + "/") for q in real)]
+
+
+def _cover_and_keep(config: SandboxConfig) -> None:
+    """Cover folders with fresh tmpfs, then bind the kept paths back into them, read-only.
+
+    Covered are the hidden folders (empty), /run (service sockets live there, and a socket file
+    can be connected to from any network namespace) and the scratch folders (private, capped).
+    The Python installation may sit under any of them (a kit cloned into /tmp, say): the kept
+    paths are opened before anything is covered and bound back last.
+    """
+    hidden = _outermost(config.hide_paths)
+    covers = [(path, MS_NOSUID | MS_NODEV, "size=64k,mode=0755") for path in hidden]
+    if os.path.isdir("/run"):
+        covers.append(("/run", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=64k,mode=0755"))
+    covers += [(path, MS_NOSUID | MS_NODEV, f"size={config.tmp_bytes},mode=1777")
+               for path in SCRATCH_DIRS if os.path.isdir(path)]
+    kept = [p for p in _outermost(config.keep_paths)
+            if any(p.startswith(cover.rstrip("/") + "/") for cover, _, _ in covers)]
+    kept_fds = {path: os.open(path, O_PATH | os.O_DIRECTORY) for path in kept}
+    for path, flags, options in covers:
+        _mount("tmpfs", path, "tmpfs", flags, options)
+    for path, fd in kept_fds.items():
+        os.makedirs(path, exist_ok=True)
+        _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC, None)
+        _mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
+        os.close(fd)
+
+
+def _private_filesystems(config: SandboxConfig) -> None:
+    _mount(None, "/", None, MS_REC | MS_PRIVATE, None)
+    _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV, None)  # shows this PID namespace only
+    _cover_and_keep(config)
+    _read_only_elsewhere()
+
+
+def _mount_table() -> list[tuple[str, set[str]]]:
+    """(mount point, per-mount options) of every mount this process sees."""
+    unescape = lambda text: re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), text)  # noqa: E731
+    with open("/proc/self/mountinfo") as table:
+        return [(unescape(fields[4]), set(fields[5].split(","))) for fields in map(str.split, table)]
+
+
+def _read_only_elsewhere() -> None:
+    """Remount every mount read-only (in this mount namespace only) but the writable ones.
+
+    Hiding the kit is not enough: world-writable folders such as /var/crash sit on the root
+    filesystem, and in the user-namespace fallback the worker writes with the grader's own uid.
+    """
+    for point, options in _mount_table():
+        if any(point == keep or point.startswith(keep + "/") for keep in _WRITABLE_MOUNTS):
+            continue
+        flags = MS_REMOUNT | MS_BIND | MS_RDONLY
+        flags |= sum(flag for name, flag in _MOUNT_OPTION_FLAGS.items() if name in options)
+        try:
+            _mount(None, point, None, flags, None)
+        except OSError as error:
+            # A mount under a hidden folder is out of reach anyway: its path now ends in the tmpfs.
+            if error.errno not in (errno.ENOENT, errno.EINVAL):
+                raise
+
+
+def _drop_capability_bounding_set() -> None:
+    """Empty the bounding set, so that no later exec (of a setuid or root program) regains any."""
+    with open("/proc/sys/kernel/cap_last_cap") as last:
+        for capability in range(int(last.read()) + 1):
+            _check(_libc.prctl(PR_CAPBSET_DROP, capability, 0, 0, 0), "prctl(PR_CAPBSET_DROP)")
+
+
+def _clear_capabilities() -> None:
+    """Drop every capability this process holds.
+
+    Needed in the user-namespace fallback, where the worker is root of its own namespace: with
+    CAP_SYS_ADMIN it could unmount the tmpfs that hides the kit, or remount the Python
+    installation read-write. (An unprivileged uid has none to drop; this is then a no-op.)
+    """
+    header = (ctypes.c_uint32 * 2)(_LINUX_CAPABILITY_VERSION_3, 0)
+    empty = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable for both 32-bit halves
+    _check(_libc.capset(header, empty), "capset")
+
+
+def _drop_privileges(uid: int) -> None:
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
+def _set_limits(config: SandboxConfig, count_processes: bool) -> None:
+    # The address-space limit counts what the interpreter and torch already mapped.
+    with open("/proc/self/status") as status:
+        vm_size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
+    limits = {
+        resource.RLIMIT_AS: vm_size + config.memory_bytes,
+        resource.RLIMIT_CPU: config.cpu_seconds,
+        resource.RLIMIT_FSIZE: config.max_file_bytes,
+        resource.RLIMIT_NOFILE: config.max_open_files,
+        resource.RLIMIT_CORE: 0,
+    }
+    # RLIMIT_NPROC counts the processes of a user: meaningful for a user of our own, and in a
+    # user namespace of our own (Linux 5.14+ counts per namespace), not for the grader's user.
+    if count_processes:
+        limits[resource.RLIMIT_NPROC] = config.max_processes
+    elif os.geteuid() != 0:  # (root ignores the limit)
+        # No user of its own: the count is the grader user's, so the worker may add its share to
+        # what that user runs now. Without it a fork bomb could fill the machine's process table.
+        limits[resource.RLIMIT_NPROC] = _tasks_of(os.getuid()) + config.max_processes
+    for kind, value in limits.items():
+        resource.setrlimit(kind, (value, value))
+
+
+def _tasks_of(uid: int) -> int:
+    """Processes and threads of ``uid`` now: what RLIMIT_NPROC counts."""
+    count = 0
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.stat(f"/proc/{entry}").st_uid == uid:
+                count += len(os.listdir(f"/proc/{entry}/task"))
+        except OSError:
+            continue
+    return count
+
+
+def confine(config: SandboxConfig) -> str:
+    """Confine the calling (freshly forked, single-threaded) process; returns the isolation level.
+
+    With a PID namespace, this forks once more: the caller stays behind as a supervisor that
+    only waits (the grader kills the supervisor's process group to end everything: the worker
+    dies with its supervisor, and its namespace with it), and the confined child returns.
+    Without namespaces the caller itself is confined and the level names what is missing.
+    """
+    os.setsid()
+    try:
+        level = _enter_namespaces()
+    except OSError as error:
+        return _confine_without_namespaces(config, error)
+    child = os.fork()
+    if child:
+        _supervise(child)
+    _private_filesystems(config)
+    separate_user = config.uid is not None and os.geteuid() == 0 and level == ISOLATION_FULL
+    _drop_capability_bounding_set()
+    if separate_user:
+        _drop_privileges(config.uid)
+    _clear_capabilities()
+    # Set after the user change (which clears it): the worker dies with its supervisor. Until
+    # then it shares the supervisor's process group, which the grader kills as a whole.
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+    _finish(config, count_processes=separate_user or level == ISOLATION_USERNS, scratch="/tmp")
+    return level if separate_user or level == ISOLATION_USERNS else "namespaces (as root)"
+
+
+def _confine_without_namespaces(config: SandboxConfig, error: OSError) -> str:
+    """Limits only: no namespaces here (a container without CAP_SYS_ADMIN, say). A root grader
+    still drops the worker to its own uid: not root, it cannot write the kit or the outputs, nor
+    read what only root may read; the grader sweeps that uid's processes when the worker ends."""
+    scratch = tempfile.mkdtemp(prefix="attention-worker-")
+    separate_user = config.uid is not None and os.geteuid() == 0
+    if separate_user:
+        os.chown(scratch, config.uid, config.uid)
+        _drop_privileges(config.uid)
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")  # dies with the fork server
+    _finish(config, count_processes=separate_user, scratch=scratch)
+    user = ", as an unprivileged user" if separate_user else ""
+    return f"limits only{user} (no namespaces: {error.strerror})"
+
+
+def _supervise(child: int) -> None:
+    """The supervisor's whole life: wait for the worker, then go (taking the namespace down)."""
+    while True:
+        try:
+            _, status = os.waitpid(child, 0)
+            os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+        except ChildProcessError:
+            os._exit(0)
+        except InterruptedError:
+            continue
+
+
+def _finish(config: SandboxConfig, count_processes: bool, scratch: str) -> None:
+    _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+    _set_limits(config, count_processes)
+    os.chdir(scratch)
+    os.environ.clear()
+    os.environ.update({"HOME": scratch, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+                       "OMP_NUM_THREADS": str(config.threads)})

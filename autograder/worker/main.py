@@ -1,0 +1,63 @@
+"""The sandboxed worker: confine itself, load the student's definitions, answer probes.
+
+It is forked from the fork server (torch already imported) with one socket to the trusted
+grader. What it prints goes to a capped, unlinked file in its scratch folder; nothing it prints is
+ever read as a result.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+
+import torch
+
+from autograder.worker import protocol
+from autograder.worker.config import SandboxConfig
+from autograder.worker.confinement import confine
+from autograder.worker.probe_server import ProbeServer, load_definitions
+
+OUTPUT_FILE = "student-output.txt"
+
+
+def _isolate_io(keep_fd: int) -> None:
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    output = os.open(OUTPUT_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    # Nobody reads it: unlinked at once, its space is freed when the worker ends, also in the
+    # limits-only fallback, whose scratch folder is on the real /tmp and outlives the worker.
+    os.unlink(OUTPUT_FILE)
+    os.dup2(output, 1)
+    os.dup2(output, 2)
+    os.closerange(3, keep_fd)
+    os.closerange(keep_fd + 1, 65536)
+    # Past the file-size cap a write fails with an error instead of killing the worker.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+
+def run_worker(sock: socket.socket, request: dict) -> None:
+    """Serve one submission until the grader hangs up; never returns normally."""
+    config = SandboxConfig(**request["sandbox"])
+    try:
+        isolation = confine(config)
+    except OSError as error:  # the grader's setup is at fault, not the student: say so
+        protocol.send(sock, {"ready": False, "sandbox_error": str(error)}, {})
+        os._exit(71)
+    # Sent before any student code runs, so the grader believes it (and only this frame).
+    protocol.send(sock, {"sandboxed": True, "isolation": isolation}, {})
+    _isolate_io(sock.fileno())
+    torch.set_num_threads(config.threads)
+    namespace, problems = load_definitions(request["blocks"])
+    defined = sorted(name for name in namespace if not name.startswith("__"))
+    protocol.send(sock, {"ready": True, "defined": defined, "problems": problems}, {})
+    server = ProbeServer(namespace, threads=config.threads)
+    while True:
+        try:
+            # Outside any inference mode a student's code left on: the probe's input tensors
+            # would otherwise be inference tensors, which refuse autograd and in-place updates.
+            with torch.inference_mode(False):
+                message = protocol.receive(sock)
+        except (EOFError, OSError):
+            os._exit(0)
+        protocol.send(sock, *server.handle(message))

@@ -1,0 +1,239 @@
+"""The worker's side of a probe: run one request against the student's definitions.
+
+This module runs inside the sandboxed worker, next to student code. It keeps the objects a
+student's code creates (modules, generators) in a table and hands the trusted side numbered
+references to them; tensors and plain values go back as data.
+"""
+
+from __future__ import annotations
+
+import builtins
+import linecache
+import random
+import sys
+import traceback
+
+import torch
+
+from autograder.worker.protocol import Decoder, Encoder, Message, RemoteRef, Seeded
+
+# Only the student's own frames are shown in a traceback, and only this much of it.
+MAX_ERROR_CHARS = 4000
+
+
+def reset_torch_state(threads: int | None = None) -> None:
+    """Undo what student code may have changed globally, so every probe starts the same.
+
+    Covers the settings a notebook plausibly touches (at definition time or in an earlier
+    probe): grad mode, anomaly detection, default dtype and device, deterministic algorithms,
+    matmul precision, denormals, the seeds of torch, ``random`` and numpy, and thread count.
+    Inference mode cannot be reset here: ``handle`` runs every probe outside it instead.
+    """
+    torch.set_grad_enabled(True)
+    torch.autograd.set_detect_anomaly(False)
+    torch.set_default_dtype(torch.float32)
+    torch.set_default_device(None)
+    if torch.are_deterministic_algorithms_enabled():  # the setter costs ~0.35 ms: only when needed
+        torch.use_deterministic_algorithms(False)
+    torch.set_float32_matmul_precision("highest")
+    torch.set_flush_denormal(False)
+    torch.default_generator.manual_seed(0)  # torch.manual_seed also probes absent accelerators: slow
+    if torch.cuda.is_initialized():
+        torch.cuda.manual_seed_all(0)
+    random.seed(0)
+    if "numpy" in sys.modules:
+        sys.modules["numpy"].random.seed(0)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    if threads is not None:
+        torch.set_num_threads(threads)
+
+
+def _register_source(blocks: list[dict]) -> None:
+    """Let tracebacks quote the student's own lines, under the names ``<cell N>``."""
+    cells: dict[str, list[str]] = {}
+    for block in blocks:
+        lines = cells.setdefault(f"<cell {block['cell_index'] + 1}>", [])
+        start = block["line"] - 1
+        block_lines = block["source"].splitlines(keepends=True)
+        lines.extend("\n" for _ in range(start + len(block_lines) - len(lines)))
+        lines[start:start + len(block_lines)] = block_lines
+    for filename, lines in cells.items():
+        linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)
+
+
+def load_definitions(blocks: list[dict]) -> tuple[dict, list[str]]:
+    """Execute each extracted definition on its own, so one failing block costs only itself."""
+    namespace: dict = {"__name__": "__student__", "__builtins__": builtins}
+    problems = []
+    _register_source(blocks)
+    for block in blocks:
+        cell, line = block["cell_index"] + 1, block["line"]
+        padded = "\n" * (line - 1) + block["source"]  # keeps the student's line numbers
+        try:
+            exec(compile(padded, f"<cell {cell}>", "exec"), namespace)
+        except BaseException as error:  # noqa: BLE001 - SystemExit and friends cost only this block
+            problems.append(f"code cell {cell}, line {line}: {describe_exception(error)}")
+    return namespace, problems
+
+
+def exception_text(error: BaseException) -> str:
+    """``str(error)``, cut short, and never an exception itself (a hostile ``__str__``)."""
+    try:
+        return str(error)[:MAX_ERROR_CHARS]
+    except BaseException:  # noqa: BLE001 - whatever the student's __str__ raises
+        return ""
+
+
+def describe_exception(error: BaseException) -> str:
+    return f"{type(error).__name__}: {exception_text(error)}"
+
+
+def _student_traceback(error: BaseException) -> str:
+    """The traceback through the student's cells only (the grader's frames are noise to them)."""
+    frames = [(frame, line) for frame, line in traceback.walk_tb(error.__traceback__)
+              if frame.f_code.co_filename.startswith("<cell ")]
+    summary = traceback.StackSummary.extract(frames, limit=20)
+    return "".join(summary.format())[-MAX_ERROR_CHARS:]
+
+
+class ProbeServer:
+    """Answers probes: calls, attribute reads, module descriptions and backward passes."""
+
+    def __init__(self, namespace: dict, threads: int | None = None):
+        self.namespace = namespace
+        self.objects: dict[int, object] = {}
+        self._threads = threads  # restored before every probe (None: left alone)
+
+    # -- value conversion -------------------------------------------------------------
+    def _make_ref(self, obj) -> RemoteRef:
+        for ref_id, known in self.objects.items():
+            if known is obj:
+                return RemoteRef(ref_id, type(obj).__name__)
+        ref_id = len(self.objects) + 1
+        self.objects[ref_id] = obj
+        return RemoteRef(ref_id, type(obj).__name__)
+
+    def _resolve_ref(self, ref: RemoteRef):
+        if ref.ref_id not in self.objects:
+            raise LookupError(f"unknown object reference {ref.ref_id}")
+        return self.objects[ref.ref_id]
+
+    @staticmethod
+    def _make_generator(seeded: Seeded) -> torch.Generator:
+        return torch.Generator(device=seeded.device).manual_seed(seeded.seed)
+
+    @staticmethod
+    def _place_tensor(tensor: torch.Tensor, device: str, requires_grad: bool) -> torch.Tensor:
+        placed = tensor.to(device)
+        return placed.requires_grad_(True) if requires_grad else placed
+
+    def _decoder(self, message: Message) -> Decoder:
+        return Decoder(message.tensors, self._resolve_ref, self._make_generator, self._place_tensor)
+
+    # -- requests -------------------------------------------------------------------
+    def handle(self, message: Message) -> tuple[dict, dict]:
+        """Answer one request; a student exception becomes an error reply, never a crash."""
+        encoder = Encoder(make_ref=self._make_ref)
+        try:
+            reset_torch_state(self._threads)
+            operation = getattr(self, "_op_" + str(message.header.get("op")), None)
+            if operation is None:
+                raise ValueError(f"unknown probe {message.header.get('op')!r}")
+            # inference_mode(False) also undoes an inference mode that student code entered and
+            # never left (``torch.inference_mode().__enter__()``), which set_grad_enabled cannot.
+            with torch.inference_mode(False):
+                value = operation(message.header, self._decoder(message))
+                reply = {"ok": True, "value": encoder.encode(value)}, encoder.tensors
+        except BaseException as error:  # noqa: BLE001 - SystemExit from student code is an answer
+            reply = {"ok": False, "error": {
+                "type": type(error).__name__,
+                "message": exception_text(error),
+                "traceback": _student_traceback(error),
+            }}, {}
+        reply[0]["probe_id"] = message.header.get("probe_id")  # which probe this answers
+        return reply
+
+    def _target(self, header: dict, decoder: Decoder):
+        target = header["target"]
+        if "name" in target:
+            name = str(target["name"])
+            if name not in self.namespace:
+                raise NameError(f"{name} is not defined in your notebook")
+            return self.namespace[name]
+        return decoder.decode(target)
+
+    def _callable(self, header: dict, decoder: Decoder):
+        target = self._target(header, decoder)
+        method = header.get("method")
+        return getattr(target, method) if method else target
+
+    def _op_call(self, header: dict, decoder: Decoder):
+        function = self._callable(header, decoder)
+        args = decoder.decode(header.get("args", {"list": []}))
+        kwargs = decoder.decode(header.get("kwargs", {"dict": {}}))
+        result = function(*args, **kwargs)
+        for index, fill_value in header.get("fill_args_after", []):
+            with torch.no_grad():
+                args[index].fill_(fill_value)  # lets the trusted side see whether result is a view
+        return result
+
+    def _op_backward(self, header: dict, decoder: Decoder):
+        function = self._callable(header, decoder)
+        args = decoder.decode(header.get("args", {"list": []}))
+        grad_output = decoder.decode(header["grad_output"])
+        output = function(*args)
+        output.backward(grad_output)
+        owner = self._target(header, decoder)
+        parameters = owner.named_parameters() if isinstance(owner, torch.nn.Module) else []
+        return {
+            "output": output,
+            "arg_grads": [arg.grad if isinstance(arg, torch.Tensor) else None for arg in args],
+            "param_grads": {name: param.grad for name, param in parameters},
+        }
+
+    def _op_getattr(self, header: dict, decoder: Decoder):
+        return getattr(self._target(header, decoder), str(header["name"]))
+
+    def _op_describe(self, header: dict, decoder: Decoder):
+        return describe(self._target(header, decoder))
+
+    def _op_build_module(self, header: dict, decoder: Decoder):
+        """Construct, move and describe a module; give it the weights and call eval() when its
+        parameters have exactly their names and shapes. One probe instead of five."""
+        module = self._op_call(header, decoder)
+        module.to(*decoder.decode(header["to_args"]))
+        description = describe(module)
+        weights = decoder.decode(header["weights"])
+        shapes = {name: shape for name, (shape, _) in description.get("parameters", {}).items()}
+        if shapes == {name: list(weight.shape) for name, weight in weights.items()}:
+            module.load_state_dict(weights, strict=False)
+            module.eval()
+        return {"module": module, "description": description}
+
+
+def describe(target) -> dict:
+    """What the trusted side may know of an object: for a module, its parameters, buffers and
+    children, and the tensors it keeps as plain attributes."""
+    if not isinstance(target, torch.nn.Module):
+        return {"is_module": False, "type": type(target).__name__}
+    known = {id(t) for t in target.parameters()} | {id(t) for t in target.buffers()}
+    return {
+        "is_module": True,
+        "type": type(target).__name__,
+        "training": bool(target.training),
+        "parameters": {n: [list(p.shape), str(p.device)] for n, p in target.named_parameters()},
+        "buffers": {n: [list(b.shape), str(b.device)] for n, b in target.named_buffers()},
+        "children": {n: type(child).__name__ for n, child in target.named_children()},
+        "plain_tensor_attributes": {
+            n: str(v.device) for module_name, module in target.named_modules()
+            for n, v in _plain_tensors(module, module_name, known)
+        },
+    }
+
+
+def _plain_tensors(module: torch.nn.Module, prefix: str, known: set[int]):
+    """Tensors kept as ordinary attributes: they do not follow ``.to(device)``."""
+    for name, value in vars(module).items():
+        if isinstance(value, torch.Tensor) and id(value) not in known:
+            yield (f"{prefix}.{name}" if prefix else name), value
