@@ -17,11 +17,10 @@ from autograder.course.paths import KIT_ROOT
 from autograder.course.reference import BrokenReferenceError
 from autograder.course.rubric import RubricError
 from autograder.grading.discovery import DiscoveryError, discover
-from autograder.grading.engine import GradedSubmission, GradeOptions, GradingError, devices_to_test, grade_entries
-from autograder.grading.outputs import write_atomically, write_outputs
-from autograder.grading.read_outputs import OutputsError, read_outputs
+from autograder.grading.engine import GradeOptions, GradingError, devices_to_test, grade_entries
+from autograder.grading.outputs import OutputsError, read_outputs, write_atomically, write_outputs
+from autograder.grading.results import GradedRow
 from autograder.platforms.junit import junit_xml
-from autograder.worker.confinement import ISOLATION_FULL
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -69,9 +68,9 @@ def _progress_callback(console: Console, total: int):
     return None, plain
 
 
-def print_summary(console: Console, rows: list[GradedSubmission], out: Path) -> None:
+def print_summary(console: Console, rows: list[GradedRow], out: Path) -> None:
     """Students, mean score per notebook, the stages most often failed, and any warnings."""
-    by_assignment: dict[str, list[GradedSubmission]] = defaultdict(list)
+    by_assignment: dict[str, list[GradedRow]] = defaultdict(list)
     for row in rows:
         by_assignment[row.assignment_id].append(row)
     table = Table(title=f"{len({r.student_id for r in rows})} students graded")
@@ -83,11 +82,11 @@ def print_summary(console: Console, rows: list[GradedSubmission], out: Path) -> 
         table.add_row(assignment, str(len(graded)), str(len(group) - len(graded)),
                       f"{mean:.1f} / {group[0].max_score:g}")
     console.print(table)
-    failures = Counter(test["stage"] for row in rows for test in row.tests if test["status"] != "passed")
+    failures = Counter(test.stage for row in rows for test in row.tests if not test.passed)
     if failures:
         top = ", ".join(f"{stage} ({count})" for stage, count in failures.most_common(5))
         console.print(f"Stages most often failed (failing tests): {top}")
-    weak = sorted({row.isolation for row in rows if row.isolation and row.isolation != ISOLATION_FULL})
+    weak = sorted({str(row.isolation) for row in rows if row.weaker_isolation})
     if weak:
         console.print(f"[yellow]Warning: workers ran with weaker isolation: {'; '.join(weak)}."
                       " Run the grader as root for full isolation (see SECURITY.md).[/yellow]")
@@ -132,7 +131,7 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
-def _check_fail_under(console: Console, rows: list[GradedSubmission], percent: float) -> int:
+def _check_fail_under(console: Console, rows: list[GradedRow], percent: float) -> int:
     """Exit status 3 when a row scores below ``percent`` of its maximum, else 0."""
     below = [row for row in rows if row.score < percent / 100 * row.max_score]
     if not below:

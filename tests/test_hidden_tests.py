@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from mutations import MUTATIONS, Mutation
 
-from autograder.grading.engine import GradedSubmission, GradeOptions, grade_class
-from autograder.hidden.wrong_outputs import MESSAGES
+from autograder.grading.engine import GradeOptions, grade_class
+from autograder.grading.results import GradedRow
 from autograder.notebooks.variants import (
     load_solution,
     solved_source,
@@ -24,6 +24,7 @@ from autograder.notebooks.variants import (
     write_submission,
 )
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
+from autograder.student.mistakes import MISTAKES as MESSAGES
 
 pytestmark = pytest.mark.slow
 
@@ -72,7 +73,7 @@ def stages_building_on(stage: str) -> set[str]:
 
 
 @pytest.fixture(scope="session")
-def graded(tmp_path_factory) -> dict[tuple[str, str], GradedSubmission]:
+def graded(tmp_path_factory) -> dict[tuple[str, str], GradedRow]:
     """Every submission of the meta-class, graded in one engine call, by (student, assignment)."""
     root = tmp_path_factory.mktemp("meta_class")
     submitted = root / "submitted"
@@ -85,45 +86,45 @@ def graded(tmp_path_factory) -> dict[tuple[str, str], GradedSubmission]:
     for mutation in MUTATIONS:
         write_submission(submitted, mutation.name, mutation.assignment, mutation.notebook())
     rows = grade_class(submitted, root / "out", GradeOptions(jobs=2))
-    return {(row.student_id, row.assignment_id): row for row in rows if row.status != "missing"}
+    return {(row.student_id, row.assignment_id): row for row in rows if row.status.text() != "missing"}
 
 
-def points_by_stage(row: GradedSubmission) -> dict[str, float]:
+def points_by_stage(row: GradedRow) -> dict[str, float]:
     points: dict[str, float] = {}
     for test in row.tests:
-        points[test["stage"]] = points.get(test["stage"], 0.0) + test["points"]
+        points[test.stage] = points.get(test.stage, 0.0) + test.points
     return points
 
 
-def grader_failures(row: GradedSubmission) -> list[str]:
+def grader_failures(row: GradedRow) -> list[str]:
     """Messages of tests that tripped over the grader itself rather than the student's code."""
-    return [test["message"] for test in row.tests if "The grader could not check" in test["message"]]
+    return [test.message() for test in row.tests if "The grader could not check" in test.message()]
 
 
-def unpassed(row: GradedSubmission) -> list[str]:
-    return [f"{test['name']}: {test['status']}: {test['message']}" for test in row.tests
-            if test["status"] != "passed"]
+def unpassed(row: GradedRow) -> list[str]:
+    return [f"{test.name}: {test.status}: {test.message()}" for test in row.tests
+            if test.status != "passed"]
 
 
 @pytest.mark.parametrize("student", ["solution", "alternative"])
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_correct_notebooks_earn_full_marks(graded, student, assignment_id):
     row = graded[(student, assignment_id)]
-    assert row.status == "graded"
+    assert row.status.text() == "graded"
     assert row.score == row.max_score == 100, unpassed(row)
-    assert {test["stage"] for test in row.tests} == set(STAGES_BY_ASSIGNMENT[assignment_id])
+    assert {test.stage for test in row.tests} == set(STAGES_BY_ASSIGNMENT[assignment_id])
 
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_untouched_stubs_earn_zero(graded, assignment_id):
     row = graded[("stubs", assignment_id)]
-    assert row.status == "graded"
+    assert row.status.text() == "graded"
     assert row.score == 0
     assert len(row.tests) == len(graded[("solution", assignment_id)].tests)
     for test in row.tests:
-        assert test["status"] in ("failed", "error"), test
+        assert test.status in ("failed", "error"), test
         # Every test reached the student's stub; none tripped over the grader itself.
-        assert "NotImplementedError" in test["message"], test
+        assert "NotImplementedError" in test.message(), test
 
 
 @pytest.mark.parametrize("mutation", MUTATIONS, ids=lambda mutation: mutation.name)
@@ -144,7 +145,7 @@ def test_mutant_loses_points_only_where_expected(graded, mutation: Mutation):
                          ids=lambda mutation: mutation.name)
 def test_feedback_names_the_mistake(graded, mutation: Mutation):
     row = graded[(mutation.name, mutation.assignment)]
-    messages = [test["message"] for test in row.tests if test["stage"] == mutation.stage]
+    messages = [test.message() for test in row.tests if test.stage == mutation.stage]
     assert any(MESSAGES[mutation.mistake] in message for message in messages), messages
 
 

@@ -50,7 +50,7 @@ def test_magics_and_shell_escapes_are_ignored():
 def test_a_syntax_error_costs_only_its_cell():
     extracted = extract_definitions(_notebook("def broken(:\n    pass", "def fine():\n    return 1"))
     assert [block.names for block in extracted.blocks] == [["fine"]]
-    assert extracted.problems == [
+    assert [str(problem) for problem in extracted.problems] == [
         "code cell 1 has a syntax error at line 1 (invalid syntax); none of its definitions were loaded"
     ]
 

@@ -130,7 +130,7 @@ def test_a_notebook_inside_an_uploaded_zip_is_found(tmp_path):
     assert run.find_notebook(tmp_path, ASSIGNMENT) == (b"{}", f"upload.zip:work/{ASSIGNMENT}.ipynb")
 
 
-def test_an_oversized_notebook_is_not_read(tmp_path, monkeypatch):
-    monkeypatch.setattr(run, "MAX_NOTEBOOK_BYTES", 1)
-    (tmp_path / f"{ASSIGNMENT}.ipynb").write_text("{}")
+def test_an_oversized_notebook_is_not_read(tmp_path):
+    with (tmp_path / f"{ASSIGNMENT}.ipynb").open("wb") as handle:
+        handle.truncate(65 * 2**20)  # a sparse file: over the limit without using the disk
     assert run.find_notebook(tmp_path, ASSIGNMENT) == (None, f"unreadable: {ASSIGNMENT}.ipynb is over 64 MiB")

@@ -9,14 +9,18 @@ from junitparser import Error, Failure, JUnitXml
 from platform_class import FAIL_UNDER, graded_class
 
 from autograder import cli
-from autograder.grading.engine import GradedSubmission
-from autograder.grading.read_outputs import read_outputs
+from autograder.findings.finding import finding
+from autograder.grading.outputs import read_outputs
+from autograder.grading.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
 from autograder.platforms.junit import junit_xml
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     return graded_class(tmp_path_factory)
+
+
+GRADED, MISSING = RowStatus(RowKind.GRADED), RowStatus(RowKind.MISSING)
 
 
 def _grades(out) -> dict[str, dict]:
@@ -41,24 +45,25 @@ def test_junit_has_a_suite_per_row_and_a_case_per_hidden_test(graded):
         suite = suites[f"{student}/01_attention_scores"]
         cases = list(suite)
         properties = {p.name: p.value for p in suite.properties()}
-        assert properties == {"score": f"{row.score:g}", "max_score": f"{row.max_score:g}", "status": row.status}
-        if row.status != "graded":
+        assert properties == {"score": f"{row.score:g}", "max_score": f"{row.max_score:g}", "status": row.status_text()}
+        if not row.graded:
             [case] = cases
             assert case.name == "submission"
             assert isinstance(case.result[0], Failure)
-            assert case.result[0].message == row.status[:197] + ("..." if len(row.status) > 200 else "")
+            status = row.status_text()
+            assert case.result[0].message == status[:197] + ("..." if len(status) > 200 else "")
             continue
-        assert [case.name for case in cases] == [test["name"] for test in row.tests]
+        assert [case.name for case in cases] == [test.name for test in row.tests]
         for case, test in zip(cases, row.tests, strict=True):
-            assert case.classname == f"01_attention_scores.{test['stage']}"
-            if test["status"] == "passed":
+            assert case.classname == f"01_attention_scores.{test.stage}"
+            if test.status == "passed":
                 assert case.is_passed
             else:
-                expected = Failure if test["status"] == "failed" else Error
+                expected = Failure if test.status == "failed" else Error
                 assert isinstance(case.result[0], expected)
-                assert case.result[0].text == test["message"]
+                assert case.result[0].text == test.message()
         assert suite.tests == len(cases)
-        assert suite.failures == sum(test["status"] == "failed" for test in row.tests)
+        assert suite.failures == sum(test.status == "failed" for test in row.tests)
 
 
 @pytest.mark.slow
@@ -71,10 +76,9 @@ def test_ada_passes_every_case_and_ben_fails_softmax_naive_only(graded):
 
 def test_junit_survives_control_characters_in_messages(tmp_path):
     message = "raised ValueError: bad \x1b[31mcolour\x00 and a NUL"
-    row = GradedSubmission("s\x07", "01_attention_scores", "graded", 0.0, 10.0, tests=[
-        {"name": "test_x[cpu]", "stage": "softmax_naive", "points": 0.0, "max_points": 10.0, "status": "error",
-         "message": message},
-    ])
+    row = GradedRow("s\x07", "01_attention_scores", GRADED, 0.0, 10.0, tests=(
+        ScoredTest("test_x[cpu]", "softmax_naive", 0.0, 10.0, TestStatus.ERROR, finding("verbatim", text=message)),
+    ))
     path = tmp_path / "junit.xml"
     path.write_text(junit_xml([row]), encoding="utf-8")
     [suite] = JUnitXml.fromfile(str(path))
@@ -86,8 +90,8 @@ def test_junit_survives_control_characters_in_messages(tmp_path):
 
 
 def test_junit_of_the_same_rows_is_the_same_text():
-    rows = [GradedSubmission("b", "02_self_attention", "missing", 0.0, 100.0),
-            GradedSubmission("a", "01_attention_scores", "missing", 0.0, 100.0)]
+    rows = [GradedRow("b", "02_self_attention", MISSING, 0.0, 100.0),
+            GradedRow("a", "01_attention_scores", MISSING, 0.0, 100.0)]
     assert junit_xml(rows) == junit_xml(list(reversed(rows)))
     assert junit_xml(rows).index('name="a/01_attention_scores"') < junit_xml(rows).index('name="b/')
 
@@ -101,6 +105,6 @@ def test_fail_under_outside_0_to_100_is_refused(tmp_path, capsys, percent):
 
 @pytest.mark.parametrize(("percent", "expected"), [(0, 0), (88.75, 0), (88.76, 3), (100, 3)])
 def test_fail_under_compares_each_row_with_its_maximum(capsys, percent, expected):
-    rows = [GradedSubmission("ada", "01_attention_scores", "graded", 100.0, 100.0),
-            GradedSubmission("ben", "01_attention_scores", "graded", 88.75, 100.0)]
+    rows = [GradedRow("ada", "01_attention_scores", GRADED, 100.0, 100.0),
+            GradedRow("ben", "01_attention_scores", GRADED, 88.75, 100.0)]
     assert cli._check_fail_under(cli.Console(), rows, percent) == expected

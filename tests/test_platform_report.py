@@ -9,10 +9,10 @@ import pytest
 from platform_class import graded_class
 
 from autograder import cli
-from autograder.feedback.report import common_mistakes, named_mistakes, stage_pass_rates
-from autograder.grading.engine import GradedSubmission
-from autograder.grading.read_outputs import read_outputs
-from autograder.hidden.compare import mistake_hint
+from autograder.feedback.report import common_mistakes, stage_pass_rates
+from autograder.findings.finding import finding
+from autograder.grading.outputs import read_outputs
+from autograder.grading.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -50,14 +50,13 @@ def test_report_counts_stage_passes_over_graded_submissions(tmp_path_factory):
     assert rates["attention_scores"] == (2, 3)
 
 
-def test_named_mistakes_are_found_in_messages_and_counted_once_per_submission():
-    hint = mistake_hint("no_sqrt_scaling")
-    assert named_mistakes(f"scores of shape (2, 3) differ.{hint}") == ["no_sqrt_scaling"]
-    assert named_mistakes("values differ; no hint") == []
-    failing = {"stage": "masked_softmax", "points": 0, "max_points": 1, "status": "failed",
-               "message": f"differs.{hint}"}
-    rows = [GradedSubmission(student, "03_causal_attention", "graded", 0, 1,
-                             [{**failing, "name": "a"}, {**failing, "name": "b"}]) for student in ("x", "y")]
+def test_named_mistakes_are_counted_once_per_submission():
+    def failing(name):
+        return ScoredTest(name, "masked_softmax", 0, 1, TestStatus.FAILED,
+                          finding("verbatim", "no_sqrt_scaling", text="differs."))
+
+    rows = [GradedRow(student, "03_causal_attention", RowStatus(RowKind.GRADED), 0, 1, (failing("a"), failing("b")))
+            for student in ("x", "y")]
     [counted] = common_mistakes(rows)
     assert (counted.mistake_id, counted.submissions, counted.stages) == ("no_sqrt_scaling", 2, ["masked_softmax"])
 

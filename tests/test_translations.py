@@ -27,26 +27,28 @@ from mutations import MUTATIONS
 from nbclient import NotebookClient
 
 from autograder.course.paths import ASSIGNMENTS_DIR, KIT_ROOT, LOCALES_DIR, solution_notebook, student_notebook
-from autograder.feedback import text as feedback_text
-from autograder.feedback.text import CHECK_FIELD_PATTERNS, GRADER_SENTENCES, PAGE_TEXT, PHRASE_FIELDS, localize_message
-from autograder.findings.english import SENTENCES as CHECK_SENTENCES
-from autograder.findings.english import say
+from autograder.feedback import page as feedback_page
+from autograder.feedback.page import PAGE_TEXT
+from autograder.findings.english import SENTENCES
+from autograder.findings.finding import Failure, Finding, finding
+from autograder.findings.render import render
 from autograder.grading.engine import GradeOptions, grade_class
 from autograder.grading.outputs import write_outputs
 from autograder.grading.plugin import describe_failure
-from autograder.hidden import modules as hidden_checks
-from autograder.hidden.compare import expect_structure, expect_tensor, mistake_hint
-from autograder.hidden.wrong_outputs import MESSAGES as MISTAKES
+from autograder.hidden import modules
+from autograder.hidden.compare import expect_structure, expect_tensor
 from autograder.hidden_tests import test_03_causal_attention as causal_tests
 from autograder.hidden_tests import test_04_multi_head_attention as multi_head_tests
 from autograder.notebooks import building as build_assignments
 from autograder.notebooks.reading import extract_definitions
 from autograder.notebooks.translation import TranslationError, english_hash, translated_notebook, translation_problems
 from autograder.notebooks.variants import filled, load_solution, with_answer, with_replacement, write_submission
-from autograder.probes.client import StudentError, Submission
+from autograder.probes.client import Submission
+from autograder.probes.errors import StudentError
 from autograder.student import language as i18n
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import LANGUAGES, TRANSLATIONS, kernel_language, notebook_language
+from autograder.student.mistakes import MISTAKES
 from autograder.student.selfcheck import MESSAGES as SELFCHECK_MESSAGES
 from autograder.student.selfcheck import run_check
 
@@ -171,9 +173,8 @@ def test_the_build_stops_before_writing_when_a_translation_is_missing(tmp_path, 
 @pytest.mark.parametrize(("name", "english"), [
     ("selfcheck", SELFCHECK_MESSAGES),
     ("mistakes", MISTAKES),
-    ("feedback", {**PAGE_TEXT, **{key: template for key, (_, template) in GRADER_SENTENCES.items()},
-                  **dict.fromkeys(feedback_text.DOING.values(), "")}),
-    ("checks", CHECK_SENTENCES),
+    ("feedback", PAGE_TEXT),
+    ("findings", SENTENCES),
 ])
 def test_message_catalog_has_every_key_with_the_same_fields(language, name, english):
     locales = i18n.STUDENT_LOCALES_DIR if name in ("selfcheck", "mistakes") else LOCALES_DIR
@@ -272,81 +273,40 @@ def test_an_explicit_language_wins_and_the_english_default_is_untouched(plain_ke
     assert run_check("softmax_naive", stubs).message.startswith("❌ softmax_naive: not implemented yet")
 
 
-# ---------------------------------------------------------------- feedback sentences (fast)
+# ---------------------------------------------------------------- findings in every language (fast)
 
-
-def _example(template: str) -> str:
-    samples = {"stage": "softmax_naive", "error_type": "ValueError", "name": "softmax_naive", "limit": "10",
-               "count": "4", "cell": "7", "line": "3", "reason": "invalid syntax", "doing": "answering this test",
-               "error": "EOFError: the worker went away"}
-    return template.format(**{field: samples[field] for field in _fields(template)})
-
-
-@pytest.mark.parametrize("language", TRANSLATIONS)
-@pytest.mark.parametrize("key", list(GRADER_SENTENCES))
-def test_every_grader_sentence_is_translated_with_its_details(language, key):
-    english = _example(GRADER_SENTENCES[key][1])
-    text = english + ("rest of the message" if GRADER_SENTENCES[key][0] != "whole" else "")
-    localized = localize_message(text, language)
-    assert english not in localized
-    catalog = i18n.load_catalog(language, "feedback", LOCALES_DIR)
-    for field in _fields(GRADER_SENTENCES[key][1]) - {"doing"}:
-        assert re.search(re.escape(_example("{" + field + "}")), localized)
-    if "doing" in _fields(GRADER_SENTENCES[key][1]):
-        assert catalog["doing.answering"] in localized
-
-
-@pytest.mark.parametrize("language", TRANSLATIONS)
-def test_the_grader_writes_the_sentences_the_page_translates(language):
-    """describe_failure's wording, as the grader produces it, is recognised."""
-    submission = Submission(None, set(), ["code cell 5 has a syntax error at line 2 (invalid syntax); none of its"
-                                          " definitions were loaded"])
-
-    def failure(error):
-        try:
-            raise error
-        except BaseException:  # noqa: BLE001 - any error the tests can meet
-            return describe_failure(pytest.ExceptionInfo.from_current(), "softmax_naive", submission)[1]
-
-    messages = [
-        failure(StudentError("NotImplementedError", "softmax_naive: replace this line with your code")),
-        failure(StudentError("NameError", "name 'weights' is not defined")),
-        failure(StudentError("NameError", "softmax_naive is not defined in your notebook")),
-        failure(AssertionError("")),
-        failure(KeyError("x")),
-        failure(AssertionError("softmax_naive(x): 3 of 6 values differ." + mistake_hint("softmax_whole_tensor"))),
-    ]
-    english_fragments = ["is not implemented yet", "Your code raised", "Only imports", "While loading",
-                         "has a syntax error", "is not defined in your notebook", "did not pass a hidden check",
-                         "could not check", "Likely mistake", MISTAKES["softmax_whole_tensor"]]
-    for message in messages:
-        localized = localize_message(message, language)
-        assert not [fragment for fragment in english_fragments if fragment in localized], (message, localized)
-    assert localize_message(messages[0], "en") == messages[0]
-
-
-# ---------------------------------------------------------------- the hidden tests' failure messages (fast)
-
-# A sample of every field of check_messages.SENTENCES, as the hidden tests fill it in.
-CHECK_SAMPLES = {
-    "what": "softmax_naive(x, dim=1)", "call": "MultiHeadAttentionWrapper(3, 2, 8, 0.0, 3)",
-    "argument": "attn_scores", "attribute": "sa_v1.W_query", "module": "sa_v1", "name": "heads.0.W_key.weight",
-    "class_name": "MultiHeadAttention", "names": "mask, causal_bias", "type_name": "tuple",
-    "error_type": "RuntimeError", "shape": "(2, 5, 4)", "actual_shape": "(2, 3)", "expected_shape": "(3, 2)",
-    "index": "(0, 1, 2)", "queries_shape": "(2, 5, 3)", "keys_shape": "(2, 6, 3)", "actual_dtype": "torch.float64",
-    "expected_dtype": "torch.float32", "actual_device": "cpu", "expected_device": "meta", "count": "17",
-    "total": "40", "position": "2", "heads": "3", "expected_heads": "2", "features": "10", "tokens": "1024",
-    "value": "-0.5", "difference": "0.12", "p": "0.75", "fraction": "12.0%", "expected_fraction": "75%",
-    "parameters": "2,360,064", "expected_parameters": "2,359,296", "kinds": "['CausalAttention', 'Linear']",
-    "problems": "it has a parameter W_o that should not be there", "mistake": MISTAKES["softmax_wrong_dim"],
+# A sample of every plain field of the findings, as the hidden tests and the grader fill them in.
+SAMPLES = {
+    "call": "MultiHeadAttentionWrapper(3, 2, 8, 0.0, 3)", "argument": "attn_scores", "attribute": "sa_v1.W_query",
+    "module": "sa_v1", "name": "heads.0.W_key.weight", "class_name": "MultiHeadAttention",
+    "names": "mask, causal_bias", "type_name": "tuple", "error_type": "RuntimeError", "shape": "(2, 5, 4)",
+    "actual_shape": "(2, 3)", "expected_shape": "(3, 2)", "index": "(0, 1, 2)", "queries_shape": "(2, 5, 3)",
+    "keys_shape": "(2, 6, 3)", "actual_dtype": "torch.float64", "expected_dtype": "torch.float32",
+    "actual_device": "cpu", "expected_device": "meta", "count": 17, "total": 40, "position": 2, "heads": 3,
+    "expected_heads": 2, "features": 10, "tokens": 1024, "value": "-0.5", "difference": "0.12", "p": "0.75",
+    "fraction": "12.0%", "expected_fraction": "75%", "parameters": "2,360,064",
+    "expected_parameters": "2,359,296", "kinds": "['CausalAttention', 'Linear']", "stage": "softmax_naive",
+    "limit": "10", "budget": "60", "cell": 7, "line": 3, "reason": "invalid syntax", "characters": "250,000",
+    "error": "EOFError: the worker went away", "message": "p must be in [0, 1]", "text": "a message of its own",
 }
-SENTENCE_KEYS = [key for key in CHECK_SENTENCES if "." not in key]
+# Fields that hold phrases of the table itself (nested findings), with an example of each.
+PHRASES = {
+    "what": finding("what.for_shape", call="softmax_naive(x, dim=1)", argument="x", shape="(2, 5, 4)"),
+    "problems": [finding("problems.missing", name="W_value", shape="(3, 4)"), finding("problems.more", count=2)],
+    "doing": finding("doing.answering"),
+}
+
+
+def _sample(key: str) -> Finding:
+    """A finding of ``key`` with every field filled as the grader fills it."""
+    fields = {field: PHRASES[field] if field in PHRASES else SAMPLES[field] for field in _fields(SENTENCES[key])}
+    return Finding(key, fields)
 
 
 def _english_fragments() -> list[str]:
-    """The fixed words of the hidden tests' sentences: what a translated message must not keep."""
+    """The fixed words of the English table: what a translated message must not keep."""
     fragments = set()
-    for template in CHECK_SENTENCES.values():
+    for template in SENTENCES.values():
         for part in re.split(r"\{\w+\}", template):
             part = part.strip(" .,;:()")
             # Two words at least: a single word ("tokens") may be the same in a translation.
@@ -362,55 +322,74 @@ def _english_left(text: str) -> list[str]:
     return [fragment for fragment in ENGLISH_FRAGMENTS if fragment in text]
 
 
-def _check_example(key: str) -> tuple[str, set[str]]:
-    """A failure message that uses ``key``, built as the hidden tests build theirs, with a mistake
-    hint; and the sample values that must come through translation unchanged."""
-    fields = {field: CHECK_SAMPLES[field] for field in _fields(CHECK_SENTENCES[key])}
-    phrase = say(key, **fields)
-    if key.startswith("what."):
-        message = say("wrong_shape", what=phrase, actual_shape="(2, 3)", expected_shape="(3, 2)")
-    elif key.startswith("problems."):
-        problems = [say("problems.missing", name="W_value", shape="(3, 4)"), say("problems.more", count=2)]
-        if key != "problems.separator":
-            problems.insert(0, phrase)
-        message = say("parameters", what="SelfAttention_v1(3, 2)", problems=say("problems.separator").join(problems))
-    elif key.startswith("hint."):
-        message = say("wrong_shape", what="split_heads(x, 2)", actual_shape="(2, 3)", expected_shape="(3, 2)")
-    else:
-        message = phrase
-    kept = {value for field, value in fields.items() if field not in PHRASE_FIELDS and field != "mistake"}
-    return message + mistake_hint("softmax_wrong_dim"), kept
-
-
-def test_every_field_of_the_checks_has_a_precise_pattern():
-    fields = {field for template in CHECK_SENTENCES.values() for field in _fields(template)}
-    assert fields - {"mistake"} <= set(CHECK_FIELD_PATTERNS), "add the field's pattern to feedback_text"
-    for field, sample in CHECK_SAMPLES.items():
-        if field != "mistake":
-            assert re.fullmatch(CHECK_FIELD_PATTERNS[field], sample), field
+# Keys that are no finding of their own: they join or end other findings' renderings.
+JOINERS = {"hint.likely_mistake", "problems.separator"}
 
 
 @pytest.mark.parametrize("language", TRANSLATIONS)
-@pytest.mark.parametrize("key", list(CHECK_SENTENCES))
-def test_every_check_sentence_is_translated_with_its_fields(language, key):
-    message, kept = _check_example(key)
-    localized = localize_message(message, language)
+@pytest.mark.parametrize("key", sorted(set(SENTENCES) - JOINERS))
+def test_every_finding_is_rendered_in_every_language_with_its_fields(language, key):
+    found = _sample(key).with_mistake("softmax_wrong_dim")
+    localized = render(found, language)
     assert not _english_left(localized), localized
-    for value in kept:
-        assert value in localized, (value, localized)
+    for field, value in found.fields.items():
+        if field not in PHRASES:
+            assert str(value) in localized, (field, localized)
     assert i18n.load_catalog(language, "mistakes")["softmax_wrong_dim"] in localized
-    if key == "problems.separator":
-        assert i18n.load_catalog(language, "checks", LOCALES_DIR)[key] in localized
-    assert localize_message(message, "en") == message
+    assert "Likely mistake" not in localized
+    assert render(found, "en").startswith(SENTENCES[key].split("{")[0])
 
 
-def test_chinese_check_sentences_use_full_width_punctuation():
-    catalog = i18n.load_catalog("zh", "checks", LOCALES_DIR)
-    for key in SENTENCE_KEYS:
-        assert catalog[key].endswith("。"), key
+def test_a_finding_travels_as_json_and_back():
+    found = _sample("parameters").with_mistake("missing_out_proj").with_notes(
+        finding("while_loading", problems=[_sample("syntax_error")]), detail="  File <cell 3>")
+    assert Finding.from_json(json.loads(json.dumps(found.to_json()))) == found
+    assert found.mistakes() == {"missing_out_proj"}
+
+
+def test_chinese_sentences_use_full_width_punctuation():
+    catalog = i18n.load_catalog("zh", "findings", LOCALES_DIR)
+    for key, english in SENTENCES.items():
+        if "." not in key and english.endswith("."):
+            assert catalog[key].endswith("。"), key
     for key, text in catalog.items():
         # Between Chinese words (or after {what}), ASCII , ; : read as typos; inside code they stay.
         assert not re.search(r"[\u4e00-\u9fff}][,;:]", text), (key, text)
+
+
+def _keys(found: Finding) -> set[str]:
+    """The keys of a finding and of every finding inside it."""
+    nested = [value for value in found.fields.values() if isinstance(value, Finding)]
+    nested += [item for value in found.fields.values() if isinstance(value, list) for item in value]
+    return {found.key}.union(*(_keys(item) for item in [*nested, *found.notes]))
+
+
+@pytest.mark.parametrize("language", TRANSLATIONS)
+def test_the_graders_own_findings_are_rendered_without_english(language):
+    """describe_failure's findings, as the grader produces them."""
+    submission = Submission(None, set(), [finding("syntax_error", cell=5, line=2, reason="invalid syntax")])
+
+    def failure(error):
+        try:
+            raise error
+        except BaseException:  # noqa: BLE001 - any error the tests can meet
+            return describe_failure(pytest.ExceptionInfo.from_current(), "softmax_naive", submission)[1]
+
+    findings = [
+        failure(StudentError("NotImplementedError", "softmax_naive: replace this line with your code")),
+        failure(StudentError("NameError", "name 'weights' is not defined")),
+        failure(StudentError("NameError", "softmax_naive is not defined in your notebook", "",
+                             undefined_name="softmax_naive")),
+        failure(AssertionError("")),
+        failure(KeyError("x")),
+        failure(Failure(finding("values_differ", "softmax_whole_tensor", what="softmax_naive(x)", count=3,
+                                total=6, difference="0.5", index="(0, 1)", value="0.25"))),
+    ]
+    for found in findings:
+        assert _keys(found) <= set(SENTENCES), found
+        localized = render(found, language)
+        assert not _english_left(localized), (found, localized)
+        assert "Likely mistake" not in localized
 
 
 class _Student:
@@ -445,21 +424,21 @@ class _Module:
         return torch.zeros(self.output_shape, device=x.device)
 
 
-def _failure(check) -> str:
-    with pytest.raises(AssertionError) as raised:
+def _failure(check) -> Finding:
+    with pytest.raises(Failure) as raised:
         check()
-    return str(raised.value)
+    return raised.value.finding
 
 
-def _real_failures() -> list[str]:
-    """Failure messages made by the comparisons, the shared module checks and some hidden tests."""
+def _real_failures() -> list[Finding]:
+    """Findings of the comparisons, the shared module checks and some hidden tests."""
     x = torch.arange(6.0).view(2, 3)
     nan = x.clone()
     nan[0, 1] = torch.nan
     mask = torch.ones(3, 3, dtype=torch.bool).triu(1)
     reference = torch.nn.Sequential(torch.nn.Linear(4, 4), torch.nn.Linear(4, 4))
     leaky = x.new_tensor([[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]])
-    what = "softmax_naive(x, dim=1) for x of shape (2, 3)"
+    what = finding("what.for_shape", call="softmax_naive(x, dim=1)", argument="x", shape="(2, 3)")
     return [
         _failure(lambda: expect_tensor([0.5], x, what)),
         _failure(lambda: expect_tensor(x.T, x, what, mistakes={"softmax_wrong_dim": [x.T]})),
@@ -468,16 +447,16 @@ def _real_failures() -> list[str]:
         _failure(lambda: expect_tensor(nan, x, what, mistakes={"softmax_overflow": [nan]})),
         _failure(lambda: expect_tensor(x + 1, x, what)),
         _failure(lambda: expect_tensor(mask.T, mask, "causal_mask(3)", mistakes={"mask_swapped": [mask.T]})),
-        _failure(lambda: hidden_checks.load_reference_weights(_Module(), reference, "CausalAttention(4, 4, 6, 0.0)")),
-        _failure(lambda: hidden_checks.expect_runs_on_meta(_Module(plain=["mask"]), (2, 6, 5), (2, 6, 4),
-                                                           "CausalAttention(5, 4, 8, 0.1)", mask_buffer=True)),
-        _failure(lambda: hidden_checks.expect_runs_on_meta(_Module(), (2, 6, 5), (2, 6, 4),
-                                                           "CausalAttention(5, 4, 8, 0.1)", mask_buffer=True)),
-        _failure(lambda: hidden_checks.expect_runs_on_meta(_Module(buffers=["mask"], output_shape=(2, 4)),
-                                                           (2, 6, 5), (2, 6, 4), "SelfAttention_v1(5, 4)",
-                                                           mask_buffer=False)),
-        _failure(lambda: hidden_checks.expect_no_future_leakage(lambda x: x.flip(1).cumsum(1).flip(1), leaky, 2, 0,
-                                                                "MultiHeadAttention(2, 2, 4, 0.0, 1)")),
+        _failure(lambda: modules.load_reference_weights(_Module(), reference, "CausalAttention(4, 4, 6, 0.0)")),
+        _failure(lambda: modules.expect_runs_on_meta(_Module(plain=["mask"]), (2, 6, 5), (2, 6, 4),
+                                                     "CausalAttention(5, 4, 8, 0.1)", mask_buffer=True)),
+        _failure(lambda: modules.expect_runs_on_meta(_Module(), (2, 6, 5), (2, 6, 4),
+                                                     "CausalAttention(5, 4, 8, 0.1)", mask_buffer=True)),
+        _failure(lambda: modules.expect_runs_on_meta(_Module(buffers=["mask"], output_shape=(2, 4)),
+                                                     (2, 6, 5), (2, 6, 4), "SelfAttention_v1(5, 4)",
+                                                     mask_buffer=False)),
+        _failure(lambda: modules.expect_no_future_leakage(lambda x: x.flip(1).cumsum(1).flip(1), leaky, 2, 0,
+                                                          "MultiHeadAttention(2, 2, 4, 0.0, 1)")),
         _failure(lambda: causal_tests.test_inverted_dropout_rejects_invalid_p(_Student(x), 1.5)),
         _failure(lambda: causal_tests.test_inverted_dropout_rejects_invalid_p(
             _Student(StudentError("TypeError", "bad")), -0.1)),
@@ -491,13 +470,13 @@ def _real_failures() -> list[str]:
 
 
 @pytest.mark.parametrize("language", TRANSLATIONS)
-def test_real_failure_messages_keep_no_english(language):
-    for message in _real_failures():
-        assert _english_left(message), f"not a message of the hidden tests: {message}"
-        localized = localize_message(message, language)
-        assert not _english_left(localized), (message, localized)
+def test_real_failures_are_rendered_without_english(language):
+    for found in _real_failures():
+        assert _keys(found) <= set(SENTENCES), found
+        assert _english_left(render(found)), f"not a finding of the hidden tests: {found}"
+        localized = render(found, language)
+        assert not _english_left(localized), (found, localized)
         assert "Likely mistake" not in localized
-        assert localize_message(message, "en") == message
 
 
 def _string_literals(path: Path) -> list[tuple[int, str]]:
@@ -509,40 +488,47 @@ def _string_literals(path: Path) -> list[tuple[int, str]]:
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings]
 
 
-MESSAGE_SOURCES = [KIT_ROOT / "autograder" / "hidden" / "compare.py", KIT_ROOT / "autograder" / "hidden" / "modules.py",
-                   *sorted((KIT_ROOT / "autograder" / "hidden_tests").glob("test_*.py"))]
+MESSAGE_SOURCES = sorted([*(KIT_ROOT / "autograder" / "hidden").glob("*.py"),
+                          *(KIT_ROOT / "autograder" / "hidden_tests").glob("test_*.py"),
+                          KIT_ROOT / "autograder" / "grading" / "plugin.py",
+                          KIT_ROOT / "autograder" / "sandbox" / "session.py"])
 
 
 @pytest.mark.parametrize("path", MESSAGE_SOURCES, ids=lambda path: path.name)
-def test_the_hidden_tests_word_their_messages_only_in_the_table(path):
-    """An English sentence written straight into a hidden test would stay English on every page:
-    words belong in check_messages.SENTENCES, with their translations."""
-    english = [(line, text) for line, text in _string_literals(path) if re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}", text)]
-    assert not english, f"{path.name}: say(...) these with a key of check_messages.SENTENCES: {english}"
+def test_findings_are_worded_only_in_the_table(path):
+    """An English sentence written straight into a check would stay English on every page: words
+    belong in findings.english.SENTENCES, with their translations."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    keys = [node.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Name) and node.func.id == "say" and isinstance(node.args[0], ast.Constant)]
-    assert set(keys) <= set(CHECK_SENTENCES)
+    keys = [node.args[0].value for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "finding"
+            and isinstance(node.args[0], ast.Constant)]
+    assert set(keys) <= set(SENTENCES)
+    if "hidden" in path.parts or "hidden_tests" in path.parts:
+        english = [(line, text) for line, text in _string_literals(path)
+                   if re.search(r"[A-Za-z]{2,} [A-Za-z]{2,}", text)]
+        assert not english, f"{path.name}: word these with a key of findings.english.SENTENCES: {english}"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("language", TRANSLATIONS)
-def test_every_mutants_failure_message_is_translated(graded_mutants, language):
-    """Every message of a failed test of every mutant (tests/mutations.py), graded by the engine."""
+def test_every_mutants_failure_is_rendered_without_english(graded_mutants, language):
+    """Every finding of a failed test of every mutant (tests/mutations.py), graded by the engine."""
     assert len(graded_mutants) > 50
-    for message in graded_mutants:
-        localized = localize_message(message, language)
-        assert not _english_left(localized), (message, localized)
+    for found in graded_mutants:
+        localized = render(found, language)
+        assert not _english_left(localized), (found, localized)
         assert "Likely mistake" not in localized
 
 
 @pytest.fixture(scope="module")
-def graded_mutants(tmp_path_factory) -> list[str]:
+def graded_mutants(tmp_path_factory) -> list[Finding]:
     root = tmp_path_factory.mktemp("mutants")
     for mutation in MUTATIONS:
         write_submission(root / "submitted", mutation.name, mutation.assignment, mutation.notebook())
     rows = grade_class(root / "submitted", root / "out", GradeOptions(jobs=2, device="cpu"))
-    return sorted({test["message"] for row in rows for test in row.tests if test["status"] == "failed"})
+    failed = {json.dumps(test.finding.to_json(), sort_keys=True) for row in rows for test in row.tests
+              if test.status == "failed"}
+    return [Finding.from_json(json.loads(text)) for text in sorted(failed)]
 
 
 # ---------------------------------------------------------------- grading the three languages (slow)
@@ -581,7 +567,7 @@ def test_a_translated_submission_grades_exactly_like_the_english_one(graded_lang
     assert (translated.status, translated.score, translated.max_score) == (english.status, english.score,
                                                                           english.max_score)
     assert translated.tests == english.tests
-    assert {test["status"] for test in english.tests} == {"passed", "failed", "error", "timeout"}
+    assert {test.status for test in english.tests} == {"passed", "failed", "error", "timeout"}
     results = {student: read_json(out / "results" / student / f"{ASSIGNMENT}.json") for student in STUDENTS.values()}
     for document in results.values():
         del document["student_id"]
@@ -595,7 +581,7 @@ def test_a_translated_submission_grades_exactly_like_the_english_one(graded_lang
 def test_the_feedback_page_is_in_the_notebooks_language(graded_languages, language):
     out, rows = graded_languages
     page = (out / "feedback" / STUDENTS[language] / f"{ASSIGNMENT}.html").read_text(encoding="utf-8")
-    text = feedback_text.page_text(language)
+    text = feedback_page.page_text(language)
     assert f'<html lang="{i18n.HTML_LANG[language]}">' in page
     for key in ("column.stage", "column.tests_passed", "column.points", "status.failed", "status.error",
                 "status.timeout"):
@@ -603,12 +589,12 @@ def test_the_feedback_page_is_in_the_notebooks_language(graded_languages, langua
     assert text["heading"].format(assignment_id=ASSIGNMENT, student_id=STUDENTS[language]) in page
     mistakes = MISTAKES if language == "en" else i18n.load_catalog(language, "mistakes")
     assert mistakes["softmax_whole_tensor"] in page
-    catalog = i18n.load_catalog(language, "feedback", LOCALES_DIR) if language != "en" else None
+    catalog = i18n.load_catalog(language, "findings", LOCALES_DIR) if language != "en" else None
     expected = ["context_vector is not implemented yet", "Your code raised NameError", "Your code ran longer",
                 "not run: an earlier test of this stage"]
     if catalog is not None:
         expected = [catalog["not_implemented"].format(stage="context_vector"),
-                    catalog["raised"].format(error_type="NameError"),
+                    catalog["raised"].format(error_type="NameError", message=""),
                     catalog["timeout"].format(limit="3", doing=catalog["doing.answering"]), catalog["stage_timed_out"]]
         english_left = ["is not implemented yet", "Likely mistake", "Your code raised", "Your code ran longer",
                         "not run:", "Only imports", "Not yet right", "Ran out of time", "feedback for",

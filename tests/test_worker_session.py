@@ -8,11 +8,12 @@ import pytest
 import torch
 
 from autograder.notebooks.reading import extract_definitions
-from autograder.probes.client import ProbeTimeout, StudentError, Submission, WorkerCrashed
+from autograder.probes.client import Submission
+from autograder.probes.errors import ProbeTimeout, SandboxError, StudentError, WorkerCrashed
 from autograder.sandbox import session as worker_session
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
-from autograder.sandbox.session import SandboxError, WorkerSession
+from autograder.sandbox.session import WorkerSession
 from autograder.worker.protocol import ForeignValue, Seeded
 
 STUDENT_CODE = '''
@@ -73,7 +74,7 @@ def session(forkserver, tmp_path):
     code = extract_definitions({"cells": [{"cell_type": "code", "source": STUDENT_CODE}]})
     worker = WorkerSession(forkserver, code, standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)]), timeout=2)
     ready = worker.start()
-    yield worker, Submission(worker, set(ready["defined"]), ready["problems"])
+    yield worker, Submission(worker, ready.defined, ready.load_problems, ready.isolation)
     worker.close()
 
 
@@ -200,7 +201,7 @@ def test_a_python_installation_under_tmp_stays_visible(forkserver, tmp_path):
     worker = WorkerSession(forkserver, code, sandbox, timeout=5)
     ready = worker.start()
     try:
-        student = Submission(worker, set(ready["defined"]), ready["problems"])
+        student = Submission(worker, ready.defined, ready.load_problems, ready.isolation)
         assert student.call("can_see", str(kept / "module.py")) is True
         assert student.call("can_see", str(tmp_path / "other.txt")) is False
     finally:

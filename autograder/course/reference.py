@@ -30,5 +30,5 @@ def load_reference(assignment_id: str) -> types.SimpleNamespace:
         except Exception as error:
             raise BrokenReferenceError(f"{path}: cell {block.cell_index + 1} failed: {error}") from error
     if code.problems:
-        raise BrokenReferenceError(f"{path}: " + "; ".join(code.problems))
+        raise BrokenReferenceError(f"{path}: " + "; ".join(map(str, code.problems)))
     return types.SimpleNamespace(**{k: v for k, v in namespace.items() if not k.startswith("__")})

@@ -36,24 +36,15 @@ def max_score(assignment_id: str) -> float:
     return round(sum(points_by_test(assignment_id).values()), 2)
 
 
-def score_tests(assignment_id: str, outcomes: list) -> list[dict]:
-    """The tests list of a results file: each outcome with its share of its function's points."""
+def shares(assignment_id: str, functions: list[str]) -> list[float]:
+    """The points of each test instance that ran, given the test function of each: a function's
+    points are shared equally by its instances."""
     points = points_by_test(assignment_id)
-    instances = Counter(outcome.function for outcome in outcomes)
-    tests = []
-    for outcome in outcomes:
-        if outcome.function not in points:
-            raise RubricError(f"{RUBRIC_FILE.name} gives no points for {assignment_id}::{outcome.function}")
-        share = round(points[outcome.function] / instances[outcome.function], 4)
-        tests.append({
-            "name": outcome.name,
-            "stage": outcome.stage,
-            "points": share if outcome.status == "passed" else 0.0,
-            "max_points": share,
-            "status": outcome.status,
-            "message": outcome.message,
-        })
-    return tests
+    instances = Counter(functions)
+    for function in instances:
+        if function not in points:
+            raise RubricError(f"{RUBRIC_FILE.name} gives no points for {assignment_id}::{function}")
+    return [round(points[function] / instances[function], 4) for function in functions]
 
 
 def stage_of_test_functions(assignment_id: str) -> dict[str, str]:

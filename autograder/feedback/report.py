@@ -3,7 +3,7 @@
 One self-contained page for the instructor (the plots are embedded PNG images): a score
 histogram per notebook, the pass rate of every stage, and the named mistakes that came up most
 often. A stage counts as passed by a submission when all its hidden tests passed; a named
-mistake is one that ``autograder.hidden.compare`` recognised in a failure message.
+mistake is one that a failed test's finding names. The page is the instructor's, in English.
 """
 
 from __future__ import annotations
@@ -15,24 +15,18 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import jinja2
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from autograder.grading.engine import GradedSubmission
-from autograder.grading.outputs import write_atomically
-from autograder.grading.read_outputs import read_outputs
-from autograder.hidden.compare import mistake_hint
-from autograder.hidden.wrong_outputs import MESSAGES as MISTAKE_MESSAGES
-from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
+from autograder.feedback.page import templates
+from autograder.findings.render import mistake_texts
+from autograder.grading.outputs import read_outputs, write_atomically
+from autograder.grading.results import GradedRow, ordered_assignments
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
 TOP_MISTAKES = 10
 _HISTOGRAM_BINS = list(range(0, 101, 10))
 
-_templates = jinja2.Environment(
-    loader=jinja2.PackageLoader("autograder.feedback", "templates"),
-    autoescape=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
-)
 
 
 @dataclass
@@ -59,57 +53,41 @@ class MistakeCount:
     stages: list[str] = field(default_factory=list)
 
 
-def _percent(row: GradedSubmission) -> float:
+def _percent(row: GradedRow) -> float:
     return 100 * row.score / row.max_score if row.max_score > 0 else 0.0
 
 
-def _ordered_assignments(rows: list[GradedSubmission]) -> list[str]:
-    present = {row.assignment_id for row in rows}
-    return [a for a in ASSIGNMENTS if a in present] + sorted(present - set(ASSIGNMENTS))
+def _assignments(rows: list[GradedRow]) -> list[str]:
+    return ordered_assignments(row.assignment_id for row in rows)
 
 
-def named_mistakes(message: str) -> list[str]:
-    """The ids of the known mistakes a failure message (English, as in the results) names."""
-    found = []
-    # Longest first, and each match cut out, so that no mistake is found inside a longer one.
-    for mistake_id in sorted(MISTAKE_MESSAGES, key=lambda mistake_id: -len(MISTAKE_MESSAGES[mistake_id])):
-        hint = mistake_hint(mistake_id).strip()
-        if hint in message:
-            found.append(mistake_id)
-            message = message.replace(hint, "")
-    return sorted(found)
-
-
-def stage_pass_rates(rows: list[GradedSubmission]) -> list[StagePassRate]:
+def stage_pass_rates(rows: list[GradedRow]) -> list[StagePassRate]:
     """For each stage that was tested, how many graded submissions passed all its tests."""
     rates = []
-    for assignment_id in _ordered_assignments(rows):
-        graded = [row for row in rows if row.assignment_id == assignment_id and row.graded]
+    for assignment_id in _assignments(rows):
+        totals = [total for row in rows if row.assignment_id == assignment_id and row.graded
+                  for total in row.stage_totals()]
         for stage in STAGES_BY_ASSIGNMENT.get(assignment_id, []):
-            outcomes = [[test["status"] == "passed" for test in row.tests if test["stage"] == stage]
-                        for row in graded]
-            outcomes = [tests for tests in outcomes if tests]
-            if outcomes:
-                rates.append(StagePassRate(assignment_id, stage, sum(all(tests) for tests in outcomes),
-                                           len(outcomes)))
+            passed = [total.all_passed for total in totals if total.stage == stage]
+            if passed:
+                rates.append(StagePassRate(assignment_id, stage, sum(passed), len(passed)))
     return rates
 
 
-def common_mistakes(rows: list[GradedSubmission], limit: int = TOP_MISTAKES) -> list[MistakeCount]:
+def common_mistakes(rows: list[GradedRow], limit: int = TOP_MISTAKES) -> list[MistakeCount]:
     """The named mistakes made by the most submissions (each submission counted once per mistake)."""
     submissions: Counter[str] = Counter()
     stages: dict[str, set[str]] = defaultdict(set)
     for row in rows:
         found: set[str] = set()
         for test in row.tests:
-            if test["status"] == "passed":
-                continue
-            for mistake_id in named_mistakes(test["message"]):
+            for mistake_id in test.finding.mistakes() if test.finding and not test.passed else ():
                 found.add(mistake_id)
-                stages[mistake_id].add(test["stage"])
+                stages[mistake_id].add(test.stage)
         submissions.update(found)
     ranked = sorted(submissions.items(), key=lambda item: (-item[1], item[0]))[:limit]
-    return [MistakeCount(mistake_id, MISTAKE_MESSAGES[mistake_id], count, sorted(stages[mistake_id]))
+    texts = mistake_texts("en")
+    return [MistakeCount(mistake_id, texts.get(mistake_id, mistake_id), count, sorted(stages[mistake_id]))
             for mistake_id, count in ranked]
 
 
@@ -119,9 +97,9 @@ def _png(figure: Figure) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def score_histogram(rows: list[GradedSubmission]) -> str:
+def score_histogram(rows: list[GradedRow]) -> str:
     """One histogram of score percentages per notebook, side by side, as a base64 PNG."""
-    assignments = _ordered_assignments(rows)
+    assignments = _assignments(rows)
     figure = Figure(figsize=(3.2 * len(assignments) + 0.6, 3.0), layout="constrained")
     axes = figure.subplots(1, len(assignments), sharey=True, squeeze=False)[0]
     for axis, assignment_id in zip(axes, assignments, strict=True):
@@ -149,22 +127,22 @@ def pass_rate_chart(rates: list[StagePassRate]) -> str:
     return _png(figure)
 
 
-def report_html(rows: list[GradedSubmission]) -> str:
+def report_html(rows: list[GradedRow]) -> str:
     """The whole report page for these rows."""
     summaries = []
-    for assignment_id in _ordered_assignments(rows):
+    for assignment_id in _assignments(rows):
         group = [row for row in rows if row.assignment_id == assignment_id]
         percents = [_percent(row) for row in group]
         summaries.append({
             "assignment_id": assignment_id,
             "submissions": len(group),
             "graded": sum(row.graded for row in group),
-            "not_graded": Counter(row.status.split(":")[0] for row in group if not row.graded),
+            "not_graded": Counter(row.status.kind.value for row in group if not row.graded),
             "mean": statistics.fmean(percents),
             "median": statistics.median(percents),
         })
     rates = stage_pass_rates(rows)
-    return _templates.get_template("report.html.j2").render(
+    return templates.get_template("report.html.j2").render(
         students=len({row.student_id for row in rows}),
         summaries=summaries,
         histogram=score_histogram(rows) if rows else None,

@@ -1,18 +1,14 @@
-"""The words of the hidden tests' failure messages: one table, in English.
+"""Every sentence and phrase of the findings, in English: one table, one key each.
 
-``autograder.hidden.compare``, ``autograder.hidden.modules`` and the hidden tests build every failure
-message with ``say(key, **fields)``, so this table is the only place where their English lives.
-The results JSON keeps these messages in English; the feedback page recognises them by their
-templates and shows them in the notebook's language (``autograder.feedback.text``, with the
-translations in ``autograder/locales/<language>/checks.json``).
+The hidden tests (through ``autograder.hidden``), the grading plugin, the worker sessions and the
+notebook reader report what they find as ``Finding``s keyed here; nothing else words a finding.
+Translations live in ``autograder/locales/<language>/findings.json`` with the same keys and
+fields (tests/test_translations.py checks both).
 
-A key without a dot is a whole sentence, the start of a failure message; ``what.*`` and
-``problems.*`` are phrases that go inside one; ``hint.*`` is appended to one. A field holds what
-is never translated: code (a call such as ``softmax_naive(x, dim=1)``, a name), a shape, a
-number. Two fields are phrases of this table themselves, translated in turn: ``{what}``, one of
-the ``what.*`` phrases or plain code, and ``{problems}``, ``problems.*`` phrases joined by
-``problems.separator``. A new field needs a pattern in ``feedback_text.CHECK_FIELD_PATTERNS``;
-a new key needs a translation in every ``checks.json`` (tests/test_translations.py checks both).
+A key without a dot is a sentence; ``what.*``, ``problems.*`` and ``doing.*`` are phrases that go
+inside one (as a nested finding in a field); ``hint.likely_mistake`` follows a sentence that names
+a mistake. A plain field holds what is never translated: code (a call such as
+``softmax_naive(x, dim=1)``, a name), a shape, a number, or text the student's code wrote.
 """
 
 from __future__ import annotations
@@ -107,11 +103,48 @@ SENTENCES: dict[str, str] = {
     "problems.extra": "it has a parameter {name} that should not be there",
     "problems.more": "and {count} more",
     "problems.separator": "; ",
-    # Appended to a failure message that matches a known mistake (autograder/mistakes.py).
+    # Follows a sentence that names a known mistake (autograder/student/mistakes.py).
     "hint.likely_mistake": " Likely mistake: {mistake}",
+    # The grader's own findings: what became of the student's code (autograder/grading/plugin.py,
+    # autograder/sandbox/session.py) and of their notebook (autograder/notebooks/reading.py).
+    "not_implemented": "{stage} is not implemented yet: the stub still raises NotImplementedError.",
+    "no_message": "{stage} did not pass a hidden check.",
+    "grader_could_not_check": (
+        "The grader could not check {stage} ({error_type}); your code may return something unexpected."
+        " Tell your instructor if this persists."),
+    "timeout": (
+        "Your code ran longer than the {limit} s limit while {doing} (an endless loop, or work far"
+        " bigger than the test needs) and was stopped"),
+    "crashed": (
+        "The process running your code stopped while {doing} (it exited, crashed or went over the"
+        " memory limit): {error}"),
+    "forged_reply": "The process running your code wrote to the grader's connection itself and was stopped.",
+    "stage_timed_out": "not run: an earlier test of this stage already ran out of time",
+    "stages_timed_out": (
+        "not run: {count} stages of this notebook already ran out of time (an endless loop shared by"
+        " several stages?)"),
+    "notebook_budget": "not run: this notebook's tests already took more than {budget} s in all",
+    "worker_not_started": "the worker did not start properly",
+    "object_lost": "this object was lost when the worker was restarted",
+    "bad_reply": "the worker sent a reply that is not an answer",
+    "not_defined": "{name} is not defined in your notebook: define it in its answer cell, with exactly this name.",
+    "raised": "Your code raised {error_type}: {message}",
+    "demo_variable": (
+        ". Only imports, functions, classes and simple constants are loaded for grading: your function"
+        " must not use a variable made in a demo cell."),
+    "while_loading": " While loading your notebook: {problems}",
+    "syntax_error": (
+        "code cell {cell} has a syntax error at line {line} ({reason}); none of its definitions were"
+        " loaded"),
+    "cell_raised": "code cell {cell}, line {line}: {error}",
+    "cell_too_long": (
+        "code cell {cell} holds {characters} characters of code, over the {limit} a cell may have;"
+        " none of its definitions were loaded"),
+    "cell_too_deep": "code cell {cell} is nested too deeply to read; none of its definitions were loaded",
+    # What the worker was doing when it ran out of time or stopped: the {doing} of those sentences.
+    "doing.sandbox": "setting up the sandbox",
+    "doing.loading": "loading your notebook's definitions",
+    "doing.answering": "answering this test",
+    # A message from outside this table (an assertion with its own text), shown as it is.
+    "verbatim": "{text}",
 }
-
-
-def say(key: str, **fields: object) -> str:
-    """The English sentence or phrase ``key`` of ``SENTENCES``, with its {fields} filled in."""
-    return SENTENCES[key].format(**fields)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.grading.results import RowKind, RowStatus
 from autograder.student.curriculum import ASSIGNMENTS
 
-MISSING = "missing"
+MISSING = RowStatus(RowKind.MISSING)
 
 
 class DiscoveryError(Exception):
@@ -21,21 +22,29 @@ class SubmissionEntry:
     student_id: str
     assignment_id: str
     path: Path
-    problem: str | None = None
+    problem: RowStatus | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.student_id, self.assignment_id
 
 
-def _notebook_problem(folder: Path, assignment_id: str) -> tuple[Path, str | None]:
+def _unreadable(detail: str) -> RowStatus:
+    return RowStatus(RowKind.UNREADABLE, detail)
+
+
+def _notebook_problem(folder: Path, assignment_id: str) -> tuple[Path, RowStatus | None]:
     expected = folder / f"{assignment_id}.ipynb"
     if folder.is_symlink() or not folder.is_dir():
-        return expected, f"unreadable: {folder.name} is not a folder of the student's own"
+        return expected, _unreadable(f"{folder.name} is not a folder of the student's own")
     if expected.is_symlink():
-        return expected, f"unreadable: {expected.name} is a symbolic link, not a notebook file"
+        return expected, _unreadable(f"{expected.name} is a symbolic link, not a notebook file")
     if expected.is_dir():
-        return expected, f"unreadable: {expected.name} is a folder, not a notebook file"
+        return expected, _unreadable(f"{expected.name} is a folder, not a notebook file")
     if not expected.exists():
         others = sorted(p.name for p in folder.glob("*.ipynb"))
         if others:
-            return expected, f"misnamed: found {', '.join(others)}; expected {expected.name}"
+            return expected, RowStatus(RowKind.MISNAMED, f"found {', '.join(others)}; expected {expected.name}")
         return expected, MISSING
     return expected, None
 
@@ -51,7 +60,7 @@ def _single_notebook(path: Path, assignment: str | None) -> list[SubmissionEntry
     student_id = path.parent.parent.name if inside_layout else path.stem
     problem = None
     if path.is_symlink():
-        problem = f"unreadable: {path.name} is a symbolic link, not a notebook file"
+        problem = _unreadable(f"{path.name} is a symbolic link, not a notebook file")
     return [SubmissionEntry(student_id, assignment_id, path, problem)]
 
 
@@ -79,7 +88,7 @@ def discover(submitted: Path, assignment: str | None = None) -> list[SubmissionE
             folder = student / assignment_id
             if student.is_symlink():
                 path = folder / f"{assignment_id}.ipynb"
-                problem = f"unreadable: the student folder {student.name} is a symbolic link"
+                problem = _unreadable(f"the student folder {student.name} is a symbolic link")
             elif not folder.exists() and not folder.is_symlink():
                 path, problem = folder / f"{assignment_id}.ipynb", MISSING
             else:

@@ -1,8 +1,10 @@
-"""Grade a class: find the submissions, run the hidden tests over them, score and write.
+"""Grade a class: find the submissions, run the hidden tests over them, score them.
 
-The trusted grading runs in forked shard processes (one per ``--jobs``), each running one
-pytest session over its share of the submissions; student code runs only in the sandboxed
-workers that each shard's fork server spawns.
+The trusted grading runs in forked shard processes (one per ``--jobs``), each running one pytest
+session over its share of the submissions. Student code runs only in the workers that the
+``Workers`` give each shard (sandboxed workers forked by one fork server, unless the caller
+injects others: the benchmark's in-process floor). A shard that dies is noticed at once, and
+the run fails as the grader's error instead of waiting for it.
 """
 
 from __future__ import annotations
@@ -11,8 +13,12 @@ import multiprocessing
 import traceback
 import warnings
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from multiprocessing import connection
+from multiprocessing.connection import Connection
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 import torch
@@ -21,14 +27,23 @@ from autograder.course import rubric
 from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 from autograder.course.reference import load_reference
 from autograder.grading.discovery import SubmissionEntry, discover
-from autograder.grading.plugin import GradingPlugin, PreparedSubmission, SubmissionRecord
+from autograder.grading.plugin import (
+    GradingPlugin,
+    PreparedSubmission,
+    SubmissionKey,
+    SubmissionOpener,
+    SubmissionRecord,
+    TestOutcome,
+)
+from autograder.grading.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
 from autograder.notebooks.reading import NotebookError, extract_notebook_file
-from autograder.sandbox.forkserver import ForkServer, ForkServerChannel
+from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
+from autograder.sandbox.opener import SandboxedOpener
 from autograder.student.curriculum import ASSIGNMENTS
-from autograder.worker.config import SandboxConfig
-from autograder.worker.confinement import ISOLATION_FULL
 from autograder.worker.warmup import warm_up_torch
+
+ProgressCallback = Callable[[str, str], None]  # (student_id, assignment_id) of a finished submission
 
 
 @dataclass
@@ -40,34 +55,45 @@ class GradeOptions:
     timeout: float = 10.0
     device: str = "auto"  # auto | cpu | cuda
     memory_bytes: int = 4 * 2**30
-    unsandboxed_floor: bool = False  # the benchmark's floor: no workers, no isolation
 
 
-@dataclass
-class GradedSubmission:
-    """The outcome for one (student, assignment) row of grades.csv."""
-
-    student_id: str
-    assignment_id: str
-    status: str
-    score: float
-    max_score: float
-    tests: list[dict] = field(default_factory=list)
-    isolation: str = ""
-    load_problems: list[str] = field(default_factory=list)
-
-    @property
-    def graded(self) -> bool:
-        """The notebook was graded (whatever the isolation); otherwise status says what went wrong."""
-        return self.status.startswith("graded")
-    language: str = "en"  # the notebook's language: the feedback page's, never the results'
+class GradingError(Exception):
+    """The grader itself failed (a broken hidden test, rubric or master notebook, a dead shard)."""
 
 
-def sandbox_for(slot: int, submitted: Path, out: Path, options: GradeOptions) -> SandboxConfig:
-    # A single notebook's whole folder is hidden (tmpfs covers folders, not files).
-    submissions = submitted if submitted.is_dir() else submitted.parent
-    hide = [str(submissions.resolve()), str(out.resolve())]
-    return standard_sandbox(worker_uid(slot), hide, options.memory_bytes)
+class Workers(Protocol):
+    """Where student code runs: a context manager (started before the shards fork) that gives each
+    shard slot its ``SubmissionOpener``."""
+
+    def __enter__(self) -> Workers: ...
+
+    def __exit__(self, *exc) -> None: ...
+
+    def opener(self, slot: int) -> SubmissionOpener: ...
+
+
+class SandboxedWorkers(AbstractContextManager):
+    """The grader's workers: one fork server with a channel per shard, and per shard slot a
+    sandbox of its own (its own uid) that hides the submissions and the outputs."""
+
+    def __init__(self, slots: int, submitted: Path, out: Path, options: GradeOptions):
+        self._slots, self._submitted, self._out, self._options = slots, submitted, out, options
+        self._forkserver: ForkServer | None = None
+
+    def __enter__(self) -> SandboxedWorkers:
+        # Started first: its torch import overlaps the grader's own start-up work.
+        self._forkserver = ForkServer(channels=self._slots)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._forkserver.close()
+
+    def opener(self, slot: int) -> SubmissionOpener:
+        # A single notebook's whole folder is hidden (tmpfs covers folders, not files).
+        submissions = self._submitted if self._submitted.is_dir() else self._submitted.parent
+        hide = [str(submissions.resolve()), str(self._out.resolve())]
+        sandbox = standard_sandbox(worker_uid(slot), hide, self._options.memory_bytes)
+        return SandboxedOpener(self._forkserver.channels[slot], sandbox, self._options.timeout)
 
 
 def devices_to_test(device: str) -> list[str]:
@@ -94,140 +120,138 @@ def _pytest_args(assignments: set[str], device: str) -> list[str]:
     return args + files
 
 
-class GradingError(Exception):
-    """The grader itself failed (a broken hidden test, rubric or master notebook)."""
+# What a shard process inherits from the grader when it is forked: the workers (their fork
+# server's channels cannot be pickled).
+_inherited: dict = {}
 
 
-def _run_shard(prepared: list[PreparedSubmission], spawner: ForkServerChannel | None, sandbox: SandboxConfig,
-               options: GradeOptions, progress) -> dict[int, SubmissionRecord]:
-    """One pytest session over a share of the class (runs in a forked shard process)."""
-    plugin = GradingPlugin(prepared, spawner, sandbox, options.timeout,
-                           on_submission_done=lambda s: progress(s.student_id, s.assignment_id),
-                           unsandboxed_floor=options.unsandboxed_floor)
-    exit_code = pytest.main(_pytest_args({s.assignment_id for s in prepared}, options.device), plugins=[plugin])
-    if exit_code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
-        raise GradingError(f"the hidden tests could not run (pytest exit code {int(exit_code)}):\n"
-                           + "\n".join(plugin.problems)[-4000:])
-    return plugin.records
-
-
-def _shard_process(slot, prepared, spawner, sandbox, options, queue) -> None:
+def _shard_main(slot: int, prepared: list[PreparedSubmission], options: GradeOptions, report: Connection) -> None:
+    """One pytest session over a share of the class, in a forked shard process; everything it has to
+    say goes back through ``report``, in order: each finished submission, then the records."""
     try:
         torch.set_num_threads(1)
         warnings.simplefilter("ignore")  # a reference's UserWarning is no student's business
-        records = _run_shard(prepared, spawner, sandbox, options,
-                             lambda student, assignment: queue.put(("done", student, assignment)))
-        queue.put(("records", slot, records))
-    except BaseException:  # noqa: BLE001 - the parent must hear about any failure
-        queue.put(("failed", slot, traceback.format_exc()))
-    finally:
-        queue.close()
-        queue.join_thread()
-
-
-def _run_shards(shards: list[list[PreparedSubmission]], submitted: Path, out: Path,
-                options: GradeOptions, progress: Callable[[str, str], None]) -> dict[int, SubmissionRecord]:
-    # The fork server starts first: its torch import overlaps the grader's own start-up work.
-    forkserver = None if options.unsandboxed_floor else ForkServer(channels=len(shards))
-    try:
-        return _collect_shards(shards, forkserver, submitted, out, options, progress)
-    finally:
-        if forkserver is not None:
-            forkserver.close()
-
-
-def _collect_shards(shards, forkserver: ForkServer | None, submitted: Path, out: Path, options: GradeOptions,
-                    progress: Callable[[str, str], None]) -> dict[int, SubmissionRecord]:
-    for assignment in {s.assignment_id for shard in shards for s in shard}:
-        load_reference(assignment)  # loaded once, before forking, and shared by every shard
-    warm_up_torch()  # while the fork server warms up on another core, not in every shard
-    context = multiprocessing.get_context("fork")
-    queue = context.Queue()
-    processes = [
-        context.Process(target=_shard_process,
-                        args=(slot, shard, forkserver.channels[slot] if forkserver else None,
-                              sandbox_for(slot, submitted, out, options), options, queue))
-        for slot, shard in enumerate(shards) if shard
-    ]
-    for process in processes:
-        process.start()
-    records: dict[int, SubmissionRecord] = {}
-    failures = []
-    remaining = len(processes)
-    while remaining:
-        message = queue.get()
-        if message[0] == "done":
-            progress(message[1], message[2])
-        elif message[0] == "records":
-            records.update(message[2])
-            remaining -= 1
+        plugin = GradingPlugin(prepared, _inherited["workers"].opener(slot), options.timeout,
+                               on_submission_done=lambda s: report.send(("done", s.key)))
+        exit_code = pytest.main(_pytest_args({s.assignment_id for s in prepared}, options.device), plugins=[plugin])
+        if exit_code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            report.send(("failed", f"the hidden tests could not run (pytest exit code {int(exit_code)}):\n"
+                                   + "\n".join(plugin.problems)[-4000:]))
         else:
-            failures.append(message[2])
-            remaining -= 1
-    for process in processes:
-        process.join()
-    if failures:
-        raise GradingError("a grading shard failed:\n" + "\n".join(failures))
+            report.send(("records", plugin.records))
+    except BaseException:  # noqa: BLE001 - the grader must hear about any failure
+        report.send(("failed", traceback.format_exc()[-4000:]))
+    finally:
+        report.close()
+
+
+def _run_shards(shards: list[list[PreparedSubmission]], workers: Workers, options: GradeOptions,
+                progress: ProgressCallback) -> dict[SubmissionKey, SubmissionRecord]:
+    """Run every shard in a forked process and gather their records.
+
+    A small pool of our own rather than ``concurrent.futures``: each shard reports through one
+    pipe, so its progress arrives in order before its records, a shard that dies is noticed at
+    once (its pipe closes), and on any failure the other shards are killed instead of waited for.
+    """
+    context = multiprocessing.get_context("fork")
+    _inherited["workers"] = workers
+    running: dict[Connection, multiprocessing.process.BaseProcess] = {}
+    records: dict[SubmissionKey, SubmissionRecord] = {}
+    try:
+        for slot, shard in enumerate(shards):
+            receiver, sender = context.Pipe(duplex=False)
+            process = context.Process(target=_shard_main, args=(slot, shard, options, sender), daemon=True)
+            process.start()
+            sender.close()
+            running[receiver] = process
+        while running:
+            for ready in connection.wait(list(running)):
+                try:
+                    kind, payload = ready.recv()
+                except EOFError:
+                    raise GradingError("a grading shard stopped without reporting (killed by a signal or by the"
+                                       " out-of-memory killer?); no grades were written") from None
+                if kind == "done":
+                    progress(*payload)
+                elif kind == "records":
+                    records.update(payload)
+                    running.pop(ready).join()
+                else:
+                    raise GradingError(f"a grading shard failed:\n{payload}")
+    finally:
+        for process in running.values():
+            process.kill()
+            process.join()
+        _inherited.clear()
     return records
 
 
-def _prepare(entries: list[SubmissionEntry]) -> tuple[list[PreparedSubmission], dict[int, str]]:
+def _prepare(entries: list[SubmissionEntry]) -> tuple[list[PreparedSubmission], dict[SubmissionKey, RowStatus]]:
     """Read every notebook in the trusted process; unreadable ones get their status now."""
     prepared, problems = [], {}
     for index, entry in enumerate(entries):
         if entry.problem:
-            problems[index] = entry.problem
+            problems[entry.key] = entry.problem
             continue
         try:
             code = extract_notebook_file(entry.path)
         except NotebookError as error:
-            problems[index] = f"unreadable: {error}"
+            problems[entry.key] = RowStatus(RowKind.UNREADABLE, str(error))
             continue
         except (RecursionError, MemoryError) as error:  # one hostile file must not stop the class
-            problems[index] = f"unreadable: the notebook is too large or nested to read ({type(error).__name__})"
+            problems[entry.key] = RowStatus(RowKind.UNREADABLE, "the notebook is too large or nested to read"
+                                            f" ({type(error).__name__})")
             continue
         prepared.append(PreparedSubmission(index, entry.student_id, entry.assignment_id, code))
     return prepared, problems
 
 
-def _graded_status(record: SubmissionRecord) -> str:
-    """``graded``, or ``graded (weaker isolation: ...)`` so that grades.csv shows the warning too."""
-    if record.isolation in ("", ISOLATION_FULL):  # "" is the benchmark's floor, never a real run
-        return "graded"
-    return f"graded (weaker isolation: {record.isolation})"
+def score_outcomes(assignment_id: str, outcomes: list[TestOutcome]) -> tuple[ScoredTest, ...]:
+    """Each outcome with its share of its test function's points (see ``autograder.course.rubric``)."""
+    shares = rubric.shares(assignment_id, [outcome.function for outcome in outcomes])
+    return tuple(ScoredTest(outcome.name, outcome.stage, share if outcome.status is TestStatus.PASSED else 0.0,
+                            share, outcome.status, outcome.finding)
+                 for outcome, share in zip(outcomes, shares, strict=True))
 
 
 def grade_class(submitted: Path, out: Path, options: GradeOptions | None = None,
-                progress: Callable[[str, str], None] = lambda student, assignment: None,
-                ) -> list[GradedSubmission]:
-    """Grade every submission under ``submitted``; one GradedSubmission per grades.csv row."""
+                progress: ProgressCallback = lambda student, assignment: None) -> list[GradedRow]:
+    """Grade every submission under ``submitted``; one GradedRow per grades.csv row."""
     options = options or GradeOptions()
     return grade_entries(discover(submitted, options.assignment), submitted, out, options, progress)
 
 
 def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, options: GradeOptions,
-                  progress: Callable[[str, str], None]) -> list[GradedSubmission]:
-    """Grade discovered submissions (``submitted`` and ``out`` are hidden from the workers)."""
+                  progress: ProgressCallback, workers: Callable[[int], Workers] | None = None) -> list[GradedRow]:
+    """Grade discovered submissions (``submitted`` and ``out`` are hidden from the workers).
+
+    ``workers`` makes the Workers for a number of shard slots (default: sandboxed workers).
+    """
     prepared, problems = _prepare(entries)
     jobs = max(1, min(options.jobs, len(prepared), MANUAL_SLOT))  # one uid per job slot
     # Spread each assignment's submissions over the shards so each shard has a similar load.
     ordered = sorted(prepared, key=lambda s: (s.assignment_id, s.student_id))
     shards = [ordered[slot::jobs] for slot in range(jobs)]
-    records = _run_shards(shards, submitted, out, options, progress) if prepared else {}
-    languages = {submission.index: submission.code.language for submission in prepared}
-    for index in problems:
-        progress(entries[index].student_id, entries[index].assignment_id)
-    graded = []
-    for index, entry in enumerate(entries):
+    records = {}
+    if prepared:
+        make_workers = workers or (lambda slots: SandboxedWorkers(slots, submitted, out, options))
+        with make_workers(jobs) as started:
+            for assignment in {s.assignment_id for s in prepared}:
+                load_reference(assignment)  # loaded once, before forking, and shared by every shard
+            warm_up_torch()  # while the fork server warms up on another core, not in every shard
+            records = _run_shards(shards, started, options, progress)
+    languages = {submission.key: submission.code.language for submission in prepared}
+    for key in problems:
+        progress(*key)
+    rows = []
+    for entry in entries:
         max_score = rubric.max_score(entry.assignment_id)
-        if index in problems:
-            graded.append(GradedSubmission(entry.student_id, entry.assignment_id, problems[index],
-                                           0.0, max_score))
+        if entry.key in problems:
+            rows.append(GradedRow(entry.student_id, entry.assignment_id, problems[entry.key], 0.0, max_score))
             continue
-        record = records[index]
-        tests = rubric.score_tests(entry.assignment_id, record.outcomes)
-        score = round(sum(test["points"] for test in tests), 2)
-        graded.append(GradedSubmission(entry.student_id, entry.assignment_id, _graded_status(record), score,
-                                       max_score, tests, record.isolation, record.load_problems,
-                                       languages[index]))
-    return graded
+        record = records[entry.key]
+        tests = score_outcomes(entry.assignment_id, record.outcomes)
+        rows.append(GradedRow(entry.student_id, entry.assignment_id, RowStatus(RowKind.GRADED),
+                              round(sum(test.points for test in tests), 2), max_score, tests,
+                              tuple(record.load_problems), record.isolation, languages[entry.key]))
+    return rows

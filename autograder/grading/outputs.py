@@ -1,4 +1,5 @@
-"""Write what a grading run produces: grades.csv, one results JSON and one feedback page each.
+"""Write what a grading run produces (grades.csv, one results JSON and one feedback page each),
+and read it back for the commands that run afterwards.
 
 Only the trusted process writes here, after the workers are gone, and every file is written
 atomically (a temporary file renamed into place), so a reader never sees half a result.
@@ -12,23 +13,14 @@ import io
 import json
 import os
 import tempfile
-from collections import Counter
 from pathlib import Path
 
-import jinja2
+from autograder.feedback.page import feedback_html
+from autograder.grading.results import CSV_COLUMNS, GradedRow, ResultsFormatError, row_order
 
-from autograder.feedback.text import PAGE_TEXT, localize_message, page_text
-from autograder.grading.engine import GradedSubmission
-from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
-from autograder.student.language import HTML_LANG
 
-CSV_COLUMNS = ["student_id", "assignment_id", "score", "max_score", "status"]
-STATUS_LABELS = {status: PAGE_TEXT[f"status.{status}"] for status in ("passed", "failed", "error", "timeout")}
-
-_templates = jinja2.Environment(
-    loader=jinja2.PackageLoader("autograder.feedback", "templates"),
-    autoescape=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
-)
+class OutputsError(Exception):
+    """The folder does not hold the outputs of a grading run; the message says what to do."""
 
 
 def write_atomically(path: Path, text: str) -> None:
@@ -43,76 +35,20 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
-def _sort_key(graded: GradedSubmission):
-    order = ASSIGNMENTS.index(graded.assignment_id) if graded.assignment_id in ASSIGNMENTS else 99
-    return graded.student_id, order
-
-
-def _format_score(value: float) -> str:
-    return f"{value:g}"
-
-
-def grades_csv(rows: list[GradedSubmission]) -> str:
+def grades_csv(rows: list[GradedRow]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for row in sorted(rows, key=_sort_key):
-        writer.writerow([row.student_id, row.assignment_id, _format_score(row.score),
-                         _format_score(row.max_score), row.status])
+    for row in sorted(rows, key=row_order):
+        writer.writerow(row.csv_fields())
     return buffer.getvalue()
 
 
-def results_json(row: GradedSubmission) -> str:
-    document = {
-        "student_id": row.student_id,
-        "assignment_id": row.assignment_id,
-        "status": row.status,
-        "score": row.score,
-        "max_score": row.max_score,
-        "load_problems": row.load_problems,
-        "tests": row.tests,
-    }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+def results_json(row: GradedRow) -> str:
+    return json.dumps(row.to_json(), indent=2, ensure_ascii=False) + "\n"
 
 
-def _stage_summaries(row: GradedSubmission) -> list[dict]:
-    """The stages of the page, in the notebook's language."""
-    text = page_text(row.language)
-    summaries = []
-    for stage in STAGES_BY_ASSIGNMENT.get(row.assignment_id, []):
-        tests = [test for test in row.tests if test["stage"] == stage]
-        if not tests:
-            continue
-        messages = Counter((t["status"], t["message"]) for t in tests if t["status"] != "passed")
-        summaries.append({
-            "name": stage,
-            "passed": sum(t["status"] == "passed" for t in tests),
-            "total": len(tests),
-            "points": round(sum(t["points"] for t in tests), 2),
-            "max_points": round(sum(t["max_points"] for t in tests), 2),
-            # The same message from several tests (devices, dtypes) is shown once.
-            "messages": [{"status": status, "text": localize_message(message, row.language),
-                          "label": text["message_label_tests" if count > 1 else "message_label"].format(
-                              label=text[f"status.{status}"], count=count)}
-                         for (status, message), count in messages.items()],
-        })
-    return summaries
-
-
-def feedback_html(row: GradedSubmission) -> str:
-    """The student's page, in the language of the submitted notebook."""
-    text = page_text(row.language)
-    return _templates.get_template("feedback.html.j2").render(
-        lang=HTML_LANG.get(row.language, "en"), student_id=row.student_id, assignment_id=row.assignment_id,
-        score=row.score, max_score=row.max_score, status=row.status,
-        load_problems=[localize_message(problem, row.language) for problem in row.load_problems],
-        stages=_stage_summaries(row), text=text,
-        heading=text["heading"].format(assignment_id=row.assignment_id, student_id=row.student_id),
-        not_graded=text["not_graded"].format(status=row.status),
-    )
-
-
-def write_outputs(out: Path, rows: list[GradedSubmission]) -> None:
+def write_outputs(out: Path, rows: list[GradedRow]) -> None:
     """Write all three outputs and remove stale per-student files from an earlier run."""
     produced = set()
     for row in rows:
@@ -127,3 +63,24 @@ def write_outputs(out: Path, rows: list[GradedSubmission]) -> None:
             if stale not in produced:
                 stale.unlink()
     write_atomically(out / "grades.csv", grades_csv(rows))
+
+
+def read_outputs(out: Path) -> list[GradedRow]:
+    """One GradedRow per row of ``<out>/grades.csv``, in the file's order; each row's tests and load
+    problems come from its ``results/<student_id>/<assignment_id>.json``."""
+    grades = out / "grades.csv"
+    if not grades.is_file():
+        raise OutputsError(f"{grades} does not exist: run `python -m autograder grade <submitted> --out {out}`"
+                           " first")
+    rows = []
+    try:
+        with grades.open(newline="", encoding="utf-8") as handle:
+            for record in csv.DictReader(handle):
+                details_file = out / "results" / record["student_id"] / f"{record['assignment_id']}.json"
+                details = json.loads(details_file.read_text(encoding="utf-8")) if details_file.is_file() else {}
+                rows.append(GradedRow.from_json({**details, **record, "score": record["score"],
+                                                 "max_score": record["max_score"]}, record["status"]))
+    except (KeyError, TypeError, ValueError, ResultsFormatError) as error:  # json.JSONDecodeError is a ValueError
+        raise OutputsError(f"{out} holds malformed grading outputs ({type(error).__name__}: {error});"
+                           " grade again to rewrite them") from None
+    return rows

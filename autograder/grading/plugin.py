@@ -2,8 +2,10 @@
 
 The ``student`` fixture is parametrised (module scope) over the submissions of each test
 module's assignment, so pytest runs every test of one student before the next and each
-student's worker lives exactly as long as their tests. Outcomes are recorded here, in the
-trusted process; nothing a worker prints is ever read.
+student's worker lives exactly as long as their tests. How a submission is opened is given
+to the plugin (a sandboxed worker when grading; in-process for the benchmark's floor).
+Outcomes are recorded here, in the trusted process, as findings; nothing a worker prints is
+ever read.
 """
 
 from __future__ import annotations
@@ -11,17 +13,20 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import pytest
 
+from autograder.findings.finding import Failure, Finding, finding
+from autograder.grading.results import TestStatus
 from autograder.notebooks.reading import ExtractedCode
-from autograder.probes.client import ProbeTimeout, StudentError, Submission, WorkerCrashed
-from autograder.sandbox.forkserver import ForkServerChannel
-from autograder.sandbox.session import SandboxError, WorkerSession, wait_for_killed_workers
+from autograder.probes.client import Submission
+from autograder.probes.errors import ProbeTimeout, SandboxError, StudentError, WorkerCrashed
 from autograder.student.curriculum import all_stages
-from autograder.tools.inprocess import open_in_process
-from autograder.worker.config import SandboxConfig
+from autograder.worker.isolation import Isolation
 
 _STAGES = set(all_stages())
 # After this many stages ran out of time, a notebook's remaining tests are not run: grading
@@ -30,54 +35,63 @@ MAX_TIMED_OUT_STAGES = 4
 # A notebook's tests together may take this many per-probe timeouts; code that stays just under
 # the limit on every probe cannot stretch grading without bound.
 NOTEBOOK_BUDGET_TIMEOUTS = 6
+# A message that quotes the notebook's loading problems quotes this many (the rest are counted).
+MAX_QUOTED_PROBLEMS = 5
+
+SubmissionKey = tuple[str, str]  # (student_id, assignment_id)
 
 
 @dataclass
 class PreparedSubmission:
     """A readable notebook waiting for its tests."""
 
-    index: int
+    index: int  # unique in the run: names the submission's pytest parameter
     student_id: str
     assignment_id: str
     code: ExtractedCode
+
+    @property
+    def key(self) -> SubmissionKey:
+        return self.student_id, self.assignment_id
 
     @property
     def param_id(self) -> str:
         return f"submission{self.index}"
 
 
+class SubmissionOpener(Protocol):
+    """Opens a submission for its tests: a context manager giving its ``Submission``."""
+
+    def __call__(self, prepared: PreparedSubmission) -> AbstractContextManager[Submission]: ...
+
+    def finish(self) -> None:
+        """Called once the session's tests are done (wait for what was left to end)."""
+
+
 @dataclass
 class TestOutcome:
     """What one test instance gave for one submission."""
 
+    __test__ = False  # not a pytest test class
+
     name: str
     function: str
     stage: str
-    status: str  # passed | failed | error | timeout
-    message: str = ""
+    status: TestStatus
+    finding: Finding | None = None
 
 
 @dataclass
 class SubmissionRecord:
+    """Everything the tests of one submission gave."""
+
     outcomes: list[TestOutcome] = field(default_factory=list)
     recorded: set[str] = field(default_factory=set)  # names in outcomes, for a quick lookup
-    isolation: str = ""
-    load_problems: list[str] = field(default_factory=list)
+    isolation: Isolation | None = None
+    load_problems: list[Finding] = field(default_factory=list)
 
 
 GRADING_PLUGIN = pytest.StashKey["GradingPlugin"]()
-
-
-class _BrokenTransport:
-    """Stands in for a worker that could not even load the notebook: every probe re-raises."""
-
-    generation = 1
-
-    def __init__(self, error: Exception):
-        self._error = error
-
-    def request(self, header, tensors):
-        raise self._error
 
 
 def stage_of(item: pytest.Item) -> str:
@@ -87,57 +101,63 @@ def stage_of(item: pytest.Item) -> str:
     return stages[0]
 
 
-def _hint_for(error: StudentError, stage: str, submission: Submission) -> str:
+def _quoted(problems: list[Finding]) -> list[Finding]:
+    """The first few of ``problems``, and how many more: every NameError quotes them, so a notebook
+    with thousands of broken definitions must not make every message that long."""
+    if len(problems) <= MAX_QUOTED_PROBLEMS:
+        return list(problems)
+    return [*problems[:MAX_QUOTED_PROBLEMS], finding("problems.more", count=len(problems) - MAX_QUOTED_PROBLEMS)]
+
+
+def _student_error_finding(error: StudentError, stage: str, submission: Submission | None) -> Finding:
     if error.type_name == "NotImplementedError":
-        return f"{stage} is not implemented yet: the stub still raises NotImplementedError."
-    if error.type_name == "NameError" and error.message.endswith("is not defined in your notebook"):
-        text = f"{error.message}: define it in its answer cell, with exactly this name."
+        return finding("not_implemented", stage=stage)
+    if error.undefined_name is not None:
+        found = finding("not_defined", name=error.undefined_name)
     else:
-        text = f"Your code raised {error.type_name}: {error.message}"
+        found = finding("raised", error_type=error.type_name, message=error.message)
+    notes = []
     if error.type_name == "NameError" and error.message.startswith("name "):
-        text += (". Only imports, functions, classes and simple constants are loaded for grading:"
-                 " your function must not use a variable made in a demo cell.")
-    if error.type_name == "NameError" and submission.load_problems:
-        text += " While loading your notebook: " + "; ".join(submission.load_problems)
-    if error.student_traceback:
-        text += "\n" + error.student_traceback
-    return text
+        notes.append(finding("demo_variable"))
+    if error.type_name == "NameError" and submission is not None and submission.load_problems:
+        notes.append(finding("while_loading", problems=_quoted(submission.load_problems)))
+    return found.with_notes(*notes, detail=error.student_traceback)
 
 
-def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission) -> tuple[str, str]:
-    """(status, message) for a failed test, in words a student can act on."""
+def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission | None
+                     ) -> tuple[TestStatus, Finding]:
+    """The status and finding of a failed test, in terms a student can act on."""
     error = excinfo.value
     if isinstance(error, ProbeTimeout):
-        return "timeout", str(error)
+        return TestStatus.TIMEOUT, error.finding
     if isinstance(error, WorkerCrashed):
-        return "error", str(error)
+        return TestStatus.ERROR, error.finding
     if isinstance(error, StudentError):
-        return "error", _hint_for(error, stage, submission)
+        return TestStatus.ERROR, _student_error_finding(error, stage, submission)
+    if isinstance(error, Failure):
+        return TestStatus.FAILED, error.finding
     if isinstance(error, AssertionError):
-        return "failed", str(error) or f"{stage} did not pass a hidden check."
-    return "error", (f"The grader could not check {stage} ({type(error).__name__}); your code may"
-                     " return something unexpected. Tell your instructor if this persists.")
+        text = str(error)
+        return TestStatus.FAILED, finding("verbatim", text=text) if text else finding("no_message", stage=stage)
+    return TestStatus.ERROR, finding("grader_could_not_check", stage=stage, error_type=type(error).__name__)
 
 
 class GradingPlugin:
-    """Kept in ``config.stash[GRADING_PLUGIN]``; the hidden tests' ``student`` fixture asks it for workers."""
+    """Kept in ``config.stash[GRADING_PLUGIN]``; the hidden tests' ``student`` fixture asks it to
+    open submissions."""
 
-    def __init__(self, submissions: list[PreparedSubmission], spawner: ForkServerChannel | None,
-                 sandbox: SandboxConfig,
-                 timeout: float, on_submission_done=lambda submission: None, unsandboxed_floor: bool = False):
+    def __init__(self, submissions: list[PreparedSubmission], opener: SubmissionOpener, timeout: float,
+                 on_submission_done: Callable[[PreparedSubmission], None] = lambda submission: None):
         self._by_assignment: dict[str, list[PreparedSubmission]] = {}
         for submission in submissions:
             self._by_assignment.setdefault(submission.assignment_id, []).append(submission)
-        self._sandbox = sandbox
+        self._opener = opener
         self._timeout = timeout
         self._on_done = on_submission_done
-        # The benchmark's floor only: student code in this very process, no isolation at all.
-        self._unsandboxed_floor = unsandboxed_floor
-        self._spawner = spawner
-        self._started: dict[int, float] = {}  # when each submission's tests began
-        self._open: dict[int, Submission] = {}
-        self._timed_out_stages: set[tuple[int, str]] = set()
-        self.records: dict[int, SubmissionRecord] = {s.index: SubmissionRecord() for s in submissions}
+        self._started: dict[SubmissionKey, float] = {}  # when each submission's tests began
+        self._open: dict[SubmissionKey, Submission] = {}
+        self._timed_out_stages: set[tuple[SubmissionKey, str]] = set()
+        self.records: dict[SubmissionKey, SubmissionRecord] = {s.key: SubmissionRecord() for s in submissions}
         # Why the session could not run (pytest's terminal report is switched off in grading).
         self.problems: list[str] = []
 
@@ -155,15 +175,14 @@ class GradingPlugin:
         submission = self._submission_of(item)
         if submission is None:
             return
-        timed_out = [stage for index, stage in self._timed_out_stages if index == submission.index]
+        timed_out = [stage for key, stage in self._timed_out_stages if key == submission.key]
         if stage_of(item) in timed_out:
-            raise ProbeTimeout("not run: an earlier test of this stage already ran out of time")
+            raise ProbeTimeout(finding("stage_timed_out"))
         if len(timed_out) >= MAX_TIMED_OUT_STAGES:
-            raise ProbeTimeout(f"not run: {len(timed_out)} stages of this notebook already ran out of time"
-                               " (an endless loop shared by several stages?)")
+            raise ProbeTimeout(finding("stages_timed_out", count=len(timed_out)))
         budget = NOTEBOOK_BUDGET_TIMEOUTS * self._timeout
-        if time.monotonic() - self._started.get(submission.index, time.monotonic()) > budget:
-            raise ProbeTimeout(f"not run: this notebook's tests already took more than {budget:g} s in all")
+        if time.monotonic() - self._started.get(submission.key, time.monotonic()) > budget:
+            raise ProbeTimeout(finding("notebook_budget", budget=f"{budget:g}"))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> pytest.TestReport | None:
@@ -173,16 +192,17 @@ class GradingPlugin:
             return None  # pytest's own report
         stage = stage_of(item)
         if call.excinfo is None:
-            status, message = "passed", ""
+            status, found = TestStatus.PASSED, None
         else:
-            status, message = describe_failure(call.excinfo, stage, self._open.get(submission.index))
-        if call.when == "call" or (call.when == "setup" and status != "passed"):
-            self._record(item, submission, stage, status, message)
-        return pytest.TestReport(item.nodeid, item.location, {}, "passed" if status == "passed" else "failed",
-                                 message or None, call.when, (), call.duration, call.start, call.stop)
+            status, found = describe_failure(call.excinfo, stage, self._open.get(submission.key))
+        if call.when == "call" or (call.when == "setup" and status is not TestStatus.PASSED):
+            self._record(item, submission, stage, status, found)
+        return pytest.TestReport(item.nodeid, item.location, {},
+                                 "passed" if status is TestStatus.PASSED else "failed",
+                                 str(found) if found else None, call.when, (), call.duration, call.start, call.stop)
 
     def pytest_sessionfinish(self) -> None:
-        wait_for_killed_workers()
+        self._opener.finish()
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
@@ -191,45 +211,36 @@ class GradingPlugin:
     def pytest_internalerror(self, excrepr) -> None:
         self.problems.append(str(excrepr))
 
-    def _record(self, item: pytest.Item, submission: PreparedSubmission, stage: str, status: str,
-                message: str) -> None:
-        record = self.records[submission.index]
+    def _record(self, item: pytest.Item, submission: PreparedSubmission, stage: str, status: TestStatus,
+                found: Finding | None) -> None:
+        record = self.records[submission.key]
         name = self._test_name(item, submission)
         if name in record.recorded:
             return
-        if status == "timeout":
-            self._timed_out_stages.add((submission.index, stage))
-        record.outcomes.append(TestOutcome(name, item.originalname, stage, status, message))
+        if status is TestStatus.TIMEOUT:
+            self._timed_out_stages.add((submission.key, stage))
+        record.outcomes.append(TestOutcome(name, item.originalname, stage, status, found))
         record.recorded.add(name)
 
     # -- used by the hidden tests' conftest -----------------------------------------------
     @contextlib.contextmanager
-    def open_submission(self, prepared: PreparedSubmission):
-        """A Submission backed by a fresh sandboxed worker, killed when the module is done."""
-        if self._unsandboxed_floor:
-            yield open_in_process(prepared.code)
-            self._on_done(prepared)
-            return
-        session = WorkerSession(self._spawner, prepared.code, self._sandbox, self._timeout)
-        record = self.records[prepared.index]
+    def open_submission(self, prepared: PreparedSubmission) -> Iterator[Submission]:
+        """The submission, opened by the plugin's opener for the tests of one module."""
+        record = self.records[prepared.key]
         try:
-            ready = session.start()
-            submission = Submission(session, set(ready["defined"]),
-                                    prepared.code.problems + ready["problems"])
-            record.isolation = ready["isolation"]
-        except (ProbeTimeout, WorkerCrashed) as error:
-            submission = Submission(_BrokenTransport(error), set(), prepared.code.problems)
+            with self._opener(prepared) as submission:
+                record.isolation = submission.isolation
+                record.load_problems = list(submission.load_problems)
+                self._open[prepared.key] = submission
+                self._started[prepared.key] = time.monotonic()
+                try:
+                    yield submission
+                finally:
+                    del self._open[prepared.key]
         except SandboxError as error:
             self.problems.append(str(error))
             pytest.exit(str(error), returncode=3)  # every worker would fail the same way: stop
-        record.load_problems = submission.load_problems
-        self._open[prepared.index] = submission
-        self._started[prepared.index] = time.monotonic()
-        try:
-            yield submission
         finally:
-            session.close(wait=False)  # waited for together, in pytest_sessionfinish
-            del self._open[prepared.index]
             self._on_done(prepared)
 
     # -- helpers ------------------------------------------------------------------------

@@ -4,8 +4,8 @@ Every hidden test checks tensors through ``expect_tensor``: a plain ``torch.Tens
 then shape, dtype, device, finiteness and values, each with its own message. Messages state
 what was expected and what came, but never the reference's values: at most the largest
 error, where it is and the student's own number there. When the answer matches a known
-mistake (see ``autograder.hidden.wrong_outputs``) the message names it. The wording of every message is in
-``autograder.findings.english``.
+mistake (see ``autograder.hidden.wrong_outputs``) the finding names it. A failure raises
+``Failure`` with its finding as data; its words are in ``autograder.findings.english``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from collections.abc import Callable, Mapping
 
 import torch
 
-from autograder.findings.english import say
-from autograder.hidden.wrong_outputs import MESSAGES
+from autograder.findings.finding import Failure, Finding, finding
 
 # (rtol, atol) per dtype. Tight enough that a missing 1/sqrt(d_k) or a wrong dim always
 # fails, loose enough for a correct answer computed in another order (einsum, SDPA, logsumexp).
@@ -27,14 +26,16 @@ TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
 # The wrong outputs of each mistake by mistake id; a callable is only run once the answer failed.
 Mistakes = Mapping[str, list[torch.Tensor]]
 MistakeSource = Mistakes | Callable[[], Mistakes] | None
-# What is wrong with an answer: a key of check_messages.SENTENCES and its fields, less {what}.
+# What is wrong with an answer: a key of findings.english.SENTENCES and its fields, less {what}.
 Problem = tuple[str, dict[str, object]]
+# What was checked: a phrase of findings.english (what.*) or plain code.
+What = Finding | str
 
 
-def expect(condition: bool, message: str) -> None:
-    """Fail with ``message`` (shown to the student as is) unless ``condition`` holds."""
+def expect(condition: bool, found: Finding) -> None:
+    """Fail with ``found`` unless ``condition`` holds."""
     if not condition:
-        raise AssertionError(message)
+        raise Failure(found)
 
 
 def shape_text(shape) -> str:
@@ -42,12 +43,7 @@ def shape_text(shape) -> str:
     return "(" + ", ".join(str(size) for size in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
-def mistake_hint(mistake_id: str) -> str:
-    """The sentence that names a known mistake, to end a failure message with."""
-    return say("hint.likely_mistake", mistake=MESSAGES[mistake_id])
-
-
-def expect_tensor(actual, expected: torch.Tensor, what: str, *, rtol: float | None = None,
+def expect_tensor(actual, expected: torch.Tensor, what: What, *, rtol: float | None = None,
                   atol: float | None = None, mistakes: MistakeSource = None) -> None:
     """Check that ``actual`` is a tensor equal to ``expected``, or fail with a helpful message.
 
@@ -63,7 +59,7 @@ def expect_tensor(actual, expected: torch.Tensor, what: str, *, rtol: float | No
         _fail(what, problem, _matching_mistake(actual, expected, mistakes, rtol, atol))
 
 
-def expect_structure(actual, like: torch.Tensor, what: str) -> None:
+def expect_structure(actual, like: torch.Tensor, what: What) -> None:
     """Check that ``actual`` is a tensor with the shape, dtype and device of ``like``."""
     _expect_plain_tensor(actual, what)
     problem = _structure_problem(actual, like)
@@ -71,16 +67,15 @@ def expect_structure(actual, like: torch.Tensor, what: str) -> None:
         _fail(what, problem, None)
 
 
-def _fail(what: str, problem: Problem, mistake_id: str | None):
+def _fail(what: What, problem: Problem, mistake_id: str | None):
     key, fields = problem
-    hint = mistake_hint(mistake_id) if mistake_id else ""
-    raise AssertionError(say(key, what=what, **fields) + hint)
+    raise Failure(finding(key, mistake_id, what=what, **fields))
 
 
-def _expect_plain_tensor(actual, what: str) -> None:
+def _expect_plain_tensor(actual, what: What) -> None:
     if type(actual) is not torch.Tensor:
         type_name = getattr(actual, "type_name", type(actual).__name__)
-        raise AssertionError(say("not_tensor", what=what, type_name=type_name))
+        raise Failure(finding("not_tensor", what=what, type_name=type_name))
 
 
 def _structure_problem(actual: torch.Tensor, expected: torch.Tensor) -> Problem | None:

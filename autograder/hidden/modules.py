@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import torch
 
-from autograder.findings.english import say
+from autograder.findings.finding import Failure, finding
 from autograder.hidden.compare import (
     TOLERANCES,
+    What,
     expect,
     expect_structure,
     expect_tensor,
-    mistake_hint,
     shape_text,
 )
 from autograder.probes.client import RemoteObject, Submission
@@ -50,7 +50,7 @@ def reference_module(cls: type, *args, seed: int, device: str, dtype: torch.dtyp
     return module.to(device=device, dtype=dtype).eval()
 
 
-def load_reference_weights(module: RemoteObject, reference: torch.nn.Module, what: str) -> None:
+def load_reference_weights(module: RemoteObject, reference: torch.nn.Module, what: What) -> None:
     """Give the student's module the reference's parameters (buffers stay the student's own).
 
     Buffers are left alone because a correct mask may be stored in another form (a boolean
@@ -65,22 +65,21 @@ def reference_weights(reference: torch.nn.Module) -> dict[str, torch.Tensor]:
     return {name: param.detach() for name, param in reference.named_parameters()}
 
 
-def expect_reference_parameters(description: dict, reference: torch.nn.Module, what: str) -> None:
+def expect_reference_parameters(description: dict, reference: torch.nn.Module, what: What) -> None:
     """Fail unless the described module has exactly the reference's parameter names and shapes."""
     expected = {name: list(param.shape) for name, param in reference.named_parameters()}
     actual = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
-    problems = [say("problems.wrong_shape", name=name, actual_shape=shape_text(actual[name]),
+    problems = [finding("problems.wrong_shape", name=name, actual_shape=shape_text(actual[name]),
                     expected_shape=shape_text(shape))
                 for name, shape in expected.items() if name in actual and actual[name] != shape]
-    problems += [say("problems.missing", name=name, shape=shape_text(shape))
+    problems += [finding("problems.missing", name=name, shape=shape_text(shape))
                  for name, shape in expected.items() if name not in actual]
-    problems += [say("problems.extra", name=name) for name in actual if name not in expected]
+    problems += [finding("problems.extra", name=name) for name in actual if name not in expected]
     if problems:
         shown = problems[:MAX_LISTED]
         if len(problems) > MAX_LISTED:
-            shown.append(say("problems.more", count=len(problems) - MAX_LISTED))
-        problems_text = say("problems.separator").join(shown)
-        raise AssertionError(say("parameters", what=what, problems=problems_text))
+            shown.append(finding("problems.more", count=len(problems) - MAX_LISTED))
+        raise Failure(finding("parameters", what=what, problems=shown))
 
 
 def student_module(student: Submission, reference: torch.nn.Module, class_name: str, *args,
@@ -103,7 +102,7 @@ def module_pair(student: Submission, reference, class_name: str, *args, seed: in
 
 
 def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor,
-                          seed: int, what: str) -> None:
+                          seed: int, what: What) -> None:
     """Output and gradients (input and every parameter) of one backward pass match."""
     module.train()
     reference.train()
@@ -112,15 +111,15 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
     grad_output = randn(seed, *output.shape, dtype=output.dtype, device=output.device)
     output.backward(grad_output)
     result = module.backward((x.detach().clone().requires_grad_(True),), grad_output)
-    expect_tensor(result["output"], output.detach(), say("what.training", what=what))
-    expect_tensor(result["arg_grads"][0], x_reference.grad, say("what.input_gradient", what=what))
+    expect_tensor(result["output"], output.detach(), finding("what.training", what=what))
+    expect_tensor(result["arg_grads"][0], x_reference.grad, finding("what.input_gradient", what=what))
     for name, param in reference.named_parameters():
         expect_tensor(result["param_grads"].get(name), param.grad,
-                      say("what.parameter_gradient", what=what, name=name))
+                      finding("what.parameter_gradient", what=what, name=name))
 
 
 def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: tuple,
-                        what: str, *, mask_buffer: bool) -> None:
+                        what: What, *, mask_buffer: bool) -> None:
     """Moved to the meta device, the module keeps every tensor with it and still runs.
 
     This catches on a CPU-only machine what would break on a GPU: a mask kept as a plain
@@ -129,21 +128,21 @@ def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: 
     module.to("meta")
     description = module.describe()
     left_behind = sorted(description["plain_tensor_attributes"])
-    expect(not left_behind, say("plain_attributes", what=what, names=", ".join(left_behind)))
+    expect(not left_behind, finding("plain_attributes", what=what, names=", ".join(left_behind)))
     if mask_buffer:
         buffers = [name for name in description["buffers"] if name.split(".")[-1] == "mask"]
-        expect(bool(buffers), say("no_mask_buffer", what=what))
+        expect(bool(buffers), finding("no_mask_buffer", what=what))
     output = module(torch.empty(input_shape, device="meta"))
     expect_tensor(output, torch.empty(output_shape, device="meta"),
-                  say("what.on_meta", what=what, shape=shape_text(input_shape)))
+                  finding("what.on_meta", what=what, shape=shape_text(input_shape)))
 
 
 def expect_no_future_leakage(module: RemoteObject, x: torch.Tensor, output_size: int, seed: int,
-                             what: str) -> None:
+                             what: What) -> None:
     """Changing only the tokens after position t leaves the outputs up to t unchanged."""
     batch, num_tokens, _ = x.shape
     like = torch.empty(batch, num_tokens, output_size, dtype=x.dtype, device=x.device)
-    on_x = say("what.on_x", what=what, shape=shape_text(x.shape))
+    on_x = finding("what.on_x", what=what, shape=shape_text(x.shape))
     before = module(x)
     expect_structure(before, like, on_x)
     rtol, atol = TOLERANCES[x.dtype]
@@ -154,4 +153,4 @@ def expect_no_future_leakage(module: RemoteObject, x: torch.Tensor, output_size:
         after = module(changed)
         expect_structure(after, like, on_x)
         expect(torch.allclose(after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol),
-               say("future_leak", what=what, position=t) + mistake_hint("future_leak"))
+               finding("future_leak", "future_leak", what=what, position=t))

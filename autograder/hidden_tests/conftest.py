@@ -65,7 +65,7 @@ def student(request):
         with grading.open_submission(request.param) as submission:
             yield submission
         return
-    from autograder.sandbox.layout import open_notebook_submission
+    from autograder.sandbox.opener import open_notebook_submission
 
     option = request.config.getoption("--submission")
     path = Path(option) if option else solution_notebook(request.module.ASSIGNMENT)

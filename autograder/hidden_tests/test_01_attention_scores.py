@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from autograder.findings.english import say
+from autograder.findings.finding import finding
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import TOLERANCES, expect_tensor, shape_text
 from autograder.hidden.modules import randn
@@ -29,7 +29,7 @@ def test_attention_scores_for_query(student, reference, device, dtype, case):
     query = randn(case[0] + 100, inputs.shape[1], dtype=dtype, device=device)
     actual = student.call("attention_scores_for_query", inputs, query)
     expect_tensor(actual, reference.attention_scores_for_query(inputs, query),
-                  say("what.for_shape", call="attention_scores_for_query(inputs, query)",
+                  finding("what.for_shape", call="attention_scores_for_query(inputs, query)",
                       argument="inputs", shape=shape_text(inputs.shape)),
                   mistakes=lambda: mistakes.dot_product_mistakes(inputs, query))
 
@@ -39,7 +39,7 @@ def test_attention_scores_for_query(student, reference, device, dtype, case):
 def test_attention_scores(student, reference, device, dtype, case):
     inputs = _inputs(case, dtype, device)
     expect_tensor(student.call("attention_scores", inputs), reference.attention_scores(inputs),
-                  say("what.for_shape", call="attention_scores(inputs)", argument="inputs",
+                  finding("what.for_shape", call="attention_scores(inputs)", argument="inputs",
                       shape=shape_text(inputs.shape)),
                   mistakes=lambda: mistakes.attention_scores_mistakes(reference, inputs))
 
@@ -53,7 +53,7 @@ def _check_softmax(student, reference, name, x, dim):
     rtol = max(TOLERANCES[x.dtype][0], 4 * torch.finfo(x.dtype).eps * x.abs().max().item())
     call = f"{name}(x{''.join(f', dim={d}' for d in kwargs.values())})"
     expect_tensor(student.call(name, x, **kwargs), getattr(reference, name)(x, dim=dim),
-                  say("what.for_shape", call=call, argument="x", shape=shape_text(x.shape)),
+                  finding("what.for_shape", call=call, argument="x", shape=shape_text(x.shape)),
                   rtol=rtol,
                   mistakes=lambda: mistakes.softmax_mistakes(reference, x, dim))
 
@@ -98,7 +98,7 @@ def test_context_vector(student, reference, device, dtype, case):
     weights = torch.softmax(randn(case[0] + 200, inputs.shape[0], dtype=dtype, device=device), 0)
     expect_tensor(student.call("context_vector", weights, inputs),
                   reference.context_vector(weights, inputs),
-                  say("what.for_shape", call="context_vector(attn_weights, inputs)",
+                  finding("what.for_shape", call="context_vector(attn_weights, inputs)",
                       argument="inputs", shape=shape_text(inputs.shape)))
 
 
@@ -111,6 +111,6 @@ def test_simple_self_attention(student, reference, device, dtype, case):
         inputs = _inputs(case, dtype, device, scale=0.5)  # small, so no weight is exactly 0 or 1
     expect_tensor(student.call("simple_self_attention", inputs),
                   reference.simple_self_attention(inputs),
-                  say("what.for_shape", call="simple_self_attention(inputs)", argument="inputs",
+                  finding("what.for_shape", call="simple_self_attention(inputs)", argument="inputs",
                       shape=shape_text(inputs.shape)),
                   mistakes=lambda: mistakes.simple_self_attention_mistakes(reference, inputs))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from autograder.findings.english import say
+from autograder.findings.finding import finding
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import expect, expect_tensor, shape_text
 from autograder.hidden.modules import (
@@ -35,7 +35,7 @@ def test_scaled_dot_product_scores(student, reference, device, dtype, seed, quer
     keys = randn(seed + 100, *keys_shape, dtype=dtype, device=device)
     expect_tensor(student.call("scaled_dot_product_scores", queries, keys),
                   reference.scaled_dot_product_scores(queries, keys),
-                  say("what.for_queries_and_keys", call="scaled_dot_product_scores(queries, keys)",
+                  finding("what.for_queries_and_keys", call="scaled_dot_product_scores(queries, keys)",
                       queries_shape=shape_text(queries_shape), keys_shape=shape_text(keys_shape)),
                   mistakes=lambda: mistakes.scaled_scores_mistakes(
                       reference.scaled_dot_product_scores, queries, keys))
@@ -54,7 +54,7 @@ def _check_forward(student, reference, class_name, size, device, dtype, **kwargs
     with torch.no_grad():
         expected = ref(x)
     expect_tensor(module(x), expected,
-                  say("what.on_x", what=call_text(class_name, *size[2:], **kwargs),
+                  finding("what.on_x", what=call_text(class_name, *size[2:], **kwargs),
                       shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False))
 
@@ -116,7 +116,7 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
     student.call("copy_v2_weights_into_v1", sa_v2, sa_v1)
     parameters = sa_v1.describe()["parameters"]
     for name in ("W_query", "W_key", "W_value"):
-        what = say("what.after_copy", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
+        what = finding("what.after_copy", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
                    attribute=f"sa_v1.{name}")
-        expect(name in parameters, say("not_a_parameter", what=what, module="sa_v1"))
+        expect(name in parameters, finding("not_a_parameter", what=what, module="sa_v1"))
         expect_tensor(sa_v1.attr(name), getattr(ref_v2, name).weight.detach().T, what)

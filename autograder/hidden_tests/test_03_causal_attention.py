@@ -7,14 +7,14 @@ import math
 import pytest
 import torch
 
-from autograder.findings.english import say
+from autograder.findings.finding import Failure, finding
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import (
     TOLERANCES,
+    What,
     expect,
     expect_structure,
     expect_tensor,
-    mistake_hint,
     shape_text,
 )
 from autograder.hidden.modules import (
@@ -41,7 +41,7 @@ def _check_causal_average(student, reference, name, case, device, dtype):
     x = randn(seed, *shape, dtype=dtype, device=device)
     average = getattr(reference, name)
     expect_tensor(student.call(name, x), average(x),
-                  say("what.for_shape", call=f"{name}(x)", argument="x", shape=shape_text(x.shape)),
+                  finding("what.for_shape", call=f"{name}(x)", argument="x", shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.causal_average_mistakes(average, x))
 
 
@@ -92,7 +92,7 @@ def test_mask_and_renormalize(student, reference, device, dtype, seed, shape):
     weights = torch.softmax(randn(seed, *shape, dtype=dtype, device=device), dim=-1)
     expect_tensor(student.call("mask_and_renormalize", weights),
                   reference.mask_and_renormalize(weights),
-                  say("what.for_shape", call="mask_and_renormalize(attn_weights)",
+                  finding("what.for_shape", call="mask_and_renormalize(attn_weights)",
                       argument="attn_weights", shape=shape_text(shape)),
                   mistakes=lambda: mistakes.mask_and_renormalize_mistakes(weights))
 
@@ -107,7 +107,7 @@ def test_masked_softmax(student, reference, device, dtype, seed, shape, d_k):
     scores = randn(seed, *shape, dtype=dtype, device=device, scale=2.0)
     expect_tensor(student.call("masked_softmax", scores, d_k),
                   reference.masked_softmax(scores, d_k),
-                  say("what.for_shape", call=f"masked_softmax(attn_scores, d_k={d_k})",
+                  finding("what.for_shape", call=f"masked_softmax(attn_scores, d_k={d_k})",
                       argument="attn_scores", shape=shape_text(shape)),
                   mistakes=lambda: mistakes.masked_softmax_mistakes(scores, d_k))
 
@@ -120,7 +120,7 @@ def test_masked_softmax_gradient(student, reference, device, dtype):
     reference.masked_softmax(scores, d_k).backward(grad_output)
     result = student.backward("masked_softmax", (scores, d_k), grad_output)
     expect_tensor(result["arg_grads"][0], scores.grad,
-                  say("what.argument_gradient", call=f"masked_softmax(attn_scores, d_k={d_k})",
+                  finding("what.argument_gradient", call=f"masked_softmax(attn_scores, d_k={d_k})",
                       argument="attn_scores", shape=shape_text(shape)))
 
 
@@ -130,32 +130,32 @@ def _dropout_input(seed, dtype, device):
     return randn(seed, 40, 50, dtype=dtype, device=device).abs() + 0.5
 
 
-def _expect_zero_fraction(kept: torch.Tensor, p: float, what: str) -> None:
+def _expect_zero_fraction(kept: torch.Tensor, p: float, what: What) -> None:
     """About a fraction p of the elements is zeroed: within 5 standard deviations."""
     zeroed = 1.0 - kept.double().mean().item()
     tolerance = 5 * math.sqrt(p * (1 - p) / kept.numel())
     if abs(zeroed - p) <= tolerance:
         return
-    hint = ""
+    mistake = None
     if zeroed == 0.0:
-        hint = mistake_hint("dropout_missing")
+        mistake = "dropout_missing"
     elif abs(zeroed - (1 - p)) <= tolerance:
-        hint = mistake_hint("dropout_keep_probability")
-    raise AssertionError(say("zero_fraction", what=what, fraction=f"{zeroed:.1%}", p=p,
-                             expected_fraction=f"{p:.0%}") + hint)
+        mistake = "dropout_keep_probability"
+    raise Failure(finding("zero_fraction", mistake, what=what, fraction=f"{zeroed:.1%}", p=p,
+                          expected_fraction=f"{p:.0%}"))
 
 
 @pytest.mark.inverted_dropout
 @pytest.mark.parametrize(("seed", "p"), [(101, 0.1), (102, 0.3), (103, 0.75)])
 def test_inverted_dropout_in_training(student, device, dtype, seed, p):
     x = _dropout_input(seed, dtype, device)
-    what = say("what.for_shape", call=f"inverted_dropout(x, p={p}, generator=...)", argument="x",
+    what = finding("what.for_shape", call=f"inverted_dropout(x, p={p}, generator=...)", argument="x",
                shape=shape_text(x.shape))
     y = student.call("inverted_dropout", x, p, generator=Seeded(seed, device))
     expect_structure(y, x, what)
     kept = y != 0
     _expect_zero_fraction(kept.cpu(), p, what)
-    expect_tensor(y, x * kept / (1 - p), say("what.elements_kept", what=what),
+    expect_tensor(y, x * kept / (1 - p), finding("what.elements_kept", what=what),
                   mistakes=lambda: mistakes.dropout_mistakes(x, kept, p))
 
 
@@ -185,10 +185,10 @@ def test_inverted_dropout_rejects_invalid_p(student, p):
         student.call("inverted_dropout", x, p)
     except StudentError as error:
         expect(error.type_name == "ValueError",
-               say("wrong_error_for_p", what=f"inverted_dropout(x, p={p})",
+               finding("wrong_error_for_p", what=f"inverted_dropout(x, p={p})",
                    error_type=error.type_name))
         return
-    raise AssertionError(say("no_error_for_p", what=f"inverted_dropout(x, p={p})"))
+    raise Failure(finding("no_error_for_p", what=f"inverted_dropout(x, p={p})"))
 
 
 @pytest.mark.inverted_dropout
@@ -201,8 +201,8 @@ def test_inverted_dropout_follows_the_generator(student, device):
     for y in (first, again, other):
         expect_structure(y, x, "inverted_dropout(x, p=0.4, generator=...)")
     what = "inverted_dropout(x, p=0.4, generator=g)"
-    expect(torch.equal(first, again), say("same_seed_different_masks", what=what))
-    expect(not torch.equal(first, other), say("different_seeds_same_mask", what=what))
+    expect(torch.equal(first, again), finding("same_seed_different_masks", what=what))
+    expect(not torch.equal(first, other), finding("different_seeds_same_mask", what=what))
 
 
 # -- CausalAttention --------------------------------------------------------------------------
@@ -230,7 +230,7 @@ def test_causal_attention_forward(student, reference, device, dtype, case):
     ref, module, x, what = _causal_attention(student, reference, case, device, dtype)
     with torch.no_grad():
         expected = ref(x)
-    expect_tensor(module(x), expected, say("what.on_x", what=what, shape=shape_text(x.shape)),
+    expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True))
 
 
@@ -275,7 +275,7 @@ def _weights_revealing_attention(student, reference, p, device):
     return module, x, weights, call_text("CausalAttention", *args)
 
 
-def _revealed_weights(y, weights: torch.Tensor, what: str):
+def _revealed_weights(y, weights: torch.Tensor, what: What):
     """The attention weights and their sum, read from a weights-revealing module's output."""
     expect_structure(y, torch.empty(*weights.shape[:-1], weights.shape[-1] + 1,
                                     dtype=weights.dtype, device=weights.device), what)
@@ -286,10 +286,10 @@ def _revealed_weights(y, weights: torch.Tensor, what: str):
 def test_causal_attention_has_no_dropout_in_eval_mode(student, reference, device):
     p = 0.4
     module, x, weights, what = _weights_revealing_attention(student, reference, p, device)
-    what = say("what.eval", what=what)
+    what = finding("what.eval", what=what)
     actual_weights, _ = _revealed_weights(module(x), weights, what)
     kept = actual_weights != 0
-    expect_tensor(actual_weights, weights, say("what.its_weights", what=what),
+    expect_tensor(actual_weights, weights, finding("what.its_weights", what=what),
                   mistakes=lambda: {"dropout_in_eval": [weights * kept / (1 - p),
                                                         weights * kept]})
 
@@ -298,15 +298,15 @@ def test_causal_attention_has_no_dropout_in_eval_mode(student, reference, device
 @pytest.mark.parametrize("p", [0.2, 0.6])
 def test_causal_attention_drops_attention_weights_in_training(student, reference, device, p):
     module, x, weights, what = _weights_revealing_attention(student, reference, p, device)
-    what = say("what.training", what=what)
+    what = finding("what.training", what=what)
     module.train()
     dropped_weights, total = _revealed_weights(module(x), weights, what)
     kept = dropped_weights != 0
     visible = torch.ones(kept.shape[-2:], dtype=torch.bool).tril().expand_as(kept)
-    _expect_zero_fraction(kept.cpu()[visible], p, say("what.its_weights", what=what))
+    _expect_zero_fraction(kept.cpu()[visible], p, finding("what.its_weights", what=what))
     rtol, atol = TOLERANCES[torch.float64]
     expect(torch.allclose(total, dropped_weights.sum(dim=-1), rtol=rtol, atol=atol),
-           say("dropout_on_output", what=what) + mistake_hint("dropout_on_output"))
+           finding("dropout_on_output", "dropout_on_output", what=what))
     expect_tensor(dropped_weights, weights * kept / (1 - p),
-                  say("what.weights_kept", what=what),
+                  finding("what.weights_kept", what=what),
                   mistakes=lambda: mistakes.dropout_mistakes(weights, kept, p))

@@ -7,7 +7,7 @@ import math
 import pytest
 import torch
 
-from autograder.findings.english import say
+from autograder.findings.finding import Failure, finding
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import expect, expect_tensor, shape_text
 from autograder.hidden.modules import (
@@ -46,7 +46,7 @@ def test_wrapper_forward(student, reference, device, dtype, case):
     ref, module, x, what = _wrapper(student, reference, case, device, dtype)
     with torch.no_grad():
         expected = ref(x)
-    expect_tensor(module(x), expected, say("what.on_x", what=what, shape=shape_text(x.shape)),
+    expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.wrapper_mistakes(ref, x))
 
 
@@ -62,10 +62,10 @@ def test_wrapper_heads_are_a_module_list(student):
     call = call_text("MultiHeadAttentionWrapper", 3, 2, 8, 0.0, num_heads)
     heads = student.new("MultiHeadAttentionWrapper", 3, 2, 8, 0.0, num_heads).attr("heads")
     expect(isinstance(heads, RemoteObject) and heads.type_name == "ModuleList",
-           say("heads_not_module_list", call=call))
+           finding("heads_not_module_list", call=call))
     kinds = list(heads.describe()["children"].values())
     expect(kinds == ["CausalAttention"] * num_heads,
-           say("wrong_head_modules", call=call, heads=num_heads, kinds=kinds))
+           finding("wrong_head_modules", call=call, heads=num_heads, kinds=kinds))
 
 
 @pytest.mark.MultiHeadAttentionWrapper
@@ -84,17 +84,17 @@ def test_wrapper_with_2d_output(student, reference, device, dtype, seed, d_in, c
                            seed=seed, device=device, dtype=dtype)
     module = student.call("wrapper_with_2d_output", d_in, context_length, 0.0)
     expect(isinstance(module, RemoteObject) and module.type_name == "MultiHeadAttentionWrapper",
-           say("wrong_class", what=what, class_name="MultiHeadAttentionWrapper"))
+           finding("wrong_class", what=what, class_name="MultiHeadAttentionWrapper"))
     heads = module.attr("heads")
     num_heads = len(heads.describe()["children"]) if isinstance(heads, RemoteObject) else 0
-    expect(num_heads == 2, say("wrong_head_count", what=what, expected_heads=2, heads=num_heads))
+    expect(num_heads == 2, finding("wrong_head_count", what=what, expected_heads=2, heads=num_heads))
     module.to(device, dtype)
     load_reference_weights(module, ref, what)
     module.eval()
     x = randn(seed + 100, 2, context_length, d_in, dtype=dtype, device=device)
     with torch.no_grad():
         expected = ref(x)
-    expect_tensor(module(x), expected, say("what.on_x", what=what, shape=shape_text(x.shape)))
+    expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)))
 
 
 # -- split_heads and merge_heads ---------------------------------------------------------------
@@ -108,7 +108,7 @@ def test_split_heads(student, reference, device, dtype, case):
     seed, batch, num_tokens, d_out, num_heads = case
     x = randn(seed, batch, num_tokens, d_out, dtype=dtype, device=device)
     expect_tensor(student.call("split_heads", x, num_heads), reference.split_heads(x, num_heads),
-                  say("what.for_shape", call=f"split_heads(x, {num_heads})", argument="x",
+                  finding("what.for_shape", call=f"split_heads(x, {num_heads})", argument="x",
                       shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.split_heads_mistakes(x, num_heads))
 
@@ -118,22 +118,22 @@ def test_split_heads_returns_a_view(student):
     x = randn(124, 2, 5, 12)
     result = student.call_then_fill("split_heads", (x, 3), {0: 7.0})
     expect(type(result) is torch.Tensor and bool((result == 7.0).all()),
-           say("split_copies", what="split_heads(x, 3)"))
+           finding("split_copies", what="split_heads(x, 3)"))
 
 
 @pytest.mark.split_heads
 @pytest.mark.parametrize("num_heads", [3, 4])
 def test_split_heads_rejects_indivisible_sizes(student, num_heads):
     x = randn(125, 2, 5, 10)
-    what = say("what.for_shape", call=f"split_heads(x, {num_heads})", argument="x",
+    what = finding("what.for_shape", call=f"split_heads(x, {num_heads})", argument="x",
                shape=shape_text(x.shape))
     try:
         student.call("split_heads", x, num_heads)
     except StudentError as error:
         expect(error.type_name == "ValueError",
-               say("wrong_error_for_heads", what=what, error_type=error.type_name))
+               finding("wrong_error_for_heads", what=what, error_type=error.type_name))
         return
-    raise AssertionError(say("no_error_for_heads", what=what, features=x.shape[-1],
+    raise Failure(finding("no_error_for_heads", what=what, features=x.shape[-1],
                              heads=num_heads))
 
 
@@ -144,7 +144,7 @@ def test_merge_heads_undoes_split_heads(student, reference, device, dtype, case)
     heads = reference.split_heads(randn(seed, batch, num_tokens, d_out, dtype=dtype,
                                         device=device), num_heads)
     expect_tensor(student.call("merge_heads", heads), reference.merge_heads(heads),
-                  say("what.for_shape", call="merge_heads(x)", argument="x",
+                  finding("what.for_shape", call="merge_heads(x)", argument="x",
                       shape=shape_text(heads.shape)),
                   mistakes=lambda: mistakes.merge_heads_mistakes(heads))
 
@@ -173,7 +173,7 @@ def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expect
         with torch.no_grad():
             expected = ref(x)
     heads = (num_heads, reference.split_heads, reference.merge_heads)
-    expect_tensor(module(x), expected, say("what.on_x", what=what, shape=shape_text(x.shape)),
+    expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads))
 
 
@@ -189,7 +189,7 @@ def test_multi_head_attention_has_no_dropout_in_eval_mode(student, reference, de
     case = MHA_CASES[0]
     ref, module, x, what = _multi_head(student, reference, case, device, torch.float64,
                                        dropout=0.5)
-    _check_multi_head_forward(reference, ref, module, x, say("what.eval", what=what), case[6])
+    _check_multi_head_forward(reference, ref, module, x, finding("what.eval", what=what), case[6])
 
 
 @pytest.mark.MultiHeadAttention
@@ -233,7 +233,7 @@ def test_multi_head_attention_equals_the_wrapper(student, reference, device, dty
         expected = wrapper(x)
     module = student_module(student, stacked, "MultiHeadAttention", *args, qkv_bias=True,
                             device=device, dtype=dtype)
-    what = say("what.stacked", call=call_text("MultiHeadAttention", *args, qkv_bias=True),
+    what = finding("what.stacked", call=call_text("MultiHeadAttention", *args, qkv_bias=True),
                heads=num_heads)
     _check_multi_head_forward(reference, stacked, module, x, what, num_heads, expected)
 
@@ -249,15 +249,15 @@ def test_gpt2_small_attention_configuration(student):
     module = student.call("gpt2_small_attention")
     what = "gpt2_small_attention()"
     expect(isinstance(module, RemoteObject) and module.type_name == "MultiHeadAttention",
-           say("wrong_class", what=what, class_name="MultiHeadAttention"))
+           finding("wrong_class", what=what, class_name="MultiHeadAttention"))
     description = module.describe()
     count = sum(math.prod(shape) for shape, _ in description["parameters"].values())
     expect(count == GPT2_PARAMETERS,
-           say("parameter_count", what=what, parameters=f"{count:,}",
+           finding("parameter_count", what=what, parameters=f"{count:,}",
                expected_parameters=f"{GPT2_PARAMETERS:,}"))
     mask_shapes = [shape for name, (shape, _) in description["buffers"].items() if name == "mask"]
     expect(mask_shapes == [[GPT2_CONTEXT, GPT2_CONTEXT]],
-           say("mask_buffer_shape", what=what, shape=shape_text([GPT2_CONTEXT, GPT2_CONTEXT]),
+           finding("mask_buffer_shape", what=what, shape=shape_text([GPT2_CONTEXT, GPT2_CONTEXT]),
                tokens=GPT2_CONTEXT))
 
 
@@ -267,14 +267,14 @@ def test_gpt2_small_attention_forward(student, reference, device):
     ref = reference_module(reference.gpt2_small_attention, seed=151, device=device,
                            dtype=torch.float32).train()
     module = student.call("gpt2_small_attention")
-    expect(isinstance(module, RemoteObject), say("not_a_module", what="gpt2_small_attention()"))
+    expect(isinstance(module, RemoteObject), finding("not_a_module", what="gpt2_small_attention()"))
     module.to(device)
     load_reference_weights(module, ref, "gpt2_small_attention()")
     x = randn(152, 2, 4, 768, device=device)
     with torch.no_grad():
         expected = ref(x)
     expect_tensor(module(x), expected,
-                  say("what.gpt2_training", call="gpt2_small_attention()",
+                  finding("what.gpt2_training", call="gpt2_small_attention()",
                       shape=shape_text(x.shape)),
                   mistakes=lambda: mistakes.attention_mistakes(
                       ref, x, causal=True, heads=(12, reference.split_heads, reference.merge_heads)))

@@ -12,9 +12,7 @@ Nothing is written unless every notebook can be. The same solutions always give 
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -23,6 +21,7 @@ import nbformat
 from nbgrader.utils import compute_checksum
 
 from autograder.course.paths import ASSIGNMENTS_DIR, KIT_ROOT, solution_notebook
+from autograder.notebooks.nbgrader_commands import run_nbgrader
 from autograder.notebooks.translation import TranslationError, translated_notebook
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.student.language import TRANSLATIONS
@@ -61,13 +60,7 @@ def write_course_config(course_dir: Path) -> None:
 
 def run_generate_assignment(course_dir: Path, assignment_id: str) -> Path:
     """Run `nbgrader generate_assignment` and return the released notebook's path."""
-    bin_dir = str(Path(sys.executable).parent)
-    # nbgrader calls alembic through PATH when it opens its gradebook.
-    env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
-    command = [sys.executable, "-m", "nbgrader", "generate_assignment", assignment_id, "--force",
-               f"--CourseDirectory.root={course_dir.resolve()}"]
-    result = subprocess.run(command, cwd=course_dir, env=env, capture_output=True, text=True,
-                            check=False)
+    result = run_nbgrader(course_dir, "generate_assignment", assignment_id, "--force")
     released = course_dir / "release" / assignment_id / f"{assignment_id}.ipynb"
     if result.returncode != 0 or not released.is_file():
         log = (result.stdout + result.stderr).strip()[-3000:]

@@ -13,10 +13,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder.student.language import DEFAULT_LANGUAGE, notebook_language
-
-# A notebook larger than this is refused rather than parsed (huge stored outputs or a bomb).
-MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
+from autograder.findings.finding import Finding, finding
+from autograder.student.language import DEFAULT_LANGUAGE, MAX_NOTEBOOK_BYTES, notebook_language
 
 _LINE_BREAKS = re.compile(r"\r\n|\r|\n")
 
@@ -46,7 +44,7 @@ class ExtractedCode:
     """The definitions of a notebook and the problems found while reading it."""
 
     blocks: list[CodeBlock] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    problems: list[Finding] = field(default_factory=list)
     language: str = DEFAULT_LANGUAGE  # the notebook's language (its metadata), for the feedback page
 
     @property
@@ -159,22 +157,18 @@ def extract_definitions(notebook: dict) -> ExtractedCode:
             continue
         source = _blank_ipython_syntax(cell_source(cell))
         if len(source) > MAX_CELL_CHARS:
-            extracted.problems.append(f"code cell {index + 1} holds {len(source):,} characters of code, over the"
-                                      f" {MAX_CELL_CHARS:,} a cell may have; none of its definitions were loaded")
+            extracted.problems.append(finding("cell_too_long", cell=index + 1, characters=f"{len(source):,}",
+                                              limit=f"{MAX_CELL_CHARS:,}"))
             continue
         try:
             tree = ast.parse(source)
         except (RecursionError, MemoryError):
-            extracted.problems.append(f"code cell {index + 1} is nested too deeply to read;"
-                                      " none of its definitions were loaded")
+            extracted.problems.append(finding("cell_too_deep", cell=index + 1))
             continue
         except (SyntaxError, ValueError) as error:
             line = getattr(error, "lineno", None) or "?"
             reason = error.msg if isinstance(error, SyntaxError) else str(error)
-            extracted.problems.append(
-                f"code cell {index + 1} has a syntax error at line {line} ({reason});"
-                " none of its definitions were loaded"
-            )
+            extracted.problems.append(finding("syntax_error", cell=index + 1, line=line, reason=reason))
             continue
         lines = _LINE_BREAKS.split(source)  # the breaks ast counts (str.splitlines knows more)
         for node in tree.body:

@@ -13,8 +13,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
 
-from autograder.grading.engine import GradedSubmission
-from autograder.student.curriculum import ASSIGNMENTS
+from autograder.grading.results import GradedRow, row_order
 
 # Characters XML 1.0 cannot hold (control characters a student's exception text may carry).
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -41,27 +40,23 @@ def _add_case(suite: ElementTree.Element, classname: str, name: str, status: str
     return outcome
 
 
-def _order(row: GradedSubmission):
-    position = ASSIGNMENTS.index(row.assignment_id) if row.assignment_id in ASSIGNMENTS else len(ASSIGNMENTS)
-    return row.student_id, position
-
-
-def junit_xml(rows: list[GradedSubmission]) -> str:
+def junit_xml(rows: list[GradedRow]) -> str:
     """The JUnit XML document of these grading rows (the same rows always give the same text)."""
     root = ElementTree.Element("testsuites", name="attention-kit grading")
     totals: Counter[str] = Counter()
-    for row in sorted(rows, key=_order):
+    for row in sorted(rows, key=row_order):
         suite = ElementTree.SubElement(root, "testsuite", name=_clean(f"{row.student_id}/{row.assignment_id}"))
         properties = ElementTree.SubElement(suite, "properties")
         for name, value in (("score", f"{row.score:g}"), ("max_score", f"{row.max_score:g}"),
-                            ("status", row.status)):
+                            ("status", row.status_text())):
             ElementTree.SubElement(properties, "property", name=name, value=_clean(value))
         outcomes: Counter[str] = Counter()
         if not row.graded:
-            outcomes[_add_case(suite, row.assignment_id, "submission", row.status, row.status)] += 1
+            status = row.status_text()
+            outcomes[_add_case(suite, row.assignment_id, "submission", status, status)] += 1
         for test in row.tests:
-            outcomes[_add_case(suite, f"{row.assignment_id}.{test['stage']}", test["name"], test["status"],
-                               test["message"])] += 1
+            outcomes[_add_case(suite, f"{row.assignment_id}.{test.stage}", test.name, test.status.value,
+                               test.message(row.language))] += 1
         counts = {"tests": sum(outcomes.values()), "failures": outcomes["failure"], "errors": outcomes["error"],
                   "skipped": 0}
         suite.attrib.update({key: str(value) for key, value in counts.items()})

@@ -12,9 +12,6 @@ change once it has submissions: after this, ``generate_assignment`` refuses that
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
 import warnings
 from collections import defaultdict
 from dataclasses import dataclass
@@ -26,7 +23,8 @@ from sqlalchemy.exc import SAWarning
 from traitlets.config.loader import PyFileConfigLoader
 
 from autograder.grading.discovery import MISSING
-from autograder.grading.engine import GradedSubmission
+from autograder.grading.results import GradedRow
+from autograder.notebooks.nbgrader_commands import alembic_on_path
 from autograder.student.curriculum import ASSIGNMENTS
 
 CONFIG_FILE = "nbgrader_config.py"
@@ -60,25 +58,22 @@ def course_database(course_dir: Path) -> tuple[str, str]:
     return coursedir.db_url, coursedir.course_id
 
 
-def stage_points(row: GradedSubmission, key: str, total: float) -> dict[str, float]:
-    """A row's ``points`` (or ``max_points``) per stage, rounded to 0.01 so that they add up to ``total``.
+def stage_points(row: GradedRow, total: float, maxima: bool = False) -> dict[str, float]:
+    """A row's points (or maximum points) per stage, to 0.01, adding up to ``total``.
 
     The rubric's per-test shares are rounded, so the stages' sums can miss the notebook's score
     in grades.csv by a few hundredths; that remainder goes to the stage worth the most.
     """
-    sums: dict[str, float] = defaultdict(float)
-    for test in row.tests:
-        sums[test["stage"]] += test[key]
-    points = {stage: round(value, 2) for stage, value in sums.items()}
+    points = {stage.stage: stage.max_points if maxima else stage.points for stage in row.stage_totals()}
     if points:
         largest = max(points, key=lambda stage: (points[stage], stage))
         points[largest] = round(points[largest] + total - sum(points.values()), 2)
     return points
 
 
-def _stage_maxima(rows: list[GradedSubmission]) -> dict[str, float]:
+def _stage_maxima(rows: list[GradedRow]) -> dict[str, float]:
     graded = [row for row in rows if row.graded]
-    return stage_points(graded[0], "max_points", graded[0].max_score) if graded else {}
+    return stage_points(graded[0], graded[0].max_score, maxima=True) if graded else {}
 
 
 def _grade(gradebook: Gradebook, submitted_notebook, cell) -> Grade:
@@ -91,7 +86,7 @@ def _grade(gradebook: Gradebook, submitted_notebook, cell) -> Grade:
     return grade
 
 
-def _record_assignment(gradebook: Gradebook, assignment_id: str, rows: list[GradedSubmission]) -> int:
+def _record_assignment(gradebook: Gradebook, assignment_id: str, rows: list[GradedRow]) -> int:
     """Write one assignment's cells, students and scores; returns the number of submissions."""
     maxima = _stage_maxima(rows)
     gradebook.update_or_create_assignment(assignment_id)
@@ -109,7 +104,7 @@ def _record_assignment(gradebook: Gradebook, assignment_id: str, rows: list[Grad
         except MissingEntry:
             gradebook.add_submission(assignment_id, row.student_id)
         submitted = gradebook.find_submission_notebook(assignment_id, assignment_id, row.student_id)
-        points = stage_points(row, "points", row.score)
+        points = stage_points(row, row.score)
         for stage, cell in cells.items():
             grade = _grade(gradebook, submitted, cell)
             grade.auto_score = points.get(stage, 0.0)
@@ -119,25 +114,14 @@ def _record_assignment(gradebook: Gradebook, assignment_id: str, rows: list[Grad
     return submissions
 
 
-@contextlib.contextmanager
-def _alembic_on_path():
-    """nbgrader runs ``alembic`` through PATH when it creates a gradebook; it lives beside Python."""
-    saved = os.environ.get("PATH", "")
-    os.environ["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), saved])
-    try:
-        yield
-    finally:
-        os.environ["PATH"] = saved
-
-
-def record_grades(rows: list[GradedSubmission], course_dir: Path) -> RecordedGrades:
+def record_grades(rows: list[GradedRow], course_dir: Path) -> RecordedGrades:
     """Write every row into the gradebook of the nbgrader course at ``course_dir``."""
     db_url, course_id = course_database(course_dir)
-    by_assignment: dict[str, list[GradedSubmission]] = defaultdict(list)
+    by_assignment: dict[str, list[GradedRow]] = defaultdict(list)
     for row in rows:
         by_assignment[row.assignment_id].append(row)
     ordered = sorted(by_assignment, key=lambda a: (ASSIGNMENTS.index(a) if a in ASSIGNMENTS else len(ASSIGNMENTS), a))
-    with warnings.catch_warnings(), _alembic_on_path(), Gradebook(db_url, course_id=course_id) as gradebook:
+    with warnings.catch_warnings(), alembic_on_path(), Gradebook(db_url, course_id=course_id) as gradebook:
         # nbgrader's own add_submission triggers SQLAlchemy's harmless "not in session" warning.
         warnings.filterwarnings("ignore", category=SAWarning)
         submissions = sum(_record_assignment(gradebook, a, by_assignment[a]) for a in ordered)

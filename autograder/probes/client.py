@@ -11,25 +11,10 @@ from typing import Any, Protocol
 
 import torch
 
+from autograder.findings.finding import Finding, finding
+from autograder.probes.errors import StudentError, WorkerCrashed
+from autograder.worker.isolation import Isolation
 from autograder.worker.protocol import Decoder, Encoder, Message, RemoteRef
-
-
-class StudentError(Exception):
-    """The student's code raised an exception while answering a probe."""
-
-    def __init__(self, type_name: str, message: str, student_traceback: str = ""):
-        super().__init__(message)
-        self.type_name = type_name
-        self.message = message
-        self.student_traceback = student_traceback
-
-
-class ProbeTimeout(Exception):
-    """The worker did not answer within the time limit and was killed."""
-
-
-class WorkerCrashed(Exception):
-    """The worker died (exit, crash, memory limit) or sent something that is not an answer."""
 
 
 class Transport(Protocol):
@@ -71,14 +56,14 @@ class RemoteObject:
         return self.method("__call__", *args, **kwargs)
 
     def method(self, name: str, *args, **kwargs):
-        return self._submission._call({"ref": self}, name, args, kwargs)
+        return self._submission._request("call", self, method=name, args=list(args), kwargs=kwargs)
 
     def attr(self, name: str):
-        return self._submission._request({"op": "getattr", "target": {"ref": self}, "name": name})
+        return self._submission._request("getattr", self, name=name)
 
     def describe(self) -> dict:
         """Parameters, buffers, children and plain tensor attributes of a module."""
-        return self._submission._request({"op": "describe", "target": {"ref": self}})
+        return self._submission._request("describe", self)
 
     def load_state_dict(self, state_dict: dict[str, torch.Tensor], strict: bool = True):
         return self.method("load_state_dict", dict(state_dict), strict=strict)
@@ -94,30 +79,33 @@ class RemoteObject:
 
     def backward(self, args: tuple, grad_output: torch.Tensor) -> dict:
         """Run forward on ``args`` and backward with ``grad_output``; returns output and grads."""
-        return self._submission._backward({"ref": self}, "__call__", args, grad_output)
+        return self._submission._request("backward", self, method="__call__", args=list(args),
+                                         grad_output=grad_output)
 
 
 class Submission:
     """One student's notebook as the hidden tests see it: functions and classes by name."""
 
-    def __init__(self, transport: Transport, defined: set[str], load_problems: list[str]):
+    def __init__(self, transport: Transport, defined: set[str], load_problems: list[Finding],
+                 isolation: Isolation | None = None):
         self._transport = transport
         self.defined = defined
         self.load_problems = load_problems
+        self.isolation = isolation  # what confined the worker (None: no worker, the bench's floor)
 
     def has(self, name: str) -> bool:
         return name in self.defined
 
     def call(self, name: str, *args, **kwargs):
         """Call the student's function ``name``; tensors go in and come back as data."""
-        return self._call({"name": name}, None, args, kwargs)
+        return self._request("call", name, args=list(args), kwargs=kwargs)
 
     def call_then_fill(self, name: str, args: tuple, fill: dict[int, float], **kwargs):
         """Call ``name``, then fill the listed arguments in place and return the result.
 
         If the result shares memory with an argument (a view), the fill shows in it.
         """
-        return self._call({"name": name}, None, args, kwargs, fill_args_after=sorted(fill.items()))
+        return self._request("call", name, fill_args_after=sorted(fill.items()), args=list(args), kwargs=kwargs)
 
     def new(self, class_name: str, *args, **kwargs) -> RemoteObject:
         """Construct the student's class ``class_name`` in the worker."""
@@ -134,8 +122,8 @@ class Submission:
         parameters have exactly the names and shapes of ``weights``, loads them and calls
         ``eval()``. Returns the module and that description, taken before the weights were loaded.
         """
-        reply = self._request({"op": "build_module", "target": {"name": class_name}, "args": list(args),
-                               "kwargs": dict(kwargs), "to_args": [device, dtype], "weights": dict(weights)})
+        reply = self._request("build_module", class_name, args=list(args), kwargs=dict(kwargs),
+                              to_args=[device, dtype], weights=dict(weights))
         module = reply.get("module") if isinstance(reply, dict) else None
         if not isinstance(module, RemoteObject):
             raise StudentError("TypeError", f"{class_name}(...) did not create an object")
@@ -143,38 +131,30 @@ class Submission:
 
     def backward(self, name: str, args: tuple, grad_output: torch.Tensor) -> dict:
         """Gradients of the student's function ``name`` with respect to its tensor arguments."""
-        return self._backward({"name": name}, None, args, grad_output)
+        return self._request("backward", name, args=list(args), grad_output=grad_output)
 
     # -- plumbing ---------------------------------------------------------------------
-    def _call(self, target: dict, method: str | None, args, kwargs, **extra):
-        header = {"op": "call", "target": target, "method": method, "args": list(args),
-                  "kwargs": dict(kwargs), **extra}
-        return self._request(header)
+    def _request(self, op: str, target: str | RemoteObject, *, method: str | None = None, name: str | None = None,
+                 fill_args_after: list | None = None, **values):
+        """One probe: ``op`` on ``target`` (a name in the notebook, or an object in the worker).
 
-    def _backward(self, target: dict, method: str | None, args, grad_output):
-        return self._request({"op": "backward", "target": target, "method": method,
-                              "args": list(args), "grad_output": grad_output})
-
-    def _request(self, header: dict):
+        The header's own fields are plain JSON; every value the probe carries (arguments,
+        weights, gradients) goes in ``values``, encoded as data.
+        """
         encoder = Encoder()
-        wire_header = {}
-        for key, value in header.items():
-            wire_header[key] = self._encode_field(encoder, key, value)
-        reply = self._transport.request(wire_header, encoder.tensors)
-        return self._decode_reply(reply)
-
-    def _encode_field(self, encoder: Encoder, key: str, value):
-        if key == "target":
-            if "ref" in value:
-                return encoder.encode(self._checked_ref(value["ref"]))
-            return value
-        if key in ("args", "kwargs", "grad_output", "to_args", "weights"):
-            return encoder.encode(self._swap_handles(value))
-        return value
+        header = {
+            "op": op,
+            "target": {"name": target} if isinstance(target, str) else encoder.encode(self._checked_ref(target)),
+            "method": method,
+            "name": name,
+            "fill_args_after": fill_args_after or [],
+            "values": encoder.encode(self._swap_handles(values)),
+        }
+        return self._decode_reply(self._transport.request(header, encoder.tensors))
 
     def _checked_ref(self, handle: RemoteObject) -> RemoteRef:
         if handle.generation != self._transport.generation:
-            raise WorkerCrashed("this object was lost when the worker was restarted")
+            raise WorkerCrashed(finding("object_lost"))
         return handle.ref
 
     def _swap_handles(self, value):
@@ -191,9 +171,10 @@ class Submission:
         if header.get("ok") is not True:
             error = header.get("error")
             if not isinstance(error, dict):
-                raise WorkerCrashed("the worker sent a reply that is not an answer")
+                raise WorkerCrashed(finding("bad_reply"))
+            undefined = error.get("undefined")
             raise StudentError(str(error.get("type", "Error")), str(error.get("message", "")),
-                               str(error.get("traceback", "")))
+                               str(error.get("traceback", "")), undefined if isinstance(undefined, str) else None)
         decoder = Decoder(reply.tensors, place_tensor=_place_on_reported_device)
         return self._wrap_refs(decoder.decode(header.get("value")))
 

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 
+from autograder.probes.errors import SandboxError
 from autograder.worker import protocol
 
 
@@ -35,12 +36,18 @@ class ForkServerChannel:
     def spawn(self, request: dict) -> tuple[int, socket.socket]:
         """Fork a worker; returns the forked pid and the grader's end of its probe socket."""
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        socket.send_fds(self._control, [b"spawn"], [theirs.fileno()])
-        theirs.close()
-        protocol.send(ours, request, {})
-        reply = self._control.recv(4096)
+        try:
+            socket.send_fds(self._control, [b"spawn"], [theirs.fileno()])
+            theirs.close()
+            protocol.send(ours, request, {})
+            reply = self._control.recv(4096)
+        except OSError as error:
+            ours.close()
+            theirs.close()
+            raise SandboxError(f"the fork server cannot be reached ({error}); see the messages above") from None
         if not reply:
-            raise RuntimeError("the fork server stopped; see the messages above")
+            ours.close()
+            raise SandboxError("the fork server stopped; see the messages above")
         return json.loads(reply)["forked"], ours
 
 

@@ -1,17 +1,12 @@
-"""Open one notebook as a Submission in a sandboxed worker (for running hidden tests by hand)."""
+"""What a worker sees and who it runs as: the standard sandbox of a grading run, and worker uids."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 from pathlib import Path
 
 from autograder.course.paths import KIT_ROOT
-from autograder.notebooks.reading import extract_notebook_file
-from autograder.probes.client import Submission
-from autograder.sandbox.forkserver import ForkServer
-from autograder.sandbox.session import WorkerSession
 from autograder.worker.config import SandboxConfig
 
 # Workers run as users of their own: each grader process gets a block of uids (from its pid)
@@ -56,18 +51,3 @@ def standard_sandbox(uid: int, hide: list[str], memory_bytes: int = 4 * 2**30) -
     return SandboxConfig(memory_bytes=memory_bytes, uid=uid if os.geteuid() == 0 else None,
                          hide_paths=[str(KIT_ROOT), str(Path.home()), *_other_top_level_folders(), *hide],
                          keep_paths=keep)
-
-
-@contextlib.contextmanager
-def open_notebook_submission(path: Path, timeout: float = 10.0):
-    """A Submission for ``path``; the worker and its fork server are gone on exit."""
-    code = extract_notebook_file(path)
-    forkserver = ForkServer()
-    sandbox = standard_sandbox(worker_uid(MANUAL_SLOT), [str(path.resolve().parent)])
-    session = WorkerSession(forkserver, code, sandbox, timeout)
-    try:
-        ready = session.start()
-        yield Submission(session, set(ready["defined"]), code.problems + ready["problems"])
-    finally:
-        session.close()
-        forkserver.close()

@@ -9,20 +9,23 @@ import select
 import signal
 import socket
 import time
+from dataclasses import dataclass
 
 import torch
 
+from autograder.findings.finding import Finding, finding
 from autograder.notebooks.reading import ExtractedCode
-from autograder.probes.client import ProbeTimeout, WorkerCrashed
+from autograder.probes.errors import ProbeTimeout, SandboxError, WorkerCrashed
 from autograder.sandbox.forkserver import ForkServer, ForkServerChannel
 from autograder.worker import protocol
 from autograder.worker.config import SandboxConfig
+from autograder.worker.isolation import Isolation
 
 # Everything a worker says is bounded here, before the grader stores it: code in the worker can
 # rewrite the worker's own replies (it shares its process), so caps inside the worker are not enough.
 MAX_NAMES = 2000
 MAX_NAME_CHARS = 200
-MAX_PROBLEMS = 20  # quoted in the message of every test that hits a NameError
+MAX_PROBLEMS = 20
 MAX_PROBLEM_CHARS = 500
 MAX_TEXT_CHARS = 4000
 
@@ -32,8 +35,14 @@ MAX_TEXT_CHARS = 4000
 _killed: list[tuple[int, int]] = []
 
 
-class SandboxError(Exception):
-    """The sandbox itself failed (a grader setup problem, never the student's fault)."""
+@dataclass(frozen=True)
+class WorkerReady:
+    """What a started worker reported, bounded: the names it defined, what failed to load, and
+    (from its first frame, before any student code ran) how it is confined."""
+
+    defined: set[str]
+    load_problems: list[Finding]
+    isolation: Isolation
 
 
 class WorkerSession:
@@ -50,9 +59,8 @@ class WorkerSession:
         self._namespace_init: int | None = None  # a pidfd for the worker when it has a PID namespace
         self._sock: socket.socket | None = None
         self.generation = 0
-        self.ready: dict = {}
 
-    def start(self) -> dict:
+    def start(self) -> WorkerReady:
         """Fork a fresh worker and wait until it has loaded the definitions."""
         self.close()
         self.generation += 1
@@ -60,25 +68,28 @@ class WorkerSession:
         self._supervisor = _open_pidfd(self._pid)
         # The first frame comes before any student code runs, so it alone is believed: a
         # notebook could forge anything later, a "sandbox_error" that stops the class included.
-        sandbox = self._exchange(None, {}, "setting up the sandbox")
+        sandbox = self._exchange(None, {}, "doing.sandbox")
         if "sandbox_error" in sandbox.header:
             self.close()
             raise SandboxError(f"the worker's sandbox could not be set up: {sandbox.header['sandbox_error']}")
-        if sandbox.header.get("sandboxed") is not True:
+        try:
+            isolation = Isolation.from_json(sandbox.header.get("isolation"), MAX_NAME_CHARS)
+        except ValueError:
+            isolation = None
+        if sandbox.header.get("sandboxed") is not True or isolation is None:
             self.close()
-            raise WorkerCrashed("the worker did not start properly")
-        reply = self._exchange(None, {}, "loading your notebook's definitions")
+            raise WorkerCrashed(finding("worker_not_started"))
+        reply = self._exchange(None, {}, "doing.loading")
         if reply.header.get("ready") is not True:
             self.close()
-            raise WorkerCrashed("the worker did not start properly")
+            raise WorkerCrashed(finding("worker_not_started"))
         self._namespace_init = _open_namespace_init(self._pid)
-        self.ready = {
-            "ready": True,
-            "defined": _bounded_strings(reply.header.get("defined"), MAX_NAMES, MAX_NAME_CHARS),
-            "problems": _bounded_strings(reply.header.get("problems"), MAX_PROBLEMS, MAX_PROBLEM_CHARS),
-            "isolation": str(sandbox.header.get("isolation", ""))[:MAX_NAME_CHARS],
-        }
-        return self.ready
+        problems = reply.header.get("problems")
+        return WorkerReady(
+            set(_bounded_strings(reply.header.get("defined"), MAX_NAMES, MAX_NAME_CHARS)),
+            [load_problem(item) for item in (problems if isinstance(problems, list) else [])[:MAX_PROBLEMS]],
+            isolation,
+        )
 
     def request(self, header: dict, tensors: dict[str, torch.Tensor]) -> protocol.Message:
         if self._sock is None:
@@ -86,14 +97,15 @@ class WorkerSession:
         # The worker echoes this id; a frame that student code wrote to the socket itself would
         # answer the wrong probe and shift every later answer, so it ends the worker instead.
         probe_id = secrets.token_hex(8)
-        reply = self._exchange({**header, "probe_id": probe_id}, tensors, "answering this test")
+        reply = self._exchange({**header, "probe_id": probe_id}, tensors, "doing.answering")
         if reply.header.get("probe_id") != probe_id:
             self.close()
-            raise WorkerCrashed("The process running your code wrote to the grader's connection itself"
-                                " and was stopped.")
+            raise WorkerCrashed(finding("forged_reply"))
         return reply
 
     def _exchange(self, header, tensors, doing: str) -> protocol.Message:
+        """Send ``header`` (if any) and read the reply; ``doing`` (a ``doing.*`` key) says what the
+        worker was doing, for the student, should it run out of time or stop."""
         # One deadline for the whole answer: a worker that sends a byte now and then must not
         # keep the grader waiting forever (a socket timeout alone restarts at every byte).
         deadline = time.monotonic() + self._timeout
@@ -104,16 +116,10 @@ class WorkerSession:
             return _bounded_reply(protocol.receive(self._sock, deadline=deadline))
         except TimeoutError:
             self.close()
-            raise ProbeTimeout(
-                f"Your code ran longer than the {self._timeout:g} s limit while {doing}"
-                " (an endless loop, or work far bigger than the test needs) and was stopped"
-            ) from None
+            raise ProbeTimeout(finding("timeout", limit=f"{self._timeout:g}", doing=finding(doing))) from None
         except (EOFError, OSError, protocol.ProtocolError) as error:
             self.close()
-            raise WorkerCrashed(
-                f"The process running your code stopped while {doing} (it exited, crashed or"
-                f" went over the memory limit): {error}"
-            ) from None
+            raise WorkerCrashed(finding("crashed", doing=finding(doing), error=str(error))) from None
 
     def close(self, wait: bool = True) -> None:
         """Kill the worker and everything it started, and wait until they are gone.
@@ -210,10 +216,20 @@ def _bounded_reply(message: protocol.Message) -> protocol.Message:
     """Cap the texts of an error reply; the grader stores them in results and feedback."""
     error = message.header.get("error")
     if message.header.get("ok") is not True and isinstance(error, dict):
-        message.header["error"] = {key: str(error.get(key, ""))[:limit] for key, limit in
-                                   (("type", MAX_NAME_CHARS), ("message", MAX_TEXT_CHARS),
-                                    ("traceback", MAX_TEXT_CHARS))}
+        bounded = {key: str(error.get(key, ""))[:limit] for key, limit in
+                   (("type", MAX_NAME_CHARS), ("message", MAX_TEXT_CHARS), ("traceback", MAX_TEXT_CHARS))}
+        if isinstance(error.get("undefined"), str):
+            bounded["undefined"] = error["undefined"][:MAX_NAME_CHARS]
+        message.header["error"] = bounded
     return message
+
+
+def load_problem(item: object) -> Finding:
+    """A definition that failed to load, as the worker reported it (cell, line and error)."""
+    if not isinstance(item, dict) or type(item.get("cell")) is not int or type(item.get("line")) is not int:
+        return finding("bad_reply")
+    error = str(item.get("error", ""))[:MAX_PROBLEM_CHARS]
+    return finding("cell_raised", cell=item["cell"], line=item["line"], error=error)
 
 
 def _child_of(pid: int) -> int | None:

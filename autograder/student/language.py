@@ -28,8 +28,9 @@ METADATA_KEY = "attention_kit"
 STUDENT_LOCALES_DIR = Path(__file__).resolve().parent / "locales"
 # Set to en, zh or pt to choose the self-checks' language whatever the notebook says.
 LANGUAGE_VARIABLE = "ATTENTION_KIT_LANGUAGE"
-# A notebook larger than this is not read for its language (the grader refuses it anyway).
-_MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
+# The largest notebook the kit reads: the grader refuses larger submissions (clear their outputs),
+# and the self-checks do not read a larger notebook for its language.
+MAX_NOTEBOOK_BYTES = 64 * 1024 * 1024
 
 
 class CatalogError(Exception):
@@ -82,7 +83,7 @@ def _language_from_path(path: Path) -> str | None:
 @functools.lru_cache(maxsize=16)
 def _file_language(path: str, modified_ns: int, size: int) -> str | None:
     # Keyed by modification time and size, so an edited or replaced notebook is read again.
-    if size > _MAX_NOTEBOOK_BYTES:
+    if size > MAX_NOTEBOOK_BYTES:
         return None
     try:
         notebook = json.loads(Path(path).read_bytes())

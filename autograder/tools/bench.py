@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import threading
 import time
@@ -25,12 +24,15 @@ from rich.console import Console
 from rich.table import Table
 
 from autograder.course.paths import KIT_ROOT
-from autograder.grading.engine import GradeOptions, grade_class
+from autograder.grading.discovery import discover
+from autograder.grading.engine import GradeOptions, grade_entries
 from autograder.notebooks.building import write_course_config
 from autograder.notebooks.example_class import complete_notebook, partial_notebook
+from autograder.notebooks.nbgrader_commands import run_nbgrader
 from autograder.notebooks.variants import load_solution, load_student, notebook_text, source_of, write_submission
 from autograder.sandbox.layout import is_worker_uid
 from autograder.student.curriculum import ASSIGNMENTS
+from autograder.tools.inprocess import InProcessWorkers
 
 BENCH_DIR = KIT_ROOT / "bench-output"
 CHAPTER = 1200  # notebooks of one chapter in a 300-student course
@@ -84,10 +86,7 @@ def prepare_nbgrader_course(course: Path, class_dir: Path) -> None:
 
 
 def _nbgrader(course: Path, *args: str) -> None:
-    bin_dir = str(Path(sys.executable).parent)
-    env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
-    result = subprocess.run([sys.executable, "-m", "nbgrader", *args, f"--CourseDirectory.root={course}"],
-                            cwd=course, env=env, capture_output=True, text=True)
+    result = run_nbgrader(course, *args)
     if result.returncode != 0:
         raise RuntimeError(f"nbgrader {' '.join(args)} failed:\n{result.stderr[-3000:]}")
 
@@ -159,9 +158,10 @@ def _descends_from(pid: int, ancestor: int, parents: dict[int, int]) -> bool:
     return False
 
 
-def time_ours(class_dir: Path, out: Path, options: GradeOptions) -> float:
+def time_ours(class_dir: Path, out: Path, options: GradeOptions, workers=None) -> float:
+    """Seconds to grade ``class_dir`` (``workers``: where student code runs, sandboxed by default)."""
     started = time.perf_counter()
-    grade_class(class_dir, out, options)
+    grade_entries(discover(class_dir), class_dir, out, options, lambda student, assignment: None, workers)
     return time.perf_counter() - started
 
 
@@ -189,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     # that the timed rounds must not lose.
     with MemoryWatch() as memory:
         time_ours(class_dir, BENCH_DIR / "ours", options)
-    floor = time_ours(class_dir, BENCH_DIR / "floor", GradeOptions(jobs=1, unsandboxed_floor=True))
+    floor = time_ours(class_dir, BENCH_DIR / "floor", GradeOptions(jobs=1), workers=InProcessWorkers)
     one_notebook = min(time_ours(first_notebook(class_dir, BENCH_DIR / "one"), BENCH_DIR / "ours-one", options)
                        for _ in range(2))
     ours_per, theirs_per, floor_per = (min(t) / notebooks for t in (ours, theirs, [floor]))

@@ -1,16 +1,21 @@
-"""A transport that answers probes in the calling process, for the benchmark's floor only.
+"""Workers that answer probes in the shard's own process: the benchmark's floor, and nothing else.
 
-It runs student code in the same process as the tests, so it offers no isolation at all:
-the grader never uses it. It still round-trips every message through bytes, so probes
-behave exactly as they do over the sandboxed worker's socket.
+They run student code in the same process as the hidden tests, so they offer no isolation at
+all: the grader never uses them. Every message still round-trips through bytes, so probes
+behave exactly as they do over a sandboxed worker's socket; what is left is the cost of the
+checks themselves.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 import torch
 
-from autograder.notebooks.reading import ExtractedCode
+from autograder.grading.plugin import PreparedSubmission
 from autograder.probes.client import Submission
+from autograder.sandbox.session import load_problem
 from autograder.worker.probe_server import ProbeServer, load_definitions
 from autograder.worker.protocol import Message, pack, unpack
 
@@ -28,10 +33,28 @@ class InProcessTransport:
         return unpack(pack(reply_header, reply_tensors))
 
 
-def open_in_process(code: ExtractedCode) -> Submission:
-    """A Submission whose definitions run in this very process (no sandbox)."""
-    blocks = [vars(block) for block in code.blocks]
-    namespace, problems = load_definitions(blocks)
-    server = ProbeServer(namespace)
-    defined = {name for name in namespace if not name.startswith("__")}
-    return Submission(InProcessTransport(server), defined, code.problems + problems)
+class InProcessOpener:
+    """Opens a submission by running its definitions in this very process (no sandbox)."""
+
+    @contextlib.contextmanager
+    def __call__(self, prepared: PreparedSubmission) -> Iterator[Submission]:
+        namespace, problems = load_definitions([vars(block) for block in prepared.code.blocks])
+        defined = {name for name in namespace if not name.startswith("__")}
+        yield Submission(InProcessTransport(ProbeServer(namespace)), defined,
+                         prepared.code.problems + [load_problem(problem) for problem in problems])
+
+    def finish(self) -> None:
+        """Nothing is left running."""
+
+
+class InProcessWorkers(contextlib.AbstractContextManager):
+    """``Workers`` for ``grade_entries`` that give every shard an ``InProcessOpener``."""
+
+    def __init__(self, slots: int = 1):
+        self.slots = slots
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def opener(self, slot: int) -> InProcessOpener:
+        return InProcessOpener()

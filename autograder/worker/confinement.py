@@ -24,6 +24,7 @@ import signal
 import tempfile
 
 from autograder.worker.config import SandboxConfig
+from autograder.worker.isolation import Isolation, IsolationLevel
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWIPC = 0x08000000
@@ -59,8 +60,6 @@ SCRATCH_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
 _WRITABLE_MOUNTS = (*SCRATCH_DIRS, "/dev", "/proc")
 O_PATH = getattr(os, "O_PATH", 0o10000000)
 
-ISOLATION_FULL = "namespaces+unprivileged-user"
-ISOLATION_USERNS = "namespaces (user namespace)"
 
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -82,18 +81,18 @@ def _unshare(flags: int) -> None:
     _check(_libc.unshare(flags), "unshare")
 
 
-def _enter_namespaces() -> str:
+def _enter_namespaces() -> IsolationLevel:
     """Unshare mount, PID, network and IPC namespaces; returns the isolation level reached."""
     flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC
     if os.geteuid() == 0:
         _unshare(flags)
-        return ISOLATION_FULL
+        return IsolationLevel.FULL
     uid, gid = os.geteuid(), os.getegid()
     _unshare(flags | CLONE_NEWUSER)
     for name, text in (("setgroups", "deny"), ("uid_map", f"0 {uid} 1"), ("gid_map", f"0 {gid} 1")):
         with open(f"/proc/self/{name}", "w") as handle:
             handle.write(text)
-    return ISOLATION_USERNS
+    return IsolationLevel.USER_NAMESPACE
 
 
 def _outermost(paths: list[str]) -> list[str]:
@@ -221,7 +220,7 @@ def _tasks_of(uid: int) -> int:
     return count
 
 
-def confine(config: SandboxConfig) -> str:
+def confine(config: SandboxConfig) -> Isolation:
     """Confine the calling (freshly forked, single-threaded) process; returns the isolation level.
 
     With a PID namespace, this forks once more: the caller stays behind as a supervisor that
@@ -238,7 +237,7 @@ def confine(config: SandboxConfig) -> str:
     if child:
         _supervise(child)
     _private_filesystems(config)
-    separate_user = config.uid is not None and os.geteuid() == 0 and level == ISOLATION_FULL
+    separate_user = config.uid is not None and os.geteuid() == 0 and level is IsolationLevel.FULL
     _drop_capability_bounding_set()
     if separate_user:
         _drop_privileges(config.uid)
@@ -246,11 +245,13 @@ def confine(config: SandboxConfig) -> str:
     # Set after the user change (which clears it): the worker dies with its supervisor. Until
     # then it shares the supervisor's process group, which the grader kills as a whole.
     _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
-    _finish(config, count_processes=separate_user or level == ISOLATION_USERNS, scratch="/tmp")
-    return level if separate_user or level == ISOLATION_USERNS else "namespaces (as root)"
+    _finish(config, count_processes=separate_user or level is IsolationLevel.USER_NAMESPACE, scratch="/tmp")
+    if separate_user or level is IsolationLevel.USER_NAMESPACE:
+        return Isolation(level)
+    return Isolation(IsolationLevel.NAMESPACES_AS_ROOT)
 
 
-def _confine_without_namespaces(config: SandboxConfig, error: OSError) -> str:
+def _confine_without_namespaces(config: SandboxConfig, error: OSError) -> Isolation:
     """Limits only: no namespaces here (a container without CAP_SYS_ADMIN, say). A root grader
     still drops the worker to its own uid: not root, it cannot write the kit or the outputs, nor
     read what only root may read; the grader sweeps that uid's processes when the worker ends."""
@@ -262,7 +263,7 @@ def _confine_without_namespaces(config: SandboxConfig, error: OSError) -> str:
     _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")  # dies with the fork server
     _finish(config, count_processes=separate_user, scratch=scratch)
     user = ", as an unprivileged user" if separate_user else ""
-    return f"limits only{user} (no namespaces: {error.strerror})"
+    return Isolation(IsolationLevel.LIMITS_ONLY, f"{user} (no namespaces: {error.strerror})")
 
 
 def _supervise(child: int) -> None:

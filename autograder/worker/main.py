@@ -45,7 +45,7 @@ def run_worker(sock: socket.socket, request: dict) -> None:
         protocol.send(sock, {"ready": False, "sandbox_error": str(error)}, {})
         os._exit(71)
     # Sent before any student code runs, so the grader believes it (and only this frame).
-    protocol.send(sock, {"sandboxed": True, "isolation": isolation}, {})
+    protocol.send(sock, {"sandboxed": True, "isolation": isolation.to_json()}, {})
     _isolate_io(sock.fileno())
     torch.set_num_threads(config.threads)
     namespace, problems = load_definitions(request["blocks"])

@@ -62,8 +62,10 @@ def _register_source(blocks: list[dict]) -> None:
         linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)
 
 
-def load_definitions(blocks: list[dict]) -> tuple[dict, list[str]]:
-    """Execute each extracted definition on its own, so one failing block costs only itself."""
+def load_definitions(blocks: list[dict]) -> tuple[dict, list[dict]]:
+    """Execute each extracted definition on its own, so one failing block costs only itself.
+
+    Returns the namespace and, for each block that raised, its cell, line and error."""
     namespace: dict = {"__name__": "__student__", "__builtins__": builtins}
     problems = []
     _register_source(blocks)
@@ -73,7 +75,7 @@ def load_definitions(blocks: list[dict]) -> tuple[dict, list[str]]:
         try:
             exec(compile(padded, f"<cell {cell}>", "exec"), namespace)
         except BaseException as error:  # noqa: BLE001 - SystemExit and friends cost only this block
-            problems.append(f"code cell {cell}, line {line}: {describe_exception(error)}")
+            problems.append({"cell": cell, "line": line, "error": describe_exception(error)})
     return namespace, problems
 
 
@@ -95,6 +97,14 @@ def _student_traceback(error: BaseException) -> str:
               if frame.f_code.co_filename.startswith("<cell ")]
     summary = traceback.StackSummary.extract(frames, limit=20)
     return "".join(summary.format())[-MAX_ERROR_CHARS:]
+
+
+class UndefinedName(NameError):
+    """A probe asked for a name the notebook does not define."""
+
+    def __init__(self, name: str):
+        super().__init__(f"{name} is not defined in your notebook")
+        self.name = name
 
 
 class ProbeServer:
@@ -143,13 +153,18 @@ class ProbeServer:
             # inference_mode(False) also undoes an inference mode that student code entered and
             # never left (``torch.inference_mode().__enter__()``), which set_grad_enabled cannot.
             with torch.inference_mode(False):
-                value = operation(message.header, self._decoder(message))
+                decoder = self._decoder(message)
+                values = decoder.decode(message.header.get("values", {"dict": {}}))
+                if not isinstance(values, dict):
+                    raise ValueError("a probe's values must be a dict")
+                value = operation(message.header, decoder, values)
                 reply = {"ok": True, "value": encoder.encode(value)}, encoder.tensors
         except BaseException as error:  # noqa: BLE001 - SystemExit from student code is an answer
             reply = {"ok": False, "error": {
-                "type": type(error).__name__,
+                "type": "NameError" if isinstance(error, UndefinedName) else type(error).__name__,
                 "message": exception_text(error),
                 "traceback": _student_traceback(error),
+                "undefined": error.name if isinstance(error, UndefinedName) else None,
             }}, {}
         reply[0]["probe_id"] = message.header.get("probe_id")  # which probe this answers
         return reply
@@ -159,7 +174,7 @@ class ProbeServer:
         if "name" in target:
             name = str(target["name"])
             if name not in self.namespace:
-                raise NameError(f"{name} is not defined in your notebook")
+                raise UndefinedName(name)
             return self.namespace[name]
         return decoder.decode(target)
 
@@ -168,22 +183,20 @@ class ProbeServer:
         method = header.get("method")
         return getattr(target, method) if method else target
 
-    def _op_call(self, header: dict, decoder: Decoder):
+    def _op_call(self, header: dict, decoder: Decoder, values: dict):
         function = self._callable(header, decoder)
-        args = decoder.decode(header.get("args", {"list": []}))
-        kwargs = decoder.decode(header.get("kwargs", {"dict": {}}))
-        result = function(*args, **kwargs)
+        args = values.get("args", [])
+        result = function(*args, **values.get("kwargs", {}))
         for index, fill_value in header.get("fill_args_after", []):
             with torch.no_grad():
                 args[index].fill_(fill_value)  # lets the trusted side see whether result is a view
         return result
 
-    def _op_backward(self, header: dict, decoder: Decoder):
+    def _op_backward(self, header: dict, decoder: Decoder, values: dict):
         function = self._callable(header, decoder)
-        args = decoder.decode(header.get("args", {"list": []}))
-        grad_output = decoder.decode(header["grad_output"])
+        args = values.get("args", [])
         output = function(*args)
-        output.backward(grad_output)
+        output.backward(values["grad_output"])
         owner = self._target(header, decoder)
         parameters = owner.named_parameters() if isinstance(owner, torch.nn.Module) else []
         return {
@@ -192,19 +205,19 @@ class ProbeServer:
             "param_grads": {name: param.grad for name, param in parameters},
         }
 
-    def _op_getattr(self, header: dict, decoder: Decoder):
+    def _op_getattr(self, header: dict, decoder: Decoder, values: dict):
         return getattr(self._target(header, decoder), str(header["name"]))
 
-    def _op_describe(self, header: dict, decoder: Decoder):
+    def _op_describe(self, header: dict, decoder: Decoder, values: dict):
         return describe(self._target(header, decoder))
 
-    def _op_build_module(self, header: dict, decoder: Decoder):
+    def _op_build_module(self, header: dict, decoder: Decoder, values: dict):
         """Construct, move and describe a module; give it the weights and call eval() when its
         parameters have exactly their names and shapes. One probe instead of five."""
-        module = self._op_call(header, decoder)
-        module.to(*decoder.decode(header["to_args"]))
+        module = self._op_call(header, decoder, values)
+        module.to(*values["to_args"])
         description = describe(module)
-        weights = decoder.decode(header["weights"])
+        weights = values["weights"]
         shapes = {name: shape for name, (shape, _) in description.get("parameters", {}).items()}
         if shapes == {name: list(weight.shape) for name, weight in weights.items()}:
             module.load_state_dict(weights, strict=False)

@@ -76,7 +76,8 @@ def _wrap_for(mode: str) -> list[str]:
         pytest.skip("setpriv and unshare are needed to run the grader in its fallbacks")
     if mode == "limits-only":
         return ["setpriv", "--bounding-set=-sys_admin", "--inh-caps=-sys_admin"]
-    if not all(os.stat(p).st_mode & 0o004 for p in (KIT_ROOT / "autograder" / "grading" / "engine.py", KIT_ROOT / "solutions")):
+    kit_files = (KIT_ROOT / "autograder" / "grading" / "engine.py", KIT_ROOT / "solutions")
+    if not all(os.stat(p).st_mode & 0o004 for p in kit_files):
         pytest.skip("the kit is not readable by other users here, so nobody cannot run the grader")
     return _as_nobody()
 

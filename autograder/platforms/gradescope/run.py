@@ -23,13 +23,14 @@ from pathlib import Path
 from autograder.course import rubric
 from autograder.course.reference import BrokenReferenceError
 from autograder.course.rubric import RubricError
-from autograder.grading.engine import GradedSubmission, GradeOptions, GradingError, grade_class
+from autograder.grading.engine import GradeOptions, GradingError, grade_class
 from autograder.grading.outputs import write_atomically
+from autograder.grading.results import GradedRow, RowStatus
+from autograder.notebooks.reading import MAX_NOTEBOOK_BYTES
 from autograder.platforms.gradescope.results import results_document
 from autograder.student.curriculum import ASSIGNMENTS
 
 STUDENT_ID = "submission"
-MAX_NOTEBOOK_BYTES = 64 * 2**20  # the grader's own limit
 
 
 def _candidates(submission_dir: Path) -> dict[str, tuple[int, Callable[[], bytes]]]:
@@ -71,15 +72,15 @@ def find_notebook(submission_dir: Path, assignment_id: str) -> tuple[bytes | Non
         return None, f"misnamed: found {', '.join(candidates)}; expected {expected}"
     size, read = candidates[chosen[0]]
     if size > MAX_NOTEBOOK_BYTES:
-        return None, f"unreadable: {chosen[0]} is over 64 MiB"
+        return None, f"unreadable: {chosen[0]} is over {MAX_NOTEBOOK_BYTES // 2**20} MiB"
     return read(), chosen[0]
 
 
-def grade_submission(submission_dir: Path, assignment_id: str, options: GradeOptions) -> GradedSubmission:
+def grade_submission(submission_dir: Path, assignment_id: str, options: GradeOptions) -> GradedRow:
     """Grade the notebook in ``submission_dir`` as ``assignment_id``; one grades.csv row."""
     content, where = find_notebook(submission_dir, assignment_id)
     if content is None:
-        return GradedSubmission(STUDENT_ID, assignment_id, where, 0.0, rubric.max_score(assignment_id))
+        return GradedRow(STUDENT_ID, assignment_id, RowStatus.parse(where), 0.0, rubric.max_score(assignment_id))
     with tempfile.TemporaryDirectory(prefix="gradescope-") as scratch:
         submitted = Path(scratch) / "submitted"
         notebook = submitted / STUDENT_ID / assignment_id / f"{assignment_id}.ipynb"

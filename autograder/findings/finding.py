@@ -1,0 +1,122 @@
+"""A finding: what a check or the grader found, kept as data until someone reads it.
+
+A finding is a message key (of ``autograder.findings.english.SENTENCES``), the fields that fill
+its template, and, where the answer matches one, the id of a known mistake
+(``autograder.student.mistakes.MISTAKES``). A field holds what is never translated (code, a
+shape, a number, a student's own error text) or a nested finding: a phrase such as
+``what.for_shape``, or a list of them (``problems``). ``notes`` are sentences that follow the
+main one (advice, what went wrong while loading); ``detail`` is verbatim text shown last (the
+student's own traceback).
+
+Findings travel as typed values and as JSON (``to_json``/``from_json``); they are rendered once,
+when shown, in the reader's language (``autograder.findings.render``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Union
+
+FieldValue = Union[str, int, "Finding", list["Finding"]]
+
+
+class FindingFormatError(ValueError):
+    """Stored data that is not a finding (a results file edited by hand, say)."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A message key, its fields, the named mistake if any, and what follows it."""
+
+    key: str
+    fields: Mapping[str, FieldValue] = field(default_factory=dict)
+    mistake: str | None = None
+    notes: tuple[Finding, ...] = ()
+    detail: str = ""
+
+    def with_mistake(self, mistake: str | None) -> Finding:
+        return Finding(self.key, self.fields, mistake, self.notes, self.detail)
+
+    def with_notes(self, *notes: Finding, detail: str = "") -> Finding:
+        return Finding(self.key, self.fields, self.mistake, self.notes + notes, self.detail + detail)
+
+    def mistakes(self) -> set[str]:
+        """The named mistakes of this finding and of the findings it holds."""
+        found = {self.mistake} if self.mistake else set()
+        for value in [*self.fields.values(), list(self.notes)]:
+            for nested in value if isinstance(value, list) else [value]:
+                if isinstance(nested, Finding):
+                    found |= nested.mistakes()
+        return found
+
+    def to_json(self) -> dict:
+        data: dict = {"key": self.key, "fields": {name: _field_to_json(value) for name, value in self.fields.items()}}
+        if self.mistake:
+            data["mistake"] = self.mistake
+        if self.notes:
+            data["notes"] = [note.to_json() for note in self.notes]
+        if self.detail:
+            data["detail"] = self.detail
+        return data
+
+    @classmethod
+    def from_json(cls, data: object) -> Finding:
+        if not isinstance(data, dict) or not isinstance(data.get("key"), str):
+            raise FindingFormatError("a finding must be an object with a string key")
+        fields = data.get("fields", {})
+        notes = data.get("notes", [])
+        mistake, detail = data.get("mistake"), data.get("detail", "")
+        if not isinstance(fields, dict) or not isinstance(notes, list) or not isinstance(detail, str) \
+                or not (mistake is None or isinstance(mistake, str)):
+            raise FindingFormatError(f"finding {data['key']!r} is malformed")
+        return cls(data["key"], {str(name): _field_from_json(value) for name, value in fields.items()}, mistake,
+                   tuple(cls.from_json(note) for note in notes), detail)
+
+    def __str__(self) -> str:
+        from autograder.findings.render import render  # the English text, for logs and tracebacks
+
+        return render(self)
+
+
+def finding(key: str, mistake: str | None = None, **fields: object) -> Finding:
+    """A Finding whose fields are made data: a value that is not a whole number, text or a
+    finding (a dtype, a device, a float) is kept as the text it prints as."""
+    return Finding(key, {name: _as_field(value) for name, value in fields.items()}, mistake)
+
+
+class Failure(AssertionError):
+    """A check failed; ``finding`` says what it found (pytest counts it as a failed test)."""
+
+    def __init__(self, found: Finding):
+        super().__init__(found)
+        self.finding = found
+
+    def __str__(self) -> str:
+        return str(self.finding)
+
+
+def _as_field(value: object) -> FieldValue:
+    if isinstance(value, Finding) or (type(value) is int) or isinstance(value, str):
+        return value
+    if isinstance(value, list) and value and all(isinstance(item, Finding) for item in value):
+        return value
+    return str(value)
+
+
+def _field_to_json(value: FieldValue):
+    if isinstance(value, Finding):
+        return value.to_json()
+    if isinstance(value, list):
+        return [item.to_json() for item in value]
+    return value
+
+
+def _field_from_json(value: object) -> FieldValue:
+    if isinstance(value, dict):
+        return Finding.from_json(value)
+    if isinstance(value, list):
+        return [Finding.from_json(item) for item in value]
+    if isinstance(value, str) or type(value) is int:
+        return value
+    raise FindingFormatError(f"a finding's field holds a {type(value).__name__}")

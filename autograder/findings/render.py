@@ -1,0 +1,78 @@
+"""Findings as text, in the reader's language: the one place where a finding becomes words.
+
+English comes from ``autograder.findings.english.SENTENCES`` and the mistakes catalog
+(``autograder.student.mistakes``); a translation from ``autograder/locales/<language>/findings.json``
+and the student side's ``mistakes.json``. Code, shapes, numbers and the student's own error
+texts (the plain fields) stay as they are in every language. Rendering is linear in the size
+of the finding.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+
+from autograder.course.paths import LOCALES_DIR
+from autograder.findings.english import SENTENCES
+from autograder.findings.finding import FieldValue, Finding
+from autograder.student import language as languages
+from autograder.student.mistakes import MISTAKES
+
+# Full-width punctuation brings its own spacing: a blank after it, left by a template that puts
+# one after {what} as it should after code, is dropped ("（x 的形状为 (2, 5)）保留下来的元素").
+_BLANK_AFTER_FULL_WIDTH = re.compile(r"(?<=[）：；，。]) ")
+LIST_SEPARATOR = "problems.separator"  # joins a field that holds a list of findings
+
+
+@functools.cache
+def sentences(language: str) -> Mapping[str, str]:
+    """Every finding template in ``language`` (English where a catalog lacks a key)."""
+    return languages.messages(language, "findings", SENTENCES, LOCALES_DIR)
+
+
+@functools.cache
+def mistake_texts(language: str) -> Mapping[str, str]:
+    """The named mistakes in ``language``."""
+    return languages.messages(language, "mistakes", MISTAKES)
+
+
+def render(found: Finding, language: str = languages.DEFAULT_LANGUAGE) -> str:
+    """``found`` as the reader of ``language`` reads it: its sentence, the named mistake, its
+    notes, then its verbatim detail on a line of its own."""
+    text = _sentence(found, language)
+    if found.mistake:
+        hint = sentences(language)["hint.likely_mistake"]
+        text += hint.format(mistake=mistake_texts(language).get(found.mistake, found.mistake))
+    text += "".join(_sentence(note, language) for note in found.notes)
+    return text + ("\n" + found.detail if found.detail else "")
+
+
+def _sentence(found: Finding, language: str) -> str:
+    template = sentences(language).get(found.key)
+    if template is None:  # a key from a newer kit: show what is known rather than fail
+        return " ".join(str(_field(value, language)) for value in found.fields.values())
+    text = template.format_map(_Fields(found, language))
+    return text if language == languages.DEFAULT_LANGUAGE else _BLANK_AFTER_FULL_WIDTH.sub("", text)
+
+
+def _field(value: FieldValue, language: str) -> str | int:
+    if isinstance(value, Finding):
+        return render(value, language)
+    if isinstance(value, list):
+        return sentences(language)[LIST_SEPARATOR].join(render(item, language) for item in value)
+    return value
+
+
+class _Fields(dict):
+    """The fields of a finding, rendered on demand; a field the template names but the finding
+    lacks shows as ``{name}`` rather than raising."""
+
+    def __init__(self, found: Finding, language: str):
+        super().__init__()
+        self._found, self._language = found, language
+
+    def __missing__(self, name: str):
+        if name not in self._found.fields:
+            return "{" + name + "}"
+        return _field(self._found.fields[name], self._language)

@@ -1,0 +1,206 @@
+"""The typed records of a grading run: a scored test and a graded row, serialised in one place.
+
+A ``GradedRow`` is one row of grades.csv and one results JSON: its status (a kind, and the
+detail of what went wrong), its score, its scored tests and the findings of its loading
+problems. Every output (grades.csv, results JSON, feedback pages, the report, platforms) is
+made from these records, and ``from_json`` reads a results file back. Per-stage totals and the
+order of rows are computed here once. This module does not import torch: reading results is cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import StrEnum
+
+from autograder.findings.finding import Finding, FindingFormatError
+from autograder.findings.render import render
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
+from autograder.student.language import DEFAULT_LANGUAGE
+from autograder.worker.isolation import Isolation
+
+CSV_COLUMNS = ["student_id", "assignment_id", "score", "max_score", "status"]
+
+
+class ResultsFormatError(ValueError):
+    """A stored results record that this kit cannot read; the message says what is wrong."""
+
+
+class TestStatus(StrEnum):
+    """How one hidden test instance ended for one submission."""
+
+    __test__ = False  # not a pytest test class
+
+    PASSED = "passed"
+    FAILED = "failed"  # a hidden check found a wrong answer
+    ERROR = "error"  # the student's code raised, or its worker stopped
+    TIMEOUT = "timeout"  # the student's code ran out of time (or the test was not run for it)
+
+
+class RowKind(StrEnum):
+    """What became of one (student, assignment) pair."""
+
+    GRADED = "graded"
+    MISSING = "missing"
+    MISNAMED = "misnamed"
+    UNREADABLE = "unreadable"
+
+
+@dataclass(frozen=True)
+class RowStatus:
+    """The kind of a row and, for rows that could not be graded, what was found instead."""
+
+    kind: RowKind
+    detail: str = ""
+
+    def text(self) -> str:
+        """As grades.csv writes it: ``missing``, ``misnamed: found ...; expected ...``."""
+        return f"{self.kind.value}: {self.detail}" if self.detail else self.kind.value
+
+    @classmethod
+    def parse(cls, text: str) -> RowStatus:
+        """The status of a grades.csv row (``graded (weaker isolation: ...)`` counts as graded)."""
+        head, _, detail = text.partition(":")
+        kind = head.split(" (", 1)[0].strip()
+        try:
+            return cls(RowKind(kind), detail.strip() if kind != RowKind.GRADED else "")
+        except ValueError:
+            raise ResultsFormatError(f"unknown status {text!r}") from None
+
+
+@dataclass(frozen=True)
+class ScoredTest:
+    """One hidden test instance of one submission, with its share of the points."""
+
+    __test__ = False  # not a pytest test class
+
+    name: str
+    stage: str
+    points: float
+    max_points: float
+    status: TestStatus
+    finding: Finding | None = None  # what the test found; None when it passed
+
+    @property
+    def passed(self) -> bool:
+        return self.status is TestStatus.PASSED
+
+    def message(self, language: str = DEFAULT_LANGUAGE) -> str:
+        return render(self.finding, language) if self.finding else ""
+
+    def to_json(self) -> dict:
+        data = {"name": self.name, "stage": self.stage, "points": self.points, "max_points": self.max_points,
+                "status": self.status.value, "message": self.message()}
+        if self.finding is not None:
+            data["finding"] = self.finding.to_json()
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> ScoredTest:
+        found = data.get("finding")
+        return cls(str(data["name"]), str(data["stage"]), float(data["points"]), float(data["max_points"]),
+                   TestStatus(data["status"]), Finding.from_json(found) if found is not None else None)
+
+
+@dataclass(frozen=True)
+class StageTotal:
+    """A stage's tests in one row: how many passed, and the points earned of those possible."""
+
+    stage: str
+    passed: int
+    total: int
+    points: float
+    max_points: float
+
+    @property
+    def all_passed(self) -> bool:
+        return self.passed == self.total
+
+
+@dataclass(frozen=True)
+class GradedRow:
+    """One (student, assignment) row: grades.csv's line and the results JSON's content."""
+
+    student_id: str
+    assignment_id: str
+    status: RowStatus
+    score: float
+    max_score: float
+    tests: tuple[ScoredTest, ...] = ()
+    load_problems: tuple[Finding, ...] = ()
+    isolation: Isolation | None = None  # how the worker was confined (None: no worker ran)
+    language: str = DEFAULT_LANGUAGE  # the notebook's language: its feedback's, never its results'
+
+    @property
+    def graded(self) -> bool:
+        return self.status.kind is RowKind.GRADED
+
+    @property
+    def weaker_isolation(self) -> bool:
+        return self.isolation is not None and not self.isolation.full
+
+    def status_text(self) -> str:
+        """The status column of grades.csv; a graded row says when its isolation was weaker."""
+        if self.graded and self.weaker_isolation:
+            return f"graded (weaker isolation: {self.isolation})"
+        return self.status.text()
+
+    def csv_fields(self) -> list[str]:
+        return [self.student_id, self.assignment_id, _number(self.score), _number(self.max_score),
+                self.status_text()]
+
+    def to_json(self) -> dict:
+        """The results JSON document (messages in English, whatever the notebook's language)."""
+        return {
+            "student_id": self.student_id,
+            "assignment_id": self.assignment_id,
+            "status": self.status_text(),
+            "score": self.score,
+            "max_score": self.max_score,
+            "load_problems": [render(problem) for problem in self.load_problems],
+            "load_problem_findings": [problem.to_json() for problem in self.load_problems],
+            "tests": [test.to_json() for test in self.tests],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict, csv_status: str | None = None) -> GradedRow:
+        """A row from its results JSON (``csv_status``: its grades.csv status, when known)."""
+        try:
+            return cls(str(data["student_id"]), str(data["assignment_id"]),
+                       RowStatus.parse(csv_status or str(data["status"])), float(data["score"]),
+                       float(data["max_score"]), tuple(ScoredTest.from_json(test) for test in data.get("tests", [])),
+                       tuple(Finding.from_json(item) for item in data.get("load_problem_findings", [])))
+        except (KeyError, TypeError, ValueError, FindingFormatError) as error:
+            raise ResultsFormatError(f"{type(error).__name__}: {error}") from None
+
+    def stage_totals(self) -> list[StageTotal]:
+        """Each stage that has tests in this row, in curriculum order (unknown stages last)."""
+        stages = [*STAGES_BY_ASSIGNMENT.get(self.assignment_id, []), *(test.stage for test in self.tests)]
+        totals = []
+        for stage in dict.fromkeys(stages):
+            tests = [test for test in self.tests if test.stage == stage]
+            if tests:
+                totals.append(StageTotal(stage, sum(test.passed for test in tests), len(tests),
+                                         round(sum(test.points for test in tests), 2),
+                                         round(sum(test.max_points for test in tests), 2)))
+        return totals
+
+
+def assignment_position(assignment_id: str) -> int:
+    """Where an assignment comes in the course (unknown ones after every known one)."""
+    return ASSIGNMENTS.index(assignment_id) if assignment_id in ASSIGNMENTS else len(ASSIGNMENTS)
+
+
+def ordered_assignments(assignment_ids: Iterable[str]) -> list[str]:
+    """The distinct assignment ids, in course order (unknown ones last, by name)."""
+    return sorted(set(assignment_ids), key=lambda assignment_id: (assignment_position(assignment_id), assignment_id))
+
+
+def row_order(row: GradedRow) -> tuple[str, int, str]:
+    """The order of rows in every output: by student, then by assignment in course order."""
+    return row.student_id, assignment_position(row.assignment_id), row.assignment_id
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+

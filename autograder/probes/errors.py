@@ -1,0 +1,48 @@
+"""What can go wrong when a hidden test asks a student's code something.
+
+``StudentError`` is the student's code raising; ``ProbeTimeout`` and ``WorkerCrashed`` are the
+worker running too long or stopping, each with its finding for the student. ``SandboxError`` is
+the grader's own setup failing: never the student's fault, it stops the run.
+"""
+
+from __future__ import annotations
+
+from autograder.findings.finding import Finding
+
+
+class StudentError(Exception):
+    """The student's code raised an exception while answering a probe.
+
+    ``undefined_name`` is set when the probe asked for a name the notebook does not define.
+    """
+
+    def __init__(self, type_name: str, message: str, student_traceback: str = "",
+                 undefined_name: str | None = None):
+        super().__init__(message)
+        self.type_name = type_name
+        self.message = message
+        self.student_traceback = student_traceback
+        self.undefined_name = undefined_name
+
+
+class WorkerProblem(Exception):
+    """The worker could not answer; ``finding`` tells the student what became of their code."""
+
+    def __init__(self, found: Finding):
+        super().__init__(found)
+        self.finding = found
+
+    def __str__(self) -> str:
+        return str(self.finding)
+
+
+class ProbeTimeout(WorkerProblem):
+    """The worker did not answer within the time limit and was killed (or the test was not run)."""
+
+
+class WorkerCrashed(WorkerProblem):
+    """The worker died (exit, crash, memory limit) or sent something that is not an answer."""
+
+
+class SandboxError(Exception):
+    """The sandbox itself failed (a grader setup problem, never the student's fault)."""

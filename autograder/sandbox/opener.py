@@ -1,0 +1,75 @@
+"""Open a submission in a fresh sandboxed worker: how the grader gives the hidden tests a notebook."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from autograder.grading.plugin import PreparedSubmission
+from autograder.notebooks.reading import extract_notebook_file
+from autograder.probes.client import Submission
+from autograder.probes.errors import ProbeTimeout, WorkerCrashed, WorkerProblem
+from autograder.sandbox.forkserver import ForkServer, ForkServerChannel
+from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
+from autograder.sandbox.session import WorkerSession, wait_for_killed_workers
+from autograder.worker.config import SandboxConfig
+
+
+class _BrokenTransport:
+    """Stands in for a worker that could not even load the notebook: every probe re-raises."""
+
+    generation = 1
+
+    def __init__(self, error: WorkerProblem):
+        self._error = error
+
+    def request(self, header, tensors):
+        raise self._error
+
+
+class SandboxedOpener:
+    """Opens each submission in a worker of its own, forked through one fork-server channel.
+
+    A worker that cannot even load the notebook (it loops or crashes while loading) still gives
+    a Submission: each of its tests then fails with what happened. A ``SandboxError`` (the
+    grader's own setup failing) propagates.
+    """
+
+    def __init__(self, forkserver: ForkServer | ForkServerChannel, sandbox: SandboxConfig, timeout: float):
+        self._forkserver = forkserver
+        self._sandbox = sandbox
+        self._timeout = timeout
+
+    @contextlib.contextmanager
+    def __call__(self, prepared: PreparedSubmission) -> Iterator[Submission]:
+        session = WorkerSession(self._forkserver, prepared.code, self._sandbox, self._timeout)
+        try:
+            ready = session.start()
+            submission = Submission(session, ready.defined, prepared.code.problems + ready.load_problems,
+                                    ready.isolation)
+        except (ProbeTimeout, WorkerCrashed) as error:
+            submission = Submission(_BrokenTransport(error), set(), prepared.code.problems)
+        try:
+            yield submission
+        finally:
+            session.close(wait=False)  # waited for together, in finish()
+
+    def finish(self) -> None:
+        wait_for_killed_workers()
+
+
+@contextlib.contextmanager
+def open_notebook_submission(path: Path, timeout: float = 10.0) -> Iterator[Submission]:
+    """A Submission for the notebook at ``path`` (for running hidden tests by hand); the worker and
+    its fork server are gone on exit."""
+    prepared = PreparedSubmission(0, "manual", path.stem, extract_notebook_file(path))
+    forkserver = ForkServer()
+    opener = SandboxedOpener(forkserver, standard_sandbox(worker_uid(MANUAL_SLOT), [str(path.resolve().parent)]),
+                             timeout)
+    try:
+        with opener(prepared) as submission:
+            yield submission
+        opener.finish()
+    finally:
+        forkserver.close()
