@@ -7,7 +7,7 @@ these tests keep its pieces honest.
 from __future__ import annotations
 
 from autograder.grading.engine import GradeOptions
-from autograder.notebooks.variants import source_of
+from autograder.notebooks.reading import cell_source
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.tools import bench
 
@@ -21,7 +21,7 @@ def test_nbgrader_masters_grade_each_self_check():
     notebook = bench.nbgrader_master(ASSIGNMENTS[0])
     graded = [cell for cell in notebook["cells"] if cell["metadata"].get("nbgrader", {}).get("grade")]
     assert graded
-    assert all("run_check(" in source_of(cell) for cell in graded)
+    assert all("run_check(" in cell_source(cell) for cell in graded)
 
 
 def test_a_class_of_one_is_graded_with_its_memory_watched(tmp_path):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import inspect
 import warnings
+from pathlib import Path
 
 import pytest
 import torch
@@ -13,7 +13,8 @@ from autograder.course.paths import solution_notebook, student_notebook
 from autograder.student import selfcheck
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
 from autograder.student.example import your_journey_inputs, your_journey_tokens
-from autograder.student.selfcheck import CheckResult, check, run_check
+from autograder.student.mistakes import MISTAKES
+from autograder.student.selfcheck import CheckResult, catalog, check, run_check
 
 STAGE_PARAMS = [(assignment, stage) for assignment in ASSIGNMENTS for stage in STAGES_BY_ASSIGNMENT[assignment]]
 
@@ -137,16 +138,16 @@ def _unnormalised_prefix_sum(x):
 @pytest.mark.parametrize(
     ("stage", "wrong", "hint"),
     [
-        ("softmax_naive", _softmax_over_dim_0, "hint.wrong_dim"),
-        ("scaled_dot_product_scores", _unscaled_scores, "hint.no_scaling"),
-        ("scaled_dot_product_scores", _keys_dot_t, "hint.batched_transpose"),
-        ("masked_softmax", _unscaled_masked_softmax, "hint.masked_no_scaling"),
+        ("softmax_naive", _softmax_over_dim_0, "softmax_wrong_dim"),
+        ("scaled_dot_product_scores", _unscaled_scores, "no_sqrt_scaling"),
+        ("scaled_dot_product_scores", _keys_dot_t, "keys_T_on_batch"),
+        ("masked_softmax", _unscaled_masked_softmax, "no_sqrt_scaling"),
         ("mask_and_renormalize", _masked_without_renormalising, "hint.renormalise"),
         ("causal_mask", _tril_mask, "hint.mask_future"),
-        ("inverted_dropout", _dropout_without_rescaling, "hint.dropout_scale"),
-        ("split_heads", _split_without_transpose, "hint.split_layout"),
+        ("inverted_dropout", _dropout_without_rescaling, "dropout_not_rescaled"),
+        ("split_heads", _split_without_transpose, "view_without_transpose"),
         ("merge_heads", _merge_without_contiguous, "hint.merge_contiguous"),
-        ("causal_average_matmul", _unnormalised_prefix_sum, "hint.normalise_rows"),
+        ("causal_average_matmul", _unnormalised_prefix_sum, "prefix_sum"),
     ],
 )
 def test_known_mistakes_get_their_hint(stage, wrong, hint):
@@ -155,7 +156,7 @@ def test_known_mistakes_get_their_hint(stage, wrong, hint):
         result = run_check(stage, {stage: wrong})
     assert not result.passed
     assert result.message.startswith(f"❌ {stage}: ")
-    assert selfcheck.MESSAGES[hint] in result.message
+    assert catalog.texts("en")[hint] in result.message
 
 
 def test_checks_leave_the_students_random_stream_alone(solution_definitions):
@@ -167,7 +168,7 @@ def test_checks_leave_the_students_random_stream_alone(solution_definitions):
 
 
 def test_selfcheck_holds_no_reference_and_never_reads_solutions():
-    source = inspect.getsource(selfcheck)
+    source = "".join(path.read_text() for path in Path(selfcheck.__file__).parent.glob("*.py"))
     assert "solution_notebook" not in source
     assert "SOLUTIONS_DIR" not in source
     assert "load_reference" not in source
@@ -181,3 +182,8 @@ def test_running_example_is_read_from_the_kit_not_the_working_directory(tmp_path
     assert inputs[1].tolist() == [0.55, 0.87, 0.66]
     assert your_journey_inputs().dtype == torch.float32
     assert your_journey_tokens() == ["Your", "journey", "starts", "with", "one", "step"]
+
+
+def test_stage_hints_and_mistake_ids_never_share_a_key():
+    """A hint is a stage's (``hint.*``) or a mistake's (its id): one key, one text."""
+    assert not set(selfcheck.MESSAGES) & set(MISTAKES)

@@ -85,8 +85,8 @@ def finding(key: str, mistake: str | None = None, **fields: object) -> Finding:
     return Finding(key, {name: _as_field(value) for name, value in fields.items()}, mistake)
 
 
-class Failure(AssertionError):
-    """A check failed; ``finding`` says what it found (pytest counts it as a failed test)."""
+class FindingError(Exception):
+    """An exception that carries what was found; its text is the finding in English."""
 
     def __init__(self, found: Finding):
         super().__init__(found)
@@ -94,6 +94,10 @@ class Failure(AssertionError):
 
     def __str__(self) -> str:
         return str(self.finding)
+
+
+class Failure(FindingError, AssertionError):
+    """A check failed; ``finding`` says what it found (pytest counts it as a failed test)."""
 
 
 def _as_field(value: object) -> FieldValue:

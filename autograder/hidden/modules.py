@@ -13,6 +13,7 @@ import torch
 from autograder.findings.finding import Failure, finding
 from autograder.hidden.compare import (
     TOLERANCES,
+    MistakeSource,
     What,
     expect,
     expect_structure,
@@ -101,6 +102,28 @@ def module_pair(student: Submission, reference, class_name: str, *args, seed: in
     return ref, student_module(student, ref, class_name, *args, device=device, dtype=dtype, **kwargs)
 
 
+def module_case(student: Submission, reference, class_name: str, args: tuple, *, qkv_bias: bool, seed: int,
+                batch: int, num_tokens: int, device: str, dtype: torch.dtype
+                ) -> tuple[torch.nn.Module, RemoteObject, torch.Tensor, str]:
+    """One case of an attention module: the reference's and the student's ``class_name(*args,
+    qkv_bias=...)`` with the same weights, an input x of shape (batch, num_tokens, d_in) where
+    ``d_in = args[0]``, and the call as the student would write it."""
+    ref, module = module_pair(student, reference, class_name, *args, qkv_bias=qkv_bias, seed=seed, device=device,
+                              dtype=dtype)
+    x = randn(seed + 100, batch, num_tokens, args[0], dtype=dtype, device=device)
+    return ref, module, x, call_text(class_name, *args, qkv_bias=qkv_bias)
+
+
+def expect_same_output(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor, what: What, *,
+                       expected: torch.Tensor | None = None, mistakes: MistakeSource = None) -> None:
+    """The student's module gives the reference's output on ``x`` (``expected``, when given, instead
+    of computing it); ``mistakes`` as in ``expect_tensor``."""
+    if expected is None:
+        with torch.no_grad():
+            expected = reference(x)
+    expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)), mistakes=mistakes)
+
+
 def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor,
                           seed: int, what: What) -> None:
     """Output and gradients (input and every parameter) of one backward pass match."""
@@ -135,6 +158,15 @@ def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: 
     output = module(torch.empty(input_shape, device="meta"))
     expect_tensor(output, torch.empty(output_shape, device="meta"),
                   finding("what.on_meta", what=what, shape=shape_text(input_shape)))
+
+
+def expect_class_runs_on_meta(student: Submission, class_name: str, *args, input_shape: tuple,
+                               output_shape: tuple, mask_buffer: bool, **kwargs) -> None:
+    """The student's ``class_name(*args, **kwargs)``, built in the worker, runs on the meta device
+    (see ``expect_runs_on_meta``)."""
+    module = student.new(class_name, *args, **kwargs)
+    expect_runs_on_meta(module, input_shape, output_shape, call_text(class_name, *args, **kwargs),
+                        mask_buffer=mask_buffer)
 
 
 def expect_no_future_leakage(module: RemoteObject, x: torch.Tensor, output_size: int, seed: int,

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import pytest
-import torch
 
 from autograder.findings.finding import finding
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import expect, expect_tensor, shape_text
 from autograder.hidden.modules import (
     call_text,
-    expect_runs_on_meta,
+    expect_class_runs_on_meta,
     expect_same_gradients,
+    expect_same_output,
     module_pair,
     randn,
 )
@@ -51,12 +51,8 @@ def _check_forward(student, reference, class_name, size, device, dtype, **kwargs
     ref, module = _modules(student, reference, class_name, size, device, dtype, **kwargs)
     seed, num_tokens, d_in, _ = size
     x = randn(seed + 100, num_tokens, d_in, dtype=dtype, device=device)
-    with torch.no_grad():
-        expected = ref(x)
-    expect_tensor(module(x), expected,
-                  finding("what.on_x", what=call_text(class_name, *size[2:], **kwargs),
-                      shape=shape_text(x.shape)),
-                  mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False))
+    expect_same_output(module, ref, x, call_text(class_name, *size[2:], **kwargs),
+                       mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False))
 
 
 @pytest.mark.SelfAttention_v1
@@ -75,8 +71,8 @@ def test_self_attention_v1_gradients(student, reference, device, dtype):
 
 @pytest.mark.SelfAttention_v1
 def test_self_attention_v1_runs_on_meta_device(student):
-    module = student.new("SelfAttention_v1", 5, 4)
-    expect_runs_on_meta(module, (6, 5), (6, 4), "SelfAttention_v1(5, 4)", mask_buffer=False)
+    expect_class_runs_on_meta(student, "SelfAttention_v1", 5, 4, input_shape=(6, 5), output_shape=(6, 4),
+                              mask_buffer=False)
 
 
 @pytest.mark.SelfAttention_v2
@@ -97,9 +93,8 @@ def test_self_attention_v2_gradients(student, reference, device, dtype):
 
 @pytest.mark.SelfAttention_v2
 def test_self_attention_v2_runs_on_meta_device(student):
-    module = student.new("SelfAttention_v2", 5, 4, qkv_bias=True)
-    expect_runs_on_meta(module, (6, 5), (6, 4), "SelfAttention_v2(5, 4, qkv_bias=True)",
-                        mask_buffer=False)
+    expect_class_runs_on_meta(student, "SelfAttention_v2", 5, 4, qkv_bias=True, input_shape=(6, 5),
+                              output_shape=(6, 4), mask_buffer=False)
 
 
 @pytest.mark.copy_v2_weights_into_v1

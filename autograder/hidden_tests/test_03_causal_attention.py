@@ -19,10 +19,11 @@ from autograder.hidden.compare import (
 )
 from autograder.hidden.modules import (
     call_text,
+    expect_class_runs_on_meta,
     expect_no_future_leakage,
-    expect_runs_on_meta,
     expect_same_gradients,
-    module_pair,
+    expect_same_output,
+    module_case,
     randn,
     reference_module,
     student_module,
@@ -217,21 +218,15 @@ ATTENTION_CASES = [
 
 def _causal_attention(student, reference, case, device, dtype, dropout=0.0):
     seed, batch, num_tokens, d_in, d_out, context_length, qkv_bias = case
-    args = (d_in, d_out, context_length, dropout)
-    ref, module = module_pair(student, reference, "CausalAttention", *args, qkv_bias=qkv_bias, seed=seed,
-                              device=device, dtype=dtype)
-    x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)
-    return ref, module, x, call_text("CausalAttention", *args, qkv_bias=qkv_bias)
+    return module_case(student, reference, "CausalAttention", (d_in, d_out, context_length, dropout),
+                       qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype)
 
 
 @pytest.mark.CausalAttention
 @pytest.mark.parametrize("case", ATTENTION_CASES)
 def test_causal_attention_forward(student, reference, device, dtype, case):
     ref, module, x, what = _causal_attention(student, reference, case, device, dtype)
-    with torch.no_grad():
-        expected = ref(x)
-    expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)),
-                  mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True))
+    expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True))
 
 
 @pytest.mark.CausalAttention
@@ -249,9 +244,8 @@ def test_causal_attention_hides_the_future(student, reference, device):
 
 @pytest.mark.CausalAttention
 def test_causal_attention_runs_on_meta_device(student):
-    module = student.new("CausalAttention", 5, 4, 8, 0.1)
-    expect_runs_on_meta(module, (2, 6, 5), (2, 6, 4), "CausalAttention(5, 4, 8, 0.1)",
-                        mask_buffer=True)
+    expect_class_runs_on_meta(student, "CausalAttention", 5, 4, 8, 0.1, input_shape=(2, 6, 5),
+                              output_shape=(2, 6, 4), mask_buffer=True)
 
 
 def _weights_revealing_attention(student, reference, p, device):

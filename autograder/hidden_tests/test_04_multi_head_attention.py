@@ -12,11 +12,12 @@ from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import expect, expect_tensor, shape_text
 from autograder.hidden.modules import (
     call_text,
+    expect_class_runs_on_meta,
     expect_no_future_leakage,
-    expect_runs_on_meta,
     expect_same_gradients,
+    expect_same_output,
     load_reference_weights,
-    module_pair,
+    module_case,
     randn,
     reference_module,
     student_module,
@@ -33,21 +34,15 @@ WRAPPER_CASES = [(111, 2, 5, 3, 2, 8, 2, False), (112, 3, 6, 5, 4, 6, 3, True)]
 
 def _wrapper(student, reference, case, device, dtype):
     seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
-    args = (d_in, d_out, context_length, 0.0, num_heads)
-    ref, module = module_pair(student, reference, "MultiHeadAttentionWrapper", *args, qkv_bias=qkv_bias,
-                              seed=seed, device=device, dtype=dtype)
-    x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)
-    return ref, module, x, call_text("MultiHeadAttentionWrapper", *args, qkv_bias=qkv_bias)
+    return module_case(student, reference, "MultiHeadAttentionWrapper", (d_in, d_out, context_length, 0.0, num_heads),
+                       qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype)
 
 
 @pytest.mark.MultiHeadAttentionWrapper
 @pytest.mark.parametrize("case", WRAPPER_CASES)
 def test_wrapper_forward(student, reference, device, dtype, case):
     ref, module, x, what = _wrapper(student, reference, case, device, dtype)
-    with torch.no_grad():
-        expected = ref(x)
-    expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)),
-                  mistakes=lambda: mistakes.wrapper_mistakes(ref, x))
+    expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.wrapper_mistakes(ref, x))
 
 
 @pytest.mark.MultiHeadAttentionWrapper
@@ -70,9 +65,8 @@ def test_wrapper_heads_are_a_module_list(student):
 
 @pytest.mark.MultiHeadAttentionWrapper
 def test_wrapper_runs_on_meta_device(student):
-    module = student.new("MultiHeadAttentionWrapper", 5, 2, 8, 0.1, 3)
-    expect_runs_on_meta(module, (2, 6, 5), (2, 6, 6), "MultiHeadAttentionWrapper(5, 2, 8, 0.1, 3)",
-                        mask_buffer=True)
+    expect_class_runs_on_meta(student, "MultiHeadAttentionWrapper", 5, 2, 8, 0.1, 3, input_shape=(2, 6, 5),
+                              output_shape=(2, 6, 6), mask_buffer=True)
 
 
 @pytest.mark.wrapper_with_2d_output
@@ -92,9 +86,7 @@ def test_wrapper_with_2d_output(student, reference, device, dtype, seed, d_in, c
     load_reference_weights(module, ref, what)
     module.eval()
     x = randn(seed + 100, 2, context_length, d_in, dtype=dtype, device=device)
-    with torch.no_grad():
-        expected = ref(x)
-    expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)))
+    expect_same_output(module, ref, x, what)
 
 
 # -- split_heads and merge_heads ---------------------------------------------------------------
@@ -161,20 +153,14 @@ MHA_CASES = [
 
 def _multi_head(student, reference, case, device, dtype, dropout=0.0):
     seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
-    args = (d_in, d_out, context_length, dropout, num_heads)
-    ref, module = module_pair(student, reference, "MultiHeadAttention", *args, qkv_bias=qkv_bias, seed=seed,
-                              device=device, dtype=dtype)
-    x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)
-    return ref, module, x, call_text("MultiHeadAttention", *args, qkv_bias=qkv_bias)
+    return module_case(student, reference, "MultiHeadAttention", (d_in, d_out, context_length, dropout, num_heads),
+                       qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype)
 
 
 def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expected=None):
-    if expected is None:
-        with torch.no_grad():
-            expected = ref(x)
     heads = (num_heads, reference.split_heads, reference.merge_heads)
-    expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)),
-                  mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads))
+    expect_same_output(module, ref, x, what, expected=expected,
+                       mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads))
 
 
 @pytest.mark.MultiHeadAttention
@@ -207,9 +193,8 @@ def test_multi_head_attention_hides_the_future(student, reference, device):
 
 @pytest.mark.MultiHeadAttention
 def test_multi_head_attention_runs_on_meta_device(student):
-    module = student.new("MultiHeadAttention", 5, 6, 8, 0.1, 3)
-    expect_runs_on_meta(module, (2, 7, 5), (2, 7, 6), "MultiHeadAttention(5, 6, 8, 0.1, 3)",
-                        mask_buffer=True)
+    expect_class_runs_on_meta(student, "MultiHeadAttention", 5, 6, 8, 0.1, 3, input_shape=(2, 7, 5),
+                              output_shape=(2, 7, 6), mask_buffer=True)
 
 
 @pytest.mark.MultiHeadAttention

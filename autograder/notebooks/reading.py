@@ -47,10 +47,6 @@ class ExtractedCode:
     problems: list[Finding] = field(default_factory=list)
     language: str = DEFAULT_LANGUAGE  # the notebook's language (its metadata), for the feedback page
 
-    @property
-    def defined_names(self) -> set[str]:
-        return {name for block in self.blocks for name in block.names}
-
 
 def read_notebook_json(path: Path) -> dict:
     """Read a notebook file as JSON, with errors an instructor can act on."""

@@ -21,6 +21,7 @@ import sys
 import nbformat
 
 from autograder.course.paths import KIT_ROOT, LOCALES_DIR, solution_notebook
+from autograder.notebooks.reading import cell_source
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.student.language import METADATA_KEY, TRANSLATIONS, CatalogError, catalog_path, load_catalog
 
@@ -34,13 +35,8 @@ def english_hash(markdown: str) -> str:
     return hashlib.sha256(markdown.encode("utf-8")).hexdigest()[:16]
 
 
-def _source(cell) -> str:
-    source = cell["source"]
-    return "".join(source) if isinstance(source, list) else source
-
-
 def _markdown_cells(notebook) -> dict[str, str]:
-    return {cell["id"]: _source(cell) for cell in notebook["cells"] if cell["cell_type"] == "markdown"}
+    return {cell["id"]: cell_source(cell) for cell in notebook["cells"] if cell["cell_type"] == "markdown"}
 
 
 def translation_problems(notebook, language: str, assignment_id: str) -> list[str]:

@@ -8,17 +8,22 @@ import json
 import re
 from pathlib import Path
 
+import nbformat
+
 from autograder.course.paths import solution_notebook, student_notebook
+from autograder.notebooks.reading import cell_source
 
 _SOLUTION_REGION = re.compile(r"( *)### BEGIN SOLUTION\n.*?### END SOLUTION\n?", re.DOTALL)
 
 
 def load_solution(assignment_id: str) -> dict:
-    return json.loads(solution_notebook(assignment_id).read_text())
+    """The master notebook of ``assignment_id`` (trusted, so read with nbformat)."""
+    return nbformat.read(solution_notebook(assignment_id), as_version=4)
 
 
 def load_student(assignment_id: str) -> dict:
-    return json.loads(student_notebook(assignment_id).read_text())
+    """The released student notebook of ``assignment_id``."""
+    return nbformat.read(student_notebook(assignment_id), as_version=4)
 
 
 def answer_cell(notebook: dict, stage: str) -> dict:
@@ -27,11 +32,6 @@ def answer_cell(notebook: dict, stage: str) -> dict:
         if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") == stage:
             return cell
     raise KeyError(f"no answer cell for {stage}")
-
-
-def source_of(cell: dict) -> str:
-    source = cell["source"]
-    return "".join(source) if isinstance(source, list) else source
 
 
 def with_answer(notebook: dict, stage: str, source: str) -> dict:
@@ -43,7 +43,7 @@ def with_answer(notebook: dict, stage: str, source: str) -> dict:
 
 def with_replacement(notebook: dict, stage: str, old: str, new: str) -> dict:
     """A copy whose answer cell for ``stage`` has ``old`` replaced by ``new`` (which must occur)."""
-    source = source_of(answer_cell(notebook, stage))
+    source = cell_source(answer_cell(notebook, stage))
     if old not in source:
         raise ValueError(f"{old!r} does not occur in the answer cell of {stage}")
     return with_answer(notebook, stage, source.replace(old, new))
@@ -59,7 +59,7 @@ def with_cell(notebook: dict, source: str, outputs: list | None = None) -> dict:
 
 def solved_source(solution: dict, stage: str) -> str:
     """The solution's answer for ``stage`` as a student would write it (no region markers)."""
-    lines = source_of(answer_cell(solution, stage)).splitlines(keepends=True)
+    lines = cell_source(answer_cell(solution, stage)).splitlines(keepends=True)
     return "".join(line for line in lines if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
 
 
@@ -75,7 +75,7 @@ def stubbed(notebook: dict) -> dict:
     changed = copy.deepcopy(notebook)
     for cell in changed["cells"]:
         if cell["cell_type"] == "code":
-            cell["source"] = _SOLUTION_REGION.sub(r"\1raise NotImplementedError()\n", source_of(cell))
+            cell["source"] = _SOLUTION_REGION.sub(r"\1raise NotImplementedError()\n", cell_source(cell))
     return changed
 
 

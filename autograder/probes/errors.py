@@ -7,7 +7,7 @@ the grader's own setup failing: never the student's fault, it stops the run.
 
 from __future__ import annotations
 
-from autograder.findings.finding import Finding
+from autograder.findings.finding import FindingError
 
 
 class StudentError(Exception):
@@ -25,15 +25,8 @@ class StudentError(Exception):
         self.undefined_name = undefined_name
 
 
-class WorkerProblem(Exception):
+class WorkerProblem(FindingError):
     """The worker could not answer; ``finding`` tells the student what became of their code."""
-
-    def __init__(self, found: Finding):
-        super().__init__(found)
-        self.finding = found
-
-    def __str__(self) -> str:
-        return str(self.finding)
 
 
 class ProbeTimeout(WorkerProblem):

@@ -11,6 +11,7 @@ import socket
 import time
 from dataclasses import dataclass
 
+import psutil
 import torch
 
 from autograder.findings.finding import Finding, finding
@@ -270,12 +271,11 @@ def _wait_for_exit(pidfd: int, limit_s: float = 5.0) -> None:
     poller.poll(limit_s * 1000)
 
 
-def _is_running(pid: int | str) -> bool:
+def _is_running(pid: int) -> bool:
     """True while the process exists and is not a zombie (a zombie holds nothing)."""
     try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
         return False
 
 
@@ -286,27 +286,17 @@ def _wait_until_gone(pid: int, limit_s: float = 5.0) -> None:
 
 
 def sweep_user(uid: int) -> None:
-    """Kill every process of a worker's own user (those that escaped with setsid, say)."""
-    for _ in range(100):
-        pids = [int(entry) for entry in os.listdir("/proc")
-                if entry.isdigit() and uid in _uids(entry) and _is_running(entry)]
-        if not pids:
-            return
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.01)
+    """Kill every process of a worker's own user (those that escaped with setsid, say).
 
-
-def _uids(pid: int | str | None) -> set[int]:
-    """Real, effective, saved and file-system uids of a process (empty when it is gone).
-
-    Read from its status file rather than from the owner of /proc/<pid>, which is root for a
-    process that made itself non-dumpable.
+    Its uids are read from each process's status (psutil), not from the owner of /proc/<pid>,
+    which is root for a process that made itself non-dumpable.
     """
-    try:
-        with open(f"/proc/{pid}/status") as status:
-            line = next((line for line in status if line.startswith("Uid:")), "Uid:")
-    except OSError:
-        return set()
-    return {int(field) for field in line.split()[1:]}
+    for _ in range(100):
+        victims = [process for process in psutil.process_iter(["uids", "status"])
+                   if uid in (process.info["uids"] or ()) and process.info["status"] != psutil.STATUS_ZOMBIE]
+        if not victims:
+            return
+        for process in victims:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                process.kill()
+        time.sleep(0.01)

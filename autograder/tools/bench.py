@@ -29,7 +29,8 @@ from autograder.grading.engine import GradeOptions, grade_entries
 from autograder.notebooks.building import write_course_config
 from autograder.notebooks.example_class import complete_notebook, partial_notebook
 from autograder.notebooks.nbgrader_commands import run_nbgrader
-from autograder.notebooks.variants import load_solution, load_student, notebook_text, source_of, write_submission
+from autograder.notebooks.reading import cell_source
+from autograder.notebooks.variants import load_solution, load_student, notebook_text, write_submission
 from autograder.sandbox.layout import is_worker_uid
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.tools.inprocess import InProcessWorkers
@@ -64,7 +65,7 @@ def nbgrader_master(assignment_id: str) -> dict:
     """The master notebook with each self-check cell turned into an nbgrader grade cell."""
     notebook = load_solution(assignment_id)
     for cell in notebook["cells"]:
-        source = source_of(cell) if cell["cell_type"] == "code" else ""
+        source = cell_source(cell) if cell["cell_type"] == "code" else ""
         if source.startswith("check(\""):
             stage = source.split('"')[1]
             check = f'assert run_check("{stage}", globals()).passed'

@@ -23,6 +23,8 @@ import resource
 import signal
 import tempfile
 
+import psutil
+
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Isolation, IsolationLevel
 
@@ -210,14 +212,8 @@ def _set_limits(config: SandboxConfig, count_processes: bool) -> None:
 
 def _tasks_of(uid: int) -> int:
     """Processes and threads of ``uid`` now: what RLIMIT_NPROC counts."""
-    count = 0
-    for entry in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            if os.stat(f"/proc/{entry}").st_uid == uid:
-                count += len(os.listdir(f"/proc/{entry}/task"))
-        except OSError:
-            continue
-    return count
+    return sum(process.info["num_threads"] or 0 for process in psutil.process_iter(["uids", "num_threads"])
+               if process.info["uids"] and process.info["uids"].real == uid)
 
 
 def confine(config: SandboxConfig) -> Isolation:

@@ -1,0 +1,22 @@
+"""Public self-checks: one quick, friendly check per stage, called from the notebooks.
+
+    from autograder.student.selfcheck import check
+    check("softmax_naive")          # looks the definition up in the notebook's globals
+
+Each check runs one small seeded case built on the book's printed numbers (``book``) and on
+invariants (rows sum to 1, no overflow, exact shapes, zeros above the diagonal, dropout identity
+in eval mode, split/merge round trip). Passing it is a good sign, not the grade: the hidden
+tests compare against the reference on many more shapes, dtypes and devices. Nothing here reads
+the solutions or holds a reference implementation.
+
+The checks of each notebook live in ``assignment_0N`` and register themselves with
+``registry.check_of``; ``runner`` runs one and words the result in the notebook's language
+(``catalog``).
+"""
+
+from autograder.student.selfcheck import assignment_01, assignment_02, assignment_03, assignment_04  # noqa: F401
+from autograder.student.selfcheck.catalog import MESSAGES
+from autograder.student.selfcheck.registry import CHECKS
+from autograder.student.selfcheck.runner import CheckResult, check, run_check
+
+__all__ = ["CHECKS", "MESSAGES", "CheckResult", "check", "run_check"]

@@ -1,0 +1,105 @@
+"""The public checks of 02_self_attention: self-attention with trainable weights."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from autograder.student.example import your_journey_inputs
+from autograder.student.selfcheck.book import BOOK_SELF_ATTENTION_V1, BOOK_SELF_ATTENTION_V2, BOOK_V1_SCORES_2
+from autograder.student.selfcheck.catalog import hint_text, text
+from autograder.student.selfcheck.expectations import (
+    call_student,
+    close,
+    expect_attribute,
+    expect_close,
+    expect_shape,
+    fail,
+    seed_weights,
+    seeded,
+    shape_text,
+    show,
+)
+from autograder.student.selfcheck.registry import check_of
+
+
+@check_of("scaled_dot_product_scores")
+def _check_scaled_dot_product_scores(ns):
+    f = ns["scaled_dot_product_scores"]
+    generator = seeded(123)  # the book's W_query, W_key under torch.manual_seed(123)
+    w_query, w_key = torch.rand(3, 2, generator=generator), torch.rand(3, 2, generator=generator)
+    inputs = your_journey_inputs()
+    queries, keys = inputs @ w_query, inputs @ w_key  # (6, 2) each
+    call = "scaled_dot_product_scores(queries, keys)"
+    scores = expect_shape(call_student("keys_T_on_batch", f, queries, keys), (6, 6), call,
+                           "hint.sdp_values")
+    expected = torch.tensor(BOOK_V1_SCORES_2) / 2**0.5
+    row_1 = text("what.row_journey", call=call)
+    for wrong, hint in ((BOOK_V1_SCORES_2, "no_sqrt_scaling"),
+                        (torch.tensor(BOOK_V1_SCORES_2) / 2, "scaled_by_d_k")):
+        if close(scores[1], wrong):
+            fail("values", what=row_1, expected=show(expected), got=show(scores[1]),
+                  hint=hint_text(hint))
+    expect_close(scores[1], expected, row_1, "hint.sdp_values")
+    batched = call_student("keys_T_on_batch", f, torch.stack((queries, queries)),
+                    torch.stack((keys, keys)))
+    expect_close(batched, torch.stack((scores, scores)).detach(),
+                  "scaled_dot_product_scores(queries (2, 6, 2), keys (2, 6, 2))",
+                  "keys_T_on_batch")
+    expect_shape(call_student("keys_T_on_batch", f, torch.randn(2, 3, 4, generator=generator),
+                        torch.randn(2, 5, 4, generator=generator)),
+                  (2, 3, 5), "scaled_dot_product_scores(queries (2, 3, 4), keys (2, 5, 4))",
+                  "keys_T_on_batch")
+
+
+@check_of("SelfAttention_v1")
+def _check_self_attention_v1(ns):
+    seed_weights(123)
+    module = ns["SelfAttention_v1"](3, 2)
+    for name in ("W_query", "W_key", "W_value"):
+        parameter = expect_attribute(module, name, nn.Parameter, "SelfAttention_v1(3, 2)",
+                                      "hint.v1_params")
+        if tuple(parameter.shape) != (3, 2):
+            fail("param_shape", what="SelfAttention_v1(3, 2)", name=name, expected="(3, 2)",
+                  got=shape_text(parameter.shape), hint=hint_text("hint.v1_params"))
+    expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V1,
+                  text("what.seeded", call="SelfAttention_v1(3, 2)", seed=123), "hint.v1_values")
+    expect_shape(ns["SelfAttention_v1"](3, 5)(your_journey_inputs()), (6, 5),
+                  "SelfAttention_v1(3, 5)(inputs)", "hint.v1_values")
+
+
+@check_of("SelfAttention_v2")
+def _check_self_attention_v2(ns):
+    cls = ns["SelfAttention_v2"]
+    seed_weights(789)
+    module = cls(3, 2)
+    for name in ("W_query", "W_key", "W_value"):
+        layer = expect_attribute(module, name, nn.Linear, "SelfAttention_v2(3, 2)",
+                                  "hint.v2_layers")
+        if layer.bias is not None:
+            fail("values", what=f"SelfAttention_v2(3, 2).{name}.bias", expected=text("is.none"),
+                  got=text("is.a_bias"), hint=hint_text("hint.v2_layers"))
+    expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V2,
+                  text("what.seeded", call="SelfAttention_v2(3, 2)", seed=789), "hint.v2_values")
+    if cls(3, 2, qkv_bias=True).W_query.bias is None:
+        fail("values", what="SelfAttention_v2(3, 2, qkv_bias=True).W_query.bias",
+              expected=text("is.a_bias"), got=text("is.none"), hint=hint_text("hint.v2_layers"))
+
+
+@check_of("copy_v2_weights_into_v1")
+def _check_copy_v2_weights_into_v1(ns):
+    names = ("W_query", "W_key", "W_value")
+    generator = seeded(31)
+    sa_v1, sa_v2 = nn.Module(), nn.Module()  # stand-ins with the graded attribute names
+    for name in names:
+        setattr(sa_v1, name, nn.Parameter(torch.rand(3, 2, generator=generator)))
+        layer = nn.Linear(3, 2, bias=False)
+        with torch.no_grad():
+            layer.weight.copy_(torch.randn(2, 3, generator=generator))
+        setattr(sa_v2, name, layer)
+    ns["copy_v2_weights_into_v1"](sa_v2, sa_v1)
+    for name in names:
+        copied = expect_attribute(sa_v1, name, nn.Parameter, text("what.the_copy"),
+                                   "hint.copy_transpose")
+        expect_close(copied, getattr(sa_v2, name).weight.detach().T,
+                      text("what.after_copy", name=name), "hint.copy_transpose", atol=1e-6)

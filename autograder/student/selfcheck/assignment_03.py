@@ -1,0 +1,162 @@
+"""The public checks of 03_causal_attention: hiding future words, and dropout."""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from autograder.student.selfcheck.book import (
+    BOOK_CAUSAL_ATTENTION,
+    BOOK_CAUSAL_WEIGHTS_ROWS_1_2,
+    SOURCE_PREFIX_MEANS,
+    book_causal_scores,
+)
+from autograder.student.selfcheck.catalog import hint_text, text
+from autograder.student.selfcheck.expectations import (
+    close,
+    expect_attribute,
+    expect_causal_weights,
+    expect_close,
+    expect_no_leak,
+    expect_raises,
+    expect_shape,
+    expect_tensor,
+    fail,
+    seed_weights,
+    seeded,
+    show,
+)
+from autograder.student.selfcheck.modules import expect_book_module
+from autograder.student.selfcheck.registry import check_of
+
+
+def _check_causal_average(ns, stage: str, hint: str):
+    x = torch.randn(4, 8, 2, generator=seeded(42))  # (B, T, C) as in the averaging walk-through
+    call = f"{stage}(x)"
+    out = expect_shape(ns[stage](x), (4, 8, 2), text("what.on_shape", call=call, shape="(4, 8, 2)"),
+                        hint)
+    if torch.isnan(out).any():
+        fail("values", what=call, expected=text("is.no_nan"), got=show(out), hint=hint_text(hint))
+    if close(out[0, 1], x[0, 0] + x[0, 1]):
+        fail("values", what=f"{stage}(x)[0, 1]", expected=show(x[0, :2].mean(0)),
+              got=show(out[0, 1]), hint=hint_text("prefix_sum"))
+    expect_close(out[0, :6], SOURCE_PREFIX_MEANS, text("what.rows", rows="0-5", call=f"{call}[0]"),
+                  hint)
+    expect_close(out[:, -1], x.mean(dim=1), text("what.last_rows", call=call), hint)
+
+
+@check_of("causal_average_loop")
+def _check_causal_average_loop(ns):
+    _check_causal_average(ns, "causal_average_loop", "hint.prefix_mean")
+
+
+@check_of("causal_average_matmul")
+def _check_causal_average_matmul(ns):
+    _check_causal_average(ns, "causal_average_matmul", "prefix_sum")
+
+
+@check_of("causal_average_softmax")
+def _check_causal_average_softmax(ns):
+    _check_causal_average(ns, "causal_average_softmax", "hint.softmax_mask")
+
+
+@check_of("causal_mask")
+def _check_causal_mask(ns):
+    f = ns["causal_mask"]
+    mask = expect_shape(f(4), (4, 4), "causal_mask(4)", "hint.mask_future")
+    if mask.dtype != torch.bool:
+        fail("dtype", what="causal_mask(4)", expected="torch.bool", got=str(mask.dtype),
+              hint=hint_text("hint.mask_bool"))
+    expected = torch.ones(4, 4).triu(diagonal=1).bool()
+    if not torch.equal(mask.cpu(), expected):
+        fail("values", what="causal_mask(4)", expected=str(expected.int().tolist()),
+              got=str(mask.int().tolist()), hint=hint_text("hint.mask_future"))
+    if f(1).tolist() != [[False]]:
+        fail("values", what="causal_mask(1)", expected="[[False]]", got=str(f(1).tolist()),
+              hint=hint_text("hint.mask_future"))
+    # Only the argument is tried here (a meta or GPU tensor would cost time); the hidden tests
+    # check that the mask really lands on the requested device.
+    call = "causal_mask(3, device=torch.device('cpu'))"
+    on_cpu = expect_tensor(f(3, device=torch.device("cpu")), call)
+    if on_cpu.device.type != "cpu":
+        fail("device", what=call, expected="cpu", got=on_cpu.device.type,
+              hint=hint_text("hint.mask_device"))
+
+
+@check_of("mask_and_renormalize")
+def _check_mask_and_renormalize(ns):
+    f, hint = ns["mask_and_renormalize"], "hint.renormalise"
+    call = "mask_and_renormalize(torch.full((4, 4), 0.25))"
+    expect_causal_weights(expect_shape(f(torch.full((4, 4), 0.25)), (4, 4), call, hint), call,
+                           hint)
+    book_weights = torch.softmax(book_causal_scores() / 2**0.5, dim=-1)  # the book's (6, 6)
+    expect_close(f(book_weights)[1:3], BOOK_CAUSAL_WEIGHTS_ROWS_1_2,
+                  text("what.rows", rows="1-2", call="mask_and_renormalize(attn_weights)"), hint)
+    weights = torch.softmax(torch.randn(2, 3, 5, 5, generator=seeded(5)), dim=-1)
+    call = "mask_and_renormalize(attn_weights of shape (2, 3, 5, 5))"
+    expect_causal_weights(expect_shape(f(weights), (2, 3, 5, 5), call, hint), call, hint)
+
+
+@check_of("masked_softmax")
+def _check_masked_softmax(ns):
+    f, hint = ns["masked_softmax"], "hint.masked_softmax"
+    scores = book_causal_scores()
+    call = "masked_softmax(attn_scores, d_k=2)"
+    weights = expect_shape(f(scores, 2), (6, 6), call, hint)
+    expect_causal_weights(weights, call, hint)
+    if close(weights[1, :2], torch.softmax(scores[1, :2], dim=0), atol=1e-6):
+        fail("values", what=text("what.row", row=1, call=call),
+              expected=show(torch.tensor(BOOK_CAUSAL_WEIGHTS_ROWS_1_2[0])),
+              got=show(weights[1]), hint=hint_text("no_sqrt_scaling"))
+    expect_close(weights[1:3], BOOK_CAUSAL_WEIGHTS_ROWS_1_2, text("what.rows", rows="1-2", call=call),
+                  hint)
+    call = "masked_softmax(attn_scores of shape (2, 3, 5, 5), d_k=4)"
+    batched = f(torch.randn(2, 3, 5, 5, generator=seeded(6)), 4)
+    expect_causal_weights(expect_shape(batched, (2, 3, 5, 5), call, hint), call, hint)
+
+
+@check_of("inverted_dropout")
+def _check_inverted_dropout(ns):
+    f = ns["inverted_dropout"]
+    x = torch.ones(4000)
+    for p in (0.5, 0.2):
+        call = f"inverted_dropout(torch.ones(4000), p={p})"
+        out = expect_shape(f(x, p, generator=seeded(123)), (4000,), call, "hint.dropout_rate")
+        kept = out[out != 0]
+        if not torch.allclose(kept, torch.full_like(kept, 1 / (1 - p))):
+            fail("values", what=text("what.kept_values", call=call),
+                  expected=text("is.all", value=f"{1 / (1 - p):g}"), got=show(kept),
+                  hint=hint_text("dropout_not_rescaled"))
+        dropped = (out == 0).double().mean().item()
+        if abs(dropped - p) > 0.05:  # more than 6 standard deviations away for 4000 draws
+            fail("values", what=text("what.zero_fraction", call=call),
+                  expected=text("is.about", value=p), got=f"{dropped:.3f}",
+                  hint=hint_text("hint.dropout_rate"))
+    if not torch.equal(f(x, 0.5, generator=seeded(123)), f(x, 0.5, generator=seeded(123))):
+        fail("values", what=text("what.same_seed"), expected=text("is.the_same_mask"),
+              got=text("is.different_masks"), hint=hint_text("hint.dropout_generator"))
+    if not torch.equal(x, torch.ones(4000)):
+        fail("values", what=text("what.input_after"), expected=text("is.unchanged"),
+              got=text("is.changed"), hint=hint_text("hint.dropout_inplace"))
+    values = torch.randn(3, 4, generator=seeded(7))
+    for call, out in (("inverted_dropout(x, 0.5, training=False)", f(values, 0.5, training=False)),
+                      ("inverted_dropout(x, 0.0)", f(values, 0.0))):
+        expect_close(out, values, call, "dropout_in_eval", atol=0)
+    expect_close(f(values, 1.0), torch.zeros(3, 4), "inverted_dropout(x, 1.0)", "hint.dropout_all",
+                  atol=0)
+    for p in (1.5, -0.1):
+        expect_raises(lambda p=p: f(values, p), ValueError, f"inverted_dropout(x, {p})",
+                       "hint.dropout_range")
+
+
+@check_of("CausalAttention")
+def _check_causal_attention(ns):
+    cls = ns["CausalAttention"]
+    module, batch, out = expect_book_module(cls, "CausalAttention", BOOK_CAUSAL_ATTENTION,
+                                            layers=("W_query", "W_key", "W_value"),
+                                            layers_hint="hint.causal_layers", values_hint="hint.causal_values")
+    expect_attribute(module, "dropout", nn.Dropout, "CausalAttention(3, 2, 6, 0.0)", "hint.causal_layers")
+    expect_no_leak(module, batch, out)
+    seed_weights(123)
+    expect_close(cls(3, 2, 6, 0.5).eval()(batch), [BOOK_CAUSAL_ATTENTION] * 2,
+                 text("what.eval_mode", call="CausalAttention(3, 2, 6, 0.5)"), "hint.eval_dropout")

@@ -1,0 +1,86 @@
+"""The folder tree is the trust boundary: these tests fail when code crosses it.
+
+- ``autograder/worker/`` runs inside the sandbox, next to student code: it imports nothing from
+  the rest of the kit (no grading, reference, rubric or hidden-test code can reach a worker).
+- ``autograder/student/`` is the student package: it imports nothing from the rest of the kit.
+- Reading results (``autograder.grading.results`` and what reads outputs) does not load torch.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder.course.paths import KIT_ROOT
+from autograder.notebooks.reading import extract_definitions
+from autograder.probes.client import Submission
+from autograder.sandbox.forkserver import ForkServer
+from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
+from autograder.sandbox.session import WorkerSession
+
+PACKAGE = KIT_ROOT / "autograder"
+
+
+def _kit_imports(path: Path) -> set[str]:
+    """The ``autograder`` modules a file imports (absolute imports; the kit uses no relative ones)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.split(".")[0] == "autograder"}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "autograder":
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            found.add("(relative import)")
+    return found
+
+
+@pytest.mark.parametrize(("side", "allowed"), [("worker", "autograder.worker"), ("student", "autograder.student")])
+def test_a_side_of_the_boundary_imports_only_itself(side, allowed):
+    crossing = {str(path.relative_to(KIT_ROOT)): sorted(name for name in _kit_imports(path)
+                                                        if not name.startswith(allowed + "."))
+                for path in sorted((PACKAGE / side).rglob("*.py"))}
+    assert {path: names for path, names in crossing.items() if names} == {}
+
+
+def _modules_after_import(module: str) -> list[str]:
+    script = f"import sys, {module}; print('\\n'.join(sorted(sys.modules)))"
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=KIT_ROOT)
+    return result.stdout.split()
+
+
+@pytest.mark.parametrize("module", ["autograder.grading.results", "autograder.grading.outputs",
+                                    "autograder.feedback.report", "autograder.platforms.junit",
+                                    "autograder.platforms.gradescope.results"])
+def test_reading_results_does_not_load_torch(module):
+    assert "torch" not in _modules_after_import(module)
+
+
+def test_the_student_package_loads_no_grading_code():
+    loaded = _modules_after_import("autograder.student.selfcheck")
+    kit = [name for name in loaded if name.split(".")[0] == "autograder"]
+    assert "autograder.student.selfcheck.runner" in kit
+    assert [name for name in kit if name != "autograder" and not name.startswith("autograder.student")] == []
+
+
+def test_a_real_worker_holds_no_grading_code(tmp_path):
+    """What a sandboxed worker has loaded is what student code can reach: only the worker side
+    and the student package (the fork server preloads it for the notebooks' imports)."""
+    code = extract_definitions({"cells": [{"cell_type": "code", "source": (
+        "import sys\n\ndef loaded():\n"
+        "    return sorted(name for name in sys.modules if name.split('.')[0] == 'autograder')\n")}]})
+    forkserver = ForkServer()
+    worker = WorkerSession(forkserver, code, standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)]), timeout=30)
+    try:
+        ready = worker.start()
+        loaded = Submission(worker, ready.defined, ready.load_problems, ready.isolation).call("loaded")
+    finally:
+        worker.close()
+        forkserver.close()
+    assert "autograder.worker.probe_server" in loaded
+    outside = [name for name in loaded if name != "autograder"
+               and not name.startswith(("autograder.worker", "autograder.student"))]
+    assert outside == []
