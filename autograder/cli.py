@@ -19,7 +19,8 @@ from autograder.course.rubric import RubricError
 from autograder.grading.discovery import DiscoveryError, discover
 from autograder.grading.engine import GradeOptions, GradingError, devices_to_test, grade_entries
 from autograder.grading.outputs import OutputsError, read_outputs, write_atomically, write_outputs
-from autograder.grading.results import GradedRow
+from autograder.grading.results import UNSAFE_FLAG, GradedRow
+from autograder.grading.trust import GraderUntrusted
 from autograder.platforms.junit import junit_xml
 
 
@@ -38,6 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
                        help="auto: CPU plus every accelerator present (default)")
     grade.add_argument("--memory-gib", type=float, default=4.0, help="memory per worker (default 4)")
+    grade.add_argument(UNSAFE_FLAG, action="store_true",
+                       help="grade even when the sandbox cannot keep the solutions, hidden tests and other students'"
+                            " work from student code (every row of grades.csv then says so)")
     grade.add_argument("--junit", type=Path, metavar="FILE",
                        help="also write JUnit XML: a test suite per student and notebook, a test case per hidden test")
     grade.add_argument("--fail-under", type=float, metavar="PERCENT",
@@ -86,11 +90,27 @@ def print_summary(console: Console, rows: list[GradedRow], out: Path) -> None:
     if failures:
         top = ", ".join(f"{stage} ({count})" for stage, count in failures.most_common(5))
         console.print(f"Stages most often failed (failing tests): {top}")
-    weak = sorted({str(row.isolation) for row in rows if row.weaker_isolation})
-    if weak:
-        console.print(f"[yellow]Warning: workers ran with weaker isolation: {'; '.join(weak)}."
-                      " Run the grader as root for full isolation (see SECURITY.md).[/yellow]")
+    _print_trust(console, rows)
     console.print(f"Wrote {out / 'grades.csv'}, {out / 'results'}/ and {out / 'feedback'}/")
+
+
+def _print_trust(console: Console, rows: list[GradedRow]) -> None:
+    """The isolation the workers reached and the guarantees the run proved before grading."""
+    isolations = sorted({str(row.isolation) for row in rows if row.isolation is not None})
+    if isolations:
+        console.print(f"Isolation: {'; '.join(isolations)}", highlight=False, soft_wrap=True)
+    trust = next((row.trust for row in rows if row.trust is not None and row.trust.guarantees), None)
+    if trust is not None:
+        held = ", ".join(guarantee.value for guarantee in trust.guarantees.held) or "none"
+        console.print(f"Proved before grading: {held}", highlight=False, soft_wrap=True)
+        if trust.guarantees.broken:
+            console.print(f"[yellow]Does not hold: {trust.guarantees.broken_text()}[/yellow]", soft_wrap=True)
+        if trust.secrets_exposed:
+            console.print(f"[red]Graded with {UNSAFE_FLAG}: student code could read the solutions; every row of"
+                          " grades.csv says so.[/red]", soft_wrap=True)
+    if any(row.weaker_isolation for row in rows):
+        console.print("[yellow]Warning: workers ran with weaker isolation. Run the grader as root for full"
+                      " isolation (see SECURITY.md).[/yellow]", soft_wrap=True)
 
 
 def _grade(args: argparse.Namespace, console: Console) -> int:
@@ -104,7 +124,8 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
         console.print("--fail-under is a percentage of the maximum score, from 0 to 100.")
         return 2
     options = GradeOptions(assignment=args.assignment, jobs=args.jobs, timeout=args.timeout,
-                           device=args.device, memory_bytes=int(args.memory_gib * 2**30))
+                           device=args.device, memory_bytes=int(args.memory_gib * 2**30),
+                           accept_readable_secrets=args.unsafe_let_students_read_solutions)
     try:
         entries = discover(args.submitted, args.assignment)
     except DiscoveryError as error:
@@ -121,6 +142,10 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
             rows = grade_entries(entries, args.submitted, args.out, options, progress)
     except (GradingError, BrokenReferenceError, RubricError) as error:
         console.print(f"The grader itself failed, so no grades were written: {error}", markup=False)
+        return 1
+    except GraderUntrusted as error:
+        console.print(f"The grader refuses to grade, so no grades were written: {error}", markup=False,
+                      soft_wrap=True)
         return 1
     write_outputs(args.out, rows)
     if args.junit:

@@ -14,7 +14,7 @@ import traceback
 import warnings
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing import connection
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -26,6 +26,7 @@ import torch
 from autograder.course import rubric
 from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 from autograder.course.reference import load_reference
+from autograder.grading import trust
 from autograder.grading.discovery import SubmissionEntry, discover
 from autograder.grading.plugin import (
     GradingPlugin,
@@ -38,9 +39,12 @@ from autograder.grading.plugin import (
 from autograder.grading.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
 from autograder.notebooks.reading import NotebookError, extract_notebook_file
 from autograder.sandbox.forkserver import ForkServer
-from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
+from autograder.sandbox.guarantees import Targets, check_guarantees
+from autograder.sandbox.layout import MANUAL_SLOT, python_paths, standard_sandbox, worker_uid
 from autograder.sandbox.opener import SandboxedOpener
 from autograder.student.curriculum import ASSIGNMENTS
+from autograder.worker.config import SandboxConfig
+from autograder.worker.isolation import GuaranteeReport
 from autograder.worker.warmup import warm_up_torch
 
 ProgressCallback = Callable[[str, str], None]  # (student_id, assignment_id) of a finished submission
@@ -55,6 +59,7 @@ class GradeOptions:
     timeout: float = 10.0
     device: str = "auto"  # auto | cpu | cuda
     memory_bytes: int = 4 * 2**30
+    accept_readable_secrets: bool = False  # grade although student code could read them (trust.UNSAFE_FLAG)
 
 
 class GradingError(Exception):
@@ -70,6 +75,9 @@ class Workers(Protocol):
     def __exit__(self, *exc) -> None: ...
 
     def opener(self, slot: int) -> SubmissionOpener: ...
+
+    def verify(self, targets: Targets) -> GuaranteeReport | None:
+        """Prove the guarantees from real workers (None: these workers have no sandbox)."""
 
 
 class SandboxedWorkers(AbstractContextManager):
@@ -88,12 +96,19 @@ class SandboxedWorkers(AbstractContextManager):
     def __exit__(self, *exc) -> None:
         self._forkserver.close()
 
-    def opener(self, slot: int) -> SubmissionOpener:
+    def sandbox(self, slot: int) -> SandboxConfig:
         # A single notebook's whole folder is hidden (tmpfs covers folders, not files).
         submissions = self._submitted if self._submitted.is_dir() else self._submitted.parent
         hide = [str(submissions.resolve()), str(self._out.resolve())]
-        sandbox = standard_sandbox(worker_uid(slot), hide, self._options.memory_bytes)
-        return SandboxedOpener(self._forkserver.channels[slot], sandbox, self._options.timeout)
+        return standard_sandbox(worker_uid(slot), hide, self._options.memory_bytes)
+
+    def opener(self, slot: int) -> SubmissionOpener:
+        return SandboxedOpener(self._forkserver.channels[slot], self.sandbox(slot), self._options.timeout)
+
+    def verify(self, targets: Targets) -> GuaranteeReport:
+        # Through the first shard's channel, before any shard exists to use it.
+        return check_guarantees(self._forkserver.channels[0], self.sandbox,
+                                replace(targets, pids=[*targets.pids, self._forkserver.pid]))
 
 
 def devices_to_test(device: str) -> list[str]:
@@ -132,7 +147,7 @@ def _shard_main(slot: int, prepared: list[PreparedSubmission], options: GradeOpt
         torch.set_num_threads(1)
         warnings.simplefilter("ignore")  # a reference's UserWarning is no student's business
         plugin = GradingPlugin(prepared, _inherited["workers"].opener(slot), options.timeout,
-                               on_submission_done=lambda s: report.send(("done", s.key)))
+                               on_submission_done=lambda s: s.canary or report.send(("done", s.key)))
         exit_code = pytest.main(_pytest_args({s.assignment_id for s in prepared}, options.device), plugins=[plugin])
         if exit_code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             report.send(("failed", f"the hidden tests could not run (pytest exit code {int(exit_code)}):\n"
@@ -226,20 +241,30 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
     """Grade discovered submissions (``submitted`` and ``out`` are hidden from the workers).
 
     ``workers`` makes the Workers for a number of shard slots (default: sandboxed workers).
+    Raises GraderUntrusted when the run cannot prove its guarantees or its canary fails.
     """
     prepared, problems = _prepare(entries)
-    jobs = max(1, min(options.jobs, len(prepared), MANUAL_SLOT))  # one uid per job slot
-    # Spread each assignment's submissions over the shards so each shard has a similar load.
+    jobs = max(1, min(options.jobs, len(prepared), MANUAL_SLOT - 1))  # one uid per job slot (and one spare)
+    assignments = [a for a in ASSIGNMENTS if a in {s.assignment_id for s in prepared}]
+    # Spread each assignment's submissions over the shards so each shard has a similar load;
+    # each shard grades its canaries first.
     ordered = sorted(prepared, key=lambda s: (s.assignment_id, s.student_id))
-    shards = [ordered[slot::jobs] for slot in range(jobs)]
-    records = {}
+    canaries = trust.canaries(assignments, jobs) if prepared else [[] for _ in range(jobs)]
+    shards = [canaries[slot] + ordered[slot::jobs] for slot in range(jobs)]
+    records, run_trust = {}, trust.RunTrust(None)
     if prepared:
         make_workers = workers or (lambda slots: SandboxedWorkers(slots, submitted, out, options))
         with make_workers(jobs) as started:
-            for assignment in {s.assignment_id for s in prepared}:
+            out.mkdir(parents=True, exist_ok=True)
+            report = started.verify(trust.targets(assignments, [entry.path for entry in entries if not entry.problem],
+                                                  submitted, out))
+            if report is not None:
+                run_trust = trust.require(report, options.accept_readable_secrets)
+            for assignment in assignments:
                 load_reference(assignment)  # loaded once, before forking, and shared by every shard
             warm_up_torch()  # while the fork server warms up on another core, not in every shard
             records = _run_shards(shards, started, options, progress)
+        trust.check_canaries(records, [canary.key for shard in canaries for canary in shard], python_paths())
     languages = {submission.key: submission.code.language for submission in prepared}
     for key in problems:
         progress(*key)
@@ -253,5 +278,5 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
         tests = score_outcomes(entry.assignment_id, record.outcomes)
         rows.append(GradedRow(entry.student_id, entry.assignment_id, RowStatus(RowKind.GRADED),
                               round(sum(test.points for test in tests), 2), max_score, tests,
-                              tuple(record.load_problems), record.isolation, languages[entry.key]))
+                              tuple(record.load_problems), record.isolation, languages[entry.key], run_trust))
     return rows

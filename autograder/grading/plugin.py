@@ -49,6 +49,7 @@ class PreparedSubmission:
     student_id: str
     assignment_id: str
     code: ExtractedCode
+    canary: bool = False  # the reference solution, graded first to prove the path students take
 
     @property
     def key(self) -> SubmissionKey:
@@ -157,6 +158,7 @@ class GradingPlugin:
         self._started: dict[SubmissionKey, float] = {}  # when each submission's tests began
         self._open: dict[SubmissionKey, Submission] = {}
         self._timed_out_stages: set[tuple[SubmissionKey, str]] = set()
+        self._canary_failed = False  # then nothing else is worth running: no grade will be written
         self.records: dict[SubmissionKey, SubmissionRecord] = {s.key: SubmissionRecord() for s in submissions}
         # Why the session could not run (pytest's terminal report is switched off in grading).
         self.problems: list[str] = []
@@ -175,6 +177,8 @@ class GradingPlugin:
         submission = self._submission_of(item)
         if submission is None:
             return
+        if self._canary_failed:
+            pytest.skip("the reference solution failed in the sandbox: nothing will be graded")
         timed_out = [stage for key, stage in self._timed_out_stages if key == submission.key]
         if stage_of(item) in timed_out:
             raise ProbeTimeout(finding("stage_timed_out"))
@@ -241,6 +245,8 @@ class GradingPlugin:
             self.problems.append(str(error))
             pytest.exit(str(error), returncode=3)  # every worker would fail the same way: stop
         finally:
+            if prepared.canary and not all(o.status is TestStatus.PASSED for o in record.outcomes):
+                self._canary_failed = True
             self._on_done(prepared)
 
     # -- helpers ------------------------------------------------------------------------

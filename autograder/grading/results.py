@@ -17,9 +17,11 @@ from autograder.findings.finding import Finding, FindingFormatError
 from autograder.findings.render import render
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE
-from autograder.worker.isolation import Isolation
+from autograder.worker.isolation import GuaranteeReport, Isolation
 
 CSV_COLUMNS = ["student_id", "assignment_id", "score", "max_score", "status"]
+# The command-line flag that grades although student code could read the secrets: its name says so.
+UNSAFE_FLAG = "--unsafe-let-students-read-solutions"
 
 
 class ResultsFormatError(ValueError):
@@ -118,6 +120,14 @@ class StageTotal:
 
 
 @dataclass(frozen=True)
+class RunTrust:
+    """What every graded row of a run carries about the run itself (``autograder.grading.trust``)."""
+
+    guarantees: GuaranteeReport | None  # None: no sandbox was used (the benchmark's floor)
+    secrets_exposed: bool = False  # graded although student code could read the secrets (the unsafe flag)
+
+
+@dataclass(frozen=True)
 class GradedRow:
     """One (student, assignment) row: grades.csv's line and the results JSON's content."""
 
@@ -130,6 +140,7 @@ class GradedRow:
     load_problems: tuple[Finding, ...] = ()
     isolation: Isolation | None = None  # how the worker was confined (None: no worker ran)
     language: str = DEFAULT_LANGUAGE  # the notebook's language: its feedback's, never its results'
+    trust: RunTrust | None = None  # what the run proved before grading
 
     @property
     def graded(self) -> bool:
@@ -140,10 +151,21 @@ class GradedRow:
         return self.isolation is not None and not self.isolation.full
 
     def status_text(self) -> str:
-        """The status column of grades.csv; a graded row says when its isolation was weaker."""
-        if self.graded and self.weaker_isolation:
-            return f"graded (weaker isolation: {self.isolation})"
-        return self.status.text()
+        """The status column of grades.csv. ``graded`` alone means full isolation with every
+        guarantee proved; otherwise a graded row says what was weaker, and what still held."""
+        if not self.graded:
+            return self.status.text()
+        notes = []
+        guarantees = self.trust.guarantees if self.trust else None
+        if self.weaker_isolation:
+            notes.append(f"weaker isolation: {self.isolation}")
+        if guarantees is not None and guarantees.broken:
+            notes.append(f"does not hold: {guarantees.broken_text()}")
+        if notes and guarantees is not None:
+            notes.append("holds: " + ", ".join(guarantee.value for guarantee in guarantees.held))
+        if self.trust and self.trust.secrets_exposed:
+            notes.append(f"graded with {UNSAFE_FLAG}")
+        return f"graded ({'; '.join(notes)})" if notes else "graded"
 
     def csv_fields(self) -> list[str]:
         return [self.student_id, self.assignment_id, _number(self.score), _number(self.max_score),

@@ -71,6 +71,10 @@ class ForkServer:
             theirs.close()
         self.channels = [ForkServerChannel(ours) for ours, _ in pairs]
 
+    @property
+    def pid(self) -> int:
+        return self._process.pid
+
     def spawn(self, request: dict) -> tuple[int, socket.socket]:
         """Fork a worker through the first channel (for single-shard use)."""
         return self.channels[0].spawn(request)

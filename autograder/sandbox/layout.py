@@ -40,14 +40,35 @@ def _other_top_level_folders() -> list[str]:
                   if path.name not in SYSTEM_FOLDERS and path.is_dir() and not path.is_symlink())
 
 
+def python_paths() -> list[str]:
+    """The Python installation a worker needs: resolved like the hidden paths, or a kit reached
+    through a symlink would hide its own venv."""
+    paths = (sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable)))
+    return sorted({os.path.realpath(path) for path in paths})
+
+
 def standard_sandbox(uid: int, hide: list[str], memory_bytes: int = 4 * 2**30) -> SandboxConfig:
     """The worker's sandbox: out of sight are the kit (solutions, hidden tests, git history),
     the grader's home folder, every top-level folder but the system's, and ``hide``
     (submissions, outputs); the Python installation stays visible read-only so student imports
     work. ``uid`` is used only when running as root."""
-    # Resolved like the hidden paths, or a kit reached through a symlink would hide its own venv.
-    python_paths = (sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable)))
-    keep = sorted({os.path.realpath(path) for path in python_paths})
     return SandboxConfig(memory_bytes=memory_bytes, uid=uid if os.geteuid() == 0 else None,
                          hide_paths=[str(KIT_ROOT), str(Path.home()), *_other_top_level_folders(), *hide],
-                         keep_paths=keep)
+                         keep_paths=python_paths())
+
+
+def closed_to_others(path: str) -> tuple[str, int] | None:
+    """The first folder on the way to ``path`` (or ``path`` itself) that a user of its own cannot
+    pass through or read, with its mode; None when every step is open to others."""
+    current = Path("/")
+    for part in [*Path(path).parts[1:], None]:
+        try:
+            mode = current.stat().st_mode
+        except OSError:
+            return str(current), 0
+        needed = 0o001 if part is not None else 0o005  # pass through folders; read the last one
+        if mode & needed != needed:
+            return str(current), mode & 0o777
+        if part is not None:
+            current = current / part
+    return None

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 import select
+import shutil
 import signal
 import socket
 import time
@@ -29,6 +31,8 @@ MAX_NAME_CHARS = 200
 MAX_PROBLEMS = 20
 MAX_PROBLEM_CHARS = 500
 MAX_TEXT_CHARS = 4000
+# What a scratch folder made by worker.confinement outside namespaces looks like (mkdtemp).
+SCRATCH_NAME = re.compile(r"/(?:[\w.-]+/)*attention-worker-[\w]+")
 
 
 # (namespace init, supervisor) pidfds of killed workers the kernel may still be tearing down
@@ -59,6 +63,7 @@ class WorkerSession:
         self._supervisor: int | None = None  # a pidfd for the forked worker (pid is _pid)
         self._namespace_init: int | None = None  # a pidfd for the worker when it has a PID namespace
         self._sock: socket.socket | None = None
+        self._scratch: str | None = None  # the worker's scratch folder outside any namespace
         self.generation = 0
 
     def start(self) -> WorkerReady:
@@ -80,6 +85,9 @@ class WorkerSession:
         if sandbox.header.get("sandboxed") is not True or isolation is None:
             self.close()
             raise WorkerCrashed(finding("worker_not_started"))
+        scratch = sandbox.header.get("scratch")
+        # A scratch folder of its own on the real /tmp (no namespaces) is removed once it is gone.
+        self._scratch = scratch if isinstance(scratch, str) and SCRATCH_NAME.fullmatch(scratch) else None
         reply = self._exchange(None, {}, "doing.loading")
         if reply.header.get("ready") is not True:
             self.close()
@@ -166,6 +174,9 @@ class WorkerSession:
         if sweep:
             sweep_user(self._uid)
         self._pid = None
+        if self._scratch is not None:  # nothing left for the next worker of this uid to find
+            shutil.rmtree(self._scratch, ignore_errors=True)
+            self._scratch = None
 
 
 def _kill_namespace(namespace_init: int) -> None:

@@ -7,10 +7,15 @@ Layers, strongest available first:
   descendant down with it;
 - an unprivileged user when the grader runs as root (without root: a user namespace), and
   no capabilities either way;
+- Landlock, which needs no privilege and works in containers: the worker may read only the
+  system's folders and the Python installation (everything under / when namespaces already
+  hide the rest), write only its scratch folder, open no TCP connection, and signal or reach
+  the abstract sockets of no process outside its own domain;
+- a seccomp filter: no inet sockets, ptrace, keyrings, namespaces or mounts (syscall_filter.py);
 - resource limits: memory, CPU time, processes, file size, open files.
-Where namespaces cannot be had, the worker still gets its limits, its own process group and
-(under a root grader) its own uid, and the grader reports the weaker isolation in its summary.
-SECURITY.md says what each level does and does not defend.
+Where namespaces cannot be had (a container without CAP_SYS_ADMIN), the other layers still
+apply; each layer that could not be applied is named in the isolation the worker reports.
+SECURITY.md says what each environment gets and what each layer defends.
 """
 
 from __future__ import annotations
@@ -25,8 +30,9 @@ import tempfile
 
 import psutil
 
+from autograder.worker import landlock, syscall_filter
 from autograder.worker.config import SandboxConfig
-from autograder.worker.isolation import Isolation, IsolationLevel
+from autograder.worker.isolation import Isolation, IsolationLevel, Layer
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWIPC = 0x08000000
@@ -60,6 +66,11 @@ _MOUNT_OPTION_FLAGS = {"nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEX
 # files of its own /proc. Every other mount is made read-only.
 SCRATCH_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
 _WRITABLE_MOUNTS = (*SCRATCH_DIRS, "/dev", "/proc")
+# Without namespaces to hide the rest, Landlock lets a worker read only these (and the Python
+# installation): programs, libraries, configuration, and the kernel's views of itself.
+SYSTEM_READ_ONLY = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbin", "/etc", "/proc", "/sys", "/dev")
+# Where the worker's stdout and stderr go: a write never fails, and nothing is kept or read.
+OUTPUT_SINK = os.devnull
 O_PATH = getattr(os, "O_PATH", 0o10000000)
 
 
@@ -216,13 +227,15 @@ def _tasks_of(uid: int) -> int:
                if process.info["uids"] and process.info["uids"].real == uid)
 
 
-def confine(config: SandboxConfig) -> Isolation:
-    """Confine the calling (freshly forked, single-threaded) process; returns the isolation level.
+def confine(config: SandboxConfig) -> tuple[Isolation, str]:
+    """Confine the calling (freshly forked, single-threaded) process; returns its isolation and
+    its scratch folder.
 
     With a PID namespace, this forks once more: the caller stays behind as a supervisor that
     only waits (the grader kills the supervisor's process group to end everything: the worker
     dies with its supervisor, and its namespace with it), and the confined child returns.
-    Without namespaces the caller itself is confined and the level names what is missing.
+    Without namespaces the caller itself is confined, in a scratch folder of its own on /tmp
+    (the grader removes it when the worker is gone).
     """
     os.setsid()
     try:
@@ -241,25 +254,35 @@ def confine(config: SandboxConfig) -> Isolation:
     # Set after the user change (which clears it): the worker dies with its supervisor. Until
     # then it shares the supervisor's process group, which the grader kills as a whole.
     _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
-    _finish(config, count_processes=separate_user or level is IsolationLevel.USER_NAMESPACE, scratch="/tmp")
-    if separate_user or level is IsolationLevel.USER_NAMESPACE:
-        return Isolation(level)
-    return Isolation(IsolationLevel.NAMESPACES_AS_ROOT)
+    if not (separate_user or level is IsolationLevel.USER_NAMESPACE):
+        level = IsolationLevel.NAMESPACES_AS_ROOT
+    layers = [Layer.NAMESPACES, *([Layer.OWN_USER] if separate_user else [])]
+    # The namespaces already hide what is secret: Landlock keeps writes in the scratch folders.
+    isolation = _finish(config, count_processes=separate_user or level is IsolationLevel.USER_NAMESPACE,
+                        scratch="/tmp", readable=["/"], writable=[*SCRATCH_DIRS, OUTPUT_SINK],
+                        isolation=Isolation(level, tuple(layers)))
+    return isolation, "/tmp"
 
 
-def _confine_without_namespaces(config: SandboxConfig, error: OSError) -> Isolation:
-    """Limits only: no namespaces here (a container without CAP_SYS_ADMIN, say). A root grader
-    still drops the worker to its own uid: not root, it cannot write the kit or the outputs, nor
-    read what only root may read; the grader sweeps that uid's processes when the worker ends."""
+def _confine_without_namespaces(config: SandboxConfig, error: OSError) -> tuple[Isolation, str]:
+    """No namespaces here (a container without CAP_SYS_ADMIN, say). A root grader still drops
+    the worker to its own uid: not root, it cannot write the kit or the outputs, nor read what
+    only root may read; Landlock, where the kernel has it, hides everything but the system's
+    folders and the Python installation; the grader sweeps that uid's processes when the worker
+    ends."""
     scratch = tempfile.mkdtemp(prefix="attention-worker-")
     separate_user = config.uid is not None and os.geteuid() == 0
     if separate_user:
         os.chown(scratch, config.uid, config.uid)
         _drop_privileges(config.uid)
     _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")  # dies with the fork server
-    _finish(config, count_processes=separate_user, scratch=scratch)
-    user = ", as an unprivileged user" if separate_user else ""
-    return Isolation(IsolationLevel.LIMITS_ONLY, f"{user} (no namespaces: {error.strerror})")
+    missing = [(Layer.NAMESPACES, error.strerror)]
+    if not separate_user:
+        missing.append((Layer.OWN_USER, "the grader is not root" if os.geteuid() else "no uid was given"))
+    isolation = Isolation(IsolationLevel.LIMITS_ONLY, (Layer.OWN_USER,) if separate_user else (), tuple(missing))
+    return _finish(config, count_processes=separate_user, scratch=scratch,
+                   readable=[*SYSTEM_READ_ONLY, *config.keep_paths], writable=[scratch, OUTPUT_SINK],
+                   isolation=isolation), scratch
 
 
 def _supervise(child: int) -> None:
@@ -274,10 +297,28 @@ def _supervise(child: int) -> None:
             continue
 
 
-def _finish(config: SandboxConfig, count_processes: bool, scratch: str) -> None:
-    _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+def _finish(config: SandboxConfig, count_processes: bool, scratch: str, readable: list[str], writable: list[str],
+            isolation: Isolation) -> Isolation:
+    """The layers every mode shares (Landlock, seccomp, limits) and the worker's environment;
+    returns ``isolation`` with the layers applied here added, or named as missing."""
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+    layers, missing = list(isolation.layers), list(isolation.missing)
+    report = landlock.restrict(readable, writable)
+    for applied, layer, minimum_abi in ((report.fs, Layer.LANDLOCK_FILES, 1), (report.net, Layer.LANDLOCK_NETWORK, 4),
+                                        (report.scope, Layer.LANDLOCK_SCOPE, 6)):
+        if applied:
+            layers.append(layer)
+        else:
+            missing.append((layer, "no Landlock in this kernel" if report.abi == 0
+                            else f"Landlock ABI {report.abi} here, {minimum_abi} needed"))
+    if syscall_filter.available():
+        syscall_filter.install_filter()
+        layers.append(Layer.SECCOMP)
+    else:
+        missing.append((Layer.SECCOMP, "seccomp filters are not available here"))
     _set_limits(config, count_processes)
     os.chdir(scratch)
     os.environ.clear()
-    os.environ.update({"HOME": scratch, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
+    os.environ.update({"HOME": scratch, "TMPDIR": scratch, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
                        "OMP_NUM_THREADS": str(config.threads)})
+    return Isolation(isolation.level, tuple(layers), tuple(missing))

@@ -1,8 +1,7 @@
 """The sandboxed worker: confine itself, load the student's definitions, answer probes.
 
 It is forked from the fork server (torch already imported) with one socket to the trusted
-grader. What it prints goes to a capped, unlinked file in its scratch folder; nothing it prints is
-ever read as a result.
+grader. What it prints goes to /dev/null: nothing it prints is ever read as a result.
 """
 
 from __future__ import annotations
@@ -15,24 +14,25 @@ import torch
 
 from autograder.worker import protocol
 from autograder.worker.config import SandboxConfig
-from autograder.worker.confinement import confine
+from autograder.worker.confinement import OUTPUT_SINK, confine
 from autograder.worker.probe_server import ProbeServer, load_definitions
-
-OUTPUT_FILE = "student-output.txt"
 
 
 def _isolate_io(keep_fd: int) -> None:
+    """Stdin from /dev/null, stdout and stderr into /dev/null, every other descriptor closed.
+
+    Nothing a student prints is ever read, and a write into the sink never fails, so printing
+    cannot cost a test (a capped file would refuse writes once full).
+    """
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
-    output = os.open(OUTPUT_FILE, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    # Nobody reads it: unlinked at once, its space is freed when the worker ends, also in the
-    # limits-only fallback, whose scratch folder is on the real /tmp and outlives the worker.
-    os.unlink(OUTPUT_FILE)
-    os.dup2(output, 1)
-    os.dup2(output, 2)
+    sink = os.open(OUTPUT_SINK, os.O_WRONLY)
+    os.dup2(sink, 1)
+    os.dup2(sink, 2)
     os.closerange(3, keep_fd)
     os.closerange(keep_fd + 1, 65536)
-    # Past the file-size cap a write fails with an error instead of killing the worker.
+    # Past the file-size limit a write to a file of its own fails with an error instead of
+    # killing the worker.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
 
@@ -40,12 +40,12 @@ def run_worker(sock: socket.socket, request: dict) -> None:
     """Serve one submission until the grader hangs up; never returns normally."""
     config = SandboxConfig(**request["sandbox"])
     try:
-        isolation = confine(config)
+        isolation, scratch = confine(config)
     except OSError as error:  # the grader's setup is at fault, not the student: say so
         protocol.send(sock, {"ready": False, "sandbox_error": str(error)}, {})
         os._exit(71)
     # Sent before any student code runs, so the grader believes it (and only this frame).
-    protocol.send(sock, {"sandboxed": True, "isolation": isolation.to_json()}, {})
+    protocol.send(sock, {"sandboxed": True, "isolation": isolation.to_json(), "scratch": scratch}, {})
     _isolate_io(sock.fileno())
     torch.set_num_threads(config.threads)
     namespace, problems = load_definitions(request["blocks"])

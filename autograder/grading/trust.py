@@ -1,0 +1,105 @@
+"""Whether the grader may trust its own run: the canary, and what it proved before grading.
+
+- **The guarantees.** Before any student's code runs, workers started exactly as a student's try
+  what student code must never do (``autograder.sandbox.guarantees``). If they could read the
+  secrets or other students' work, the run refuses to grade unless the instructor accepts that
+  risk explicitly; if they could write into the outputs, the submissions or the kit, it refuses.
+- **The canary.** Each assignment's reference solution is graded through the very path students
+  take (fork server, sandbox, uid, limits), first in every shard. Unless it earns full marks,
+  nothing is graded: a sandbox that breaks correct code would hand out zeros silently.
+Either failure is the grader's, never a student's: no grade is written, the run exits 1, and
+the message says what broke and how to fix it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT, solution_notebook
+from autograder.course.rubric import RUBRIC_FILE
+from autograder.findings.render import render
+from autograder.grading.plugin import PreparedSubmission, SubmissionKey, SubmissionRecord
+from autograder.grading.results import UNSAFE_FLAG, RunTrust, TestStatus
+from autograder.notebooks.reading import extract_notebook_file
+from autograder.sandbox.guarantees import Targets
+from autograder.sandbox.layout import closed_to_others
+from autograder.worker.isolation import Guarantee, GuaranteeReport, IsolationLevel, Layer
+
+CANARY_ID = "\0canary"  # a student id no folder can have (no file name holds a NUL)
+_SHOWN_FAILURES = 3
+
+
+class GraderUntrusted(Exception):
+    """The grader cannot trust its own run; the message says why and what to do."""
+
+
+def targets(assignments: list[str], submissions: list[Path], submitted: Path, out: Path) -> Targets:
+    """What the guarantees are tried against: the secrets of the graded assignments, a few
+    submissions (another student's work), a file in the outputs, and the folders no student
+    may write into."""
+    secrets = [solution_notebook(a) for a in assignments] + [HIDDEN_TESTS_DIR / f"test_{a}.py" for a in assignments]
+    probe = out / ".attention-kit-readability-check"
+    probe.write_text("an output no student may read\n")
+    folder = submitted if submitted.is_dir() else submitted.parent
+    return Targets(secrets=[*secrets, RUBRIC_FILE, *submissions[:3], probe], protected=[out, folder, KIT_ROOT],
+                   pids=[os.getpid()])
+
+
+def require(report: GuaranteeReport, accept_readable_secrets: bool) -> RunTrust:
+    """The run's trust, or GraderUntrusted when it must not grade."""
+    written = next((what for g, what in report.broken if g is Guarantee.OUTPUTS_UNWRITABLE), None)
+    if written:
+        raise GraderUntrusted(f"student code could write where grades are made ({written}). Run the grader as"
+                              " root (full isolation), or on a kernel with Landlock (see SECURITY.md).")
+    read = next((what for g, what in report.broken if g is Guarantee.SECRETS_UNREADABLE), None)
+    if read and not accept_readable_secrets:
+        raise GraderUntrusted(
+            f"student code could read what it must not ({read}). Run the grader as root with full isolation, or on"
+            " a kernel with Landlock, or make those files unreadable to other users (chmod -R o-rwx on the kit,"
+            f" the submissions and the outputs); {UNSAFE_FLAG} grades anyway and says so in every row.")
+    return RunTrust(report, secrets_exposed=bool(read))
+
+
+def canaries(assignments: list[str], slots: int) -> list[list[PreparedSubmission]]:
+    """For each shard slot, the reference solutions it grades first: every assignment once in
+    all, and every slot (every worker uid) at least one."""
+    per_slot: list[list[PreparedSubmission]] = [[] for _ in range(slots)]
+    for index in range(max(slots, len(assignments))):
+        assignment = assignments[index % len(assignments)]
+        code = extract_notebook_file(solution_notebook(assignment))
+        per_slot[index % slots].append(PreparedSubmission(-1 - index, f"{CANARY_ID}{index}", assignment, code,
+                                                          canary=True))
+    return per_slot
+
+
+def check_canaries(records: dict[SubmissionKey, SubmissionRecord], canary_keys: list[SubmissionKey],
+                   python_paths: list[str]) -> None:
+    """Raise GraderUntrusted unless every canary passed every test; the message says what broke."""
+    for key in canary_keys:
+        record = records.get(key)
+        failed = [outcome for outcome in record.outcomes if outcome.status is not TestStatus.PASSED] if record else []
+        if record is not None and record.outcomes and not failed:
+            continue
+        lines = [f"the reference solution of {key[1]} did not earn full marks through the sandbox, so no"
+                 " grade of this run could be trusted."]
+        lines += [f"  {outcome.name}: {render(outcome.finding).splitlines()[0] if outcome.finding else ''}"
+                  for outcome in failed[:_SHOWN_FAILURES]]
+        cause = _likely_cause(record, python_paths)
+        if cause:
+            lines.append(cause)
+        raise GraderUntrusted("\n".join(lines))
+
+
+def _likely_cause(record: SubmissionRecord | None, python_paths: list[str]) -> str:
+    """Why correct code fails in the sandbox, when the grader can tell."""
+    isolation = record.isolation if record else None
+    if isolation is not None and isolation.level is IsolationLevel.LIMITS_ONLY and Layer.OWN_USER in isolation.layers:
+        for path in python_paths:
+            closed = closed_to_others(path)
+            if closed:
+                folder, mode = closed
+                return (f"The sandboxed worker runs as a user of its own and cannot read {path} (mode {mode:o} on"
+                        f" {folder}): make it readable by others (chmod o+rx {folder}), or run the grader with full"
+                        " isolation (as root with CAP_SYS_ADMIN, see SECURITY.md).")
+    return ""

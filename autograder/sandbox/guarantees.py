@@ -1,0 +1,77 @@
+"""The grader's guarantees, proved before it grades: tried from real sandboxed workers.
+
+Before any student's code runs, the grader starts workers exactly as it starts a student's (same
+fork server, sandbox, uid and limits) with ``escape_attempts`` as their "notebook", and checks
+that code there cannot read the secrets or other students' work, write into the outputs, the
+submissions or the kit, open a TCP connection to 127.0.0.1, signal the grader or its fork
+server, or see another worker's files. The report names each guarantee that holds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from autograder.notebooks.reading import extract_definitions
+from autograder.probes.client import Submission
+from autograder.sandbox import escape_attempts
+from autograder.sandbox.forkserver import ForkServerChannel
+from autograder.sandbox.session import WorkerSession
+from autograder.worker.config import SandboxConfig
+from autograder.worker.isolation import Guarantee, GuaranteeReport
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What the attempts aim at."""
+
+    secrets: list[Path]  # files no student may read
+    protected: list[Path]  # folders no student may write into
+    pids: list[int]  # processes no student may signal
+
+
+_ATTEMPTS = extract_definitions({"cells": [{"cell_type": "code",
+                                            "source": Path(escape_attempts.__file__).read_text(encoding="utf-8")}]})
+
+
+@contextlib.contextmanager
+def _attempting(channel: ForkServerChannel, sandbox: SandboxConfig, timeout: float) -> Iterator[Submission]:
+    session = WorkerSession(channel, _ATTEMPTS, sandbox, timeout)
+    try:
+        ready = session.start()
+        yield Submission(session, ready.defined, ready.load_problems, ready.isolation)
+    finally:
+        session.close()
+
+
+@contextlib.contextmanager
+def _listening() -> Iterator[int]:
+    """A TCP port on 127.0.0.1 that accepts connections while the block runs."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        yield server.getsockname()[1]
+
+
+def check_guarantees(channel: ForkServerChannel, sandbox_of: Callable[[int], SandboxConfig], targets: Targets,
+                     timeout: float = 30.0) -> GuaranteeReport:
+    """Try every forbidden thing from workers of job slots 0 and 1 (two users, as two students
+    of a class get) and report what held. Raises WorkerProblem when a worker cannot even start."""
+    broken: dict[Guarantee, str] = {}
+    with _attempting(channel, sandbox_of(0), timeout) as first, _listening() as port:
+        secrets = [str(path) for path in targets.secrets]
+        if read := first.call("read_any", secrets):
+            broken[Guarantee.SECRETS_UNREADABLE] = "read " + ", ".join(read)
+        if written := first.call("write_any", [str(path) for path in targets.protected]):
+            broken[Guarantee.OUTPUTS_UNWRITABLE] = "wrote into " + ", ".join(written)
+        if first.call("connect", port):
+            broken[Guarantee.NO_NETWORK] = f"connected to 127.0.0.1:{port}"
+        if reached := first.call("signal_any", targets.pids):
+            broken[Guarantee.NO_SIGNALS] = "could signal process " + ", ".join(map(str, reached))
+        left = first.call("leave_file")
+        with _attempting(channel, sandbox_of(1), timeout) as second:
+            if isinstance(left, str) and second.call("read_any", [left]):
+                broken[Guarantee.WORKERS_APART] = f"read {left}, written by another worker"
+    return GuaranteeReport(tuple(g for g in Guarantee if g not in broken), tuple(broken.items()))
+
