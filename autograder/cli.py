@@ -8,7 +8,6 @@ import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
-import torch
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -17,11 +16,13 @@ from autograder.course.paths import KIT_ROOT
 from autograder.course.reference import BrokenReferenceError
 from autograder.course.rubric import RubricError
 from autograder.grading.discovery import DiscoveryError, discover
-from autograder.grading.engine import GradeOptions, GradingError, devices_to_test, grade_entries
+from autograder.grading.engine import GradingError, grade_entries
+from autograder.grading.jobs import ACCELERATORS, GradeOptions
 from autograder.grading.outputs import OutputsError, read_outputs, write_atomically, write_outputs
 from autograder.grading.results import UNSAFE_FLAG, GradedRow
 from autograder.grading.trust import GraderUntrusted
 from autograder.platforms.junit import junit_xml
+from autograder.probes.errors import SandboxError
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -113,10 +114,23 @@ def _print_trust(console: Console, rows: list[GradedRow]) -> None:
                       " isolation (see SECURITY.md).[/yellow]", soft_wrap=True)
 
 
+class _NoSuchDevice(Exception):
+    """``--device cuda`` on a machine without one (the fork server says which devices it has)."""
+
+
+def _announce(console: Console, count: int, asked: str):
+    """What to say once the tested devices are known (and refuse --device cuda without one)."""
+    def announce(devices: list[str]) -> None:
+        if asked == "cuda" and "cuda" not in devices:
+            raise _NoSuchDevice
+        untested = [name for name in ACCELERATORS if name not in devices]
+        console.print(f"Grading {count} submissions on {', '.join(devices)}"
+                      + (f"; {' and '.join(untested)} tests not run (no such device, or --device cpu)"
+                         if untested else ""))
+    return announce
+
+
 def _grade(args: argparse.Namespace, console: Console) -> int:
-    if args.device == "cuda" and not torch.cuda.is_available():
-        console.print("--device cuda was asked for, but no CUDA device is available here.")
-        return 2
     if args.jobs < 1 or args.timeout <= 0 or args.memory_gib <= 0:
         console.print("--jobs, --timeout and --memory-gib must be positive.")
         return 2
@@ -131,16 +145,15 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
     except DiscoveryError as error:
         console.print(f"Nothing graded: {error}")
         return 2
-    devices = devices_to_test(args.device)
-    untested = [name for name in ("cuda", "mps") if name not in devices]
-    console.print(f"Grading {len(entries)} submissions on {', '.join(devices)}"
-                  + (f"; {' and '.join(untested)} tests not run (no such device, or --device cpu)"
-                     if untested else ""))
     bar, progress = _progress_callback(console, len(entries))
     try:
         with bar or contextlib.nullcontext():
-            rows = grade_entries(entries, args.submitted, args.out, options, progress)
-    except (GradingError, BrokenReferenceError, RubricError) as error:
+            rows = grade_entries(entries, args.submitted, args.out, options, progress,
+                                 on_devices=_announce(console, len(entries), args.device))
+    except _NoSuchDevice:
+        console.print("--device cuda was asked for, but no CUDA device is available here.")
+        return 2
+    except (GradingError, SandboxError, BrokenReferenceError, RubricError) as error:
         console.print(f"The grader itself failed, so no grades were written: {error}", markup=False)
         return 1
     except GraderUntrusted as error:

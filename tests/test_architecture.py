@@ -20,7 +20,7 @@ from autograder.notebooks.reading import extract_definitions
 from autograder.probes.client import Submission
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
-from autograder.sandbox.session import WorkerSession
+from autograder.sandbox.session import ForkServerChannel, WorkerSession
 
 PACKAGE = KIT_ROOT / "autograder"
 
@@ -73,7 +73,8 @@ def test_a_real_worker_holds_no_grading_code(tmp_path):
         "import sys\n\ndef loaded():\n"
         "    return sorted(name for name in sys.modules if name.split('.')[0] == 'autograder')\n")}]})
     forkserver = ForkServer()
-    worker = WorkerSession(forkserver, code, standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)]), timeout=30)
+    sandbox = standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)])
+    worker = WorkerSession(ForkServerChannel(forkserver.control(0)), code, sandbox, timeout=30)
     try:
         ready = worker.start()
         loaded = Submission(worker, ready.defined, ready.load_problems, ready.isolation).call("loaded")

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import csv
 import json
-import os
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from autograder.notebooks.variants import (
@@ -24,8 +26,9 @@ from autograder.notebooks.variants import (
     with_replacement,
     write_submission,
 )
-from autograder.sandbox.layout import is_worker_uid
+from autograder.sandbox.layout import worker_uids_of
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.worker.names import SERVER_NAME, SHARD_NAME
 
 pytestmark = pytest.mark.slow
 
@@ -34,9 +37,14 @@ STAGES = STAGES_BY_ASSIGNMENT[ASSIGNMENT]
 
 
 def grade(submitted: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
-    """Run ``python -m autograder grade`` from an unrelated working directory."""
+    """Run ``python -m autograder grade`` from an unrelated working directory; the result also
+    knows the grader's pid (``grader_pid``), which names its workers' uids."""
     command = [sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out), *extra]
-    return subprocess.run(command, cwd="/", capture_output=True, text=True, timeout=600)
+    process = subprocess.Popen(command, cwd="/", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stdout, stderr = process.communicate(timeout=600)
+    result = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+    result.grader_pid = process.pid
+    return result
 
 
 def read_grades(out: Path) -> dict[str, dict]:
@@ -62,6 +70,8 @@ def build_class(root: Path) -> None:
     write_submission(root, "huge_outputs", ASSIGNMENT, with_cell(solution, "print('x')", huge_output))
     write_submission(root, "endless_stage", ASSIGNMENT,
                      with_answer(solution, "softmax_naive", _endless_stage("softmax_naive")))
+    write_submission(root, "prints_a_lot", ASSIGNMENT, with_replacement(
+        solution, "softmax_naive", "exp_x = torch.exp(x)", "print('y' * 70 * 2**20)\n    exp_x = torch.exp(x)"))
     write_submission(root, "exits", ASSIGNMENT, with_answer(
         solution, "attention_scores", "import os\n\ndef attention_scores(inputs):\n    os._exit(3)\n"))
     write_submission(root, "empty", ASSIGNMENT, b"")
@@ -116,7 +126,8 @@ def test_unreadable_submissions_get_a_status_and_zero(graded_class, student, sta
     assert float(row["score"]) == 0
 
 
-@pytest.mark.parametrize("student", ["full", "failing_import", "magics", "endless_demo", "huge_outputs"])
+@pytest.mark.parametrize("student", ["full", "failing_import", "magics", "endless_demo", "huge_outputs",
+                                     "prints_a_lot"])
 def test_demo_cells_and_notebook_noise_cost_nothing(graded_class, student):
     _, out, _ = graded_class
     row = read_grades(out)[student]
@@ -157,15 +168,12 @@ def test_syntax_error_is_explained(graded_class):
 
 
 def test_no_worker_process_survives_grading(graded_class):
-    lingering = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                uid = os.stat(f"/proc/{entry}").st_uid
-            except FileNotFoundError:
-                continue
-            if is_worker_uid(uid):
-                lingering.append(entry)
+    """Only this run's workers count: their uids come from its grader's pid, so another grading
+    run on the machine at the same time cannot make this test fail."""
+    _, _, result = graded_class
+    ours = set(worker_uids_of(result.grader_pid))
+    lingering = [process.pid for process in psutil.process_iter(["uids"])
+                 if process.info["uids"] and set(process.info["uids"]) & ours]
     assert lingering == []
 
 
@@ -213,15 +221,76 @@ def test_a_kit_reached_through_a_symlink_grades_the_same(tmp_path):
     assert float(row["score"]) == float(row["max_score"])
 
 
-def test_a_broken_hidden_test_stops_grading_with_its_error(tmp_path, monkeypatch):
-    """pytest's terminal report is off while grading: the grader itself must say what broke."""
-    from autograder.grading import engine
+def test_a_broken_hidden_test_stops_grading_with_its_error(tmp_path):
+    """pytest's terminal report is off while grading: the grader itself must say what broke.
 
-    broken = tmp_path / "hidden" / f"test_{ASSIGNMENT}.py"
-    broken.parent.mkdir()
-    broken.write_text("ASSIGNMENT = '01_attention_scores'\nimport module_the_hidden_tests_lack\n")
-    real_args = engine._pytest_args
-    monkeypatch.setattr(engine, "_pytest_args", lambda *args: [*real_args(*args)[:-1], str(broken)])
-    write_submission(tmp_path / "in", "ada", ASSIGNMENT, load_solution(ASSIGNMENT))
-    with pytest.raises(engine.GradingError, match="module_the_hidden_tests_lack"):
-        engine.grade_class(tmp_path / "in", tmp_path / "out", engine.GradeOptions())
+    A copy of the kit with one hidden test broken grades it: the grading command and its shards
+    use the kit they were started from.
+    """
+    from autograder.course.paths import KIT_ROOT
+
+    kit = tmp_path / "kit"
+    for part in ("autograder", "solutions", "source_data/your_journey.json", "pyproject.toml"):
+        source, target = KIT_ROOT / part, kit / part
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(source, target)
+    (kit / "autograder" / "hidden_tests" / f"test_{ASSIGNMENT}.py").write_text(
+        "ASSIGNMENT = '01_attention_scores'\nimport module_the_hidden_tests_lack\n")
+    notebook = write_submission(tmp_path / "in", "ada", ASSIGNMENT, load_solution(ASSIGNMENT))
+    command = [sys.executable, "-m", "autograder", "grade", str(notebook), "--out", str(tmp_path / "out")]
+    result = subprocess.run(command, cwd=kit, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "module_the_hidden_tests_lack" in result.stdout
+    assert not (tmp_path / "out" / "grades.csv").exists()
+
+
+def _shards_and_forkserver(grader: psutil.Process) -> tuple[list[psutil.Process], list[psutil.Process]]:
+    """The grader's shards and its fork server, by the names they give themselves."""
+    descendants = grader.children(recursive=True)
+    return ([p for p in descendants if p.name() == SHARD_NAME], [p for p in descendants if p.name() == SERVER_NAME])
+
+
+@pytest.mark.parametrize("victim", ["shard", "fork server"])
+def test_a_killed_shard_or_fork_server_fails_the_run_within_a_minute(tmp_path, victim):
+    """Killed by the out-of-memory killer or a signal, a part of the grader cannot report: the run
+    must notice, exit 1 and write no grades, instead of waiting for it forever."""
+    submitted, out = tmp_path / "submitted", tmp_path / "out"
+    for index in range(4):  # slow students, so that the shards are still at work when one dies
+        write_submission(submitted, f"slow{index}", ASSIGNMENT,
+                         with_answer(load_solution(ASSIGNMENT), "softmax_naive", _endless_stage("softmax_naive")))
+    command = [sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out), "--jobs", "2",
+               "--timeout", "15"]
+    process = subprocess.Popen(command, cwd="/", stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        grader = psutil.Process(process.pid)
+        deadline = time.monotonic() + 120
+        shards, forkservers = _shards_and_forkserver(grader)
+        while len(shards) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            shards, forkservers = _shards_and_forkserver(grader)
+        assert len(shards) == 2, "the shards never started"
+        time.sleep(2)  # well into grading
+        (shards[0] if victim == "shard" else forkservers[0]).kill()
+        killed_at = time.monotonic()
+        output, _ = process.communicate(timeout=90)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert time.monotonic() - killed_at < 60
+    assert process.returncode == 1, output
+    assert "no grades were written" in output
+    assert not (out / "grades.csv").exists()
+    ours = set(worker_uids_of(process.pid))
+
+    def left() -> list[str]:
+        return [f"{p.pid} {p.info['name']} {p.info['status']}" for p in psutil.process_iter(["uids", "name", "status"])
+                if p.info["uids"] and set(p.info["uids"]) & ours and p.info["status"] != psutil.STATUS_ZOMBIE]
+
+    deadline = time.monotonic() + 5  # what the kernel kills with its parent goes at once
+    while left() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert left() == []

@@ -11,11 +11,13 @@ import stat
 import subprocess
 import sys
 import zipfile
+from pathlib import Path
 
 import pytest
+from container import container_skip_reason, run_as_container
 from platform_class import ASSIGNMENT, graded_class, wrong_dim_notebook
 
-from autograder.notebooks.variants import notebook_text
+from autograder.notebooks.variants import load_solution, load_student, notebook_text, with_cell
 from autograder.platforms.gradescope import run
 from autograder.platforms.gradescope.package import build_zip
 
@@ -134,3 +136,34 @@ def test_an_oversized_notebook_is_not_read(tmp_path):
     with (tmp_path / f"{ASSIGNMENT}.ipynb").open("wb") as handle:
         handle.truncate(65 * 2**20)  # a sparse file: over the limit without using the disk
     assert run.find_notebook(tmp_path, ASSIGNMENT) == (None, f"unreadable: {ASSIGNMENT}.ipynb is over 64 MiB")
+
+
+def _solution_reading_stub(solutions: Path) -> dict:
+    """The untouched student notebook, plus a class whose body reads the solution notebook from
+    the autograder's own folder and runs its cells: full marks, if the sandbox let it."""
+    path = solutions / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    cheat = (f"class _Answers:\n    import json as _json\n    for _cell in _json.load(open({str(path)!r}))['cells']:\n"
+             "        if _cell['cell_type'] == 'code':\n"
+             "            try:\n                exec(''.join(_cell['source']), globals())\n"
+             "            except Exception:\n                pass\n")
+    return with_cell(load_student(ASSIGNMENT), cheat)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "expected_score"), [("correct", 100.0), ("reads-the-solutions", 0.0)])
+def test_run_autograder_in_gradescopes_conditions(tmp_path, autograder_zip, name, expected_score):
+    """No CAP_SYS_ADMIN, 768 MB and half a CPU, as Gradescope runs it: the canary and the start-up
+    checks pass, correct code earns full marks, code that reads the solutions earns nothing, and
+    memory peaks with real headroom."""
+    if reason := container_skip_reason():
+        pytest.skip(reason)
+    root = _gradescope_root(tmp_path, autograder_zip)
+    notebook = load_solution(ASSIGNMENT) if name == "correct" else _solution_reading_stub(root / "source" / "solutions")
+    (root / "submission" / f"{ASSIGNMENT}.ipynb").write_text(notebook_text(notebook))
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "KIT_PYTHON": sys.executable}
+    run = run_as_container([str(root / "run_autograder")], memory_mb=768, cpu=0.5, cwd=root, env=env)
+    assert run.result.returncode == 0, run.result.stdout[-3000:] + run.result.stderr[-3000:]
+    document = json.loads((root / "results" / "results.json").read_text())
+    assert document["score"] == expected_score
+    assert "limits only" in run.result.stdout  # the container's fallback, not the namespaces
+    assert run.peak_mb <= 600, f"peak memory {run.peak_mb:.0f} MB"

@@ -13,7 +13,7 @@ from autograder.probes.errors import ProbeTimeout, SandboxError, StudentError, W
 from autograder.sandbox import session as worker_session
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
-from autograder.sandbox.session import WorkerSession
+from autograder.sandbox.session import ForkServerChannel, WorkerSession
 from autograder.worker.protocol import ForeignValue, Seeded
 
 STUDENT_CODE = '''
@@ -65,7 +65,7 @@ class Tiny(torch.nn.Module):
 @pytest.fixture(scope="module")
 def forkserver():
     server = ForkServer()
-    yield server
+    yield ForkServerChannel(server.control(0))
     server.close()
 
 

@@ -15,18 +15,16 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
 from typing import Protocol
 
 import pytest
 
 from autograder.findings.finding import Failure, Finding, finding
+from autograder.grading.jobs import PreparedSubmission, SubmissionKey, SubmissionRecord, TestOutcome
 from autograder.grading.results import TestStatus
-from autograder.notebooks.reading import ExtractedCode
 from autograder.probes.client import Submission
 from autograder.probes.errors import ProbeTimeout, SandboxError, StudentError, WorkerCrashed
 from autograder.student.curriculum import all_stages
-from autograder.worker.isolation import Isolation
 
 _STAGES = set(all_stages())
 # After this many stages ran out of time, a notebook's remaining tests are not run: grading
@@ -38,28 +36,6 @@ NOTEBOOK_BUDGET_TIMEOUTS = 6
 # A message that quotes the notebook's loading problems quotes this many (the rest are counted).
 MAX_QUOTED_PROBLEMS = 5
 
-SubmissionKey = tuple[str, str]  # (student_id, assignment_id)
-
-
-@dataclass
-class PreparedSubmission:
-    """A readable notebook waiting for its tests."""
-
-    index: int  # unique in the run: names the submission's pytest parameter
-    student_id: str
-    assignment_id: str
-    code: ExtractedCode
-    canary: bool = False  # the reference solution, graded first to prove the path students take
-
-    @property
-    def key(self) -> SubmissionKey:
-        return self.student_id, self.assignment_id
-
-    @property
-    def param_id(self) -> str:
-        return f"submission{self.index}"
-
-
 class SubmissionOpener(Protocol):
     """Opens a submission for its tests: a context manager giving its ``Submission``."""
 
@@ -67,29 +43,6 @@ class SubmissionOpener(Protocol):
 
     def finish(self) -> None:
         """Called once the session's tests are done (wait for what was left to end)."""
-
-
-@dataclass
-class TestOutcome:
-    """What one test instance gave for one submission."""
-
-    __test__ = False  # not a pytest test class
-
-    name: str
-    function: str
-    stage: str
-    status: TestStatus
-    finding: Finding | None = None
-
-
-@dataclass
-class SubmissionRecord:
-    """Everything the tests of one submission gave."""
-
-    outcomes: list[TestOutcome] = field(default_factory=list)
-    recorded: set[str] = field(default_factory=set)  # names in outcomes, for a quick lookup
-    isolation: Isolation | None = None
-    load_problems: list[Finding] = field(default_factory=list)
 
 
 GRADING_PLUGIN = pytest.StashKey["GradingPlugin"]()
@@ -194,6 +147,11 @@ class GradingPlugin:
         submission = self._submission_of(item)
         if submission is None or (call.excinfo is not None and call.excinfo.errisinstance(pytest.skip.Exception)):
             return None  # pytest's own report
+        if call.excinfo is not None and call.excinfo.errisinstance(SandboxError):
+            # The grader's own failure (its fork server is gone, say): never the student's result.
+            self.problems.append(str(call.excinfo.value))
+            item.session.shouldstop = str(call.excinfo.value)
+            return None
         stage = stage_of(item)
         if call.excinfo is None:
             status, found = TestStatus.PASSED, None

@@ -19,14 +19,15 @@ from pathlib import Path
 from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT, solution_notebook
 from autograder.course.rubric import RUBRIC_FILE
 from autograder.findings.render import render
-from autograder.grading.plugin import PreparedSubmission, SubmissionKey, SubmissionRecord
+from autograder.grading.jobs import PreparedSubmission, SubmissionKey, SubmissionRecord
 from autograder.grading.results import UNSAFE_FLAG, RunTrust, TestStatus
 from autograder.notebooks.reading import extract_notebook_file
-from autograder.sandbox.guarantees import Targets
 from autograder.sandbox.layout import closed_to_others
-from autograder.worker.isolation import Guarantee, GuaranteeReport, IsolationLevel, Layer
+from autograder.worker.config import SandboxConfig
+from autograder.worker.isolation import Guarantee, GuaranteeReport, IsolationLevel, Layer, Targets
 
 CANARY_ID = "\0canary"  # a student id no folder can have (no file name holds a NUL)
+READABILITY_PROBE = ".attention-kit-readability-check"  # a file in the outputs that no worker may read
 _SHOWN_FAILURES = 3
 
 
@@ -34,16 +35,16 @@ class GraderUntrusted(Exception):
     """The grader cannot trust its own run; the message says why and what to do."""
 
 
-def targets(assignments: list[str], submissions: list[Path], submitted: Path, out: Path) -> Targets:
+def targets(assignments: list[str], submissions: list[Path], submitted: Path, out: Path, pids: list[int]) -> Targets:
     """What the guarantees are tried against: the secrets of the graded assignments, a few
-    submissions (another student's work), a file in the outputs, and the folders no student
-    may write into."""
+    submissions (another student's work), a file in the outputs, the folders no student may
+    write into, and the grader's processes (``pids``, and this one)."""
     secrets = [solution_notebook(a) for a in assignments] + [HIDDEN_TESTS_DIR / f"test_{a}.py" for a in assignments]
-    probe = out / ".attention-kit-readability-check"
+    probe = out / READABILITY_PROBE  # removed again once the shards are done (see grading.engine)
     probe.write_text("an output no student may read\n")
     folder = submitted if submitted.is_dir() else submitted.parent
-    return Targets(secrets=[*secrets, RUBRIC_FILE, *submissions[:3], probe], protected=[out, folder, KIT_ROOT],
-                   pids=[os.getpid()])
+    return Targets(secrets=[str(path) for path in [*secrets, RUBRIC_FILE, *submissions[:3], probe]],
+                   protected=[str(path) for path in (out, folder, KIT_ROOT)], pids=[os.getpid(), *pids])
 
 
 def require(report: GuaranteeReport, accept_readable_secrets: bool) -> RunTrust:
@@ -59,6 +60,16 @@ def require(report: GuaranteeReport, accept_readable_secrets: bool) -> RunTrust:
             " a kernel with Landlock, or make those files unreadable to other users (chmod -R o-rwx on the kit,"
             f" the submissions and the outputs); {UNSAFE_FLAG} grades anyway and says so in every row.")
     return RunTrust(report, secrets_exposed=bool(read))
+
+
+def combined(trusts: list[RunTrust]) -> RunTrust:
+    """One run's trust from each shard's: a guarantee holds only where it held in every shard."""
+    reports = [t.guarantees for t in trusts if t.guarantees is not None]
+    if not reports:
+        return RunTrust(None)
+    broken = {guarantee: what for report in reports for guarantee, what in report.broken}
+    held = tuple(g for g in reports[0].held if g not in broken)
+    return RunTrust(GuaranteeReport(held, tuple(broken.items())), any(t.secrets_exposed for t in trusts))
 
 
 def canaries(assignments: list[str], slots: int) -> list[list[PreparedSubmission]]:
@@ -95,11 +106,23 @@ def _likely_cause(record: SubmissionRecord | None, python_paths: list[str]) -> s
     """Why correct code fails in the sandbox, when the grader can tell."""
     isolation = record.isolation if record else None
     if isolation is not None and isolation.level is IsolationLevel.LIMITS_ONLY and Layer.OWN_USER in isolation.layers:
-        for path in python_paths:
-            closed = closed_to_others(path)
-            if closed:
-                folder, mode = closed
-                return (f"The sandboxed worker runs as a user of its own and cannot read {path} (mode {mode:o} on"
-                        f" {folder}): make it readable by others (chmod o+rx {folder}), or run the grader with full"
-                        " isolation (as root with CAP_SYS_ADMIN, see SECURITY.md).")
+        return _unreadable_python(python_paths)
     return ""
+
+
+def python_hint(sandbox: SandboxConfig | None, python_paths: list[str]) -> str:
+    """Where workers run as a user of their own, whether the Python installation is closed to them
+    (what they need unless namespaces bind it back in)."""
+    hint = _unreadable_python(python_paths) if sandbox is not None and sandbox.uid is not None else ""
+    return f" If the workers run without namespaces: {hint}" if hint else " See the messages above and SECURITY.md."
+
+
+def _unreadable_python(python_paths: list[str]) -> str:
+    closed = {path: folder_mode for path in python_paths if (folder_mode := closed_to_others(path))}
+    if not closed:
+        return ""
+    where = "; ".join(f"{path} (mode {mode:o} on {folder})" for path, (folder, mode) in closed.items())
+    folders = " ".join(sorted({folder for folder, _ in closed.values()}))
+    return (f"The sandboxed worker runs as a user of its own and cannot read the Python installation: {where}."
+            f" Make it readable by others (chmod o+rx {folders}), install the kit where others can read it,"
+            " or run the grader with full isolation (as root with CAP_SYS_ADMIN, see SECURITY.md).")

@@ -13,8 +13,13 @@ import subprocess
 import sys
 import tempfile
 
+from autograder.course.paths import KIT_ROOT
 from autograder.probes.errors import SandboxError
-from autograder.worker import protocol
+
+# Isolated mode (-I) ignores the environment and the working directory; the fork server and its
+# shards then import this very kit (the folder holding this package), not another install of it.
+_BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); from autograder.worker.forkserver import main;"
+         " main(sys.argv[2:])")
 
 
 def _resolved_interpreter() -> str:
@@ -27,62 +32,70 @@ def _resolved_interpreter() -> str:
     return os.path.join(os.path.realpath(folder), name)
 
 
-class ForkServerChannel:
-    """One control channel of the fork server: each grading shard uses its own."""
-
-    def __init__(self, control: socket.socket):
-        self._control = control
-
-    def spawn(self, request: dict) -> tuple[int, socket.socket]:
-        """Fork a worker; returns the forked pid and the grader's end of its probe socket."""
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            socket.send_fds(self._control, [b"spawn"], [theirs.fileno()])
-            theirs.close()
-            protocol.send(ours, request, {})
-            reply = self._control.recv(4096)
-        except OSError as error:
-            ours.close()
-            theirs.close()
-            raise SandboxError(f"the fork server cannot be reached ({error}); see the messages above") from None
-        if not reply:
-            ours.close()
-            raise SandboxError("the fork server stopped; see the messages above")
-        return json.loads(reply)["forked"], ours
-
-
 class ForkServer:
-    """The grader's handle on its fork server process, with ``channels`` control channels.
+    """The grader's handle on its fork server process: a launcher channel for shards and one
+    control channel per job slot for workers.
 
     Start it first thing: its ``import torch`` and warm-up then overlap the grader's own start.
+    This module imports no torch: the grading command's own process never needs it.
     """
 
-    def __init__(self, channels: int = 1):
-        pairs = [socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) for _ in range(channels)]
+    def __init__(self, slots: int = 1):
+        pairs = [socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) for _ in range(slots + 1)]
         self._scratch = tempfile.TemporaryDirectory(prefix="attention-forkserver-")
         environment = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1",
                        "MPLBACKEND": "Agg", "MPLCONFIGDIR": self._scratch.name}
         server_fds = [theirs.fileno() for _, theirs in pairs]
         self._process = subprocess.Popen(
-            [_resolved_interpreter(), "-I", "-m", "autograder.worker.forkserver", *map(str, server_fds)],
+            [_resolved_interpreter(), "-I", "-c", _BOOT, str(KIT_ROOT), *map(str, server_fds)],
             pass_fds=server_fds, env=environment, stdin=subprocess.DEVNULL, cwd="/",
         )
         for _, theirs in pairs:
             theirs.close()
-        self.channels = [ForkServerChannel(ours) for ours, _ in pairs]
+        self._launcher, *self._controls = [ours for ours, _ in pairs]
+        self._accelerators: dict[str, bool] | None = None
 
     @property
     def pid(self) -> int:
         return self._process.pid
 
-    def spawn(self, request: dict) -> tuple[int, socket.socket]:
-        """Fork a worker through the first channel (for single-shard use)."""
-        return self.channels[0].spawn(request)
+    @property
+    def accelerators(self) -> dict[str, bool]:
+        """The accelerators torch finds (waits for the server's hello, sent once it is warm)."""
+        self._await_hello()
+        return self._accelerators
+
+    def _await_hello(self) -> None:
+        if self._accelerators is None:
+            self._accelerators = json.loads(self._reply("starting up"))["accelerators"]
+
+    def control(self, slot: int) -> socket.socket:
+        """The control channel of job slot ``slot`` (see ``sandbox.session.ForkServerChannel``)."""
+        return self._controls[slot]
+
+    def launch_shard(self, link: socket.socket, slot: int) -> int:
+        """Fork a grading shard linked to us by ``link``; it takes over the control channel of
+        job slot ``slot``. Returns its pid."""
+        self._await_hello()  # it comes first on the launcher
+        try:
+            socket.send_fds(self._launcher, [b"shard"], [link.fileno(), self._controls[slot].fileno()])
+        except OSError as error:
+            raise SandboxError(f"the fork server cannot be reached ({error}); see the messages above") from None
+        return json.loads(self._reply("forking a shard"))["forked"]
+
+    def _reply(self, doing: str) -> bytes:
+        try:
+            reply = self._launcher.recv(4096)
+        except OSError as error:
+            raise SandboxError(f"the fork server cannot be reached ({error}); see the messages above") from None
+        if not reply:
+            raise SandboxError(f"the fork server stopped while {doing}; see the messages above")
+        return reply
 
     def close(self) -> None:
         """Stop the fork server; it holds nothing worth a clean shutdown."""
-        for channel in self.channels:
-            channel._control.close()
+        for channel in (self._launcher, *self._controls):
+            channel.close()
         self._process.kill()
         self._process.wait()
         self._scratch.cleanup()

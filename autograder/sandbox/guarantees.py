@@ -11,27 +11,15 @@ from __future__ import annotations
 
 import contextlib
 import socket
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator
 from pathlib import Path
 
 from autograder.notebooks.reading import extract_definitions
 from autograder.probes.client import Submission
 from autograder.sandbox import escape_attempts
-from autograder.sandbox.forkserver import ForkServerChannel
-from autograder.sandbox.session import WorkerSession
+from autograder.sandbox.session import ForkServerChannel, WorkerSession
 from autograder.worker.config import SandboxConfig
-from autograder.worker.isolation import Guarantee, GuaranteeReport
-
-
-@dataclass(frozen=True)
-class Targets:
-    """What the attempts aim at."""
-
-    secrets: list[Path]  # files no student may read
-    protected: list[Path]  # folders no student may write into
-    pids: list[int]  # processes no student may signal
-
+from autograder.worker.isolation import Guarantee, GuaranteeReport, Targets
 
 _ATTEMPTS = extract_definitions({"cells": [{"cell_type": "code",
                                             "source": Path(escape_attempts.__file__).read_text(encoding="utf-8")}]})
@@ -54,23 +42,23 @@ def _listening() -> Iterator[int]:
         yield server.getsockname()[1]
 
 
-def check_guarantees(channel: ForkServerChannel, sandbox_of: Callable[[int], SandboxConfig], targets: Targets,
+def check_guarantees(channel: ForkServerChannel, sandbox: SandboxConfig, neighbour: SandboxConfig, targets: Targets,
                      timeout: float = 30.0) -> GuaranteeReport:
-    """Try every forbidden thing from workers of job slots 0 and 1 (two users, as two students
-    of a class get) and report what held. Raises WorkerProblem when a worker cannot even start."""
+    """Try every forbidden thing from a worker in ``sandbox``, and whether a worker in
+    ``neighbour`` (another job slot: another student's user) sees its files; report what held.
+    Raises WorkerProblem when a worker cannot even start."""
     broken: dict[Guarantee, str] = {}
-    with _attempting(channel, sandbox_of(0), timeout) as first, _listening() as port:
-        secrets = [str(path) for path in targets.secrets]
-        if read := first.call("read_any", secrets):
+    with _attempting(channel, sandbox, timeout) as first, _listening() as port:
+        if read := first.call("read_any", targets.secrets):
             broken[Guarantee.SECRETS_UNREADABLE] = "read " + ", ".join(read)
-        if written := first.call("write_any", [str(path) for path in targets.protected]):
+        if written := first.call("write_any", targets.protected):
             broken[Guarantee.OUTPUTS_UNWRITABLE] = "wrote into " + ", ".join(written)
         if first.call("connect", port):
             broken[Guarantee.NO_NETWORK] = f"connected to 127.0.0.1:{port}"
         if reached := first.call("signal_any", targets.pids):
             broken[Guarantee.NO_SIGNALS] = "could signal process " + ", ".join(map(str, reached))
         left = first.call("leave_file")
-        with _attempting(channel, sandbox_of(1), timeout) as second:
+        with _attempting(channel, neighbour, timeout) as second:
             if isinstance(left, str) and second.call("read_any", [left]):
                 broken[Guarantee.WORKERS_APART] = f"read {left}, written by another worker"
     return GuaranteeReport(tuple(g for g in Guarantee if g not in broken), tuple(broken.items()))

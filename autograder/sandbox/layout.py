@@ -18,9 +18,15 @@ MANUAL_SLOT = UIDS_PER_GRADER - 1
 _GRADER_BLOCKS = 100_000
 
 
+def worker_uids_of(grader_pid: int) -> range:
+    """The uids the workers of the grader process ``grader_pid`` may run as."""
+    first = WORKER_UID_BASE + (grader_pid % _GRADER_BLOCKS) * UIDS_PER_GRADER
+    return range(first, first + UIDS_PER_GRADER)
+
+
 def worker_uid(slot: int) -> int:
     """The uid of job slot ``slot`` (0 to UIDS_PER_GRADER - 2) of this grader process."""
-    return WORKER_UID_BASE + (os.getpid() % _GRADER_BLOCKS) * UIDS_PER_GRADER + slot
+    return worker_uids_of(os.getpid())[slot]
 
 
 def is_worker_uid(uid: int) -> bool:

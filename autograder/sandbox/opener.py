@@ -6,13 +6,13 @@ import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 
-from autograder.grading.plugin import PreparedSubmission
+from autograder.grading.jobs import PreparedSubmission
 from autograder.notebooks.reading import extract_notebook_file
 from autograder.probes.client import Submission
 from autograder.probes.errors import ProbeTimeout, WorkerCrashed, WorkerProblem
-from autograder.sandbox.forkserver import ForkServer, ForkServerChannel
+from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
-from autograder.sandbox.session import WorkerSession, wait_for_killed_workers
+from autograder.sandbox.session import ForkServerChannel, WorkerSession, wait_for_killed_workers
 from autograder.worker.config import SandboxConfig
 
 
@@ -36,7 +36,7 @@ class SandboxedOpener:
     grader's own setup failing) propagates.
     """
 
-    def __init__(self, forkserver: ForkServer | ForkServerChannel, sandbox: SandboxConfig, timeout: float):
+    def __init__(self, forkserver: ForkServerChannel, sandbox: SandboxConfig, timeout: float):
         self._forkserver = forkserver
         self._sandbox = sandbox
         self._timeout = timeout
@@ -65,8 +65,8 @@ def open_notebook_submission(path: Path, timeout: float = 10.0) -> Iterator[Subm
     its fork server are gone on exit."""
     prepared = PreparedSubmission(0, "manual", path.stem, extract_notebook_file(path))
     forkserver = ForkServer()
-    opener = SandboxedOpener(forkserver, standard_sandbox(worker_uid(MANUAL_SLOT), [str(path.resolve().parent)]),
-                             timeout)
+    opener = SandboxedOpener(ForkServerChannel(forkserver.control(0)),
+                             standard_sandbox(worker_uid(MANUAL_SLOT), [str(path.resolve().parent)]), timeout)
     try:
         with opener(prepared) as submission:
             yield submission

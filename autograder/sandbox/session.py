@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import secrets
@@ -19,7 +20,6 @@ import torch
 from autograder.findings.finding import Finding, finding
 from autograder.notebooks.reading import ExtractedCode
 from autograder.probes.errors import ProbeTimeout, SandboxError, WorkerCrashed
-from autograder.sandbox.forkserver import ForkServer, ForkServerChannel
 from autograder.worker import protocol
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Isolation
@@ -40,6 +40,30 @@ SCRATCH_NAME = re.compile(r"/(?:[\w.-]+/)*attention-worker-[\w]+")
 _killed: list[tuple[int, int]] = []
 
 
+class ForkServerChannel:
+    """A job slot's control channel to the fork server, through which its shard forks workers."""
+
+    def __init__(self, control: socket.socket):
+        self._control = control
+
+    def spawn(self, request: dict) -> tuple[int, socket.socket]:
+        """Fork a worker; returns the forked pid and the grader's end of its probe socket."""
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            socket.send_fds(self._control, [b"spawn"], [theirs.fileno()])
+            theirs.close()
+            protocol.send(ours, request, {})
+            reply = self._control.recv(4096)
+        except OSError as error:
+            ours.close()
+            theirs.close()
+            raise SandboxError(f"the fork server cannot be reached ({error}); see the messages above") from None
+        if not reply:
+            ours.close()
+            raise SandboxError("the fork server stopped; see the messages above")
+        return json.loads(reply)["forked"], ours
+
+
 @dataclass(frozen=True)
 class WorkerReady:
     """What a started worker reported, bounded: the names it defined, what failed to load, and
@@ -53,7 +77,7 @@ class WorkerReady:
 class WorkerSession:
     """A Transport to a sandboxed worker; a new worker replaces one that died or hung."""
 
-    def __init__(self, forkserver: ForkServer | ForkServerChannel, code: ExtractedCode, sandbox: SandboxConfig,
+    def __init__(self, forkserver: ForkServerChannel, code: ExtractedCode, sandbox: SandboxConfig,
                  timeout: float):
         self._forkserver = forkserver
         self._request = {"sandbox": sandbox.to_dict(), "blocks": [vars(b) for b in code.blocks]}

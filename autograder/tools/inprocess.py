@@ -9,11 +9,14 @@ checks themselves.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 from collections.abc import Iterator
 
 import torch
 
-from autograder.grading.plugin import PreparedSubmission
+from autograder.grading import shard
+from autograder.grading.jobs import PreparedSubmission, ShardJob, tested_devices
+from autograder.grading.workers import StartedShard
 from autograder.probes.client import Submission
 from autograder.sandbox.session import load_problem
 from autograder.worker.probe_server import ProbeServer, load_definitions
@@ -48,7 +51,10 @@ class InProcessOpener:
 
 
 class InProcessWorkers(contextlib.AbstractContextManager):
-    """``Workers`` for ``grade_entries`` that give every shard an ``InProcessOpener``."""
+    """``Workers`` for ``grade_entries`` whose shards are forked from this process (torch
+    imported here) and run student code in themselves, through an ``InProcessOpener``."""
+
+    pids: list[int] = []
 
     def __init__(self, slots: int = 1):
         self.slots = slots
@@ -56,9 +62,16 @@ class InProcessWorkers(contextlib.AbstractContextManager):
     def __exit__(self, *exc) -> None:
         return None
 
-    def opener(self, slot: int) -> InProcessOpener:
-        return InProcessOpener()
+    def devices(self, option: str) -> list[str]:
+        return tested_devices(option, {"cuda": torch.cuda.is_available(), "mps": torch.backends.mps.is_available()})
 
-    def verify(self, targets) -> None:
-        """No sandbox, so nothing to prove."""
+    def sandbox(self, slot: int) -> None:
         return None
+
+    def start_shard(self, job: ShardJob) -> StartedShard:
+        ours, theirs = multiprocessing.get_context("fork").Pipe()
+        process = multiprocessing.get_context("fork").Process(target=shard.run,
+                                                              args=(job, theirs, InProcessOpener(), None), daemon=True)
+        process.start()
+        theirs.close()
+        return StartedShard(ours, process.pid)

@@ -33,6 +33,7 @@ import psutil
 from autograder.worker import landlock, syscall_filter
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Isolation, IsolationLevel, Layer
+from autograder.worker.names import SUPERVISOR_NAME, name_process
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWIPC = 0x08000000
@@ -237,6 +238,8 @@ def confine(config: SandboxConfig) -> tuple[Isolation, str]:
     Without namespaces the caller itself is confined, in a scratch folder of its own on /tmp
     (the grader removes it when the worker is gone).
     """
+    # Dies with the fork server; the supervisor keeps this, the worker sets its own after fork.
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
     os.setsid()
     try:
         level = _enter_namespaces()
@@ -286,7 +289,15 @@ def _confine_without_namespaces(config: SandboxConfig, error: OSError) -> tuple[
 
 
 def _supervise(child: int) -> None:
-    """The supervisor's whole life: wait for the worker, then go (taking the namespace down)."""
+    """The supervisor's whole life: wait for the worker, then go (taking the namespace down).
+
+    It dies with the fork server (its parent-death signal, set by ``confine``), and holds none of
+    the grader's output streams: a supervisor left behind must keep nobody waiting.
+    """
+    name_process(SUPERVISOR_NAME)
+    sink = os.open(os.devnull, os.O_RDWR)
+    for stream in (0, 1, 2):
+        os.dup2(sink, stream)
     while True:
         try:
             _, status = os.waitpid(child, 0)

@@ -8,19 +8,20 @@ the grader loads any reference or test, so a worker forked from it holds nothing
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import json
 import os
 import selectors
 import signal
 import socket
-import sys
 
-# Imported here, before any fork, so that every worker starts with them loaded.
-import torch  # noqa: F401
+# Imported here, before any fork, so that every worker and shard starts with them loaded.
+import torch
 
 from autograder.worker import main as worker
 from autograder.worker import protocol
+from autograder.worker.names import SERVER_NAME, SHARD_NAME, name_process
 from autograder.worker.warmup import warm_up_torch
 
 # Modules the notebooks import at the top: loaded once here, so a worker's import is free
@@ -36,41 +37,77 @@ def warm_up() -> None:
     warm_up_torch()
 
 
-def serve(controls: list[socket.socket]) -> None:
-    """Fork a worker for every request on any control channel (one channel per grading shard);
-    each request carries the worker's probe socket. Returns when every channel is closed."""
+def serve(launcher: socket.socket, controls: list[socket.socket]) -> None:
+    """Serve the grader until it closes every channel.
+
+    ``launcher`` is the grading command's channel: once warm, the server says hello there (the
+    accelerators it found), then forks a shard for each request, handing it a link to the
+    grading command and the control channel of its job slot. ``controls`` are the job slots'
+    channels: each request there forks a worker and carries the worker's probe socket.
+    """
+    name_process(SERVER_NAME)
     warm_up()
-    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps finished workers
+    # Every object made so far is left out of garbage collection: the collections of a worker or
+    # a shard would otherwise write to each object's header and copy nearly every page it shares.
+    gc.freeze()
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps finished children
+    launcher.sendall(json.dumps({"accelerators": _accelerators()}).encode())
     selector = selectors.DefaultSelector()
-    for control in controls:
-        selector.register(control, selectors.EVENT_READ)
+    for channel in (launcher, *controls):
+        selector.register(channel, selectors.EVENT_READ)
     while selector.get_map():
         for key, _ in selector.select():
-            control = key.fileobj
+            channel = key.fileobj
             try:
-                payload, fds, _, _ = socket.recv_fds(control, 64, 1)
+                payload, fds, _, _ = socket.recv_fds(channel, 64, 2)
             except OSError:
                 payload, fds = b"", []
             if not payload or not fds:
-                selector.unregister(control)
+                selector.unregister(channel)
                 continue
-            pid = _fork_worker(socket.socket(fileno=fds[0]), controls)
-            control.sendall(json.dumps({"forked": pid}).encode())
+            ours = [launcher, *controls]
+            if channel is launcher and payload == b"shard" and len(fds) == 2:
+                pid = _fork(ours, _shard, *fds)
+            else:
+                pid = _fork(ours, _worker, fds[0])
+            channel.sendall(json.dumps({"forked": pid}).encode())
 
 
-def _fork_worker(probe: socket.socket, controls: list[socket.socket]) -> int:
+def _accelerators() -> dict[str, bool]:
+    return {"cuda": torch.cuda.is_available(), "mps": torch.backends.mps.is_available()}
+
+
+def _fork(ours: list[socket.socket], life, *fds: int) -> int:
+    """Fork a child that closes the server's channels and lives ``life(*fds)``, then exits."""
     pid = os.fork()
     if pid == 0:
-        for control in controls:
-            control.close()
+        for channel in ours:
+            channel.close()
         try:
-            # The request (sandbox settings and the student's code) follows on the probe socket.
-            worker.run_worker(probe, protocol.receive(probe).header)
+            life(*fds)
         finally:
             os._exit(70)
-    probe.close()
+    for fd in fds:
+        os.close(fd)
     return pid
 
 
-if __name__ == "__main__":
-    serve([socket.socket(fileno=int(fd)) for fd in sys.argv[1:]])
+def _worker(probe_fd: int) -> None:
+    """A worker: the request (sandbox settings and the student's code) follows on its probe socket."""
+    probe = socket.socket(fileno=probe_fd)
+    worker.run_worker(probe, protocol.receive(probe).header)
+
+
+def _shard(link_fd: int, control_fd: int) -> None:
+    """A grading shard: trusted code, imported only now, in this child (the server itself never
+    holds any); it shares the server's warm torch instead of importing its own."""
+    name_process(SHARD_NAME)
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    importlib.import_module("autograder.grading.shard").serve(link_fd, control_fd)
+    os._exit(0)
+
+
+def main(argv: list[str]) -> None:
+    """``<launcher fd> <control fd>...``: the channels the grader passed to this process."""
+    launcher_fd, *control_fds = argv
+    serve(socket.socket(fileno=int(launcher_fd)), [socket.socket(fileno=int(fd)) for fd in control_fds])

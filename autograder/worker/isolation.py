@@ -91,3 +91,13 @@ class GuaranteeReport:
 
     def broken_text(self) -> str:
         return "; ".join(f"{guarantee.value} ({what})" for guarantee, what in self.broken)
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What the guarantees are tried against: files no student may read, folders no student may
+    write into, processes no student may signal."""
+
+    secrets: list[str]
+    protected: list[str]
+    pids: list[int]

@@ -15,6 +15,7 @@ import torch
 from autograder.worker import protocol
 from autograder.worker.config import SandboxConfig
 from autograder.worker.confinement import OUTPUT_SINK, confine
+from autograder.worker.names import WORKER_NAME, name_process
 from autograder.worker.probe_server import ProbeServer, load_definitions
 
 
@@ -38,6 +39,7 @@ def _isolate_io(keep_fd: int) -> None:
 
 def run_worker(sock: socket.socket, request: dict) -> None:
     """Serve one submission until the grader hangs up; never returns normally."""
+    name_process(WORKER_NAME)
     config = SandboxConfig(**request["sandbox"])
     try:
         isolation, scratch = confine(config)

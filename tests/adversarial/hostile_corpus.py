@@ -657,16 +657,15 @@ import stat
 
 def _attack():
     chunk = b"y" * 2**20
-    for _ in range(100):  # 100 MiB, past the 64 MiB cap on a worker's output
-        try:
-            os.write(1, chunk)
-        except OSError:
-            break
+    for _ in range(100):  # 100 MiB, past any cap a file of its own would have
+        os.write(1, chunk)
     info = os.fstat(1)
-    # The cap failed if more than 64 MiB were kept, or if the output is anything but a
-    # regular, already-unlinked file (a pipe or terminal the grader might read).
-    return info.st_size > 64 * 2**20 or not stat.S_ISREG(info.st_mode) or info.st_nlink != 0
-'''), why="100 MiB printed: the output file must stop at its cap, and be a file nobody reads"),
+    # The output must be kept nowhere (no file growing past a cap) and read by nobody (no pipe,
+    # socket or terminal that the grader might read).
+    kept = stat.S_ISREG(info.st_mode) and info.st_size > 64 * 2**20
+    read = stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode) or os.isatty(1)
+    return kept or read
+'''), why="100 MiB printed: the output must go where nothing is kept or read"),
         Hostile("endless-loop-ignoring-signals", A1, ("simple_self_attention",),
                 nuisance(A1, "simple_self_attention", '''
 import signal

@@ -1,18 +1,22 @@
-"""The fallbacks: the grader still grades, contains what it can, and says its isolation is weaker.
+"""The fallbacks: the grader contains every trick, or refuses to grade and says why.
 
 - ``user-namespace``: the grader run by an unprivileged user (as root this test drops to
   ``nobody``, with the Python installation made reachable if it sits in root's home; run by an
   unprivileged user it grades as that user). Workers get a user namespace instead of a user of
-  their own: every trick below must still be contained.
+  their own.
 - ``limits-only``: root without CAP_SYS_ADMIN (a container that forbids namespaces). Workers run
-  as a user of their own, with limits and no namespaces: they can read what any user may read
-  (the kit's world-readable files included) and write where anyone may, so only the tricks that
-  aim at processes, the kit's files and the grader itself are expected to stay contained.
+  as a user of their own, confined by Landlock and seccomp.
+- ``private-python``: the same container, with the Python installation inside a folder of mode
+  0700 (a kit cloned into ``mktemp -d``): workers cannot run correct code there, so the canary
+  fails and the grader must refuse before writing any row.
+In every mode the grader either contains every trick of the suite or refuses to grade with a
+message that says what to fix; it never writes a grade it could not trust. A machine whose
+kernel lacks Landlock refuses in the limits-only mode (student code could read the secrets),
+and so does a checkout whose Python installation other users cannot read.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shlex
 import shutil
@@ -26,18 +30,16 @@ from hostile_corpus import A1, hostile_submissions
 
 from autograder.course.paths import KIT_ROOT
 from autograder.notebooks.variants import load_solution
+from autograder.sandbox.layout import closed_to_others
+from autograder.worker.landlock import abi_version
 
 pytestmark = pytest.mark.slow
 
 NOBODY = 65534
-CONTAINED = {
-    "user-namespace": {"reads-solutions", "reads-hidden-tests-and-outputs", "writes-outside-scratch",
-                       "escapes-through-a-user-namespace", "outlives-its-worker", "fork-bomb", "late-writer",
-                       "persists-into-python", "kills-the-grader", "forges-result-files"},
-    "limits-only": {"outlives-its-worker", "fork-bomb", "late-writer", "persists-into-python", "kills-the-grader",
-                    "forges-result-files"},
-}
-TRICKS = sorted(set().union(*CONTAINED.values()))
+TRICKS = ["reads-solutions", "reads-hidden-tests-and-outputs", "writes-outside-scratch",
+          "escapes-through-a-user-namespace", "outlives-its-worker", "fork-bomb", "late-writer",
+          "persists-into-python", "kills-the-grader", "forges-result-files"]
+MODES = ["user-namespace", "limits-only", "private-python"]
 
 
 def _closed_ancestor(path: Path) -> Path | None:
@@ -67,77 +69,127 @@ def _as_nobody() -> list[str]:
     return ["sh", "-c", "\n".join(script), "sh"]
 
 
-def _wrap_for(mode: str) -> list[str]:
+def _private_python(folder: Path) -> list[str]:
+    """A command prefix that runs the grading command's interpreter from ``folder`` (mode 0700):
+    in a private mount namespace the virtual environment is bound into it, and the grader then
+    runs without CAP_SYS_ADMIN, as in a container, from a kit cloned into ``mktemp -d``."""
+    venv = Path(os.path.realpath(sys.prefix))
+    if venv == Path(os.path.realpath(sys.base_prefix)):
+        pytest.skip("the kit's tests run outside a virtual environment: there is no venv to move")
+    inside = shlex.quote(str(folder / "venv"))
+    script = (f"set -e; mkdir {inside}; mount --bind {shlex.quote(str(venv))} {inside}; shift;"
+              f' exec setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin {inside}/bin/python "$@"')
+    return ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh"]
+
+
+def _wrap_for(mode: str, private: Path) -> list[str]:
     if os.geteuid() != 0:
-        if mode == "limits-only":
-            pytest.skip("forcing the limits-only fallback needs root (to drop CAP_SYS_ADMIN)")
+        if mode != "user-namespace":
+            pytest.skip(f"forcing the {mode} fallback needs root (to drop CAP_SYS_ADMIN)")
         return []
     if shutil.which("setpriv") is None or shutil.which("unshare") is None:
         pytest.skip("setpriv and unshare are needed to run the grader in its fallbacks")
     if mode == "limits-only":
         return ["setpriv", "--bounding-set=-sys_admin", "--inh-caps=-sys_admin"]
+    if mode == "private-python":
+        return _private_python(private)
     kit_files = (KIT_ROOT / "autograder" / "grading" / "engine.py", KIT_ROOT / "solutions")
     if not all(os.stat(p).st_mode & 0o004 for p in kit_files):
         pytest.skip("the kit is not readable by other users here, so nobody cannot run the grader")
     return _as_nobody()
 
 
-@pytest.fixture(scope="module", params=sorted(CONTAINED))
+def _may_refuse(mode: str) -> bool:
+    """Whether this machine gives the grader good reason to refuse in ``mode``: no Landlock in
+    the kernel (student code could read the secrets), or a Python installation that the
+    workers' own user cannot read (correct code would fail: the canary)."""
+    if mode == "private-python":
+        return True
+    if mode == "limits-only":
+        return abi_version() == 0 or closed_to_others(os.path.realpath(sys.prefix)) is not None
+    return False
+
+
+def _refused(run: GradingRun) -> bool:
+    return run.report["returncode"] == 1 and "refuses to grade" in run.stdout
+
+
+@pytest.fixture(scope="module", params=MODES)
 def fallback_run(request) -> GradingRun:
-    wrap = _wrap_for(request.param)
     root = Path(tempfile.mkdtemp(prefix="attention-fallback-"))
+    private = Path(tempfile.mkdtemp(prefix="attention-private-"))  # mode 0700
     try:
+        wrap = _wrap_for(request.param, private)
         root.chmod(0o755)
         context = make_context(root)
         context.out.mkdir(mode=0o777)
         context.out.chmod(0o777)
-        hostiles = [h for h in hostile_submissions() if h.name in CONTAINED[request.param] and h.assignment == A1]
+        hostiles = [h for h in hostile_submissions() if h.name in TRICKS and h.assignment == A1]
         run = grade_contained(context, hostiles, GRADE_ARGS, wrap=wrap,
                               students={control_id(A1): (A1, load_solution(A1))})
         run.mode = request.param
         yield run
     finally:
         shutil.rmtree(root, ignore_errors=True)
-        # Limits only: what workers wrote in the machine's scratch folders outlives them.
-        for leftover in sorted(run.scratch_leftovers if "run" in locals() else [], reverse=True):
-            with contextlib.suppress(OSError):
-                shutil.rmtree(leftover) if Path(leftover).is_dir() else os.unlink(leftover)
+        shutil.rmtree(private, ignore_errors=True)
 
 
-def test_the_unprivileged_grader_grades_every_row(fallback_run: GradingRun):
-    assert fallback_run.report["returncode"] == 0, fallback_run.stdout[-3000:] + fallback_run.stderr[-3000:]
-    students = {h.student_id for h in fallback_run.hostiles} | {control_id(A1)}
-    assert {student for student, _ in fallback_run.grades} == students
-    assert all(row["status"].startswith("graded") for row in fallback_run.grades.values())
+@pytest.fixture
+def graded_run(fallback_run: GradingRun) -> GradingRun:
+    if _refused(fallback_run):
+        pytest.skip(f"the grader refused to grade in the {fallback_run.mode} mode (checked by"
+                    " test_it_grades_or_refuses_before_writing_any_row)")
+    return fallback_run
 
 
-def test_it_warns_that_its_isolation_is_weaker(fallback_run: GradingRun):
-    assert "weaker isolation" in fallback_run.stdout
-    assert "SECURITY.md" in fallback_run.stdout
+def test_it_grades_or_refuses_before_writing_any_row(fallback_run: GradingRun):
+    output = fallback_run.stdout[-3000:] + fallback_run.stderr[-3000:]
+    if fallback_run.mode == "private-python":
+        assert _refused(fallback_run), output
+    if _refused(fallback_run):
+        assert _may_refuse(fallback_run.mode), output
+        assert not (fallback_run.context.out / "grades.csv").exists()
+        assert not (fallback_run.context.out / "results").exists()
+        assert "Landlock" in fallback_run.stdout or "chmod" in fallback_run.stdout, output
+        if fallback_run.mode == "private-python":
+            assert "chmod o+rx" in fallback_run.stdout, output
+            assert "attention-private-" in fallback_run.stdout, output
+    else:
+        assert fallback_run.report["returncode"] == 0, output
 
 
-def test_grades_csv_says_the_isolation_was_weaker(fallback_run: GradingRun):
-    assert all(row["status"] != "graded" for row in fallback_run.grades.values())
+def test_the_unprivileged_grader_grades_every_row(graded_run: GradingRun):
+    students = {h.student_id for h in graded_run.hostiles} | {control_id(A1)}
+    assert {student for student, _ in graded_run.grades} == students
+    assert all(row["status"].startswith("graded") for row in graded_run.grades.values())
+
+
+def test_it_warns_that_its_isolation_is_weaker(graded_run: GradingRun):
+    assert "weaker isolation" in graded_run.stdout
+    assert "SECURITY.md" in graded_run.stdout
+    assert "Proved before grading: secrets unreadable, outputs unwritable" in graded_run.stdout
+
+
+def test_grades_csv_says_the_isolation_was_weaker(graded_run: GradingRun):
+    assert all(row["status"] != "graded" for row in graded_run.grades.values())
+    assert all("holds: secrets unreadable" in row["status"] for row in graded_run.grades.values())
 
 
 @pytest.mark.parametrize("trick", TRICKS)
-def test_the_tricks_stay_contained(fallback_run: GradingRun, trick: str):
-    if trick not in CONTAINED[fallback_run.mode]:
-        pytest.skip(f"not defended in the {fallback_run.mode} fallback (see SECURITY.md)")
-    hostile = next(h for h in fallback_run.hostiles if h.name == trick)
-    earned = fallback_run.stage_points(hostile.student_id, A1)
-    control = fallback_run.stage_points(control_id(A1), A1)
+def test_the_tricks_stay_contained(graded_run: GradingRun, trick: str):
+    hostile = next(h for h in graded_run.hostiles if h.name == trick)
+    earned = graded_run.stage_points(hostile.student_id, A1)
+    control = graded_run.stage_points(control_id(A1), A1)
     for stage in hostile.targets:
         assert control.get(stage, 0) > 0
-        assert earned.get(stage, 0) == 0, (trick, fallback_run.messages(hostile.student_id, A1, stage))
+        assert earned.get(stage, 0) == 0, (trick, graded_run.messages(hostile.student_id, A1, stage))
     for stage, points in control.items():
         if stage not in hostile.targets:
-            assert earned.get(stage, 0) == points, (trick, stage, fallback_run.messages(hostile.student_id, A1, stage))
+            assert earned.get(stage, 0) == points, (trick, stage, graded_run.messages(hostile.student_id, A1, stage))
 
 
 def test_nothing_is_left_running_and_nothing_changed(fallback_run: GradingRun):
     assert fallback_run.report["leftovers"] == []
     assert fallback_run.changes == []
-    if fallback_run.mode != "limits-only":  # there the workers' scratch is the machine's /tmp
-        assert fallback_run.scratch_leftovers == []
+    assert fallback_run.scratch_leftovers == []
     assert sorted(p.name for p in fallback_run.context.markers.iterdir()) == []

@@ -26,8 +26,10 @@ from autograder.course.rubric import RubricError
 from autograder.grading.engine import GradeOptions, GradingError, grade_class
 from autograder.grading.outputs import write_atomically
 from autograder.grading.results import GradedRow, RowStatus
+from autograder.grading.trust import GraderUntrusted
 from autograder.notebooks.reading import MAX_NOTEBOOK_BYTES
 from autograder.platforms.gradescope.results import results_document
+from autograder.probes.errors import SandboxError
 from autograder.student.curriculum import ASSIGNMENTS
 
 STUDENT_ID = "submission"
@@ -102,12 +104,15 @@ def main(argv: list[str] | None = None) -> int:
     options = GradeOptions(assignment=args.assignment, timeout=args.timeout)
     try:
         row = grade_submission(args.root / "submission", args.assignment, options)
-    except (GradingError, BrokenReferenceError, RubricError) as error:
+    except (GradingError, SandboxError, BrokenReferenceError, RubricError) as error:
         print(f"The grader itself failed, so no results were written: {error}", file=sys.stderr)
+        return 1
+    except GraderUntrusted as error:
+        print(f"The grader refuses to grade, so no results were written: {error}", file=sys.stderr)
         return 1
     results = args.root / "results" / "results.json"
     write_atomically(results, json.dumps(results_document(row), indent=2, ensure_ascii=False) + "\n")
-    print(f"{row.assignment_id}: {row.score:g} / {row.max_score:g} ({row.status}); wrote {results}")
+    print(f"{row.assignment_id}: {row.score:g} / {row.max_score:g} ({row.status_text()}); wrote {results}")
     return 0
 
 

@@ -1,0 +1,94 @@
+"""A grading shard: one pytest session over a share of the class, in a trusted process of its own.
+
+The grading command's process forks no shard itself: it asks the fork server, whose warm torch
+each shard then shares (``autograder.worker.forkserver``; trusted code is imported here, in
+the shard, never in the server). A shard first proves the guarantees from real workers of its
+job slot, then loads the references, runs the hidden tests (the canaries first) and reports,
+in order, through its link to the grading command: the run's trust, each finished submission,
+then the records. Whatever fails is reported as the grader's failure, never as a student's.
+"""
+
+from __future__ import annotations
+
+import socket
+import traceback
+import warnings
+from multiprocessing.connection import Connection
+
+import pytest
+
+from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT
+from autograder.course.reference import load_reference
+from autograder.grading import trust
+from autograder.grading.jobs import ACCELERATORS, ShardJob
+from autograder.grading.plugin import GradingPlugin, SubmissionOpener
+from autograder.grading.results import RunTrust
+from autograder.probes.errors import WorkerProblem
+from autograder.sandbox.guarantees import check_guarantees
+from autograder.sandbox.layout import python_paths
+from autograder.sandbox.opener import SandboxedOpener
+from autograder.sandbox.session import ForkServerChannel
+from autograder.student.curriculum import ASSIGNMENTS
+
+
+def serve(link_fd: int, control_fd: int) -> None:
+    """A shard forked by the fork server: its job arrives on the link; workers are forked
+    through the job slot's control channel."""
+    link = Connection(link_fd)
+    job: ShardJob = link.recv()
+    channel = ForkServerChannel(socket.socket(fileno=control_fd))
+    run(job, link, SandboxedOpener(channel, job.sandbox, job.options.timeout), channel)
+
+
+def run(job: ShardJob, link: Connection, opener: SubmissionOpener, channel: ForkServerChannel | None) -> None:
+    """Grade ``job`` and report through ``link`` (``channel``: where the guarantees are tried;
+    None for workers without a sandbox)."""
+    try:
+        warnings.simplefilter("ignore")  # a reference's UserWarning is no student's business
+        link.send(("trust", _proved_trust(job, channel)))
+        assignments = {s.assignment_id for s in job.submissions}
+        for assignment in assignments:
+            load_reference(assignment)
+        plugin = GradingPlugin(job.submissions, opener, job.options.timeout,
+                               on_submission_done=lambda s: s.canary or link.send(("done", s.key)))
+        exit_code = pytest.main(pytest_args(assignments, job.devices), plugins=[plugin])
+        if exit_code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            link.send(("failed", f"the hidden tests could not run (pytest exit code {int(exit_code)}):\n"
+                                 + "\n".join(plugin.problems)[-4000:]))
+        else:
+            link.send(("records", plugin.records))
+    except trust.GraderUntrusted as error:
+        link.send(("untrusted", str(error)))
+    except BaseException:  # noqa: BLE001 - the grading command must hear about any failure
+        link.send(("failed", traceback.format_exc()[-4000:]))
+    finally:
+        link.close()
+
+
+def _proved_trust(job: ShardJob, channel: ForkServerChannel | None) -> RunTrust:
+    """What the guarantees checked from this slot's workers allow (GraderUntrusted: nothing)."""
+    if channel is None:
+        return RunTrust(None)
+    try:
+        report = check_guarantees(channel, job.sandbox, job.neighbour, job.targets)
+    except WorkerProblem as problem:
+        raise trust.GraderUntrusted(f"a sandboxed worker could not run the start-up checks ({problem})."
+                                    + trust.python_hint(job.sandbox, python_paths())) from None
+    return trust.require(report, job.options.accept_readable_secrets)
+
+
+def pytest_args(assignments: set[str], devices: list[str]) -> list[str]:
+    """A quiet pytest session over the hidden tests of ``assignments``, on ``devices`` only."""
+    files = [str(HIDDEN_TESTS_DIR / f"test_{a}.py") for a in ASSIGNMENTS if a in assignments]
+    # Plugins that cost time on every test and give the grader nothing are switched off: the
+    # terminal report alone costs about 0.5 ms per test (GradingPlugin keeps what went wrong),
+    # and unraisableexception and threadexception run full garbage collections.
+    args = ["--capture=no", "--assert=plain", "--import-mode=importlib", "-o", "addopts=", "--rootdir", str(KIT_ROOT)]
+    for plugin in ("terminal", "cacheprovider", "logging", "warnings", "junitxml", "doctest", "pastebin", "stepwise",
+                   "unraisableexception", "threadexception"):
+        args += ["-p", f"no:{plugin}"]
+    # Devices not tested are deselected up front: cheaper than a skip in every test.
+    absent = [name for name in ACCELERATORS if name not in devices]
+    if absent:
+        args += ["-k", " and ".join(f"not {name}" for name in absent)]
+    return args + files

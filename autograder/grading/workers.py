@@ -1,0 +1,93 @@
+"""Where student code runs, as the grading command sees it: shards to start, each with the
+workers of its job slot.
+
+``SandboxedWorkers`` is what grading uses: one fork server (the only process that imports
+torch before any shard exists) forks every shard and every worker; each job slot's workers run
+as a user of their own, in a sandbox that hides the submissions and the outputs. The benchmark's
+in-process floor (``autograder.tools.inprocess``) is the other kind. Nothing here imports torch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+from contextlib import AbstractContextManager
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Protocol
+
+from autograder.grading.jobs import GradeOptions, ShardJob, tested_devices
+from autograder.sandbox.forkserver import ForkServer
+from autograder.sandbox.layout import standard_sandbox, worker_uid
+from autograder.worker.config import SandboxConfig
+
+
+class StartedShard:
+    """A running shard: the link it reports through, and how to stop it."""
+
+    def __init__(self, link: Connection, pid: int):
+        self.link, self.pid = link, pid
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+
+
+class Workers(Protocol):
+    """A context manager, entered before any shard starts."""
+
+    def __enter__(self) -> Workers: ...
+
+    def __exit__(self, *exc) -> None: ...
+
+    def devices(self, option: str) -> list[str]:
+        """The devices the hidden tests run on, for ``--device option``."""
+
+    def sandbox(self, slot: int) -> SandboxConfig | None:
+        """The sandbox of job slot ``slot`` (None: student code runs without one)."""
+
+    def start_shard(self, job: ShardJob) -> StartedShard:
+        """Start a shard on ``job``."""
+
+    @property
+    def pids(self) -> list[int]:
+        """The grader's own processes that no student may signal (besides the command's)."""
+
+
+class SandboxedWorkers(AbstractContextManager):
+    """The grader's workers: a fork server with a channel per job slot; per slot, a sandbox of its
+    own (its own uid) that hides the submissions and the outputs."""
+
+    def __init__(self, slots: int, submitted: Path, out: Path, options: GradeOptions):
+        self._slots, self._submitted, self._out, self._options = slots, submitted, out, options
+        self._forkserver: ForkServer | None = None
+
+    def __enter__(self) -> SandboxedWorkers:
+        self._forkserver = ForkServer(slots=self._slots)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._forkserver.close()
+
+    def devices(self, option: str) -> list[str]:
+        return tested_devices(option, self._forkserver.accelerators)
+
+    def sandbox(self, slot: int) -> SandboxConfig:
+        # A single notebook's whole folder is hidden (tmpfs covers folders, not files).
+        submissions = self._submitted if self._submitted.is_dir() else self._submitted.parent
+        hide = [str(submissions.resolve()), str(self._out.resolve())]
+        return standard_sandbox(worker_uid(slot), hide, self._options.memory_bytes)
+
+    @property
+    def pids(self) -> list[int]:
+        return [self._forkserver.pid]
+
+    def start_shard(self, job: ShardJob) -> StartedShard:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        pid = self._forkserver.launch_shard(theirs, job.slot)
+        theirs.close()
+        link = Connection(ours.detach())
+        link.send(job)
+        return StartedShard(link, pid)

@@ -1,0 +1,73 @@
+"""Run a command as a container runs it: root without CAP_SYS_ADMIN (so no namespaces for the
+grader to make), in a memory cgroup with a CPU quota. Gradescope's defaults: 768 MB, half a CPU.
+
+Needs root, ``setpriv`` and cgroups (v1 or v2); ``container_skip_reason`` says when they are missing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+DROP_SYS_ADMIN = ["setpriv", "--bounding-set=-sys_admin", "--inh-caps=-sys_admin"]
+
+
+@dataclass
+class ContainerRun:
+    result: subprocess.CompletedProcess
+    peak_mb: float
+
+
+def container_skip_reason() -> str | None:
+    if os.geteuid() != 0:
+        return "simulating a container needs root"
+    if shutil.which("setpriv") is None:
+        return "setpriv (util-linux) is needed to drop CAP_SYS_ADMIN"
+    if not (CGROUP_ROOT / "memory").is_dir() and not (CGROUP_ROOT / "cgroup.controllers").is_file():
+        return "no memory cgroup to limit the container's memory"
+    return None
+
+
+@contextlib.contextmanager
+def _cgroups(memory_mb: int, cpu: float) -> Iterator[tuple[list[Path], Path]]:
+    """Fresh cgroups with the limits; yields the files to write a pid into, and the peak-memory file."""
+    name = f"attention-kit-test-{os.getpid()}"
+    quota = int(cpu * 100_000)
+    if (CGROUP_ROOT / "memory").is_dir():  # cgroups v1
+        memory, cpu_group = CGROUP_ROOT / "memory" / name, CGROUP_ROOT / "cpu" / name
+        memory.mkdir()
+        cpu_group.mkdir()
+        (memory / "memory.limit_in_bytes").write_text(str(memory_mb * 2**20))
+        (cpu_group / "cpu.cfs_period_us").write_text("100000")
+        (cpu_group / "cpu.cfs_quota_us").write_text(str(quota))
+        groups, peak = [memory / "tasks", cpu_group / "tasks"], memory / "memory.max_usage_in_bytes"
+        folders = [memory, cpu_group]
+    else:  # cgroups v2
+        group = CGROUP_ROOT / name
+        group.mkdir()
+        (group / "memory.max").write_text(f"{memory_mb}M")
+        (group / "cpu.max").write_text(f"{quota} 100000")
+        groups, peak, folders = [group / "cgroup.procs"], group / "memory.peak", [group]
+    try:
+        yield groups, peak
+    finally:
+        for folder in folders:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+
+def run_as_container(command: list[str], *, memory_mb: int = 768, cpu: float = 0.5, timeout: float = 600,
+                     **kwargs) -> ContainerRun:
+    """Run ``command`` inside fresh cgroups, without CAP_SYS_ADMIN; returns its result and peak memory."""
+    with _cgroups(memory_mb, cpu) as (groups, peak):
+        join = "; ".join(f"echo $$ > {group}" for group in groups)
+        wrapped = ["bash", "-c", f'{join}; exec "$@"', "bash", *DROP_SYS_ADMIN, *command]
+        result = subprocess.run(wrapped, capture_output=True, text=True, timeout=timeout, **kwargs)
+        peak_mb = int(peak.read_text()) / 2**20 if peak.is_file() else float("nan")
+    return ContainerRun(result, peak_mb)
