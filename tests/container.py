@@ -10,6 +10,7 @@ import contextlib
 import os
 import shutil
 import subprocess
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ DROP_SYS_ADMIN = ["setpriv", "--bounding-set=-sys_admin", "--inh-caps=-sys_admin
 @dataclass
 class ContainerRun:
     result: subprocess.CompletedProcess
-    peak_mb: float
+    peak_mb: float  # the most memory the container held that the kernel could not reclaim (no page cache)
 
 
 def container_skip_reason() -> str | None:
@@ -36,7 +37,8 @@ def container_skip_reason() -> str | None:
 
 @contextlib.contextmanager
 def _cgroups(memory_mb: int, cpu: float) -> Iterator[tuple[list[Path], Path]]:
-    """Fresh cgroups with the limits; yields the files to write a pid into, and the peak-memory file."""
+    """Fresh cgroups with the limits; yields the files to write a pid into, and a function that
+    reads the memory the cgroup holds now (what the kernel cannot reclaim: anonymous and shared)."""
     name = f"attention-kit-test-{os.getpid()}"
     quota = int(cpu * 100_000)
     if (CGROUP_ROOT / "memory").is_dir():  # cgroups v1
@@ -46,16 +48,21 @@ def _cgroups(memory_mb: int, cpu: float) -> Iterator[tuple[list[Path], Path]]:
         (memory / "memory.limit_in_bytes").write_text(str(memory_mb * 2**20))
         (cpu_group / "cpu.cfs_period_us").write_text("100000")
         (cpu_group / "cpu.cfs_quota_us").write_text(str(quota))
-        groups, peak = [memory / "tasks", cpu_group / "tasks"], memory / "memory.max_usage_in_bytes"
+        groups, stat, held = [memory / "tasks", cpu_group / "tasks"], memory / "memory.stat", ("rss", "shmem")
         folders = [memory, cpu_group]
     else:  # cgroups v2
         group = CGROUP_ROOT / name
         group.mkdir()
         (group / "memory.max").write_text(f"{memory_mb}M")
         (group / "cpu.max").write_text(f"{quota} 100000")
-        groups, peak, folders = [group / "cgroup.procs"], group / "memory.peak", [group]
+        groups, stat, held, folders = [group / "cgroup.procs"], group / "memory.stat", ("anon", "shmem"), [group]
+
+    def holding() -> int:
+        values = dict(line.split() for line in stat.read_text().splitlines())
+        return sum(int(values.get(key, 0)) for key in held)
+
     try:
-        yield groups, peak
+        yield groups, holding
     finally:
         for folder in folders:
             with contextlib.suppress(OSError):
@@ -64,10 +71,23 @@ def _cgroups(memory_mb: int, cpu: float) -> Iterator[tuple[list[Path], Path]]:
 
 def run_as_container(command: list[str], *, memory_mb: int = 768, cpu: float = 0.5, timeout: float = 600,
                      **kwargs) -> ContainerRun:
-    """Run ``command`` inside fresh cgroups, without CAP_SYS_ADMIN; returns its result and peak memory."""
-    with _cgroups(memory_mb, cpu) as (groups, peak):
+    """Run ``command`` inside fresh cgroups, without CAP_SYS_ADMIN; returns its result and the
+    peak of the memory it held (sampled every 20 ms: page cache, which the kernel reclaims before
+    it kills anything, is not counted)."""
+    with _cgroups(memory_mb, cpu) as (groups, holding):
         join = "; ".join(f"echo $$ > {group}" for group in groups)
         wrapped = ["bash", "-c", f'{join}; exec "$@"', "bash", *DROP_SYS_ADMIN, *command]
-        result = subprocess.run(wrapped, capture_output=True, text=True, timeout=timeout, **kwargs)
-        peak_mb = int(peak.read_text()) / 2**20 if peak.is_file() else float("nan")
-    return ContainerRun(result, peak_mb)
+        peak, done = [0], threading.Event()
+
+        def sample() -> None:
+            while not done.wait(0.02):
+                peak[0] = max(peak[0], holding())
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        try:
+            result = subprocess.run(wrapped, capture_output=True, text=True, timeout=timeout, **kwargs)
+        finally:
+            done.set()
+            sampler.join()
+    return ContainerRun(result, peak[0] / 2**20)

@@ -179,9 +179,11 @@ class WorkerSession:
             else:
                 _forget_exited()  # so that a class of any size holds only a few pidfds
             return
-        # Without a PID namespace to kill (the limits-only fallback, or no handle on it), the
-        # worker user's processes are swept instead: setsid() takes them out of the group.
+        # Without a PID namespace to kill (the limits-only fallback, or no handle on it), every
+        # descendant of the supervisor (a child subreaper: setsid() and double forks keep them its
+        # own) is killed, then the supervisor; a worker user of its own is swept as well.
         sweep = self._uid is not None and self._namespace_init is None
+        _kill_descendants(self._pid)
         if self._namespace_init is not None:
             _kill_namespace(self._namespace_init)
             _wait_for_exit(self._namespace_init)
@@ -201,6 +203,21 @@ class WorkerSession:
         if self._scratch is not None:  # nothing left for the next worker of this uid to find
             shutil.rmtree(self._scratch, ignore_errors=True)
             self._scratch = None
+
+
+def _kill_descendants(pid: int) -> None:
+    """Kill every descendant of ``pid`` (again and again while a fork bomb adds more)."""
+    for _ in range(100):
+        try:
+            descendants = psutil.Process(pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            return
+        if not descendants:
+            return
+        for process in descendants:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                process.kill()
+        time.sleep(0.005)
 
 
 def _kill_namespace(namespace_init: int) -> None:

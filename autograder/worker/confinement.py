@@ -56,6 +56,7 @@ MS_STRICTATIME = 1 << 24
 PR_SET_PDEATHSIG = 1
 PR_CAPBSET_DROP = 24
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_CHILD_SUBREAPER = 36
 _LINUX_CAPABILITY_VERSION_3 = 0x20080522
 # Per-mount options that a read-only remount must repeat: in a user namespace they are locked,
 # and a remount that would drop one of them is refused.
@@ -268,17 +269,22 @@ def confine(config: SandboxConfig) -> tuple[Isolation, str]:
 
 
 def _confine_without_namespaces(config: SandboxConfig, error: OSError) -> tuple[Isolation, str]:
-    """No namespaces here (a container without CAP_SYS_ADMIN, say). A root grader still drops
-    the worker to its own uid: not root, it cannot write the kit or the outputs, nor read what
-    only root may read; Landlock, where the kernel has it, hides everything but the system's
-    folders and the Python installation; the grader sweeps that uid's processes when the worker
-    ends."""
+    """No namespaces here (a container without CAP_SYS_ADMIN, say). The caller stays behind as a
+    supervisor and a child subreaper: whatever the worker starts stays its descendant, even
+    after setsid() and a double fork, so the grader can kill every one of them. A root grader
+    drops the worker to its own uid: not root, it cannot write the kit or the outputs, nor read
+    what only root may read. Landlock, where the kernel has it, hides everything but the
+    system's folders and the Python installation."""
+    _check(_libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0), "prctl(PR_SET_CHILD_SUBREAPER)")
+    child = os.fork()
+    if child:
+        _supervise(child, until_killed=True)
     scratch = tempfile.mkdtemp(prefix="attention-worker-")
     separate_user = config.uid is not None and os.geteuid() == 0
     if separate_user:
         os.chown(scratch, config.uid, config.uid)
         _drop_privileges(config.uid)
-    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")  # dies with the fork server
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")  # dies with its supervisor
     missing = [(Layer.NAMESPACES, error.strerror)]
     if not separate_user:
         missing.append((Layer.OWN_USER, "the grader is not root" if os.geteuid() else "no uid was given"))
@@ -288,8 +294,9 @@ def _confine_without_namespaces(config: SandboxConfig, error: OSError) -> tuple[
                    isolation=isolation), scratch
 
 
-def _supervise(child: int) -> None:
-    """The supervisor's whole life: wait for the worker, then go (taking the namespace down).
+def _supervise(child: int, until_killed: bool = False) -> None:
+    """The supervisor's whole life: wait for the worker, then go (taking a PID namespace down
+    with it); or, ``until_killed``, reap whatever ends until the grader kills it last.
 
     It dies with the fork server (its parent-death signal, set by ``confine``), and holds none of
     the grader's output streams: a supervisor left behind must keep nobody waiting.
@@ -300,10 +307,13 @@ def _supervise(child: int) -> None:
         os.dup2(sink, stream)
     while True:
         try:
-            _, status = os.waitpid(child, 0)
-            os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+            _, status = os.waitpid(-1 if until_killed else child, 0)
+            if not until_killed:
+                os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
         except ChildProcessError:
-            os._exit(0)
+            if not until_killed:
+                os._exit(0)
+            signal.pause()  # an orphan reparented to us later wakes us with SIGCHLD
         except InterruptedError:
             continue
 

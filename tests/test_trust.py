@@ -1,0 +1,90 @@
+"""What the grader decides from what it proved: refuse, or grade and say so in every row.
+
+The guarantees themselves are tried from real workers in tests/adversarial/ and test_grading_engine;
+here the decisions are checked on every combination, including those this machine cannot
+produce (a kernel without Landlock, where student code could read the secrets).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from autograder.findings.finding import finding
+from autograder.grading import trust
+from autograder.grading.jobs import SubmissionRecord, TestOutcome
+from autograder.grading.results import UNSAFE_FLAG, GradedRow, RowKind, RowStatus, RunTrust, TestStatus
+from autograder.student.curriculum import ASSIGNMENTS
+from autograder.worker.isolation import Guarantee, GuaranteeReport, Isolation, IsolationLevel, Layer
+
+
+def _report(*broken: Guarantee) -> GuaranteeReport:
+    return GuaranteeReport(tuple(g for g in Guarantee if g not in broken),
+                           tuple((g, "what the worker managed") for g in broken))
+
+
+def _row(isolation: Isolation, run_trust: RunTrust) -> GradedRow:
+    return GradedRow("ada", ASSIGNMENTS[0], RowStatus(RowKind.GRADED), 100, 100, isolation=isolation,
+                     trust=run_trust)
+
+
+FULL = Isolation(IsolationLevel.FULL, (Layer.NAMESPACES, Layer.OWN_USER))
+LIMITS = Isolation(IsolationLevel.LIMITS_ONLY, (Layer.OWN_USER, Layer.SECCOMP),
+                   ((Layer.NAMESPACES, "Operation not permitted"),))
+
+
+def test_a_run_that_proved_everything_is_simply_graded():
+    assert _row(FULL, trust.require(_report(), accept_readable_secrets=False)).status_text() == "graded"
+
+
+def test_readable_secrets_stop_the_run_with_the_fix_and_the_flag():
+    with pytest.raises(trust.GraderUntrusted, match="chmod -R o-rwx") as refused:
+        trust.require(_report(Guarantee.SECRETS_UNREADABLE), accept_readable_secrets=False)
+    assert UNSAFE_FLAG in str(refused.value)
+
+
+def test_the_unsafe_flag_grades_and_every_row_says_so():
+    run_trust = trust.require(_report(Guarantee.SECRETS_UNREADABLE), accept_readable_secrets=True)
+    status = _row(LIMITS, run_trust).status_text()
+    assert status.startswith("graded (")
+    assert UNSAFE_FLAG in status
+    assert "does not hold: secrets unreadable" in status
+
+
+def test_writable_outputs_stop_the_run_even_with_the_flag():
+    with pytest.raises(trust.GraderUntrusted, match="could write"):
+        trust.require(_report(Guarantee.OUTPUTS_UNWRITABLE), accept_readable_secrets=True)
+
+
+def test_a_weaker_run_names_its_isolation_and_what_held():
+    status = _row(LIMITS, trust.require(_report(Guarantee.NO_NETWORK), accept_readable_secrets=False)).status_text()
+    assert "weaker isolation: limits only, with unprivileged user, seccomp (no namespaces" in status
+    assert "does not hold: no network" in status
+    assert "holds: secrets unreadable, outputs unwritable, no signals, workers apart" in status
+
+
+def test_a_guarantee_holds_for_the_run_only_where_it_held_in_every_shard():
+    combined = trust.combined([RunTrust(_report()), RunTrust(_report(Guarantee.NO_SIGNALS))])
+    assert not combined.guarantees.holds(Guarantee.NO_SIGNALS)
+    assert combined.guarantees.holds(Guarantee.NO_NETWORK)
+    assert trust.combined([RunTrust(None)]) == RunTrust(None)
+
+
+@pytest.mark.parametrize("slots", [1, 2, 3, 6])
+def test_every_assignment_and_every_job_slot_get_a_canary(slots):
+    canaries = trust.canaries(ASSIGNMENTS, slots)
+    assert len(canaries) == slots
+    assert all(shard for shard in canaries)
+    assert {c.assignment_id for shard in canaries for c in shard} == set(ASSIGNMENTS)
+    keys = [c.key for shard in canaries for c in shard]
+    assert len(keys) == len(set(keys))
+    assert all(c.canary and "\0" in c.student_id for shard in canaries for c in shard)
+
+
+def test_a_failing_canary_stops_the_run_with_what_failed():
+    [[canary]] = trust.canaries(ASSIGNMENTS[:1], 1)
+    record = SubmissionRecord([TestOutcome("test_x[cpu]", "test_x", "softmax_naive", TestStatus.TIMEOUT,
+                                           finding("stage_timed_out"))])
+    with pytest.raises(trust.GraderUntrusted, match="test_x.cpu.: not run: an earlier test"):
+        trust.check_canaries({canary.key: record}, [canary.key], [])
+    with pytest.raises(trust.GraderUntrusted, match="did not earn full marks"):
+        trust.check_canaries({}, [canary.key], [])  # a canary that never reported
