@@ -160,7 +160,7 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
         console.print(f"The grader refuses to grade, so no grades were written: {error}", markup=False,
                       soft_wrap=True)
         return 1
-    write_outputs(args.out, rows)
+    rows = write_outputs(args.out, rows)
     if args.junit:
         write_atomically(args.junit, junit_xml(rows))
     print_summary(console, rows, args.out)

@@ -141,6 +141,7 @@ SENTENCES: dict[str, str] = {
         "code cell {cell} holds {characters} characters of code, over the {limit} a cell may have;"
         " none of its definitions were loaded"),
     "cell_too_deep": "code cell {cell} is nested too deeply to read; none of its definitions were loaded",
+    "more_load_problems": "and {count} more problems while loading",
     # What the worker was doing when it ran out of time or stopped: the {doing} of those sentences.
     "doing.sandbox": "setting up the sandbox",
     "doing.loading": "loading your notebook's definitions",

@@ -18,7 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Union
 
+from autograder.worker.text import clean_text
+
 FieldValue = Union[str, int, "Finding", list["Finding"]]
+# A text field or detail (code, a student's own error message, a traceback) is cut to this.
+MAX_FIELD_CHARS = 4_000
 
 
 class FindingFormatError(ValueError):
@@ -39,7 +43,8 @@ class Finding:
         return Finding(self.key, self.fields, mistake, self.notes, self.detail)
 
     def with_notes(self, *notes: Finding, detail: str = "") -> Finding:
-        return Finding(self.key, self.fields, self.mistake, self.notes + notes, self.detail + detail)
+        return Finding(self.key, self.fields, self.mistake, self.notes + notes,
+                       clean_text(self.detail + detail, MAX_FIELD_CHARS))
 
     def mistakes(self) -> set[str]:
         """The named mistakes of this finding and of the findings it holds."""
@@ -101,11 +106,11 @@ class Failure(FindingError, AssertionError):
 
 
 def _as_field(value: object) -> FieldValue:
-    if isinstance(value, Finding) or (type(value) is int) or isinstance(value, str):
+    if isinstance(value, Finding) or (type(value) is int):
         return value
     if isinstance(value, list) and value and all(isinstance(item, Finding) for item in value):
         return value
-    return str(value)
+    return clean_text(str(value), MAX_FIELD_CHARS)
 
 
 def _field_to_json(value: FieldValue):
@@ -121,6 +126,8 @@ def _field_from_json(value: object) -> FieldValue:
         return Finding.from_json(value)
     if isinstance(value, list):
         return [Finding.from_json(item) for item in value]
-    if isinstance(value, str) or type(value) is int:
+    if isinstance(value, str):
+        return clean_text(value, MAX_FIELD_CHARS)
+    if type(value) is int:
         return value
     raise FindingFormatError(f"a finding's field holds a {type(value).__name__}")

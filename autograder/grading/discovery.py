@@ -7,6 +7,7 @@ from pathlib import Path
 
 from autograder.grading.results import RowKind, RowStatus
 from autograder.student.curriculum import ASSIGNMENTS
+from autograder.worker.text import clean_text
 
 MISSING = RowStatus(RowKind.MISSING)
 
@@ -29,8 +30,17 @@ class SubmissionEntry:
         return self.student_id, self.assignment_id
 
 
+# A misnamed notebook's status lists this many of the notebooks found instead (and counts the rest).
+MAX_LISTED_NOTEBOOKS = 5
+
+
 def _unreadable(detail: str) -> RowStatus:
-    return RowStatus(RowKind.UNREADABLE, detail)
+    return RowStatus(RowKind.UNREADABLE, clean_text(detail))
+
+
+def _listed(names: list[str]) -> str:
+    shown = ", ".join(clean_text(name) for name in names[:MAX_LISTED_NOTEBOOKS])
+    return shown + (f" and {len(names) - MAX_LISTED_NOTEBOOKS} more" if len(names) > MAX_LISTED_NOTEBOOKS else "")
 
 
 def _notebook_problem(folder: Path, assignment_id: str) -> tuple[Path, RowStatus | None]:
@@ -44,7 +54,7 @@ def _notebook_problem(folder: Path, assignment_id: str) -> tuple[Path, RowStatus
     if not expected.exists():
         others = sorted(p.name for p in folder.glob("*.ipynb"))
         if others:
-            return expected, RowStatus(RowKind.MISNAMED, f"found {', '.join(others)}; expected {expected.name}")
+            return expected, RowStatus(RowKind.MISNAMED, f"found {_listed(others)}; expected {expected.name}")
         return expected, MISSING
     return expected, None
 
@@ -57,7 +67,7 @@ def _single_notebook(path: Path, assignment: str | None) -> list[SubmissionEntry
             f" --assignment (one of {', '.join(ASSIGNMENTS)})"
         )
     inside_layout = path.parent.name == assignment_id and path.parent.parent != path.parent
-    student_id = path.parent.parent.name if inside_layout else path.stem
+    student_id = clean_text(path.parent.parent.name if inside_layout else path.stem)
     problem = None
     if path.is_symlink():
         problem = _unreadable(f"{path.name} is a symbolic link, not a notebook file")
@@ -93,5 +103,6 @@ def discover(submitted: Path, assignment: str | None = None) -> list[SubmissionE
                 path, problem = folder / f"{assignment_id}.ipynb", MISSING
             else:
                 path, problem = _notebook_problem(folder, assignment_id)
-            entries.append(SubmissionEntry(student.name, assignment_id, path, problem))
+            # A folder name that is not UTF-8 is shown (and its outputs named) with U+FFFD.
+            entries.append(SubmissionEntry(clean_text(student.name), assignment_id, path, problem))
     return entries

@@ -90,8 +90,8 @@ def _prepare(entries: list[SubmissionEntry]) -> tuple[list[PreparedSubmission], 
         except NotebookError as error:
             problems[entry.key] = RowStatus(RowKind.UNREADABLE, str(error))
             continue
-        except (RecursionError, MemoryError) as error:  # one hostile file must not stop the class
-            problems[entry.key] = RowStatus(RowKind.UNREADABLE, "the notebook is too large or nested to read"
+        except Exception as error:  # noqa: BLE001 - whatever one hostile file does costs only its row
+            problems[entry.key] = RowStatus(RowKind.UNREADABLE, "the notebook could not be read"
                                             f" ({type(error).__name__})")
             continue
         prepared.append(PreparedSubmission(index, entry.student_id, entry.assignment_id, code))

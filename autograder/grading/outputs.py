@@ -16,7 +16,8 @@ import tempfile
 from pathlib import Path
 
 from autograder.feedback.page import feedback_html
-from autograder.grading.results import CSV_COLUMNS, GradedRow, ResultsFormatError, row_order
+from autograder.grading.results import CSV_COLUMNS, GradedRow, ResultsFormatError, RowKind, RowStatus, row_order
+from autograder.worker.text import clean_text
 
 
 class OutputsError(Exception):
@@ -35,12 +36,26 @@ def write_atomically(path: Path, text: str) -> None:
         raise
 
 
+# A spreadsheet reads a cell that starts with one of these as a formula (CSV injection).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_safe(value: str) -> str:
+    """A value a spreadsheet shows as text: a leading ' defuses a formula (OWASP's advice)."""
+    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+
+
+def _csv_read(value: str) -> str:
+    """A value as it was before ``_csv_safe``."""
+    return value[1:] if value.startswith("'") and value[1:].startswith(_FORMULA_STARTS) else value
+
+
 def grades_csv(rows: list[GradedRow]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for row in sorted(rows, key=row_order):
-        writer.writerow(row.csv_fields())
+        writer.writerow([_csv_safe(field) for field in row.csv_fields()])
     return buffer.getvalue()
 
 
@@ -48,21 +63,34 @@ def results_json(row: GradedRow) -> str:
     return json.dumps(row.to_json(), indent=2, ensure_ascii=False) + "\n"
 
 
-def write_outputs(out: Path, rows: list[GradedRow]) -> None:
-    """Write all three outputs and remove stale per-student files from an earlier run."""
-    produced = set()
+def write_outputs(out: Path, rows: list[GradedRow]) -> list[GradedRow]:
+    """Write all three outputs and remove stale per-student files of an earlier run; returns the
+    rows as written (a row whose own files could not be written says so, and scores 0).
+
+    grades.csv goes first and comes back last: while a run writes, and after a run that failed,
+    there is no grades.csv at all, never a stale one beside new results.
+    """
+    (out / "grades.csv").unlink(missing_ok=True)
+    produced, written = set(), []
     for row in rows:
-        for path, text in (
-            (out / "results" / row.student_id / f"{row.assignment_id}.json", results_json(row)),
-            (out / "feedback" / row.student_id / f"{row.assignment_id}.html", feedback_html(row)),
-        ):
-            write_atomically(path, text)
-            produced.add(path)
+        paths = (out / "results" / row.student_id / f"{row.assignment_id}.json",
+                 out / "feedback" / row.student_id / f"{row.assignment_id}.html")
+        try:
+            for path, text in zip(paths, (results_json(row), feedback_html(row)), strict=True):
+                write_atomically(path, text)
+                produced.add(path)
+        except Exception as error:  # noqa: BLE001 - one row's failure is that row's status
+            for path in paths:  # neither of its files, rather than one of them
+                produced.discard(path)
+            detail = f"its results could not be written ({type(error).__name__}: {clean_text(str(error), 300)})"
+            row = GradedRow(row.student_id, row.assignment_id, RowStatus(RowKind.ERROR, detail), 0.0, row.max_score)
+        written.append(row)
     for folder, pattern in (("results", "*/*.json"), ("feedback", "*/*.html")):
         for stale in (out / folder).glob(pattern):
             if stale not in produced:
                 stale.unlink()
-    write_atomically(out / "grades.csv", grades_csv(rows))
+    write_atomically(out / "grades.csv", grades_csv(written))
+    return written
 
 
 def read_outputs(out: Path) -> list[GradedRow]:
@@ -76,6 +104,7 @@ def read_outputs(out: Path) -> list[GradedRow]:
     try:
         with grades.open(newline="", encoding="utf-8") as handle:
             for record in csv.DictReader(handle):
+                record = {key: _csv_read(value) for key, value in record.items()}
                 details_file = out / "results" / record["student_id"] / f"{record['assignment_id']}.json"
                 details = json.loads(details_file.read_text(encoding="utf-8")) if details_file.is_file() else {}
                 rows.append(GradedRow.from_json({**details, **record, "score": record["score"],

@@ -46,6 +46,7 @@ class RowKind(StrEnum):
     MISSING = "missing"
     MISNAMED = "misnamed"
     UNREADABLE = "unreadable"
+    ERROR = "error"  # the grader could not finish this row (its files could not be written, say)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import os
 import signal
 import socket
 from contextlib import AbstractContextManager
+from dataclasses import replace
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Protocol
@@ -21,6 +22,7 @@ from typing import Protocol
 from autograder.grading.jobs import GradeOptions, ShardJob, tested_devices
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import standard_sandbox, worker_uid
+from autograder.worker import cgroups
 from autograder.worker.config import SandboxConfig
 
 
@@ -63,13 +65,22 @@ class SandboxedWorkers(AbstractContextManager):
     def __init__(self, slots: int, submitted: Path, out: Path, options: GradeOptions):
         self._slots, self._submitted, self._out, self._options = slots, submitted, out, options
         self._forkserver: ForkServer | None = None
+        self._cgroups: list[str] = []
+        self._cgroup_problem = ""
 
     def __enter__(self) -> SandboxedWorkers:
         self._forkserver = ForkServer(slots=self._slots)
+        if os.geteuid() == 0:
+            try:
+                self._cgroups = cgroups.make_run_groups(f"attention-kit-{os.getpid()}")
+            except OSError as error:
+                self._cgroup_problem = f"cgroups cannot be made here ({error.strerror or error})"
         return self
 
     def __exit__(self, *exc) -> None:
         self._forkserver.close()
+        for run_group in self._cgroups:  # every worker is gone with the fork server
+            cgroups.remove([str(group) for group in Path(run_group).glob("worker-*")] + [run_group])
 
     def devices(self, option: str) -> list[str]:
         return tested_devices(option, self._forkserver.accelerators)
@@ -78,7 +89,8 @@ class SandboxedWorkers(AbstractContextManager):
         # A single notebook's whole folder is hidden (tmpfs covers folders, not files).
         submissions = self._submitted if self._submitted.is_dir() else self._submitted.parent
         hide = [str(submissions.resolve()), str(self._out.resolve())]
-        return standard_sandbox(worker_uid(slot), hide, self._options.memory_bytes)
+        return replace(standard_sandbox(worker_uid(slot), hide, self._options.memory_bytes), cgroups=self._cgroups,
+                       cgroup_problem=self._cgroup_problem)
 
     @property
     def pids(self) -> list[int]:

@@ -20,6 +20,8 @@ _LINE_BREAKS = re.compile(r"\r\n|\r|\n")
 
 # A code cell longer than this is not read: no answer needs it, and parsing it costs the class.
 MAX_CELL_CHARS = 200_000
+# Loading problems kept per notebook (the rest are counted).
+MAX_LOAD_PROBLEMS = 20
 
 # Top-level statements that define something without running demo work.
 _DEFINITION_NODES = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -68,6 +70,8 @@ def read_notebook_json(path: Path) -> dict:
         notebook = json.loads(path.read_bytes())
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise NotebookError(f"{path.name} is not valid notebook JSON ({error})") from None
+    except ValueError as error:  # an integer of more than 4300 digits, say
+        raise NotebookError(f"{path.name} holds JSON the grader refuses to read ({str(error)[:200]})") from None
     except RecursionError:
         raise NotebookError(f"{path.name} is JSON nested too deeply to be a notebook") from None
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
@@ -185,7 +189,16 @@ def extract_definitions(notebook: dict) -> ExtractedCode:
                 last = lines[node.end_lineno - 1].encode()[: node.end_col_offset].decode()
                 block_source = "\n".join([*lines[start - 1 : node.end_lineno - 1], last])
             extracted.blocks.append(CodeBlock(block_source, index, start, _defined_names(node)))
+    extracted.problems = _bounded(extracted.problems)
     return extracted
+
+
+def _bounded(problems: list[Finding]) -> list[Finding]:
+    """The first MAX_LOAD_PROBLEMS, and how many more: every results file and feedback page
+    lists them, so thousands of broken cells must not make them that long."""
+    if len(problems) <= MAX_LOAD_PROBLEMS:
+        return problems
+    return [*problems[:MAX_LOAD_PROBLEMS], finding("more_load_problems", count=len(problems) - MAX_LOAD_PROBLEMS)]
 
 
 def extract_notebook_file(path: Path) -> ExtractedCode:

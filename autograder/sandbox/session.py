@@ -20,9 +20,10 @@ import torch
 from autograder.findings.finding import Finding, finding
 from autograder.notebooks.reading import ExtractedCode
 from autograder.probes.errors import ProbeTimeout, SandboxError, WorkerCrashed
-from autograder.worker import protocol
+from autograder.worker import cgroups, protocol
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Isolation
+from autograder.worker.text import clean_text
 
 # Everything a worker says is bounded here, before the grader stores it: code in the worker can
 # rewrite the worker's own replies (it shares its process), so caps inside the worker are not enough.
@@ -31,13 +32,15 @@ MAX_NAME_CHARS = 200
 MAX_PROBLEMS = 20
 MAX_PROBLEM_CHARS = 500
 MAX_TEXT_CHARS = 4000
-# What a scratch folder made by worker.confinement outside namespaces looks like (mkdtemp).
+# What a scratch folder made by worker.confinement outside namespaces looks like (mkdtemp), and
+# a worker's own cgroup (worker.cgroups).
 SCRATCH_NAME = re.compile(r"/(?:[\w.-]+/)*attention-worker-[\w]+")
+CGROUP_NAME = re.compile(r"/sys/fs/cgroup/(?:[\w.:@-]+/)*attention-kit-\d+/worker-\d+")
 
 
 # (namespace init, supervisor) pidfds of killed workers the kernel may still be tearing down
 # (see WorkerSession.close).
-_killed: list[tuple[int, int]] = []
+_killed: list[tuple[int, int, list[str]]] = []  # with the cgroups to remove once they are gone
 
 
 class ForkServerChannel:
@@ -88,6 +91,7 @@ class WorkerSession:
         self._namespace_init: int | None = None  # a pidfd for the worker when it has a PID namespace
         self._sock: socket.socket | None = None
         self._scratch: str | None = None  # the worker's scratch folder outside any namespace
+        self._cgroups: list[str] = []  # the worker's own cgroups
         self.generation = 0
 
     def start(self) -> WorkerReady:
@@ -109,9 +113,12 @@ class WorkerSession:
         if sandbox.header.get("sandboxed") is not True or isolation is None:
             self.close()
             raise WorkerCrashed(finding("worker_not_started"))
-        scratch = sandbox.header.get("scratch")
-        # A scratch folder of its own on the real /tmp (no namespaces) is removed once it is gone.
+        scratch, groups = sandbox.header.get("scratch"), sandbox.header.get("cgroups")
+        # A scratch folder of its own on the real /tmp (no namespaces), and its cgroups, are
+        # removed once it is gone.
         self._scratch = scratch if isinstance(scratch, str) and SCRATCH_NAME.fullmatch(scratch) else None
+        self._cgroups = [group for group in groups if isinstance(group, str) and CGROUP_NAME.fullmatch(group)] \
+            if isinstance(groups, list) else []
         reply = self._exchange(None, {}, "doing.loading")
         if reply.header.get("ready") is not True:
             self.close()
@@ -172,7 +179,8 @@ class WorkerSession:
             _kill_namespace(self._namespace_init)
             # The supervisor reaps its child and exits by itself; it is waited for (and killed
             # if it has not exited) afterwards, in that order, so that no zombie is left to PID 1.
-            _killed.append((self._namespace_init, self._supervisor))
+            _killed.append((self._namespace_init, self._supervisor, self._cgroups))
+            self._cgroups = []
             self._namespace_init = self._supervisor = self._pid = None
             if wait:
                 wait_for_killed_workers()
@@ -203,6 +211,8 @@ class WorkerSession:
         if self._scratch is not None:  # nothing left for the next worker of this uid to find
             shutil.rmtree(self._scratch, ignore_errors=True)
             self._scratch = None
+        cgroups.remove(self._cgroups)
+        self._cgroups = []
 
 
 def _kill_descendants(pid: int) -> None:
@@ -231,26 +241,28 @@ def _kill_namespace(namespace_init: int) -> None:
 def wait_for_killed_workers() -> None:
     """Return once every worker closed with ``wait=False`` (and its PID namespace) has exited."""
     while _killed:
-        namespace_init, supervisor = _killed.pop()
+        namespace_init, supervisor, groups = _killed.pop()
         _wait_for_exit(namespace_init)
         with contextlib.suppress(ProcessLookupError):
             signal.pidfd_send_signal(supervisor, signal.SIGKILL)
         _wait_for_exit(supervisor)
         os.close(namespace_init)
         os.close(supervisor)
+        cgroups.remove(groups)
 
 
 def _forget_exited() -> None:
     """Close the pidfds of killed workers that have fully exited, without waiting."""
     poller = select.poll()
-    for pidfds in _killed:
-        for pidfd in pidfds:
-            poller.register(pidfd, select.POLLIN)
+    for namespace_init, supervisor, _ in _killed:
+        poller.register(namespace_init, select.POLLIN)
+        poller.register(supervisor, select.POLLIN)
     exited = {pidfd for pidfd, _ in poller.poll(0)}
-    for pidfds in [pidfds for pidfds in _killed if set(pidfds) <= exited]:
-        _killed.remove(pidfds)
-        for pidfd in pidfds:
-            os.close(pidfd)
+    for killed in [killed for killed in _killed if {killed[0], killed[1]} <= exited]:
+        _killed.remove(killed)
+        os.close(killed[0])
+        os.close(killed[1])
+        cgroups.remove(killed[2])
 
 
 def _open_pidfd(pid: int) -> int | None:
@@ -262,17 +274,17 @@ def _open_pidfd(pid: int) -> int | None:
 
 def _bounded_strings(value, count: int, chars: int) -> list[str]:
     items = value if isinstance(value, list) else []
-    return [item[:chars] for item in items[:count] if isinstance(item, str)]
+    return [clean_text(item, chars) for item in items[:count] if isinstance(item, str)]
 
 
 def _bounded_reply(message: protocol.Message) -> protocol.Message:
     """Cap the texts of an error reply; the grader stores them in results and feedback."""
     error = message.header.get("error")
     if message.header.get("ok") is not True and isinstance(error, dict):
-        bounded = {key: str(error.get(key, ""))[:limit] for key, limit in
+        bounded = {key: clean_text(str(error.get(key, "")), limit) for key, limit in
                    (("type", MAX_NAME_CHARS), ("message", MAX_TEXT_CHARS), ("traceback", MAX_TEXT_CHARS))}
         if isinstance(error.get("undefined"), str):
-            bounded["undefined"] = error["undefined"][:MAX_NAME_CHARS]
+            bounded["undefined"] = clean_text(error["undefined"], MAX_NAME_CHARS)
         message.header["error"] = bounded
     return message
 
@@ -281,7 +293,7 @@ def load_problem(item: object) -> Finding:
     """A definition that failed to load, as the worker reported it (cell, line and error)."""
     if not isinstance(item, dict) or type(item.get("cell")) is not int or type(item.get("line")) is not int:
         return finding("bad_reply")
-    error = str(item.get("error", ""))[:MAX_PROBLEM_CHARS]
+    error = clean_text(str(item.get("error", "")), MAX_PROBLEM_CHARS)
     return finding("cell_raised", cell=item["cell"], line=item["line"], error=error)
 
 

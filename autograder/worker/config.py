@@ -19,6 +19,9 @@ class SandboxConfig:
     uid: int | None = None  # run as this uid and gid (the grader is root)
     hide_paths: list[str] = field(default_factory=list)
     keep_paths: list[str] = field(default_factory=list)  # stay visible, read-only, inside hidden ones
+    cgroups: list[str] = field(default_factory=list)  # the run's cgroups, one per hierarchy (worker.cgroups)
+    cgroup_problem: str = ""  # why there are none, when there are none
+    tmp_inodes: int = 10_000  # files and folders a scratch tmpfs may hold
 
     def to_dict(self) -> dict:
         return asdict(self)

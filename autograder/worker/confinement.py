@@ -27,10 +27,11 @@ import re
 import resource
 import signal
 import tempfile
+from dataclasses import dataclass
 
 import psutil
 
-from autograder.worker import landlock, syscall_filter
+from autograder.worker import cgroups, landlock, syscall_filter
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Isolation, IsolationLevel, Layer
 from autograder.worker.names import SUPERVISOR_NAME, name_process
@@ -57,6 +58,11 @@ PR_SET_PDEATHSIG = 1
 PR_CAPBSET_DROP = 24
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
+SYS_KEYCTL = 250  # x86_64
+KEYCTL_JOIN_SESSION_KEYRING = 1
+KEYCTL_CLEAR = 7
+KEY_SPEC_USER_KEYRING = -4
+KEY_SPEC_USER_SESSION_KEYRING = -5
 _LINUX_CAPABILITY_VERSION_3 = 0x20080522
 # Per-mount options that a read-only remount must repeat: in a user namespace they are locked,
 # and a remount that would drop one of them is refused.
@@ -74,7 +80,6 @@ SYSTEM_READ_ONLY = ("/usr", "/lib", "/lib32", "/lib64", "/libx32", "/bin", "/sbi
 # Where the worker's stdout and stderr go: a write never fails, and nothing is kept or read.
 OUTPUT_SINK = os.devnull
 O_PATH = getattr(os, "O_PATH", 0o10000000)
-
 
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -120,7 +125,8 @@ def _cover_and_keep(config: SandboxConfig) -> None:
     """Cover folders with fresh tmpfs, then bind the kept paths back into them, read-only.
 
     Covered are the hidden folders (empty), /run (service sockets live there, and a socket file
-    can be connected to from any network namespace) and the scratch folders (private, capped).
+    can be connected to from any network namespace), the scratch folders (private, capped) and
+    the files directly under / (with /dev/null).
     The Python installation may sit under any of them (a kit cloned into /tmp, say): the kept
     paths are opened before anything is covered and bound back last.
     """
@@ -128,7 +134,7 @@ def _cover_and_keep(config: SandboxConfig) -> None:
     covers = [(path, MS_NOSUID | MS_NODEV, "size=64k,mode=0755") for path in hidden]
     if os.path.isdir("/run"):
         covers.append(("/run", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=64k,mode=0755"))
-    covers += [(path, MS_NOSUID | MS_NODEV, f"size={config.tmp_bytes},mode=1777")
+    covers += [(path, MS_NOSUID | MS_NODEV, f"size={config.tmp_bytes},nr_inodes={config.tmp_inodes},mode=1777")
                for path in SCRATCH_DIRS if os.path.isdir(path)]
     kept = [p for p in _outermost(config.keep_paths)
             if any(p.startswith(cover.rstrip("/") + "/") for cover, _, _ in covers)]
@@ -140,6 +146,15 @@ def _cover_and_keep(config: SandboxConfig) -> None:
         _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC, None)
         _mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID, None)
         os.close(fd)
+    for path in _files_at_the_root():
+        _mount(OUTPUT_SINK, path, None, MS_BIND, None)
+
+
+def _files_at_the_root() -> list[str]:
+    """The files directly under / (a secret left there, say): no folder cover hides them, so each
+    is covered with an empty device file of its own."""
+    with os.scandir("/") as entries:
+        return [entry.path for entry in entries if entry.is_file(follow_symlinks=False)]
 
 
 def _private_filesystems(config: SandboxConfig) -> None:
@@ -229,9 +244,18 @@ def _tasks_of(uid: int) -> int:
                if process.info["uids"] and process.info["uids"].real == uid)
 
 
-def confine(config: SandboxConfig) -> tuple[Isolation, str]:
-    """Confine the calling (freshly forked, single-threaded) process; returns its isolation and
-    its scratch folder.
+@dataclass(frozen=True)
+class Confinement:
+    """What confining a worker gave: its isolation, its scratch folder, and the cgroups it made
+    (the grader removes those, and a scratch folder outside namespaces, once it is gone)."""
+
+    isolation: Isolation
+    scratch: str
+    cgroups: list[str]
+
+
+def confine(config: SandboxConfig) -> Confinement:
+    """Confine the calling (freshly forked, single-threaded) process.
 
     With a PID namespace, this forks once more: the caller stays behind as a supervisor that
     only waits (the grader kills the supervisor's process group to end everything: the worker
@@ -241,11 +265,13 @@ def confine(config: SandboxConfig) -> tuple[Isolation, str]:
     """
     # Dies with the fork server; the supervisor keeps this, the worker sets its own after fork.
     _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+    _first_to_go()
+    groups = _own_cgroups(config)
     os.setsid()
     try:
         level = _enter_namespaces()
     except OSError as error:
-        return _confine_without_namespaces(config, error)
+        return _confine_without_namespaces(config, error, groups)
     child = os.fork()
     if child:
         _supervise(child)
@@ -261,14 +287,13 @@ def confine(config: SandboxConfig) -> tuple[Isolation, str]:
     if not (separate_user or level is IsolationLevel.USER_NAMESPACE):
         level = IsolationLevel.NAMESPACES_AS_ROOT
     layers = [Layer.NAMESPACES, *([Layer.OWN_USER] if separate_user else [])]
-    # The namespaces already hide what is secret: Landlock keeps writes in the scratch folders.
     isolation = _finish(config, count_processes=separate_user or level is IsolationLevel.USER_NAMESPACE,
-                        scratch="/tmp", readable=["/"], writable=[*SCRATCH_DIRS, OUTPUT_SINK],
-                        isolation=Isolation(level, tuple(layers)))
-    return isolation, "/tmp"
+                        scratch="/tmp", writable=[*SCRATCH_DIRS, OUTPUT_SINK],
+                        isolation=_with_cgroups(Isolation(level, tuple(layers)), config, groups))
+    return Confinement(isolation, "/tmp", groups)
 
 
-def _confine_without_namespaces(config: SandboxConfig, error: OSError) -> tuple[Isolation, str]:
+def _confine_without_namespaces(config: SandboxConfig, error: OSError, groups: list[str]) -> Confinement:
     """No namespaces here (a container without CAP_SYS_ADMIN, say). The caller stays behind as a
     supervisor and a child subreaper: whatever the worker starts stays its descendant, even
     after setsid() and a double fork, so the grader can kill every one of them. A root grader
@@ -289,9 +314,42 @@ def _confine_without_namespaces(config: SandboxConfig, error: OSError) -> tuple[
     if not separate_user:
         missing.append((Layer.OWN_USER, "the grader is not root" if os.geteuid() else "no uid was given"))
     isolation = Isolation(IsolationLevel.LIMITS_ONLY, (Layer.OWN_USER,) if separate_user else (), tuple(missing))
-    return _finish(config, count_processes=separate_user, scratch=scratch,
-                   readable=[*SYSTEM_READ_ONLY, *config.keep_paths], writable=[scratch, OUTPUT_SINK],
-                   isolation=isolation), scratch
+    isolation = _finish(config, count_processes=separate_user, scratch=scratch, writable=[scratch, OUTPUT_SINK],
+                        isolation=_with_cgroups(isolation, config, groups))
+    return Confinement(isolation, scratch, groups)
+
+
+def _first_to_go() -> None:
+    """Ask the out-of-memory killer to pick this process (and what it starts) before any other:
+    never the grader's."""
+    with open("/proc/self/oom_score_adj", "w") as score:
+        score.write("1000")
+
+
+def _own_cgroups(config: SandboxConfig) -> list[str]:
+    """Join cgroups of its own inside the run's (root only); [] when that cannot be done."""
+    if not config.cgroups or os.geteuid() != 0:
+        return []
+    try:
+        return cgroups.join(config.cgroups, config.memory_bytes, config.max_processes + 4)
+    except OSError:
+        return []
+
+
+def _with_cgroups(isolation: Isolation, config: SandboxConfig, groups: list[str]) -> Isolation:
+    if groups:
+        return Isolation(isolation.level, (*isolation.layers, Layer.CGROUPS), isolation.missing)
+    why = config.cgroup_problem or ("the grader is not root" if config.cgroups else "no cgroups for this run")
+    return Isolation(isolation.level, isolation.layers, (*isolation.missing, (Layer.CGROUPS, why)))
+
+
+def _fresh_keyrings() -> None:
+    """An empty session keyring of its own, and nothing left in its user's keyrings: a key that
+    an earlier worker of the same uid left is gone, and the grader's session keyring (a service's,
+    a login's) is not inherited. (The seccomp filter then refuses every keyring call.)"""
+    for call, argument in ((KEYCTL_JOIN_SESSION_KEYRING, 0), (KEYCTL_CLEAR, KEY_SPEC_USER_KEYRING),
+                           (KEYCTL_CLEAR, KEY_SPEC_USER_SESSION_KEYRING)):
+        _libc.syscall(SYS_KEYCTL, call, ctypes.c_long(argument), 0, 0, 0)  # no keyrings here: nothing to clear
 
 
 def _supervise(child: int, until_killed: bool = False) -> None:
@@ -318,13 +376,19 @@ def _supervise(child: int, until_killed: bool = False) -> None:
             continue
 
 
-def _finish(config: SandboxConfig, count_processes: bool, scratch: str, readable: list[str], writable: list[str],
+def _finish(config: SandboxConfig, count_processes: bool, scratch: str, writable: list[str],
             isolation: Isolation) -> Isolation:
-    """The layers every mode shares (Landlock, seccomp, limits) and the worker's environment;
-    returns ``isolation`` with the layers applied here added, or named as missing."""
+    """The layers every mode shares (keyrings, Landlock, seccomp, limits) and the worker's
+    environment; returns ``isolation`` with the layers applied here added, or named as missing.
+
+    Landlock lets the worker read only the system's folders and the Python installation, in every
+    mode: under namespaces too, so that files directly under / (which no tmpfs covers) stay out
+    of reach.
+    """
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
+    _fresh_keyrings()
     layers, missing = list(isolation.layers), list(isolation.missing)
-    report = landlock.restrict(readable, writable)
+    report = landlock.restrict([*SYSTEM_READ_ONLY, *config.keep_paths], writable)
     for applied, layer, minimum_abi in ((report.fs, Layer.LANDLOCK_FILES, 1), (report.net, Layer.LANDLOCK_NETWORK, 4),
                                         (report.scope, Layer.LANDLOCK_SCOPE, 6)):
         if applied:

@@ -46,6 +46,7 @@ def serve(launcher: socket.socket, controls: list[socket.socket]) -> None:
     channels: each request there forks a worker and carries the worker's probe socket.
     """
     name_process(SERVER_NAME)
+    _spared_by_the_oom_killer()
     warm_up()
     # Every object made so far is left out of garbage collection: the collections of a worker or
     # a shard would otherwise write to each object's header and copy nearly every page it shares.
@@ -71,6 +72,13 @@ def serve(launcher: socket.socket, controls: list[socket.socket]) -> None:
             else:
                 pid = _fork(ours, _worker, fds[0])
             channel.sendall(json.dumps({"forked": pid}).encode())
+
+
+def _spared_by_the_oom_killer() -> None:
+    """Lower the out-of-memory killer's interest in this server and the shards it forks (a root
+    grader may; elsewhere it stays as it is). Workers raise their own to the maximum."""
+    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as score:
+        score.write("-500")
 
 
 def _accelerators() -> dict[str, bool]:

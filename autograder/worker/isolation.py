@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from autograder.worker.text import clean_text
+
 
 class IsolationLevel(StrEnum):
     """From strongest to weakest."""
@@ -30,6 +32,7 @@ class Layer(StrEnum):
     LANDLOCK_NETWORK = "landlock network"
     LANDLOCK_SCOPE = "landlock signals and sockets"
     SECCOMP = "seccomp"
+    CGROUPS = "cgroups"  # memory (shared and kernel memory included) and processes, per worker
 
 
 @dataclass(frozen=True)
@@ -65,7 +68,7 @@ class Isolation:
         if not isinstance(data, dict) or not isinstance(data.get("layers"), list) \
                 or not isinstance(data.get("missing"), list):
             raise ValueError("an isolation report must be an object with layers and missing ones")
-        missing = tuple((Layer(layer), str(why)[:max_chars]) for layer, why in data["missing"])
+        missing = tuple((Layer(layer), clean_text(str(why), max_chars)) for layer, why in data["missing"])
         return cls(IsolationLevel(data.get("level")), tuple(Layer(layer) for layer in data["layers"]), missing)
 
 

@@ -42,12 +42,13 @@ def run_worker(sock: socket.socket, request: dict) -> None:
     name_process(WORKER_NAME)
     config = SandboxConfig(**request["sandbox"])
     try:
-        isolation, scratch = confine(config)
+        confinement = confine(config)
     except OSError as error:  # the grader's setup is at fault, not the student: say so
         protocol.send(sock, {"ready": False, "sandbox_error": str(error)}, {})
         os._exit(71)
     # Sent before any student code runs, so the grader believes it (and only this frame).
-    protocol.send(sock, {"sandboxed": True, "isolation": isolation.to_json(), "scratch": scratch}, {})
+    protocol.send(sock, {"sandboxed": True, "isolation": confinement.isolation.to_json(),
+                         "scratch": confinement.scratch, "cgroups": confinement.cgroups}, {})
     _isolate_io(sock.fileno())
     torch.set_num_threads(config.threads)
     namespace, problems = load_definitions(request["blocks"])

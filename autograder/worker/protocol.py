@@ -19,8 +19,17 @@ import torch
 from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
+from autograder.worker.text import clean_text
+
+# Budgets: whatever a worker sends is bounded before the trusted side spends memory or time on it.
 # Frames larger than this are refused: a reply that big is a student's memory bomb, not an answer.
 MAX_FRAME_BYTES = 512 * 1024 * 1024
+MAX_HEADER_BYTES = 8 * 1024 * 1024  # the JSON header: tensors travel in the blob
+MAX_TENSOR_INDEX_BYTES = 1024 * 1024  # the blob's own JSON index: about ten thousand tensors at most
+MAX_VALUE_NODES = 100_000  # values (lists, dicts, numbers, texts) in one message
+MAX_VALUE_DEPTH = 64
+MAX_TEXT_CHARS = 1_000  # one text value (a name, a device); messages have their own caps
+MAX_DIMENSIONS = 64  # torch's own limit on a tensor's dimensions
 _LENGTHS = struct.Struct("!II")  # header bytes, tensor blob bytes
 MAX_TYPE_NAME_CHARS = 100
 
@@ -119,7 +128,14 @@ class Encoder:
 def _type_name(name) -> str:
     """A type name as the worker reports it, cut short: a student's class may have any name,
     and failure messages (kept in results and feedback) quote it."""
-    return str(name)[:MAX_TYPE_NAME_CHARS]
+    return clean_text(str(name), MAX_TYPE_NAME_CHARS)
+
+
+def _shape(info: dict) -> list[int]:
+    shape = info["shape"]
+    if not isinstance(shape, list) or len(shape) > MAX_DIMENSIONS:
+        raise ProtocolError(f"a tensor with more than {MAX_DIMENSIONS} dimensions")
+    return [int(size) for size in shape]
 
 
 class Decoder:
@@ -131,9 +147,17 @@ class Decoder:
         self._resolve_ref = resolve_ref
         self._make_generator = make_generator
         self._place_tensor = place_tensor
+        self._nodes = 0  # spent of MAX_VALUE_NODES
 
-    def decode(self, value):
-        if value is None or isinstance(value, (bool, int, float, str)):
+    def decode(self, value, depth: int = 0):
+        """The value, built within this message's budgets (ProtocolError beyond them)."""
+        self._nodes += 1
+        if self._nodes > MAX_VALUE_NODES or depth > MAX_VALUE_DEPTH:
+            raise ProtocolError(f"a reply of more than {MAX_VALUE_NODES:,} values, or nested over"
+                                f" {MAX_VALUE_DEPTH} deep")
+        if isinstance(value, str):
+            return clean_text(value, MAX_TEXT_CHARS)
+        if value is None or isinstance(value, (bool, int, float)):
             return value
         if isinstance(value, list):
             raise ProtocolError("bare JSON lists are not part of the protocol")
@@ -144,17 +168,19 @@ class Decoder:
                 raise ProtocolError("malformed float")
             return float(value["float"])
         if "list" in value:
-            return [self.decode(item) for item in value["list"]]
+            return [self.decode(item, depth + 1) for item in _items(value["list"])]
         if "tuple" in value:
-            return tuple(self.decode(item) for item in value["tuple"])
+            return tuple(self.decode(item, depth + 1) for item in _items(value["tuple"]))
         if "dict" in value:
-            return {str(key): self.decode(item) for key, item in value["dict"].items()}
+            entries = value["dict"]
+            if not isinstance(entries, dict):
+                raise ProtocolError("malformed dict")
+            return {clean_text(str(key), MAX_TEXT_CHARS): self.decode(item, depth + 1) for key, item in entries.items()}
         if "tensor" in value:
             return self._decode_tensor(value)
         if "meta_tensor" in value:
             info = value["meta_tensor"]
-            shape = [int(size) for size in info["shape"]]
-            return torch.empty(shape, dtype=_dtype_from_name(info["dtype"]), device="meta")
+            return torch.empty(_shape(info), dtype=_dtype_from_name(info["dtype"]), device="meta")
         if "dtype" in value:
             return _dtype_from_name(value["dtype"])
         if "device" in value and len(value) == 1:
@@ -173,12 +199,18 @@ class Decoder:
         tensor = self.tensors.get(info["tensor"])
         if tensor is None:
             raise ProtocolError("a tensor is missing from the message")
-        expected_shape = [int(size) for size in info["shape"]]
+        expected_shape = _shape(info)
         if list(tensor.shape) != expected_shape or _dtype_name(tensor.dtype) != info["dtype"]:
             raise ProtocolError("a tensor's header does not match its data")
         if self._place_tensor is not None:
             return self._place_tensor(tensor, str(info["device"]), bool(info["requires_grad"]))
         return tensor
+
+
+def _items(items) -> list:
+    if not isinstance(items, list):
+        raise ProtocolError("malformed list")
+    return items
 
 
 @dataclass
@@ -224,6 +256,8 @@ def receive(sock: socket.socket, max_bytes: int = MAX_FRAME_BYTES, deadline: flo
     header_size, blob_size = _LENGTHS.unpack(lengths)
     if header_size + blob_size > max_bytes:
         raise ProtocolError(f"a reply of {(header_size + blob_size) / 2**20:.0f} MiB is over the limit")
+    if header_size > MAX_HEADER_BYTES:
+        raise ProtocolError(f"a reply whose header alone is {header_size / 2**20:.0f} MiB")
     return unpack(lengths + _recv_exact(sock, header_size + blob_size, deadline))
 
 
@@ -233,6 +267,11 @@ def unpack(frame: bytes) -> Message:
     if len(frame) != _LENGTHS.size + header_size + blob_size:
         raise ProtocolError("the frame is truncated")
     body = memoryview(frame)[_LENGTHS.size:]
+    if header_size > MAX_HEADER_BYTES:
+        raise ProtocolError(f"a header of {header_size / 2**20:.0f} MiB")
+    if blob_size and (blob_size < 8 or int.from_bytes(body[header_size:header_size + 8], "little")
+                      > MAX_TENSOR_INDEX_BYTES):
+        raise ProtocolError("the tensor data declares too many tensors")
     try:
         header = json.loads(bytes(body[:header_size]))
     except (ValueError, RecursionError) as error:  # also too deep, or an int with too many digits

@@ -981,7 +981,8 @@ class _ForgedWhenDefined:
 
 def attention_scores(inputs):
     return _solution_attention_scores(inputs)
-'''), why="its ready message forged: a sandbox error meant to stop the class, 10^6 names, 100 MB of problems"),
+'''), others_keep=False,  # a 109 MiB ready message is over the header budget: refused whole
+        why="its ready message forged: a sandbox error meant to stop the class, 10^6 names, 100 MB of problems"),
         Hostile("changes-global-state", A1, (), wrapped(A1, "softmax_naive", '''
 import random
 
