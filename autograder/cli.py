@@ -19,7 +19,7 @@ from autograder.grading.discovery import DiscoveryError, discover
 from autograder.grading.engine import GradingError, grade_entries
 from autograder.grading.jobs import ACCELERATORS, GradeOptions
 from autograder.grading.outputs import OutputsError, read_outputs, write_atomically, write_outputs
-from autograder.grading.results import UNSAFE_FLAG, GradedRow
+from autograder.grading.results import UNSAFE_FLAG, GradedRow, RowKind
 from autograder.grading.trust import GraderUntrusted
 from autograder.platforms.junit import junit_xml
 from autograder.probes.errors import SandboxError
@@ -68,7 +68,7 @@ def _progress_callback(console: Console, total: int):
 
     def plain(student: str, assignment: str) -> None:
         done[0] += 1
-        console.print(f"[{done[0]}/{total}] {student}/{assignment}", highlight=False)
+        console.print(f"[{done[0]}/{total}] {student}/{assignment}", highlight=False, markup=False)
 
     return None, plain
 
@@ -164,6 +164,12 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
     if args.junit:
         write_atomically(args.junit, junit_xml(rows))
     print_summary(console, rows, args.out)
+    unwritten = [row for row in rows if row.status.kind is RowKind.ERROR]
+    if unwritten:  # every other row is written; these say why not, and the run did not do its job
+        listed = "; ".join(f"{row.student_id}/{row.assignment_id}: {row.status.detail}" for row in unwritten[:5])
+        console.print(f"The grader could not write {len(unwritten)} rows' results (grades.csv says so, with"
+                      f" 0 points): {listed}", markup=False, soft_wrap=True)
+        return 1
     if args.fail_under is not None:
         return _check_fail_under(console, rows, args.fail_under)
     return 0

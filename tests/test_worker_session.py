@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
+import psutil
 import pytest
 import torch
 
@@ -14,6 +20,7 @@ from autograder.sandbox import session as worker_session
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
 from autograder.sandbox.session import ForkServerChannel, WorkerSession
+from autograder.worker import cgroups
 from autograder.worker.protocol import ForeignValue, Seeded
 
 STUDENT_CODE = '''
@@ -51,6 +58,19 @@ def fork_and_linger():
 
 def can_see(path):
     return os.path.exists(path)
+
+def read(path):
+    try:
+        with open(path) as handle:
+            return handle.read()
+    except OSError as error:
+        return type(error).__name__
+
+def hoard_shared_memory(gib):
+    """Memory no address-space limit counts: a memfd's pages."""
+    fd = os.memfd_create("hoard")
+    os.posix_fallocate(fd, 0, gib << 30)
+    return os.fstat(fd).st_size
 
 class Tiny(torch.nn.Module):
     def __init__(self, d_in):
@@ -206,3 +226,88 @@ def test_a_python_installation_under_tmp_stays_visible(forkserver, tmp_path):
         assert student.call("can_see", str(tmp_path / "other.txt")) is False
     finally:
         worker.close()
+
+
+def _started(forkserver, sandbox, timeout: float = 5) -> tuple[WorkerSession, Submission]:
+    code = extract_definitions({"cells": [{"cell_type": "code", "source": STUDENT_CODE}]})
+    worker = WorkerSession(forkserver, code, sandbox, timeout=timeout)
+    ready = worker.start()
+    return worker, Submission(worker, ready.defined, ready.load_problems, ready.isolation)
+
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="uids of its own, keyrings and cgroups need a root grader")
+
+
+@needs_root
+def test_a_file_directly_under_the_root_is_out_of_sight(session):
+    _, student = session
+    secret = Path(f"/attention-kit-test-secret-{os.getpid()}.txt")
+    secret.write_text("the answer key")
+    try:
+        assert "answer key" not in student.call("read", str(secret))
+    finally:
+        secret.unlink()
+
+
+# As a worker's uid: leave a key in its user keyring, or list what that keyring holds.
+_KEYRING = textwrap.dedent("""
+    import ctypes, os, sys
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    os.setgid(int(sys.argv[1])); os.setuid(int(sys.argv[1]))
+    USER_KEYRING, KEYCTL_READ = -4, 11
+    if sys.argv[2] == "leave":
+        note = b"for the next student"
+        assert libc.syscall(248, b"user", b"note", note, len(note), USER_KEYRING) > 0, ctypes.get_errno()
+    else:
+        buffer = ctypes.create_string_buffer(4096)
+        print(libc.syscall(250, KEYCTL_READ, USER_KEYRING, buffer, 4096))  # bytes of key ids it holds
+""")
+
+
+def _user_keyring(uid: int, action: str) -> str:
+    return subprocess.run([sys.executable, "-c", _KEYRING, str(uid), action], capture_output=True, text=True,
+                          check=True).stdout.strip()
+
+
+@needs_root
+def test_a_key_left_by_one_student_is_gone_when_the_next_starts(forkserver, tmp_path):
+    uid = worker_uid(MANUAL_SLOT)
+    _user_keyring(uid, "leave")
+    assert _user_keyring(uid, "list") == "4"  # one key id
+    worker, _ = _started(forkserver, standard_sandbox(uid, [str(tmp_path)]))
+    try:
+        assert _user_keyring(uid, "list") == "0"
+    finally:
+        worker.close()
+
+
+@pytest.fixture
+def run_cgroups():
+    if os.geteuid() != 0:
+        pytest.skip("cgroups are made by a root grader")
+    try:
+        groups = cgroups.make_run_groups(f"attention-kit-{os.getpid()}")  # as the grader names them
+    except OSError as error:
+        pytest.skip(f"no cgroups can be made here ({error})")
+    yield groups
+    for group in groups:
+        cgroups.remove([*map(str, Path(group).glob("worker-*")), group])
+
+
+def test_memory_outside_the_address_space_costs_only_the_worker(forkserver, tmp_path, run_cgroups):
+    sandbox = dataclasses.replace(standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)], memory_bytes=2**30),
+                                  cgroups=run_cgroups)
+    worker, student = _started(forkserver, sandbox, timeout=20)
+    try:
+        assert "cgroups" in [layer.value for layer in student.isolation.layers]
+        own = [Path(group) for group in run_cgroups for group in Path(group).glob("worker-*")]
+        assert own, "the worker made no cgroup of its own"
+        before = psutil.virtual_memory().used
+        with pytest.raises((WorkerCrashed, StudentError)):  # killed by the kernel, or refused the memory
+            student.call("hoard_shared_memory", 3)
+        assert psutil.virtual_memory().used - before < 2**30  # nothing held beyond the worker's own limit
+        assert student.call("softmax", torch.zeros(2)).tolist() == [0.5, 0.5]  # a fresh worker
+    finally:
+        worker.close()
+    assert not [group for group in run_cgroups for group in Path(group).glob("worker-*")]  # removed with it

@@ -118,6 +118,9 @@ SENTENCES: dict[str, str] = {
     "crashed": (
         "The process running your code stopped while {doing} (it exited, crashed or went over the"
         " memory limit): {error}"),
+    "reply_refused": (
+        "The grader refused what your code sent back ({error}): return only the tensor or the small"
+        " value the stage asks for."),
     "forged_reply": "The process running your code wrote to the grader's connection itself and was stopped.",
     "stage_timed_out": "not run: an earlier test of this stage already ran out of time",
     "stages_timed_out": (

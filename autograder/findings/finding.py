@@ -23,6 +23,11 @@ from autograder.worker.text import clean_text
 FieldValue = Union[str, int, "Finding", list["Finding"]]
 # A text field or detail (code, a student's own error message, a traceback) is cut to this.
 MAX_FIELD_CHARS = 4_000
+# The texts of one test's finding together are cut to about this (every text keeps at least
+# MIN_TEXT_CHARS): with at most a few dozen tests per notebook, a results file and a feedback
+# page stay well under 2 MiB whatever the student's code says.
+MAX_FINDING_CHARS = 3_000
+MIN_TEXT_CHARS = 60
 
 
 class FindingFormatError(ValueError):
@@ -45,6 +50,35 @@ class Finding:
     def with_notes(self, *notes: Finding, detail: str = "") -> Finding:
         return Finding(self.key, self.fields, self.mistake, self.notes + notes,
                        clean_text(self.detail + detail, MAX_FIELD_CHARS))
+
+    def texts(self) -> list[str]:
+        """Every text this finding holds: its text fields and details, nested ones included."""
+        found = [self.detail] if self.detail else []
+        for value in [*self.fields.values(), list(self.notes)]:
+            for nested in value if isinstance(value, list) else [value]:
+                if isinstance(nested, Finding):
+                    found += nested.texts()
+                elif isinstance(nested, str):
+                    found.append(nested)
+        return found
+
+    def within(self, max_chars: int = MAX_FINDING_CHARS) -> Finding:
+        """This finding with its texts cut to share ``max_chars`` (itself when they fit)."""
+        texts = self.texts()
+        if sum(map(len, texts)) <= max_chars:
+            return self
+        return self._texts_cut_to(max(max_chars // len(texts), MIN_TEXT_CHARS))
+
+    def _texts_cut_to(self, chars: int) -> Finding:
+        def cut(value: FieldValue) -> FieldValue:
+            if isinstance(value, Finding):
+                return value._texts_cut_to(chars)
+            if isinstance(value, list):
+                return [item._texts_cut_to(chars) for item in value]
+            return clean_text(value, chars) if isinstance(value, str) else value
+
+        return Finding(self.key, {name: cut(value) for name, value in self.fields.items()}, self.mistake,
+                       tuple(note._texts_cut_to(chars) for note in self.notes), clean_text(self.detail, chars))
 
     def mistakes(self) -> set[str]:
         """The named mistakes of this finding and of the findings it holds."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,6 +12,7 @@ from autograder.student.curriculum import ASSIGNMENTS
 from autograder.worker.text import clean_text
 
 MISSING = RowStatus(RowKind.MISSING)
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
 class DiscoveryError(Exception):
@@ -32,6 +35,14 @@ class SubmissionEntry:
 
 # A misnamed notebook's status lists this many of the notebooks found instead (and counts the rest).
 MAX_LISTED_NOTEBOOKS = 5
+
+
+def student_name(name: str) -> str:
+    """A folder or file name as a student id: bytes that are not UTF-8, and control characters,
+    are written as escapes (``caf\\xe9``), so that every id is printable text and two folders
+    never share one."""
+    shown = os.fsencode(name).decode("utf-8", "backslashreplace")
+    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", shown)
 
 
 def _unreadable(detail: str) -> RowStatus:
@@ -67,7 +78,7 @@ def _single_notebook(path: Path, assignment: str | None) -> list[SubmissionEntry
             f" --assignment (one of {', '.join(ASSIGNMENTS)})"
         )
     inside_layout = path.parent.name == assignment_id and path.parent.parent != path.parent
-    student_id = clean_text(path.parent.parent.name if inside_layout else path.stem)
+    student_id = student_name(path.parent.parent.name if inside_layout else path.stem)
     problem = None
     if path.is_symlink():
         problem = _unreadable(f"{path.name} is a symbolic link, not a notebook file")
@@ -103,6 +114,5 @@ def discover(submitted: Path, assignment: str | None = None) -> list[SubmissionE
                 path, problem = folder / f"{assignment_id}.ipynb", MISSING
             else:
                 path, problem = _notebook_problem(folder, assignment_id)
-            # A folder name that is not UTF-8 is shown (and its outputs named) with U+FFFD.
-            entries.append(SubmissionEntry(clean_text(student.name), assignment_id, path, problem))
+            entries.append(SubmissionEntry(student_name(student.name), assignment_id, path, problem))
     return entries

@@ -157,6 +157,7 @@ class GradingPlugin:
             status, found = TestStatus.PASSED, None
         else:
             status, found = describe_failure(call.excinfo, stage, self._open.get(submission.key))
+            found = found.within()  # every test's share of the results file and the feedback page
         if call.when == "call" or (call.when == "setup" and status is not TestStatus.PASSED):
             self._record(item, submission, stage, status, found)
         return pytest.TestReport(item.nodeid, item.location, {},

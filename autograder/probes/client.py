@@ -14,7 +14,7 @@ import torch
 from autograder.findings.finding import Finding, finding
 from autograder.probes.errors import StudentError, WorkerCrashed
 from autograder.worker.isolation import Isolation
-from autograder.worker.protocol import Decoder, Encoder, Message, RemoteRef
+from autograder.worker.protocol import Decoder, Encoder, Message, ProtocolError, RemoteRef
 
 
 class Transport(Protocol):
@@ -176,7 +176,10 @@ class Submission:
             raise StudentError(str(error.get("type", "Error")), str(error.get("message", "")),
                                str(error.get("traceback", "")), undefined if isinstance(undefined, str) else None)
         decoder = Decoder(reply.tensors, place_tensor=_place_on_reported_device)
-        return self._wrap_refs(decoder.decode(header.get("value")))
+        try:
+            return self._wrap_refs(decoder.decode(header.get("value")))
+        except ProtocolError as error:  # over a budget: three million values, a shape of 200,000 sizes...
+            raise WorkerCrashed(finding("reply_refused", error=str(error))) from None
 
     def _wrap_refs(self, value) -> Any:
         if isinstance(value, RemoteRef):

@@ -157,7 +157,10 @@ class WorkerSession:
         except TimeoutError:
             self.close()
             raise ProbeTimeout(finding("timeout", limit=f"{self._timeout:g}", doing=finding(doing))) from None
-        except (EOFError, OSError, protocol.ProtocolError) as error:
+        except protocol.ProtocolError as error:  # over a budget, or not a frame at all
+            self.close()
+            raise WorkerCrashed(finding("reply_refused", error=str(error))) from None
+        except (EOFError, OSError) as error:
             self.close()
             raise WorkerCrashed(finding("crashed", doing=finding(doing), error=str(error))) from None
 

@@ -343,12 +343,15 @@ def _with_cgroups(isolation: Isolation, config: SandboxConfig, groups: list[str]
     return Isolation(isolation.level, isolation.layers, (*isolation.missing, (Layer.CGROUPS, why)))
 
 
-def _fresh_keyrings() -> None:
-    """An empty session keyring of its own, and nothing left in its user's keyrings: a key that
-    an earlier worker of the same uid left is gone, and the grader's session keyring (a service's,
-    a login's) is not inherited. (The seccomp filter then refuses every keyring call.)"""
-    for call, argument in ((KEYCTL_JOIN_SESSION_KEYRING, 0), (KEYCTL_CLEAR, KEY_SPEC_USER_KEYRING),
-                           (KEYCTL_CLEAR, KEY_SPEC_USER_SESSION_KEYRING)):
+def _fresh_keyrings(own_user: bool) -> None:
+    """An empty session keyring of its own: the grader's (a service's, a login's) is not
+    inherited. With a uid of its own, its user keyrings are cleared too, so a key that an earlier
+    worker of that uid left is gone (never the grader's own user's keyrings). The seccomp filter
+    then refuses every keyring call."""
+    calls = [(KEYCTL_JOIN_SESSION_KEYRING, 0)]
+    if own_user:
+        calls += [(KEYCTL_CLEAR, KEY_SPEC_USER_KEYRING), (KEYCTL_CLEAR, KEY_SPEC_USER_SESSION_KEYRING)]
+    for call, argument in calls:
         _libc.syscall(SYS_KEYCTL, call, ctypes.c_long(argument), 0, 0, 0)  # no keyrings here: nothing to clear
 
 
@@ -386,7 +389,7 @@ def _finish(config: SandboxConfig, count_processes: bool, scratch: str, writable
     of reach.
     """
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
-    _fresh_keyrings()
+    _fresh_keyrings(own_user=Layer.OWN_USER in isolation.layers)
     layers, missing = list(isolation.layers), list(isolation.missing)
     report = landlock.restrict([*SYSTEM_READ_ONLY, *config.keep_paths], writable)
     for applied, layer, minimum_abi in ((report.fs, Layer.LANDLOCK_FILES, 1), (report.net, Layer.LANDLOCK_NETWORK, 4),

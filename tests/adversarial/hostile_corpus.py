@@ -120,6 +120,12 @@ def {stage}(*args, **kwargs):
 ''')
 
 
+# Left by the test run for hostile code to find: a file directly under / (conftest.root_file)
+# and a key in the grader's session keyring (in_session_keyring.py).
+ROOT_SECRET_FILE = Path("/attention-kit-adversarial-secret.txt")
+GRADER_KEY = "attention-kit-grader-secret"
+SECRET_TEXT = "the grader's secret, never for a student"
+
 A1 = "01_attention_scores"
 A2 = "02_self_attention"
 A3 = "03_causal_attention"
@@ -1088,9 +1094,179 @@ class MultiHeadAttention(_solution_MultiHeadAttention):
     ]
 
 
+_KEYRINGS = '''
+import ctypes
+
+
+def _syscall(*args):
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    return libc.syscall(*args)
+
+
+def _read_key(key):
+    buffer = ctypes.create_string_buffer(4096)
+    size = _syscall(250, 11, key, buffer, 4096)  # keyctl(KEYCTL_READ)
+    return buffer.raw[:max(size, 0)]
+
+
+def _found_a_key():
+    """A key an earlier student left, or the grader's own session key: did it find either?"""
+    seen = b""
+    try:
+        with open("/proc/keys", "rb") as keys:
+            seen += keys.read()
+    except OSError:
+        pass
+    for keyring in (-3, -4, -5):  # session, user, user session
+        for description in (b"@GRADER_KEY@", b"note-for-the-next-student"):
+            key = _syscall(250, 10, keyring, b"user", description, 0)  # keyctl(KEYCTL_SEARCH)
+            if key > 0:
+                seen += _read_key(key)
+    key = _syscall(249, b"user", b"@GRADER_KEY@", None, 0)  # request_key
+    if key > 0:
+        seen += _read_key(key)
+    return b"@GRADER_KEY@" in seen or b"secret" in seen or b"note-for" in seen
+
+
+def _leave_a_note():
+    note = b"a secret from an earlier student"
+    for keyring in (-4, -5, -3):
+        _syscall(248, b"user", b"note-for-the-next-student", note, len(note), keyring)  # add_key
+'''
+
+
+def trusted_side_attacks() -> list[Hostile]:
+    """Attacks on the trusted side's time, memory and outputs, and notes passed between students."""
+    flood = '''
+import autograder.worker.protocol as protocol
+import torch
+
+
+def _nested(depth):
+    value = 0
+    for _ in range(depth):
+        value = {"list": [value]}
+    return value
+
+
+def _flood(kind):
+    """A reply within the frame cap that would cost the grader's decoder dearly."""
+    if kind == 0:
+        return {"list": [{"list": []}] * 1_500_000}, {}  # an 18 MB header
+    if kind == 1:
+        return {"list": [0] * 3_000_000}, {}  # 3 million values in 6 MB
+    if kind == 2:
+        return _nested(500), {}
+    if kind == 3:
+        return {"meta_tensor": {"shape": [1] * 200_000, "dtype": "float32", "device": "meta",
+                                "requires_grad": False}}, {}
+    tensors = {f"t{i}": torch.zeros(1) for i in range(120_000)}
+    return {"list": [{"tensor": key, "dtype": "float32", "device": "cpu", "shape": [1], "requires_grad": False}
+                     for key in tensors]}, tensors
+
+
+_ARMED = []  # the flood to send with the next answer
+
+
+def _flood_its_answers():
+    original = protocol.send
+
+    def flooded(sock, header, tensors):
+        if _ARMED and "probe_id" in header and header.get("ok") is True:
+            header["value"], tensors = _flood(_ARMED.pop())
+        return original(sock, header, tensors)
+
+    protocol.send = flooded
+    return True
+
+
+class _FloodsWhenDefined:
+    done = _flood_its_answers()
+
+
+def softmax_naive(x, dim=-1):
+    # A new worker starts after each flood: the input picks the next one.
+    _ARMED.append(int(abs(float(x.flatten()[0])) * 1000) % 5)
+    return _solution_softmax_naive(x, dim=dim)
+'''
+    return [
+        Hostile("surrogate-messages", A1, ("attention_scores",), replaced(A1, "attention_scores", '''
+def _fails_to_load(function):
+    raise RuntimeError("while loading: " + chr(0xDC80) + "\\x1b[2J" + chr(0xD800))
+
+
+def attention_scores(inputs):
+    raise ValueError(chr(0xD800) + "\\x00\\x1b]0;owned\\x07" + chr(0xDFFF) * 10)
+
+
+@_fails_to_load
+def _helper():
+    pass
+'''), why="lone surrogates and terminal escapes in an error and a loading problem (UTF-8 refuses them)"),
+        Hostile("floods-its-replies", A1, ("softmax_naive",), wrapped(A1, "softmax_naive", flood),
+                why="replies within the frame cap: 18 MB of JSON, 3 million values, 500 levels deep, a shape of"
+                    " 200,000 dimensions, 120,000 tensors"),
+        Hostile("megabyte-parameter-name", A2, ("SelfAttention_v1",), replaced(A2, "SelfAttention_v1", '''
+import torch
+
+
+class SelfAttention_v1(torch.nn.Module):
+    def __init__(self, d_in, d_out):
+        super().__init__()
+        self.register_parameter("W" * 1_000_000, torch.nn.Parameter(torch.rand(d_in, d_out)))
+
+    def forward(self, x):
+        return x
+'''), ignore=("copy_v2_weights_into_v1",), why="a parameter name of a million characters from describe()"),
+        Hostile("thirty-thousand-broken-cells", A1, (), lambda context: {
+            **context.solution(A1),
+            "cells": context.solution(A1)["cells"] + [{"cell_type": "code", "metadata": {}, "outputs": [],
+                                                        "execution_count": None, "source": f"def broken_{i}(:\\n"}
+                                                       for i in range(30_000)]},
+                why="30,000 cells with syntax errors: each a loading problem"),
+        Hostile("long-chinese-message", A1, ("attention_scores",), lambda context: {
+            **replaced(A1, "attention_scores", '''
+def attention_scores(inputs):
+    raise ValueError("注意力" * 180_000)
+''')(context), "metadata": {"attention_kit": {"language": "zh"}}},
+                why="a 540,000-character message in a Chinese notebook (its feedback is rendered in Chinese)"),
+        Hostile("hoards-shared-memory", A1, ("softmax_stable",), nuisance(A1, "softmax_stable", '''
+import os
+
+
+def _trick():
+    """Memory that no address-space limit counts: memfd pages, 6 GiB of them (in files of 32 MiB,
+    each under the file-size limit)."""
+    kept = []
+    for _ in range(192):
+        fd = os.memfd_create("hoard")
+        os.posix_fallocate(fd, 0, 32 << 20)
+        kept.append(fd)
+'''), why="6 GiB of memfd pages, outside RLIMIT_AS: only a cgroup counts them"),
+        Hostile("reads-a-file-at-the-root", A1, ("context_vector",), oracle(A1, "context_vector", f'''
+def _attack():
+    with open("{ROOT_SECRET_FILE}") as secret:
+        return "secret" in secret.read()
+'''), why="a file directly under /, which no folder cover hides"),
+        Hostile("keyring-a-leaves-a-note", A1, ("simple_self_attention",), nuisance(A1, "simple_self_attention",
+                _KEYRINGS.replace("@GRADER_KEY@", GRADER_KEY) + '''
+
+def _trick():
+    _leave_a_note()
+'''), why="a key in its uid's user keyrings, for a later student of the same uid"),
+        Hostile("keyring-b-reads-notes", A1, ("attention_scores_for_query",),
+                oracle(A1, "attention_scores_for_query", _KEYRINGS.replace("@GRADER_KEY@", GRADER_KEY) + '''
+
+def _attack():
+    return _found_a_key()
+'''), why="keys of earlier students, or the grader's session key"),
+    ]
+
+
 def hostile_submissions() -> list[Hostile]:
     """The whole corpus, in a fixed order."""
-    return _oracles() + _nuisances_01() + _nuisances_other_assignments()
+    return _oracles() + _nuisances_01() + _nuisances_other_assignments() + trusted_side_attacks()
 
 
 def write_notebook(path: Path, notebook: dict | str) -> None:
