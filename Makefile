@@ -6,19 +6,34 @@ BIN := $(VENV)/bin
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 STAMP := $(VENV)/.installed
 
-.PHONY: setup assignments test demo lint bench clean otter-tests gradescope report gradebook
+.PHONY: all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook
+
+# `make`: set up, then build the student package into dist/.
+all: student-package
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml autograder/student/pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed: install python3.11 or run 'make PYTHON=/path/to/python3.11'"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e autograder/student
 	touch $(STAMP)
 
-assignments: setup
+# The student package (wheel and sdist) into dist/: self-checks, running example, translations.
+student-package: setup
+	rm -f dist/attention_kit_student-*
+	$(BIN)/python -m build --no-isolation --outdir dist autograder/student
+	rm -rf autograder/student/build autograder/student/*.egg-info
+
+# CHECKS_PACKAGE: where the notebooks install the student package from (a wheel file beside the
+# notebook by default, a URL, or a package name on an index).
+CHECKS_PACKAGE ?=
+CHECKS_OPTION := $(if $(CHECKS_PACKAGE),--checks-package '$(CHECKS_PACKAGE)')
+
+assignments: student-package
 	$(BIN)/python -m autograder.notebooks.building
 	$(BIN)/python -m autograder.notebooks.example_class
 	$(BIN)/python -m autograder.platforms.otter_tests
@@ -40,6 +55,10 @@ bench: setup
 OUT ?= grading-output
 COURSE ?= course
 
+# What an instructor hands out, per language and notebook, in dist/release/ (README.md, "Platforms").
+release: student-package
+	$(BIN)/python -m autograder.notebooks.release $(CHECKS_OPTION)
+
 otter-tests: setup
 	$(BIN)/python -m autograder.platforms.otter_tests
 
@@ -53,4 +72,4 @@ gradebook: setup
 	$(BIN)/python -m autograder gradebook $(OUT) --course $(COURSE)
 
 clean:
-	rm -rf $(VENV) course grading-output bench-output build
+	rm -rf $(VENV) course grading-output bench-output build dist

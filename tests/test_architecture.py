@@ -2,7 +2,8 @@
 
 - ``autograder/worker/`` runs inside the sandbox, next to student code: it imports nothing from
   the rest of the kit (no grading, reference, rubric or hidden-test code can reach a worker).
-- ``autograder/student/`` is the student package: it imports nothing from the rest of the kit.
+- ``autograder/student/`` is the student package (``attention_kit_student`` once built): it
+  imports nothing from the rest of the kit, and only relatively, so it works under either name.
 - Reading results (``autograder.grading.results`` and what reads outputs) does not load torch.
 """
 
@@ -25,16 +26,19 @@ from autograder.sandbox.session import ForkServerChannel, WorkerSession
 PACKAGE = KIT_ROOT / "autograder"
 
 
-def _kit_imports(path: Path) -> set[str]:
-    """The ``autograder`` modules a file imports (absolute imports; the kit uses no relative ones)."""
-    found = set()
+def _kit_imports(path: Path) -> dict[str, bool]:
+    """The ``autograder`` modules a file imports, each with whether the import is relative
+    (resolved from the file's own package)."""
+    package = path.relative_to(KIT_ROOT).with_suffix("").parts[:-1]
+    found = {}
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names if alias.name.split(".")[0] == "autograder"}
-        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "autograder":
-            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+            found |= {alias.name: False for alias in node.names if alias.name.split(".")[0] == "autograder"}
         elif isinstance(node, ast.ImportFrom) and node.level:
-            found.add("(relative import)")
+            base = ".".join(package[:len(package) - node.level + 1] + ((node.module,) if node.module else ()))
+            found |= {f"{base}.{alias.name}": True for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "autograder":
+            found |= {f"{node.module}.{alias.name}": False for alias in node.names}
     return found
 
 
@@ -44,6 +48,15 @@ def test_a_side_of_the_boundary_imports_only_itself(side, allowed):
                                                         if not name.startswith(allowed + "."))
                 for path in sorted((PACKAGE / side).rglob("*.py"))}
     assert {path: names for path, names in crossing.items() if names} == {}
+
+
+def test_only_the_student_package_imports_relatively():
+    """The student package is built under another name, so it must name none of its modules;
+    the rest of the kit names every module it imports, so a grep finds them all."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        student = (PACKAGE / "student") in path.parents
+        wrong = sorted(name for name, relative in _kit_imports(path).items() if relative != student)
+        assert wrong == [], f"{path.relative_to(KIT_ROOT)}: {'absolute' if student else 'relative'} imports {wrong}"
 
 
 def _modules_after_import(module: str) -> list[str]:
@@ -60,10 +73,9 @@ def test_reading_results_does_not_load_torch(module):
 
 
 def test_the_student_package_loads_no_grading_code():
-    loaded = _modules_after_import("autograder.student.selfcheck")
-    kit = [name for name in loaded if name.split(".")[0] == "autograder"]
-    assert "autograder.student.selfcheck.runner" in kit
-    assert [name for name in kit if name != "autograder" and not name.startswith("autograder.student")] == []
+    loaded = _modules_after_import("attention_kit_student.selfcheck")
+    assert "attention_kit_student.selfcheck.runner" in loaded
+    assert [name for name in loaded if name.split(".")[0] == "autograder"] == []
 
 
 def test_a_real_worker_holds_no_grading_code(tmp_path):
@@ -82,6 +94,5 @@ def test_a_real_worker_holds_no_grading_code(tmp_path):
         worker.close()
         forkserver.close()
     assert "autograder.worker.probe_server" in loaded
-    outside = [name for name in loaded if name != "autograder"
-               and not name.startswith(("autograder.worker", "autograder.student"))]
+    outside = [name for name in loaded if name != "autograder" and not name.startswith("autograder.worker")]
     assert outside == []

@@ -38,7 +38,9 @@ def test_a_broken_master_notebook_stops_the_build_with_a_clear_message(tmp_path,
     cell = nbformat.v4.new_code_cell("def softmax_naive(x):\n    ### BEGIN SOLUTION\n    return x\n")
     cell.metadata["nbgrader"] = {"grade": False, "grade_id": "softmax_naive", "locked": False,
                                  "schema_version": 3, "solution": True, "task": False}
-    broken.cells.append(cell)
+    checks = nbformat.v4.new_code_cell("")
+    checks["id"] = "self-checks"
+    broken.cells += [checks, cell]
     path = tmp_path / "broken.ipynb"
     nbformat.write(broken, path)
     monkeypatch.setattr(build_assignments, "ASSIGNMENTS", ["01_attention_scores"])
@@ -49,9 +51,9 @@ def test_a_broken_master_notebook_stops_the_build_with_a_clear_message(tmp_path,
 
 
 def test_main_exits_non_zero_with_the_error(monkeypatch, capsys):
-    def failing_build(out_dir, course_dir=None):
+    def failing_build(out_dir, course_dir=None, location=None):
         raise build_assignments.BuildError("solutions/x.ipynb is missing")
 
     monkeypatch.setattr(build_assignments, "build", failing_build)
-    assert build_assignments.main() == 1
+    assert build_assignments.main([]) == 1
     assert capsys.readouterr().err == "error: solutions/x.ipynb is missing\n"

@@ -165,15 +165,13 @@ def test_solution_runs_and_prints_the_book_values(executed, assignment):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_student_notebook_fails_only_on_its_stubs(executed, assignment):
+def test_student_notebook_runs_to_the_end_with_its_stubs(executed, assignment):
+    """"Run All" on an untouched notebook: no cell raises; each check says "not implemented"
+    and each demo waits for its stage with one line."""
     notebook = executed[f"assignments/{assignment}"]
-    found = errors(notebook)
-    assert found, "the demo cells should reach the stubs"
-    stub_message = re.compile(rf"^({'|'.join(STAGES_BY_ASSIGNMENT[assignment])}): replace this line with your code$")
-    for cell_id, name, message in found:
-        assert name == "NotImplementedError", f"cell {cell_id} raised {name}: {message}"
-        assert stub_message.match(message), f"cell {cell_id}: unexpected message {message!r}"
+    assert errors(notebook) == []
     text = printed_text(notebook)
     for stage in STAGES_BY_ASSIGNMENT[assignment]:
         assert f"❌ {stage}: not implemented yet" in text
+    assert "⏭ Finish `" in text
     assert "✅" not in text

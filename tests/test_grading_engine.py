@@ -230,7 +230,7 @@ def test_a_broken_hidden_test_stops_grading_with_its_error(tmp_path):
     from autograder.course.paths import KIT_ROOT
 
     kit = tmp_path / "kit"
-    for part in ("autograder", "solutions", "source_data/your_journey.json", "pyproject.toml"):
+    for part in ("autograder", "solutions", "pyproject.toml"):
         source, target = KIT_ROOT / part, kit / part
         target.parent.mkdir(parents=True, exist_ok=True)
         if source.is_dir():

@@ -36,9 +36,9 @@ def test_zip_has_gradescopes_files_at_its_root_and_the_kit(autograder_zip):
     for script in ("setup.sh", "run_autograder"):
         assert stat.S_IMODE(entries[script].external_attr >> 16) == 0o755
     for needed in ("pyproject.toml", "autograder/course/rubric.toml", f"autograder/hidden_tests/test_{ASSIGNMENT}.py",
-                   f"solutions/{ASSIGNMENT}/{ASSIGNMENT}.ipynb", "source_data/your_journey.json"):
+                   f"solutions/{ASSIGNMENT}/{ASSIGNMENT}.ipynb", "autograder/student/your_journey.json"):
         assert needed in entries
-    assert not [name for name in entries if "__pycache__" in name or name.startswith("source_data/example_class")]
+    assert not [name for name in entries if "__pycache__" in name or name.startswith("source_data/")]
 
 
 def test_zip_is_the_same_bytes_every_time(autograder_zip, tmp_path):

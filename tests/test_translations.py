@@ -40,6 +40,7 @@ from autograder.hidden.compare import expect_structure, expect_tensor
 from autograder.hidden_tests import test_03_causal_attention as causal_tests
 from autograder.hidden_tests import test_04_multi_head_attention as multi_head_tests
 from autograder.notebooks import building as build_assignments
+from autograder.notebooks import self_checks_cell
 from autograder.notebooks.reading import extract_definitions
 from autograder.notebooks.translation import TranslationError, english_hash, translated_notebook, translation_problems
 from autograder.notebooks.variants import filled, load_solution, with_answer, with_replacement, write_submission
@@ -95,7 +96,9 @@ def test_translated_notebook_has_the_english_code_cells_and_ids(language, assign
     catalog = i18n.load_catalog(language, assignment, LOCALES_DIR)
     for ours, theirs in zip(english["cells"], translated["cells"], strict=True):
         assert ours["cell_type"] == theirs["cell_type"]
-        if ours["cell_type"] == "code":
+        if ours["cell_type"] == "code" and ours["id"] == self_checks_cell.CELL_ID:  # written in each language
+            assert _source(theirs) == self_checks_cell.self_checks_source(language)
+        elif ours["cell_type"] == "code":
             assert theirs == ours, f"code cell {ours['id']} differs in {language}"
         else:
             assert theirs["metadata"] == ours["metadata"]

@@ -7,6 +7,8 @@ SOLUTIONS_DIR = KIT_ROOT / "solutions"
 ASSIGNMENTS_DIR = KIT_ROOT / "assignments"
 SOURCE_DATA_DIR = KIT_ROOT / "source_data"
 HIDDEN_TESTS_DIR = KIT_ROOT / "autograder" / "hidden_tests"
+STUDENT_PACKAGE_DIR = KIT_ROOT / "autograder" / "student"  # the student package's sources and build spec
+DIST_DIR = KIT_ROOT / "dist"  # what `make student-package` and `make release` write
 # The grader's translations (notebook markdown, findings, the feedback page); the student
 # side keeps its own in autograder/student/locales/.
 LOCALES_DIR = KIT_ROOT / "autograder" / "locales"

@@ -1,17 +1,21 @@
 """Generate the student notebooks in assignments/ from the master notebooks in solutions/.
 
-    python -m autograder.notebooks.building      (what `make assignments` runs)
+    python -m autograder.notebooks.building [--checks-package LOCATION]   (what `make assignments` runs)
 
 nbgrader's own `generate_assignment` does the work in a real course directory (course/, not
 committed): it replaces every solution region with a stub and clears outputs. Afterwards each
 stub's `raise NotImplementedError()` is given a message naming its stage, and the notebook is
 written to assignments/<id>/<id>.ipynb, and its translations (the same cells, markdown from
 autograder/locales/, see autograder.notebooks.translation) to assignments/<language>/<id>/<id>.ipynb.
+Each notebook's self-checks cell is written in its language, installing the student package
+from LOCATION (``autograder.notebooks.self_checks_cell``); the masters' copy is refreshed too.
 Nothing is written unless every notebook can be. The same solutions always give the same bytes.
 """
 
 from __future__ import annotations
 
+import argparse
+import ast
 import shutil
 import sys
 import tempfile
@@ -20,11 +24,12 @@ from pathlib import Path
 import nbformat
 from nbgrader.utils import compute_checksum
 
-from autograder.course.paths import ASSIGNMENTS_DIR, KIT_ROOT, solution_notebook
+from autograder.course.paths import ASSIGNMENTS_DIR, DIST_DIR, KIT_ROOT, solution_notebook
+from autograder.notebooks import self_checks_cell
 from autograder.notebooks.nbgrader_commands import run_nbgrader
 from autograder.notebooks.translation import TranslationError, translated_notebook
-from autograder.student.curriculum import ASSIGNMENTS
-from autograder.student.language import TRANSLATIONS
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
+from autograder.student.language import DEFAULT_LANGUAGE, TRANSLATIONS
 
 COURSE_ID = "attention-kit"
 COURSE_DIR = KIT_ROOT / "course"
@@ -38,8 +43,52 @@ class BuildError(Exception):
     """Generating the student notebooks failed; the message says what to do."""
 
 
+def with_self_checks(notebook: nbformat.NotebookNode, language: str, location: str | None = None
+                     ) -> nbformat.NotebookNode:
+    """``notebook`` with its self-checks cell written for ``language`` and ``location``."""
+    cells = [cell for cell in notebook.cells if cell.get("id") == self_checks_cell.CELL_ID]
+    if len(cells) != 1:
+        raise BuildError(f"every notebook needs exactly one code cell with the id {self_checks_cell.CELL_ID!r}:"
+                         " add an empty code cell with that id after the master's setup cell (`make assignments`"
+                         " writes its code)")
+    cells[0].source = self_checks_cell.self_checks_source(language, location)
+    return notebook
+
+
+def refresh_master(assignment_id: str) -> None:
+    """Rewrite the master's self-checks cell (English, the default location) when it is stale."""
+    path = solution_notebook(assignment_id)
+    notebook = nbformat.read(path, as_version=4)
+    before = nbformat.writes(notebook)
+    if nbformat.writes(with_self_checks(notebook, DEFAULT_LANGUAGE)) != before:
+        nbformat.write(notebook, path)
+
+
+def unguarded_demos(notebook: nbformat.NotebookNode, assignment_id: str) -> list[str]:
+    """Demo cells that call a stage's code outside ``with needs("<stage>"):`` (an unfinished
+    stage would stop "Run All" there); their ids."""
+    stages, started, found = set(STAGES_BY_ASSIGNMENT[assignment_id]), False, []
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        if cell.metadata.get("nbgrader", {}).get("solution"):
+            started = True
+            continue
+        tree = ast.parse(cell.source)
+        calls_a_stage = any(isinstance(node, ast.Name) and node.id in stages for node in ast.walk(tree))
+        is_check = all(isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                       and getattr(node.value.func, "id", None) == "check" for node in tree.body)
+        guarded = len(tree.body) == 1 and isinstance(tree.body[0], ast.With) and \
+            getattr(tree.body[0].items[0].context_expr.func, "id", None) == "needs"
+        if started and calls_a_stage and not is_check and not guarded:
+            found.append(cell.get("id", "?"))
+    return found
+
+
 def write_course_config(course_dir: Path) -> None:
-    """A minimal nbgrader course directory: the config file and source/<id>/<id>.ipynb."""
+    """A minimal nbgrader course directory: the config file and source/<id>/<id>.ipynb, with the
+    student wheel beside each notebook when it is built (``make student-package``), so that
+    `nbgrader release_assignment` hands students everything they need."""
     course_dir.mkdir(parents=True, exist_ok=True)
     config = (
         "# Written by autograder/notebooks/building.py; regenerated on every build.\n"
@@ -56,6 +105,9 @@ def write_course_config(course_dir: Path) -> None:
         target = course_dir / "source" / assignment_id / f"{assignment_id}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
+        wheel = DIST_DIR / self_checks_cell.wheel_name()
+        if wheel.is_file():
+            shutil.copyfile(wheel, target.parent / wheel.name)
 
 
 def run_generate_assignment(course_dir: Path, assignment_id: str) -> Path:
@@ -72,9 +124,10 @@ def run_generate_assignment(course_dir: Path, assignment_id: str) -> Path:
     return released
 
 
-def finish_student_notebook(released: Path) -> nbformat.NotebookNode:
-    """Name the stage in every stub and strip anything run-specific."""
-    notebook = nbformat.read(released, as_version=4)
+def finish_student_notebook(released: Path, location: str | None = None) -> nbformat.NotebookNode:
+    """Name the stage in every stub, strip anything run-specific, and write the self-checks
+    cell (English, installing from ``location``)."""
+    notebook = with_self_checks(nbformat.read(released, as_version=4), DEFAULT_LANGUAGE, location)
     for cell in notebook.cells:
         if cell.cell_type != "code":
             continue
@@ -91,17 +144,27 @@ def finish_student_notebook(released: Path) -> nbformat.NotebookNode:
     return notebook
 
 
-def build(out_dir: Path, course_dir: Path | None = None) -> list[Path]:
+def build(out_dir: Path, course_dir: Path | None = None, location: str | None = None) -> list[Path]:
     """Write assignments/<id>/<id>.ipynb and assignments/<language>/<id>/<id>.ipynb under `out_dir`.
 
-    `course_dir` is the nbgrader course directory to use (a temporary one when omitted).
-    Returns the notebooks written: the English ones in curriculum order, then each translation's.
+    `course_dir` is the nbgrader course directory to use (a temporary one when omitted);
+    `location` is where the notebooks install the student package from (by default the wheel's
+    file name, beside the notebook). Returns the notebooks written: the English ones in
+    curriculum order, then each translation's.
     """
     if course_dir is None:
         with tempfile.TemporaryDirectory(prefix="nbgrader-course-") as temporary:
-            return build(out_dir, Path(temporary))
+            return build(out_dir, Path(temporary), location)
+    unguarded = {assignment_id: unguarded_demos(nbformat.read(solution_notebook(assignment_id), as_version=4),
+                                                assignment_id) for assignment_id in ASSIGNMENTS}
+    if any(unguarded.values()):
+        raise BuildError("demo cells call a stage outside `with needs(\"<stage>\"):`, so an unfinished stage would"
+                         " stop Run All: " + "; ".join(f"solutions/{assignment_id}: {', '.join(ids)}"
+                                                       for assignment_id, ids in unguarded.items() if ids))
+    for assignment_id in ASSIGNMENTS:
+        refresh_master(assignment_id)
     write_course_config(course_dir)
-    english = {assignment_id: finish_student_notebook(run_generate_assignment(course_dir, assignment_id))
+    english = {assignment_id: finish_student_notebook(run_generate_assignment(course_dir, assignment_id), location)
                for assignment_id in ASSIGNMENTS}
     for assignment_id, notebook in english.items():  # `nbgrader release_assignment` hands out these too
         nbformat.write(notebook, course_dir / "release" / assignment_id / f"{assignment_id}.ipynb")
@@ -110,7 +173,8 @@ def build(out_dir: Path, course_dir: Path | None = None) -> list[Path]:
     for language in TRANSLATIONS:
         for assignment_id, notebook in english.items():
             try:
-                notebooks[Path(language, assignment_id)] = translated_notebook(notebook, language, assignment_id)
+                notebooks[Path(language, assignment_id)] = with_self_checks(
+                    translated_notebook(notebook, language, assignment_id), language, location)
             except TranslationError as error:
                 problems.append(str(error))
     if problems:
@@ -126,9 +190,14 @@ def build(out_dir: Path, course_dir: Path | None = None) -> list[Path]:
     return written
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.notebooks.building")
+    parser.add_argument("--checks-package", metavar="LOCATION",
+                        help="where the notebooks install the student package from: a wheel file beside the"
+                             f" notebook (default: {self_checks_cell.wheel_name()}), a URL or a package name")
+    args = parser.parse_args(argv)
     try:
-        build(ASSIGNMENTS_DIR, COURSE_DIR)
+        build(ASSIGNMENTS_DIR, COURSE_DIR, args.checks_package)
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -2,8 +2,8 @@
 
 English is the master language: the master notebooks and every English message live in the
 code. Translations are data, one JSON catalog per message family keyed like the English: the
-student side's (``selfcheck.json``, ``mistakes.json``) under ``autograder/student/locales/<language>/``,
-the grader's (notebook markdown, findings, the feedback page) under ``autograder/locales/<language>/``.
+student side's (``selfcheck.json``, ``mistakes.json``) in this package's ``locales/<language>/``;
+the grader keeps its own (notebook markdown, findings, the feedback page) elsewhere.
 
 A translated notebook says its language in its metadata, ``metadata.attention_kit.language``;
 a notebook without that key is English. The grader reads it from the submitted file

@@ -1,8 +1,8 @@
 """The named mistakes: what each one is and how to fix it, by id.
 
 One text per mistake, shared by the self-checks' hints and the grader's feedback (which names
-a mistake when a failed answer reproduces its output, see ``autograder.hidden.wrong_outputs``),
-so each is written and translated once (``locales/<language>/mistakes.json``).
+a mistake when a failed answer reproduces its output), so each is written and translated once
+(``locales/<language>/mistakes.json``).
 """
 
 from __future__ import annotations

@@ -24,9 +24,11 @@ from autograder.worker import protocol
 from autograder.worker.names import SERVER_NAME, SHARD_NAME, name_process
 from autograder.worker.warmup import warm_up_torch
 
-# Modules the notebooks import at the top: loaded once here, so a worker's import is free
-# (and the kit's public helpers import even though the kit's folder is hidden from workers).
-PRELOADED_MODULES = ["numpy", "matplotlib.pyplot", "autograder.student.example", "autograder.student.selfcheck"]
+# Modules the notebooks import at the top (their setup cell's included): loaded once here, so a
+# worker's import is free (and the student package imports although the kit's folder, where
+# an editable install keeps it, is hidden from workers).
+PRELOADED_MODULES = ["numpy", "matplotlib.pyplot", "contextlib", "importlib.util", "subprocess",
+                     "attention_kit_student", "attention_kit_student.selfcheck"]
 
 
 def warm_up() -> None:

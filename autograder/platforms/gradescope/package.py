@@ -3,7 +3,7 @@
 One zip per notebook (one Gradescope assignment each). At its root are ``setup.sh`` and
 ``run_autograder`` (Gradescope's two required files), ``assignment.txt`` (the notebook it
 grades) and the parts of the kit the grader needs: ``pyproject.toml``, ``README.md``,
-``autograder/``, ``solutions/`` and ``source_data/`` (without the example class). Entries are
+``autograder/`` (the running example included) and ``solutions/``. Entries are
 sorted and dated 1980-01-01, so the same kit always gives the same bytes.
 """
 
@@ -21,8 +21,8 @@ SCRIPTS_DIR = Path(__file__).resolve().parent
 SCRIPTS = ("setup.sh", "run_autograder")
 DEFAULT_OUT = KIT_ROOT / "build" / "gradescope"
 _KIT_FILES = ("pyproject.toml", "README.md")
-_KIT_FOLDERS = ("autograder", "solutions", "source_data")
-_LEFT_OUT = ("__pycache__", ".ipynb_checkpoints", "example_class")
+_KIT_FOLDERS = ("autograder", "solutions")
+_LEFT_OUT = ("__pycache__", ".ipynb_checkpoints", "build")  # and *.egg-info: build leftovers
 _DATE = (1980, 1, 1, 0, 0, 0)
 
 
@@ -32,7 +32,8 @@ def kit_files() -> list[str]:
     for folder in _KIT_FOLDERS:
         for path in (KIT_ROOT / folder).rglob("*"):
             relative = path.relative_to(KIT_ROOT)
-            if path.is_file() and path.suffix != ".pyc" and not set(relative.parts) & set(_LEFT_OUT):
+            if path.is_file() and path.suffix != ".pyc" and not set(relative.parts) & set(_LEFT_OUT) \
+                    and not any(part.endswith(".egg-info") for part in relative.parts):
                 files.append(relative.as_posix())
     return sorted(files)
 

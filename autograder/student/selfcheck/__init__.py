@@ -1,6 +1,7 @@
 """Public self-checks: one quick, friendly check per stage, called from the notebooks.
 
-    from autograder.student.selfcheck import check
+    from attention_kit_student import self_checks
+    check = self_checks("en")       # what every notebook's setup cell does
     check("softmax_naive")          # looks the definition up in the notebook's globals
 
 Each check runs one small seeded case built on the book's printed numbers (``book``) and on
@@ -14,9 +15,9 @@ The checks of each notebook live in ``assignment_0N`` and register themselves wi
 (``catalog``).
 """
 
-from autograder.student.selfcheck import assignment_01, assignment_02, assignment_03, assignment_04  # noqa: F401
-from autograder.student.selfcheck.catalog import MESSAGES
-from autograder.student.selfcheck.registry import CHECKS
-from autograder.student.selfcheck.runner import CheckResult, check, run_check
+from . import assignment_01, assignment_02, assignment_03, assignment_04  # noqa: F401
+from .catalog import MESSAGES
+from .registry import CHECKS
+from .runner import CheckResult, check, run_check, self_checks
 
-__all__ = ["CHECKS", "MESSAGES", "CheckResult", "check", "run_check"]
+__all__ = ["CHECKS", "MESSAGES", "CheckResult", "check", "run_check", "self_checks"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import torch
 
-from autograder.student.example import your_journey_inputs
-from autograder.student.selfcheck.book import BOOK_CONTEXT_1, BOOK_CONTEXT_2, BOOK_SCORES_2, BOOK_WEIGHTS_2
-from autograder.student.selfcheck.catalog import hint_text, text
-from autograder.student.selfcheck.expectations import (
+from ..example import your_journey_inputs
+from .book import BOOK_CONTEXT_1, BOOK_CONTEXT_2, BOOK_SCORES_2, BOOK_WEIGHTS_2
+from .catalog import hint_text, text
+from .expectations import (
     expect_close,
     expect_shape,
     fail,
@@ -15,7 +15,7 @@ from autograder.student.selfcheck.expectations import (
     seeded,
     show,
 )
-from autograder.student.selfcheck.registry import check_of
+from .registry import check_of
 
 
 @check_of("attention_scores_for_query")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from autograder.student.example import your_journey_inputs
-from autograder.student.selfcheck.book import BOOK_SELF_ATTENTION_V1, BOOK_SELF_ATTENTION_V2, BOOK_V1_SCORES_2
-from autograder.student.selfcheck.catalog import hint_text, text
-from autograder.student.selfcheck.expectations import (
+from ..example import your_journey_inputs
+from .book import BOOK_SELF_ATTENTION_V1, BOOK_SELF_ATTENTION_V2, BOOK_V1_SCORES_2
+from .catalog import hint_text, text
+from .expectations import (
     call_student,
     close,
     expect_attribute,
@@ -20,7 +20,7 @@ from autograder.student.selfcheck.expectations import (
     shape_text,
     show,
 )
-from autograder.student.selfcheck.registry import check_of
+from .registry import check_of
 
 
 @check_of("scaled_dot_product_scores")

@@ -5,14 +5,14 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from autograder.student.selfcheck.book import (
+from .book import (
     BOOK_CAUSAL_ATTENTION,
     BOOK_CAUSAL_WEIGHTS_ROWS_1_2,
     SOURCE_PREFIX_MEANS,
     book_causal_scores,
 )
-from autograder.student.selfcheck.catalog import hint_text, text
-from autograder.student.selfcheck.expectations import (
+from .catalog import hint_text, text
+from .expectations import (
     close,
     expect_attribute,
     expect_causal_weights,
@@ -26,8 +26,8 @@ from autograder.student.selfcheck.expectations import (
     seeded,
     show,
 )
-from autograder.student.selfcheck.modules import expect_book_module
-from autograder.student.selfcheck.registry import check_of
+from .modules import expect_book_module
+from .registry import check_of
 
 
 def _check_causal_average(ns, stage: str, hint: str):

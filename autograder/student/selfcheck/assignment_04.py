@@ -5,9 +5,9 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from autograder.student.selfcheck.book import BOOK_MULTI_HEAD, BOOK_WRAPPER, GPT2_SMALL_ATTENTION_PARAMETERS, book_batch
-from autograder.student.selfcheck.catalog import hint_text, text
-from autograder.student.selfcheck.expectations import (
+from .book import BOOK_MULTI_HEAD, BOOK_WRAPPER, GPT2_SMALL_ATTENTION_PARAMETERS, book_batch
+from .catalog import hint_text, text
+from .expectations import (
     call_student,
     expect_attribute,
     expect_close,
@@ -18,8 +18,8 @@ from autograder.student.selfcheck.expectations import (
     seed_weights,
     seeded,
 )
-from autograder.student.selfcheck.modules import expect_book_module
-from autograder.student.selfcheck.registry import check_of
+from .modules import expect_book_module
+from .registry import check_of
 
 
 @check_of("MultiHeadAttentionWrapper")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from autograder.student.example import your_journey_inputs
-from autograder.student.selfcheck.expectations import seed_weights
+from ..example import your_journey_inputs
+from .expectations import seed_weights
 
 BOOK_SCORES_2 = [0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865]
 BOOK_WEIGHTS_2 = [0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581]

@@ -1,9 +1,9 @@
 """Every student-facing word of the self-checks, and the language they speak while a check runs.
 
 The English is here; translations keep the keys and the {fields} in
-``autograder/student/locales/<language>/selfcheck.json``. Code such as `causal_mask(4)` inside
+``locales/<language>/selfcheck.json`` of this package. Code such as `causal_mask(4)` inside
 a message is not translated. A hint that names a known mistake uses the mistake's id and its
-text from ``autograder.student.mistakes`` (the text the grader's feedback uses too), so each is
+text from ``mistakes`` (the text the grader's feedback uses too), so each is
 written and translated once.
 """
 
@@ -14,8 +14,8 @@ import contextvars
 import functools
 from collections.abc import Iterator, Mapping
 
-from autograder.student import language as languages
-from autograder.student.mistakes import MISTAKES
+from .. import language as languages
+from ..mistakes import MISTAKES
 
 MESSAGES: dict[str, str] = {
     # The line a check prints.

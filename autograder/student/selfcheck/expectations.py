@@ -1,7 +1,7 @@
 """The small comparisons the self-checks are made of; each failure becomes one line for the student.
 
 A failed expectation raises ``Mismatch`` with its message already worded, in the notebook's
-language (``autograder.student.selfcheck.catalog``). Expected values are the book's printed
+language (``catalog``). Expected values are the book's printed
 numbers and invariants, never a reference implementation.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import torch
 
-from autograder.student.selfcheck.catalog import hint_text, text
+from .catalog import hint_text, text
 
 ATOL = 1e-4  # the book prints 4 decimals
 

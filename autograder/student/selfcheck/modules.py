@@ -8,9 +8,9 @@ from collections.abc import Sequence
 import torch
 from torch import nn
 
-from autograder.student.selfcheck.book import book_batch
-from autograder.student.selfcheck.catalog import text
-from autograder.student.selfcheck.expectations import (
+from .book import book_batch
+from .catalog import text
+from .expectations import (
     expect_attribute,
     expect_buffer,
     expect_close,

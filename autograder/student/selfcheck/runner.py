@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import torch
 
-from autograder.student import language as languages
-from autograder.student.curriculum import assignment_of
-from autograder.student.selfcheck.catalog import speaking, text
-from autograder.student.selfcheck.expectations import Mismatch, one_line
-from autograder.student.selfcheck.registry import CHECKS
+from .. import language as languages
+from ..curriculum import assignment_of
+from .catalog import speaking, text
+from .expectations import Mismatch, one_line
+from .registry import CHECKS
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ def run_check(stage: str, namespace: Mapping, language: str | None = None) -> Ch
     """Run the public check of `stage` on the definitions in `namespace`; never raises.
 
     The message is in `language` (en, zh, pt); by default in the language of the notebook whose
-    kernel runs this (see ``autograder.student.language.kernel_language``).
+    kernel runs this (see ``language.kernel_language``).
     """
     if language is None:
         assignment_id = assignment_of(stage) if stage in CHECKS else None
@@ -62,12 +62,27 @@ def _run_check(stage: str, namespace: Mapping) -> CheckResult:
     return CheckResult(False, text("failed", stage=stage, detail=detail))
 
 
-def check(stage: str, namespace: Mapping | None = None) -> None:
-    """Print one line saying whether `stage` passes its public check, in the notebook's language.
+def check(stage: str, namespace: Mapping | None = None, language: str | None = None) -> None:
+    """Print one line saying whether `stage` passes its public check, in `language` (by default
+    the notebook's, see `run_check`).
 
     Without `namespace`, the definitions are looked up in the caller's globals (the notebook).
     """
     if namespace is None:
         caller = inspect.currentframe().f_back
         namespace = caller.f_globals if caller is not None else {}
-    print(run_check(stage, namespace).message)
+    print(run_check(stage, namespace, language).message)
+
+
+def self_checks(language: str | None = None) -> Callable[..., None]:
+    """`check`, speaking `language` (en, zh, pt): what a notebook's setup cell binds to `check`,
+    since a kernel on Colab cannot read its notebook to learn the language."""
+    chosen = language if language in languages.LANGUAGES else None
+
+    def check_in_language(stage: str, namespace: Mapping | None = None) -> None:
+        if namespace is None:
+            caller = inspect.currentframe().f_back
+            namespace = caller.f_globals if caller is not None else {}
+        check(stage, namespace, chosen)
+
+    return check_in_language

@@ -1,0 +1,96 @@
+"""Release bundles: what an instructor hands out, per language and notebook.
+
+    python -m autograder.notebooks.release [--checks-package LOCATION]   (what `make release` runs)
+
+For every language and assignment, ``dist/release/<language>/<assignment_id>/`` holds the
+student notebook (its self-checks cell installing the student package from LOCATION), the
+otter ``tests/`` folder beside it, and the student wheel when the notebook installs it from a
+file beside itself (the default). ``dist/release/<language>/<assignment_id>.zip`` holds the
+same files, for an LMS or a JupyterHub upload. The bundles are made from the committed student
+notebooks, so they never hold a solution, a hidden test or the rubric (a test inspects them);
+the same inputs always give the same bytes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+
+from autograder.course.paths import ASSIGNMENTS_DIR, DIST_DIR
+from autograder.notebooks import self_checks_cell
+from autograder.notebooks.building import with_self_checks
+from autograder.platforms.otter_tests import TESTS_FOLDER
+from autograder.student.curriculum import ASSIGNMENTS
+from autograder.student.language import DEFAULT_LANGUAGE, LANGUAGES
+
+RELEASE_DIR = DIST_DIR / "release"
+_DATE = (1980, 1, 1, 0, 0, 0)  # zip entries' date: the same files give the same bytes
+
+
+class ReleaseError(Exception):
+    """A bundle cannot be made; the message says what to do."""
+
+
+def student_notebook_folder(language: str, assignment_id: str) -> Path:
+    """Where the committed student notebook of ``assignment_id`` in ``language`` lives."""
+    base = ASSIGNMENTS_DIR if language == DEFAULT_LANGUAGE else ASSIGNMENTS_DIR / language
+    return base / assignment_id
+
+
+def bundle_files(language: str, assignment_id: str, location: str | None) -> dict[str, bytes]:
+    """The files of one bundle, by their path inside it."""
+    folder = student_notebook_folder(language, assignment_id)
+    notebook = with_self_checks(nbformat.read(folder / f"{assignment_id}.ipynb", as_version=4), language, location)
+    files = {f"{assignment_id}.ipynb": nbformat.writes(notebook).encode("utf-8") + b"\n"}
+    for test in sorted((folder / TESTS_FOLDER).glob("*.py")):
+        files[f"{TESTS_FOLDER}/{test.name}"] = test.read_bytes()
+    if location is None:  # the notebook installs the wheel from beside itself
+        wheel = DIST_DIR / self_checks_cell.wheel_name()
+        if not wheel.is_file():
+            raise ReleaseError(f"{wheel} is missing: run `make student-package` first")
+        files[wheel.name] = wheel.read_bytes()
+    return files
+
+
+def write_release(out: Path = RELEASE_DIR, location: str | None = None) -> list[Path]:
+    """Write every bundle (folder and zip) under ``out``; returns the zips written."""
+    shutil.rmtree(out, ignore_errors=True)
+    zips = []
+    for language in LANGUAGES:
+        for assignment_id in ASSIGNMENTS:
+            files = bundle_files(language, assignment_id, location)
+            folder = out / language / assignment_id
+            for name, data in files.items():
+                (folder / name).parent.mkdir(parents=True, exist_ok=True)
+                (folder / name).write_bytes(data)
+            archive_path = out / language / f"{assignment_id}.zip"
+            with zipfile.ZipFile(archive_path, "w", zipfile.ZIP_DEFLATED) as archive:
+                for name, data in sorted(files.items()):
+                    archive.writestr(zipfile.ZipInfo(f"{assignment_id}/{name}", _DATE), data)
+            zips.append(archive_path)
+    return zips
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.notebooks.release")
+    parser.add_argument("--checks-package", metavar="LOCATION",
+                        help="where the notebooks install the student package from: a URL or a package name"
+                             " (default: the wheel, put beside each notebook)")
+    parser.add_argument("--out", type=Path, default=RELEASE_DIR, help=f"default: {RELEASE_DIR}")
+    args = parser.parse_args(argv)
+    try:
+        zips = write_release(args.out, args.checks_package)
+    except ReleaseError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {len(zips)} bundles (a folder and a zip per language and notebook) into {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
