@@ -20,6 +20,7 @@ from autograder import cli
 from autograder.grading.discovery import discover
 from autograder.notebooks import building as build_assignments
 from autograder.notebooks.building import COURSE_ID
+from autograder.notebooks.self_checks_cell import wheel_name
 from autograder.notebooks.variants import notebook_text
 
 pytestmark = pytest.mark.slow
@@ -48,8 +49,12 @@ class Course:
 def course(tmp_path_factory) -> Course:
     """The kit's course directory for one notebook, taken through a release and both collects."""
     root = tmp_path_factory.mktemp("nbgrader")
+    dist = root / "dist"  # a stand-in for the student wheel `make student-package` builds
+    dist.mkdir()
+    (dist / wheel_name()).write_bytes(b"the student package")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(build_assignments, "ASSIGNMENTS", [ASSIGNMENT])
+        patch.setattr(build_assignments, "DIST_DIR", dist)
         [student_notebook, *_translations] = build_assignments.build(root / "assignments", root / "course")
     course, exchange = root / "course", root / "exchange"
     exchange.mkdir(mode=0o777)
@@ -74,9 +79,10 @@ def course(tmp_path_factory) -> Course:
     return Course(course, exchange, student_notebook, submitted_by_user, collected_from_zip)
 
 
-def test_release_hands_out_the_student_notebook(course):
-    released = course.exchange / COURSE_ID / "outbound" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
-    assert released.read_bytes() == course.student_notebook.read_bytes()
+def test_release_hands_out_the_student_notebook_and_the_student_package(course):
+    released = course.exchange / COURSE_ID / "outbound" / ASSIGNMENT
+    assert (released / f"{ASSIGNMENT}.ipynb").read_bytes() == course.student_notebook.read_bytes()
+    assert (released / wheel_name()).read_bytes() == b"the student package"  # beside it, where the notebook looks
 
 
 def test_collect_and_zip_collect_fill_the_layout_the_grader_reads(course):
