@@ -122,5 +122,6 @@ def self_checks_source(language: str, location: str | None = None) -> str:
     return _TEMPLATE.format(intro=said["intro"], location=location or wheel_name(),
                             location_comment=said["location"], package=PACKAGE_IMPORT_NAME, language=language,
                             off=_f_string(said["off"], 10), no_check=_f_string(said["no_check"], 14),
-                            needs_doc="\n    ".join(_pieces(said["needs_doc"])), finish_first=_f_string(said["finish_first"], 14),
+                            needs_doc="\n    ".join(piece.rstrip() for piece in _pieces(said["needs_doc"])),
+                            finish_first=_f_string(said["finish_first"], 14),
                             own_code=said["own_code"], needs_name=_f_string(said["needs_name"], 14))
