@@ -1,4 +1,4 @@
-"""The command line: ``python -m autograder grade|report|gradebook ...`` (see README.md)."""
+"""The command line: ``python -m autograder grade|merge|report|gradebook|export ...`` (see README.md)."""
 
 from __future__ import annotations
 
@@ -15,13 +15,15 @@ from rich.table import Table
 from autograder.course.paths import KIT_ROOT
 from autograder.course.reference import BrokenReferenceError
 from autograder.course.rubric import RubricError
-from autograder.grading.discovery import DiscoveryError, discover
+from autograder.grading.discovery import ClassShard, DiscoveryError, discover
 from autograder.grading.engine import GradingError, grade_entries
 from autograder.grading.jobs import ACCELERATORS, GradeOptions
+from autograder.grading.merge import MergeError, merge_shards
 from autograder.grading.outputs import OutputsError, read_outputs, write_atomically, write_outputs
 from autograder.grading.results import UNSAFE_FLAG, GradedRow, RowKind
 from autograder.grading.trust import GraderUntrusted
 from autograder.platforms.junit import junit_xml
+from autograder.platforms.lms_export import ROSTER_COLUMNS, Lms, RosterError, export_grades, read_roster
 from autograder.probes.errors import SandboxError
 
 
@@ -43,6 +45,12 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument(UNSAFE_FLAG, action="store_true",
                        help="grade even when the sandbox cannot keep the solutions, hidden tests and other students'"
                             " work from student code (every row of grades.csv then says so)")
+    grade.add_argument("--shard", metavar="K/N",
+                       help="grade only the K-th of N shares of the students (1 <= K <= N), to grade a class on N"
+                            " machines at once; `merge` then joins the N outputs")
+    grade.add_argument("--private-outputs", action="store_true",
+                       help="make the outputs readable by their owner only (0600 files in a 0700 folder);"
+                            " by default they follow the umask (0644 under the usual 022)")
     grade.add_argument("--junit", type=Path, metavar="FILE",
                        help="also write JUnit XML: a test suite per student and notebook, a test case per hidden test")
     grade.add_argument("--fail-under", type=float, metavar="PERCENT",
@@ -54,6 +62,16 @@ def _parser() -> argparse.ArgumentParser:
     gradebook.add_argument("out", type=Path, help="the --out folder of a grading run")
     gradebook.add_argument("--course", type=Path, default=KIT_ROOT / "course",
                            help="the nbgrader course directory (default: the kit's course/)")
+    merge = commands.add_parser("merge", help="join the outputs of `grade --shard K/N` runs into one")
+    merge.add_argument("shards", type=Path, nargs="+", help="the --out folders of the shard runs")
+    merge.add_argument("--out", type=Path, required=True, help="where the merged grades.csv, results/ and feedback/ go")
+    export = commands.add_parser("export", help="write a grades file for Canvas's or Moodle's gradebook import")
+    export.add_argument("out", type=Path, help="the --out folder of a grading run")
+    export.add_argument("--lms", choices=[lms.value for lms in Lms], required=True, help="the learning platform")
+    export.add_argument("--roster", type=Path,
+                        help="CSV mapping student_id (the submission folder names) to the platform's ids: any of"
+                             f" {', '.join(ROSTER_COLUMNS[1:])}")
+    export.add_argument("--output", type=Path, help="the file to write (default: <out>/<lms>_grades.csv)")
     return parser
 
 
@@ -74,25 +92,30 @@ def _progress_callback(console: Console, total: int):
 
 
 def print_summary(console: Console, rows: list[GradedRow], out: Path) -> None:
-    """Students, mean score per notebook, the stages most often failed, and any warnings."""
+    """Students by status, a row per notebook with its statuses and mean score, the stages that
+    most students failed, and any warnings."""
+    statuses = [kind for kind in RowKind if any(row.status.kind is kind for row in rows)]
+    students_by_status = {kind: {row.student_id for row in rows if row.status.kind is kind} for kind in statuses}
+    counted = ", ".join(f"{len(students)} {kind.value}" for kind, students in students_by_status.items())
+    table = Table(title=f"{len({row.student_id for row in rows})} students, with a notebook that was: {counted}")
+    for column in ("notebook", *(kind.value for kind in statuses), "mean score"):
+        table.add_column(column)
     by_assignment: dict[str, list[GradedRow]] = defaultdict(list)
     for row in rows:
         by_assignment[row.assignment_id].append(row)
-    table = Table(title=f"{len({r.student_id for r in rows})} students graded")
-    for column in ("notebook", "graded", "other status", "mean score"):
-        table.add_column(column)
     for assignment, group in by_assignment.items():
-        graded = [r for r in group if r.graded]
-        mean = sum(r.score for r in group) / len(group)
-        table.add_row(assignment, str(len(graded)), str(len(group) - len(graded)),
+        mean = sum(row.score for row in group) / len(group)
+        table.add_row(assignment, *(str(sum(row.status.kind is kind for row in group)) for kind in statuses),
                       f"{mean:.1f} / {group[0].max_score:g}")
     console.print(table)
-    failures = Counter(test.stage for row in rows for test in row.tests if not test.passed)
-    if failures:
-        top = ", ".join(f"{stage} ({count})" for stage, count in failures.most_common(5))
-        console.print(f"Stages most often failed (failing tests): {top}")
+    failing = Counter(stage for stage, _ in {(test.stage, row.student_id) for row in rows for test in row.tests
+                                              if not test.passed})
+    if failing:
+        top = ", ".join(f"{stage} ({count})" for stage, count in failing.most_common(5))
+        console.print(f"Stages most students failed (students): {top}", markup=False, highlight=False)
     _print_trust(console, rows)
-    console.print(f"Wrote {out / 'grades.csv'}, {out / 'results'}/ and {out / 'feedback'}/")
+    console.print(f"Wrote {out / 'grades.csv'}, {out / 'results'}/ and {out / 'feedback'}/", markup=False,
+                  highlight=False)
 
 
 def _print_trust(console: Console, rows: list[GradedRow]) -> None:
@@ -141,10 +164,15 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
                            device=args.device, memory_bytes=int(args.memory_gib * 2**30),
                            accept_readable_secrets=args.unsafe_let_students_read_solutions)
     try:
+        shard = ClassShard.parse(args.shard) if args.shard else None
         entries = discover(args.submitted, args.assignment)
-    except DiscoveryError as error:
-        console.print(f"Nothing graded: {error}")
+    except (DiscoveryError, ValueError) as error:
+        console.print(f"Nothing graded: {error}", markup=False)
         return 2
+    if shard is not None:
+        entries = shard.select(entries)
+        console.print(f"Shard {shard.number}/{shard.count}: {len({entry.student_id for entry in entries})} students",
+                      markup=False, highlight=False)
     bar, progress = _progress_callback(console, len(entries))
     try:
         with bar or contextlib.nullcontext():
@@ -160,9 +188,9 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
         console.print(f"The grader refuses to grade, so no grades were written: {error}", markup=False,
                       soft_wrap=True)
         return 1
-    rows = write_outputs(args.out, rows)
+    rows = write_outputs(args.out, rows, private=args.private_outputs)
     if args.junit:
-        write_atomically(args.junit, junit_xml(rows))
+        write_atomically(args.junit, junit_xml(rows), private=args.private_outputs)
     print_summary(console, rows, args.out)
     unwritten = [row for row in rows if row.status.kind is RowKind.ERROR]
     if unwritten:  # every other row is written; these say why not, and the run did not do its job
@@ -213,13 +241,46 @@ def _gradebook(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _merge(args: argparse.Namespace, console: Console) -> int:
+    try:
+        count = merge_shards(args.shards, args.out)
+    except MergeError as error:
+        console.print(f"Nothing merged: {error}", markup=False)
+        return 2
+    console.print(f"Merged {count} rows from {len(args.shards)} shards into {args.out}", markup=False, highlight=False)
+    return 0
+
+
+def _export(args: argparse.Namespace, console: Console) -> int:
+    try:
+        roster = read_roster(args.roster) if args.roster else None
+        export = export_grades(read_outputs(args.out), Lms(args.lms), roster)
+    except (OutputsError, RosterError) as error:
+        console.print(str(error), markup=False)
+        return 2
+    path = args.output or args.out / f"{args.lms}_grades.csv"
+    write_atomically(path, export.text)
+    console.print(f"Wrote {path}", markup=False, highlight=False)
+    if export.not_in_roster:
+        console.print(f"Not in the roster, so left out: {len(export.not_in_roster)} graded students"
+                      f" ({', '.join(export.not_in_roster)}); add them to the roster and export again.", markup=False)
+    if export.without_submission:
+        console.print(f"In the roster without a submission, so left out: {len(export.without_submission)}"
+                      f" ({', '.join(export.without_submission)}).", markup=False)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    console = Console(file=sys.stdout)
+    console = Console(file=sys.stdout, soft_wrap=True)  # piped output: long lines and paths stay whole
     if args.command == "grade":
         return _grade(args, console)
     if args.command == "report":
         return _report(args, console)
     if args.command == "gradebook":
         return _gradebook(args, console)
+    if args.command == "export":
+        return _export(args, console)
+    if args.command == "merge":
+        return _merge(args, console)
     return 2

@@ -10,10 +10,14 @@ import contextlib
 import os
 import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+from autograder.course.paths import KIT_ROOT
+from autograder.sandbox.layout import closed_to_others
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 DROP_SYS_ADMIN = ["setpriv", "--bounding-set=-sys_admin", "--inh-caps=-sys_admin"]
@@ -32,6 +36,12 @@ def container_skip_reason() -> str | None:
         return "setpriv (util-linux) is needed to drop CAP_SYS_ADMIN"
     if not (CGROUP_ROOT / "memory").is_dir() and not (CGROUP_ROOT / "cgroup.controllers").is_file():
         return "no memory cgroup to limit the container's memory"
+    closed = closed_to_others(os.path.realpath(sys.prefix)) or closed_to_others(str(KIT_ROOT))
+    if closed:
+        folder, mode = closed
+        return (f"the kit or its virtual environment sits behind {folder} (mode {mode:o}), closed to other users:"
+                " a container's workers cannot read it, so the grader rightly refuses to grade here"
+                " (test_fallback_isolation's private-python mode checks that refusal)")
     return None
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -107,7 +108,48 @@ def test_command_exits_zero_and_writes_every_row(graded_class):
     for student in students:
         assert (out / "results" / student / f"{ASSIGNMENT}.json").is_file()
         assert (out / "feedback" / student / f"{ASSIGNMENT}.html").is_file()
-    assert "students graded" in result.stdout
+    # The summary counts students by status and names the statuses, on whole lines when piped.
+    statuses = {row["status"].split(":")[0] for row in grades.values()}
+    title = next(line for line in result.stdout.splitlines() if "students, with a notebook that was:" in line)
+    assert title.strip().startswith(f"{len(students)} students")
+    assert all(status in title for status in statuses)
+    assert str(out / "grades.csv") in result.stdout
+    # Outputs follow the umask (the test process's); none is private by accident.
+    mask = os.umask(0o022)
+    os.umask(mask)
+    for path in (out / "grades.csv", next((out / "feedback").rglob("*.html"))):
+        assert path.stat().st_mode & 0o777 == 0o666 & ~mask, path
+
+
+def test_private_outputs_are_their_owners_only(tmp_path):
+    submitted = tmp_path / "in"
+    write_submission(submitted, "ada", ASSIGNMENT, load_solution(ASSIGNMENT))
+    out = tmp_path / "out"
+    result = grade(submitted, out, "--private-outputs")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert out.stat().st_mode & 0o777 == 0o700
+    assert {path.stat().st_mode & 0o777 for path in out.rglob("*") if path.is_file()} == {0o600}
+
+
+def test_a_folder_with_nothing_to_grade_exits_2_and_says_what_it_expected(tmp_path):
+    (tmp_path / "empty").mkdir()
+    result = grade(tmp_path / "empty", tmp_path / "out")
+    assert result.returncode == 2
+    assert "nothing to grade in" in result.stdout
+    assert "<student_id>/<assignment_id>/<assignment_id>.ipynb" in result.stdout
+    assert "zip_collect" not in result.stdout
+    assert not (tmp_path / "out" / "grades.csv").exists()
+
+
+def test_an_lms_download_gets_a_zip_collect_hint(tmp_path):
+    download = tmp_path / "download"
+    download.mkdir()
+    for name in ("ada_1234_01_attention_scores.ipynb", "bob_5678_01_attention_scores.ipynb"):
+        (download / name).write_text(json.dumps(load_solution(ASSIGNMENT)))
+    result = grade(download, tmp_path / "out")
+    assert result.returncode == 2
+    assert "2 notebooks or zip files side by side" in result.stdout
+    assert "nbgrader zip_collect <assignment_id>" in result.stdout
 
 
 @pytest.mark.parametrize(("student", "status_start"), [

@@ -12,7 +12,7 @@ import functools
 from pathlib import Path
 
 import pytest
-from mutations import MUTATIONS, Mutation
+from mutations import MUTATIONS, NEW_MUTATIONS, Mutation
 
 from autograder.grading.engine import GradeOptions, grade_class
 from autograder.grading.results import GradedRow
@@ -21,9 +21,10 @@ from autograder.notebooks.variants import (
     solved_source,
     stubbed,
     with_answer,
+    with_cell,
     write_submission,
 )
-from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages, assignment_of
 from autograder.student.mistakes import MISTAKES as MESSAGES
 
 pytestmark = pytest.mark.slow
@@ -85,6 +86,8 @@ def graded(tmp_path_factory) -> dict[tuple[str, str], GradedRow]:
                          alternative_notebook(assignment_id))
     for mutation in MUTATIONS:
         write_submission(submitted, mutation.name, mutation.assignment, mutation.notebook())
+    scratch = with_cell(load_solution("01_attention_scores"), "def softmax_naive(x, dim=-1):\n    return x\n")
+    write_submission(submitted, "scratch_redefinition", "01_attention_scores", scratch)
     rows = grade_class(submitted, root / "out", GradeOptions(jobs=2))
     return {(row.student_id, row.assignment_id): row for row in rows if row.status.text() != "missing"}
 
@@ -147,6 +150,42 @@ def test_feedback_names_the_mistake(graded, mutation: Mutation):
     row = graded[(mutation.name, mutation.assignment)]
     messages = [test.message() for test in row.tests if test.stage == mutation.stage]
     assert any(MESSAGES[mutation.mistake] in message for message in messages), messages
+
+
+def test_a_later_redefinition_is_ignored_and_reported(graded):
+    """The notebooks' grading contract: a scratch definition of a graded name outside its answer
+    cell changes nothing, and the student is told it was ignored."""
+    row = graded[("scratch_redefinition", "01_attention_scores")]
+    assert row.score == 100, unpassed(row)
+    assert [note.key for note in row.notes] == ["note.ignored_definition"]
+    assert "softmax_naive is defined again in code cell" in str(row.notes[0])
+
+
+@pytest.mark.parametrize(("mutation_name", "stage"), [("attention_returns_zeros", "CausalAttention"),
+                                                     ("split_without_transpose", "split_heads")])
+def test_behaviour_checks_earn_nothing_without_right_values(graded, mutation_name, stage):
+    """A module that returns zeros "hides the future" and "runs on meta"; a split_heads that
+    returns its input "returns a view" and "rejects indivisible sizes": none of it counts."""
+    row = graded[(mutation_name, assignment_of(stage))]
+    assert points_by_stage(row)[stage] == 0, unpassed(row)
+    assert any(test.finding is not None and test.finding.key == "counts_with_values" for test in row.tests
+               if test.stage == stage)
+
+
+def test_a_stage_calling_a_failing_stage_points_to_it_first(graded):
+    row = graded[("split_without_transpose", "04_multi_head_attention")]
+    messages = [test.message() for test in row.tests if test.stage == "MultiHeadAttention" and test.status != "passed"]
+    assert messages
+    assert all(message.startswith("This stage calls your split_heads, which fails its own tests")
+               for message in messages), messages
+
+
+def test_most_mutants_name_their_mistake():
+    """Feedback that teaches: at least 80% of the corpus is named (and test_feedback_names_the_mistake
+    checks that each named one is), and the corpus grew by at least 40 with the promised behaviours."""
+    assert sum(mutation.mistake is not None for mutation in MUTATIONS) >= 0.8 * len(MUTATIONS)
+    assert len(NEW_MUTATIONS) >= 40
+    assert {mutation.stage for mutation in NEW_MUTATIONS} == set(all_stages())
 
 
 def test_mutations_cover_every_stage():

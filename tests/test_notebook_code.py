@@ -84,3 +84,54 @@ def test_symlinks_and_huge_files_are_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(notebook_code, "MAX_NOTEBOOK_BYTES", 10)
     with pytest.raises(NotebookError, match="over the"):
         extract_notebook_file(real)
+
+
+# -- The grading contract: what each notebook says about which cells are graded ----------------
+def _answer(stage: str, source: str) -> dict:
+    return {"cell_type": "code", "source": source,
+            "metadata": {"nbgrader": {"solution": True, "grade_id": stage, "locked": False}}}
+
+
+def _plain(source: str) -> dict:
+    return {"cell_type": "code", "source": source, "metadata": {}}
+
+
+def _read(*cells: dict, graded=("f", "g")):
+    return extract_definitions({"cells": list(cells)}, graded)
+
+
+def test_definitions_come_from_the_answer_cells_and_imports_from_anywhere():
+    extracted = _read(_plain("import torch\nHELPER = 3\ndef helper():\n    return 1"),
+                      _answer("f", "def f():\n    return HELPER"),
+                      _plain("from torch import nn\nSCALE = 2"))
+    assert [block.source for block in extracted.blocks] == ["import torch", "def f():\n    return HELPER",
+                                                            "from torch import nn"]
+    assert extracted.notes == []
+
+
+def test_a_later_definition_of_a_graded_name_is_ignored_and_noted():
+    extracted = _read(_answer("f", "def f():\n    return 1"), _plain("def f():\n    return 'scratch'"))
+    assert [block.source for block in extracted.blocks] == ["def f():\n    return 1"]
+    assert [str(note) for note in extracted.notes] == [
+        "f is defined again in code cell 2, outside its answer cell: that definition was ignored (only the"
+        " answer cell of f is graded)."]
+
+
+def test_a_missing_answer_cell_falls_back_to_any_cell_and_says_so():
+    extracted = _read(_answer("f", "def f():\n    return 1"), _plain("def g():\n    return 2"))
+    assert [block.names for block in extracted.blocks] == [["f"], ["g"]]
+    assert [note.key for note in extracted.notes] == ["note.answer_cell_missing"]
+
+
+def test_a_notebook_without_markers_is_read_as_before_and_says_so():
+    extracted = _read(_plain("def f():\n    return 1"), _plain("def f():\n    return 2\nLIMIT = 3"))
+    assert [block.source for block in extracted.blocks] == ["def f():\n    return 1", "def f():\n    return 2",
+                                                            "LIMIT = 3"]
+    assert [note.key for note in extracted.notes] == ["note.no_answer_cells"]
+
+
+def test_given_read_only_cells_count():
+    given = {"cell_type": "code", "source": "class Given:\n    pass",
+             "metadata": {"nbgrader": {"locked": True, "solution": False, "grade_id": "provided-Given"}}}
+    extracted = _read(given, _answer("f", "def f():\n    return Given()"))
+    assert [block.names for block in extracted.blocks] == [["Given"], ["f"]]

@@ -3,17 +3,22 @@ shell steps run for real here on a student's notebook (the `uses:` steps are Git
 
 from __future__ import annotations
 
+import base64
 import csv
+import json
 import os
 import re
 import subprocess
 import sys
 
+import jsonschema
 import pytest
 import yaml
 from platform_class import ASSIGNMENT, wrong_dim_notebook
+from test_sharding import write_mixed_class
 
 from autograder.course.paths import KIT_ROOT
+from autograder.grading.outputs import read_outputs
 from autograder.notebooks.variants import notebook_text
 
 WORKFLOWS = KIT_ROOT / ".github" / "workflows"
@@ -47,6 +52,26 @@ def test_student_workflow_is_reusable_and_keeps_expressions_out_of_its_scripts()
     assert "--junit grading/junit.xml" in grade
 
 
+# What education/autograding-grading-reporter reads from a runner's `result` (src/main.js parses
+# it; console-results.js and notify-classroom.js read these fields).
+AUTOGRADING_RESULT_SCHEMA = {
+    "type": "object",
+    "required": ["version", "status", "max_score", "tests"],
+    "properties": {
+        "version": {"const": 1},
+        "status": {"enum": ["pass", "fail", "error"]},
+        "max_score": {"type": "number", "minimum": 0},
+        "tests": {"type": "array", "minItems": 1, "items": {
+            "type": "object",
+            "required": ["name", "status", "score"],
+            "properties": {"name": {"type": "string"}, "status": {"enum": ["pass", "fail", "error"]},
+                           "score": {"type": "number", "minimum": 0}, "max_score": {"type": "number"},
+                           "message": {"type": "string"}},
+        }},
+    },
+}
+
+
 def _run_student_workflow(workspace, inputs: dict[str, str]) -> dict[str, int]:
     """Run the job's shell steps as the runner would; returns each step's exit status."""
     [job] = _load("grade-student-repo.yml")["jobs"].values()
@@ -59,6 +84,7 @@ def _run_student_workflow(workspace, inputs: dict[str, str]) -> dict[str, int]:
     (shims / "sudo").chmod(0o755)
     env["PATH"] = f"{shims}{os.pathsep}{env['PATH']}"
     env["GITHUB_STEP_SUMMARY"] = str(workspace / "summary.md")
+    env["GITHUB_OUTPUT"] = str(workspace / "output.txt")
     statuses = {}
     for step in job["steps"]:
         if "run" in step and not step["run"].startswith("make "):
@@ -89,6 +115,18 @@ def test_student_workflow_grades_the_notebook_and_summarises(tmp_path):
     summary = (tmp_path / "summary.md").read_text()
     assert summary.startswith(f"## {ASSIGNMENT}\n")
     assert f"octocat,{ASSIGNMENT},88.75,100,graded" in summary
+    # The `result` output, as the autograding reporter reads it: its schema, and the same score.
+    [line] = (tmp_path / "output.txt").read_text().splitlines()
+    key, _, encoded = line.partition("=")
+    document = json.loads(base64.b64decode(encoded))
+    assert key == "result"
+    jsonschema.validate(document, AUTOGRADING_RESULT_SCHEMA)
+    assert document["max_score"] == 100
+    assert sum(test["score"] for test in document["tests"]) == pytest.approx(88.75)
+    [failed] = [test for test in document["tests"] if test["status"] == "fail"]
+    assert failed["name"] == f"{ASSIGNMENT}: softmax_naive"
+    assert "Likely mistake" in failed["message"]
+    assert document["status"] == "fail"
 
 
 @pytest.mark.slow
@@ -98,3 +136,43 @@ def test_student_workflow_without_the_notebook_is_red_only_under_fail_under(tmp_
     assert statuses["Grade"] == 3
     assert statuses["Summary"] == 0
     assert _grades(tmp_path)["octocat"]["status"] == "missing"
+
+
+def _run_job_steps(job: dict, workspace, env: dict[str, str]) -> None:
+    """Run a job's shell steps (not `make setup`: the kit here is this one) as the runner would."""
+    for step in job["steps"]:
+        if "run" in step and not step["run"].startswith("make "):
+            script = step["run"].replace(".venv/bin/python", sys.executable)
+            result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
+                                    cwd=workspace, env=env, capture_output=True, text=True, timeout=600)
+            assert result.returncode == 0, (step["name"], result.stdout, result.stderr)
+
+
+def _expanded(variables: dict, values: dict[str, str]) -> dict[str, str]:
+    return {key: _EXPRESSION.sub(lambda m: values[m.group(1)], str(value)) for key, value in variables.items()}
+
+
+@pytest.mark.slow
+def test_class_matrix_workflow_grades_each_shard_and_merges_them(tmp_path):
+    workflow = _load("grade-class.yml")
+    assert "workflow_dispatch" in _triggers(workflow)
+    grade, merge = workflow["jobs"]["grade"], workflow["jobs"]["merge"]
+    shards = grade["strategy"]["matrix"]["shard"]
+    assert shards == list(range(1, int(workflow["env"]["SHARDS"]) + 1))
+    assert merge["needs"] == "grade"
+    submitted = tmp_path / "course" / "submitted"
+    write_mixed_class(submitted)
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    (shims / "sudo").write_text('#!/bin/sh\nexec "$@"\n')
+    (shims / "sudo").chmod(0o755)
+    base = {**os.environ, **workflow["env"], "PATH": f"{shims}{os.pathsep}{os.environ['PATH']}",
+            "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")}
+    for shard in shards:  # each matrix job; the artifacts carry shards/shard-K to the merge job unchanged
+        values = {"matrix.shard": str(shard), "inputs.submitted": "course/submitted"}
+        _run_job_steps(grade, tmp_path, {**base, **_expanded(grade["env"], values)})
+    _run_job_steps(merge, tmp_path, base)
+    rows = read_outputs(tmp_path / "grades")
+    assert {row.student_id for row in rows} == {path.name for path in submitted.iterdir()}
+    assert (tmp_path / "grades" / "report.html").is_file()
+    assert "## Class grades" in (tmp_path / "summary.md").read_text()

@@ -60,6 +60,17 @@ def stage_of_test_functions(assignment_id: str) -> dict[str, str]:
     return found
 
 
+@functools.cache
+def behaviour_tests(assignment_id: str) -> frozenset[str]:
+    """The test functions marked ``@pytest.mark.behaviour``: checks that earn their points only
+    together with correct values (see ``autograder.grading.dependencies``)."""
+    tree = ast.parse((HIDDEN_TESTS_DIR / f"test_{assignment_id}.py").read_text())
+    return frozenset(node.name for node in tree.body
+                     if isinstance(node, ast.FunctionDef) and any(
+                         isinstance(decorator, ast.Attribute) and decorator.attr == "behaviour"
+                         for decorator in node.decorator_list))
+
+
 def points_table() -> str:
     """The README's table of points per notebook and stage (``python -m autograder.course.rubric``)."""
     lines = ["| notebook | points per stage | total |", "| --- | --- | --- |"]

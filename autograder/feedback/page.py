@@ -8,23 +8,24 @@ by the student's own code stay as they are.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 
 import jinja2
 
 from autograder.course.paths import LOCALES_DIR
+from autograder.findings.finding import Finding
 from autograder.findings.render import render
-from autograder.grading.results import GradedRow
+from autograder.grading.results import GradedRow, ScoredTest
 from autograder.student import language as languages
 
 PAGE_TEXT: dict[str, str] = {
     "heading": "{assignment_id}: feedback for {student_id}",
     "not_graded": "Your notebook could not be graded: {status}.",
     "load_problems": "Some of your definitions could not be loaded, so the stages that need them earned nothing:",
+    "notes": "How your notebook was read:",
     "definitions_only": (
-        "Only your definitions (imports, functions, classes and simple constants) were graded; demo"
-        " cells were not run."
+        "Imports from any cell, and the functions, classes and simple constants of the answer cells,"
+        " were graded; other cells were not run."
     ),
     "column.stage": "Stage",
     "column.tests_passed": "Tests passed",
@@ -48,21 +49,33 @@ def page_text(language: str) -> Mapping[str, str]:
     return languages.messages(language, "feedback", PAGE_TEXT, LOCALES_DIR)
 
 
+def _problem(test: ScoredTest) -> tuple:
+    """What a failed test found, less where: the same problem on other shapes, dtypes or devices
+    has the same key, named mistake and kind of call."""
+    found = test.finding
+    if found is None:
+        return (test.status.value,)
+    what = found.fields.get("what")
+    return test.status.value, found.key, found.mistake, what.key if isinstance(what, Finding) else what
+
+
 def _stage_summaries(row: GradedRow) -> list[dict]:
-    """The stages of the page, with their failure messages in the notebook's language."""
+    """The stages of the page, with their failure messages in the notebook's language: one
+    message per problem, the first test's, however many tests (shapes, dtypes, devices) found it."""
     text = page_text(row.language)
     summaries = []
     for total in row.stage_totals():
-        tests = [test for test in row.tests if test.stage == total.stage]
-        # The same message from several tests (devices, dtypes) is shown once.
-        messages = Counter((test.status.value, test.message(row.language)) for test in tests if not test.passed)
+        groups: dict[tuple, list[ScoredTest]] = {}
+        for test in row.tests:
+            if test.stage == total.stage and not test.passed:
+                groups.setdefault(_problem(test), []).append(test)
         summaries.append({
             "name": total.stage, "passed": total.passed, "total": total.total,
             "points": total.points, "max_points": total.max_points,
-            "messages": [{"status": status, "text": message,
-                          "label": text["message_label_tests" if count > 1 else "message_label"].format(
-                              label=text[f"status.{status}"], count=count)}
-                         for (status, message), count in messages.items()],
+            "messages": [{"status": tests[0].status.value, "text": tests[0].message(row.language),
+                          "label": text["message_label_tests" if len(tests) > 1 else "message_label"].format(
+                              label=text[f"status.{tests[0].status.value}"], count=len(tests))}
+                         for tests in groups.values()],
         })
     return summaries
 
@@ -74,6 +87,7 @@ def feedback_html(row: GradedRow) -> str:
         lang=languages.HTML_LANG.get(row.language, "en"), student_id=row.student_id,
         assignment_id=row.assignment_id, score=row.score, max_score=row.max_score, graded=row.graded,
         load_problems=[render(problem, row.language) for problem in row.load_problems],
+        notes=[render(note, row.language) for note in row.notes],
         stages=_stage_summaries(row), text=text,
         heading=text["heading"].format(assignment_id=row.assignment_id, student_id=row.student_id),
         not_graded=text["not_graded"].format(status=row.status_text()),

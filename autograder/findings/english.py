@@ -79,11 +79,19 @@ SENTENCES: dict[str, str] = {
         "{what} has {parameters} parameters; GPT-2 small's attention has {expected_parameters} (768"
         " input and output features, no qkv bias)."),
     "mask_buffer_shape": "{what} should have a {shape} mask buffer: a context of {tokens} tokens.",
+    # Any function stage.
+    "modified_input": (
+        "{what} returned the right values but changed its argument {argument} in place, and the"
+        " caller still needs it."),
     # What was checked: the {what} of a message or of another phrase.
     "what.for_shape": "{call} for {argument} of shape {shape}",
     "what.for_queries_and_keys": "{call} for queries of shape {queries_shape} and keys of shape {keys_shape}",
     "what.on_x": "{what} on x of shape {shape}",
     "what.on_meta": "{what} on the meta device, for x of shape {shape}",
+    "what.function_on_meta": (
+        "{call} on the meta device (a stand-in for a GPU), for x of shape {shape}: every tensor it"
+        " creates should follow x's device"),
+    "what.future_changed": "{what} after the tokens after position {position} of x (shape {shape}) were changed",
     "what.training": "{what} in training mode",
     "what.eval": "{what} after .eval()",
     "what.input_gradient": "the gradient of {what} with respect to its input x",
@@ -133,8 +141,8 @@ SENTENCES: dict[str, str] = {
     "not_defined": "{name} is not defined in your notebook: define it in its answer cell, with exactly this name.",
     "raised": "Your code raised {error_type}: {message}",
     "demo_variable": (
-        ". Only imports, functions, classes and simple constants are loaded for grading: your function"
-        " must not use a variable made in a demo cell."),
+        ". Only imports (from any cell) and the definitions and simple constants of the answer cells"
+        " are loaded for grading: your code must not use a variable or helper made in another cell."),
     "while_loading": " While loading your notebook: {problems}",
     "syntax_error": (
         "code cell {cell} has a syntax error at line {line} ({reason}); none of its definitions were"
@@ -145,6 +153,24 @@ SENTENCES: dict[str, str] = {
         " none of its definitions were loaded"),
     "cell_too_deep": "code cell {cell} is nested too deeply to read; none of its definitions were loaded",
     "more_load_problems": "and {count} more problems while loading",
+    # How the notebook was read: the grading contract at work (autograder/notebooks/reading.py).
+    "note.ignored_definition": (
+        "{name} is defined again in code cell {cell}, outside its answer cell: that definition was"
+        " ignored (only the answer cell of {name} is graded)."),
+    "note.answer_cell_missing": (
+        "The answer cell of {name} is missing from the notebook, so its definition was taken from"
+        " code cell {cell}."),
+    "note.no_answer_cells": (
+        "The notebook has lost the markers of its answer cells (copying cells into a new notebook"
+        " drops them), so the definitions of every cell were loaded, a later one replacing an"
+        " earlier one. Submit the notebook you were given to be graded by its answer cells only."),
+    # How one stage's result depends on another's (autograder/grading/engine.py).
+    "counts_with_values": (
+        "This check passed, but it counts only together with correct values: fix the other tests"
+        " of {stage} first."),
+    "calls_failing_stage": (
+        "This stage calls your {stages}, which fails its own tests: fix {stages} first, and this stage"
+        " may pass with it. Here: {found}"),
     # What the worker was doing when it ran out of time or stopped: the {doing} of those sentences.
     "doing.sandbox": "setting up the sandbox",
     "doing.loading": "loading your notebook's definitions",

@@ -85,6 +85,37 @@ def _single_notebook(path: Path, assignment: str | None) -> list[SubmissionEntry
     return [SubmissionEntry(student_id, assignment_id, path, problem)]
 
 
+@dataclass(frozen=True)
+class ClassShard:
+    """``grade --shard K/N``: the K-th of N shares of a class, for grading on N machines at once.
+
+    Students are dealt out in turn in sorted order, so the shares differ by at most one student
+    and every machine that sees the same submissions folder computes the same ones; a student's
+    notebooks all land in one share.
+    """
+
+    number: int  # 1 to count
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> ClassShard:
+        """``K/N`` with 1 <= K <= N; raises ValueError saying what is expected."""
+        number, _, count = text.partition("/")
+        try:
+            shard = cls(int(number), int(count))
+        except ValueError:
+            shard = None
+        if shard is None or not 1 <= shard.number <= shard.count:
+            raise ValueError(f"--shard takes K/N with 1 <= K <= N (for example 1/4), not {text!r}")
+        return shard
+
+    def select(self, entries: list[SubmissionEntry]) -> list[SubmissionEntry]:
+        """The entries of this share's students."""
+        students = sorted({entry.student_id for entry in entries})
+        ours = set(students[self.number - 1 :: self.count])
+        return [entry for entry in entries if entry.student_id in ours]
+
+
 def discover(submitted: Path, assignment: str | None = None) -> list[SubmissionEntry]:
     """Every (student, assignment) pair to grade, sorted; a missing notebook gets its entry too."""
     if assignment is not None and assignment not in ASSIGNMENTS:
@@ -115,4 +146,20 @@ def discover(submitted: Path, assignment: str | None = None) -> list[SubmissionE
             else:
                 path, problem = _notebook_problem(folder, assignment_id)
             entries.append(SubmissionEntry(student_name(student.name), assignment_id, path, problem))
+    if not entries:
+        raise DiscoveryError(_nothing_to_grade(submitted, assignment_ids))
     return entries
+
+
+def _nothing_to_grade(submitted: Path, assignment_ids: list[str]) -> str:
+    """What a folder without a single submission was expected to hold, and, when it looks
+    like a learning platform's download (notebooks or zip files side by side), how to sort it."""
+    message = (f"nothing to grade in {submitted}: expected"
+               f" {submitted}/<student_id>/<assignment_id>/<assignment_id>.ipynb, with <assignment_id> one of"
+               f" {', '.join(assignment_ids or ASSIGNMENTS)}")
+    loose = [path.name for path in submitted.iterdir() if path.suffix in (".ipynb", ".zip") and path.is_file()]
+    if loose:
+        message += (f". It holds {len(loose)} notebooks or zip files side by side ({_listed(sorted(loose))}), as a"
+                    " download from Canvas, Moodle or Gradescope does: sort them into that layout first, for example"
+                    " with `nbgrader zip_collect <assignment_id>` (README, \"nbgrader\")")
+    return message

@@ -15,7 +15,7 @@ from multiprocessing import connection
 from pathlib import Path
 
 from autograder.course import rubric
-from autograder.grading import trust
+from autograder.grading import dependencies, trust
 from autograder.grading.discovery import SubmissionEntry, discover
 from autograder.grading.jobs import (
     GradeOptions,
@@ -29,7 +29,7 @@ from autograder.grading.results import GradedRow, RowKind, RowStatus, RunTrust, 
 from autograder.grading.workers import SandboxedWorkers, StartedShard, Workers
 from autograder.notebooks.reading import NotebookError, extract_notebook_file
 from autograder.sandbox.layout import MANUAL_SLOT, python_paths
-from autograder.student.curriculum import ASSIGNMENTS
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 
 ProgressCallback = Callable[[str, str], None]  # (student_id, assignment_id) of a finished submission
 
@@ -86,7 +86,7 @@ def _prepare(entries: list[SubmissionEntry]) -> tuple[list[PreparedSubmission], 
             problems[entry.key] = entry.problem
             continue
         try:
-            code = extract_notebook_file(entry.path)
+            code = extract_notebook_file(entry.path, STAGES_BY_ASSIGNMENT[entry.assignment_id])
         except NotebookError as error:
             problems[entry.key] = RowStatus(RowKind.UNREADABLE, str(error))
             continue
@@ -147,6 +147,8 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
                 (out / trust.READABILITY_PROBE).unlink(missing_ok=True)
         trust.check_canaries(records, [canary.key for shard in canaries for canary in shard], python_paths())
     languages = {submission.key: submission.code.language for submission in prepared}
+    notes = {submission.key: tuple(submission.code.notes) for submission in prepared}
+    codes = {submission.key: submission.code for submission in prepared}
     for key in problems:
         progress(*key)
     rows = []
@@ -156,8 +158,11 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
             rows.append(GradedRow(entry.student_id, entry.assignment_id, problems[entry.key], 0.0, max_score))
             continue
         record = records[entry.key]
-        tests = score_outcomes(entry.assignment_id, record.outcomes)
+        outcomes = dependencies.counted_behaviour_checks(record.outcomes, rubric.behaviour_tests(entry.assignment_id))
+        called = dependencies.stages_called(codes[entry.key], STAGES_BY_ASSIGNMENT[entry.assignment_id])
+        tests = score_outcomes(entry.assignment_id, dependencies.pointed_to_failing_stages(outcomes, called))
         rows.append(GradedRow(entry.student_id, entry.assignment_id, RowStatus(RowKind.GRADED),
                               round(sum(test.points for test in tests), 2), max_score, tests,
-                              tuple(record.load_problems), record.isolation, languages[entry.key], run_trust))
+                              tuple(record.load_problems), record.isolation, languages[entry.key], run_trust,
+                              notes[entry.key]))
     return rows

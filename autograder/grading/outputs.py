@@ -24,10 +24,21 @@ class OutputsError(Exception):
     """The folder does not hold the outputs of a grading run; the message says what to do."""
 
 
-def write_atomically(path: Path, text: str) -> None:
+def _umask() -> int:
+    """The process's umask (it can only be read by setting it, so it is set back at once)."""
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
+def write_atomically(path: Path, text: str, *, private: bool = False) -> None:
+    """Write ``text`` to ``path`` through a temporary file renamed into place. The file's mode
+    follows the umask, as a plain ``open`` would (0644 under the usual 022, so a TA's account or a
+    web server can read feedback pages); ``private`` makes it 0600, readable by its owner only."""
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
+        os.fchmod(handle, 0o600 if private else 0o666 & ~_umask())
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
             stream.write(text)
         os.replace(temporary, path)
@@ -40,13 +51,13 @@ def write_atomically(path: Path, text: str) -> None:
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def _csv_safe(value: str) -> str:
+def csv_safe(value: str) -> str:
     """A value a spreadsheet shows as text: a leading ' defuses a formula (OWASP's advice)."""
     return "'" + value if value.startswith(_FORMULA_STARTS) else value
 
 
-def _csv_read(value: str) -> str:
-    """A value as it was before ``_csv_safe``."""
+def csv_read(value: str) -> str:
+    """A value as it was before ``csv_safe``."""
     return value[1:] if value.startswith("'") and value[1:].startswith(_FORMULA_STARTS) else value
 
 
@@ -55,7 +66,7 @@ def grades_csv(rows: list[GradedRow]) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for row in sorted(rows, key=row_order):
-        writer.writerow([_csv_safe(field) for field in row.csv_fields()])
+        writer.writerow([csv_safe(field) for field in row.csv_fields()])
     return buffer.getvalue()
 
 
@@ -63,21 +74,26 @@ def results_json(row: GradedRow) -> str:
     return json.dumps(row.to_json(), indent=2, ensure_ascii=False) + "\n"
 
 
-def write_outputs(out: Path, rows: list[GradedRow]) -> list[GradedRow]:
+def write_outputs(out: Path, rows: list[GradedRow], *, private: bool = False) -> list[GradedRow]:
     """Write all three outputs and remove stale per-student files of an earlier run; returns the
-    rows as written (a row whose own files could not be written says so, and scores 0).
+    rows as written (a row whose own files could not be written says so, and scores 0). The files
+    follow the umask; ``private`` makes them, and the folders under ``out``, their owner's only.
 
     grades.csv goes first and comes back last: while a run writes, and after a run that failed,
     there is no grades.csv at all, never a stale one beside new results.
     """
     (out / "grades.csv").unlink(missing_ok=True)
+    if private:
+        for folder in (out, out / "results", out / "feedback"):
+            folder.mkdir(parents=True, exist_ok=True)
+            folder.chmod(0o700)
     produced, written = set(), []
     for row in rows:
         paths = (out / "results" / row.student_id / f"{row.assignment_id}.json",
                  out / "feedback" / row.student_id / f"{row.assignment_id}.html")
         try:
             for path, text in zip(paths, (results_json(row), feedback_html(row)), strict=True):
-                write_atomically(path, text)
+                write_atomically(path, text, private=private)
                 produced.add(path)
         except Exception as error:  # noqa: BLE001 - one row's failure is that row's status
             for path in paths:  # neither of its files, rather than one of them
@@ -89,7 +105,7 @@ def write_outputs(out: Path, rows: list[GradedRow]) -> list[GradedRow]:
         for stale in (out / folder).glob(pattern):
             if stale not in produced:
                 stale.unlink()
-    write_atomically(out / "grades.csv", grades_csv(written))
+    write_atomically(out / "grades.csv", grades_csv(written), private=private)
     return written
 
 
@@ -104,7 +120,7 @@ def read_outputs(out: Path) -> list[GradedRow]:
     try:
         with grades.open(newline="", encoding="utf-8") as handle:
             for record in csv.DictReader(handle):
-                record = {key: _csv_read(value) for key, value in record.items()}
+                record = {key: csv_read(value) for key, value in record.items()}
                 details_file = out / "results" / record["student_id"] / f"{record['assignment_id']}.json"
                 details = json.loads(details_file.read_text(encoding="utf-8")) if details_file.is_file() else {}
                 rows.append(GradedRow.from_json({**details, **record, "score": record["score"],

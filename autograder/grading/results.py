@@ -142,6 +142,7 @@ class GradedRow:
     isolation: Isolation | None = None  # how the worker was confined (None: no worker ran)
     language: str = DEFAULT_LANGUAGE  # the notebook's language: its feedback's, never its results'
     trust: RunTrust | None = None  # what the run proved before grading
+    notes: tuple[Finding, ...] = ()  # how the notebook was read (the grading contract at work)
 
     @property
     def graded(self) -> bool:
@@ -182,6 +183,8 @@ class GradedRow:
             "max_score": self.max_score,
             "load_problems": [render(problem) for problem in self.load_problems],
             "load_problem_findings": [problem.to_json() for problem in self.load_problems],
+            "notes": [render(note) for note in self.notes],
+            "note_findings": [note.to_json() for note in self.notes],
             "tests": [test.to_json() for test in self.tests],
         }
 
@@ -192,7 +195,8 @@ class GradedRow:
             return cls(str(data["student_id"]), str(data["assignment_id"]),
                        RowStatus.parse(csv_status or str(data["status"])), float(data["score"]),
                        float(data["max_score"]), tuple(ScoredTest.from_json(test) for test in data.get("tests", [])),
-                       tuple(Finding.from_json(item) for item in data.get("load_problem_findings", [])))
+                       tuple(Finding.from_json(item) for item in data.get("load_problem_findings", [])),
+                       notes=tuple(Finding.from_json(item) for item in data.get("note_findings", [])))
         except (KeyError, TypeError, ValueError, FindingFormatError) as error:
             raise ResultsFormatError(f"{type(error).__name__}: {error}") from None
 

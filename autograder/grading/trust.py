@@ -23,6 +23,7 @@ from autograder.grading.jobs import PreparedSubmission, SubmissionKey, Submissio
 from autograder.grading.results import UNSAFE_FLAG, RunTrust, TestStatus
 from autograder.notebooks.reading import extract_notebook_file
 from autograder.sandbox.layout import closed_to_others
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Guarantee, GuaranteeReport, IsolationLevel, Layer, Targets
 
@@ -78,7 +79,7 @@ def canaries(assignments: list[str], slots: int) -> list[list[PreparedSubmission
     per_slot: list[list[PreparedSubmission]] = [[] for _ in range(slots)]
     for index in range(max(slots, len(assignments))):
         assignment = assignments[index % len(assignments)]
-        code = extract_notebook_file(solution_notebook(assignment))
+        code = extract_notebook_file(solution_notebook(assignment), STAGES_BY_ASSIGNMENT[assignment])
         per_slot[index % slots].append(PreparedSubmission(-1 - index, f"{CANARY_ID}{index}", assignment, code,
                                                           canary=True))
     return per_slot
@@ -106,7 +107,11 @@ def _likely_cause(record: SubmissionRecord | None, python_paths: list[str]) -> s
     """Why correct code fails in the sandbox, when the grader can tell."""
     isolation = record.isolation if record else None
     if isolation is not None and isolation.level is IsolationLevel.LIMITS_ONLY and Layer.OWN_USER in isolation.layers:
-        return _unreadable_python(python_paths)
+        if unreadable := _unreadable_python(python_paths):
+            return unreadable  # a worker that cannot import what it needs may also hang until its timeout
+    if record is not None and any(outcome.status is TestStatus.TIMEOUT for outcome in record.outcomes):
+        return ("The reference ran out of time: this machine is slower or busier than --timeout allows (a CPU"
+                " quota, other work running). Grade again with a larger --timeout, or fewer --jobs.")
     return ""
 
 

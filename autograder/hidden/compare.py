@@ -38,6 +38,15 @@ def expect(condition: bool, found: Finding) -> None:
         raise Failure(found)
 
 
+def expect_inputs_unchanged(changed: list[str], arguments: tuple[str, ...], what: What) -> None:
+    """Fail when a call changed one of its tensor arguments in place: ``changed`` as the worker
+    reports it (positions "0", "1", or keywords), ``arguments`` naming the positions."""
+    if changed:
+        key = changed[0]
+        name = arguments[int(key)] if key.isdigit() and int(key) < len(arguments) else key
+        raise Failure(finding("modified_input", "input_modified_in_place", what=what, argument=name))
+
+
 def shape_text(shape) -> str:
     """A shape as students write it: (2, 5, 4)."""
     return "(" + ", ".join(str(size) for size in shape) + ("," if len(shape) == 1 else "") + ")"
@@ -69,6 +78,8 @@ def expect_structure(actual, like: torch.Tensor, what: What) -> None:
 
 def _fail(what: What, problem: Problem, mistake_id: str | None):
     key, fields = problem
+    if mistake_id is None and key == "wrong_device":
+        mistake_id = "device_not_followed"
     raise Failure(finding(key, mistake_id, what=what, **fields))
 
 
@@ -128,8 +139,8 @@ def _index_text(index) -> str:
 
 def _matching_mistake(actual, expected, mistakes: MistakeSource, rtol, atol) -> str | None:
     """The id of the first known mistake whose output the answer reproduces."""
-    if mistakes is None:
-        return None
+    if mistakes is None or actual.device != expected.device:
+        return None  # a tensor on the wrong device: that is the mistake to name
     candidates = mistakes() if callable(mistakes) else mistakes
     for mistake_id, outputs in candidates.items():
         for wrong in outputs:

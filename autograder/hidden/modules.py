@@ -8,11 +8,14 @@ Failure messages are worded in ``autograder.findings.english``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import torch
 
 from autograder.findings.finding import Failure, finding
 from autograder.hidden.compare import (
     TOLERANCES,
+    Mistakes,
     MistakeSource,
     What,
     expect,
@@ -80,7 +83,22 @@ def expect_reference_parameters(description: dict, reference: torch.nn.Module, w
         shown = problems[:MAX_LISTED]
         if len(problems) > MAX_LISTED:
             shown.append(finding("problems.more", count=len(problems) - MAX_LISTED))
-        raise Failure(finding("parameters", what=what, problems=shown))
+        missing = {name for name in expected if name not in actual}
+        raise Failure(finding("parameters", _parameter_mistake(missing, set(actual) - set(expected)),
+                              what=what, problems=shown))
+
+
+def _parameter_mistake(missing: set[str], extra: set[str]) -> str | None:
+    """The known mistake that explains exactly these missing and extra parameters, if any."""
+    projections = ("W_query.bias", "W_key.bias", "W_value.bias")
+    if (missing or extra) and all(name.endswith(projections) for name in missing | extra):
+        return "qkv_bias_ignored"
+    if missing == {"out_proj.bias"} and not extra:
+        return "out_proj_bias"
+    heads = {name.split(".")[1] for name in missing if name.startswith("heads.")}
+    if missing and not extra and all(name.startswith("heads.") for name in missing) and "0" not in heads:
+        return "shared_head"
+    return None
 
 
 def student_module(student: Submission, reference: torch.nn.Module, class_name: str, *args,
@@ -151,7 +169,8 @@ def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: 
     module.to("meta")
     description = module.describe()
     left_behind = sorted(description["plain_tensor_attributes"])
-    expect(not left_behind, finding("plain_attributes", what=what, names=", ".join(left_behind)))
+    expect(not left_behind,
+           finding("plain_attributes", "mask_plain_attribute", what=what, names=", ".join(left_behind)))
     if mask_buffer:
         buffers = [name for name in description["buffers"] if name.split(".")[-1] == "mask"]
         expect(bool(buffers), finding("no_mask_buffer", what=what))
@@ -169,20 +188,30 @@ def expect_class_runs_on_meta(student: Submission, class_name: str, *args, input
                         mask_buffer=mask_buffer)
 
 
-def expect_no_future_leakage(module: RemoteObject, x: torch.Tensor, output_size: int, seed: int,
-                             what: What) -> None:
-    """Changing only the tokens after position t leaves the outputs up to t unchanged."""
+def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor, seed: int,
+                             what: What, mistakes: Callable[[torch.Tensor], Mistakes] | None = None) -> None:
+    """Changing only the tokens after position t leaves the outputs up to t unchanged.
+
+    Every perturbed input is fresh (new values after t, for every t, twice) and the whole output
+    is compared with the reference's on it: an answer that replays an earlier output, or that
+    returns the same thing whatever the input, cannot pass. ``mistakes(changed)`` names what a
+    wrong output reproduces.
+    """
     batch, num_tokens, _ = x.shape
-    like = torch.empty(batch, num_tokens, output_size, dtype=x.dtype, device=x.device)
-    on_x = finding("what.on_x", what=what, shape=shape_text(x.shape))
     before = module(x)
-    expect_structure(before, like, on_x)
     rtol, atol = TOLERANCES[x.dtype]
-    for t in range(num_tokens - 1):
-        changed = x.clone()
-        changed[:, t + 1:] = randn(seed + t, batch, num_tokens - t - 1, x.shape[-1],
-                                   dtype=x.dtype, device=x.device)
-        after = module(changed)
-        expect_structure(after, like, on_x)
-        expect(torch.allclose(after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol),
-               finding("future_leak", "future_leak", what=what, position=t))
+    for trial in range(2):
+        for t in range(num_tokens - 1):
+            changed = x.clone()
+            changed[:, t + 1:] = randn(seed + 100 * trial + t, batch, num_tokens - t - 1, x.shape[-1],
+                                       dtype=x.dtype, device=x.device)
+            after = module(changed)
+            with torch.no_grad():
+                expected = reference(changed)
+            on_changed = finding("what.future_changed", what=what, position=t, shape=shape_text(x.shape))
+            expect_structure(after, expected, on_changed)
+            if isinstance(before, torch.Tensor) and before.shape == after.shape:
+                expect(torch.allclose(after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol),
+                       finding("future_leak", "future_leak", what=what, position=t))
+            expect_tensor(after, expected, on_changed,
+                          mistakes=(lambda changed=changed: mistakes(changed)) if mistakes else None)

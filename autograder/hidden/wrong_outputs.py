@@ -51,12 +51,16 @@ def _wrong_masks(size: int, device) -> WrongOutputs:
 # -- 01: attention without weights ---------------------------------------------------------
 def dot_product_mistakes(inputs: torch.Tensor, query: torch.Tensor) -> WrongOutputs:
     """Wrong results of attention_scores_for_query(inputs, query)."""
-    return {"elementwise_product": [inputs * query]}
+    return {"elementwise_product": [inputs * query],
+            "dot_product_wrong_dim": [(inputs * query).sum(dim=0)],
+            "query_ignored": [inputs @ inputs[index] for index in range(inputs.shape[0])]}
 
 
 def attention_scores_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
     """Wrong results of attention_scores(inputs), from the reference's own function."""
-    return {"transposed_product": [reference.attention_scores(inputs.T)]}
+    return {"transposed_product": [reference.attention_scores(inputs.T)],
+            "elementwise_product": [inputs * inputs],
+            "scaled_too_early": [reference.attention_scores(inputs) / math.sqrt(inputs.shape[-1])]}
 
 
 def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
@@ -67,11 +71,21 @@ def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
         "softmax_whole_tensor": [reference.softmax_stable(x.flatten(), dim=0).view_as(x)],
         "softmax_overflow": [reference.softmax_naive(x, dim=dim)],
         "softmax_global_max": [reference.softmax_naive(x - x.max(), dim=dim)],
+        "softmax_shift_not_max": [reference.softmax_naive(x - x.mean(dim=dim, keepdim=True), dim=dim),
+                                  reference.softmax_naive(x - x.min(dim=dim, keepdim=True).values, dim=dim)],
+        "softmax_max_wrong_dim": [reference.softmax_naive(x - x.max(dim=d, keepdim=True).values, dim=dim)
+                                  for d in other_dims],
     }
     exps = torch.exp(x)
     with contextlib.suppress(RuntimeError):  # shapes that do not broadcast make it raise instead
         wrong["softmax_missing_keepdim"] = [exps / exps.sum(dim=dim)]
     return wrong
+
+
+def context_vector_mistakes(attn_weights: torch.Tensor, inputs: torch.Tensor) -> WrongOutputs:
+    """Wrong results of context_vector(attn_weights, inputs)."""
+    return {"context_ignores_weights": [inputs.mean(dim=0), inputs.sum(dim=0)],
+            "weighted_sum_wrong_dim": [(attn_weights[:, None] * inputs).sum(dim=1)]}
 
 
 def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
@@ -81,6 +95,8 @@ def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutp
         "softmax_wrong_dim": [reference.softmax_stable(scores, dim=0) @ inputs],
         "missing_softmax": [scores @ inputs],
         "returned_weights": [reference.softmax_stable(scores, dim=-1)],
+        "normalised_without_exp": [scores / scores.sum(dim=-1, keepdim=True) @ inputs],
+        "scaled_too_early": [reference.softmax_stable(scores / math.sqrt(inputs.shape[-1]), dim=-1) @ inputs],
     }
 
 
@@ -94,7 +110,9 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
         "no_sqrt_scaling": [right * math.sqrt(d_k)],
         "scaled_by_d_k": [right / math.sqrt(d_k)],
         "scaled_by_wrong_size": [right * math.sqrt(d_k / size)
-                                 for size in set(keys.shape[:-1]) - {d_k}],
+                                 for size in set(keys.shape[:-1]) | set(queries.shape[:-1]) - {d_k}],
+        "scores_transposed": [right.transpose(-2, -1)],
+        "returned_weights_not_scores": [torch.softmax(right, dim=-1)],
     }
     if keys.ndim > 2:
         reversed_keys = keys.permute(*reversed(range(keys.ndim)))  # what keys.T does to a batch
@@ -135,14 +153,21 @@ def masked_softmax_mistakes(scores: torch.Tensor, d_k: int) -> WrongOutputs:
     num_tokens = scores.shape[-1]
     right = {"scale_dim": d_k, "mask": _future(num_tokens, scores.device)}
     variants = _weight_variants(d_k, num_tokens, set(), True, scores.device)
-    return {mistake_id: [_weights(scores, **(right | options)) for options in option_list]
-            for mistake_id, option_list in variants.items()}
+    wrong = {mistake_id: [_weights(scores, **(right | options)) for options in option_list]
+             for mistake_id, option_list in variants.items()}
+    wrong["scaled_after_softmax"] = [_weights(scores, **(right | {"scale_dim": 1})) / math.sqrt(d_k)]
+    wrong["mask_inverted"] = [_weights(scores, **(right | {"mask": ~right["mask"]}))]
+    return wrong
 
 
 def _projections(module: torch.nn.Module, x: torch.Tensor) -> list[torch.Tensor]:
     """Queries, keys and values with the module's weights (nn.Linear, or v1's matrices)."""
     layers = (module.W_query, module.W_key, module.W_value)
     return [layer(x) if isinstance(layer, torch.nn.Module) else x @ layer for layer in layers]
+
+
+# Projections used in the wrong role: (queries, keys, values) as indices into the right three.
+_WRONG_ROLES = [(0, 1, 1), (0, 1, 0), (0, 0, 2), (1, 1, 2)]  # (1, 0, 2) transposes the scores
 
 
 @torch.no_grad()
@@ -166,15 +191,23 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
     d_k = d_out // num_heads
     right = {"scale_dim": d_k, "mask": _future(num_tokens, x.device) if causal else None}
 
-    def attend(split=split, merge=merge, out=out_proj, transpose_keys=_last_two_swapped,
-               **options):
-        q, k, v = split(queries), split(keys), split(values)
-        weights = _weights(q @ transpose_keys(k), **(right | options))
-        return out(merge(weights @ v))
+    def attend(split=split, merge=merge, out=out_proj, transpose_keys=_last_two_swapped, roles=(0, 1, 2),
+               scores_transposed=False, return_weights=False, **options):
+        projected = (queries, keys, values)
+        q, k, v = (split(projected[role]) for role in roles)
+        scores = q @ transpose_keys(k)
+        weights = _weights(scores.transpose(-2, -1) if scores_transposed else scores, **(right | options))
+        return weights if return_weights else out(merge(weights @ v))
 
     variants = _weight_variants(d_k, num_tokens, {x.shape[-1], d_out}, causal, x.device)
     wrong = {mistake_id: [attend(**options) for options in option_list]
              for mistake_id, option_list in variants.items()}
+    wrong["scores_transposed"] = [attend(scores_transposed=True)]
+    wrong["wrong_projection"] = [attend(roles=roles) for roles in _WRONG_ROLES]
+    if causal:
+        wrong["mask_inverted"] = [attend(mask=~_future(num_tokens, x.device))]
+    if not heads:
+        wrong["returned_weights"] = [attend(return_weights=True)]
     if heads:
         def split_by_view(t):
             return t.reshape(batch, num_heads, num_tokens, d_k)
@@ -182,8 +215,12 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
         def merge_by_view(t):
             return t.reshape(batch, num_tokens, d_out)
 
+        def merge_wrong_axes(t):
+            return t.transpose(2, 3).reshape(batch, num_tokens, d_out)
+
         wrong["view_without_transpose"] = [attend(split=split_by_view), attend(merge=merge_by_view),
                                            attend(split=split_by_view, merge=merge_by_view)]
+        wrong["wrong_transpose"] = [attend(merge=merge_wrong_axes)]
         wrong["missing_out_proj"] = [attend(out=_same)]
     elif x.ndim == 3:
         with contextlib.suppress(RuntimeError):  # most shapes make keys.T raise instead
@@ -195,27 +232,35 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
 def wrapper_mistakes(module: torch.nn.Module, x: torch.Tensor) -> WrongOutputs:
     """Wrong outputs of a MultiHeadAttentionWrapper: its reference heads, joined wrongly."""
     outputs = [head(x) for head in module.heads]
-    return {"heads_concat_wrong_dim": [torch.cat(outputs, dim=dim) for dim in range(x.ndim - 1)]}
+    return {"heads_concat_wrong_dim": [torch.cat(outputs, dim=dim) for dim in range(x.ndim - 1)],
+            "heads_summed": [sum(outputs)]}
 
 
 def split_heads_mistakes(x: torch.Tensor, num_heads: int) -> WrongOutputs:
     """Wrong results of split_heads(x, num_heads) for x of shape (b, T, d_out)."""
-    batch, num_tokens, _ = x.shape
+    batch, num_tokens, d_out = x.shape
+    head_dim = d_out // num_heads
     return {"view_without_transpose": [x.reshape(batch, num_heads, num_tokens, -1),
-                                       x.reshape(batch, num_tokens, num_heads, -1)]}
+                                       x.reshape(batch, num_tokens, num_heads, -1)],
+            "heads_interleaved": [x.reshape(batch, num_tokens, head_dim, num_heads).transpose(1, 2),
+                                  x.reshape(batch, num_tokens, head_dim, num_heads).permute(0, 3, 1, 2)],
+            "wrong_transpose": [x.reshape(batch, num_tokens, num_heads, head_dim).transpose(2, 3)]}
 
 
 def merge_heads_mistakes(x: torch.Tensor) -> WrongOutputs:
     """Wrong results of merge_heads(x) for x of shape (b, h, T, head_dim)."""
     batch, _, num_tokens, _ = x.shape
-    return {"view_without_transpose": [x.reshape(batch, num_tokens, -1)]}
+    return {"view_without_transpose": [x.reshape(batch, num_tokens, -1)],
+            "wrong_transpose": [x.transpose(2, 3).reshape(batch, num_tokens, -1)]}
 
 
 # -- 03: masks, running means and dropout --------------------------------------------------
 def causal_mask_mistakes(mask: torch.Tensor) -> WrongOutputs:
-    """Wrong versions of the reference mask (True = hidden)."""
+    """Wrong versions of the reference mask (True = hidden); last, the right values in another
+    dtype (an answer that fails only on its dtype)."""
     wrong = _wrong_masks(mask.shape[-1], mask.device)
     wrong["mask_inverted"] = [~mask]
+    wrong["mask_not_bool"] = [mask]
     return wrong
 
 
@@ -227,7 +272,9 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
         kept = weights.masked_fill(mask, 0.0)
         return kept / kept.sum(dim=-1, keepdim=True)
 
-    wrong = {"mask_after_softmax": [weights.masked_fill(_future(num_tokens, weights.device), 0.0)]}
+    kept = weights.masked_fill(_future(num_tokens, weights.device), 0.0)
+    wrong = {"mask_after_softmax": [kept],
+             "normalised_wrong_dim": [kept / kept.sum(dim=-2, keepdim=True)]}
     for mistake_id, masks in _wrong_masks(num_tokens, weights.device).items():
         wrong[mistake_id] = [renormalised(mask) for mask in masks]
     return wrong
@@ -239,13 +286,22 @@ def causal_average_mistakes(average: Callable, x: torch.Tensor) -> WrongOutputs:
     counts = torch.arange(1, num_tokens + 1, dtype=x.dtype, device=x.device).view(1, -1, 1)
     right = average(x)
     lower = torch.tril(torch.ones(num_tokens, num_tokens, dtype=x.dtype, device=x.device))
+    normalised = lower / lower.sum(dim=1, keepdim=True)
     return {
         "prefix_sum": [right * counts],
         # Without the diagonal, the first token averages nothing: 0 / 0 is NaN, as in the mistake.
         "mask_hides_diagonal": [(right * counts - x) / (counts - 1)],
         "mask_swapped": [average(x.flip(1)).flip(1)],
-        "softmax_wrong_dim": [(lower / lower.sum(dim=0, keepdim=True)) @ x],
+        "normalised_wrong_dim": [(lower / lower.sum(dim=0, keepdim=True)) @ x],
+        "mask_missing": [x.mean(dim=1, keepdim=True).expand_as(x)],
+        "divided_by_sequence_length": [right * counts / num_tokens],
+        "weights_transposed": [normalised.T @ x],
     }
+
+
+def dropout_edge_mistakes(x: torch.Tensor, p: float) -> WrongOutputs:
+    """Wrong results of inverted_dropout(x, p) for p = 0 or p = 1."""
+    return {"dropout_p1_division": [x * 0.0 / 0.0]} if p == 1.0 else {}
 
 
 def dropout_mistakes(x: torch.Tensor, kept: torch.Tensor, p: float) -> WrongOutputs:

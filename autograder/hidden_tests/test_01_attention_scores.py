@@ -7,7 +7,7 @@ import torch
 
 from autograder.findings.finding import finding
 from autograder.hidden import wrong_outputs as mistakes
-from autograder.hidden.compare import TOLERANCES, expect_tensor, shape_text
+from autograder.hidden.compare import TOLERANCES, expect_inputs_unchanged, expect_tensor, shape_text
 from autograder.hidden.modules import randn
 from autograder.student.example import your_journey_inputs
 
@@ -27,21 +27,23 @@ def _inputs(case, dtype, device, scale=1.0):
 def test_attention_scores_for_query(student, reference, device, dtype, case):
     inputs = _inputs(case, dtype, device)
     query = randn(case[0] + 100, inputs.shape[1], dtype=dtype, device=device)
-    actual = student.call("attention_scores_for_query", inputs, query)
-    expect_tensor(actual, reference.attention_scores_for_query(inputs, query),
-                  finding("what.for_shape", call="attention_scores_for_query(inputs, query)",
-                      argument="inputs", shape=shape_text(inputs.shape)),
+    actual, changed = student.call_reporting_changes("attention_scores_for_query", inputs, query)
+    what = finding("what.for_shape", call="attention_scores_for_query(inputs, query)", argument="inputs",
+                   shape=shape_text(inputs.shape))
+    expect_tensor(actual, reference.attention_scores_for_query(inputs, query), what,
                   mistakes=lambda: mistakes.dot_product_mistakes(inputs, query))
+    expect_inputs_unchanged(changed, ("inputs", "query"), what)
 
 
 @pytest.mark.attention_scores
 @pytest.mark.parametrize("case", [*SEQUENCES, (13, 4, 7)])
 def test_attention_scores(student, reference, device, dtype, case):
     inputs = _inputs(case, dtype, device)
-    expect_tensor(student.call("attention_scores", inputs), reference.attention_scores(inputs),
-                  finding("what.for_shape", call="attention_scores(inputs)", argument="inputs",
-                      shape=shape_text(inputs.shape)),
+    actual, changed = student.call_reporting_changes("attention_scores", inputs)
+    what = finding("what.for_shape", call="attention_scores(inputs)", argument="inputs", shape=shape_text(inputs.shape))
+    expect_tensor(actual, reference.attention_scores(inputs), what,
                   mistakes=lambda: mistakes.attention_scores_mistakes(reference, inputs))
+    expect_inputs_unchanged(changed, ("inputs",), what)
 
 
 def _check_softmax(student, reference, name, x, dim):
@@ -52,10 +54,11 @@ def _check_softmax(student, reference, name, x, dim):
     # |x| * eps, which a correct answer (logsumexp, say) may show for inputs near 1000.
     rtol = max(TOLERANCES[x.dtype][0], 4 * torch.finfo(x.dtype).eps * x.abs().max().item())
     call = f"{name}(x{''.join(f', dim={d}' for d in kwargs.values())})"
-    expect_tensor(student.call(name, x, **kwargs), getattr(reference, name)(x, dim=dim),
-                  finding("what.for_shape", call=call, argument="x", shape=shape_text(x.shape)),
-                  rtol=rtol,
+    what = finding("what.for_shape", call=call, argument="x", shape=shape_text(x.shape))
+    actual, changed = student.call_reporting_changes(name, x, **kwargs)
+    expect_tensor(actual, getattr(reference, name)(x, dim=dim), what, rtol=rtol,
                   mistakes=lambda: mistakes.softmax_mistakes(reference, x, dim))
+    expect_inputs_unchanged(changed, ("x",), what)
 
 
 @pytest.mark.softmax_naive
@@ -71,17 +74,20 @@ def test_softmax_naive(student, reference, device, dtype, seed, shape, dim):
 
 
 # Inputs of 100 and more make exp overflow: only the stable softmax is asked to handle them.
-# Each softmax slice gets its own offset; the last two cases put slices far apart, where
-# subtracting one global maximum is not enough.
+# Each softmax slice gets its own offset; two cases put slices far apart, where subtracting one
+# global maximum is not enough. The last spreads each slice from -1200 to 1200: exp overflows
+# in float32 and float64 alike unless the maximum, and only the maximum, is subtracted.
 @pytest.mark.softmax_stable
-@pytest.mark.parametrize(("seed", "offsets", "dim"), [
-    (31, [1000.0, 1010.0, 990.0], -1),
-    (32, [1000.0, -1000.0, 0.0], -1),
-    (33, [120.0, 0.0, -300.0, 150.0], 0),
+@pytest.mark.parametrize(("seed", "offsets", "dim", "spread"), [
+    (31, [1000.0, 1010.0, 990.0], -1, 0.0),
+    (32, [1000.0, -1000.0, 0.0], -1, 0.0),
+    (33, [120.0, 0.0, -300.0, 150.0], 0, 0.0),
+    (35, [0.0, 300.0], -1, 1200.0),
 ])
-def test_softmax_stable(student, reference, device, dtype, seed, offsets, dim):
+def test_softmax_stable(student, reference, device, dtype, seed, offsets, dim, spread):
     x = randn(seed, len(offsets), 7, dtype=dtype, device=device, scale=20.0)
     x = x + torch.tensor(offsets, dtype=dtype, device=device).view(-1, 1)
+    x = x + torch.linspace(-spread, spread, 7, dtype=dtype, device=device)
     _check_softmax(student, reference, "softmax_stable", x if dim == -1 else x.T, dim)
 
 
@@ -96,10 +102,12 @@ def test_softmax_stable_without_dim(student, reference, device, dtype):
 def test_context_vector(student, reference, device, dtype, case):
     inputs = _inputs(case, dtype, device)
     weights = torch.softmax(randn(case[0] + 200, inputs.shape[0], dtype=dtype, device=device), 0)
-    expect_tensor(student.call("context_vector", weights, inputs),
-                  reference.context_vector(weights, inputs),
-                  finding("what.for_shape", call="context_vector(attn_weights, inputs)",
-                      argument="inputs", shape=shape_text(inputs.shape)))
+    actual, changed = student.call_reporting_changes("context_vector", weights, inputs)
+    what = finding("what.for_shape", call="context_vector(attn_weights, inputs)", argument="inputs",
+                   shape=shape_text(inputs.shape))
+    expect_tensor(actual, reference.context_vector(weights, inputs), what,
+                  mistakes=lambda: mistakes.context_vector_mistakes(weights, inputs))
+    expect_inputs_unchanged(changed, ("attn_weights", "inputs"), what)
 
 
 @pytest.mark.simple_self_attention
@@ -109,8 +117,9 @@ def test_simple_self_attention(student, reference, device, dtype, case):
         inputs = your_journey_inputs(dtype).to(device)
     else:
         inputs = _inputs(case, dtype, device, scale=0.5)  # small, so no weight is exactly 0 or 1
-    expect_tensor(student.call("simple_self_attention", inputs),
-                  reference.simple_self_attention(inputs),
-                  finding("what.for_shape", call="simple_self_attention(inputs)", argument="inputs",
-                      shape=shape_text(inputs.shape)),
+    actual, changed = student.call_reporting_changes("simple_self_attention", inputs)
+    what = finding("what.for_shape", call="simple_self_attention(inputs)", argument="inputs",
+                   shape=shape_text(inputs.shape))
+    expect_tensor(actual, reference.simple_self_attention(inputs), what,
                   mistakes=lambda: mistakes.simple_self_attention_mistakes(reference, inputs))
+    expect_inputs_unchanged(changed, ("inputs",), what)

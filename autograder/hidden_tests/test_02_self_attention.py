@@ -6,7 +6,7 @@ import pytest
 
 from autograder.findings.finding import finding
 from autograder.hidden import wrong_outputs as mistakes
-from autograder.hidden.compare import expect, expect_tensor, shape_text
+from autograder.hidden.compare import expect, expect_inputs_unchanged, expect_tensor, shape_text
 from autograder.hidden.modules import (
     call_text,
     expect_class_runs_on_meta,
@@ -33,12 +33,12 @@ def test_scaled_dot_product_scores(student, reference, device, dtype, seed, quer
                                    keys_shape):
     queries = randn(seed, *queries_shape, dtype=dtype, device=device)
     keys = randn(seed + 100, *keys_shape, dtype=dtype, device=device)
-    expect_tensor(student.call("scaled_dot_product_scores", queries, keys),
-                  reference.scaled_dot_product_scores(queries, keys),
-                  finding("what.for_queries_and_keys", call="scaled_dot_product_scores(queries, keys)",
-                      queries_shape=shape_text(queries_shape), keys_shape=shape_text(keys_shape)),
-                  mistakes=lambda: mistakes.scaled_scores_mistakes(
-                      reference.scaled_dot_product_scores, queries, keys))
+    actual, changed = student.call_reporting_changes("scaled_dot_product_scores", queries, keys)
+    what = finding("what.for_queries_and_keys", call="scaled_dot_product_scores(queries, keys)",
+                   queries_shape=shape_text(queries_shape), keys_shape=shape_text(keys_shape))
+    expect_tensor(actual, reference.scaled_dot_product_scores(queries, keys), what,
+                  mistakes=lambda: mistakes.scaled_scores_mistakes(reference.scaled_dot_product_scores, queries, keys))
+    expect_inputs_unchanged(changed, ("queries", "keys"), what)
 
 
 def _modules(student, reference, class_name, size, device, dtype, **kwargs):
@@ -70,6 +70,7 @@ def test_self_attention_v1_gradients(student, reference, device, dtype):
 
 
 @pytest.mark.SelfAttention_v1
+@pytest.mark.behaviour
 def test_self_attention_v1_runs_on_meta_device(student):
     expect_class_runs_on_meta(student, "SelfAttention_v1", 5, 4, input_shape=(6, 5), output_shape=(6, 4),
                               mask_buffer=False)
@@ -92,6 +93,7 @@ def test_self_attention_v2_gradients(student, reference, device, dtype):
 
 
 @pytest.mark.SelfAttention_v2
+@pytest.mark.behaviour
 def test_self_attention_v2_runs_on_meta_device(student):
     expect_class_runs_on_meta(student, "SelfAttention_v2", 5, 4, qkv_bias=True, input_shape=(6, 5),
                               output_shape=(6, 4), mask_buffer=False)
@@ -110,8 +112,11 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
     sa_v1.to(device, dtype)
     student.call("copy_v2_weights_into_v1", sa_v2, sa_v1)
     parameters = sa_v1.describe()["parameters"]
-    for name in ("W_query", "W_key", "W_value"):
+    names = ("W_query", "W_key", "W_value")
+    for name in names:
         what = finding("what.after_copy", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
                    attribute=f"sa_v1.{name}")
         expect(name in parameters, finding("not_a_parameter", what=what, module="sa_v1"))
-        expect_tensor(sa_v1.attr(name), getattr(ref_v2, name).weight.detach().T, what)
+        expect_tensor(sa_v1.attr(name), getattr(ref_v2, name).weight.detach().T, what,
+                      mistakes={"copied_wrong_matrix": [getattr(ref_v2, other).weight.detach().T
+                                                        for other in names if other != name]})

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import math
-
 import pytest
 import torch
 
 from autograder.findings.finding import Failure, finding
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import (
-    TOLERANCES,
-    What,
     expect,
+    expect_inputs_unchanged,
     expect_structure,
     expect_tensor,
     shape_text,
 )
+from autograder.hidden.dropout import expect_zero_fraction, weights_revealing_attention
 from autograder.hidden.modules import (
     call_text,
     expect_class_runs_on_meta,
@@ -25,8 +23,6 @@ from autograder.hidden.modules import (
     expect_same_output,
     module_case,
     randn,
-    reference_module,
-    student_module,
 )
 from autograder.probes.client import StudentError
 from autograder.worker.protocol import Seeded
@@ -41,9 +37,17 @@ def _check_causal_average(student, reference, name, case, device, dtype):
     seed, *shape = case
     x = randn(seed, *shape, dtype=dtype, device=device)
     average = getattr(reference, name)
-    expect_tensor(student.call(name, x), average(x),
-                  finding("what.for_shape", call=f"{name}(x)", argument="x", shape=shape_text(x.shape)),
-                  mistakes=lambda: mistakes.causal_average_mistakes(average, x))
+    what = finding("what.for_shape", call=f"{name}(x)", argument="x", shape=shape_text(x.shape))
+    actual, changed = student.call_reporting_changes(name, x)
+    expect_tensor(actual, average(x), what, mistakes=lambda: mistakes.causal_average_mistakes(average, x))
+    expect_inputs_unchanged(changed, ("x",), what)
+
+
+def _check_on_meta(student, name: str, args: tuple, like: torch.Tensor, call: str, **kwargs) -> None:
+    """``name`` runs on the meta device (a stand-in for a GPU) and answers there: every tensor it
+    makes follows its input's device."""
+    what = finding("what.function_on_meta", call=call, shape=shape_text(args[0].shape))
+    expect_structure(student.call(name, *args, **kwargs), like, what)
 
 
 @pytest.mark.causal_average_loop
@@ -62,6 +66,29 @@ def test_causal_average_matmul(student, reference, device, dtype, case):
 @pytest.mark.parametrize("case", AVERAGE_CASES)
 def test_causal_average_softmax(student, reference, device, dtype, case):
     _check_causal_average(student, reference, "causal_average_softmax", case, device, dtype)
+
+
+def _check_causal_average_on_meta(student, name):
+    x = torch.empty(2, 5, 3, device="meta")
+    _check_on_meta(student, name, (x,), x, f"{name}(x)")
+
+
+@pytest.mark.causal_average_loop
+@pytest.mark.behaviour
+def test_causal_average_loop_on_meta_device(student):
+    _check_causal_average_on_meta(student, "causal_average_loop")
+
+
+@pytest.mark.causal_average_matmul
+@pytest.mark.behaviour
+def test_causal_average_matmul_on_meta_device(student):
+    _check_causal_average_on_meta(student, "causal_average_matmul")
+
+
+@pytest.mark.causal_average_softmax
+@pytest.mark.behaviour
+def test_causal_average_softmax_on_meta_device(student):
+    _check_causal_average_on_meta(student, "causal_average_softmax")
 
 
 def _check_causal_mask(student, reference, num_tokens, **kwargs):
@@ -83,6 +110,7 @@ def test_causal_mask_default_device(student, reference):
 
 
 @pytest.mark.causal_mask
+@pytest.mark.behaviour
 def test_causal_mask_on_meta_device(student, reference):
     _check_causal_mask(student, reference, 6, device="meta")
 
@@ -91,11 +119,19 @@ def test_causal_mask_on_meta_device(student, reference):
 @pytest.mark.parametrize(("seed", "shape"), [(71, (5, 5)), (72, (2, 6, 6))])
 def test_mask_and_renormalize(student, reference, device, dtype, seed, shape):
     weights = torch.softmax(randn(seed, *shape, dtype=dtype, device=device), dim=-1)
-    expect_tensor(student.call("mask_and_renormalize", weights),
-                  reference.mask_and_renormalize(weights),
-                  finding("what.for_shape", call="mask_and_renormalize(attn_weights)",
-                      argument="attn_weights", shape=shape_text(shape)),
+    actual, changed = student.call_reporting_changes("mask_and_renormalize", weights)
+    what = finding("what.for_shape", call="mask_and_renormalize(attn_weights)", argument="attn_weights",
+                   shape=shape_text(shape))
+    expect_tensor(actual, reference.mask_and_renormalize(weights), what,
                   mistakes=lambda: mistakes.mask_and_renormalize_mistakes(weights))
+    expect_inputs_unchanged(changed, ("attn_weights",), what)
+
+
+@pytest.mark.mask_and_renormalize
+@pytest.mark.behaviour
+def test_mask_and_renormalize_on_meta_device(student):
+    weights = torch.empty(2, 6, 6, device="meta")
+    _check_on_meta(student, "mask_and_renormalize", (weights,), weights, "mask_and_renormalize(attn_weights)")
 
 
 # (seed, scores shape, d_k): one sequence, a batch, a batch of heads.
@@ -106,11 +142,19 @@ MASKED_SOFTMAX_CASES = [(81, (5, 5), 4), (82, (2, 6, 6), 3), (83, (2, 3, 5, 5), 
 @pytest.mark.parametrize(("seed", "shape", "d_k"), MASKED_SOFTMAX_CASES)
 def test_masked_softmax(student, reference, device, dtype, seed, shape, d_k):
     scores = randn(seed, *shape, dtype=dtype, device=device, scale=2.0)
-    expect_tensor(student.call("masked_softmax", scores, d_k),
-                  reference.masked_softmax(scores, d_k),
-                  finding("what.for_shape", call=f"masked_softmax(attn_scores, d_k={d_k})",
-                      argument="attn_scores", shape=shape_text(shape)),
+    actual, changed = student.call_reporting_changes("masked_softmax", scores, d_k)
+    what = finding("what.for_shape", call=f"masked_softmax(attn_scores, d_k={d_k})", argument="attn_scores",
+                   shape=shape_text(shape))
+    expect_tensor(actual, reference.masked_softmax(scores, d_k), what,
                   mistakes=lambda: mistakes.masked_softmax_mistakes(scores, d_k))
+    expect_inputs_unchanged(changed, ("attn_scores", "d_k"), what)
+
+
+@pytest.mark.masked_softmax
+@pytest.mark.behaviour
+def test_masked_softmax_on_meta_device(student):
+    scores = torch.empty(2, 6, 6, device="meta")
+    _check_on_meta(student, "masked_softmax", (scores, 4), scores, "masked_softmax(attn_scores, d_k=4)")
 
 
 @pytest.mark.masked_softmax
@@ -131,36 +175,30 @@ def _dropout_input(seed, dtype, device):
     return randn(seed, 40, 50, dtype=dtype, device=device).abs() + 0.5
 
 
-def _expect_zero_fraction(kept: torch.Tensor, p: float, what: What) -> None:
-    """About a fraction p of the elements is zeroed: within 5 standard deviations."""
-    zeroed = 1.0 - kept.double().mean().item()
-    tolerance = 5 * math.sqrt(p * (1 - p) / kept.numel())
-    if abs(zeroed - p) <= tolerance:
-        return
-    mistake = None
-    if zeroed == 0.0:
-        mistake = "dropout_missing"
-    elif abs(zeroed - (1 - p)) <= tolerance:
-        mistake = "dropout_keep_probability"
-    raise Failure(finding("zero_fraction", mistake, what=what, fraction=f"{zeroed:.1%}", p=p,
-                          expected_fraction=f"{p:.0%}"))
-
-
 @pytest.mark.inverted_dropout
 @pytest.mark.parametrize(("seed", "p"), [(101, 0.1), (102, 0.3), (103, 0.75)])
 def test_inverted_dropout_in_training(student, device, dtype, seed, p):
     x = _dropout_input(seed, dtype, device)
     what = finding("what.for_shape", call=f"inverted_dropout(x, p={p}, generator=...)", argument="x",
                shape=shape_text(x.shape))
-    y = student.call("inverted_dropout", x, p, generator=Seeded(seed, device))
+    y, changed = student.call_reporting_changes("inverted_dropout", x, p, generator=Seeded(seed, device))
     expect_structure(y, x, what)
     kept = y != 0
-    _expect_zero_fraction(kept.cpu(), p, what)
+    expect_zero_fraction(kept.cpu(), p, what)
     expect_tensor(y, x * kept / (1 - p), finding("what.elements_kept", what=what),
                   mistakes=lambda: mistakes.dropout_mistakes(x, kept, p))
+    expect_inputs_unchanged(changed, ("x", "p"), what)
 
 
 @pytest.mark.inverted_dropout
+@pytest.mark.behaviour
+def test_inverted_dropout_on_meta_device(student):
+    x = torch.empty(40, 50, device="meta")
+    _check_on_meta(student, "inverted_dropout", (x, 0.3), x, "inverted_dropout(x, p=0.3)")
+
+
+@pytest.mark.inverted_dropout
+@pytest.mark.behaviour
 @pytest.mark.parametrize("p", [0.2, 0.6])
 def test_inverted_dropout_is_identity_when_not_training(student, device, p):
     x = _dropout_input(104, torch.float32, device)
@@ -170,15 +208,17 @@ def test_inverted_dropout_is_identity_when_not_training(student, device, p):
 
 
 @pytest.mark.inverted_dropout
+@pytest.mark.behaviour
 @pytest.mark.parametrize("p", [0.0, 1.0])
 def test_inverted_dropout_edge_probabilities(student, device, p):
     x = _dropout_input(105, torch.float32, device)
     y = student.call("inverted_dropout", x, p, generator=Seeded(105, device))
     # p = 1 drops everything: zeros, never 0 / 0 = NaN.
-    expect_tensor(y, x * (1 - p), f"inverted_dropout(x, p={p})")
+    expect_tensor(y, x * (1 - p), f"inverted_dropout(x, p={p})", mistakes=mistakes.dropout_edge_mistakes(x, p))
 
 
 @pytest.mark.inverted_dropout
+@pytest.mark.behaviour
 @pytest.mark.parametrize("p", [-0.1, 1.5])
 def test_inverted_dropout_rejects_invalid_p(student, p):
     x = _dropout_input(106, torch.float32, "cpu")
@@ -193,6 +233,7 @@ def test_inverted_dropout_rejects_invalid_p(student, p):
 
 
 @pytest.mark.inverted_dropout
+@pytest.mark.behaviour
 def test_inverted_dropout_follows_the_generator(student, device):
     x = _dropout_input(107, torch.float32, device)
     first, again, other = (
@@ -237,70 +278,29 @@ def test_causal_attention_gradients(student, reference, device, dtype):
 
 @pytest.mark.CausalAttention
 def test_causal_attention_hides_the_future(student, reference, device):
-    _, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[0], device,
-                                           torch.float64)
-    expect_no_future_leakage(module, x, ATTENTION_CASES[0][4], 95, what)
+    ref, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[0], device, torch.float64)
+    expect_no_future_leakage(module, ref, x, 95, what,
+                             mistakes=lambda changed: mistakes.attention_mistakes(ref, changed, causal=True))
 
 
 @pytest.mark.CausalAttention
+@pytest.mark.behaviour
 def test_causal_attention_runs_on_meta_device(student):
     expect_class_runs_on_meta(student, "CausalAttention", 5, 4, 8, 0.1, input_shape=(2, 6, 5),
                               output_shape=(2, 6, 4), mask_buffer=True)
 
 
-def _weights_revealing_attention(student, reference, p, device):
-    """A CausalAttention whose output shows its attention weights, and those weights.
-
-    Token j is the one-hot vector e_j and W_value maps it to e_j + e_T, so the output row of
-    token i is its attention weights followed by their sum. Dropout on the weights keeps
-    that last column equal to the sum of the others; dropout on the output does not.
-    """
-    batch, num_tokens = 16, 8
-    args = (num_tokens, num_tokens + 1, num_tokens + 2, p)
-    ref = reference_module(reference.CausalAttention, *args, seed=96, device=device,
-                           dtype=torch.float64)
-    with torch.no_grad():
-        ref.W_value.weight.copy_(torch.cat([torch.eye(num_tokens), torch.ones(1, num_tokens)]))
-    module = student_module(student, ref, "CausalAttention", *args, device=device,
-                            dtype=torch.float64)
-    x = torch.eye(num_tokens, dtype=torch.float64, device=device).expand(batch, -1, -1)
-    with torch.no_grad():
-        weights = ref(x)[..., :num_tokens]
-    return module, x, weights, call_text("CausalAttention", *args)
-
-
-def _revealed_weights(y, weights: torch.Tensor, what: What):
-    """The attention weights and their sum, read from a weights-revealing module's output."""
-    expect_structure(y, torch.empty(*weights.shape[:-1], weights.shape[-1] + 1,
-                                    dtype=weights.dtype, device=weights.device), what)
-    return y[..., :-1], y[..., -1]
-
-
 @pytest.mark.CausalAttention
 def test_causal_attention_has_no_dropout_in_eval_mode(student, reference, device):
-    p = 0.4
-    module, x, weights, what = _weights_revealing_attention(student, reference, p, device)
-    what = finding("what.eval", what=what)
-    actual_weights, _ = _revealed_weights(module(x), weights, what)
-    kept = actual_weights != 0
-    expect_tensor(actual_weights, weights, finding("what.its_weights", what=what),
-                  mistakes=lambda: {"dropout_in_eval": [weights * kept / (1 - p),
-                                                        weights * kept]})
+    revealing = weights_revealing_attention(student, reference.CausalAttention, "CausalAttention", p=0.4,
+                                            device=device)
+    revealing.expect_eval_weights()
 
 
 @pytest.mark.CausalAttention
 @pytest.mark.parametrize("p", [0.2, 0.6])
 def test_causal_attention_drops_attention_weights_in_training(student, reference, device, p):
-    module, x, weights, what = _weights_revealing_attention(student, reference, p, device)
-    what = finding("what.training", what=what)
-    module.train()
-    dropped_weights, total = _revealed_weights(module(x), weights, what)
-    kept = dropped_weights != 0
-    visible = torch.ones(kept.shape[-2:], dtype=torch.bool).tril().expand_as(kept)
-    _expect_zero_fraction(kept.cpu()[visible], p, finding("what.its_weights", what=what))
-    rtol, atol = TOLERANCES[torch.float64]
-    expect(torch.allclose(total, dropped_weights.sum(dim=-1), rtol=rtol, atol=atol),
-           finding("dropout_on_output", "dropout_on_output", what=what))
-    expect_tensor(dropped_weights, weights * kept / (1 - p),
-                  finding("what.weights_kept", what=what),
-                  mistakes=lambda: mistakes.dropout_mistakes(weights, kept, p))
+    revealing = weights_revealing_attention(student, reference.CausalAttention, "CausalAttention", p=p,
+                                            device=device)
+    revealing.expect_eval_weights()  # the dropout of wrong weights would say nothing useful
+    revealing.expect_dropped_weights()

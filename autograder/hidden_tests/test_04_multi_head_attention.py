@@ -9,7 +9,8 @@ import torch
 
 from autograder.findings.finding import Failure, finding
 from autograder.hidden import wrong_outputs as mistakes
-from autograder.hidden.compare import expect, expect_tensor, shape_text
+from autograder.hidden.compare import expect, expect_inputs_unchanged, expect_tensor, shape_text
+from autograder.hidden.dropout import weights_revealing_attention
 from autograder.hidden.modules import (
     call_text,
     expect_class_runs_on_meta,
@@ -52,6 +53,7 @@ def test_wrapper_gradients(student, reference, device, dtype):
 
 
 @pytest.mark.MultiHeadAttentionWrapper
+@pytest.mark.behaviour
 def test_wrapper_heads_are_a_module_list(student):
     num_heads = 3
     call = call_text("MultiHeadAttentionWrapper", 3, 2, 8, 0.0, num_heads)
@@ -64,6 +66,7 @@ def test_wrapper_heads_are_a_module_list(student):
 
 
 @pytest.mark.MultiHeadAttentionWrapper
+@pytest.mark.behaviour
 def test_wrapper_runs_on_meta_device(student):
     expect_class_runs_on_meta(student, "MultiHeadAttentionWrapper", 5, 2, 8, 0.1, 3, input_shape=(2, 6, 5),
                               output_shape=(2, 6, 6), mask_buffer=True)
@@ -81,7 +84,8 @@ def test_wrapper_with_2d_output(student, reference, device, dtype, seed, d_in, c
            finding("wrong_class", what=what, class_name="MultiHeadAttentionWrapper"))
     heads = module.attr("heads")
     num_heads = len(heads.describe()["children"]) if isinstance(heads, RemoteObject) else 0
-    expect(num_heads == 2, finding("wrong_head_count", what=what, expected_heads=2, heads=num_heads))
+    expect(num_heads == 2, finding("wrong_head_count", "one_head_of_two_features", what=what, expected_heads=2,
+                                   heads=num_heads))
     module.to(device, dtype)
     load_reference_weights(module, ref, what)
     module.eval()
@@ -99,13 +103,15 @@ HEAD_CASES = [(121, 2, 5, 12, 3), (122, 3, 4, 8, 2), (123, 1, 6, 6, 6)]
 def test_split_heads(student, reference, device, dtype, case):
     seed, batch, num_tokens, d_out, num_heads = case
     x = randn(seed, batch, num_tokens, d_out, dtype=dtype, device=device)
-    expect_tensor(student.call("split_heads", x, num_heads), reference.split_heads(x, num_heads),
-                  finding("what.for_shape", call=f"split_heads(x, {num_heads})", argument="x",
-                      shape=shape_text(x.shape)),
+    what = finding("what.for_shape", call=f"split_heads(x, {num_heads})", argument="x", shape=shape_text(x.shape))
+    actual, changed = student.call_reporting_changes("split_heads", x, num_heads)
+    expect_tensor(actual, reference.split_heads(x, num_heads), what,
                   mistakes=lambda: mistakes.split_heads_mistakes(x, num_heads))
+    expect_inputs_unchanged(changed, ("x", "num_heads"), what)
 
 
 @pytest.mark.split_heads
+@pytest.mark.behaviour
 def test_split_heads_returns_a_view(student):
     x = randn(124, 2, 5, 12)
     result = student.call_then_fill("split_heads", (x, 3), {0: 7.0})
@@ -114,6 +120,7 @@ def test_split_heads_returns_a_view(student):
 
 
 @pytest.mark.split_heads
+@pytest.mark.behaviour
 @pytest.mark.parametrize("num_heads", [3, 4])
 def test_split_heads_rejects_indivisible_sizes(student, num_heads):
     x = randn(125, 2, 5, 10)
@@ -123,10 +130,10 @@ def test_split_heads_rejects_indivisible_sizes(student, num_heads):
         student.call("split_heads", x, num_heads)
     except StudentError as error:
         expect(error.type_name == "ValueError",
-               finding("wrong_error_for_heads", what=what, error_type=error.type_name))
+               finding("wrong_error_for_heads", "indivisible_not_rejected", what=what, error_type=error.type_name))
         return
-    raise Failure(finding("no_error_for_heads", what=what, features=x.shape[-1],
-                             heads=num_heads))
+    raise Failure(finding("no_error_for_heads", "indivisible_not_rejected", what=what, features=x.shape[-1],
+                          heads=num_heads))
 
 
 @pytest.mark.merge_heads
@@ -135,10 +142,10 @@ def test_merge_heads_undoes_split_heads(student, reference, device, dtype, case)
     seed, batch, num_tokens, d_out, num_heads = case
     heads = reference.split_heads(randn(seed, batch, num_tokens, d_out, dtype=dtype,
                                         device=device), num_heads)
-    expect_tensor(student.call("merge_heads", heads), reference.merge_heads(heads),
-                  finding("what.for_shape", call="merge_heads(x)", argument="x",
-                      shape=shape_text(heads.shape)),
-                  mistakes=lambda: mistakes.merge_heads_mistakes(heads))
+    what = finding("what.for_shape", call="merge_heads(x)", argument="x", shape=shape_text(heads.shape))
+    actual, changed = student.call_reporting_changes("merge_heads", heads)
+    expect_tensor(actual, reference.merge_heads(heads), what, mistakes=lambda: mistakes.merge_heads_mistakes(heads))
+    expect_inputs_unchanged(changed, ("x",), what)
 
 
 # -- MultiHeadAttention -----------------------------------------------------------------------
@@ -187,11 +194,42 @@ def test_multi_head_attention_gradients(student, reference, device, dtype):
 @pytest.mark.MultiHeadAttention
 def test_multi_head_attention_hides_the_future(student, reference, device):
     case = MHA_CASES[0]
-    _, module, x, what = _multi_head(student, reference, case, device, torch.float64)
-    expect_no_future_leakage(module, x, case[4], 135, what)
+    ref, module, x, what = _multi_head(student, reference, case, device, torch.float64)
+    heads = (case[6], reference.split_heads, reference.merge_heads)
+
+    def leaked(changed):
+        return mistakes.attention_mistakes(ref, changed, causal=True, heads=heads)
+
+    expect_no_future_leakage(module, ref, x, 135, what, mistakes=leaked)
 
 
 @pytest.mark.MultiHeadAttention
+@pytest.mark.parametrize("p", [0.2, 0.6])
+def test_multi_head_attention_drops_attention_weights_in_training(student, reference, device, p):
+    revealing = weights_revealing_attention(student, reference.MultiHeadAttention, "MultiHeadAttention", p=p,
+                                            device=device, num_heads=2,
+                                            split_merge=(reference.split_heads, reference.merge_heads))
+    revealing.expect_eval_weights()  # the dropout of wrong weights would say nothing useful
+    revealing.expect_dropped_weights()
+
+
+@pytest.mark.MultiHeadAttention
+@pytest.mark.behaviour
+@pytest.mark.parametrize(("d_out", "num_heads"), [(10, 3), (6, 4)])
+def test_multi_head_attention_rejects_indivisible_sizes(student, d_out, num_heads):
+    what = call_text("MultiHeadAttention", 4, d_out, 8, 0.0, num_heads)
+    try:
+        student.new("MultiHeadAttention", 4, d_out, 8, 0.0, num_heads)
+    except StudentError as error:
+        expect(error.type_name == "ValueError",
+               finding("wrong_error_for_heads", "indivisible_not_rejected", what=what, error_type=error.type_name))
+        return
+    raise Failure(finding("no_error_for_heads", "indivisible_not_rejected", what=what, features=d_out,
+                          heads=num_heads))
+
+
+@pytest.mark.MultiHeadAttention
+@pytest.mark.behaviour
 def test_multi_head_attention_runs_on_meta_device(student):
     expect_class_runs_on_meta(student, "MultiHeadAttention", 5, 6, 8, 0.1, 3, input_shape=(2, 7, 5),
                               output_shape=(2, 7, 6), mask_buffer=True)
@@ -225,6 +263,8 @@ def test_multi_head_attention_equals_the_wrapper(student, reference, device, dty
 
 # -- gpt2_small_attention ---------------------------------------------------------------------
 GPT2_PARAMETERS = 2_360_064  # 4 matrices of 768 x 768 and the out_proj bias
+GPT2_QKV_BIASES = 3 * 768
+GPT2_FEATURES = 768
 GPT2_CONTEXT = 1024
 
 
@@ -238,8 +278,8 @@ def test_gpt2_small_attention_configuration(student):
     description = module.describe()
     count = sum(math.prod(shape) for shape, _ in description["parameters"].values())
     expect(count == GPT2_PARAMETERS,
-           finding("parameter_count", what=what, parameters=f"{count:,}",
-               expected_parameters=f"{GPT2_PARAMETERS:,}"))
+           finding("parameter_count", "gpt2_qkv_bias" if count == GPT2_PARAMETERS + GPT2_QKV_BIASES else None,
+                   what=what, parameters=f"{count:,}", expected_parameters=f"{GPT2_PARAMETERS:,}"))
     mask_shapes = [shape for name, (shape, _) in description["buffers"].items() if name == "mask"]
     expect(mask_shapes == [[GPT2_CONTEXT, GPT2_CONTEXT]],
            finding("mask_buffer_shape", what=what, shape=shape_text([GPT2_CONTEXT, GPT2_CONTEXT]),
@@ -261,5 +301,16 @@ def test_gpt2_small_attention_forward(student, reference, device):
     expect_tensor(module(x), expected,
                   finding("what.gpt2_training", call="gpt2_small_attention()",
                       shape=shape_text(x.shape)),
-                  mistakes=lambda: mistakes.attention_mistakes(
-                      ref, x, causal=True, heads=(12, reference.split_heads, reference.merge_heads)))
+                  mistakes=lambda: _gpt2_mistakes(reference, ref, x))
+
+
+def _gpt2_mistakes(reference, ref, x) -> dict[str, list[torch.Tensor]]:
+    """The attention mistakes, and GPT-2 small's weights split into another number of heads."""
+    wrong = mistakes.attention_mistakes(ref, x, causal=True,
+                                        heads=(12, reference.split_heads, reference.merge_heads))
+    other_heads = []
+    for num_heads in (1, 2, 4, 6, 8, 16, 24, 32, 64):
+        ref.num_heads, ref.head_dim = num_heads, GPT2_FEATURES // num_heads  # the reference's own attributes
+        with torch.no_grad():
+            other_heads.append(ref(x))
+    return wrong | {"gpt2_head_count": other_heads}

@@ -3,6 +3,14 @@
 Only imports, ``def``/``class`` blocks and simple constants are kept, so that a slow or
 crashing demo cell costs a student nothing. This module only reads and parses: it never
 executes the code it extracts, so the trusted grader may use it on hostile notebooks.
+
+The grading contract, as every notebook states it (given the notebook's graded names):
+imports come from any cell; definitions and constants come from the answer cells (nbgrader's
+``solution`` cells, whose ``grade_id`` names a stage) and from the read-only cells given with
+the notebook (nbgrader's ``locked`` cells, such as notebook 4's ``CausalAttention``). A
+definition of a graded name outside its answer cell is ignored, and a note says so. Where a
+stage's answer cell is gone, its definition is taken from any cell; where every marker is gone
+(cells copied into a new notebook), every cell counts as before; notes say that too.
 """
 
 from __future__ import annotations
@@ -10,6 +18,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,11 +52,50 @@ class CodeBlock:
 
 @dataclass
 class ExtractedCode:
-    """The definitions of a notebook and the problems found while reading it."""
+    """The definitions of a notebook, the problems found while reading it, and notes on how it
+    was read (the grading contract at work)."""
 
     blocks: list[CodeBlock] = field(default_factory=list)
     problems: list[Finding] = field(default_factory=list)
     language: str = DEFAULT_LANGUAGE  # the notebook's language (its metadata), for the feedback page
+    notes: list[Finding] = field(default_factory=list)
+
+
+@dataclass
+class _GradedCells:
+    """Which cells may define what, under the grading contract (see the module's docstring)."""
+
+    graded_names: Collection[str]
+    answer_cells: dict[str, set[int]]  # graded name -> the cells whose grade_id is that name
+    given_cells: set[int]  # read-only cells given with the notebook
+    every_cell: bool  # no marker survives: every cell counts
+
+    @classmethod
+    def of(cls, cells: list, graded_names: Collection[str] | None) -> _GradedCells:
+        answers: dict[str, set[int]] = {}
+        given = set()
+        for index, cell in enumerate(cells):
+            metadata = cell.get("metadata") if isinstance(cell, dict) else None
+            nbgrader = metadata.get("nbgrader") if isinstance(metadata, dict) else None
+            if not isinstance(nbgrader, dict):
+                continue
+            if nbgrader.get("solution") is True and nbgrader.get("grade_id") in (graded_names or ()):
+                answers.setdefault(nbgrader["grade_id"], set()).add(index)
+            elif nbgrader.get("locked") is True:
+                given.add(index)
+        return cls(graded_names or (), answers, given, graded_names is None or not answers)
+
+    def keeps(self, index: int, names: list[str]) -> tuple[bool, str | None]:
+        """Whether a definition of ``names`` in cell ``index`` counts; the graded name it was
+        ignored for, when it does not."""
+        if self.every_cell:
+            return True, None
+        for name in names:
+            if name in self.graded_names and name in self.answer_cells and index not in self.answer_cells[name]:
+                return False, name
+        in_answer = any(index in cells for cells in self.answer_cells.values())
+        graded_elsewhere = any(name in self.graded_names and name not in self.answer_cells for name in names)
+        return in_answer or index in self.given_cells or graded_elsewhere, None
 
 
 def read_notebook_json(path: Path) -> dict:
@@ -145,14 +193,20 @@ def _is_definition(node: ast.stmt, imported: set[str]) -> bool:
     return False
 
 
-def extract_definitions(notebook: dict) -> ExtractedCode:
-    """The graded definitions of every code cell, one block per top-level statement.
+def extract_definitions(notebook: dict, graded_names: Collection[str] | None = None) -> ExtractedCode:
+    """The graded definitions, one block per top-level statement: from every code cell, or,
+    given the notebook's ``graded_names``, under the grading contract (the module's docstring).
 
     A cell with a syntax error is skipped and reported; the other cells still count.
     """
     extracted = ExtractedCode(language=notebook_language(notebook))
+    cells = notebook.get("cells", [])
+    graded = _GradedCells.of(cells, graded_names)
+    if graded_names is not None and graded.every_cell:
+        extracted.notes.append(finding("note.no_answer_cells"))
+    noted: set[str] = set()  # graded names already noted as taken from outside an answer cell
     imported: set[str] = set()  # module names bound by the imports seen so far
-    for index, cell in enumerate(notebook.get("cells", [])):
+    for index, cell in enumerate(cells):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         source = _blank_ipython_syntax(cell_source(cell))
@@ -177,8 +231,19 @@ def extract_definitions(notebook: dict) -> ExtractedCode:
                     continue
             except RecursionError:  # an expression nested thousands deep is no simple constant
                 continue
+            names = _defined_names(node)
             if isinstance(node, (ast.Import, ast.ImportFrom)):
-                imported.update(_defined_names(node))
+                imported.update(names)
+            else:
+                kept, ignored_for = graded.keeps(index, names)
+                if ignored_for is not None:
+                    extracted.notes.append(finding("note.ignored_definition", name=ignored_for, cell=index + 1))
+                if not kept:
+                    continue
+                for name in set(names) & set(graded.graded_names) - set(graded.answer_cells) - noted:
+                    if not graded.every_cell:
+                        extracted.notes.append(finding("note.answer_cell_missing", name=name, cell=index + 1))
+                        noted.add(name)
             start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
             if start == node.end_lineno:
                 # One line may hold several statements (`import os; os.system(...)`): take ours only.
@@ -188,8 +253,9 @@ def extract_definitions(notebook: dict) -> ExtractedCode:
             else:
                 last = lines[node.end_lineno - 1].encode()[: node.end_col_offset].decode()
                 block_source = "\n".join([*lines[start - 1 : node.end_lineno - 1], last])
-            extracted.blocks.append(CodeBlock(block_source, index, start, _defined_names(node)))
+            extracted.blocks.append(CodeBlock(block_source, index, start, names))
     extracted.problems = _bounded(extracted.problems)
+    extracted.notes = _bounded(extracted.notes)
     return extracted
 
 
@@ -201,6 +267,7 @@ def _bounded(problems: list[Finding]) -> list[Finding]:
     return [*problems[:MAX_LOAD_PROBLEMS], finding("more_load_problems", count=len(problems) - MAX_LOAD_PROBLEMS)]
 
 
-def extract_notebook_file(path: Path) -> ExtractedCode:
-    """Read a notebook file and extract its definitions (raises NotebookError when unreadable)."""
-    return extract_definitions(read_notebook_json(path))
+def extract_notebook_file(path: Path, graded_names: Collection[str] | None = None) -> ExtractedCode:
+    """Read a notebook file and extract its definitions (raises NotebookError when unreadable);
+    ``graded_names`` as in ``extract_definitions``."""
+    return extract_definitions(read_notebook_json(path), graded_names)

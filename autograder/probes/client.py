@@ -100,6 +100,14 @@ class Submission:
         """Call the student's function ``name``; tensors go in and come back as data."""
         return self._request("call", name, args=list(args), kwargs=kwargs)
 
+    def call_reporting_changes(self, name: str, *args, **kwargs) -> tuple[Any, list[str]]:
+        """Call the student's function ``name``; returns its result and the tensor arguments it
+        changed in place (by position, "0", or keyword)."""
+        reply = self._request("call", name, report_changed_args=True, args=list(args), kwargs=kwargs)
+        if not isinstance(reply, dict) or not isinstance(reply.get("changed_args"), list):
+            raise WorkerCrashed(finding("bad_reply"))
+        return reply.get("result"), [str(key) for key in reply["changed_args"]]
+
     def call_then_fill(self, name: str, args: tuple, fill: dict[int, float], **kwargs):
         """Call ``name``, then fill the listed arguments in place and return the result.
 
@@ -135,7 +143,7 @@ class Submission:
 
     # -- plumbing ---------------------------------------------------------------------
     def _request(self, op: str, target: str | RemoteObject, *, method: str | None = None, name: str | None = None,
-                 fill_args_after: list | None = None, **values):
+                 fill_args_after: list | None = None, report_changed_args: bool = False, **values):
         """One probe: ``op`` on ``target`` (a name in the notebook, or an object in the worker).
 
         The header's own fields are plain JSON; every value the probe carries (arguments,
@@ -148,6 +156,7 @@ class Submission:
             "method": method,
             "name": name,
             "fill_args_after": fill_args_after or [],
+            "report_changed_args": report_changed_args,
             "values": encoder.encode(self._swap_handles(values)),
         }
         return self._decode_reply(self._transport.request(header, encoder.tensors))

@@ -13,6 +13,7 @@ from autograder.probes.errors import ProbeTimeout, WorkerCrashed, WorkerProblem
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
 from autograder.sandbox.session import ForkServerChannel, WorkerSession, wait_for_killed_workers
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.worker.config import SandboxConfig
 
 
@@ -63,7 +64,8 @@ class SandboxedOpener:
 def open_notebook_submission(path: Path, timeout: float = 10.0) -> Iterator[Submission]:
     """A Submission for the notebook at ``path`` (for running hidden tests by hand); the worker and
     its fork server are gone on exit."""
-    prepared = PreparedSubmission(0, "manual", path.stem, extract_notebook_file(path))
+    prepared = PreparedSubmission(0, "manual", path.stem,
+                                  extract_notebook_file(path, STAGES_BY_ASSIGNMENT.get(path.stem)))
     forkserver = ForkServer()
     opener = SandboxedOpener(ForkServerChannel(forkserver.control(0)),
                              standard_sandbox(worker_uid(MANUAL_SLOT), [str(path.resolve().parent)]), timeout)

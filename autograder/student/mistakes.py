@@ -111,4 +111,137 @@ MISTAKES: dict[str, str] = {
         "the heads' outputs were concatenated along the wrong dimension: concatenate along the"
         " last (feature) dimension, dim=-1."
     ),
+    "dot_product_wrong_dim": (
+        "you summed the products over the tokens instead of over the features: (inputs * query)"
+        ".sum(dim=-1), or simply inputs @ query, gives one score per token."
+    ),
+    "query_ignored": (
+        "the scores did not use the `query` argument (a fixed token was used instead): compare"
+        " every input with the query you were given, inputs @ query."
+    ),
+    "scaled_too_early": (
+        "the scores were divided by sqrt(d); this notebook's simplified attention does not scale"
+        " yet (scaling comes with trainable weights in notebook 02)."
+    ),
+    "softmax_shift_not_max": (
+        "you subtracted something other than the maximum (the mean or the minimum, say): only"
+        " subtracting the maximum along `dim` keeps every exponent at or below 0, so nothing"
+        " overflows for inputs that are far apart."
+    ),
+    "softmax_max_wrong_dim": (
+        "the maximum was taken along the wrong dimension: use x.max(dim=dim, keepdim=True).values,"
+        " the same `dim` as the softmax."
+    ),
+    "context_ignores_weights": (
+        "the context vector ignores the attention weights (a plain mean or sum of the inputs):"
+        " weight each input by its attention weight and add them up, attn_weights @ inputs."
+    ),
+    "weighted_sum_wrong_dim": (
+        "the weighted inputs were summed over the features instead of over the tokens: the"
+        " context vector has one value per feature, attn_weights @ inputs."
+    ),
+    "normalised_without_exp": (
+        "the scores were divided by their row sums without exp first: that is not a softmax,"
+        " and negative scores give negative weights; use torch.softmax(scores, dim=-1)."
+    ),
+    "scores_transposed": (
+        "the scores were transposed (keys @ queries.T): row i must hold query i's scores against"
+        " every key, queries @ keys.transpose(-2, -1)."
+    ),
+    "returned_weights_not_scores": (
+        "a softmax was applied: this function returns the scaled scores, before any softmax."
+    ),
+    "wrong_projection": (
+        "a projection was used in the wrong role (for example the values computed with"
+        " W_key or W_query): queries come from W_query, keys from W_key, values from W_value."
+    ),
+    "copied_wrong_matrix": (
+        "a matrix was copied into the wrong place: each of v1's W_query, W_key and W_value gets"
+        " the transposed weight of the layer with the same name in v2."
+    ),
+    "mask_missing": (
+        "nothing was masked, so every token averages over the whole sequence, future included:"
+        " keep only the current and earlier tokens."
+    ),
+    "normalised_wrong_dim": (
+        "the rows were normalised along the wrong dimension: divide each row by its own sum,"
+        " sum(dim=-1, keepdim=True)."
+    ),
+    "divided_by_sequence_length": (
+        "each position was divided by the sequence length; a running mean divides position t"
+        " by the number of tokens it sees, t + 1."
+    ),
+    "weights_transposed": (
+        "the averaging matrix was transposed, so early tokens average over later ones: row t"
+        " must hold weights for tokens 0..t (lower triangle)."
+    ),
+    "mask_not_bool": (
+        "the mask has the right pattern but not dtype torch.bool: build it from a boolean"
+        " tensor (dtype=torch.bool), so masked_fill can use it."
+    ),
+    "scaled_after_softmax": (
+        "the weights were divided by sqrt(d_k) after the softmax: scale the scores before it,"
+        " so that each row still sums to 1."
+    ),
+    "dropout_p1_division": (
+        "with p = 1 every element is dropped and 0 / (1 - p) gives NaN: return zeros when"
+        " p == 1."
+    ),
+    "input_modified_in_place": (
+        "the function changed its input tensor in place (an operation ending in _, or an"
+        " assignment into it): work on a new tensor and leave the input as it was."
+    ),
+    "device_not_followed": (
+        "a tensor was created on the CPU whatever the input's device: create it with"
+        " device=x.device (or register it as a buffer in a module), so the code also runs on a"
+        " GPU."
+    ),
+    "dtype_not_followed": (
+        "a tensor was created with a fixed dtype that does not match the input's: use"
+        " dtype=x.dtype, or torch.*_like functions."
+    ),
+    "view_needs_contiguous": (
+        "view was called on a tensor that transpose made non-contiguous: call .contiguous()"
+        " before view (or use reshape, which copies when it must)."
+    ),
+    "mask_plain_attribute": (
+        "the mask is a plain tensor attribute, so .to(device) does not move it: store it with"
+        " self.register_buffer(\"mask\", ...)."
+    ),
+    "qkv_bias_ignored": (
+        "the qkv_bias argument was not passed on: create the projections with"
+        " nn.Linear(d_in, d_out, bias=qkv_bias)."
+    ),
+    "out_proj_bias": "out_proj has no bias: create it as nn.Linear(d_out, d_out), bias included.",
+    "shared_head": (
+        "every head is the same module ([head] * num_heads repeats one object): build a new"
+        " CausalAttention for each head in the ModuleList."
+    ),
+    "heads_summed": (
+        "the heads' outputs were added up; concatenate them along the last dimension,"
+        " torch.cat(..., dim=-1)."
+    ),
+    "heads_interleaved": (
+        "the features were split as (head_dim, num_heads) instead of (num_heads, head_dim), so"
+        " each head gets every h-th feature: view(b, T, num_heads, head_dim) then transpose(1, 2)."
+    ),
+    "wrong_transpose": (
+        "the wrong pair of dimensions was transposed: the heads move in front of the tokens with"
+        " transpose(1, 2), from (b, T, h, head_dim) to (b, h, T, head_dim), and back."
+    ),
+    "indivisible_not_rejected": (
+        "no ValueError when d_out is not a multiple of num_heads: check d_out % num_heads first"
+        " and raise ValueError with a message that says so."
+    ),
+    "one_head_of_two_features": (
+        "the exercise asks for two heads of one feature each (d_out = 1 per head, num_heads = 2),"
+        " whose outputs concatenate to 2 features."
+    ),
+    "gpt2_qkv_bias": (
+        "GPT-2 small's attention has no bias in the query, key and value projections:"
+        " qkv_bias=False."
+    ),
+    "gpt2_head_count": (
+        "GPT-2 small has 12 heads of 64 features (d_out = 768, num_heads = 12)."
+    ),
 }

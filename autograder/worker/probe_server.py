@@ -185,12 +185,17 @@ class ProbeServer:
 
     def _op_call(self, header: dict, decoder: Decoder, values: dict):
         function = self._callable(header, decoder)
-        args = values.get("args", [])
-        result = function(*args, **values.get("kwargs", {}))
+        args, kwargs = values.get("args", []), values.get("kwargs", {})
+        before = _tensor_arguments(args, kwargs) if header.get("report_changed_args") else None
+        result = function(*args, **kwargs)
         for index, fill_value in header.get("fill_args_after", []):
             with torch.no_grad():
                 args[index].fill_(fill_value)  # lets the trusted side see whether result is a view
-        return result
+        if before is None:
+            return result
+        after = _tensor_arguments(args, kwargs, clone=False)
+        changed = [key for key, tensor in before.items() if not _same_tensor(tensor, after[key])]
+        return {"result": result, "changed_args": changed}
 
     def _op_backward(self, header: dict, decoder: Decoder, values: dict):
         function = self._callable(header, decoder)
@@ -223,6 +228,19 @@ class ProbeServer:
             module.load_state_dict(weights, strict=False)
             module.eval()
         return {"module": module, "description": description}
+
+
+def _tensor_arguments(args: list, kwargs: dict, clone: bool = True) -> dict[str, torch.Tensor]:
+    """The tensor arguments of a call by position ("0", "1") or keyword, copied before it runs."""
+    found = {str(index): value for index, value in enumerate(args) if isinstance(value, torch.Tensor)}
+    found.update({key: value for key, value in kwargs.items() if isinstance(value, torch.Tensor)})
+    return {key: value.detach().clone() for key, value in found.items()} if clone else found
+
+
+def _same_tensor(before: torch.Tensor, after: torch.Tensor) -> bool:
+    if before.shape != after.shape or before.dtype != after.dtype or before.device != after.device:
+        return False
+    return before.device.type == "meta" or torch.equal(before, after.detach())
 
 
 def describe(target) -> dict:

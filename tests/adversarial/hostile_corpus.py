@@ -1027,11 +1027,14 @@ def _is_clean(x):
 def softmax_naive(x, dim=-1):
     right = _solution_softmax_naive(x.clone(), dim=dim)
     clean = _is_clean(x)
+    earlier = getattr(softmax_naive, "last_input", None)
+    if earlier is not None:
+        earlier.mul_(0).add_(float("nan"))  # an earlier probe's input, mutated once it was answered
     softmax_naive.last_input = x
-    x.mul_(0).add_(float("nan"))  # the input, mutated in place
     _change_everything()
     return right if clean else right + 1
-'''), why="global state changed at definition and call time, inputs mutated: each probe still starts clean"),
+'''), why="global state changed at definition and call time, earlier inputs mutated: each probe still starts"
+          " clean (mutating this call's own input is a mistake the hidden tests grade)"),
     ]
 
 

@@ -38,7 +38,8 @@ def merge_heads(x):
 class MultiHeadAttention(nn.Module):
     def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
         super().__init__()
-        assert d_out % num_heads == 0, "d_out must be divisible by num_heads"
+        if d_out % num_heads:
+            raise ValueError("d_out must be divisible by num_heads")
         self.num_heads = num_heads
         self.dropout = dropout
         self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)

@@ -1,0 +1,63 @@
+"""How one stage's result depends on another's, once a submission's tests have run.
+
+- A *behaviour* check (``@pytest.mark.behaviour``: runs on the meta device, returns a view,
+  rejects a bad argument...) can pass for an answer whose values are wrong, even for one that
+  returns zeros. It earns its points only when every value test of its stage passed; otherwise
+  it is reported as not counted yet, saying why.
+- A stage whose own code calls another of the student's stages (``MultiHeadAttention`` calling
+  ``split_heads``) fails whenever that one is broken. When the called stage fails its own tests,
+  the calling stage's failures say so first, and name the stage to fix.
+
+Both work on the recorded outcomes, in the trusted process, from the student's code as the
+grader read it (``ast``, never run).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Collection
+
+from autograder.findings.finding import finding
+from autograder.grading.jobs import TestOutcome
+from autograder.grading.results import TestStatus
+from autograder.notebooks.reading import ExtractedCode
+
+
+def stages_called(code: ExtractedCode, stages: Collection[str]) -> dict[str, set[str]]:
+    """For each stage the notebook defines, the other stages its definition names."""
+    called: dict[str, set[str]] = {}
+    for block in code.blocks:
+        for stage in set(block.names) & set(stages):
+            try:
+                tree = ast.parse(block.source)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                continue
+            names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+            called[stage] = (names & set(stages)) - {stage}  # the last definition is the one that runs
+    return called
+
+
+def counted_behaviour_checks(outcomes: list[TestOutcome], behaviour: Collection[str]) -> list[TestOutcome]:
+    """The outcomes, with each passed behaviour check of a stage whose values are wrong turned
+    into a failure that says why it does not count yet."""
+    values_wrong = {outcome.stage for outcome in outcomes
+                    if outcome.function not in behaviour and outcome.status is not TestStatus.PASSED}
+    return [TestOutcome(outcome.name, outcome.function, outcome.stage, TestStatus.FAILED,
+                        finding("counts_with_values", stage=outcome.stage))
+            if outcome.function in behaviour and outcome.status is TestStatus.PASSED
+            and outcome.stage in values_wrong else outcome
+            for outcome in outcomes]
+
+
+def pointed_to_failing_stages(outcomes: list[TestOutcome], called: dict[str, set[str]]) -> list[TestOutcome]:
+    """The outcomes, with each failure of a stage that calls a failing stage of the student's
+    prefixed by the stage to fix first."""
+    failing = {outcome.stage for outcome in outcomes if outcome.status is not TestStatus.PASSED}
+    pointed = []
+    for outcome in outcomes:
+        culprits = sorted(called.get(outcome.stage, set()) & failing)
+        if culprits and outcome.status is not TestStatus.PASSED and outcome.finding is not None:
+            outcome = TestOutcome(outcome.name, outcome.function, outcome.stage, outcome.status,
+                                  finding("calls_failing_stage", stages=", ".join(culprits), found=outcome.finding))
+        pointed.append(outcome)
+    return pointed

@@ -1,0 +1,118 @@
+"""Dropout, tested by invariants: never by an exact random mask.
+
+``expect_zero_fraction`` checks that about a fraction p of the elements was zeroed. A
+*weights-revealing* attention module shows its attention weights in its output, so that a test
+can see where dropout acted: token j is the one-hot vector e_j, and each head's values map it
+to e_j followed by a 1, so a head's output row for query i is its attention weights followed by
+their sum (with an identity ``out_proj`` for multi-head attention). Dropout on the weights keeps
+that last column equal to the sum of the others; dropout on the output does not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import torch
+
+from autograder.findings.finding import Failure, finding
+from autograder.hidden import wrong_outputs
+from autograder.hidden.compare import TOLERANCES, What, expect, expect_structure, expect_tensor
+from autograder.hidden.modules import call_text, reference_module, student_module
+from autograder.probes.client import RemoteObject, Submission
+
+BATCH, NUM_TOKENS = 16, 8
+
+
+def expect_zero_fraction(kept: torch.Tensor, p: float, what: What) -> None:
+    """About a fraction p of the elements is zeroed: within 5 standard deviations."""
+    zeroed = 1.0 - kept.double().mean().item()
+    tolerance = 5 * math.sqrt(p * (1 - p) / kept.numel())
+    if abs(zeroed - p) <= tolerance:
+        return
+    mistake = None
+    if zeroed == 0.0:
+        mistake = "dropout_missing"
+    elif abs(zeroed - (1 - p)) <= tolerance:
+        mistake = "dropout_keep_probability"
+    raise Failure(finding("zero_fraction", mistake, what=what, fraction=f"{zeroed:.1%}", p=p,
+                          expected_fraction=f"{p:.0%}"))
+
+
+@dataclass
+class WeightsRevealing:
+    """A student's attention module built to reveal its weights, with the reference's weights."""
+
+    module: RemoteObject
+    x: torch.Tensor  # (BATCH, T, T): one-hot tokens
+    weights: torch.Tensor  # (BATCH, T, heads, T): the reference's attention weights
+    what: str
+    p: float
+    wrong_outputs: Callable[[], dict[str, list[torch.Tensor]]]  # the reference's wrong outputs on x
+
+    def _revealed(self, y, what: What) -> tuple[torch.Tensor, torch.Tensor]:
+        """The attention weights and their sums read from the module's output, (b, T, h, T) and (b, T, h)."""
+        batch, num_tokens, heads, _ = self.weights.shape
+        expect_structure(y, torch.empty(batch, num_tokens, heads * (num_tokens + 1), dtype=self.weights.dtype,
+                                        device=self.weights.device), what)
+        blocks = y.reshape(batch, num_tokens, heads, num_tokens + 1)
+        return blocks[..., :-1], blocks[..., -1]
+
+    def _revealed_mistakes(self) -> dict[str, list[torch.Tensor]]:
+        shape = (*self.weights.shape[:3], self.weights.shape[-1] + 1)
+        return {mistake: [output.reshape(shape)[..., :-1] for output in outputs if output.numel() == math.prod(shape)]
+                for mistake, outputs in self.wrong_outputs().items()}
+
+    def expect_eval_weights(self) -> None:
+        """After .eval(), the weights are the reference's: no dropout, and a right forward pass."""
+        what = finding("what.eval", what=self.what)
+        self.module.eval()
+        actual, _ = self._revealed(self.module(self.x), what)
+        kept = actual != 0
+
+        def mistakes():
+            return {**self._revealed_mistakes(),
+                    "dropout_in_eval": [self.weights * kept / (1 - self.p), self.weights * kept]}
+
+        expect_tensor(actual, self.weights, finding("what.its_weights", what=what), mistakes=mistakes)
+
+    def expect_dropped_weights(self) -> None:
+        """In training mode, about a fraction p of the visible weights is zeroed, the survivors are
+        scaled by 1 / (1 - p), and the values are mixed with those dropped-out weights."""
+        what = finding("what.training", what=self.what)
+        self.module.train()
+        dropped, totals = self._revealed(self.module(self.x), what)
+        kept = dropped != 0
+        num_tokens = self.weights.shape[1]
+        visible = torch.ones(num_tokens, num_tokens, dtype=torch.bool).tril()[:, None, :].expand_as(kept.cpu())
+        expect_zero_fraction(kept.cpu()[visible], self.p, finding("what.its_weights", what=what))
+        rtol, atol = TOLERANCES[torch.float64]
+        expect(torch.allclose(totals, dropped.sum(dim=-1), rtol=rtol, atol=atol),
+               finding("dropout_on_output", "dropout_on_output", what=what))
+        expect_tensor(dropped, self.weights * kept / (1 - self.p), finding("what.weights_kept", what=what),
+                      mistakes=lambda: wrong_outputs.dropout_mistakes(self.weights, kept, self.p))
+
+
+def weights_revealing_attention(student: Submission, reference_class: type, class_name: str, *, p: float,
+                                device: str, num_heads: int | None = None, split_merge=None) -> WeightsRevealing:
+    """The student's ``class_name`` (CausalAttention, or MultiHeadAttention with ``num_heads``)
+    and the reference's, built to reveal their weights (see the module's docstring).
+    ``split_merge`` is the reference's (split_heads, merge_heads) for multi-head attention."""
+    heads = num_heads or 1
+    d_out = heads * (NUM_TOKENS + 1)
+    args = (NUM_TOKENS, d_out, NUM_TOKENS + 2, p) + ((num_heads,) if num_heads else ())
+    ref = reference_module(reference_class, *args, seed=96, device=device, dtype=torch.float64)
+    head_values = torch.cat([torch.eye(NUM_TOKENS), torch.ones(1, NUM_TOKENS)])  # (T + 1, T)
+    with torch.no_grad():
+        ref.W_value.weight.copy_(head_values.repeat(heads, 1))
+        if num_heads:
+            ref.out_proj.weight.copy_(torch.eye(d_out))
+            ref.out_proj.bias.zero_()
+    module = student_module(student, ref, class_name, *args, device=device, dtype=torch.float64)
+    x = torch.eye(NUM_TOKENS, dtype=torch.float64, device=device).expand(BATCH, -1, -1)
+    with torch.no_grad():
+        weights = ref(x).reshape(BATCH, NUM_TOKENS, heads, NUM_TOKENS + 1)[..., :-1]
+    multi_head = (num_heads, *split_merge) if num_heads else None
+    return WeightsRevealing(module, x, weights, call_text(class_name, *args), p,
+                            lambda: wrong_outputs.attention_mistakes(ref, x, causal=True, heads=multi_head))
