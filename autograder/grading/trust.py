@@ -106,9 +106,10 @@ def check_canaries(records: dict[SubmissionKey, SubmissionRecord], canary_keys: 
 def _likely_cause(record: SubmissionRecord | None, python_paths: list[str]) -> str:
     """Why correct code fails in the sandbox, when the grader can tell."""
     isolation = record.isolation if record else None
-    if isolation is not None and isolation.level is IsolationLevel.LIMITS_ONLY and Layer.OWN_USER in isolation.layers:
-        if unreadable := _unreadable_python(python_paths):
-            return unreadable  # a worker that cannot import what it needs may also hang until its timeout
+    own_user = (isolation is not None and isolation.level is IsolationLevel.LIMITS_ONLY
+                and Layer.OWN_USER in isolation.layers)
+    if own_user and (unreadable := _unreadable_python(python_paths)):
+        return unreadable  # a worker that cannot import what it needs may also hang until its timeout
     if record is not None and any(outcome.status is TestStatus.TIMEOUT for outcome in record.outcomes):
         return ("The reference ran out of time: this machine is slower or busier than --timeout allows (a CPU"
                 " quota, other work running). Grade again with a larger --timeout, or fewer --jobs.")

@@ -47,6 +47,16 @@ def expect_inputs_unchanged(changed: list[str], arguments: tuple[str, ...], what
         raise Failure(finding("modified_input", "input_modified_in_place", what=what, argument=name))
 
 
+def expect_function_output(student, name: str, args: tuple, arguments: tuple[str, ...], expected: torch.Tensor,
+                           what: What, *, rtol: float | None = None, mistakes: MistakeSource = None,
+                           kwargs: Mapping | None = None) -> None:
+    """The student's ``name(*args, **kwargs)`` returns ``expected`` (``mistakes`` as in
+    ``expect_tensor``) and leaves its tensor arguments as they were (``arguments`` names them)."""
+    actual, changed = student.call_reporting_changes(name, *args, **(kwargs or {}))
+    expect_tensor(actual, expected, what, rtol=rtol, mistakes=mistakes)
+    expect_inputs_unchanged(changed, arguments, what)
+
+
 def shape_text(shape) -> str:
     """A shape as students write it: (2, 5, 4)."""
     return "(" + ", ".join(str(size) for size in shape) + ("," if len(shape) == 1 else "") + ")"

@@ -7,7 +7,7 @@ import torch
 
 from autograder.findings.finding import finding
 from autograder.hidden import wrong_outputs as mistakes
-from autograder.hidden.compare import TOLERANCES, expect_inputs_unchanged, expect_tensor, shape_text
+from autograder.hidden.compare import TOLERANCES, expect_function_output, shape_text
 from autograder.hidden.modules import randn
 from autograder.student.example import your_journey_inputs
 
@@ -27,23 +27,21 @@ def _inputs(case, dtype, device, scale=1.0):
 def test_attention_scores_for_query(student, reference, device, dtype, case):
     inputs = _inputs(case, dtype, device)
     query = randn(case[0] + 100, inputs.shape[1], dtype=dtype, device=device)
-    actual, changed = student.call_reporting_changes("attention_scores_for_query", inputs, query)
     what = finding("what.for_shape", call="attention_scores_for_query(inputs, query)", argument="inputs",
                    shape=shape_text(inputs.shape))
-    expect_tensor(actual, reference.attention_scores_for_query(inputs, query), what,
-                  mistakes=lambda: mistakes.dot_product_mistakes(inputs, query))
-    expect_inputs_unchanged(changed, ("inputs", "query"), what)
+    expect_function_output(student, "attention_scores_for_query", (inputs, query), ("inputs", "query"),
+                           reference.attention_scores_for_query(inputs, query), what,
+                           mistakes=lambda: mistakes.dot_product_mistakes(inputs, query))
 
 
 @pytest.mark.attention_scores
 @pytest.mark.parametrize("case", [*SEQUENCES, (13, 4, 7)])
 def test_attention_scores(student, reference, device, dtype, case):
     inputs = _inputs(case, dtype, device)
-    actual, changed = student.call_reporting_changes("attention_scores", inputs)
     what = finding("what.for_shape", call="attention_scores(inputs)", argument="inputs", shape=shape_text(inputs.shape))
-    expect_tensor(actual, reference.attention_scores(inputs), what,
-                  mistakes=lambda: mistakes.attention_scores_mistakes(reference, inputs))
-    expect_inputs_unchanged(changed, ("inputs",), what)
+    expect_function_output(student, "attention_scores", (inputs,), ("inputs",),
+                           reference.attention_scores(inputs), what,
+                           mistakes=lambda: mistakes.attention_scores_mistakes(reference, inputs))
 
 
 def _check_softmax(student, reference, name, x, dim):
@@ -55,10 +53,8 @@ def _check_softmax(student, reference, name, x, dim):
     rtol = max(TOLERANCES[x.dtype][0], 4 * torch.finfo(x.dtype).eps * x.abs().max().item())
     call = f"{name}(x{''.join(f', dim={d}' for d in kwargs.values())})"
     what = finding("what.for_shape", call=call, argument="x", shape=shape_text(x.shape))
-    actual, changed = student.call_reporting_changes(name, x, **kwargs)
-    expect_tensor(actual, getattr(reference, name)(x, dim=dim), what, rtol=rtol,
-                  mistakes=lambda: mistakes.softmax_mistakes(reference, x, dim))
-    expect_inputs_unchanged(changed, ("x",), what)
+    expect_function_output(student, name, (x,), ("x",), getattr(reference, name)(x, dim=dim), what, rtol=rtol,
+                           mistakes=lambda: mistakes.softmax_mistakes(reference, x, dim), kwargs=kwargs)
 
 
 @pytest.mark.softmax_naive
@@ -102,12 +98,11 @@ def test_softmax_stable_without_dim(student, reference, device, dtype):
 def test_context_vector(student, reference, device, dtype, case):
     inputs = _inputs(case, dtype, device)
     weights = torch.softmax(randn(case[0] + 200, inputs.shape[0], dtype=dtype, device=device), 0)
-    actual, changed = student.call_reporting_changes("context_vector", weights, inputs)
     what = finding("what.for_shape", call="context_vector(attn_weights, inputs)", argument="inputs",
                    shape=shape_text(inputs.shape))
-    expect_tensor(actual, reference.context_vector(weights, inputs), what,
-                  mistakes=lambda: mistakes.context_vector_mistakes(weights, inputs))
-    expect_inputs_unchanged(changed, ("attn_weights", "inputs"), what)
+    expect_function_output(student, "context_vector", (weights, inputs), ("attn_weights", "inputs"),
+                           reference.context_vector(weights, inputs), what,
+                           mistakes=lambda: mistakes.context_vector_mistakes(weights, inputs))
 
 
 @pytest.mark.simple_self_attention
@@ -117,9 +112,8 @@ def test_simple_self_attention(student, reference, device, dtype, case):
         inputs = your_journey_inputs(dtype).to(device)
     else:
         inputs = _inputs(case, dtype, device, scale=0.5)  # small, so no weight is exactly 0 or 1
-    actual, changed = student.call_reporting_changes("simple_self_attention", inputs)
     what = finding("what.for_shape", call="simple_self_attention(inputs)", argument="inputs",
                    shape=shape_text(inputs.shape))
-    expect_tensor(actual, reference.simple_self_attention(inputs), what,
-                  mistakes=lambda: mistakes.simple_self_attention_mistakes(reference, inputs))
-    expect_inputs_unchanged(changed, ("inputs",), what)
+    expect_function_output(student, "simple_self_attention", (inputs,), ("inputs",),
+                           reference.simple_self_attention(inputs), what,
+                           mistakes=lambda: mistakes.simple_self_attention_mistakes(reference, inputs))

@@ -6,7 +6,7 @@ import pytest
 
 from autograder.findings.finding import finding
 from autograder.hidden import wrong_outputs as mistakes
-from autograder.hidden.compare import expect, expect_inputs_unchanged, expect_tensor, shape_text
+from autograder.hidden.compare import expect, expect_function_output, expect_tensor, shape_text
 from autograder.hidden.modules import (
     call_text,
     expect_class_runs_on_meta,
@@ -33,12 +33,12 @@ def test_scaled_dot_product_scores(student, reference, device, dtype, seed, quer
                                    keys_shape):
     queries = randn(seed, *queries_shape, dtype=dtype, device=device)
     keys = randn(seed + 100, *keys_shape, dtype=dtype, device=device)
-    actual, changed = student.call_reporting_changes("scaled_dot_product_scores", queries, keys)
     what = finding("what.for_queries_and_keys", call="scaled_dot_product_scores(queries, keys)",
                    queries_shape=shape_text(queries_shape), keys_shape=shape_text(keys_shape))
-    expect_tensor(actual, reference.scaled_dot_product_scores(queries, keys), what,
-                  mistakes=lambda: mistakes.scaled_scores_mistakes(reference.scaled_dot_product_scores, queries, keys))
-    expect_inputs_unchanged(changed, ("queries", "keys"), what)
+    scores = reference.scaled_dot_product_scores
+    expect_function_output(student, "scaled_dot_product_scores", (queries, keys), ("queries", "keys"),
+                           scores(queries, keys), what,
+                           mistakes=lambda: mistakes.scaled_scores_mistakes(scores, queries, keys))
 
 
 def _modules(student, reference, class_name, size, device, dtype, **kwargs):

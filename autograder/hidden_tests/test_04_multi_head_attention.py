@@ -9,7 +9,7 @@ import torch
 
 from autograder.findings.finding import Failure, finding
 from autograder.hidden import wrong_outputs as mistakes
-from autograder.hidden.compare import expect, expect_inputs_unchanged, expect_tensor, shape_text
+from autograder.hidden.compare import expect, expect_function_output, expect_tensor, shape_text
 from autograder.hidden.dropout import weights_revealing_attention
 from autograder.hidden.modules import (
     call_text,
@@ -104,10 +104,9 @@ def test_split_heads(student, reference, device, dtype, case):
     seed, batch, num_tokens, d_out, num_heads = case
     x = randn(seed, batch, num_tokens, d_out, dtype=dtype, device=device)
     what = finding("what.for_shape", call=f"split_heads(x, {num_heads})", argument="x", shape=shape_text(x.shape))
-    actual, changed = student.call_reporting_changes("split_heads", x, num_heads)
-    expect_tensor(actual, reference.split_heads(x, num_heads), what,
-                  mistakes=lambda: mistakes.split_heads_mistakes(x, num_heads))
-    expect_inputs_unchanged(changed, ("x", "num_heads"), what)
+    expect_function_output(student, "split_heads", (x, num_heads), ("x", "num_heads"),
+                           reference.split_heads(x, num_heads), what,
+                           mistakes=lambda: mistakes.split_heads_mistakes(x, num_heads))
 
 
 @pytest.mark.split_heads
@@ -143,9 +142,8 @@ def test_merge_heads_undoes_split_heads(student, reference, device, dtype, case)
     heads = reference.split_heads(randn(seed, batch, num_tokens, d_out, dtype=dtype,
                                         device=device), num_heads)
     what = finding("what.for_shape", call="merge_heads(x)", argument="x", shape=shape_text(heads.shape))
-    actual, changed = student.call_reporting_changes("merge_heads", heads)
-    expect_tensor(actual, reference.merge_heads(heads), what, mistakes=lambda: mistakes.merge_heads_mistakes(heads))
-    expect_inputs_unchanged(changed, ("x",), what)
+    expect_function_output(student, "merge_heads", (heads,), ("x",),
+                           reference.merge_heads(heads), what, mistakes=lambda: mistakes.merge_heads_mistakes(heads))
 
 
 # -- MultiHeadAttention -----------------------------------------------------------------------
