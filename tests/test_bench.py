@@ -6,15 +6,36 @@ these tests keep its pieces honest.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 from autograder.grading.engine import GradeOptions
 from autograder.notebooks.reading import cell_source
 from autograder.student.curriculum import ASSIGNMENTS
-from autograder.tools import bench
+from autograder.tools import bench, time_breakdown
 
 
-def test_the_class_has_every_notebook_of_every_student(tmp_path):
-    assert bench.build_class(tmp_path, 3) == 3 * len(ASSIGNMENTS)
-    assert len(list(tmp_path.glob("*/*/*.ipynb"))) == 3 * len(ASSIGNMENTS)
+def test_the_class_is_mostly_complete_with_plausible_mistakes_and_some_stubs(tmp_path):
+    by_kind = bench.build_class(tmp_path, 20)
+    assert {kind: len(paths) for kind, paths in by_kind.items()} == {"complete": 40, "one mistake": 28, "stubs": 12}
+    assert len(list(tmp_path.glob("*/*/*.ipynb"))) == 20 * len(ASSIGNMENTS)
+    for assignment_id in ASSIGNMENTS:  # every assignment gets every kind
+        assert all(any(path.parent.name == assignment_id for path in paths) for paths in by_kind.values())
+    complete = bench.complete_notebook(ASSIGNMENTS[0])
+    mistaken = [json.loads(path.read_text()) for path in by_kind["one mistake"] if path.parent.name == ASSIGNMENTS[0]]
+    for notebook in mistaken:  # one answer cell differs from the complete notebook's
+        differing = [cell for cell, right in zip(notebook["cells"], complete["cells"], strict=True)
+                     if cell_source(cell) != cell_source(right)]
+        assert len(differing) == 1
+
+
+def test_timing_counts_the_cpu_of_waited_children():
+    with bench.timed() as timing:
+        subprocess.run([sys.executable, "-c", "sum(i * i for i in range(3_000_000))"], check=True)
+    assert timing[0].cpu > 0.1
+    assert timing[0].wall >= timing[0].cpu / (os.cpu_count() or 1)
 
 
 def test_nbgrader_masters_grade_each_self_check():
@@ -29,7 +50,16 @@ def test_a_class_of_one_is_graded_with_its_memory_watched(tmp_path):
     one = bench.first_notebook(tmp_path / "class", tmp_path / "one")
     assert len(list(one.glob("*/*/*.ipynb"))) == 1
     with bench.MemoryWatch() as memory:
-        seconds = bench.time_ours(one, tmp_path / "out", GradeOptions(jobs=1))
-    assert seconds > 0
+        timing = bench.time_ours(one, tmp_path / "out", GradeOptions(jobs=1))
+    assert timing.wall > 0
     assert memory.grader_peak_kib > 100 * 1024  # the grader holds torch
     assert memory.worker_peak_kib > 100 * 1024  # so does a worker, forked from the fork server
+
+
+def test_the_time_breakdown_charges_every_sample_to_a_part_of_the_grader():
+    assert time_breakdown.main(["--students", "2"]) == 0
+    samples = dict(line.split("\t") for line in time_breakdown.SampledWorkers.result_file.read_text().splitlines())
+    parts = {part for part, _ in time_breakdown.PARTS} | {time_breakdown.OTHER}
+    assert set(samples) <= parts
+    assert int(samples["the student's code, run by the probe server"]) > 0
+    assert int(samples["the reference solution"]) > 0

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from mutations import MUTATIONS, NEW_MUTATIONS, Mutation
 
+from autograder.feedback.page import feedback_html
 from autograder.grading.engine import GradeOptions, grade_class
 from autograder.grading.results import GradedRow
 from autograder.notebooks.variants import (
@@ -159,6 +160,9 @@ def test_a_later_redefinition_is_ignored_and_reported(graded):
     assert row.score == 100, unpassed(row)
     assert [note.key for note in row.notes] == ["note.ignored_definition"]
     assert "softmax_naive is defined again in code cell" in str(row.notes[0])
+    page = feedback_html(row)
+    assert "How your notebook was read:" in page
+    assert "softmax_naive is defined again in code cell" in page
 
 
 @pytest.mark.parametrize(("mutation_name", "stage"), [("attention_returns_zeros", "CausalAttention"),

@@ -1,11 +1,15 @@
 """``make bench``: grading throughput against ``nbgrader autograde``, side by side.
 
-One generated class (complete, partial and stub notebooks for every assignment) is graded
-in alternating rounds by our grader (every isolation measure on) and by ``nbgrader
-autograde`` in batch, on the same notebooks and machine. The floor is the same hidden tests
+The generated class is what a real class hands in: half complete notebooks, 35 % complete but
+for one plausible mistake (from the kit's mutant corpus, ``tests/mutations.py``) and 15 %
+untouched stubs, over every assignment. It is graded in alternating rounds by our grader (every
+isolation measure and the canary on) and by ``nbgrader autograde`` in batch, on the same
+notebooks and machine. Wall time and CPU time (of this process and every process it started,
+counted by a cpuacct cgroup of its own) are both reported: CPU time is steadier on a shared
+machine. The floor is the same hidden tests
 run in one process with no isolation at all: what the checks themselves cost. Our grader's
-start-up (a fork server importing torch, about 3 s) is paid once per run, so its cost per
-notebook falls as the class grows; the bench also prints it and the cost of each further notebook.
+start-up (a fork server importing torch, then the canary) is paid once per run, so the bench
+also prints it, the cost of each further notebook, and that cost for each kind of notebook.
 
     python -m autograder.tools.bench [--students N] [--rounds R] [--jobs J]
 """
@@ -13,11 +17,17 @@ notebook falls as the class grows; the bench also prints it and the cost of each
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
+import functools
 import os
+import resource
 import shutil
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from rich.console import Console
@@ -27,10 +37,17 @@ from autograder.course.paths import KIT_ROOT
 from autograder.grading.discovery import discover
 from autograder.grading.engine import GradeOptions, grade_entries
 from autograder.notebooks.building import write_course_config
-from autograder.notebooks.example_class import complete_notebook, partial_notebook
+from autograder.notebooks.example_class import complete_notebook
 from autograder.notebooks.nbgrader_commands import run_nbgrader
 from autograder.notebooks.reading import cell_source
-from autograder.notebooks.variants import load_solution, load_student, notebook_text, write_submission
+from autograder.notebooks.variants import (
+    load_solution,
+    load_student,
+    notebook_text,
+    solved_source,
+    with_answer,
+    write_submission,
+)
 from autograder.sandbox.layout import is_worker_uid
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.tools.inprocess import InProcessWorkers
@@ -39,26 +56,59 @@ BENCH_DIR = KIT_ROOT / "bench-output"
 CHAPTER = 1200  # notebooks of one chapter in a 300-student course
 
 
-def build_class(root: Path, students: int) -> int:
-    """Students cycle through complete, partial and untouched notebooks; returns the count."""
-    makers = [complete_notebook, partial_notebook, load_student]
-    count = 0
+# Of every 20 notebooks: 10 complete, 7 with one plausible mistake, 3 untouched stubs.
+KINDS = {"complete": 10, "one mistake": 7, "stubs": 3}
+
+
+def mutant_corpus() -> list:
+    """The kit's plausible mistakes (``tests/mutations.py``): the bench runs from a checkout."""
+    tests_folder = str(KIT_ROOT / "tests")
+    if tests_folder not in sys.path:
+        sys.path.insert(0, tests_folder)
+    from mutations import MUTATIONS  # noqa: PLC0415 - test data, found only in a checkout
+
+    return MUTATIONS
+
+
+def _with_mistake(assignment_id: str, mutation) -> dict:
+    """A complete student notebook whose one stage has the mutant's answer."""
+    return with_answer(complete_notebook(assignment_id), mutation.stage, solved_source(mutation.notebook(),
+                                                                                       mutation.stage))
+
+
+def build_class(root: Path, students: int) -> dict[str, list[Path]]:
+    """Every student hands in every assignment, each notebook of one kind (``KINDS``, in those
+    shares, spread over the assignments); returns the notebooks written, by kind."""
+    pattern = [kind for kind, share in KINDS.items() for _ in range(share)]
+    mutants = {a: [m for m in mutant_corpus() if m.assignment == a] for a in ASSIGNMENTS}
+    written: dict[str, list[Path]] = {kind: [] for kind in KINDS}
     for index in range(students):
-        for assignment_id in ASSIGNMENTS:
-            notebook = makers[index % len(makers)](assignment_id) or load_student(assignment_id)
-            write_submission(root, f"student{index:03d}", assignment_id, notebook)
-            count += 1
-    return count
+        for position, assignment_id in enumerate(ASSIGNMENTS):
+            kind = pattern[(index + position * 5) % len(pattern)]
+            if kind == "complete":
+                notebook = complete_notebook(assignment_id)
+            elif kind == "one mistake":
+                choices = mutants[assignment_id]
+                notebook = _with_mistake(assignment_id, choices[(index * 7 + position) % len(choices)])
+            else:
+                notebook = load_student(assignment_id)
+            written[kind].append(write_submission(root, f"student{index:03d}", assignment_id, notebook))
+    return written
+
+
+def class_of(notebooks: list[Path], class_dir: Path, root: Path) -> Path:
+    """A class holding only ``notebooks`` (paths in ``class_dir``), copied to ``root``."""
+    shutil.rmtree(root, ignore_errors=True)
+    for notebook in notebooks:
+        copy = root / notebook.relative_to(class_dir)
+        copy.parent.mkdir(parents=True)
+        shutil.copy(notebook, copy)
+    return root
 
 
 def first_notebook(class_dir: Path, root: Path) -> Path:
-    """A class of one: the first notebook of ``class_dir``, copied to ``root``."""
-    shutil.rmtree(root, ignore_errors=True)
-    notebook = min(class_dir.glob("*/*/*.ipynb"))
-    copy = root / notebook.relative_to(class_dir)
-    copy.parent.mkdir(parents=True)
-    shutil.copy(notebook, copy)
-    return root
+    """A class of one: the first complete notebook of ``class_dir``, copied to ``root``."""
+    return class_of([min(class_dir.glob("*/*/*.ipynb"))], class_dir, root)
 
 
 def nbgrader_master(assignment_id: str) -> dict:
@@ -92,11 +142,61 @@ def _nbgrader(course: Path, *args: str) -> None:
         raise RuntimeError(f"nbgrader {' '.join(args)} failed:\n{result.stderr[-3000:]}")
 
 
-def time_nbgrader(course: Path) -> float:
-    started = time.perf_counter()
-    for assignment_id in ASSIGNMENTS:
-        _nbgrader(course, "autograde", assignment_id, "--force")
-    return time.perf_counter() - started
+@dataclass(frozen=True)
+class Timing:
+    """Wall seconds, and CPU seconds of this process and of every process it started."""
+
+    wall: float
+    cpu: float
+
+
+CPU_CGROUPS = Path("/sys/fs/cgroup/cpuacct")  # cgroups v1, as on the machines the kit is measured on
+
+
+@functools.cache
+def _cpu_group() -> Path | None:
+    """A cpuacct cgroup holding this process, so that every process it starts is counted (the
+    grader's shards and workers are forked by a fork server, and not all are waited for); None
+    where none can be made (not root, cgroups v2): then only waited-for processes count."""
+    group = CPU_CGROUPS / f"attention-kit-bench-{os.getpid()}"
+    try:
+        group.mkdir(exist_ok=True)
+        (group / "cgroup.procs").write_text(str(os.getpid()))
+    except OSError:
+        return None
+    atexit.register(_leave_cpu_group, group)
+    return group
+
+
+def _leave_cpu_group(group: Path) -> None:
+    with contextlib.suppress(OSError):
+        (CPU_CGROUPS / "cgroup.procs").write_text(str(os.getpid()))
+        group.rmdir()
+
+
+def cpu_seconds() -> float:
+    """CPU seconds used so far by this process and what it started (see ``_cpu_group``)."""
+    group = _cpu_group()
+    if group is not None:
+        return int((group / "cpuacct.usage").read_text()) / 1e9
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@contextlib.contextmanager
+def timed() -> Iterator[list[Timing]]:
+    """Measures the ``with`` block; the Timing is in the yielded list once the block ends."""
+    result: list[Timing] = []
+    wall, cpu = time.perf_counter(), cpu_seconds()
+    yield result
+    result.append(Timing(time.perf_counter() - wall, cpu_seconds() - cpu))
+
+
+def time_nbgrader(course: Path) -> Timing:
+    with timed() as timing:
+        for assignment_id in ASSIGNMENTS:
+            _nbgrader(course, "autograde", assignment_id, "--force")
+    return timing[0]
 
 
 class MemoryWatch:
@@ -159,11 +259,25 @@ def _descends_from(pid: int, ancestor: int, parents: dict[int, int]) -> bool:
     return False
 
 
-def time_ours(class_dir: Path, out: Path, options: GradeOptions, workers=None) -> float:
-    """Seconds to grade ``class_dir`` (``workers``: where student code runs, sandboxed by default)."""
-    started = time.perf_counter()
-    grade_entries(discover(class_dir), class_dir, out, options, lambda student, assignment: None, workers)
-    return time.perf_counter() - started
+def time_ours(class_dir: Path, out: Path, options: GradeOptions, workers=None) -> Timing:
+    """Time to grade ``class_dir`` (``workers``: where student code runs, sandboxed by default)."""
+    with timed() as timing:
+        grade_entries(discover(class_dir), class_dir, out, options, lambda student, assignment: None, workers)
+    return timing[0]
+
+
+def marginal(notebooks: list[Path], class_dir: Path, options: GradeOptions) -> Timing:
+    """What each further notebook costs: a class of ``notebooks`` against a class of the first
+    half of them, both with the same shards, start-up and canaries (so these cancel out)."""
+    half = len(notebooks) // 2
+    full_time, half_time = (time_ours(class_of(part, class_dir, BENCH_DIR / "part"), BENCH_DIR / "ours-part", options)
+                            for part in (notebooks, notebooks[:half]))
+    count = len(notebooks) - half
+    return Timing((full_time.wall - half_time.wall) / count, (full_time.cpu - half_time.cpu) / count)
+
+
+def _best(timings: list[Timing]) -> Timing:
+    return min(timings, key=lambda timing: timing.wall)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -175,38 +289,52 @@ def main(argv: list[str] | None = None) -> int:
     console = Console()
     class_dir, course = BENCH_DIR / "class", BENCH_DIR / "nbgrader-course"
     shutil.rmtree(class_dir, ignore_errors=True)
-    notebooks = build_class(class_dir, args.students)
-    console.print(f"class: {args.students} students x {len(ASSIGNMENTS)} notebooks = {notebooks} notebooks;"
-                  f" {os.cpu_count()} cores; our grader with --jobs {args.jobs}")
+    by_kind = build_class(class_dir, args.students)
+    notebooks = sum(len(paths) for paths in by_kind.values())
+    shares = ", ".join(f"{len(paths)} {kind}" for kind, paths in by_kind.items())
+    console.print(f"class: {args.students} students x {len(ASSIGNMENTS)} notebooks = {notebooks} notebooks ({shares});"
+                  f" {os.cpu_count()} cores; our grader with --jobs {args.jobs}, canary on; CPU time counted by"
+                  f" {'a cpuacct cgroup' if _cpu_group() else 'getrusage (processes waited for only)'}")
     prepare_nbgrader_course(course, class_dir)
     ours, theirs = [], []
     options = GradeOptions(jobs=args.jobs)
     for round_number in range(1, args.rounds + 1):
         ours.append(time_ours(class_dir, BENCH_DIR / "ours", options))
-        console.print(f"round {round_number}: ours {ours[-1]:.1f} s", end="")
+        console.print(f"round {round_number}: ours {ours[-1].wall:.1f} s", end="")
         theirs.append(time_nbgrader(course))
-        console.print(f", nbgrader autograde {theirs[-1]:.1f} s")
+        console.print(f", nbgrader autograde {theirs[-1].wall:.1f} s")
     # Memory is sampled in a run of its own: scanning /proc every few milliseconds costs CPU
     # that the timed rounds must not lose.
     with MemoryWatch() as memory:
         time_ours(class_dir, BENCH_DIR / "ours", options)
     floor = time_ours(class_dir, BENCH_DIR / "floor", GradeOptions(jobs=1), workers=InProcessWorkers)
-    one_notebook = min(time_ours(first_notebook(class_dir, BENCH_DIR / "one"), BENCH_DIR / "ours-one", options)
-                       for _ in range(2))
-    ours_per, theirs_per, floor_per = (min(t) / notebooks for t in (ours, theirs, [floor]))
+    one = _best([time_ours(first_notebook(class_dir, BENCH_DIR / "one"), BENCH_DIR / "ours-one", options)
+                 for _ in range(2)])
+    best_ours, best_theirs = _best(ours), _best(theirs)
     table = Table(title="seconds per notebook (best round)")
-    for column in ("grader", "s / notebook", "vs nbgrader"):
+    for column in ("grader", "wall s / notebook", "CPU s / notebook", "vs nbgrader (wall)"):
         table.add_column(column)
-    table.add_row("nbgrader autograde (batch)", f"{theirs_per:.3f}", "1.0x")
-    table.add_row(f"autograder grade --jobs {args.jobs} (isolated)", f"{ours_per:.3f}", f"{theirs_per / ours_per:.1f}x")
-    table.add_row("floor: same tests in one process, no isolation", f"{floor_per:.3f}",
-                  f"{theirs_per / floor_per:.1f}x")
+    for name, timing in (("nbgrader autograde (batch)", best_theirs),
+                         (f"autograder grade --jobs {args.jobs} (isolated, canary)", best_ours),
+                         ("floor: same tests in one process, no isolation", floor)):
+        table.add_row(name, f"{timing.wall / notebooks:.3f}", f"{timing.cpu / notebooks:.3f}",
+                      f"{best_theirs.wall / timing.wall:.1f}x")
     console.print(table)
-    further = (min(ours) - one_notebook) / (notebooks - 1)
-    chapter_minutes = (one_notebook + further * (CHAPTER - 1)) / 60
-    console.print(f"ours: {one_notebook:.1f} s for a class of one notebook (start-up included), then"
-                  f" {further:.3f} s per further notebook: a {CHAPTER:,}-notebook chapter would take about"
-                  f" {chapter_minutes:.1f} min (nbgrader: {theirs_per * CHAPTER / 60:.0f} min)")
+    all_notebooks = sorted(path for paths in by_kind.values() for path in paths)  # students in turn
+    further = marginal(all_notebooks, class_dir, options)
+    chapter_minutes = (one.wall + further.wall * (CHAPTER - 1)) / 60
+    console.print(f"ours: {one.wall:.1f} s for a class of one notebook (start-up and canary included), then"
+                  f" {further.wall:.3f} s ({further.cpu:.3f} CPU s) per further notebook: a {CHAPTER:,}-notebook"
+                  f" chapter would take about {chapter_minutes:.1f} min (nbgrader:"
+                  f" {best_theirs.wall / notebooks * CHAPTER / 60:.0f} min)")
+    kinds = Table(title="ours: seconds per further notebook, by kind")
+    for column in ("kind", "notebooks", "wall s", "CPU s"):
+        kinds.add_column(column)
+    for kind, paths in by_kind.items():
+        if len(paths) >= 4:
+            timing = marginal(paths, class_dir, options)
+            kinds.add_row(kind, str(len(paths)), f"{timing.wall:.3f}", f"{timing.cpu:.3f}")
+    console.print(kinds)
     console.print(f"peak RSS: largest grader process {memory.grader_peak_kib / 1024:.0f} MiB,"
                   f" one worker {memory.worker_peak_kib / 1024:.0f} MiB")
     return 0
