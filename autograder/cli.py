@@ -94,6 +94,10 @@ def _progress_callback(console: Console, total: int):
 def print_summary(console: Console, rows: list[GradedRow], out: Path) -> None:
     """Students by status, a row per notebook with its statuses and mean score, the stages that
     most students failed, and any warnings."""
+    if not rows:
+        console.print(f"No submission to grade here (an empty share of --shard?): wrote an empty"
+                      f" {out / 'grades.csv'}", markup=False, highlight=False)
+        return
     statuses = [kind for kind in RowKind if any(row.status.kind is kind for row in rows)]
     students_by_status = {kind: {row.student_id for row in rows if row.status.kind is kind} for kind in statuses}
     counted = ", ".join(f"{len(students)} {kind.value}" for kind, students in students_by_status.items())

@@ -109,3 +109,14 @@ def test_merge_replaces_an_earlier_merge(tmp_path):
     merge_shards([_fake_shard(tmp_path / "a", "ada")], out)
     assert (out / "grades.csv").read_text().count(ASSIGNMENT) == 1
     assert not (out / "results" / "bo" / f"{ASSIGNMENT}.json").exists()
+
+
+def test_an_empty_share_writes_an_empty_grades_file_and_merges(tmp_path):
+    write_submission(tmp_path / "in", "ada", ASSIGNMENT, load_solution(ASSIGNMENT))
+    empty = _run("grade", str(tmp_path / "in"), "--out", str(tmp_path / "s2"), "--shard", "2/2")
+    assert empty.returncode == 0, empty.stdout + empty.stderr
+    assert "No submission to grade here" in empty.stdout
+    assert (tmp_path / "s2" / "grades.csv").read_text() == "student_id,assignment_id,score,max_score,status\n"
+    assert _run("grade", str(tmp_path / "in"), "--out", str(tmp_path / "s1"), "--shard", "1/2").returncode == 0
+    assert _run("merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m")).returncode == 0
+    assert "ada,01_attention_scores,100,100,graded" in (tmp_path / "m" / "grades.csv").read_text()
