@@ -72,28 +72,42 @@ AUTOGRADING_RESULT_SCHEMA = {
 }
 
 
-def _run_student_workflow(workspace, inputs: dict[str, str]) -> dict[str, int]:
-    """Run the job's shell steps as the runner would; returns each step's exit status."""
-    [job] = _load("grade-student-repo.yml")["jobs"].values()
-    values = {f"inputs.{key}": value for key, value in inputs.items()} | {"github.actor": "octocat"}
-    env = {**os.environ, **{key: _EXPRESSION.sub(lambda m: values[m.group(1)], str(value))
-                            for key, value in job["env"].items()}}
+def _runner_env(workspace) -> dict[str, str]:
+    """The environment of a runner's shell steps: a `sudo` that just runs the command (the tests
+    already run as root, or need not), and the files GitHub collects the summary and outputs in."""
     shims = workspace / "shims"
-    shims.mkdir()
-    (shims / "sudo").write_text('#!/bin/sh\nexec "$@"\n')  # the tests already run as root, or need not
+    shims.mkdir(exist_ok=True)
+    (shims / "sudo").write_text('#!/bin/sh\nexec "$@"\n')
     (shims / "sudo").chmod(0o755)
-    env["PATH"] = f"{shims}{os.pathsep}{env['PATH']}"
-    env["GITHUB_STEP_SUMMARY"] = str(workspace / "summary.md")
-    env["GITHUB_OUTPUT"] = str(workspace / "output.txt")
+    return {**os.environ, "PATH": f"{shims}{os.pathsep}{os.environ['PATH']}",
+            "GITHUB_STEP_SUMMARY": str(workspace / "summary.md"), "GITHUB_OUTPUT": str(workspace / "output.txt")}
+
+
+def _expanded(variables: dict, values: dict[str, str]) -> dict[str, str]:
+    """``variables`` with each ``${{ expression }}`` replaced by its value in ``values``."""
+    return {key: _EXPRESSION.sub(lambda m: values[m.group(1)], str(value)) for key, value in variables.items()}
+
+
+def _run_steps(job: dict, workspace, env: dict[str, str], python: str) -> dict[str, int]:
+    """Run a job's shell steps as the runner would, ``python`` being this kit's interpreter (the
+    checkout and `make setup` steps, not run here, give the runner its own); returns each step's
+    exit status."""
     statuses = {}
     for step in job["steps"]:
         if "run" in step and not step["run"].startswith("make "):
-            # The checkout and `make -C kit setup` steps give the runner kit/.venv; here it is this kit's.
-            script = step["run"].replace("kit/.venv/bin/python", sys.executable)
+            script = step["run"].replace(python, sys.executable)
             result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
                                     cwd=workspace, env=env, capture_output=True, text=True, timeout=600)
             statuses[step["name"]] = result.returncode
     return statuses
+
+
+def _run_student_workflow(workspace, inputs: dict[str, str]) -> dict[str, int]:
+    """Run the student workflow's shell steps; returns each step's exit status."""
+    [job] = _load("grade-student-repo.yml")["jobs"].values()
+    values = {f"inputs.{key}": value for key, value in inputs.items()} | {"github.actor": "octocat"}
+    env = {**_runner_env(workspace), **_expanded(job["env"], values)}
+    return _run_steps(job, workspace, env, "kit/.venv/bin/python")
 
 
 def _grades(workspace) -> dict[str, dict]:
@@ -138,20 +152,6 @@ def test_student_workflow_without_the_notebook_is_red_only_under_fail_under(tmp_
     assert _grades(tmp_path)["octocat"]["status"] == "missing"
 
 
-def _run_job_steps(job: dict, workspace, env: dict[str, str]) -> None:
-    """Run a job's shell steps (not `make setup`: the kit here is this one) as the runner would."""
-    for step in job["steps"]:
-        if "run" in step and not step["run"].startswith("make "):
-            script = step["run"].replace(".venv/bin/python", sys.executable)
-            result = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
-                                    cwd=workspace, env=env, capture_output=True, text=True, timeout=600)
-            assert result.returncode == 0, (step["name"], result.stdout, result.stderr)
-
-
-def _expanded(variables: dict, values: dict[str, str]) -> dict[str, str]:
-    return {key: _EXPRESSION.sub(lambda m: values[m.group(1)], str(value)) for key, value in variables.items()}
-
-
 @pytest.mark.slow
 def test_class_matrix_workflow_grades_each_shard_and_merges_them(tmp_path):
     workflow = _load("grade-class.yml")
@@ -162,16 +162,12 @@ def test_class_matrix_workflow_grades_each_shard_and_merges_them(tmp_path):
     assert merge["needs"] == "grade"
     submitted = tmp_path / "course" / "submitted"
     write_mixed_class(submitted)
-    shims = tmp_path / "shims"
-    shims.mkdir()
-    (shims / "sudo").write_text('#!/bin/sh\nexec "$@"\n')
-    (shims / "sudo").chmod(0o755)
-    base = {**os.environ, **workflow["env"], "PATH": f"{shims}{os.pathsep}{os.environ['PATH']}",
-            "GITHUB_STEP_SUMMARY": str(tmp_path / "summary.md")}
+    base = {**_runner_env(tmp_path), **workflow["env"]}
     for shard in shards:  # each matrix job; the artifacts carry shards/shard-K to the merge job unchanged
         values = {"matrix.shard": str(shard), "inputs.submitted": "course/submitted"}
-        _run_job_steps(grade, tmp_path, {**base, **_expanded(grade["env"], values)})
-    _run_job_steps(merge, tmp_path, base)
+        statuses = _run_steps(grade, tmp_path, {**base, **_expanded(grade["env"], values)}, ".venv/bin/python")
+        assert set(statuses.values()) == {0}, statuses
+    assert set(_run_steps(merge, tmp_path, base, ".venv/bin/python").values()) == {0}
     rows = read_outputs(tmp_path / "grades")
     assert {row.student_id for row in rows} == {path.name for path in submitted.iterdir()}
     assert (tmp_path / "grades" / "report.html").is_file()

@@ -47,28 +47,28 @@ def shares(assignment_id: str, functions: list[str]) -> list[float]:
     return [round(points[function] / instances[function], 4) for function in functions]
 
 
+@functools.cache
+def _test_markers(assignment_id: str) -> dict[str, frozenset[str]]:
+    """Test function name -> the names of its ``@pytest.mark.<name>`` decorators, read from the
+    hidden test module's source."""
+    tree = ast.parse((HIDDEN_TESTS_DIR / f"test_{assignment_id}.py").read_text())
+    return {node.name: frozenset(decorator.attr for decorator in node.decorator_list
+                                 if isinstance(decorator, ast.Attribute))
+            for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")}
+
+
 def stage_of_test_functions(assignment_id: str) -> dict[str, str]:
     """Test function name -> its stage marker, read from the hidden test module's source."""
-    stages = set(STAGES_BY_ASSIGNMENT[assignment_id])
-    tree = ast.parse((HIDDEN_TESTS_DIR / f"test_{assignment_id}.py").read_text())
-    found = {}
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"):
-            for decorator in node.decorator_list:
-                if isinstance(decorator, ast.Attribute) and decorator.attr in stages:
-                    found[node.name] = decorator.attr
-    return found
+    stages = STAGES_BY_ASSIGNMENT[assignment_id]
+    return {function: stage for function, markers in _test_markers(assignment_id).items()
+            for stage in stages if stage in markers}
 
 
-@functools.cache
 def behaviour_tests(assignment_id: str) -> frozenset[str]:
     """The test functions marked ``@pytest.mark.behaviour``: checks that earn their points only
     together with correct values (see ``autograder.grading.dependencies``)."""
-    tree = ast.parse((HIDDEN_TESTS_DIR / f"test_{assignment_id}.py").read_text())
-    return frozenset(node.name for node in tree.body
-                     if isinstance(node, ast.FunctionDef) and any(
-                         isinstance(decorator, ast.Attribute) and decorator.attr == "behaviour"
-                         for decorator in node.decorator_list))
+    return frozenset(function for function, markers in _test_markers(assignment_id).items()
+                     if "behaviour" in markers)
 
 
 def points_table() -> str:

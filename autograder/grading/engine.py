@@ -146,8 +146,6 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
             finally:
                 (out / trust.READABILITY_PROBE).unlink(missing_ok=True)
         trust.check_canaries(records, [canary.key for shard in canaries for canary in shard], python_paths())
-    languages = {submission.key: submission.code.language for submission in prepared}
-    notes = {submission.key: tuple(submission.code.notes) for submission in prepared}
     codes = {submission.key: submission.code for submission in prepared}
     for key in problems:
         progress(*key)
@@ -159,10 +157,11 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
             continue
         record = records[entry.key]
         outcomes = dependencies.counted_behaviour_checks(record.outcomes, rubric.behaviour_tests(entry.assignment_id))
-        called = dependencies.stages_called(codes[entry.key], STAGES_BY_ASSIGNMENT[entry.assignment_id])
+        code = codes[entry.key]
+        called = dependencies.stages_called(code, STAGES_BY_ASSIGNMENT[entry.assignment_id])
         tests = score_outcomes(entry.assignment_id, dependencies.pointed_to_failing_stages(outcomes, called))
         rows.append(GradedRow(entry.student_id, entry.assignment_id, RowStatus(RowKind.GRADED),
                               round(sum(test.points for test in tests), 2), max_score, tests,
-                              tuple(record.load_problems), record.isolation, languages[entry.key], run_trust,
-                              notes[entry.key]))
+                              tuple(record.load_problems), record.isolation, code.language, run_trust,
+                              tuple(code.notes)))
     return rows

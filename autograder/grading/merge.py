@@ -12,10 +12,8 @@ import csv
 import io
 from pathlib import Path
 
-from autograder.grading.outputs import csv_read, write_atomically
+from autograder.grading.outputs import PER_STUDENT_FILES, csv_read, remove_stale_files, write_atomically
 from autograder.grading.results import CSV_COLUMNS, assignment_position
-
-PER_STUDENT_FILES = (("results", "*/*.json"), ("feedback", "*/*.html"))
 
 
 class MergeError(Exception):
@@ -52,10 +50,7 @@ def merge_shards(shards: list[Path], out: Path) -> int:
                 target = out / source.relative_to(shard)
                 write_atomically(target, source.read_text(encoding="utf-8"))
                 produced.add(target)
-    for folder, pattern in PER_STUDENT_FILES:
-        for stale in (out / folder).glob(pattern):
-            if stale not in produced:
-                stale.unlink()
+    remove_stale_files(out, produced)
     rows.sort(key=lambda row: (csv_read(row[0]), assignment_position(row[1]), row[1]))
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows([CSV_COLUMNS, *rows])

@@ -101,12 +101,20 @@ def write_outputs(out: Path, rows: list[GradedRow], *, private: bool = False) ->
             detail = f"its results could not be written ({type(error).__name__}: {clean_text(str(error), 300)})"
             row = GradedRow(row.student_id, row.assignment_id, RowStatus(RowKind.ERROR, detail), 0.0, row.max_score)
         written.append(row)
-    for folder, pattern in (("results", "*/*.json"), ("feedback", "*/*.html")):
+    remove_stale_files(out, produced)
+    write_atomically(out / "grades.csv", grades_csv(written), private=private)
+    return written
+
+
+PER_STUDENT_FILES = (("results", "*/*.json"), ("feedback", "*/*.html"))  # (folder, pattern) under the outputs
+
+
+def remove_stale_files(out: Path, produced: set[Path]) -> None:
+    """Remove the per-student files of an earlier run that this one did not write."""
+    for folder, pattern in PER_STUDENT_FILES:
         for stale in (out / folder).glob(pattern):
             if stale not in produced:
                 stale.unlink()
-    write_atomically(out / "grades.csv", grades_csv(written), private=private)
-    return written
 
 
 def read_outputs(out: Path) -> list[GradedRow]:

@@ -86,12 +86,13 @@ def _mistake_in_error(error: StudentError) -> str | None:
 
 
 def _student_error_finding(error: StudentError, stage: str, submission: Submission | None) -> Finding:
-    if error.type_name == "NotImplementedError" and not _META_COPY.search(error.message):
+    mistake = _mistake_in_error(error)
+    if error.type_name == "NotImplementedError" and mistake is None:
         return finding("not_implemented", stage=stage)
     if error.undefined_name is not None:
         found = finding("not_defined", name=error.undefined_name)
     else:
-        found = finding("raised", _mistake_in_error(error), error_type=error.type_name, message=error.message)
+        found = finding("raised", mistake, error_type=error.type_name, message=error.message)
     notes = []
     if error.type_name == "NameError" and error.message.startswith("name "):
         notes.append(finding("demo_variable"))

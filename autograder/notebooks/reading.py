@@ -94,8 +94,13 @@ class _GradedCells:
             if name in self.graded_names and name in self.answer_cells and index not in self.answer_cells[name]:
                 return False, name
         in_answer = any(index in cells for cells in self.answer_cells.values())
-        graded_elsewhere = any(name in self.graded_names and name not in self.answer_cells for name in names)
-        return in_answer or index in self.given_cells or graded_elsewhere, None
+        return in_answer or index in self.given_cells or bool(self.missing_answer_cells(names)), None
+
+    def missing_answer_cells(self, names: list[str]) -> set[str]:
+        """The graded ones among ``names`` whose answer cell is gone (none when every cell counts)."""
+        if self.every_cell:
+            return set()
+        return {name for name in names if name in self.graded_names and name not in self.answer_cells}
 
 
 def read_notebook_json(path: Path) -> dict:
@@ -240,10 +245,9 @@ def extract_definitions(notebook: dict, graded_names: Collection[str] | None = N
                     extracted.notes.append(finding("note.ignored_definition", name=ignored_for, cell=index + 1))
                 if not kept:
                     continue
-                for name in set(names) & set(graded.graded_names) - set(graded.answer_cells) - noted:
-                    if not graded.every_cell:
-                        extracted.notes.append(finding("note.answer_cell_missing", name=name, cell=index + 1))
-                        noted.add(name)
+                for name in sorted(graded.missing_answer_cells(names) - noted):
+                    extracted.notes.append(finding("note.answer_cell_missing", name=name, cell=index + 1))
+                    noted.add(name)
             start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
             if start == node.end_lineno:
                 # One line may hold several statements (`import os; os.system(...)`): take ours only.

@@ -22,7 +22,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
@@ -55,8 +55,8 @@ class Export:
     """The import file's text and what did not match between grades and roster."""
 
     text: str
-    not_in_roster: list[str] = field(default_factory=list)  # graded student ids the roster lacks
-    without_submission: list[str] = field(default_factory=list)  # roster student ids never graded
+    not_in_roster: list[str]  # graded student ids the roster lacks
+    without_submission: list[str]  # roster student ids never graded
 
 
 def read_roster(path: Path) -> dict[str, dict[str, str]]:
@@ -98,7 +98,6 @@ def export_grades(rows: Iterable[GradedRow], lms: Lms, roster: dict[str, dict[st
         max_scores[row.assignment_id] = row.max_score
     graded = sorted(scores)
     identities = roster if roster is not None else {student: _default_identity(student) for student in graded}
-    export = Export("", sorted(set(graded) - set(identities)), sorted(set(identities) - set(graded)))
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -113,5 +112,4 @@ def export_grades(rows: Iterable[GradedRow], lms: Lms, roster: dict[str, dict[st
         person = identities[student]
         writer.writerow([csv_safe(person.get(source, "")) for _, source in identity]
                         + [f"{scores[student][a]:g}" if a in scores[student] else "" for a in assignments])
-    export.text = buffer.getvalue()
-    return export
+    return Export(buffer.getvalue(), sorted(set(graded) - set(identities)), sorted(set(identities) - set(graded)))

@@ -14,35 +14,31 @@ floor.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import shutil
 import sys
 import threading
 from collections import Counter
-from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
-from autograder.grading import shard
 from autograder.grading.engine import GradeOptions
 from autograder.grading.jobs import ShardJob
-from autograder.grading.workers import StartedShard
 from autograder.notebooks.example_class import complete_notebook
 from autograder.notebooks.variants import write_submission
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.tools.bench import BENCH_DIR, Timing, time_ours
-from autograder.tools.inprocess import InProcessOpener, InProcessWorkers
+from autograder.tools.inprocess import InProcessWorkers
 
-# (part, how a frame of it is recognised): the first part found on a sample's stack gets it.
+# (part, how a frame's file shows it): the first part found on a sample's stack gets the sample.
 PARTS = [
-    ("the student's code, run by the probe server", lambda path, name: path.endswith("worker/probe_server.py")),
-    ("encoding probes and replies (JSON + safetensors)", lambda path, name: path.endswith("worker/protocol.py")),
-    ("the reference solution", lambda path, name: ".ipynb, cell " in path),
-    ("naming the mistake of a wrong answer", lambda path, name: path.endswith("hidden/wrong_outputs.py")),
-    ("comparing, building modules (hidden/ helpers)", lambda path, name: "/autograder/hidden/" in path),
-    ("the hidden tests' own code", lambda path, name: "/autograder/hidden_tests/" in path),
-    ("loading the notebook's definitions", lambda path, name: path.endswith("sandbox/session.py")),
+    ("the student's code, run by the probe server", lambda path: path.endswith("worker/probe_server.py")),
+    ("encoding probes and replies (JSON + safetensors)", lambda path: path.endswith("worker/protocol.py")),
+    ("the reference solution", lambda path: ".ipynb, cell " in path),
+    ("naming the mistake of a wrong answer", lambda path: path.endswith("hidden/wrong_outputs.py")),
+    ("comparing, building modules (hidden/ helpers)", lambda path: "/autograder/hidden/" in path),
+    ("the hidden tests' own code", lambda path: "/autograder/hidden_tests/" in path),
+    ("loading the notebook's definitions", lambda path: path.endswith("sandbox/session.py")),
 ]
 OTHER = "pytest, the grading plugin and the rest"
 INTERVAL_S = 0.001
@@ -58,11 +54,11 @@ class StackSampler(threading.Thread):
     def run(self) -> None:
         while not self._done.wait(INTERVAL_S):
             frame = sys._current_frames().get(self.thread_id)
-            stack = []
+            files = []
             while frame is not None:
-                stack.append((frame.f_code.co_filename, frame.f_code.co_name))
+                files.append(frame.f_code.co_filename)
                 frame = frame.f_back
-            self.samples[next((part for part, found in PARTS if any(found(*entry) for entry in stack)), OTHER)] += 1
+            self.samples[next((part for part, found in PARTS if any(map(found, files))), OTHER)] += 1
 
     def stop(self) -> Counter:
         self._done.set()
@@ -70,29 +66,22 @@ class StackSampler(threading.Thread):
         return self.samples
 
 
-def _sampled_shard(job: ShardJob, link, result_file: Path) -> None:
-    """A shard of the in-process floor, sampled; writes ``part<TAB>samples`` lines."""
-    sys.setswitchinterval(INTERVAL_S / 2)  # let the sampler in while the shard runs Python code
-    sampler = StackSampler(threading.get_ident())
-    sampler.start()
-    try:
-        shard.run(job, link, InProcessOpener(), None)
-    finally:
-        result_file.write_text("".join(f"{part}\t{count}\n" for part, count in sampler.stop().items()))
-
-
 class SampledWorkers(InProcessWorkers):
     """The in-process floor, with each shard's stack sampled into ``result_file``."""
 
     result_file = BENCH_DIR / "breakdown.tsv"
 
-    def start_shard(self, job: ShardJob) -> StartedShard:
-        ours, theirs = multiprocessing.get_context("fork").Pipe()
-        process = multiprocessing.get_context("fork").Process(target=_sampled_shard,
-                                                              args=(job, theirs, self.result_file), daemon=True)
-        process.start()
-        theirs.close()
-        return StartedShard(ours, process.pid)
+    @staticmethod
+    def run_shard(job: ShardJob, link) -> None:
+        """A shard of the floor, sampled; writes ``part<TAB>samples`` lines."""
+        sys.setswitchinterval(INTERVAL_S / 2)  # let the sampler in while the shard runs Python code
+        sampler = StackSampler(threading.get_ident())
+        sampler.start()
+        try:
+            InProcessWorkers.run_shard(job, link)
+        finally:
+            samples = sampler.stop()
+            SampledWorkers.result_file.write_text("".join(f"{part}\t{count}\n" for part, count in samples.items()))
 
 
 def sampled_run(students: int) -> tuple[Timing, Counter]:
