@@ -38,8 +38,13 @@ assignments: student-package
 	$(BIN)/python -m autograder.notebooks.example_class
 	$(BIN)/python -m autograder.platforms.otter_tests
 
+# The oldest Python the kit supports: 3.10, Gradescope's newest image (Ubuntu 22.04).
+MIN_PYTHON := 3.10
+VERMIN := $(BIN)/vermin --quiet --no-tips --violations --eval-annotations --target=$(MIN_PYTHON)- --exclude str.decode autograder tests
+
 test: setup
 	$(BIN)/ruff check .
+	$(VERMIN)
 	$(BIN)/python -m pytest
 
 demo: setup
@@ -47,6 +52,7 @@ demo: setup
 
 lint: setup
 	$(BIN)/ruff check .
+	$(VERMIN)
 
 bench: setup
 	$(BIN)/python -m autograder.tools.bench

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import functools
-import tomllib
+from autograder.worker.compat import tomllib
 from collections import Counter
 from pathlib import Path
 

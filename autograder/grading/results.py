@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import StrEnum
 
 from autograder.findings.finding import Finding, FindingFormatError
 from autograder.findings.render import render
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE
+from autograder.worker.compat import StrEnum
 from autograder.worker.isolation import GuaranteeReport, Isolation
 
 CSV_COLUMNS = ["student_id", "assignment_id", "score", "max_score", "status"]

@@ -14,12 +14,12 @@ instead of stopping "Run All".
 from __future__ import annotations
 
 import re
-import tomllib
 import unicodedata
 from collections.abc import Mapping
 
 from autograder.course.paths import LOCALES_DIR, STUDENT_PACKAGE_DIR
 from autograder.student import language as languages
+from autograder.worker.compat import tomllib
 
 CELL_ID = "self-checks"
 STUDENT_PROJECT = STUDENT_PACKAGE_DIR / "pyproject.toml"

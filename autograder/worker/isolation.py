@@ -9,8 +9,8 @@ names it, and any guarantee that does not hold, in the summary and grades.csv.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 
+from autograder.worker.compat import StrEnum
 from autograder.worker.text import clean_text
 
 
