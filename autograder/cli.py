@@ -1,4 +1,4 @@
-"""The command line: ``python -m autograder grade|merge|report|gradebook|export ...`` (see README.md)."""
+"""The command line: ``python -m autograder grade|doctor|merge|report|gradebook|export ...`` (see README.md)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -25,6 +26,7 @@ from autograder.grading.trust import GraderUntrusted
 from autograder.platforms.junit import junit_xml
 from autograder.platforms.lms_export import ROSTER_COLUMNS, Lms, RosterError, export_grades, read_roster
 from autograder.probes.errors import SandboxError
+from autograder.student.curriculum import ASSIGNMENTS
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -56,6 +58,13 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--fail-under", type=float, metavar="PERCENT",
                        help="exit with status 3 when a row of grades.csv scores below PERCENT %% of its max_score"
                             " (a missing or unreadable notebook scores 0); without it, scores never fail the command")
+    doctor = commands.add_parser("doctor", help="say what this machine can do, and what `grade` would do here"
+                                                " (exit 1 where it would refuse)")
+    doctor.add_argument("--assignment", choices=ASSIGNMENTS, help="check the canary of this assignment only")
+    doctor.add_argument("--jobs", type=int, default=1, help="job slots to prove, as grade --jobs (default 1)")
+    doctor.add_argument("--timeout", type=float, default=10.0, help="as grade --timeout (default 10)")
+    doctor.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto", help="as grade --device")
+    doctor.add_argument("--memory-gib", type=float, default=4.0, help="as grade --memory-gib (default 4)")
     report = commands.add_parser("report", help="write <out>/report.html: the class at a glance")
     report.add_argument("out", type=Path, help="the --out folder of a grading run")
     gradebook = commands.add_parser("gradebook", help="record a grading run in an nbgrader gradebook")
@@ -219,6 +228,27 @@ def _check_fail_under(console: Console, rows: list[GradedRow], percent: float) -
     return 3
 
 
+def _doctor(args: argparse.Namespace, console: Console) -> int:
+    from autograder.grading.doctor import State, diagnose
+
+    if args.jobs < 1 or args.timeout <= 0 or args.memory_gib <= 0:
+        console.print("--jobs, --timeout and --memory-gib must be positive.")
+        return 2
+    options = GradeOptions(jobs=args.jobs, timeout=args.timeout, device=args.device,
+                           memory_bytes=int(args.memory_gib * 2**30))
+    console.print("Checking this machine, then running grade's start-up checks and canaries (a few seconds)...")
+    diagnosis = diagnose(options, [args.assignment] if args.assignment else None)
+    table = Table(title="What this machine can do")
+    for column in ("check", "state", "found"):
+        table.add_column(column, overflow="fold")
+    colours = {State.OK: "green", State.WARNING: "yellow", State.PROBLEM: "red"}
+    for check in diagnosis.checks:
+        table.add_row(check.name, f"[{colours[check.state]}]{check.state.value}[/]", escape(check.detail))
+    console.print(table)
+    console.print(f"[{'green' if diagnosis.would_grade else 'red'}]{escape(diagnosis.verdict)}[/]", soft_wrap=True)
+    return 0 if diagnosis.would_grade else 1
+
+
 def _report(args: argparse.Namespace, console: Console) -> int:
     from autograder.feedback.report import write_report  # matplotlib is imported only for this command
 
@@ -281,6 +311,8 @@ def main(argv: list[str] | None = None) -> int:
         return _grade(args, console)
     if args.command == "report":
         return _report(args, console)
+    if args.command == "doctor":
+        return _doctor(args, console)
     if args.command == "gradebook":
         return _gradebook(args, console)
     if args.command == "export":

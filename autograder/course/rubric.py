@@ -1,7 +1,8 @@
 """Points per hidden test, from ``rubric.toml`` (one table per assignment).
 
-A test function's points are shared equally by its instances that ran (a skipped GPU
-instance takes no share), so a notebook's maximum is the same on every machine.
+A test function's points are shared equally by its CPU instances; an instance on a GPU is
+reported for no points (``grading.engine.score_outcomes``), so a notebook scores the same on
+every machine.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Collection
+from dataclasses import replace
 
 from autograder.findings.finding import finding
 from autograder.grading.jobs import TestOutcome
@@ -40,10 +41,10 @@ def stages_called(code: ExtractedCode, stages: Collection[str]) -> dict[str, set
 def counted_behaviour_checks(outcomes: list[TestOutcome], behaviour: Collection[str]) -> list[TestOutcome]:
     """The outcomes, with each passed behaviour check of a stage whose values are wrong turned
     into a failure that says why it does not count yet."""
-    values_wrong = {outcome.stage for outcome in outcomes
-                    if outcome.function not in behaviour and outcome.status is not TestStatus.PASSED}
-    return [TestOutcome(outcome.name, outcome.function, outcome.stage, TestStatus.FAILED,
-                        finding("counts_with_values", stage=outcome.stage))
+    # Values on the CPU only: a GPU instance carries no points, and must not take any away either.
+    values_wrong = {outcome.stage for outcome in outcomes if outcome.device == "cpu"
+                    and outcome.function not in behaviour and outcome.status is not TestStatus.PASSED}
+    return [replace(outcome, status=TestStatus.FAILED, finding=finding("counts_with_values", stage=outcome.stage))
             if outcome.function in behaviour and outcome.status is TestStatus.PASSED
             and outcome.stage in values_wrong else outcome
             for outcome in outcomes]
@@ -57,7 +58,7 @@ def pointed_to_failing_stages(outcomes: list[TestOutcome], called: dict[str, set
     for outcome in outcomes:
         culprits = sorted(called.get(outcome.stage, set()) & failing)
         if culprits and outcome.status is not TestStatus.PASSED and outcome.finding is not None:
-            outcome = TestOutcome(outcome.name, outcome.function, outcome.stage, outcome.status,
-                                  finding("calls_failing_stage", stages=", ".join(culprits), found=outcome.finding))
+            outcome = replace(outcome, finding=finding("calls_failing_stage", stages=", ".join(culprits),
+                                                       found=outcome.finding))
         pointed.append(outcome)
     return pointed

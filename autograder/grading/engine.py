@@ -11,6 +11,7 @@ noticed at once, and the run then fails as the grader's error instead of waiting
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from multiprocessing import connection
 from pathlib import Path
 
@@ -99,11 +100,53 @@ def _prepare(entries: list[SubmissionEntry]) -> tuple[list[PreparedSubmission], 
 
 
 def score_outcomes(assignment_id: str, outcomes: list[TestOutcome]) -> tuple[ScoredTest, ...]:
-    """Each outcome with its share of its test function's points (see ``autograder.course.rubric``)."""
-    shares = rubric.shares(assignment_id, [outcome.function for outcome in outcomes])
-    return tuple(ScoredTest(outcome.name, outcome.stage, share if outcome.status is TestStatus.PASSED else 0.0,
-                            share, outcome.status, outcome.finding)
-                 for outcome, share in zip(outcomes, shares, strict=True))
+    """Each outcome with its share of its test function's points (see ``autograder.course.rubric``).
+
+    Only the CPU instances share the points: an instance on a GPU is reported, for no points, so
+    that a notebook scores the same on every machine (the meta-device checks, which run
+    everywhere, are what a device mistake costs).
+    """
+    on_cpu = [outcome for outcome in outcomes if outcome.device == "cpu"]
+    share_of = dict(zip(map(id, on_cpu), rubric.shares(assignment_id, [o.function for o in on_cpu]), strict=True))
+    scored = []
+    for outcome in outcomes:
+        share = share_of.get(id(outcome), 0.0)
+        scored.append(ScoredTest(outcome.name, outcome.stage, share if outcome.status is TestStatus.PASSED else 0.0,
+                                 share, outcome.status, outcome.finding))
+    return tuple(scored)
+
+
+@dataclass(frozen=True)
+class GradingRun:
+    """What the shards of a run gave: each submission's record (the canaries' too), the run's
+    trust, and the devices the tests ran on."""
+
+    records: dict[SubmissionKey, SubmissionRecord]
+    trust: RunTrust
+    devices: list[str]
+
+
+def run_shards_on(started: Workers, jobs: int, devices: list[str], prepared: list[PreparedSubmission],
+                  assignments: list[str], submission_paths: list[Path], submitted: Path, out: Path,
+                  options: GradeOptions, progress: ProgressCallback) -> GradingRun:
+    """Run the hidden tests over ``prepared`` in ``jobs`` shards, each proving the guarantees and
+    grading the canaries of ``assignments`` first. Raises GraderUntrusted when the run cannot be
+    trusted (``python -m autograder doctor`` runs this with no student at all)."""
+    out.mkdir(parents=True, exist_ok=True)
+    targets = trust.targets(assignments, submission_paths, submitted, out, started.pids)
+    canaries = trust.canaries(assignments, jobs)
+    # Spread each assignment's submissions over the shards so each shard has a similar load;
+    # each shard grades its canaries first.
+    ordered = sorted(prepared, key=lambda s: (s.assignment_id, s.student_id))
+    shard_jobs = [ShardJob(slot, canaries[slot] + ordered[slot::jobs], options, devices,
+                           started.sandbox(slot, devices), started.sandbox(jobs + slot, devices), targets)
+                  for slot in range(jobs)]
+    try:
+        records, run_trust = _run_shards(shard_jobs, started, progress)
+    finally:
+        (out / trust.READABILITY_PROBE).unlink(missing_ok=True)
+    trust.check_canaries(records, [canary.key for shard in canaries for canary in shard], python_paths())
+    return GradingRun(records, run_trust, devices)
 
 
 def grade_class(submitted: Path, out: Path, options: GradeOptions | None = None,
@@ -126,26 +169,16 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
     prepared, problems = _prepare(entries)
     # Each job slot gets a uid, and a neighbour's (the workers-apart guarantee is tried across two).
     jobs = max(1, min(options.jobs, len(prepared), MANUAL_SLOT // 2))
-    records, run_trust = {}, RunTrust(None)
+    run = GradingRun({}, RunTrust(None), [])
     if prepared:
         with make_workers(jobs) as started:  # the fork server warms up while the notebooks are read
             devices = started.devices(options.device)
             on_devices(devices)
-            out.mkdir(parents=True, exist_ok=True)
             assignments = [a for a in ASSIGNMENTS if a in {s.assignment_id for s in prepared}]
-            targets = trust.targets(assignments, [entry.path for entry in entries if not entry.problem],
-                                    submitted, out, started.pids)
-            canaries = trust.canaries(assignments, jobs)
-            # Spread each assignment's submissions over the shards so each shard has a similar load;
-            # each shard grades its canaries first.
-            ordered = sorted(prepared, key=lambda s: (s.assignment_id, s.student_id))
-            shard_jobs = [ShardJob(slot, canaries[slot] + ordered[slot::jobs], options, devices, started.sandbox(slot),
-                                   started.sandbox(jobs + slot), targets) for slot in range(jobs)]
-            try:
-                records, run_trust = _run_shards(shard_jobs, started, progress)
-            finally:
-                (out / trust.READABILITY_PROBE).unlink(missing_ok=True)
-        trust.check_canaries(records, [canary.key for shard in canaries for canary in shard], python_paths())
+            run = run_shards_on(started, jobs, devices, prepared, assignments,
+                                [entry.path for entry in entries if not entry.problem], submitted, out, options,
+                                progress)
+    records, run_trust, devices = run.records, run.trust, run.devices
     codes = {submission.key: submission.code for submission in prepared}
     for key in problems:
         progress(*key)
@@ -153,7 +186,8 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
     for entry in entries:
         max_score = rubric.max_score(entry.assignment_id)
         if entry.key in problems:
-            rows.append(GradedRow(entry.student_id, entry.assignment_id, problems[entry.key], 0.0, max_score))
+            rows.append(GradedRow(entry.student_id, entry.assignment_id, problems[entry.key], 0.0, max_score,
+                                  devices=tuple(devices)))
             continue
         record = records[entry.key]
         outcomes = dependencies.counted_behaviour_checks(record.outcomes, rubric.behaviour_tests(entry.assignment_id))
@@ -163,5 +197,5 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
         rows.append(GradedRow(entry.student_id, entry.assignment_id, RowStatus(RowKind.GRADED),
                               round(sum(test.points for test in tests), 2), max_score, tests,
                               tuple(record.load_problems), record.isolation, code.language, run_trust,
-                              tuple(code.notes)))
+                              tuple(code.notes), tuple(devices)))
     return rows

@@ -14,6 +14,7 @@ from autograder.grading.results import TestStatus
 from autograder.notebooks.reading import ExtractedCode
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Isolation, Targets
+from autograder.worker.nvidia import CudaContext
 
 SubmissionKey = tuple[str, str]  # (student_id, assignment_id)
 ACCELERATORS = ("cuda", "mps")
@@ -81,6 +82,7 @@ class TestOutcome:
     stage: str
     status: TestStatus
     finding: Finding | None = None
+    device: str = "cpu"  # where the test ran; instances on an accelerator carry no points
 
 
 @dataclass
@@ -91,3 +93,4 @@ class SubmissionRecord:
     recorded: set[str] = field(default_factory=set)  # names in outcomes, for a quick lookup
     isolation: Isolation | None = None
     load_problems: list[Finding] = field(default_factory=list)
+    cuda: CudaContext | None = None  # the CUDA context its worker made (``doctor`` reports it)

@@ -3,13 +3,15 @@
 Each shard's per-student files (``results/``, ``feedback/``) depend on that student's notebook
 only, so they are copied byte for byte; ``grades.csv`` gets every shard's rows, in the order one
 run writes them. The same (student, notebook) in two shards, or a shard without ``grades.csv``
-(it failed, or is still running), stops the merge before anything is written.
+(it failed, or is still running), or shards whose hidden tests ran on different devices (a GPU
+node beside CPU nodes), stops the merge before anything is written.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 from autograder.grading.outputs import PER_STUDENT_FILES, csv_read, remove_stale_files, write_atomically
@@ -31,8 +33,37 @@ def _grade_rows(shard: Path) -> list[list[str]]:
     return rows
 
 
+def _devices_tested(shard: Path) -> tuple[str, ...] | None:
+    """The devices a shard's hidden tests ran on, from its results files (None: no test ran)."""
+    found = set()
+    for results in (shard / "results").glob("*/*.json"):
+        try:
+            devices = json.loads(results.read_text(encoding="utf-8")).get("devices")
+        except (OSError, ValueError, AttributeError):
+            raise MergeError(f"{results} is not a results file of this kit; grade that shard again") from None
+        if devices:
+            found.add(tuple(devices))
+    if len(found) > 1:
+        raise MergeError(f"{shard} holds results tested on different devices ({_listed(found)}); grade it again")
+    return found.pop() if found else None
+
+
+def _listed(device_sets) -> str:
+    return " and ".join(sorted("+".join(devices) for devices in device_sets))
+
+
+def _check_same_devices(shards: list[Path]) -> None:
+    """Refuse shards graded on different device sets: the same notebook could be tested differently."""
+    tested = {shard: devices for shard in shards if (devices := _devices_tested(shard)) is not None}
+    if len(set(tested.values())) > 1:
+        per_shard = "; ".join(f"{shard}: {'+'.join(devices)}" for shard, devices in tested.items())
+        raise MergeError(f"the shards were graded on different devices ({per_shard}). Grade every shard on"
+                         " machines with the same devices, or all with --device cpu, then merge again")
+
+
 def merge_shards(shards: list[Path], out: Path) -> int:
     """Write into ``out`` the merged outputs of the ``shards`` folders; returns the number of rows."""
+    _check_same_devices(shards)
     rows, source_of = [], {}
     for shard in shards:
         for row in _grade_rows(shard):

@@ -205,7 +205,9 @@ class GradingPlugin:
             return
         if status is TestStatus.TIMEOUT:
             self._timed_out_stages.add((submission.key, stage))
-        record.outcomes.append(TestOutcome(name, item.originalname, stage, status, found))
+        callspec = getattr(item, "callspec", None)
+        device = str(callspec.params.get("device", "cpu")) if callspec else "cpu"
+        record.outcomes.append(TestOutcome(name, item.originalname, stage, status, found, device))
         record.recorded.add(name)
 
     # -- used by the hidden tests' conftest -----------------------------------------------
@@ -216,6 +218,7 @@ class GradingPlugin:
         try:
             with self._opener(prepared) as submission:
                 record.isolation = submission.isolation
+                record.cuda = submission.cuda
                 record.load_problems = list(submission.load_problems)
                 self._open[prepared.key] = submission
                 self._started[prepared.key] = time.monotonic()

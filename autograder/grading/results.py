@@ -143,6 +143,7 @@ class GradedRow:
     language: str = DEFAULT_LANGUAGE  # the notebook's language: its feedback's, never its results'
     trust: RunTrust | None = None  # what the run proved before grading
     notes: tuple[Finding, ...] = ()  # how the notebook was read (the grading contract at work)
+    devices: tuple[str, ...] = ()  # where the run's hidden tests ran ("cpu", "cuda"); () when none ran
 
     @property
     def graded(self) -> bool:
@@ -181,6 +182,7 @@ class GradedRow:
             "status": self.status_text(),
             "score": self.score,
             "max_score": self.max_score,
+            "devices": list(self.devices),
             "load_problems": [render(problem) for problem in self.load_problems],
             "load_problem_findings": [problem.to_json() for problem in self.load_problems],
             "notes": [render(note) for note in self.notes],
@@ -196,7 +198,8 @@ class GradedRow:
                        RowStatus.parse(csv_status or str(data["status"])), float(data["score"]),
                        float(data["max_score"]), tuple(ScoredTest.from_json(test) for test in data.get("tests", [])),
                        tuple(Finding.from_json(item) for item in data.get("load_problem_findings", [])),
-                       notes=tuple(Finding.from_json(item) for item in data.get("note_findings", [])))
+                       notes=tuple(Finding.from_json(item) for item in data.get("note_findings", [])),
+                       devices=tuple(str(device) for device in data.get("devices", [])))
         except (KeyError, TypeError, ValueError, FindingFormatError) as error:
             raise ResultsFormatError(f"{type(error).__name__}: {error}") from None
 

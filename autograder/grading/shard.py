@@ -23,12 +23,13 @@ from autograder.grading import trust
 from autograder.grading.jobs import ACCELERATORS, ShardJob
 from autograder.grading.plugin import GradingPlugin, SubmissionOpener
 from autograder.grading.results import RunTrust
-from autograder.probes.errors import WorkerProblem
+from autograder.probes.errors import SandboxError, WorkerProblem
 from autograder.sandbox.guarantees import check_guarantees
 from autograder.sandbox.layout import python_paths
 from autograder.sandbox.opener import SandboxedOpener
 from autograder.sandbox.session import ForkServerChannel
 from autograder.student.curriculum import ASSIGNMENTS
+from autograder.worker.accelerators import open_cuda_context
 
 
 def serve(link_fd: int, control_fd: int) -> None:
@@ -46,6 +47,8 @@ def run(job: ShardJob, link: Connection, opener: SubmissionOpener, channel: Fork
     try:
         warnings.simplefilter("ignore")  # a reference's UserWarning is no student's business
         link.send(("trust", _proved_trust(job, channel)))
+        if "cuda" in job.devices:
+            _open_own_cuda_context()
         assignments = {s.assignment_id for s in job.submissions}
         for assignment in assignments:
             load_reference(assignment)
@@ -59,10 +62,22 @@ def run(job: ShardJob, link: Connection, opener: SubmissionOpener, channel: Fork
             link.send(("records", plugin.records))
     except trust.GraderUntrusted as error:
         link.send(("untrusted", str(error)))
+    except SandboxError as error:
+        link.send(("failed", str(error)))
     except BaseException:  # noqa: BLE001 - the grading command must hear about any failure
         link.send(("failed", traceback.format_exc()[-4000:]))
     finally:
         link.close()
+
+
+def _open_own_cuda_context() -> None:
+    """This shard's own CUDA context, made before any test's clock starts (the fork server that
+    forked it never initialises CUDA, so that its children can)."""
+    try:
+        open_cuda_context()
+    except Exception as error:  # noqa: BLE001 - whatever CUDA raises, the run cannot test on it
+        raise SandboxError(f"CUDA cannot be used in a grading shard ({type(error).__name__}: {error}). Run"
+                           " `python -m autograder doctor`, or grade with --device cpu.") from None
 
 
 def _proved_trust(job: ShardJob, channel: ForkServerChannel | None) -> RunTrust:

@@ -22,7 +22,7 @@ from autograder.findings.render import render
 from autograder.grading.jobs import PreparedSubmission, SubmissionKey, SubmissionRecord
 from autograder.grading.results import UNSAFE_FLAG, RunTrust, TestStatus
 from autograder.notebooks.reading import extract_notebook_file
-from autograder.sandbox.layout import closed_to_others
+from autograder.sandbox.layout import closed_to_others, python_paths, python_probe_files
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Guarantee, GuaranteeReport, IsolationLevel, Layer, Targets
@@ -45,11 +45,14 @@ def targets(assignments: list[str], submissions: list[Path], submitted: Path, ou
     probe.write_text("an output no student may read\n")
     folder = submitted if submitted.is_dir() else submitted.parent
     return Targets(secrets=[str(path) for path in [*secrets, RUBRIC_FILE, *submissions[:3], probe]],
-                   protected=[str(path) for path in (out, folder, KIT_ROOT)], pids=[os.getpid(), *pids])
+                   protected=[str(path) for path in (out, folder, KIT_ROOT)], pids=[os.getpid(), *pids],
+                   python_files=python_probe_files())
 
 
 def require(report: GuaranteeReport, accept_readable_secrets: bool) -> RunTrust:
     """The run's trust, or GraderUntrusted when it must not grade."""
+    if report.unreadable_python:
+        raise GraderUntrusted(unreadable_python_text(report.unreadable_python))
     written = next((what for g, what in report.broken if g is Guarantee.OUTPUTS_UNWRITABLE), None)
     if written:
         raise GraderUntrusted(f"student code could write where grades are made ({written}). Run the grader as"
@@ -121,6 +124,15 @@ def python_hint(sandbox: SandboxConfig | None, python_paths: list[str]) -> str:
     (what they need unless namespaces bind it back in)."""
     hint = _unreadable_python(python_paths) if sandbox is not None and sandbox.uid is not None else ""
     return f" If the workers run without namespaces: {hint}" if hint else " See the messages above and SECURITY.md."
+
+
+def unreadable_python_text(files: tuple[str, ...]) -> str:
+    """Why nothing can be graded when a sandboxed worker could not read the Python installation
+    (proved: it tried to read ``files``), and what to do."""
+    closed = _unreadable_python(python_paths())
+    return (f"a sandboxed worker could not read the Python installation ({', '.join(files)}), so correct code"
+            " would fail in it. " + (closed or "Make the Python installation readable by other users, or run the"
+                                     " grader with full isolation (as root with CAP_SYS_ADMIN, see SECURITY.md)."))
 
 
 def _unreadable_python(python_paths: list[str]) -> str:

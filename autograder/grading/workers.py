@@ -21,7 +21,7 @@ from typing import Protocol
 
 from autograder.grading.jobs import GradeOptions, ShardJob, tested_devices
 from autograder.sandbox.forkserver import ForkServer
-from autograder.sandbox.layout import standard_sandbox, worker_uid
+from autograder.sandbox.layout import standard_sandbox, with_cuda, worker_uid
 from autograder.worker import cgroups
 from autograder.worker.config import SandboxConfig
 
@@ -47,8 +47,8 @@ class Workers(Protocol):
     def devices(self, option: str) -> list[str]:
         """The devices the hidden tests run on, for ``--device option``."""
 
-    def sandbox(self, slot: int) -> SandboxConfig | None:
-        """The sandbox of job slot ``slot`` (None: student code runs without one)."""
+    def sandbox(self, slot: int, devices: list[str]) -> SandboxConfig | None:
+        """The sandbox of job slot ``slot``, for tests on ``devices`` (None: student code runs without one)."""
 
     def start_shard(self, job: ShardJob) -> StartedShard:
         """Start a shard on ``job``."""
@@ -85,12 +85,18 @@ class SandboxedWorkers(AbstractContextManager):
     def devices(self, option: str) -> list[str]:
         return tested_devices(option, self._forkserver.accelerators)
 
-    def sandbox(self, slot: int) -> SandboxConfig:
+    @property
+    def machine(self) -> dict:
+        """What the machine offers torch, as the fork server found it (``worker.accelerators``)."""
+        return self._forkserver.machine
+
+    def sandbox(self, slot: int, devices: list[str]) -> SandboxConfig:
         # A single notebook's whole folder is hidden (tmpfs covers folders, not files).
         submissions = self._submitted if self._submitted.is_dir() else self._submitted.parent
         hide = [str(submissions.resolve()), str(self._out.resolve())]
-        return replace(standard_sandbox(worker_uid(slot), hide, self._options.memory_bytes), cgroups=self._cgroups,
-                       cgroup_problem=self._cgroup_problem)
+        sandbox = replace(standard_sandbox(worker_uid(slot), hide, self._options.memory_bytes), cgroups=self._cgroups,
+                          cgroup_problem=self._cgroup_problem)
+        return with_cuda(sandbox, self._slots) if "cuda" in devices else sandbox
 
     @property
     def pids(self) -> list[int]:

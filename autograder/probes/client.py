@@ -14,6 +14,7 @@ import torch
 from autograder.findings.finding import Finding, finding
 from autograder.probes.errors import StudentError, WorkerCrashed
 from autograder.worker.isolation import Isolation
+from autograder.worker.nvidia import CudaContext
 from autograder.worker.protocol import Decoder, Encoder, Message, ProtocolError, RemoteRef
 
 
@@ -87,11 +88,12 @@ class Submission:
     """One student's notebook as the hidden tests see it: functions and classes by name."""
 
     def __init__(self, transport: Transport, defined: set[str], load_problems: list[Finding],
-                 isolation: Isolation | None = None):
+                 isolation: Isolation | None = None, cuda: CudaContext | None = None):
         self._transport = transport
         self.defined = defined
         self.load_problems = load_problems
         self.isolation = isolation  # what confined the worker (None: no worker, the bench's floor)
+        self.cuda = cuda  # the worker's CUDA context, when it made one
 
     def has(self, name: str) -> bool:
         return name in self.defined

@@ -15,6 +15,7 @@ import tempfile
 
 from autograder.course.paths import KIT_ROOT
 from autograder.probes.errors import SandboxError
+from autograder.worker.nvidia import CUDA_ENVIRONMENT
 
 # Isolated mode (-I) ignores the environment and the working directory; the fork server and its
 # shards then import this very kit (the folder holding this package), not another install of it.
@@ -44,7 +45,11 @@ class ForkServer:
         pairs = [socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) for _ in range(slots + 1)]
         self._scratch = tempfile.TemporaryDirectory(prefix="attention-forkserver-")
         environment = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1",
-                       "MPLBACKEND": "Agg", "MPLCONFIGDIR": self._scratch.name}
+                       "MPLBACKEND": "Agg", "MPLCONFIGDIR": self._scratch.name,
+                       # Should anything in the server ask torch about CUDA, it asks NVML, which
+                       # leaves CUDA uninitialised for the shards and workers it forks.
+                       "PYTORCH_NVML_BASED_CUDA_CHECK": "1",
+                       **{name: os.environ[name] for name in CUDA_ENVIRONMENT if name in os.environ}}
         server_fds = [theirs.fileno() for _, theirs in pairs]
         self._process = subprocess.Popen(
             [_resolved_interpreter(), "-I", "-c", _BOOT, str(KIT_ROOT), *map(str, server_fds)],
@@ -53,21 +58,27 @@ class ForkServer:
         for _, theirs in pairs:
             theirs.close()
         self._launcher, *self._controls = [ours for ours, _ in pairs]
-        self._accelerators: dict[str, bool] | None = None
+        self._machine: dict | None = None
 
     @property
     def pid(self) -> int:
         return self._process.pid
 
     @property
-    def accelerators(self) -> dict[str, bool]:
-        """The accelerators torch finds (waits for the server's hello, sent once it is warm)."""
+    def machine(self) -> dict:
+        """What the machine offers torch (``worker.accelerators.machine_report``: the accelerators,
+        torch's CUDA build, the NVIDIA driver); waits for the server's hello, sent once it is warm."""
         self._await_hello()
-        return self._accelerators
+        return self._machine
+
+    @property
+    def accelerators(self) -> dict[str, bool]:
+        """The accelerators torch could use (found without initialising CUDA)."""
+        return self.machine["accelerators"]
 
     def _await_hello(self) -> None:
-        if self._accelerators is None:
-            self._accelerators = json.loads(self._reply("starting up"))["accelerators"]
+        if self._machine is None:
+            self._machine = json.loads(self._reply("starting up"))
 
     def control(self, slot: int) -> socket.socket:
         """The control channel of job slot ``slot`` (see ``sandbox.session.ForkServerChannel``)."""

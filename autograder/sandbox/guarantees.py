@@ -4,7 +4,8 @@ Before any student's code runs, the grader starts workers exactly as it starts a
 fork server, sandbox, uid and limits) with ``escape_attempts`` as their "notebook", and checks
 that code there cannot read the secrets or other students' work, write into the outputs, the
 submissions or the kit, open a TCP connection to 127.0.0.1, signal the grader or its fork
-server, or see another worker's files. The report names each guarantee that holds.
+server, or see another worker's files. The report names each guarantee that holds, and the files
+of the Python installation a worker could not read (where correct code would fail).
 """
 
 from __future__ import annotations
@@ -49,6 +50,8 @@ def check_guarantees(channel: ForkServerChannel, sandbox: SandboxConfig, neighbo
     Raises WorkerProblem when a worker cannot even start."""
     broken: dict[Guarantee, str] = {}
     with _attempting(channel, sandbox, timeout) as first, _listening() as port:
+        readable = first.call("read_any", targets.python_files)
+        unreadable = tuple(path for path in targets.python_files if path not in readable)
         if read := first.call("read_any", targets.secrets):
             broken[Guarantee.SECRETS_UNREADABLE] = "read " + ", ".join(read)
         if written := first.call("write_any", targets.protected):
@@ -61,5 +64,5 @@ def check_guarantees(channel: ForkServerChannel, sandbox: SandboxConfig, neighbo
         with _attempting(channel, neighbour, timeout) as second:
             if isinstance(left, str) and second.call("read_any", [left]):
                 broken[Guarantee.WORKERS_APART] = f"read {left}, written by another worker"
-    return GuaranteeReport(tuple(g for g in Guarantee if g not in broken), tuple(broken.items()))
+    return GuaranteeReport(tuple(g for g in Guarantee if g not in broken), tuple(broken.items()), unreadable)
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from autograder.course.paths import KIT_ROOT
 from autograder.worker.config import SandboxConfig
+from autograder.worker.nvidia import CUDA_ENVIRONMENT, nvidia_device_nodes
 
 # Workers run as users of their own: each grader process gets a block of uids (from its pid)
 # and each of its job slots one uid in it, so sweeping a uid kills that slot's workers and no
@@ -53,6 +56,14 @@ def python_paths() -> list[str]:
     return sorted({os.path.realpath(path) for path in paths})
 
 
+def python_probe_files() -> list[str]:
+    """A file of the standard library and one of torch: a worker that cannot read them cannot run
+    correct code (found without importing torch, which the grading command never does)."""
+    torch_spec = importlib.util.find_spec("torch")
+    files = [os.__file__, *([torch_spec.origin] if torch_spec and torch_spec.origin else [])]
+    return [os.path.realpath(path) for path in files]
+
+
 def standard_sandbox(uid: int, hide: list[str], memory_bytes: int = 4 * 2**30) -> SandboxConfig:
     """The worker's sandbox: out of sight are the kit (solutions, hidden tests, git history),
     the grader's home folder, every top-level folder but the system's, and ``hide``
@@ -78,3 +89,15 @@ def closed_to_others(path: str) -> tuple[str, int] | None:
         if part is not None:
             current = current / part
     return None
+
+
+# The share of a GPU's memory that all of a run's workers may take together (the rest is left to
+# the shards' references and to CUDA itself); each of ``slots`` concurrent workers gets its part.
+GPU_MEMORY_SHARE = 0.8
+
+
+def with_cuda(sandbox: SandboxConfig, slots: int) -> SandboxConfig:
+    """``sandbox`` for a worker that tests CUDA: the NVIDIA device nodes open to it, its part of
+    the GPU's memory, the devices CUDA_VISIBLE_DEVICES names, and no address-space limit."""
+    return replace(sandbox, cuda=True, device_nodes=nvidia_device_nodes(), gpu_memory_fraction=GPU_MEMORY_SHARE / slots,
+                   environment={name: os.environ[name] for name in CUDA_ENVIRONMENT if name in os.environ})

@@ -11,7 +11,7 @@ from autograder.notebooks.reading import extract_notebook_file
 from autograder.probes.client import Submission
 from autograder.probes.errors import ProbeTimeout, WorkerCrashed, WorkerProblem
 from autograder.sandbox.forkserver import ForkServer
-from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
+from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, with_cuda, worker_uid
 from autograder.sandbox.session import ForkServerChannel, WorkerSession, wait_for_killed_workers
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.worker.config import SandboxConfig
@@ -48,7 +48,7 @@ class SandboxedOpener:
         try:
             ready = session.start()
             submission = Submission(session, ready.defined, prepared.code.problems + ready.load_problems,
-                                    ready.isolation)
+                                    ready.isolation, ready.cuda)
         except (ProbeTimeout, WorkerCrashed) as error:
             submission = Submission(_BrokenTransport(error), set(), prepared.code.problems)
         try:
@@ -67,8 +67,10 @@ def open_notebook_submission(path: Path, timeout: float = 10.0) -> Iterator[Subm
     prepared = PreparedSubmission(0, "manual", path.stem,
                                   extract_notebook_file(path, STAGES_BY_ASSIGNMENT.get(path.stem)))
     forkserver = ForkServer()
-    opener = SandboxedOpener(ForkServerChannel(forkserver.control(0)),
-                             standard_sandbox(worker_uid(MANUAL_SLOT), [str(path.resolve().parent)]), timeout)
+    sandbox = standard_sandbox(worker_uid(MANUAL_SLOT), [str(path.resolve().parent)])
+    if forkserver.accelerators["cuda"]:
+        sandbox = with_cuda(sandbox, slots=1)
+    opener = SandboxedOpener(ForkServerChannel(forkserver.control(0)), sandbox, timeout)
     try:
         with opener(prepared) as submission:
             yield submission

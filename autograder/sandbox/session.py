@@ -18,11 +18,13 @@ import psutil
 import torch
 
 from autograder.findings.finding import Finding, finding
+from autograder.findings.render import render
 from autograder.notebooks.reading import ExtractedCode
 from autograder.probes.errors import ProbeTimeout, SandboxError, WorkerCrashed
 from autograder.worker import cgroups, protocol
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Isolation
+from autograder.worker.nvidia import CudaContext
 from autograder.worker.text import clean_text
 
 # Everything a worker says is bounded here, before the grader stores it: code in the worker can
@@ -36,6 +38,15 @@ MAX_TEXT_CHARS = 4000
 # a worker's own cgroup (worker.cgroups).
 SCRATCH_NAME = re.compile(r"/(?:[\w.-]+/)*attention-worker-[\w]+")
 CGROUP_NAME = re.compile(r"/sys/fs/cgroup/(?:[\w.:@-]+/)*attention-kit-\d+/worker-\d+")
+# How long a worker may take to confine itself (and make its CUDA context) before it says so: the
+# grader's own time, never the student's. A worker that does not make it is started once more;
+# then the grader gives up, as its own failure.
+SANDBOX_START_SECONDS = 60.0
+SANDBOX_START_TRIES = 2
+# What a reply's error says when the worker's CUDA context is broken (a device-side assert, say):
+# every later probe would fail too, so the worker is replaced before the next one.
+_CUDA_BROKEN = re.compile(r"CUDA error|device-side assert|CUBLAS_STATUS|CUDNN_STATUS|illegal memory access",
+                          re.IGNORECASE)
 
 
 # (namespace init, supervisor) pidfds of killed workers the kernel may still be tearing down
@@ -75,6 +86,7 @@ class WorkerReady:
     defined: set[str]
     load_problems: list[Finding]
     isolation: Isolation
+    cuda: CudaContext | None = None  # the worker's CUDA context, when it made one
 
 
 class WorkerSession:
@@ -96,13 +108,7 @@ class WorkerSession:
 
     def start(self) -> WorkerReady:
         """Fork a fresh worker and wait until it has loaded the definitions."""
-        self.close()
-        self.generation += 1
-        self._pid, self._sock = self._forkserver.spawn(self._request)
-        self._supervisor = _open_pidfd(self._pid)
-        # The first frame comes before any student code runs, so it alone is believed: a
-        # notebook could forge anything later, a "sandbox_error" that stops the class included.
-        sandbox = self._exchange(None, {}, "doing.sandbox")
+        sandbox = self._start_sandbox()
         if "sandbox_error" in sandbox.header:
             self.close()
             raise SandboxError(f"the worker's sandbox could not be set up: {sandbox.header['sandbox_error']}")
@@ -128,8 +134,28 @@ class WorkerSession:
         return WorkerReady(
             set(_bounded_strings(reply.header.get("defined"), MAX_NAMES, MAX_NAME_CHARS)),
             [load_problem(item) for item in (problems if isinstance(problems, list) else [])[:MAX_PROBLEMS]],
-            isolation,
+            isolation, CudaContext.from_json(sandbox.header.get("cuda")),
         )
+
+    def _start_sandbox(self) -> protocol.Message:
+        """Fork a worker and read its first frame, sent once it is confined and before any student
+        code runs: that frame alone is believed (a notebook could forge anything later, a
+        "sandbox_error" that stops the class included). Until then nothing the student wrote has
+        run, so a worker that does not get there is the grader's problem: it is started once more,
+        then the run stops (SandboxError)."""
+        for attempt in range(1, SANDBOX_START_TRIES + 1):
+            self.close()
+            self.generation += 1
+            self._pid, self._sock = self._forkserver.spawn(self._request)
+            self._supervisor = _open_pidfd(self._pid)
+            try:
+                return self._exchange(None, {}, "doing.sandbox", timeout=max(self._timeout, SANDBOX_START_SECONDS))
+            except (ProbeTimeout, WorkerCrashed) as problem:
+                if attempt == SANDBOX_START_TRIES:
+                    raise SandboxError(f"a sandboxed worker could not be started, {SANDBOX_START_TRIES} times"
+                                       f" ({render(problem.finding)}); nothing a student wrote had run yet. Run"
+                                       " `python -m autograder doctor` to see what this machine can do.") from None
+        raise AssertionError("unreachable")
 
     def request(self, header: dict, tensors: dict[str, torch.Tensor]) -> protocol.Message:
         if self._sock is None:
@@ -141,22 +167,26 @@ class WorkerSession:
         if reply.header.get("probe_id") != probe_id:
             self.close()
             raise WorkerCrashed(finding("forged_reply"))
+        if _broke_cuda(reply.header):  # this answer stands; the next probe gets a fresh worker
+            self.close()
         return reply
 
-    def _exchange(self, header, tensors, doing: str) -> protocol.Message:
-        """Send ``header`` (if any) and read the reply; ``doing`` (a ``doing.*`` key) says what the
-        worker was doing, for the student, should it run out of time or stop."""
+    def _exchange(self, header, tensors, doing: str, timeout: float | None = None) -> protocol.Message:
+        """Send ``header`` (if any) and read the reply within ``timeout`` (default: the student's);
+        ``doing`` (a ``doing.*`` key) says what the worker was doing, for the student, should it
+        run out of time or stop."""
+        timeout = timeout or self._timeout
         # One deadline for the whole answer: a worker that sends a byte now and then must not
         # keep the grader waiting forever (a socket timeout alone restarts at every byte).
-        deadline = time.monotonic() + self._timeout
+        deadline = time.monotonic() + timeout
         try:
             if header is not None:
-                self._sock.settimeout(self._timeout)
+                self._sock.settimeout(timeout)
                 protocol.send(self._sock, header, tensors)
             return _bounded_reply(protocol.receive(self._sock, deadline=deadline))
         except TimeoutError:
             self.close()
-            raise ProbeTimeout(finding("timeout", limit=f"{self._timeout:g}", doing=finding(doing))) from None
+            raise ProbeTimeout(finding("timeout", limit=f"{timeout:g}", doing=finding(doing))) from None
         except protocol.ProtocolError as error:  # over a budget, or not a frame at all
             self.close()
             raise WorkerCrashed(finding("reply_refused", error=str(error))) from None
@@ -278,6 +308,13 @@ def _open_pidfd(pid: int) -> int | None:
 def _bounded_strings(value, count: int, chars: int) -> list[str]:
     items = value if isinstance(value, list) else []
     return [clean_text(item, chars) for item in items[:count] if isinstance(item, str)]
+
+
+def _broke_cuda(header: dict) -> bool:
+    """Whether a reply is an error that leaves the worker's CUDA context unusable."""
+    error = header.get("error") if header.get("ok") is not True else None
+    return isinstance(error, dict) and (error.get("type") == "AcceleratorError"
+                                        or bool(_CUDA_BROKEN.search(str(error.get("message", "")))))
 
 
 def _bounded_reply(message: protocol.Message) -> protocol.Message:

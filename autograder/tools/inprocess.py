@@ -19,6 +19,7 @@ from autograder.grading.jobs import PreparedSubmission, ShardJob, tested_devices
 from autograder.grading.workers import StartedShard
 from autograder.probes.client import Submission
 from autograder.sandbox.session import load_problem
+from autograder.worker.accelerators import machine_report
 from autograder.worker.probe_server import ProbeServer, load_definitions
 from autograder.worker.protocol import Message, pack, unpack
 
@@ -63,9 +64,10 @@ class InProcessWorkers(contextlib.AbstractContextManager):
         return None
 
     def devices(self, option: str) -> list[str]:
-        return tested_devices(option, {"cuda": torch.cuda.is_available(), "mps": torch.backends.mps.is_available()})
+        # Asked without initialising CUDA: the shards are forked from this process.
+        return tested_devices(option, machine_report()["accelerators"])
 
-    def sandbox(self, slot: int) -> None:
+    def sandbox(self, slot: int, devices: list[str]) -> None:
         return None
 
     @staticmethod

@@ -22,6 +22,13 @@ class SandboxConfig:
     cgroups: list[str] = field(default_factory=list)  # the run's cgroups, one per hierarchy (worker.cgroups)
     cgroup_problem: str = ""  # why there are none, when there are none
     tmp_inodes: int = 10_000  # files and folders a scratch tmpfs may hold
+    # CUDA: the worker makes its context before any student code runs (``worker.accelerators``),
+    # may open these device nodes read-write with ioctls, gets no address-space limit (the memory
+    # cgroup limits it), and its allocator may take this fraction of the device's memory.
+    cuda: bool = False
+    device_nodes: list[str] = field(default_factory=list)
+    gpu_memory_fraction: float | None = None
+    environment: dict[str, str] = field(default_factory=dict)  # CUDA_VISIBLE_DEVICES and the like
 
     def to_dict(self) -> dict:
         return asdict(self)

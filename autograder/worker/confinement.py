@@ -220,12 +220,15 @@ def _set_limits(config: SandboxConfig, count_processes: bool) -> None:
     with open("/proc/self/status") as status:
         vm_size = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmSize:"))
     limits = {
-        resource.RLIMIT_AS: vm_size + config.memory_bytes,
         resource.RLIMIT_CPU: config.cpu_seconds,
         resource.RLIMIT_FSIZE: config.max_file_bytes,
         resource.RLIMIT_NOFILE: config.max_open_files,
         resource.RLIMIT_CORE: 0,
     }
+    # A CUDA context reserves about twice the device's memory in address space: no useful
+    # address-space limit leaves room for it, so the worker's memory cgroup limits it instead.
+    if not config.cuda:
+        limits[resource.RLIMIT_AS] = vm_size + config.memory_bytes
     # RLIMIT_NPROC counts the processes of a user: meaningful for a user of our own, and in a
     # user namespace of our own (Linux 5.14+ counts per namespace), not for the grader's user.
     if count_processes:
@@ -391,7 +394,7 @@ def _finish(config: SandboxConfig, count_processes: bool, scratch: str, writable
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
     _fresh_keyrings(own_user=Layer.OWN_USER in isolation.layers)
     layers, missing = list(isolation.layers), list(isolation.missing)
-    report = landlock.restrict([*SYSTEM_READ_ONLY, *config.keep_paths], writable)
+    report = landlock.restrict([*SYSTEM_READ_ONLY, *config.keep_paths], writable, devices=config.device_nodes)
     for applied, layer, minimum_abi in ((report.fs, Layer.LANDLOCK_FILES, 1), (report.net, Layer.LANDLOCK_NETWORK, 4),
                                         (report.scope, Layer.LANDLOCK_SCOPE, 6)):
         if applied:
@@ -405,8 +408,11 @@ def _finish(config: SandboxConfig, count_processes: bool, scratch: str, writable
     else:
         missing.append((Layer.SECCOMP, "seccomp filters are not available here"))
     _set_limits(config, count_processes)
+    if config.cuda and Layer.CGROUPS not in layers:
+        missing.append((Layer.MEMORY_LIMIT, "a CUDA worker gets no address-space limit, and no cgroup limits its"
+                                            " memory here"))
     os.chdir(scratch)
     os.environ.clear()
     os.environ.update({"HOME": scratch, "TMPDIR": scratch, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
-                       "OMP_NUM_THREADS": str(config.threads)})
+                       "OMP_NUM_THREADS": str(config.threads), **config.environment})
     return Isolation(isolation.level, tuple(layers), tuple(missing))

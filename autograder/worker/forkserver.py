@@ -17,10 +17,9 @@ import signal
 import socket
 
 # Imported here, before any fork, so that every worker and shard starts with them loaded.
-import torch
-
 from autograder.worker import main as worker
 from autograder.worker import protocol
+from autograder.worker.accelerators import machine_report
 from autograder.worker.names import SERVER_NAME, SHARD_NAME, name_process
 from autograder.worker.warmup import warm_up_torch
 
@@ -42,8 +41,8 @@ def warm_up() -> None:
 def serve(launcher: socket.socket, controls: list[socket.socket]) -> None:
     """Serve the grader until it closes every channel.
 
-    ``launcher`` is the grading command's channel: once warm, the server says hello there (the
-    accelerators it found), then forks a shard for each request, handing it a link to the
+    ``launcher`` is the grading command's channel: once warm, the server says hello there (what
+    the machine offers torch, ``machine_report``), then forks a shard for each request, handing it a link to the
     grading command and the control channel of its job slot. ``controls`` are the job slots'
     channels: each request there forks a worker and carries the worker's probe socket.
     """
@@ -54,7 +53,8 @@ def serve(launcher: socket.socket, controls: list[socket.socket]) -> None:
     # a shard would otherwise write to each object's header and copy nearly every page it shares.
     gc.freeze()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps finished children
-    launcher.sendall(json.dumps({"accelerators": _accelerators()}).encode())
+    # Never torch.cuda.is_available() here: it initialises CUDA, which no forked child could then use.
+    launcher.sendall(json.dumps(machine_report()).encode())
     selector = selectors.DefaultSelector()
     for channel in (launcher, *controls):
         selector.register(channel, selectors.EVENT_READ)
@@ -81,10 +81,6 @@ def _spared_by_the_oom_killer() -> None:
     grader may; elsewhere it stays as it is). Workers raise their own to the maximum."""
     with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w") as score:
         score.write("-500")
-
-
-def _accelerators() -> dict[str, bool]:
-    return {"cuda": torch.cuda.is_available(), "mps": torch.backends.mps.is_available()}
 
 
 def _fork(ours: list[socket.socket], life, *fds: int) -> int:

@@ -8,7 +8,7 @@ names it, and any guarantee that does not hold, in the summary and grades.csv.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from autograder.worker.compat import StrEnum
 from autograder.worker.text import clean_text
@@ -33,6 +33,7 @@ class Layer(StrEnum):
     LANDLOCK_SCOPE = "landlock signals and sockets"
     SECCOMP = "seccomp"
     CGROUPS = "cgroups"  # memory (shared and kernel memory included) and processes, per worker
+    MEMORY_LIMIT = "memory limit"  # missing only for a CUDA worker without cgroups (no RLIMIT_AS either)
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,8 @@ class GuaranteeReport:
 
     held: tuple[Guarantee, ...]
     broken: tuple[tuple[Guarantee, str], ...]
+    # Files of the Python installation the worker could not read: correct code would fail there.
+    unreadable_python: tuple[str, ...] = ()
 
     def holds(self, guarantee: Guarantee) -> bool:
         return guarantee in self.held
@@ -104,3 +107,4 @@ class Targets:
     secrets: list[str]
     protected: list[str]
     pids: list[int]
+    python_files: list[str] = field(default_factory=list)  # which every worker must be able to read

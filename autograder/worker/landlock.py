@@ -135,11 +135,14 @@ def _thread_count() -> int:
     return len(os.listdir("/proc/self/task"))
 
 
-def restrict(read_only: list[str], read_write: list[str], *, allow_tcp: bool = False) -> LandlockReport:
+def restrict(read_only: list[str], read_write: list[str], *, devices: list[str] = (),
+             allow_tcp: bool = False) -> LandlockReport:
     """Confine this process (and its future children) with Landlock, best effort per ABI.
 
     read_only:  paths beneath which reading files, listing dirs and executing is allowed.
     read_write: paths beneath which every filesystem right is allowed (files get file rights).
+    devices:    device nodes that may be opened for reading and writing and driven with ioctls
+                (the NVIDIA driver's, for a CUDA worker); every other device may only be read.
     allow_tcp:  if False (default) and ABI >= 4, *all* TCP bind() and connect() are denied.
     Everything else on the filesystem is denied (reads included).  On ABI >= 6 the process
     also cannot signal, or connect to abstract UNIX sockets of, processes outside its domain.
@@ -171,7 +174,9 @@ def restrict(read_only: list[str], read_write: list[str], *, allow_tcp: bool = F
     ruleset_fd = _syscall(SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(attr),
                           ctypes.c_size_t(size), ctypes.c_uint32(0))
     try:
-        for paths, rights in ((read_only, _READ_RIGHTS), (read_write, attr.handled_access_fs)):
+        device_rights = FS_READ_FILE | FS_WRITE_FILE | (FS_IOCTL_DEV if abi >= 5 else 0)
+        for paths, rights in ((read_only, _READ_RIGHTS), (read_write, attr.handled_access_fs),
+                              (devices, device_rights)):
             for path in paths:
                 try:
                     fd = os.open(path, os.O_PATH | os.O_CLOEXEC)

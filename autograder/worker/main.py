@@ -13,6 +13,7 @@ import socket
 import torch
 
 from autograder.worker import protocol
+from autograder.worker.accelerators import open_cuda_context
 from autograder.worker.config import SandboxConfig
 from autograder.worker.confinement import OUTPUT_SINK, confine
 from autograder.worker.names import WORKER_NAME, name_process
@@ -37,6 +38,12 @@ def _isolate_io(keep_fd: int) -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
 
+def _refuse(sock: socket.socket, problem: str) -> None:
+    """Tell the grader its sandbox could not be set up (its failure, not the student's), and go."""
+    protocol.send(sock, {"ready": False, "sandbox_error": problem}, {})
+    os._exit(71)
+
+
 def run_worker(sock: socket.socket, request: dict) -> None:
     """Serve one submission until the grader hangs up; never returns normally."""
     name_process(WORKER_NAME)
@@ -44,12 +51,18 @@ def run_worker(sock: socket.socket, request: dict) -> None:
     try:
         confinement = confine(config)
     except OSError as error:  # the grader's setup is at fault, not the student: say so
-        protocol.send(sock, {"ready": False, "sandbox_error": str(error)}, {})
-        os._exit(71)
+        _refuse(sock, str(error))
+    # Before CUDA opens the driver's descriptors, which this would close.
+    _isolate_io(sock.fileno())
+    cuda = None
+    if config.cuda:  # made now, confined, before any student code runs and outside the student's time
+        try:
+            cuda = open_cuda_context(config.gpu_memory_fraction).to_json()
+        except Exception as error:  # noqa: BLE001 - whatever CUDA raises here is the grader's problem
+            _refuse(sock, f"CUDA cannot be used in the sandbox ({type(error).__name__}: {error})")
     # Sent before any student code runs, so the grader believes it (and only this frame).
     protocol.send(sock, {"sandboxed": True, "isolation": confinement.isolation.to_json(),
-                         "scratch": confinement.scratch, "cgroups": confinement.cgroups}, {})
-    _isolate_io(sock.fileno())
+                         "scratch": confinement.scratch, "cgroups": confinement.cgroups, "cuda": cuda}, {})
     torch.set_num_threads(config.threads)
     namespace, problems = load_definitions(request["blocks"])
     defined = sorted(name for name in namespace if not name.startswith("__"))
