@@ -238,13 +238,10 @@ def _doctor(args: argparse.Namespace, console: Console) -> int:
                            memory_bytes=int(args.memory_gib * 2**30))
     console.print("Checking this machine, then running grade's start-up checks and canaries (a few seconds)...")
     diagnosis = diagnose(options, [args.assignment] if args.assignment else None)
-    table = Table(title="What this machine can do")
-    for column in ("check", "state", "found"):
-        table.add_column(column, overflow="fold")
     colours = {State.OK: "green", State.WARNING: "yellow", State.PROBLEM: "red"}
-    for check in diagnosis.checks:
-        table.add_row(check.name, f"[{colours[check.state]}]{check.state.value}[/]", escape(check.detail))
-    console.print(table)
+    for check in diagnosis.checks:  # a line each, so that logs and terminals show it whole
+        state = f"[{colours[check.state]}]{check.state.value:>7}[/]"
+        console.print(f"{state}  {escape(check.name)}: {escape(check.detail)}", soft_wrap=True, highlight=False)
     console.print(f"[{'green' if diagnosis.would_grade else 'red'}]{escape(diagnosis.verdict)}[/]", soft_wrap=True)
     return 0 if diagnosis.would_grade else 1
 

@@ -1,13 +1,21 @@
 """Run a command as a container runs it: root without CAP_SYS_ADMIN (so no namespaces for the
 grader to make), in a memory cgroup with a CPU quota. Gradescope's defaults: 768 MB, half a CPU.
 
-Needs root, ``setpriv`` and cgroups (v1 or v2); ``container_skip_reason`` says when they are missing.
+In a container the Python installation is the image's, readable by every user (Gradescope's
+``setup.sh`` makes ``/autograder/venv``). The kit's own checkout may sit in a private folder (a
+clone into ``mktemp -d``, pyenv under root's 0700 home), where a worker of another user could not
+read it: ``open_to_others`` makes it readable as an image's would be, in a private mount
+namespace only (nothing on the machine changes), so the container tests run wherever CI clones.
+
+Needs root, ``setpriv``, ``unshare`` and cgroups (v1 or v2); ``container_skip_reason`` says when
+they are missing.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -17,7 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.course.paths import KIT_ROOT
-from autograder.sandbox.layout import closed_to_others
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 DROP_SYS_ADMIN = ["setpriv", "--bounding-set=-sys_admin", "--inh-caps=-sys_admin"]
@@ -32,17 +39,41 @@ class ContainerRun:
 def container_skip_reason() -> str | None:
     if os.geteuid() != 0:
         return "simulating a container needs root"
-    if shutil.which("setpriv") is None:
-        return "setpriv (util-linux) is needed to drop CAP_SYS_ADMIN"
+    if shutil.which("setpriv") is None or shutil.which("unshare") is None:
+        return "setpriv and unshare (util-linux) are needed to drop CAP_SYS_ADMIN and open the Python installation"
     if not (CGROUP_ROOT / "memory").is_dir() and not (CGROUP_ROOT / "cgroup.controllers").is_file():
         return "no memory cgroup to limit the container's memory"
-    closed = closed_to_others(os.path.realpath(sys.prefix)) or closed_to_others(str(KIT_ROOT))
-    if closed:
-        folder, mode = closed
-        return (f"the kit or its virtual environment sits behind {folder} (mode {mode:o}), closed to other users:"
-                " a container's workers cannot read it, so the grader rightly refuses to grade here"
-                " (test_fallback_isolation's private-python mode checks that refusal)")
     return None
+
+
+def _closed_ancestor(path: Path) -> Path | None:
+    """The outermost folder above ``path`` that other users cannot pass through (root's home)."""
+    for ancestor in reversed(path.parents):
+        if not os.stat(ancestor).st_mode & 0o001:
+            return ancestor
+    return None
+
+
+def open_to_others(then: list[str]) -> list[str]:
+    """A command prefix that runs ``then`` and the rest with the kit and its Python installation
+    reachable by every user, as in a container image. Run it in a private mount namespace (it
+    mounts): each folder closed to others above them (root's home, a ``mktemp -d`` folder) is
+    covered by an empty tmpfs of mode 0755, with the kit and the installation bound back in."""
+    needed = sorted({Path(os.path.realpath(p)) for p in (sys.base_prefix, sys.prefix)} | {KIT_ROOT})
+    moves = [(path, closed, f"/tmp/.open-to-others-{os.getpid()}-{index}")
+             for index, path in enumerate(needed) if (closed := _closed_ancestor(path)) is not None]
+    quote = lambda path: shlex.quote(str(path))  # noqa: E731
+    script = ["set -e"]
+    script += [f"mkdir -p {staging} && mount --bind {quote(path)} {staging}" for path, _, staging in moves]
+    script += [f"mount -t tmpfs -o mode=0755 tmpfs {quote(closed)}" for closed in sorted({c for _, c, _ in moves})]
+    script += [f"mkdir -p {quote(path)} && mount --move {staging} {quote(path)} && rmdir {staging}"
+               for path, _, staging in moves]
+    script.append(f'exec {" ".join(shlex.quote(part) for part in then)} "$@"')
+    return ["sh", "-c", "\n".join(script), "sh"]
+
+
+# A private mount namespace for ``open_to_others``, left before the command runs.
+PRIVATE_MOUNTS = ["unshare", "--mount", "--propagation", "private"]
 
 
 @contextlib.contextmanager
@@ -86,7 +117,8 @@ def run_as_container(command: list[str], *, memory_mb: int = 768, cpu: float = 0
     it kills anything, is not counted)."""
     with _cgroups(memory_mb, cpu) as (groups, holding):
         join = "; ".join(f"echo $$ > {group}" for group in groups)
-        wrapped = ["bash", "-c", f'{join}; exec "$@"', "bash", *DROP_SYS_ADMIN, *command]
+        wrapped = ["bash", "-c", f'{join}; exec "$@"', "bash", *PRIVATE_MOUNTS, *open_to_others(DROP_SYS_ADMIN),
+                   *command]
         peak, done = [0], threading.Event()
 
         def sample() -> None:

@@ -22,6 +22,7 @@ from typing import Protocol
 from autograder.grading.jobs import GradeOptions, ShardJob, tested_devices
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import standard_sandbox, with_cuda, worker_uid
+from autograder.sandbox.leftovers import remove_scratch_of, sweep_user
 from autograder.worker import cgroups
 from autograder.worker.config import SandboxConfig
 
@@ -79,7 +80,14 @@ class SandboxedWorkers(AbstractContextManager):
 
     def __exit__(self, *exc) -> None:
         self._forkserver.close()
-        for run_group in self._cgroups:  # every worker is gone with the fork server
+        # Workers die with the fork server; when a run stops early (a refusal, a dead shard), no
+        # shard closed its workers, so what they may have left is cleared here.
+        if os.geteuid() == 0:
+            uids = {worker_uid(slot) for slot in range(2 * self._slots)}  # each slot and its neighbour
+            for uid in uids:
+                sweep_user(uid)
+            remove_scratch_of(uids)
+        for run_group in self._cgroups:
             cgroups.remove([str(group) for group in Path(run_group).glob("worker-*")] + [run_group])
 
     def devices(self, option: str) -> list[str]:

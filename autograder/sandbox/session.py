@@ -21,6 +21,7 @@ from autograder.findings.finding import Finding, finding
 from autograder.findings.render import render
 from autograder.notebooks.reading import ExtractedCode
 from autograder.probes.errors import ProbeTimeout, SandboxError, WorkerCrashed
+from autograder.sandbox.leftovers import sweep_user
 from autograder.worker import cgroups, protocol
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Isolation
@@ -387,20 +388,3 @@ def _wait_until_gone(pid: int, limit_s: float = 5.0) -> None:
     deadline = time.monotonic() + limit_s
     while _is_running(pid) and time.monotonic() < deadline:
         time.sleep(0.002)
-
-
-def sweep_user(uid: int) -> None:
-    """Kill every process of a worker's own user (those that escaped with setsid, say).
-
-    Its uids are read from each process's status (psutil), not from the owner of /proc/<pid>,
-    which is root for a process that made itself non-dumpable.
-    """
-    for _ in range(100):
-        victims = [process for process in psutil.process_iter(["uids", "status"])
-                   if uid in (process.info["uids"] or ()) and process.info["status"] != psutil.STATUS_ZOMBIE]
-        if not victims:
-            return
-        for process in victims:
-            with contextlib.suppress(psutil.NoSuchProcess):
-                process.kill()
-        time.sleep(0.01)

@@ -121,6 +121,7 @@ class GradingRun:
     changes: list[str] = field(default_factory=list)
     scratch_leftovers: list[str] = field(default_factory=list)
     mode: str = "root"
+    wrap: list[str] = field(default_factory=list)  # the command prefix the grader ran under
 
     @property
     def grades(self) -> dict[tuple[str, str], dict]:

@@ -24,17 +24,18 @@ import os
 import re
 import shlex
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import pytest
+from container import PRIVATE_MOUNTS, open_to_others
 from containment import GRADE_ARGS, GradingRun, control_id, grade_contained, make_context
 from hostile_corpus import A1, hostile_submissions
 
 from autograder.course.paths import KIT_ROOT
 from autograder.notebooks.variants import load_solution
-from autograder.sandbox.layout import closed_to_others
 from autograder.worker.landlock import abi_version
 
 pytestmark = pytest.mark.slow
@@ -44,35 +45,16 @@ TRICKS = ["reads-solutions", "reads-hidden-tests-and-outputs", "writes-outside-s
           "escapes-through-a-user-namespace", "outlives-its-worker", "fork-bomb", "late-writer",
           "persists-into-python", "kills-the-grader", "forges-result-files"]
 MODES = ["user-namespace", "limits-only", "private-python", "no-user-namespaces"]
+GRADING_MODES = [mode for mode in MODES if mode != "private-python"]  # the last one must refuse
 NO_USER_NAMESPACES = Path(__file__).resolve().parent / "no_user_namespaces.py"
 
 
-def _closed_ancestor(path: Path) -> Path | None:
-    """The outermost folder above ``path`` that other users cannot pass through (root's home)."""
-    for ancestor in reversed(path.parents):
-        if not os.stat(ancestor).st_mode & 0o001:
-            return ancestor
-    return None
-
-
 def _as_nobody(then: list[str] | None = None) -> list[str]:
-    """A command prefix that runs the rest as nobody, with the Python installation reachable.
-
-    Folders closed to others (``/root`` holding pyenv, say) are covered, in this private mount
-    namespace only, by an empty tmpfs with the needed folders bound back into it.
-    """
-    needed = sorted({Path(os.path.realpath(p)) for p in (sys.base_prefix, sys.prefix)} | {KIT_ROOT})
-    moves = [(path, closed, f"/tmp/.nobody-bind-{os.getpid()}-{index}")
-             for index, path in enumerate(needed) if (closed := _closed_ancestor(path)) is not None]
-    quote = lambda path: shlex.quote(str(path))  # noqa: E731
-    script = ["set -e"]
-    script += [f"mkdir -p {staging} && mount --bind {quote(path)} {staging}" for path, _, staging in moves]
-    script += [f"mount -t tmpfs -o mode=0755 tmpfs {quote(closed)}" for closed in sorted({c for _, c, _ in moves})]
-    script += [f"mkdir -p {quote(path)} && mount --move {staging} {quote(path)}" for path, _, staging in moves]
-    before = " ".join(shlex.quote(part) for part in then or [])
-    script.append(f'exec {before} setpriv --reuid {NOBODY} --regid {NOBODY} --clear-groups --inh-caps=-all'
-                  ' --bounding-set=-all env -i PATH=/usr/bin:/bin HOME=/nonexistent LANG=C.UTF-8 "$@"')
-    return ["sh", "-c", "\n".join(script), "sh"]
+    """A command prefix that runs the rest as nobody, with the kit and its Python installation
+    reachable by other users (``container.open_to_others``: this run's mount namespace only)."""
+    return open_to_others([*(then or []), "setpriv", "--reuid", str(NOBODY), "--regid", str(NOBODY), "--clear-groups",
+                           "--inh-caps=-all", "--bounding-set=-all", "env", "-i", "PATH=/usr/bin:/bin",
+                           "HOME=/nonexistent", "LANG=C.UTF-8"])
 
 
 def _private_python(folder: Path) -> list[str]:
@@ -83,7 +65,7 @@ def _private_python(folder: Path) -> list[str]:
     if venv == Path(os.path.realpath(sys.base_prefix)):
         pytest.skip("the kit's tests run outside a virtual environment: there is no venv to move")
     inside = shlex.quote(str(folder / "venv"))
-    script = (f"set -e; mkdir {inside}; mount --bind {shlex.quote(str(venv))} {inside}; shift;"
+    script = (f"set -e; mkdir -p {inside}; mount --bind {shlex.quote(str(venv))} {inside}; shift;"
               f' exec setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin {inside}/bin/python "$@"')
     return ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, "sh"]
 
@@ -95,14 +77,14 @@ def _wrap_for(mode: str, private: Path) -> list[str]:
         return []
     if shutil.which("setpriv") is None or shutil.which("unshare") is None:
         pytest.skip("setpriv and unshare are needed to run the grader in its fallbacks")
-    if mode == "limits-only":
-        return ["setpriv", "--bounding-set=-sys_admin", "--inh-caps=-sys_admin"]
+    if mode == "limits-only":  # a container: its image's Python is readable by every user
+        return open_to_others(["setpriv", "--bounding-set=-sys_admin", "--inh-caps=-sys_admin"])
     if mode == "private-python":
         return _private_python(private)
     kit_files = (KIT_ROOT / "autograder" / "grading" / "engine.py", KIT_ROOT / "solutions")
-    if closed_to_others(str(KIT_ROOT)) or not all(os.stat(p).st_mode & 0o004 for p in kit_files):
-        pytest.skip("the kit is not readable by other users here (a private folder), so nobody cannot run the"
-                    " grader")
+    if not all(os.stat(p).st_mode & 0o004 for p in kit_files):
+        pytest.skip("the kit's files are not readable by other users (a checkout made under umask 077), so nobody"
+                    " cannot run the grader")
     return _as_nobody([sys.executable, str(NO_USER_NAMESPACES)] if mode == "no-user-namespaces" else None)
 
 
@@ -112,41 +94,51 @@ def _may_refuse(mode: str) -> bool:
     workers' own user cannot read (correct code would fail: the canary)."""
     if mode == "private-python":
         return True
-    if mode == "limits-only":
-        return abi_version() == 0 or closed_to_others(os.path.realpath(sys.prefix)) is not None
-    return mode == "no-user-namespaces" and abi_version() == 0
+    return mode in ("limits-only", "no-user-namespaces") and abi_version() == 0
 
 
 def _refused(run: GradingRun) -> bool:
     return run.report["returncode"] == 1 and "refuses to grade" in run.stdout
 
 
-@pytest.fixture(scope="module", params=MODES)
-def fallback_run(request) -> GradingRun:
-    root = Path(tempfile.mkdtemp(prefix="attention-fallback-"))
-    private = Path(tempfile.mkdtemp(prefix="attention-private-"))  # mode 0700
-    try:
-        wrap = _wrap_for(request.param, private)
-        root.chmod(0o755)
-        context = make_context(root)
-        context.out.mkdir(mode=0o777)
-        context.out.chmod(0o777)
-        hostiles = [h for h in hostile_submissions() if h.name in TRICKS and h.assignment == A1]
-        run = grade_contained(context, hostiles, GRADE_ARGS, wrap=wrap,
-                              students={control_id(A1): (A1, load_solution(A1))})
-        run.mode = request.param
-        yield run
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
-        shutil.rmtree(private, ignore_errors=True)
+@pytest.fixture(scope="module")
+def runs():
+    """The class graded in each mode, once per mode however many tests ask (``runs(mode)``)."""
+    made: dict[str, GradingRun] = {}
+    folders: list[Path] = []
+
+    def run_in(mode: str) -> GradingRun:
+        if mode not in made:
+            root = Path(tempfile.mkdtemp(prefix="attention-fallback-"))
+            private = Path(tempfile.mkdtemp(prefix="attention-private-"))  # mode 0700
+            folders.extend((root, private))
+            wrap = _wrap_for(mode, private)
+            root.chmod(0o755)
+            context = make_context(root)
+            context.out.mkdir(mode=0o777)
+            context.out.chmod(0o777)
+            hostiles = [h for h in hostile_submissions() if h.name in TRICKS and h.assignment == A1]
+            made[mode] = grade_contained(context, hostiles, GRADE_ARGS, wrap=wrap,
+                                         students={control_id(A1): (A1, load_solution(A1))})
+            made[mode].mode, made[mode].wrap = mode, wrap
+        return made[mode]
+
+    yield run_in
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture
-def graded_run(fallback_run: GradingRun) -> GradingRun:
-    if _refused(fallback_run):
-        pytest.skip(f"the grader refused to grade in the {fallback_run.mode} mode (checked by"
-                    " test_it_grades_or_refuses_before_writing_any_row)")
-    return fallback_run
+@pytest.fixture(params=MODES)
+def fallback_run(request, runs) -> GradingRun:
+    return runs(request.param)
+
+
+@pytest.fixture(params=GRADING_MODES)
+def graded_run(request, runs) -> GradingRun:
+    run = runs(request.param)
+    if _refused(run) and abi_version() == 0:
+        pytest.skip(f"this kernel has no Landlock, so the grader rightly refused in the {run.mode} mode")
+    return run
 
 
 def test_it_grades_or_refuses_before_writing_any_row(fallback_run: GradingRun):
@@ -163,6 +155,25 @@ def test_it_grades_or_refuses_before_writing_any_row(fallback_run: GradingRun):
             assert "attention-private-" in fallback_run.stdout, output
     else:
         assert fallback_run.report["returncode"] == 0, output
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_doctor_foresees_what_grade_did(runs, mode: str):
+    """``python -m autograder doctor`` in the same mode says what ``grade`` did there, and exits
+    non-zero exactly where grade refused."""
+    run = runs(mode)
+    doctor = [sys.executable, "-m", "autograder", "doctor", "--assignment", A1, *GRADE_ARGS]
+    result = subprocess.run([*PRIVATE_MOUNTS, *run.wrap, *doctor], cwd="/", capture_output=True, text=True,
+                            timeout=600)
+    output = " ".join((result.stdout + result.stderr).split())
+    assert result.returncode == (1 if _refused(run) else 0), output
+    if _refused(run):
+        assert "grade would refuse to grade" in output
+    else:
+        assert "grade would grade, on cpu" in output
+        assert "ok canary: every reference solution earned full marks" in output
+    if mode == "private-python":
+        assert "chmod o+rx" in output, output
 
 
 def test_the_unprivileged_grader_grades_every_row(graded_run: GradingRun):
