@@ -14,7 +14,7 @@ all: student-package
 setup: $(STAMP)
 
 $(STAMP): pyproject.toml autograder/student/pyproject.toml
-	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 is needed: install python3.11 or run 'make PYTHON=/path/to/python3.11'"; exit 1; }
+	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is not here: install Python 3.11 (or 3.10 or newer) and run 'make PYTHON=/path/to/python3'"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -146,8 +147,11 @@ def _print_trust(console: Console, rows: list[GradedRow]) -> None:
             console.print(f"[red]Graded with {UNSAFE_FLAG}: student code could read the solutions; every row of"
                           " grades.csv says so.[/red]", soft_wrap=True)
     if any(row.weaker_isolation for row in rows):
-        console.print("[yellow]Warning: workers ran with weaker isolation. Run the grader as root for full"
-                      " isolation (see SECURITY.md).[/yellow]", soft_wrap=True)
+        remedy = ("For full isolation the grader needs CAP_SYS_ADMIN as well (a virtual machine, or a container"
+                  " started with --cap-add SYS_ADMIN)" if os.geteuid() == 0 else "Run the grader as root for full"
+                  " isolation")
+        console.print(f"[yellow]Warning: workers ran with weaker isolation (named above). {remedy}; SECURITY.md says"
+                      " what each environment defends.[/yellow]", soft_wrap=True)
 
 
 class _NoSuchDevice(Exception):

@@ -10,11 +10,12 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
 import pytest
-from container import container_skip_reason, run_as_container
+from container import NO_LANDLOCK, container_skip_reason, run_as_container
 from platform_class import ASSIGNMENT, graded_class, wrong_dim_notebook
 
 from autograder.notebooks.variants import load_solution, load_student, notebook_text, with_cell
@@ -49,6 +50,50 @@ def test_setup_script_is_valid_bash(autograder_zip, tmp_path):
     with zipfile.ZipFile(autograder_zip) as archive:
         archive.extract("setup.sh", tmp_path)
     subprocess.run(["bash", "-n", str(tmp_path / "setup.sh")], check=True)
+
+
+# Stand-ins for what setup.sh calls on Gradescope's image: apt-get does nothing, and python3 is
+# this interpreter posing as the version under test (every call is logged).
+FAKE_APT = "#!/bin/sh\nexit 0\n"
+FAKE_PYTHON = """#!/bin/sh
+echo "$@" >> "$CALLS"
+case "$1" in
+  --version) echo "Python $FAKE_VERSION";;
+  -c) exec "$REAL_PYTHON" -c "import sys; sys.version_info = tuple(map(int, '$FAKE_VERSION'.split('.'))); $2";;
+  -m) exit 0;;
+esac
+"""
+
+
+def _run_setup(autograder_zip, tmp_path, version: str) -> tuple[subprocess.CompletedProcess, str]:
+    with zipfile.ZipFile(autograder_zip) as archive:
+        archive.extract("setup.sh", tmp_path)
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    for name, text in (("apt-get", FAKE_APT), ("python3", FAKE_PYTHON)):
+        (bin_folder / name).write_text(text)
+        (bin_folder / name).chmod(0o755)
+    calls = tmp_path / "calls"
+    env = {"PATH": f"{bin_folder}:/usr/bin:/bin", "CALLS": str(calls), "FAKE_VERSION": version,
+           "REAL_PYTHON": sys.executable, "AUTOGRADER_ROOT": str(tmp_path / "root")}
+    result = subprocess.run(["bash", str(tmp_path / "setup.sh")], capture_output=True, text=True, env=env)
+    return result, calls.read_text() if calls.exists() else ""
+
+
+@pytest.mark.parametrize("version", ["3.10.12", "3.12.3"])
+def test_setup_accepts_the_python_of_gradescopes_images(autograder_zip, tmp_path, version):
+    """Ubuntu 22.04 (Gradescope's default image) has 3.10, 24.04 has 3.12: both go on to make the venv."""
+    result, calls = _run_setup(autograder_zip, tmp_path, version)
+    assert "too old" not in result.stderr
+    assert f"-m venv {tmp_path / 'root' / 'venv'}" in calls
+
+
+def test_setup_refuses_an_older_python_and_names_the_image(autograder_zip, tmp_path):
+    result, calls = _run_setup(autograder_zip, tmp_path, "3.9.7")
+    assert result.returncode == 1
+    assert "Python 3.9.7 is too old: the kit needs Python 3.10 or newer" in result.stderr
+    assert "Ubuntu 22.04 base image" in result.stderr
+    assert "-m venv" not in calls
 
 
 def _gradescope_root(tmp_path, autograder_zip):
@@ -149,20 +194,34 @@ def _solution_reading_stub(solutions: Path) -> dict:
     return with_cell(load_student(ASSIGNMENT), cheat)
 
 
+@pytest.fixture
+def open_folder():
+    """A folder every user may pass through, as /autograder is: only run_autograder's own chmod
+    then keeps the autograder's files from student code, where there is no Landlock."""
+    folder = Path(tempfile.mkdtemp(prefix="attention-gradescope-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("landlock", [True, False], ids=["landlock", "no-landlock"])
 @pytest.mark.parametrize(("name", "expected_score"), [("correct", 100.0), ("reads-the-solutions", 0.0)])
-def test_run_autograder_in_gradescopes_conditions(tmp_path, autograder_zip, name, expected_score):
-    """No CAP_SYS_ADMIN, 768 MB and half a CPU, as Gradescope runs it: the canary and the start-up
-    checks pass, correct code earns full marks, code that reads the solutions earns nothing, and
-    memory peaks with real headroom."""
+def test_run_autograder_in_gradescopes_conditions(open_folder, autograder_zip, name, expected_score, landlock):
+    """No CAP_SYS_ADMIN, 768 MB and half a CPU, as Gradescope runs it, on a kernel with Landlock
+    and on one without (Gradescope's runners): the canary and the start-up checks pass, correct
+    code earns full marks, code that reads the solutions earns nothing, and memory peaks with real
+    headroom."""
     if reason := container_skip_reason():
         pytest.skip(reason)
-    root = _gradescope_root(tmp_path, autograder_zip)
+    root = _gradescope_root(open_folder, autograder_zip)
     notebook = load_solution(ASSIGNMENT) if name == "correct" else _solution_reading_stub(root / "source" / "solutions")
     (root / "submission" / f"{ASSIGNMENT}.ipynb").write_text(notebook_text(notebook))
     env = {**os.environ, "AUTOGRADER_ROOT": str(root), "KIT_PYTHON": sys.executable}
-    run = run_as_container([str(root / "run_autograder")], memory_mb=768, cpu=0.5, cwd=root, env=env)
+    kernel = [] if landlock else [sys.executable, str(NO_LANDLOCK)]
+    run = run_as_container([*kernel, str(root / "run_autograder")], memory_mb=768, cpu=0.5, cwd=root, env=env)
     assert run.result.returncode == 0, run.result.stdout[-3000:] + run.result.stderr[-3000:]
+    assert ("no landlock files: no Landlock in this kernel" in run.result.stdout) is not landlock
     document = json.loads((root / "results" / "results.json").read_text())
     assert document["score"] == expected_score
     assert "limits only" in run.result.stdout  # the container's fallback, not the namespaces

@@ -13,6 +13,7 @@ from autograder.findings.finding import finding
 from autograder.grading import trust
 from autograder.grading.jobs import SubmissionRecord, TestOutcome
 from autograder.grading.results import UNSAFE_FLAG, GradedRow, RowKind, RowStatus, RunTrust, TestStatus
+from autograder.sandbox.layout import closed_to_others
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.worker.isolation import Guarantee, GuaranteeReport, Isolation, IsolationLevel, Layer
 
@@ -55,11 +56,14 @@ def test_writable_outputs_stop_the_run_even_with_the_flag():
         trust.require(_report(Guarantee.OUTPUTS_UNWRITABLE), accept_readable_secrets=True)
 
 
-def test_a_weaker_run_names_its_isolation_and_what_held():
-    status = _row(LIMITS, trust.require(_report(Guarantee.NO_NETWORK), accept_readable_secrets=False)).status_text()
-    assert "weaker isolation: limits only, with unprivileged user, seccomp (no namespaces" in status
-    assert "does not hold: no network" in status
-    assert "holds: secrets unreadable, outputs unwritable, no signals, workers apart" in status
+def test_a_weaker_run_keeps_a_short_status_and_puts_the_detail_in_the_results():
+    row = _row(LIMITS, trust.require(_report(Guarantee.NO_NETWORK), accept_readable_secrets=False))
+    assert row.status_text() == "graded (weaker isolation; does not hold: no network)"
+    results = row.to_json()
+    assert results["status"] == row.status_text()
+    assert results["isolation"]["text"].startswith("limits only, with unprivileged user, seccomp (no namespaces")
+    assert results["guarantees"] == {"held": ["secrets unreadable", "outputs unwritable", "no signals",
+                                              "workers apart"], "broken": [["no network", "what the worker managed"]]}
 
 
 def test_a_guarantee_holds_for_the_run_only_where_it_held_in_every_shard():
@@ -85,6 +89,50 @@ def test_a_failing_canary_stops_the_run_with_what_failed():
     record = SubmissionRecord([TestOutcome("test_x[cpu]", "test_x", "softmax_naive", TestStatus.TIMEOUT,
                                            finding("stage_timed_out"))])
     with pytest.raises(trust.GraderUntrusted, match="test_x.cpu.: not run: an earlier test"):
-        trust.check_canaries({canary.key: record}, [canary.key], [])
+        trust.check_canaries({canary.key: record}, [canary.key])
     with pytest.raises(trust.GraderUntrusted, match="did not earn full marks"):
-        trust.check_canaries({}, [canary.key], [])  # a canary that never reported
+        trust.check_canaries({}, [canary.key])  # a canary that never reported
+
+
+def _canary_failing_with(status: TestStatus, key: str, **fields) -> str:
+    [[canary]] = trust.canaries(ASSIGNMENTS[:1], 1)
+    record = SubmissionRecord([TestOutcome("test_x[cpu]", "test_x", "softmax_naive", status, finding(key, **fields))])
+    with pytest.raises(trust.GraderUntrusted) as refused:
+        trust.check_canaries({canary.key: record}, [canary.key])
+    return str(refused.value)
+
+
+def test_a_canary_out_of_memory_names_the_memory_limit_only():
+    message = _canary_failing_with(TestStatus.ERROR, "memory_limit", doing=finding("doing.answering"), limit="1.5")
+    assert "larger --memory-gib" in message
+    assert "--timeout" not in message
+    assert "chmod" not in message
+
+
+def test_a_canary_killed_by_a_signal_says_so_without_other_advice():
+    message = _canary_failing_with(TestStatus.ERROR, "crashed", doing=finding("doing.answering"), error="EOF")
+    assert "killed by a signal" in message
+    assert "--timeout" not in message
+    assert "chmod" not in message
+
+
+def test_a_canary_out_of_time_advises_more_time_only():
+    message = _canary_failing_with(TestStatus.TIMEOUT, "timeout", limit="3", doing=finding("doing.answering"))
+    assert "larger --timeout" in message
+    assert "chmod" not in message
+    assert "memory" not in message
+
+
+def test_a_python_installation_the_workers_cannot_read_refuses_before_any_canary(monkeypatch, tmp_path):
+    closed = tmp_path / "closed"
+    (closed / "venv").mkdir(parents=True)
+    closed.chmod(0o700)
+    monkeypatch.setattr(trust, "python_paths", lambda: [str(closed / "venv")])
+    report = GuaranteeReport(tuple(Guarantee), (), unreadable_python=(str(closed / "venv" / "os.py"),))
+    with pytest.raises(trust.GraderUntrusted) as refused:
+        trust.require(report, accept_readable_secrets=False)
+    message = str(refused.value)
+    assert f"could not read the Python installation ({closed / 'venv' / 'os.py'})" in message
+    first_closed_folder, _ = closed_to_others(str(closed / "venv"))  # the first on the way: tmp_path's, or this one
+    assert f"chmod o+rx {first_closed_folder}" in message
+    assert "--timeout" not in message

@@ -15,7 +15,7 @@ import torch
 
 from autograder.notebooks.reading import extract_definitions
 from autograder.probes.client import Submission
-from autograder.probes.errors import ProbeTimeout, SandboxError, StudentError, WorkerCrashed
+from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, StudentError, WorkerCrashed
 from autograder.sandbox import session as worker_session
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
@@ -65,6 +65,16 @@ def read(path):
             return handle.read()
     except OSError as error:
         return type(error).__name__
+
+def write_shared_memory(mib):
+    """Memory no address-space limit counts, page by page: memfds (of 32 MiB, under the file-size
+    limit) written a MiB at a time."""
+    fds = []
+    for written in range(mib):
+        if written % 32 == 0:
+            fds.append(os.memfd_create("written"))
+        os.write(fds[-1], b"x" * 2**20)
+    return mib
 
 def hoard_shared_memory(gib):
     """Memory no address-space limit counts: a memfd's pages."""
@@ -311,3 +321,38 @@ def test_memory_outside_the_address_space_costs_only_the_worker(forkserver, tmp_
     finally:
         worker.close()
     assert not [group for group in run_cgroups for group in Path(group).glob("worker-*")]  # removed with it
+
+
+def test_a_worker_killed_at_its_own_memory_limit_is_told_so(forkserver, tmp_path, run_cgroups):
+    sandbox = dataclasses.replace(standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)], memory_bytes=2**29),
+                                  cgroups=run_cgroups)
+    worker, student = _started(forkserver, sandbox, timeout=20)
+    try:
+        with pytest.raises(WorkerCrashed) as killed:
+            student.call("write_shared_memory", 2048)
+        assert killed.value.finding.key == "memory_limit"
+        assert killed.value.finding.fields["limit"] == "0.5"
+    finally:
+        worker.close()
+
+
+def test_a_worker_killed_for_memory_others_used_is_the_graders_problem(forkserver, tmp_path, run_cgroups):
+    """The container (here a group around the worker's, of 300 MiB) runs out of memory while the
+    worker is within its own 2 GiB: not the student's doing, so never the student's failure."""
+    memory_group = next(Path(group) for group in run_cgroups if "memory" in group or len(run_cgroups) == 1)
+    container = memory_group / "attention-kit-1"
+    container.mkdir()
+    for limit in ("memory.limit_in_bytes", "memory.memsw.limit_in_bytes", "memory.max"):
+        if (container / limit).is_file():
+            (container / limit).write_text(str(300 * 2**20))
+    others = [group for group in run_cgroups if Path(group) != memory_group]
+    sandbox = dataclasses.replace(standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)], memory_bytes=2**31),
+                                  cgroups=[str(container), *others])
+    worker, student = _started(forkserver, sandbox, timeout=20)
+    try:
+        with pytest.raises(GraderOverloaded, match="within its own limit"):
+            student.call("write_shared_memory", 600)
+        assert student.call("softmax", torch.zeros(2)).tolist() == [0.5, 0.5]  # a fresh worker
+    finally:
+        worker.close()
+        cgroups.remove([*map(str, container.glob("worker-*")), str(container)])

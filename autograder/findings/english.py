@@ -126,6 +126,10 @@ SENTENCES: dict[str, str] = {
     "crashed": (
         "The process running your code stopped while {doing} (it exited, crashed or went over the"
         " memory limit): {error}"),
+    "memory_limit": (
+        "The process running your code was stopped while {doing}: it used more than its memory limit of"
+        " {limit} GiB. Look for a tensor far bigger than the test needs (an outer product over the whole"
+        " batch, say)."),
     "reply_refused": (
         "The grader refused what your code sent back ({error}): return only the tensor or the small"
         " value the stage asks for."),

@@ -29,7 +29,7 @@ from autograder.grading.jobs import (
 from autograder.grading.results import GradedRow, RowKind, RowStatus, RunTrust, ScoredTest, TestStatus
 from autograder.grading.workers import SandboxedWorkers, StartedShard, Workers
 from autograder.notebooks.reading import NotebookError, extract_notebook_file
-from autograder.sandbox.layout import MANUAL_SLOT, python_paths
+from autograder.sandbox.layout import MANUAL_SLOT
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 
 ProgressCallback = Callable[[str, str], None]  # (student_id, assignment_id) of a finished submission
@@ -145,7 +145,7 @@ def run_shards_on(started: Workers, jobs: int, devices: list[str], prepared: lis
         records, run_trust = _run_shards(shard_jobs, started, progress)
     finally:
         (out / trust.READABILITY_PROBE).unlink(missing_ok=True)
-    trust.check_canaries(records, [canary.key for shard in canaries for canary in shard], python_paths())
+    trust.check_canaries(records, [canary.key for shard in canaries for canary in shard])
     return GradingRun(records, run_trust, devices)
 
 

@@ -11,7 +11,9 @@ ever read.
 from __future__ import annotations
 
 import contextlib
+import gc
 import re
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
@@ -23,13 +25,16 @@ from autograder.findings.finding import Failure, Finding, finding
 from autograder.grading.jobs import PreparedSubmission, SubmissionKey, SubmissionRecord, TestOutcome
 from autograder.grading.results import TestStatus
 from autograder.probes.client import Submission
-from autograder.probes.errors import ProbeTimeout, SandboxError, StudentError, WorkerCrashed
+from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, StudentError, WorkerCrashed
 from autograder.student.curriculum import all_stages
 
 _STAGES = set(all_stages())
 # After this many stages ran out of time, a notebook's remaining tests are not run: grading
 # time stays bounded even when every stage loops forever.
 MAX_TIMED_OUT_STAGES = 4
+# A test that the machine stopped (GraderOverloaded: memory pressure from outside a worker, the
+# shard's GPU out of memory) runs this many times in all before the run fails as the grader's.
+TRIES_WHEN_OVERLOADED = 3
 # A notebook's tests together may take this many per-probe timeouts; code that stays just under
 # the limit on every probe cannot stretch grading without bound.
 NOTEBOOK_BUDGET_TIMEOUTS = 6
@@ -119,6 +124,26 @@ def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Subm
     return TestStatus.ERROR, finding("grader_could_not_check", stage=stage, error_type=type(error).__name__)
 
 
+def _overloaded(error: Exception) -> str | None:
+    """What overloaded the machine, when ``error`` is the machine's doing rather than the student's:
+    a worker killed for memory pressure from outside it, or the grader's own GPU out of memory
+    (the student's own errors arrive as StudentError, never as torch's)."""
+    if isinstance(error, GraderOverloaded):
+        return str(error)
+    if type(error).__name__ == "OutOfMemoryError":
+        return f"the grader's GPU ran out of memory: {str(error)[:200]}"
+    return None
+
+
+def _recover_memory() -> None:
+    """Give memory back before a test runs again (the GPU's cached blocks, Python's garbage)."""
+    gc.collect()
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_initialized():
+        torch.cuda.empty_cache()
+    time.sleep(1.0)
+
+
 class GradingPlugin:
     """Kept in ``config.stash[GRADING_PLUGIN]``; the hidden tests' ``student`` fixture asks it to
     open submissions."""
@@ -165,12 +190,33 @@ class GradingPlugin:
             raise ProbeTimeout(finding("notebook_budget", budget=f"{budget:g}"))
 
     @pytest.hookimpl(tryfirst=True)
+    def pytest_pyfunc_call(self, pyfuncitem: pytest.Function) -> bool | None:
+        """Run a hidden test; run it again when the machine, not the student, stopped it."""
+        if self._submission_of(pyfuncitem) is None:
+            return None  # pytest's own call
+        arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+        for attempt in range(1, TRIES_WHEN_OVERLOADED + 1):
+            try:
+                pyfuncitem.obj(**arguments)
+                return True
+            except Exception as error:
+                overloaded = _overloaded(error)
+                if overloaded is None:
+                    raise
+                if attempt == TRIES_WHEN_OVERLOADED:
+                    raise GraderOverloaded(f"{pyfuncitem.name} was stopped {attempt} times by the machine, not by the"
+                                           f" student's code ({overloaded}). Give the grader more memory, or grade"
+                                           " with fewer --jobs.") from None
+                _recover_memory()
+        return True
+
+    @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> pytest.TestReport | None:
         """Record the outcome, and report it without formatting a traceback nobody reads."""
         submission = self._submission_of(item)
         if submission is None or (call.excinfo is not None and call.excinfo.errisinstance(pytest.skip.Exception)):
             return None  # pytest's own report
-        if call.excinfo is not None and call.excinfo.errisinstance(SandboxError):
+        if call.excinfo is not None and call.excinfo.errisinstance((SandboxError, GraderOverloaded)):
             # The grader's own failure (its fork server is gone, say): never the student's result.
             self.problems.append(str(call.excinfo.value))
             item.session.shouldstop = str(call.excinfo.value)

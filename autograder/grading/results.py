@@ -154,18 +154,17 @@ class GradedRow:
         return self.isolation is not None and not self.isolation.full
 
     def status_text(self) -> str:
-        """The status column of grades.csv. ``graded`` alone means full isolation with every
-        guarantee proved; otherwise a graded row says what was weaker, and what still held."""
+        """The status column of grades.csv, short: ``graded`` alone means full isolation with every
+        guarantee proved; otherwise a graded row says what was weaker (the isolation itself is in
+        the results file and the summary)."""
         if not self.graded:
             return self.status.text()
         notes = []
         guarantees = self.trust.guarantees if self.trust else None
         if self.weaker_isolation:
-            notes.append(f"weaker isolation: {self.isolation}")
+            notes.append("weaker isolation")
         if guarantees is not None and guarantees.broken:
-            notes.append(f"does not hold: {guarantees.broken_text()}")
-        if notes and guarantees is not None:
-            notes.append("holds: " + ", ".join(guarantee.value for guarantee in guarantees.held))
+            notes.append("does not hold: " + ", ".join(guarantee.value for guarantee, _ in guarantees.broken))
         if self.trust and self.trust.secrets_exposed:
             notes.append(f"graded with {UNSAFE_FLAG}")
         return f"graded ({'; '.join(notes)})" if notes else "graded"
@@ -183,12 +182,24 @@ class GradedRow:
             "score": self.score,
             "max_score": self.max_score,
             "devices": list(self.devices),
+            **self._isolation_json(),
             "load_problems": [render(problem) for problem in self.load_problems],
             "load_problem_findings": [problem.to_json() for problem in self.load_problems],
             "notes": [render(note) for note in self.notes],
             "note_findings": [note.to_json() for note in self.notes],
             "tests": [test.to_json() for test in self.tests],
         }
+
+    def _isolation_json(self) -> dict:
+        """How the worker was confined and what the run proved before grading (graded rows only)."""
+        data = {}
+        if self.isolation is not None:
+            data["isolation"] = {"text": str(self.isolation), **self.isolation.to_json()}
+        guarantees = self.trust.guarantees if self.trust else None
+        if guarantees is not None:
+            data["guarantees"] = {"held": [guarantee.value for guarantee in guarantees.held],
+                                  "broken": [[guarantee.value, what] for guarantee, what in guarantees.broken]}
+        return data
 
     @classmethod
     def from_json(cls, data: dict, csv_status: str | None = None) -> GradedRow:

@@ -25,7 +25,6 @@ from autograder.grading.plugin import GradingPlugin, SubmissionOpener
 from autograder.grading.results import RunTrust
 from autograder.probes.errors import SandboxError, WorkerProblem
 from autograder.sandbox.guarantees import check_guarantees
-from autograder.sandbox.layout import python_paths
 from autograder.sandbox.opener import SandboxedOpener
 from autograder.sandbox.session import ForkServerChannel
 from autograder.student.curriculum import ASSIGNMENTS
@@ -87,8 +86,8 @@ def _proved_trust(job: ShardJob, channel: ForkServerChannel | None) -> RunTrust:
     try:
         report = check_guarantees(channel, job.sandbox, job.neighbour, job.targets)
     except WorkerProblem as problem:
-        raise trust.GraderUntrusted(f"a sandboxed worker could not run the start-up checks ({problem})."
-                                    + trust.python_hint(job.sandbox, python_paths())) from None
+        raise trust.GraderUntrusted(f"a sandboxed worker could not run the start-up checks ({problem}). Run"
+                                    " `python -m autograder doctor` to see what this machine can do.") from None
     return trust.require(report, job.options.accept_readable_secrets)
 
 

@@ -19,13 +19,12 @@ from pathlib import Path
 from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT, solution_notebook
 from autograder.course.rubric import RUBRIC_FILE
 from autograder.findings.render import render
-from autograder.grading.jobs import PreparedSubmission, SubmissionKey, SubmissionRecord
+from autograder.grading.jobs import PreparedSubmission, SubmissionKey, SubmissionRecord, TestOutcome
 from autograder.grading.results import UNSAFE_FLAG, RunTrust, TestStatus
 from autograder.notebooks.reading import extract_notebook_file
 from autograder.sandbox.layout import closed_to_others, python_paths, python_probe_files
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
-from autograder.worker.config import SandboxConfig
-from autograder.worker.isolation import Guarantee, GuaranteeReport, IsolationLevel, Layer, Targets
+from autograder.worker.isolation import Guarantee, GuaranteeReport, Targets
 
 CANARY_ID = "\0canary"  # a student id no folder can have (no file name holds a NUL)
 READABILITY_PROBE = ".attention-kit-readability-check"  # a file in the outputs that no worker may read
@@ -88,8 +87,7 @@ def canaries(assignments: list[str], slots: int) -> list[list[PreparedSubmission
     return per_slot
 
 
-def check_canaries(records: dict[SubmissionKey, SubmissionRecord], canary_keys: list[SubmissionKey],
-                   python_paths: list[str]) -> None:
+def check_canaries(records: dict[SubmissionKey, SubmissionRecord], canary_keys: list[SubmissionKey]) -> None:
     """Raise GraderUntrusted unless every canary passed every test; the message says what broke."""
     for key in canary_keys:
         record = records.get(key)
@@ -100,47 +98,37 @@ def check_canaries(records: dict[SubmissionKey, SubmissionRecord], canary_keys: 
                  " grade of this run could be trusted."]
         lines += [f"  {outcome.name}: {render(outcome.finding).splitlines()[0] if outcome.finding else ''}"
                   for outcome in failed[:_SHOWN_FAILURES]]
-        cause = _likely_cause(record, python_paths)
+        cause = _proved_cause(failed)
         if cause:
             lines.append(cause)
         raise GraderUntrusted("\n".join(lines))
 
 
-def _likely_cause(record: SubmissionRecord | None, python_paths: list[str]) -> str:
-    """Why correct code fails in the sandbox, when the grader can tell."""
-    isolation = record.isolation if record else None
-    own_user = (isolation is not None and isolation.level is IsolationLevel.LIMITS_ONLY
-                and Layer.OWN_USER in isolation.layers)
-    if own_user and (unreadable := _unreadable_python(python_paths)):
-        return unreadable  # a worker that cannot import what it needs may also hang until its timeout
-    if record is not None and any(outcome.status is TestStatus.TIMEOUT for outcome in record.outcomes):
+def _proved_cause(failed: list[TestOutcome]) -> str:
+    """What made correct code fail, as far as the failures prove it, with the advice for that cause
+    only. (A Python installation the workers cannot read is proved earlier, by the start-up checks;
+    a worker killed for memory pressure from outside is the machine's, and is retried.)"""
+    keys = {outcome.finding.key for outcome in failed if outcome.finding is not None}
+    if "memory_limit" in keys:
+        return ("The reference used more memory than --memory-gib allows each worker: grade again with a larger"
+                " --memory-gib.")
+    if "crashed" in keys:
+        return ("The worker running the reference stopped (killed by a signal, or it crashed): look for another"
+                " process killing the grader's workers, then grade again.")
+    if any(outcome.status is TestStatus.TIMEOUT for outcome in failed):
         return ("The reference ran out of time: this machine is slower or busier than --timeout allows (a CPU"
                 " quota, other work running). Grade again with a larger --timeout, or fewer --jobs.")
     return ""
 
 
-def python_hint(sandbox: SandboxConfig | None, python_paths: list[str]) -> str:
-    """Where workers run as a user of their own, whether the Python installation is closed to them
-    (what they need unless namespaces bind it back in)."""
-    hint = _unreadable_python(python_paths) if sandbox is not None and sandbox.uid is not None else ""
-    return f" If the workers run without namespaces: {hint}" if hint else " See the messages above and SECURITY.md."
-
-
 def unreadable_python_text(files: tuple[str, ...]) -> str:
     """Why nothing can be graded when a sandboxed worker could not read the Python installation
     (proved: it tried to read ``files``), and what to do."""
-    closed = _unreadable_python(python_paths())
-    return (f"a sandboxed worker could not read the Python installation ({', '.join(files)}), so correct code"
-            " would fail in it. " + (closed or "Make the Python installation readable by other users, or run the"
-                                     " grader with full isolation (as root with CAP_SYS_ADMIN, see SECURITY.md)."))
-
-
-def _unreadable_python(python_paths: list[str]) -> str:
-    closed = {path: folder_mode for path in python_paths if (folder_mode := closed_to_others(path))}
-    if not closed:
-        return ""
+    closed = {path: found for path in python_paths() if (found := closed_to_others(path))}
     where = "; ".join(f"{path} (mode {mode:o} on {folder})" for path, (folder, mode) in closed.items())
     folders = " ".join(sorted({folder for folder, _ in closed.values()}))
-    return (f"The sandboxed worker runs as a user of its own and cannot read the Python installation: {where}."
-            f" Make it readable by others (chmod o+rx {folders}), install the kit where others can read it,"
-            " or run the grader with full isolation (as root with CAP_SYS_ADMIN, see SECURITY.md).")
+    advice = (f"It is closed to other users: {where}. Make it readable by them (chmod o+rx {folders}), or install"
+              " the kit where other users can read it" if closed else "Make it readable by other users")
+    return (f"a sandboxed worker, which runs as a user of its own, could not read the Python installation"
+            f" ({', '.join(files)}), so correct code would fail in it. {advice}, or run the grader with full"
+            " isolation (as root with CAP_SYS_ADMIN, see SECURITY.md).")

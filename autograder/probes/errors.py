@@ -2,7 +2,8 @@
 
 ``StudentError`` is the student's code raising; ``ProbeTimeout`` and ``WorkerCrashed`` are the
 worker running too long or stopping, each with its finding for the student. ``SandboxError`` is
-the grader's own setup failing: never the student's fault, it stops the run.
+the grader's own setup failing: never the student's fault, it stops the run. ``GraderOverloaded``
+is the machine stopping a test: never the student's fault either, the test is run again.
 """
 
 from __future__ import annotations
@@ -39,3 +40,9 @@ class WorkerCrashed(WorkerProblem):
 
 class SandboxError(Exception):
     """The sandbox itself failed (a grader setup problem, never the student's fault)."""
+
+
+class GraderOverloaded(Exception):
+    """The machine, not the student's code, stopped a test: the out-of-memory killer took a worker
+    for memory pressure from outside it (the container's), or the grader's own GPU ran out of
+    memory. The test is run again; if it happens again, the run fails as the grader's error."""

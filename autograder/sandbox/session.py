@@ -20,9 +20,10 @@ import torch
 from autograder.findings.finding import Finding, finding
 from autograder.findings.render import render
 from autograder.notebooks.reading import ExtractedCode
-from autograder.probes.errors import ProbeTimeout, SandboxError, WorkerCrashed
+from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, WorkerCrashed, WorkerProblem
 from autograder.sandbox.leftovers import sweep_user
 from autograder.worker import cgroups, protocol
+from autograder.worker.cgroups import OomKill
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Isolation
 from autograder.worker.nvidia import CudaContext
@@ -151,11 +152,12 @@ class WorkerSession:
             self._supervisor = _open_pidfd(self._pid)
             try:
                 return self._exchange(None, {}, "doing.sandbox", timeout=max(self._timeout, SANDBOX_START_SECONDS))
-            except (ProbeTimeout, WorkerCrashed) as problem:
+            except (ProbeTimeout, WorkerCrashed, GraderOverloaded) as problem:
                 if attempt == SANDBOX_START_TRIES:
-                    raise SandboxError(f"a sandboxed worker could not be started, {SANDBOX_START_TRIES} times"
-                                       f" ({render(problem.finding)}); nothing a student wrote had run yet. Run"
-                                       " `python -m autograder doctor` to see what this machine can do.") from None
+                    why = render(problem.finding) if isinstance(problem, WorkerProblem) else str(problem)
+                    raise SandboxError(f"a sandboxed worker could not be started, {SANDBOX_START_TRIES} times ({why});"
+                                       " nothing a student wrote had run yet. Run `python -m autograder doctor` to"
+                                       " see what this machine can do.") from None
         raise AssertionError("unreachable")
 
     def request(self, header: dict, tensors: dict[str, torch.Tensor]) -> protocol.Message:
@@ -192,7 +194,14 @@ class WorkerSession:
             self.close()
             raise WorkerCrashed(finding("reply_refused", error=str(error))) from None
         except (EOFError, OSError) as error:
+            killed = cgroups.oom_kill(self._cgroups)  # read before close() removes the groups
             self.close()
+            if killed is OomKill.FROM_OUTSIDE:
+                raise GraderOverloaded("the out-of-memory killer stopped a worker that was within its own limit:"
+                                       " the container or machine ran out of memory") from None
+            if killed is OomKill.OWN_LIMIT:
+                limit = f"{self._request['sandbox']['memory_bytes'] / 2**30:g}"
+                raise WorkerCrashed(finding("memory_limit", doing=finding(doing), limit=limit)) from None
             raise WorkerCrashed(finding("crashed", doing=finding(doing), error=str(error))) from None
 
     def close(self, wait: bool = True) -> None:

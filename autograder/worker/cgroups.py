@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from enum import Enum
 from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
@@ -68,3 +69,56 @@ def remove(groups: list[str]) -> None:
     for group in groups:
         with contextlib.suppress(OSError):
             os.rmdir(group)
+
+
+class OomKill(Enum):
+    """Why the out-of-memory killer took a worker: its own limit, or memory pressure from outside
+    (the container or machine it runs in: another process's use, not this student's)."""
+
+    OWN_LIMIT = "own limit"
+    FROM_OUTSIDE = "from outside"
+
+
+def oom_kill(groups: list[str]) -> OomKill | None:
+    """Whether the out-of-memory killer took a process of these (a worker's own) groups, and
+    whose limit was reached; None when it took none (or nothing can be read).
+
+    The kernel counts a kill in the victim's group (v1: ``memory.oom_control``'s oom_kill; v2:
+    ``memory.events``' oom_kill), whichever group's limit was reached. A worker whose own group
+    never came to its limit (its peak usage stayed below it) was killed for a limit further up: the
+    container's or the machine's, that is, for memory that others used.
+    """
+    killed = own_limit = False
+    for group in map(Path, groups):
+        events = _counters(group, "memory.events") or _counters(group, "memory.oom_control")
+        if events.get("oom_kill", 0) > 0:
+            killed = True
+            own_limit = own_limit or events.get("max", 0) > 0 or any(
+                _number(group / peak) >= _number(group / limit) - _LIMIT_SLACK_BYTES > 0
+                for peak, limit in _PEAK_AND_LIMIT)
+    if not killed:
+        return None
+    return OomKill.OWN_LIMIT if own_limit else OomKill.FROM_OUTSIDE
+
+
+# Files of a group's peak memory use and of its limit, per cgroup version, and how close to the
+# limit a peak counts as reaching it (the kernel charges in batches of pages).
+_PEAK_AND_LIMIT = (("memory.max_usage_in_bytes", "memory.limit_in_bytes"),
+                   ("memory.memsw.max_usage_in_bytes", "memory.memsw.limit_in_bytes"),
+                   ("memory.peak", "memory.max"))
+_LIMIT_SLACK_BYTES = 2 * 2**20
+
+
+def _counters(group: Path, name: str) -> dict[str, int]:
+    try:
+        lines = (group / name).read_text().splitlines()
+    except OSError:
+        return {}
+    return {key: int(value) for key, _, value in (line.partition(" ") for line in lines) if value.isdigit()}
+
+
+def _number(path: Path) -> int:
+    try:
+        return int(path.read_text())
+    except (OSError, ValueError):
+        return 0
