@@ -21,7 +21,13 @@ from autograder.grading.discovery import ClassShard, DiscoveryError, discover
 from autograder.grading.engine import GradingError, grade_entries
 from autograder.grading.jobs import ACCELERATORS, GradeOptions
 from autograder.grading.merge import MergeError, merge_shards
-from autograder.grading.outputs import OutputsError, read_outputs, write_atomically, write_outputs
+from autograder.grading.outputs import (
+    OutputsError,
+    read_outputs,
+    write_atomically,
+    write_outputs,
+    write_shard_record,
+)
 from autograder.grading.results import UNSAFE_FLAG, GradedRow, RowKind
 from autograder.grading.trust import GraderUntrusted
 from autograder.platforms.junit import junit_xml
@@ -205,6 +211,9 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
         console.print(f"The grader refuses to grade, so no grades were written: {error}", markup=False,
                       soft_wrap=True)
         return 1
+    devices = next((list(row.devices) for row in rows if row.devices), [])
+    write_shard_record(args.out, (shard.number, shard.count) if shard else None, devices,
+                       private=args.private_outputs)
     rows = write_outputs(args.out, rows, private=args.private_outputs)
     if args.junit:
         write_atomically(args.junit, junit_xml(rows), private=args.private_outputs)

@@ -30,6 +30,7 @@ from autograder.grading import dependencies
 from autograder.grading.engine import score_outcomes
 from autograder.grading.jobs import TestOutcome
 from autograder.grading.merge import MergeError, merge_shards
+from autograder.grading.outputs import write_shard_record
 from autograder.grading.results import TestStatus
 from autograder.notebooks.example_class import EXAMPLE_CLASS_DIR
 from autograder.notebooks.reading import extract_definitions
@@ -280,18 +281,15 @@ def graded_example_class(tmp_path_factory) -> Path:
     return out
 
 
-def _shard_with_devices(source: Path, target: Path, devices: list[str]) -> Path:
+def _shard_with_devices(source: Path, target: Path, shard: tuple[int, int], devices: list[str]) -> Path:
     shutil.copytree(source, target)
-    for results in (target / "results").glob("*/*.json"):
-        data = json.loads(results.read_text())
-        data["devices"] = devices
-        results.write_text(json.dumps(data))
+    write_shard_record(target, shard, devices)
     return target
 
 
 def test_merge_refuses_shards_graded_on_different_devices(graded_example_class, tmp_path):
-    cpu = _shard_with_devices(graded_example_class, tmp_path / "cpu-node", ["cpu"])
-    gpu = _shard_with_devices(graded_example_class, tmp_path / "gpu-node", ["cpu", "cuda"])
+    cpu = _shard_with_devices(graded_example_class, tmp_path / "cpu-node", (1, 2), ["cpu"])
+    gpu = _shard_with_devices(graded_example_class, tmp_path / "gpu-node", (2, 2), ["cpu", "cuda"])
     with pytest.raises(MergeError, match=r"different devices .*cpu-node: cpu; .*gpu-node: cpu\+cuda"):
         merge_shards([cpu, gpu], tmp_path / "merged")
     assert not (tmp_path / "merged" / "grades.csv").exists()

@@ -11,6 +11,7 @@ import pytest
 
 from autograder.grading.discovery import ClassShard, SubmissionEntry
 from autograder.grading.merge import MergeError, merge_shards
+from autograder.grading.outputs import write_shard_record
 from autograder.notebooks.variants import load_solution, load_student, with_answer, write_submission
 
 ASSIGNMENT = "01_attention_scores"
@@ -78,22 +79,47 @@ def test_a_bad_shard_argument_exits_2(tmp_path):
     assert "--shard takes K/N" in result.stdout
 
 
-def _fake_shard(folder: Path, *students: str) -> Path:
+def _fake_shard(folder: Path, *students: str, shard: tuple[int, int] = (1, 1), devices=("cpu",)) -> Path:
     (folder / "results").mkdir(parents=True)
     rows = "".join(f"{student},{ASSIGNMENT},100,100,graded\n" for student in students)
     (folder / "grades.csv").write_text("student_id,assignment_id,score,max_score,status\n" + rows)
+    write_shard_record(folder, shard, list(devices))
     return folder
 
 
+def test_merge_names_a_missing_shard(tmp_path):
+    shards = [_fake_shard(tmp_path / f"s{k}", f"student{k}", shard=(k, 4)) for k in (1, 2, 4)]
+    with pytest.raises(MergeError, match=r"shard 3 of 4 is missing: grade it \(--shard 3/4\)"):
+        merge_shards(shards, tmp_path / "out")
+    assert not (tmp_path / "out" / "grades.csv").exists()
+
+
+def test_merge_refuses_a_share_given_twice_or_shares_of_different_splits(tmp_path):
+    twice = [_fake_shard(tmp_path / "a", "ada", shard=(1, 2)), _fake_shard(tmp_path / "b", "bo", shard=(1, 2))]
+    with pytest.raises(MergeError, match="are both shard 1/2"):
+        merge_shards(twice, tmp_path / "out")
+    split = [_fake_shard(tmp_path / "c", "cy", shard=(1, 2)), _fake_shard(tmp_path / "d", "dee", shard=(2, 3))]
+    with pytest.raises(MergeError, match="split the class differently"):
+        merge_shards(split, tmp_path / "out")
+
+
+def test_merge_refuses_the_output_of_a_run_that_was_not_a_shard(tmp_path):
+    folder = _fake_shard(tmp_path / "a", "ada")
+    (folder / "shard.json").unlink()
+    with pytest.raises(MergeError, match="not the output of a `grade --shard K/N` run"):
+        merge_shards([folder], tmp_path / "out")
+
+
 def test_merge_refuses_a_student_graded_twice(tmp_path):
-    first, second = _fake_shard(tmp_path / "a", "ada", "bo"), _fake_shard(tmp_path / "b", "bo")
+    first = _fake_shard(tmp_path / "a", "ada", "bo", shard=(1, 2))
+    second = _fake_shard(tmp_path / "b", "bo", shard=(2, 2))
     with pytest.raises(MergeError, match="bo/01_attention_scores was graded in both"):
         merge_shards([first, second], tmp_path / "out")
     assert not (tmp_path / "out" / "grades.csv").exists()
 
 
 def test_merge_refuses_an_unfinished_shard(tmp_path):
-    first = _fake_shard(tmp_path / "a", "ada")
+    first = _fake_shard(tmp_path / "a", "ada", shard=(1, 2))
     (tmp_path / "b").mkdir()
     result = _run("merge", str(first), str(tmp_path / "b"), "--out", str(tmp_path / "out"))
     assert result.returncode == 2

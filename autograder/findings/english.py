@@ -139,6 +139,10 @@ SENTENCES: dict[str, str] = {
         "not run: {count} stages of this notebook already ran out of time (an endless loop shared by"
         " several stages?)"),
     "notebook_budget": "not run: this notebook's tests already took more than {budget} s in all",
+    "notebook_budget_spent": (
+        "Your code was stopped while {doing}: this notebook's tests had used up the {budget} s they may"
+        " take in all. Each stage should answer in well under a second: look for loops over every"
+        " element, or work far bigger than the test needs."),
     "worker_not_started": "the worker did not start properly",
     "object_lost": "this object was lost when the worker was restarted",
     "bad_reply": "the worker sent a reply that is not an answer",

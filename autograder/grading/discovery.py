@@ -9,10 +9,10 @@ from pathlib import Path
 
 from autograder.grading.results import RowKind, RowStatus
 from autograder.student.curriculum import ASSIGNMENTS
-from autograder.worker.text import clean_text
+from autograder.worker.text import BIDI_CONTROLS, clean_text
 
 MISSING = RowStatus(RowKind.MISSING)
-_CONTROL = re.compile("[\x00-\x1f\x7f]")
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
 
 
 class DiscoveryError(Exception):
@@ -38,11 +38,16 @@ MAX_LISTED_NOTEBOOKS = 5
 
 
 def student_name(name: str) -> str:
-    """A folder or file name as a student id: bytes that are not UTF-8, and control characters,
-    are written as escapes (``caf\\xe9``), so that every id is printable text and two folders
-    never share one."""
-    shown = os.fsencode(name).decode("utf-8", "backslashreplace")
-    return _CONTROL.sub(lambda match: f"\\x{ord(match.group()):02x}", shown)
+    """A folder or file name as a student id: bytes that are not UTF-8, control characters (C0,
+    C1) and bidirectional controls are written as escapes (``caf\\xe9``, ``\\u202e``), and a
+    backslash of the name itself is doubled, so that every id is printable text that reads as
+    what it is, and two folders never share one."""
+    shown = os.fsencode(name).replace(b"\\", b"\\\\").decode("utf-8", "backslashreplace")
+    return _CONTROL.sub(lambda match: _escape(ord(match.group())), shown)
+
+
+def _escape(code: int) -> str:
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _unreadable(detail: str) -> RowStatus:

@@ -2,9 +2,10 @@
 
 Each shard's per-student files (``results/``, ``feedback/``) depend on that student's notebook
 only, so they are copied byte for byte; ``grades.csv`` gets every shard's rows, in the order one
-run writes them. The same (student, notebook) in two shards, or a shard without ``grades.csv``
-(it failed, or is still running), or shards whose hidden tests ran on different devices (a GPU
-node beside CPU nodes), stops the merge before anything is written.
+run writes them. A shard without ``grades.csv`` (it failed, or is still running), one of the N
+shares missing or given twice, the same (student, notebook) in two shards, or shards whose
+hidden tests ran on different devices (a GPU node beside CPU nodes) stops the merge before
+anything is written; each shard's ``shard.json`` says which share it holds.
 """
 
 from __future__ import annotations
@@ -12,9 +13,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.grading.outputs import PER_STUDENT_FILES, csv_read, remove_stale_files, write_atomically
+from autograder.grading.outputs import (
+    PER_STUDENT_FILES,
+    SHARD_RECORD,
+    csv_read,
+    remove_stale_files,
+    write_atomically,
+)
 from autograder.grading.results import CSV_COLUMNS, assignment_position
 
 
@@ -33,28 +41,42 @@ def _grade_rows(shard: Path) -> list[list[str]]:
     return rows
 
 
-def _devices_tested(shard: Path) -> tuple[str, ...] | None:
-    """The devices a shard's hidden tests ran on, from its results files (None: no test ran)."""
-    found = set()
-    for results in (shard / "results").glob("*/*.json"):
-        try:
-            devices = json.loads(results.read_text(encoding="utf-8")).get("devices")
-        except (OSError, ValueError, AttributeError):
-            raise MergeError(f"{results} is not a results file of this kit; grade that shard again") from None
-        if devices:
-            found.add(tuple(devices))
-    if len(found) > 1:
-        raise MergeError(f"{shard} holds results tested on different devices ({_listed(found)}); grade it again")
-    return found.pop() if found else None
+@dataclass(frozen=True)
+class _ShardRecord:
+    number: int
+    count: int
+    devices: tuple[str, ...]
 
 
-def _listed(device_sets) -> str:
-    return " and ".join(sorted("+".join(devices) for devices in device_sets))
+def _shard_record(shard: Path) -> _ShardRecord:
+    """What ``grade --shard K/N`` wrote about the share a folder holds."""
+    try:
+        record = json.loads((shard / SHARD_RECORD).read_text(encoding="utf-8"))
+        return _ShardRecord(int(record["shard"]), int(record["of"]), tuple(map(str, record["devices"])))
+    except FileNotFoundError:
+        raise MergeError(f"{shard} has no {SHARD_RECORD}: it is not the output of a `grade --shard K/N` run") from None
+    except (OSError, ValueError, KeyError, TypeError):
+        raise MergeError(f"{shard / SHARD_RECORD} is not a shard record of this kit; grade that shard again") from None
 
 
-def _check_same_devices(shards: list[Path]) -> None:
-    """Refuse shards graded on different device sets: the same notebook could be tested differently."""
-    tested = {shard: devices for shard in shards if (devices := _devices_tested(shard)) is not None}
+def _check_the_whole_class(shards: list[Path], records: list[_ShardRecord]) -> None:
+    """Refuse unless the folders are the N shares of one class, each once, graded on the same devices."""
+    counts = {record.count for record in records}
+    if len(counts) > 1:
+        raise MergeError(f"the shards come from runs that split the class differently (N = {sorted(counts)}): merge"
+                         " the outputs of one --shard K/N run per K, with the same N")
+    [count] = counts
+    seen: dict[int, Path] = {}
+    for shard, record in zip(shards, records, strict=True):
+        if record.number in seen:
+            raise MergeError(f"{seen[record.number]} and {shard} are both shard {record.number}/{count}")
+        seen[record.number] = shard
+    missing = sorted(set(range(1, count + 1)) - set(seen))
+    if missing:
+        listed = ", ".join(f"{number} of {count}" for number in missing)
+        raise MergeError(f"shard {listed} is missing: grade it (--shard {missing[0]}/{count}) and merge all {count}"
+                         " again")
+    tested = {shard: record.devices for shard, record in zip(shards, records, strict=True) if record.devices}
     if len(set(tested.values())) > 1:
         per_shard = "; ".join(f"{shard}: {'+'.join(devices)}" for shard, devices in tested.items())
         raise MergeError(f"the shards were graded on different devices ({per_shard}). Grade every shard on"
@@ -63,10 +85,11 @@ def _check_same_devices(shards: list[Path]) -> None:
 
 def merge_shards(shards: list[Path], out: Path) -> int:
     """Write into ``out`` the merged outputs of the ``shards`` folders; returns the number of rows."""
-    _check_same_devices(shards)
+    shard_rows = [_grade_rows(shard) for shard in shards]
+    _check_the_whole_class(shards, [_shard_record(shard) for shard in shards])
     rows, source_of = [], {}
-    for shard in shards:
-        for row in _grade_rows(shard):
+    for shard, rows_of_shard in zip(shards, shard_rows, strict=True):
+        for row in rows_of_shard:
             key = (csv_read(row[0]), row[1])
             if key in source_of:
                 raise MergeError(f"{key[0]}/{key[1]} was graded in both {source_of[key]} and {shard}: merge the"

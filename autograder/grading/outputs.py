@@ -52,13 +52,15 @@ _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def csv_safe(value: str) -> str:
-    """A value a spreadsheet shows as text: a leading ' defuses a formula (OWASP's advice)."""
-    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+    """A value a spreadsheet shows as text: a leading ' defuses a formula (OWASP's advice). A value
+    that starts with ' gets one more, so that ``csv_read`` gives back every value exactly (the
+    folders ``=x`` and ``'=x`` stay two students)."""
+    return "'" + value if value.startswith((*_FORMULA_STARTS, "'")) else value
 
 
 def csv_read(value: str) -> str:
     """A value as it was before ``csv_safe``."""
-    return value[1:] if value.startswith("'") and value[1:].startswith(_FORMULA_STARTS) else value
+    return value[1:] if value.startswith("'") else value
 
 
 def grades_csv(rows: list[GradedRow]) -> str:
@@ -107,6 +109,18 @@ def write_outputs(out: Path, rows: list[GradedRow], *, private: bool = False) ->
 
 
 PER_STUDENT_FILES = (("results", "*/*.json"), ("feedback", "*/*.html"))  # (folder, pattern) under the outputs
+SHARD_RECORD = "shard.json"  # what a `grade --shard K/N` run was: K, N and the devices it tested
+
+
+def write_shard_record(out: Path, shard: tuple[int, int] | None, devices: list[str], *, private: bool = False) -> None:
+    """Record which share of the class ``out`` holds (``merge`` checks that all N are there, graded
+    on the same devices); a run over the whole class removes an earlier run's record."""
+    if shard is None:
+        (out / SHARD_RECORD).unlink(missing_ok=True)
+        return
+    number, count = shard
+    write_atomically(out / SHARD_RECORD, json.dumps({"shard": number, "of": count, "devices": devices}) + "\n",
+                     private=private)
 
 
 def remove_stale_files(out: Path, produced: set[Path]) -> None:

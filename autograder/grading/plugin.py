@@ -36,7 +36,8 @@ MAX_TIMED_OUT_STAGES = 4
 # shard's GPU out of memory) runs this many times in all before the run fails as the grader's.
 TRIES_WHEN_OVERLOADED = 3
 # A notebook's tests together may take this many per-probe timeouts; code that stays just under
-# the limit on every probe cannot stretch grading without bound.
+# the limit on every probe cannot stretch grading without bound. The worker's session caps each
+# answer at what is left of it (``SandboxedOpener``), and no test starts once it is spent.
 NOTEBOOK_BUDGET_TIMEOUTS = 6
 # A message that quotes the notebook's loading problems quotes this many (the rest are counted).
 MAX_QUOTED_PROBLEMS = 5

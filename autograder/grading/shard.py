@@ -21,7 +21,7 @@ from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 from autograder.course.reference import load_reference
 from autograder.grading import trust
 from autograder.grading.jobs import ACCELERATORS, ShardJob
-from autograder.grading.plugin import GradingPlugin, SubmissionOpener
+from autograder.grading.plugin import NOTEBOOK_BUDGET_TIMEOUTS, GradingPlugin, SubmissionOpener
 from autograder.grading.results import RunTrust
 from autograder.probes.errors import SandboxError, WorkerProblem
 from autograder.sandbox.guarantees import check_guarantees
@@ -37,7 +37,8 @@ def serve(link_fd: int, control_fd: int) -> None:
     link = Connection(link_fd)
     job: ShardJob = link.recv()
     channel = ForkServerChannel(socket.socket(fileno=control_fd))
-    run(job, link, SandboxedOpener(channel, job.sandbox, job.options.timeout), channel)
+    budget = NOTEBOOK_BUDGET_TIMEOUTS * job.options.timeout
+    run(job, link, SandboxedOpener(channel, job.sandbox, job.options.timeout, budget), channel)
 
 
 def run(job: ShardJob, link: Connection, opener: SubmissionOpener, channel: ForkServerChannel | None) -> None:

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
+import shutil
 import signal
 import socket
+import tempfile
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from multiprocessing.connection import Connection
@@ -22,7 +25,7 @@ from typing import Protocol
 from autograder.grading.jobs import GradeOptions, ShardJob, tested_devices
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import standard_sandbox, with_cuda, worker_uid
-from autograder.sandbox.leftovers import remove_scratch_of, sweep_user
+from autograder.sandbox.leftovers import sweep_user
 from autograder.worker import cgroups
 from autograder.worker.config import SandboxConfig
 
@@ -71,9 +74,13 @@ class SandboxedWorkers(AbstractContextManager):
 
     def __enter__(self) -> SandboxedWorkers:
         self._forkserver = ForkServer(slots=self._slots)
+        # The run's own folder for the scratch folders of workers without namespaces: others may
+        # pass through it but not list it, and it goes, whole, with the run.
+        self._scratch_root = tempfile.mkdtemp(prefix="attention-kit-run-")
+        os.chmod(self._scratch_root, 0o711)
         if os.geteuid() == 0:
             try:
-                self._cgroups = cgroups.make_run_groups(f"attention-kit-{os.getpid()}")
+                self._cgroups = cgroups.make_run_groups(f"attention-kit-{os.getpid()}-{secrets.randbelow(10**9)}")
             except OSError as error:
                 self._cgroup_problem = f"cgroups cannot be made here ({error.strerror or error})"
         return self
@@ -83,10 +90,9 @@ class SandboxedWorkers(AbstractContextManager):
         # Workers die with the fork server; when a run stops early (a refusal, a dead shard), no
         # shard closed its workers, so what they may have left is cleared here.
         if os.geteuid() == 0:
-            uids = {worker_uid(slot) for slot in range(2 * self._slots)}  # each slot and its neighbour
-            for uid in uids:
+            for uid in {worker_uid(slot) for slot in range(2 * self._slots)}:  # each slot and its neighbour
                 sweep_user(uid)
-            remove_scratch_of(uids)
+        shutil.rmtree(self._scratch_root, ignore_errors=True)
         for run_group in self._cgroups:
             cgroups.remove([str(group) for group in Path(run_group).glob("worker-*")] + [run_group])
 
@@ -103,7 +109,7 @@ class SandboxedWorkers(AbstractContextManager):
         submissions = self._submitted if self._submitted.is_dir() else self._submitted.parent
         hide = [str(submissions.resolve()), str(self._out.resolve())]
         sandbox = replace(standard_sandbox(worker_uid(slot), hide, self._options.memory_bytes), cgroups=self._cgroups,
-                          cgroup_problem=self._cgroup_problem)
+                          cgroup_problem=self._cgroup_problem, scratch_root=self._scratch_root)
         return with_cuda(sandbox, self._slots) if "cuda" in devices else sandbox
 
     @property

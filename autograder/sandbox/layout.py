@@ -12,18 +12,31 @@ from autograder.course.paths import KIT_ROOT
 from autograder.worker.config import SandboxConfig
 from autograder.worker.nvidia import CUDA_ENVIRONMENT, nvidia_device_nodes
 
-# Workers run as users of their own: each grader process gets a block of uids (from its pid)
-# and each of its job slots one uid in it, so sweeping a uid kills that slot's workers and no
-# one else's, even with several graders on one machine. Hand-run tests use the block's last uid.
+# Workers run as users of their own: each grader process gets a block of uids and each of its
+# job slots one uid in it, so sweeping a uid kills that slot's workers and no one else's, even
+# with several graders on one machine. Hand-run tests use the block's last uid. The block comes
+# from the grader's pid and its PID namespace: graders in two containers on one host often have
+# the same pid, and must still not share uids (a fork bomb in one would use up the other's
+# process limit, which counts per uid). ``ATTENTION_KIT_UID_BLOCK`` chooses the block instead.
 WORKER_UID_BASE = 200_000
 UIDS_PER_GRADER = 64
 MANUAL_SLOT = UIDS_PER_GRADER - 1
-_GRADER_BLOCKS = 100_000
+GRADER_BLOCKS = 100_000
+UID_BLOCK_VARIABLE = "ATTENTION_KIT_UID_BLOCK"
+
+
+def _pid_namespace() -> int:
+    try:
+        return os.stat("/proc/self/ns/pid").st_ino
+    except OSError:
+        return 0
 
 
 def worker_uids_of(grader_pid: int) -> range:
-    """The uids the workers of the grader process ``grader_pid`` may run as."""
-    first = WORKER_UID_BASE + (grader_pid % _GRADER_BLOCKS) * UIDS_PER_GRADER
+    """The uids the workers of the grader process ``grader_pid`` (of this PID namespace) may run as."""
+    chosen = os.environ.get(UID_BLOCK_VARIABLE, "")
+    block = int(chosen) if chosen.isdigit() else grader_pid + 7919 * _pid_namespace()
+    first = WORKER_UID_BASE + (block % GRADER_BLOCKS) * UIDS_PER_GRADER
     return range(first, first + UIDS_PER_GRADER)
 
 
@@ -34,7 +47,7 @@ def worker_uid(slot: int) -> int:
 
 def is_worker_uid(uid: int) -> bool:
     """Whether ``uid`` belongs to some grader's worker (for checks that nothing is left)."""
-    return WORKER_UID_BASE <= uid < WORKER_UID_BASE + _GRADER_BLOCKS * UIDS_PER_GRADER
+    return WORKER_UID_BASE <= uid < WORKER_UID_BASE + GRADER_BLOCKS * UIDS_PER_GRADER
 
 
 # The top-level folders a worker sees: the system's programs, libraries and configuration.

@@ -37,14 +37,17 @@ class SandboxedOpener:
     grader's own setup failing) propagates.
     """
 
-    def __init__(self, forkserver: ForkServerChannel, sandbox: SandboxConfig, timeout: float):
+    def __init__(self, forkserver: ForkServerChannel, sandbox: SandboxConfig, timeout: float,
+                 budget: float | None = None):
+        """``timeout``: seconds per answer; ``budget``: seconds for all of a notebook's answers."""
         self._forkserver = forkserver
         self._sandbox = sandbox
         self._timeout = timeout
+        self._budget = budget
 
     @contextlib.contextmanager
     def __call__(self, prepared: PreparedSubmission) -> Iterator[Submission]:
-        session = WorkerSession(self._forkserver, prepared.code, self._sandbox, self._timeout)
+        session = WorkerSession(self._forkserver, prepared.code, self._sandbox, self._timeout, self._budget)
         try:
             ready = session.start()
             submission = Submission(session, ready.defined, prepared.code.problems + ready.load_problems,

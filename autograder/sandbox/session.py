@@ -39,7 +39,17 @@ MAX_TEXT_CHARS = 4000
 # What a scratch folder made by worker.confinement outside namespaces looks like (mkdtemp), and
 # a worker's own cgroup (worker.cgroups).
 SCRATCH_NAME = re.compile(r"/(?:[\w.-]+/)*attention-worker-[\w]+")
-CGROUP_NAME = re.compile(r"/sys/fs/cgroup/(?:[\w.:@-]+/)*attention-kit-\d+/worker-\d+")
+CGROUP_NAME = re.compile(r"/sys/fs/cgroup/(?:[\w.:@-]+/)*attention-kit-\d+(?:-\d+)?/worker-\d+")
+# What an answer can be: the largest a correct notebook's reply to each kind of probe needs, with
+# room to spare (GPT-2 small's outputs, and its 2.4 million gradients in float64 for ``backward``).
+# A reply over its bound is refused before the grader allocates anything for it, and a reply is
+# received into one buffer that its tensors share: what the trusted side spends on any reply
+# stays a small multiple of these, whatever a student's code sends.
+REPLY_BYTES = {"call": 16 * 2**20, "getattr": 16 * 2**20, "backward": 32 * 2**20, "build_module": 4 * 2**20,
+               "describe": 4 * 2**20}
+REPLY_HEADER_BYTES = 1 * 2**20  # the JSON part of any reply: values travel as tensors
+LOADED_REPLY_BYTES = 2 * 2**20  # "ready": the names a notebook defines and what failed to load (capped)
+SANDBOX_REPLY_BYTES = 64 * 2**10  # the first frame: how the worker is confined
 # How long a worker may take to confine itself (and make its CUDA context) before it says so: the
 # grader's own time, never the student's. A worker that does not make it is started once more;
 # then the grader gives up, as its own failure.
@@ -95,11 +105,16 @@ class WorkerSession:
     """A Transport to a sandboxed worker; a new worker replaces one that died or hung."""
 
     def __init__(self, forkserver: ForkServerChannel, code: ExtractedCode, sandbox: SandboxConfig,
-                 timeout: float):
+                 timeout: float, budget: float | None = None):
+        """``timeout``: seconds the student's code may take per answer; ``budget``: seconds all of
+        them may take together, from the first start (None: no budget). No answer is waited for
+        past either."""
         self._forkserver = forkserver
         self._request = {"sandbox": sandbox.to_dict(), "blocks": [vars(b) for b in code.blocks]}
         self._uid = sandbox.uid
         self._timeout = timeout
+        self._budget = budget
+        self._budget_ends: float | None = None
         self._pid: int | None = None
         self._supervisor: int | None = None  # a pidfd for the forked worker (pid is _pid)
         self._namespace_init: int | None = None  # a pidfd for the worker when it has a PID namespace
@@ -110,6 +125,8 @@ class WorkerSession:
 
     def start(self) -> WorkerReady:
         """Fork a fresh worker and wait until it has loaded the definitions."""
+        if self._budget is not None and self._budget_ends is None:
+            self._budget_ends = time.monotonic() + self._budget
         sandbox = self._start_sandbox()
         if "sandbox_error" in sandbox.header:
             self.close()
@@ -127,7 +144,7 @@ class WorkerSession:
         self._scratch = scratch if isinstance(scratch, str) and SCRATCH_NAME.fullmatch(scratch) else None
         self._cgroups = [group for group in groups if isinstance(group, str) and CGROUP_NAME.fullmatch(group)] \
             if isinstance(groups, list) else []
-        reply = self._exchange(None, {}, "doing.loading")
+        reply = self._exchange(None, {}, "doing.loading", max_bytes=LOADED_REPLY_BYTES, timeout=self._students_time())
         if reply.header.get("ready") is not True:
             self.close()
             raise WorkerCrashed(finding("worker_not_started"))
@@ -151,7 +168,8 @@ class WorkerSession:
             self._pid, self._sock = self._forkserver.spawn(self._request)
             self._supervisor = _open_pidfd(self._pid)
             try:
-                return self._exchange(None, {}, "doing.sandbox", timeout=max(self._timeout, SANDBOX_START_SECONDS))
+                return self._exchange(None, {}, "doing.sandbox", timeout=max(self._timeout, SANDBOX_START_SECONDS),
+                                      max_bytes=SANDBOX_REPLY_BYTES)
             except (ProbeTimeout, WorkerCrashed, GraderOverloaded) as problem:
                 if attempt == SANDBOX_START_TRIES:
                     why = render(problem.finding) if isinstance(problem, WorkerProblem) else str(problem)
@@ -166,7 +184,8 @@ class WorkerSession:
         # The worker echoes this id; a frame that student code wrote to the socket itself would
         # answer the wrong probe and shift every later answer, so it ends the worker instead.
         probe_id = secrets.token_hex(8)
-        reply = self._exchange({**header, "probe_id": probe_id}, tensors, "doing.answering")
+        reply = self._exchange({**header, "probe_id": probe_id}, tensors, "doing.answering",
+                               max_bytes=REPLY_BYTES[header["op"]], timeout=self._students_time())
         if reply.header.get("probe_id") != probe_id:
             self.close()
             raise WorkerCrashed(finding("forged_reply"))
@@ -174,11 +193,21 @@ class WorkerSession:
             self.close()
         return reply
 
-    def _exchange(self, header, tensors, doing: str, timeout: float | None = None) -> protocol.Message:
-        """Send ``header`` (if any) and read the reply within ``timeout`` (default: the student's);
+    def _students_time(self) -> float:
+        """How long the student's code may take for the next answer: the per-answer limit, or what
+        is left of the notebook's budget when that is less (ProbeTimeout when none is left)."""
+        if self._budget_ends is None:
+            return self._timeout
+        left = self._budget_ends - time.monotonic()
+        if left <= 0:
+            self.close()
+            raise ProbeTimeout(finding("notebook_budget", budget=f"{self._budget:g}"))
+        return min(self._timeout, left)
+
+    def _exchange(self, header, tensors, doing: str, max_bytes: int, timeout: float) -> protocol.Message:
+        """Send ``header`` (if any) and read a reply of at most ``max_bytes`` within ``timeout``;
         ``doing`` (a ``doing.*`` key) says what the worker was doing, for the student, should it
         run out of time or stop."""
-        timeout = timeout or self._timeout
         # One deadline for the whole answer: a worker that sends a byte now and then must not
         # keep the grader waiting forever (a socket timeout alone restarts at every byte).
         deadline = time.monotonic() + timeout
@@ -186,9 +215,12 @@ class WorkerSession:
             if header is not None:
                 self._sock.settimeout(timeout)
                 protocol.send(self._sock, header, tensors)
-            return _bounded_reply(protocol.receive(self._sock, deadline=deadline))
+            return _bounded_reply(protocol.receive(self._sock, max_bytes, deadline, REPLY_HEADER_BYTES))
         except TimeoutError:
             self.close()
+            if timeout < self._timeout:  # the notebook's budget, not this answer's limit, ran out
+                raise ProbeTimeout(finding("notebook_budget_spent", budget=f"{self._budget:g}",
+                                           doing=finding(doing))) from None
             raise ProbeTimeout(finding("timeout", limit=f"{timeout:g}", doing=finding(doing))) from None
         except protocol.ProtocolError as error:  # over a budget, or not a frame at all
             self.close()

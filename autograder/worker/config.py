@@ -22,6 +22,7 @@ class SandboxConfig:
     cgroups: list[str] = field(default_factory=list)  # the run's cgroups, one per hierarchy (worker.cgroups)
     cgroup_problem: str = ""  # why there are none, when there are none
     tmp_inodes: int = 10_000  # files and folders a scratch tmpfs may hold
+    scratch_root: str | None = None  # where a worker without namespaces makes its scratch folder (the run's own)
     # CUDA: the worker makes its context before any student code runs (``worker.accelerators``),
     # may open these device nodes read-write with ioctls, gets no address-space limit (the memory
     # cgroup limits it), and its allocator may take this fraction of the device's memory.

@@ -307,7 +307,7 @@ def _confine_without_namespaces(config: SandboxConfig, error: OSError, groups: l
     child = os.fork()
     if child:
         _supervise(child, until_killed=True)
-    scratch = tempfile.mkdtemp(prefix="attention-worker-")
+    scratch = tempfile.mkdtemp(prefix="attention-worker-", dir=config.scratch_root)
     separate_user = config.uid is not None and os.geteuid() == 0
     if separate_user:
         os.chown(scratch, config.uid, config.uid)

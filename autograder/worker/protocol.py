@@ -16,7 +16,6 @@ import time
 from dataclasses import dataclass
 
 import torch
-from safetensors.torch import load as load_tensors
 from safetensors.torch import save as save_tensors
 
 from autograder.worker.text import clean_text
@@ -231,55 +230,109 @@ def send(sock: socket.socket, header: dict, tensors: dict[str, torch.Tensor]) ->
     sock.sendall(pack(header, tensors))
 
 
-def _recv_exact(sock: socket.socket, count: int, deadline: float | None = None) -> bytes:
-    chunks = bytearray()
-    while len(chunks) < count:
+def _receive_into(sock: socket.socket, buffer: memoryview, deadline: float | None) -> None:
+    """Fill ``buffer`` from ``sock``: the bytes land where they stay, with no copy on the way."""
+    received = 0
+    while received < len(buffer):
         if deadline is not None:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise TimeoutError("no whole message before the deadline")
             sock.settimeout(remaining)
-        chunk = sock.recv(min(count - len(chunks), 1 << 20))
-        if not chunk:
+        count = sock.recv_into(buffer[received:], min(len(buffer) - received, 1 << 20))
+        if not count:
             raise EOFError("the other side closed the connection")
-        chunks += chunk
-    return bytes(chunks)
+        received += count
 
 
-def receive(sock: socket.socket, max_bytes: int = MAX_FRAME_BYTES, deadline: float | None = None) -> Message:
-    """Read one frame; raises EOFError when the peer is gone and ProtocolError on bad data.
+def receive(sock: socket.socket, max_bytes: int = MAX_FRAME_BYTES, deadline: float | None = None,
+            max_header_bytes: int = MAX_HEADER_BYTES) -> Message:
+    """Read one frame of at most ``max_bytes`` (its JSON header at most ``max_header_bytes``);
+    raises EOFError when the peer is gone and ProtocolError on bad data.
 
-    With a ``deadline`` (a ``time.monotonic()`` value) the whole frame must arrive by then, or
-    TimeoutError: a peer that trickles one byte at a time cannot hold the reader forever.
+    The sizes are checked before anything is allocated; the frame is then received into one
+    buffer, which its tensors share (``unpack_buffer``): what the reader spends on a frame is
+    the frame, its header's JSON and nothing more. With a ``deadline`` (a ``time.monotonic()``
+    value) the whole frame must arrive by then, or TimeoutError: a peer that trickles one byte at
+    a time cannot hold the reader forever.
     """
-    lengths = _recv_exact(sock, _LENGTHS.size, deadline)
+    lengths = bytearray(_LENGTHS.size)
+    _receive_into(sock, memoryview(lengths), deadline)
     header_size, blob_size = _LENGTHS.unpack(lengths)
     if header_size + blob_size > max_bytes:
-        raise ProtocolError(f"a reply of {(header_size + blob_size) / 2**20:.0f} MiB is over the limit")
-    if header_size > MAX_HEADER_BYTES:
-        raise ProtocolError(f"a reply whose header alone is {header_size / 2**20:.0f} MiB")
-    return unpack(lengths + _recv_exact(sock, header_size + blob_size, deadline))
+        raise ProtocolError(f"a reply of {(header_size + blob_size) / 2**20:.1f} MiB, over the"
+                            f" {max_bytes / 2**20:g} MiB this probe's answer can take")
+    if header_size > max_header_bytes:
+        raise ProtocolError(f"a reply whose header alone is {header_size / 2**20:.1f} MiB")
+    body = bytearray(header_size + blob_size)
+    _receive_into(sock, memoryview(body), deadline)
+    return unpack_buffer(body, header_size)
 
 
 def unpack(frame: bytes) -> Message:
-    """Parse one whole frame (as made by ``pack``) into a Message."""
+    """Parse one whole frame (as made by ``pack``) into a Message (its tensors own a copy)."""
     header_size, blob_size = _LENGTHS.unpack_from(frame)
     if len(frame) != _LENGTHS.size + header_size + blob_size:
         raise ProtocolError("the frame is truncated")
-    body = memoryview(frame)[_LENGTHS.size:]
+    return unpack_buffer(bytearray(frame[_LENGTHS.size:]), header_size)
+
+
+def unpack_buffer(body: bytearray, header_size: int) -> Message:
+    """Parse a frame's body (its JSON header, then a safetensors blob) into a Message whose tensors
+    are views of ``body``: no tensor's bytes are copied."""
     if header_size > MAX_HEADER_BYTES:
         raise ProtocolError(f"a header of {header_size / 2**20:.0f} MiB")
-    if blob_size and (blob_size < 8 or int.from_bytes(body[header_size:header_size + 8], "little")
-                      > MAX_TENSOR_INDEX_BYTES):
-        raise ProtocolError("the tensor data declares too many tensors")
+    view = memoryview(body)
     try:
-        header = json.loads(bytes(body[:header_size]))
+        header = json.loads(view[:header_size].tobytes())
     except (ValueError, RecursionError) as error:  # also too deep, or an int with too many digits
         raise ProtocolError(f"the header is not JSON the grader accepts ({str(error)[:200]})") from None
     if not isinstance(header, dict):
         raise ProtocolError("the header is not a JSON object")
+    return Message(header, _tensors_in(body, header_size))
+
+
+# safetensors' names of the dtypes a plain tensor may have (its format's "dtype" field).
+_SAFETENSORS_DTYPES = {"F64": torch.float64, "F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16,
+                       "I64": torch.int64, "I32": torch.int32, "I16": torch.int16, "I8": torch.int8,
+                       "U8": torch.uint8, "BOOL": torch.bool, "C64": torch.complex64}
+
+
+def _tensors_in(body: bytearray, start: int) -> dict[str, torch.Tensor]:
+    """The tensors of the safetensors blob at ``body[start:]`` (written by safetensors' ``save``:
+    an 8-byte index size, a JSON index of dtype, shape and byte offsets, then the data), as views
+    of ``body``. Every offset and size is checked against the index before a tensor is made."""
+    blob = memoryview(body)[start:]
+    if not blob:
+        return {}
+    if len(blob) < 8:
+        raise ProtocolError("the tensor data is truncated")
+    index_size = int.from_bytes(blob[:8], "little")
+    if index_size > MAX_TENSOR_INDEX_BYTES or 8 + index_size > len(blob):
+        raise ProtocolError("the tensor data declares too many tensors")
     try:
-        tensors = load_tensors(bytes(body[header_size:])) if blob_size else {}
-    except Exception as error:  # safetensors raises its own error types on corrupt data
-        raise ProtocolError(f"the tensor data is corrupt ({error})") from None
-    return Message(header, tensors)
+        index = json.loads(blob[8:8 + index_size].tobytes())
+        tensors = {name: _tensor_view(body, start + 8 + index_size, len(blob) - 8 - index_size, info)
+                   for name, info in index.items() if name != "__metadata__"}
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as error:
+        raise ProtocolError(f"the tensor data is corrupt ({str(error)[:200]})") from None
+    return tensors
+
+
+def _tensor_view(body: bytearray, data_start: int, data_size: int, info: dict) -> torch.Tensor:
+    dtype = _SAFETENSORS_DTYPES.get(info["dtype"])
+    shape = [int(size) for size in info["shape"]]
+    begin, end = (int(offset) for offset in info["data_offsets"])
+    if dtype is None or len(shape) > MAX_DIMENSIONS or min(shape, default=0) < 0:
+        raise ValueError(f"a tensor of dtype {str(info['dtype'])[:20]} and {len(shape)} dimensions")
+    count = math.prod(shape)
+    if not 0 <= begin <= end <= data_size or end - begin != count * dtype.itemsize:
+        raise ValueError("a tensor's bytes lie outside the data, or do not fit its shape")
+    if count == 0:
+        return torch.empty(shape, dtype=dtype)
+    if dtype is torch.bool:  # any byte but 0 and 1 would make an invalid bool: read the bytes as bytes
+        raw = torch.frombuffer(body, dtype=torch.uint8, count=count, offset=data_start + begin)
+        return (raw != 0).view(shape)
+    tensor = torch.frombuffer(body, dtype=dtype, count=count, offset=data_start + begin).view(shape)
+    # A view whose start is not aligned to its element size is copied: some kernels assume it.
+    return tensor if tensor.data_ptr() % dtype.itemsize == 0 else tensor.clone()

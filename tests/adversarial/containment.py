@@ -6,6 +6,7 @@ import csv
 import hashlib
 import json
 import os
+import secrets
 import shutil
 import stat
 import subprocess
@@ -16,7 +17,7 @@ from pathlib import Path
 from hostile_corpus import Context, Hostile, write_notebook
 
 from autograder.course.paths import KIT_ROOT
-from autograder.sandbox.layout import is_worker_uid
+from autograder.sandbox.layout import GRADER_BLOCKS, UID_BLOCK_VARIABLE, UIDS_PER_GRADER, WORKER_UID_BASE
 
 RUNNER = Path(__file__).resolve().parent / "contained_grading.py"
 # Shared scratch folders of the machine, where a leaking worker would most likely leave files.
@@ -92,8 +93,9 @@ def changed_paths(before: dict[str, object], after: dict[str, object]) -> list[s
     return sorted(path for path in before.keys() | after.keys() if before.get(path) != after.get(path))
 
 
-def worker_files_in_system_scratch() -> list[str]:
-    """Files that belong to a worker's uid in the machine's shared scratch folders."""
+def worker_files_in_system_scratch(uids: range) -> list[str]:
+    """Files that belong to one of ``uids`` (a grader's workers') in the machine's shared scratch
+    folders (other graders on the machine use other uids)."""
     found = []
     for top in SYSTEM_SCRATCH:
         for folder, folders, files in os.walk(top):
@@ -102,7 +104,7 @@ def worker_files_in_system_scratch() -> list[str]:
             for name in files + folders:
                 path = os.path.join(folder, name)
                 try:
-                    if is_worker_uid(os.lstat(path).st_uid):
+                    if os.lstat(path).st_uid in uids:
                         found.append(path)
                 except OSError:
                     continue
@@ -162,7 +164,11 @@ def grade_contained(context: Context, hostiles: list[Hostile], extra_args: list[
         write_notebook(context.submitted / student / assignment / f"{assignment}.ipynb", notebook)
     class_root = context.canary.parent
     before = snapshot(class_root, context.out, context.world_writable)
-    scratch_before = set(worker_files_in_system_scratch())
+    # The grader's workers get a block of uids of this run's own, so that what other graders on
+    # the machine leave meanwhile is not taken for this run's leftovers.
+    block = secrets.randbelow(GRADER_BLOCKS)
+    uids = range(WORKER_UID_BASE + block * UIDS_PER_GRADER, WORKER_UID_BASE + (block + 1) * UIDS_PER_GRADER)
+    scratch_before = set(worker_files_in_system_scratch(uids))
     report_path = class_root / "containment-report.json"
     grade = [sys.executable, "-m", "autograder", "grade", str(context.submitted), "--out", str(context.out),
              *extra_args]
@@ -170,7 +176,7 @@ def grade_contained(context: Context, hostiles: list[Hostile], extra_args: list[
     if unshare_available():
         # --kill-child: should the test time out and kill unshare, the namespace dies with it.
         command = ["unshare", "--pid", "--fork", "--kill-child", "--mount-proc", "--propagation", "private", *command]
-    subprocess.run(command, cwd="/", timeout=timeout, check=True)
+    subprocess.run(command, cwd="/", timeout=timeout, check=True, env={**os.environ, UID_BLOCK_VARIABLE: str(block)})
     # Code persisted into the Python installation would run at the next interpreter start.
     subprocess.run([sys.executable, "-c", "pass"], cwd="/", check=True)
     after = snapshot(class_root, context.out, context.world_writable)
@@ -178,4 +184,4 @@ def grade_contained(context: Context, hostiles: list[Hostile], extra_args: list[
     return GradingRun(context, hostiles, json.loads(report_path.read_text()),
                       Path(f"{report_path}.stdout").read_text(), Path(f"{report_path}.stderr").read_text(),
                       [path for path in changed_paths(before, after) if path not in excluded],
-                      sorted(set(worker_files_in_system_scratch()) - scratch_before))
+                      sorted(set(worker_files_in_system_scratch(uids)) - scratch_before))

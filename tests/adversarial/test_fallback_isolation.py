@@ -199,7 +199,7 @@ def test_grades_csv_says_the_isolation_was_weaker(graded_run: GradingRun):
     assert all(row["status"] != "graded" for row in graded_run.grades.values())
     assert all(row["status"] == "graded (weaker isolation)" for row in graded_run.grades.values())
     results = graded_run.results(control_id(A1), A1)
-    assert re.search(ISOLATION_SAID[graded_run.mode], results["isolation"]["text"])
+    assert re.search(ISOLATION_SAID[graded_run.mode].removeprefix("Isolation: "), results["isolation"]["text"])
     assert "secrets unreadable" in results["guarantees"]["held"]
 
 
