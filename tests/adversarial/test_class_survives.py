@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from container import container_skip_reason, run_as_container
 from containment import GRADE_ARGS, GradingRun, control_id, grade_contained, make_context
-from hostile_corpus import A1, A2, nuisance, trusted_side_attacks, write_notebook
+from hostile_corpus import A1, A2, nuisance, trusted_side_attacks, wrapped, write_notebook
 
 from autograder.grading.plugin import NOTEBOOK_BUDGET_TIMEOUTS
 from autograder.notebooks.variants import load_solution
@@ -211,3 +211,69 @@ def test_a_hoarder_in_an_8_gib_container_loses_only_its_own_tests(tmp_path):
     assert lost == {"softmax_stable"}
     assert "stopped while answering" in json.dumps(results)  # killed for its memory, not merely slow
     assert run.peak_mb < 8192
+
+
+STREAMER = '''
+import json
+import struct
+
+import autograder.worker.protocol as protocol
+
+
+def _stream_its_answers():
+    """Every answer becomes one frame of 500 MiB, a tiny header and zeros sent a MiB at a time:
+    every cap of the frame holds, and the worker itself holds almost nothing."""
+    original = protocol.send
+
+    def streamed(sock, header, tensors):
+        if "probe_id" not in header:
+            return original(sock, header, tensors)
+        head = json.dumps({"ok": True, "probe_id": header["probe_id"], "value": None}).encode()
+        sock.sendall(struct.pack("!II", len(head), 500 * 2**20) + head)
+        piece = bytes(2**20)
+        for _ in range(500):
+            sock.sendall(piece)
+
+    protocol.send = streamed
+    return True
+
+
+class _StreamsWhenDefined:
+    done = _stream_its_answers()
+'''
+
+
+def test_streaming_attackers_in_a_768_mb_container_cost_the_innocent_nothing(tmp_path):
+    """Two students stream 500 MiB replies beside innocent students and the canaries, in
+    Gradescope's 768 MB and half a CPU with two job slots: the grader refuses each reply before it
+    allocates anything for it, so no innocent row and no canary loses a point."""
+    if reason := container_skip_reason():
+        pytest.skip(reason)
+    context = make_context(tmp_path)
+    answers = {A1: ("softmax_naive", "x, dim=-1", "x, dim"),
+               A2: ("scaled_dot_product_scores", "queries, keys", "queries, keys")}
+    for attacker, assignment in (("streamer-1", A1), ("streamer-2", A2)):
+        stage, parameters, arguments = answers[assignment]
+        answer = f"def {stage}({parameters}):\n    return _solution_{stage}({arguments})\n"
+        notebook = wrapped(assignment, stage, STREAMER + "\n\n" + answer)
+        write_notebook(context.submitted / attacker / assignment / f"{assignment}.ipynb", notebook(context))
+    innocents = [(f"innocent-{index}", (A1, A2)[index % 2]) for index in range(4)]
+    for student, assignment in innocents:
+        write_notebook(context.submitted / student / assignment / f"{assignment}.ipynb", load_solution(assignment))
+    run = run_as_container([sys.executable, "-m", "autograder", "grade", str(context.submitted), "--out",
+                            str(context.out), "--jobs", "2", "--device", "cpu"], memory_mb=768, cpu=0.5, timeout=900)
+    output = run.result.stdout[-3000:] + run.result.stderr[-3000:]
+    if run.result.returncode == 1:  # the grader's own failure is allowed; a silent wrong grade is not
+        assert "The grader itself failed" in run.result.stdout, output
+        assert not (context.out / "grades.csv").exists()
+        return
+    assert run.result.returncode == 0, output
+    with (context.out / "grades.csv").open() as handle:
+        rows = {(row["student_id"], row["assignment_id"]): row for row in csv.DictReader(handle)}
+    for innocent in innocents:
+        assert rows[innocent]["status"].startswith("graded"), rows[innocent]
+        assert rows[innocent]["score"] == rows[innocent]["max_score"], rows[innocent]
+    for attacker, assignment in (("streamer-1", A1), ("streamer-2", A2)):
+        results = json.loads((context.out / "results" / attacker / f"{assignment}.json").read_text())
+        assert "over the 16 MiB this probe's answer can take" in json.dumps(results)
+    assert run.peak_mb < 768, f"peak memory {run.peak_mb:.0f} MB"
