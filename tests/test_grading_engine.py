@@ -18,6 +18,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from autograder.grading.outputs import read_outputs
 from autograder.notebooks.variants import (
     load_solution,
     load_student,
@@ -30,6 +31,7 @@ from autograder.notebooks.variants import (
 from autograder.sandbox.layout import worker_uids_of
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.worker.names import SERVER_NAME, SHARD_NAME
+from autograder.worker.text import clean_text
 
 pytestmark = pytest.mark.slow
 
@@ -336,3 +338,26 @@ def test_a_killed_shard_or_fork_server_fails_the_run_within_a_minute(tmp_path, v
     while left() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert left() == []
+
+
+
+def test_distinct_folders_always_get_distinct_ids_that_read_as_what_they_are(tmp_path):
+    """Formula-like names with and without a quote, a name that is not UTF-8 and one whose text is
+    its escape, C1 and right-to-left controls: five folders, five ids, each read back as itself."""
+    names = ["=x", "'=x", os.fsdecode(b"caf\xe9"), "caf\\xe9", "ada\u202egnp.exe", "bo\x85b"]
+    for name in names:
+        write_submission(tmp_path / "in", name, ASSIGNMENT, "not a notebook")
+    result = grade(tmp_path / "in", tmp_path / "out")
+    assert result.returncode == 0, result.stdout + result.stderr
+    ids = [row.student_id for row in read_outputs(tmp_path / "out")]
+    assert sorted(ids) == sorted(["=x", "'=x", "caf\\xe9", "caf\\\\xe9", "ada\\u202egnp.exe", "bo\\x85b"])
+    assert all(character.isprintable() for student in ids for character in student)
+    assert {path.name for path in (tmp_path / "out" / "results").iterdir()} == set(ids)
+
+
+def test_control_and_bidirectional_characters_never_reach_a_message():
+    text = "shape (2, 3)\x85\x9b[31m\u202e)3 ,2( \u2066x\u2069"
+    cleaned = clean_text(text)
+    bidirectional = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    assert not any(0x80 <= ord(c) <= 0x9F or c in bidirectional for c in cleaned)
+    assert cleaned.count("\ufffd") == 5

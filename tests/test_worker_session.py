@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import psutil
@@ -30,6 +31,10 @@ import torch
 
 def softmax(x, dim=-1):
     return torch.exp(x) / torch.exp(x).sum(dim=dim, keepdim=True)
+
+def nearly_too_slow(x):
+    time.sleep(1.5)
+    return x
 
 def spin():
     while True:
@@ -356,3 +361,29 @@ def test_a_worker_killed_for_memory_others_used_is_the_graders_problem(forkserve
     finally:
         worker.close()
         cgroups.remove([*map(str, container.glob("worker-*")), str(container)])
+
+
+def test_many_answers_just_under_the_limit_stop_at_the_notebooks_budget(forkserver, tmp_path):
+    """One test that asks many times, each answer just under the 2 s limit: no answer is waited for
+    past the notebook's budget (5 s here), so the notebook holds its job slot for its budget and
+    one limit at most, and the student is told why."""
+    code = extract_definitions({"cells": [{"cell_type": "code", "source": STUDENT_CODE}]})
+    worker = WorkerSession(forkserver, code, standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)]), timeout=2,
+                           budget=5)
+    ready = worker.start()
+    student = Submission(worker, ready.defined, ready.load_problems, ready.isolation)
+    def ask_ten_times() -> None:  # 15 s of answers, were each one waited for
+        for _ in range(10):
+            student.call("nearly_too_slow", torch.zeros(1))
+
+    started = time.monotonic()
+    try:
+        with pytest.raises(ProbeTimeout) as stopped:
+            ask_ten_times()
+        assert stopped.value.finding.key in ("notebook_budget_spent", "notebook_budget")
+        assert time.monotonic() - started <= 5 + 3
+        with pytest.raises(ProbeTimeout) as refused:  # and nothing more is asked of it
+            student.call("softmax", torch.zeros(2))
+        assert refused.value.finding.key == "notebook_budget"
+    finally:
+        worker.close()
