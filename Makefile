@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml autograder/student/pyproject.toml
 # The student package (wheel and sdist) into dist/: self-checks, running example, translations.
 student-package: setup
 	rm -f dist/attention_kit_student-*
-	$(BIN)/python -m build --no-isolation --outdir dist autograder/student
+	$(BIN)/python -m build --quiet --no-isolation --outdir dist autograder/student
 	rm -rf autograder/student/build autograder/student/*.egg-info
 
 # CHECKS_PACKAGE: where the notebooks install the student package from (a wheel file beside the
