@@ -341,7 +341,8 @@ def _similarity(args: argparse.Namespace, console: Console) -> int:
     for assignment in assignments:
         top = ", ".join(f"{pair.first} and {pair.second} ({100 * pair.similarity:.0f} %)"
                         for pair in assignment.pairs[:3]) or "no shared code beyond the starter code"
-        console.print(f"{assignment.assignment_id}: {assignment.compared} answers; most alike: {top}",
+        console.print(f"{assignment.assignment_id}: {assignment.answers} answers, {assignment.compared} with code"
+                      f" of their own; most alike: {top}",
                       markup=False, highlight=False, soft_wrap=True)
     console.print(f"Wrote {path}: every listed pair side by side, the matching regions marked", markup=False,
                   highlight=False, soft_wrap=True)

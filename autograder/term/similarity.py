@@ -25,7 +25,6 @@ from copydetect.utils import highlight_overlap
 from markupsafe import Markup
 
 from autograder.course.paths import student_notebook
-from autograder.grading.results import ordered_assignments
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.term.answers import ANSWERS_FOLDER, graded_code
 
@@ -110,28 +109,36 @@ def _pair(assignment_id: str, first: Answer, second: Answer) -> SimilarPair | No
                        round(second_share, 4), _marked(first.code, first_slices), _marked(second.code, second_slices))
 
 
-def similar_pairs(assignment_id: str, answers: dict[str, str], boilerplate: np.ndarray) -> list[SimilarPair]:
-    """Every pair of students with some code in common, the most alike first."""
+def own_code_answers(answers: dict[str, str], boilerplate: np.ndarray) -> list[Answer]:
+    """The answers with code of their own beyond the starter code (a notebook of stubs has none), fingerprinted."""
     fingerprinted = [Answer(student, code, _fingerprint(f"{student}.py", code, boilerplate))
                      for student, code in sorted(answers.items())]
-    own = [answer for answer in fingerprinted if answer.own_tokens > 0]  # a stub has nothing to compare
-    pairs = [pair for first, second in combinations(own, 2) if (pair := _pair(assignment_id, first, second))]
+    return [answer for answer in fingerprinted if answer.own_tokens > 0]
+
+
+def similar_pairs(assignment_id: str, answers: list[Answer]) -> list[SimilarPair]:
+    """Every pair of these answers with some code in common, the most alike first."""
+    pairs = [pair for first, second in combinations(answers, 2) if (pair := _pair(assignment_id, first, second))]
     return sorted(pairs, key=lambda pair: (-pair.similarity, pair.first, pair.second))
 
 
 @dataclass(frozen=True)
 class AssignmentSimilarity:
-    """One assignment's most alike pairs, and how many answers were compared."""
+    """One assignment's most alike pairs, and how many answers there were and were compared."""
 
     assignment_id: str
-    compared: int
+    answers: int
+    compared: int  # those with code of their own
     pairs: list[SimilarPair]
 
 
 def class_similarity(out: Path, pairs_per_assignment: int) -> list[AssignmentSimilarity]:
     """The most alike pairs of each assignment that a grading run in ``out`` graded."""
-    answers = read_answers(out)
-    return [AssignmentSimilarity(assignment_id, len(answers[assignment_id]),
-                                 similar_pairs(assignment_id, answers[assignment_id],
-                                               starter_fingerprints(assignment_id))[:pairs_per_assignment])
-            for assignment_id in ordered_assignments(answers) if assignment_id in ASSIGNMENTS]
+    similarities = []
+    for assignment_id, answers in sorted(read_answers(out).items()):
+        if assignment_id not in ASSIGNMENTS:
+            continue
+        own = own_code_answers(answers, starter_fingerprints(assignment_id))
+        similarities.append(AssignmentSimilarity(assignment_id, len(answers), len(own),
+                                                 similar_pairs(assignment_id, own)[:pairs_per_assignment]))
+    return sorted(similarities, key=lambda similarity: ASSIGNMENTS.index(similarity.assignment_id))
