@@ -227,7 +227,7 @@ def _check_grade_paths(args: argparse.Namespace) -> None:
     """--out (and --junit) usable, and --out outside the submissions: a run's outputs inside them
     would be taken for a student's folder by the next run."""
     _output_folder(args.out)
-    if args.junit:
+    if args.junit and not args.junit.absolute().is_relative_to(args.out.absolute()):  # --out's folders are made
         _output_file(args.junit, "--junit")
     if args.submitted.is_dir() and args.out.resolve().is_relative_to(args.submitted.resolve()):
         raise _BadPath(f"--out {args.out} is inside the submissions folder {args.submitted}, where the next run"
