@@ -156,9 +156,9 @@ def _print_term(console: Console, rows: list[GradedRow]) -> None:
                and row.submission_time.problem]
     if unknown:
         listed = ", ".join(f"{row.student_id}/{row.assignment_id}" for row in unknown[:10])
-        console.print(f"[yellow]Counted as on time, with no readable timestamp.txt: {len(unknown)} ({listed}"
-                      f"{', ...' if len(unknown) > 10 else ''}); grades.csv says so in their status.[/yellow]",
-                      soft_wrap=True)
+        console.print(f"Counted as on time, with no readable timestamp.txt: {len(unknown)} ({listed}"
+                      f"{', ...' if len(unknown) > 10 else ''}); grades.csv says so in their status.",
+                      style="yellow", markup=False, highlight=False, soft_wrap=True)  # ids are folder names
     adjusted = [row for row in rows if row.adjustments]
     if adjusted:
         console.print(f"Adjustments: {sum(len(row.adjustments) for row in adjusted)} applied to {len(adjusted)}"
