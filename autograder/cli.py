@@ -285,14 +285,14 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
         return 1
     rows = apply_term(rows, entries, policy)
     rows = write_outputs(args.out, rows, private=args.private_outputs, answers=graded_answers(rows, entries))
+    if args.junit:
+        write_atomically(args.junit, junit_xml(rows), private=args.private_outputs)
+    print_summary(console, rows, args.out)
     waiting = set(policy.adjustments) - {(row.student_id, row.assignment_id) for row in rows}
     if waiting:
         console.print(f"Not applied in this run: the adjustments of {len(waiting)} notebooks it did not grade"
                       " (--assignment or --shard); the run that grades them applies them.", markup=False,
                       highlight=False)
-    if args.junit:
-        write_atomically(args.junit, junit_xml(rows), private=args.private_outputs)
-    print_summary(console, rows, args.out)
     unwritten = [row for row in rows if row.status.kind is RowKind.ERROR]
     if unwritten:  # every other row is written; these say why not, and the run did not do its job
         listed = "; ".join(f"{row.student_id}/{row.assignment_id}: {row.status.detail}" for row in unwritten[:5])

@@ -95,7 +95,7 @@ def term(tmp_path_factory) -> Term:
 
 
 def _results(term: Term, student: str, assignment: str) -> dict:
-    return json.loads((term.out / "results" / student / f"{assignment}.json").read_text())
+    return _results_in(term.out, student, assignment)
 
 
 def test_grades_csv_keeps_its_columns_first_and_adds_the_term(term):
@@ -204,3 +204,19 @@ def test_the_readers_of_grades_csv_take_the_final_scores(term, capsys):
         exported = {row["Student"]: row for row in csv.DictReader(handle) if row["Student"] != "Points Possible"}
     for (student, assignment), row in term.grades.items():
         assert float(exported[student][assignment]) == float(row["score"])
+
+
+def test_adjustments_of_notebooks_a_run_does_not_grade_wait_for_it(term, tmp_path):
+    command = [sys.executable, "-m", "autograder", "grade", str(term.submitted), "--out", str(tmp_path / "second"),
+               "--assignment", SECOND, "--adjustments", str(term.out.parent / "adjustments.csv")]
+    result = subprocess.run(command, cwd="/", capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Not applied in this run: the adjustments of 2 notebooks it did not grade" in result.stdout
+    grades = _rows(tmp_path / "second")
+    assert {assignment for _, assignment in grades} == {SECOND}
+    assert _results_in(tmp_path / "second", "student01", SECOND)["adjustments"] == [
+        {"points": 2.0, "reason": "Regrade request accepted"}]
+
+
+def _results_in(out: Path, student: str, assignment: str) -> dict:
+    return json.loads((out / "results" / student / f"{assignment}.json").read_text())
