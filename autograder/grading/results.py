@@ -226,8 +226,9 @@ class GradedRow:
             notes.append("holds: " + ", ".join(guarantee.value for guarantee in guarantees.held))
         if self.trust and self.trust.secrets_exposed:
             notes.append(f"graded with {UNSAFE_FLAG}")
-        if self._time_note():
-            notes.append(self._time_note())
+        time_note = self._time_note()
+        if time_note:
+            notes.append(time_note)
         return f"graded ({'; '.join(notes)})" if notes else "graded"
 
     def csv_fields(self) -> list[str]:
