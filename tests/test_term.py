@@ -238,3 +238,22 @@ def test_similarity_needs_a_grading_run(tmp_path, capsys):
     said = _refused(capsys, "similarity", str(tmp_path))
     assert "grades.csv does not exist" in said
     assert "python -m autograder grade" in said
+
+
+def test_the_similarity_page_shows_code_as_text(tmp_path):
+    """Two students' code, side by side on the instructor's page, can never become markup."""
+    from autograder.feedback.similarity_page import similarity_html
+    from autograder.term.similarity import AssignmentSimilarity, own_code_answers, similar_pairs, starter_fingerprints
+
+    body = ("def softmax_naive(x, dim=-1):\n    note = '</pre><script>alert(1)</script>'\n"
+            "    exps = torch.exp(x - x.max(dim=dim, keepdim=True).values)\n"
+            "    return exps / exps.sum(dim=dim, keepdim=True)  # <b>bold</b>\n")
+    answers = own_code_answers({"ada": body, "ben": body.replace("exps", "e")}, starter_fingerprints(ASSIGNMENT))
+    [pair] = similar_pairs(ASSIGNMENT, answers)
+    assert (pair.first, pair.second) == ("ada", "ben")
+    assert pair.similarity > 0.9  # a renamed variable hides nothing
+    page = similarity_html([AssignmentSimilarity(ASSIGNMENT, 2, 2, [pair])])
+    assert "<script>" not in page
+    assert "<b>" not in page
+    assert "&lt;script&gt;" in page
+    assert "<mark>" in page
