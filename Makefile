@@ -5,6 +5,9 @@ BIN := $(VENV)/bin
 # nbgrader calls alembic through PATH when it opens its gradebook.
 export PATH := $(CURDIR)/$(BIN):$(PATH)
 STAMP := $(VENV)/.installed
+# setuptools explains editable installs in a 10-line UserWarning on every install; our packages'
+# own configuration is warning-free (tests/test_student_package.py checks the build).
+QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
 
 .PHONY: all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook
 
@@ -18,14 +21,14 @@ $(STAMP): pyproject.toml autograder/student/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	$(BIN)/python -m pip install --quiet -e autograder/student
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e autograder/student
 	touch $(STAMP)
 
 # The student package (wheel and sdist) into dist/: self-checks, running example, translations.
 student-package: setup
 	rm -f dist/attention_kit_student-*
-	$(BIN)/python -m build --no-isolation --outdir dist autograder/student
+	$(BIN)/python -m build --quiet --no-isolation --outdir dist autograder/student
 	rm -rf autograder/student/build autograder/student/*.egg-info
 
 # CHECKS_PACKAGE: where the notebooks install the student package from (a wheel file beside the

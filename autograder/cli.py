@@ -1,4 +1,5 @@
-"""The command line: ``python -m autograder grade|doctor|merge|report|gradebook|export ...`` (see README.md)."""
+"""The command line: ``python -m autograder grade|doctor|merge|report|gradebook|export|similarity ...``
+(see README.md)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from rich.table import Table
 from autograder.course.paths import KIT_ROOT
 from autograder.course.reference import BrokenReferenceError
 from autograder.course.rubric import RubricError
-from autograder.grading.discovery import ClassShard, DiscoveryError, discover
+from autograder.grading.discovery import ClassShard, DiscoveryError, discover, grading_output_folders
 from autograder.grading.engine import GradingError, grade_entries
 from autograder.grading.jobs import ACCELERATORS, GradeOptions
 from autograder.grading.merge import MergeError, merge_shards
@@ -34,6 +35,10 @@ from autograder.platforms.junit import junit_xml
 from autograder.platforms.lms_export import ROSTER_COLUMNS, Lms, RosterError, export_grades, read_roster
 from autograder.probes.errors import SandboxError
 from autograder.student.curriculum import ASSIGNMENTS
+from autograder.term.adjustments import AdjustmentsError, read_adjustments
+from autograder.term.answers import graded_answers
+from autograder.term.lateness import DueDateError, check_late_penalty, parse_due_dates
+from autograder.term.scoring import TermPolicy, apply_term
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -65,6 +70,16 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--fail-under", type=float, metavar="PERCENT",
                        help="exit with status 3 when a row of grades.csv scores below PERCENT %% of its max_score"
                             " (a missing or unreadable notebook scores 0); without it, scores never fail the command")
+    grade.add_argument("--due", action="append", default=[], metavar="ASSIGNMENT=TIME",
+                       help="the due date of an assignment, in ISO-8601 with its offset from UTC (for example"
+                            " 01_attention_scores=2025-03-01T23:59+01:00); repeat it for each assignment. Submission"
+                            " times come from the timestamp.txt that nbgrader collect writes beside each notebook")
+    grade.add_argument("--late-penalty", type=float, metavar="PERCENT",
+                       help="take PERCENT %% of the maximum score per started day late (needs --due); a submission"
+                            " without a readable timestamp.txt is never late, and grades.csv says so")
+    grade.add_argument("--adjustments", type=Path, metavar="FILE.csv",
+                       help="points to add after grading (negative to take away), a row each with the columns"
+                            " student_id,assignment_id,points,reason; the reason is shown on the feedback page")
     doctor = commands.add_parser("doctor", help="say what this machine can do, and what `grade` would do here"
                                                 " (exit 1 where it would refuse)")
     doctor.add_argument("--assignment", choices=ASSIGNMENTS, help="check the canary of this assignment only")
@@ -88,6 +103,11 @@ def _parser() -> argparse.ArgumentParser:
                         help="CSV mapping student_id (the submission folder names) to the platform's ids: any of"
                              f" {', '.join(ROSTER_COLUMNS[1:])}")
     export.add_argument("--output", type=Path, help="the file to write (default: <out>/<lms>_grades.csv)")
+    similarity = commands.add_parser("similarity",
+                                     help="write <out>/similarity.html: the pairs of students whose answers are most"
+                                          " alike, per assignment")
+    similarity.add_argument("out", type=Path, help="the --out folder of a grading run")
+    similarity.add_argument("--pairs", type=int, default=10, help="pairs listed per assignment (default 10)")
     return parser
 
 
@@ -115,9 +135,11 @@ def print_summary(console: Console, rows: list[GradedRow], out: Path) -> None:
                       f" {out / 'grades.csv'}", markup=False, highlight=False)
         return
     statuses = [kind for kind in RowKind if any(row.status.kind is kind for row in rows)]
-    students_by_status = {kind: {row.student_id for row in rows if row.status.kind is kind} for kind in statuses}
-    counted = ", ".join(f"{len(students)} {kind.value}" for kind, students in students_by_status.items())
-    table = Table(title=f"{len({row.student_id for row in rows})} students, with a notebook that was: {counted}")
+    # Notebooks are counted, not students: one student may have a graded notebook and a missing one.
+    counted = ", ".join(f"{sum(row.status.kind is kind for row in rows)} {kind.value}" for kind in statuses)
+    students = len({row.student_id for row in rows})
+    table = Table(title=f"{students} student{'s' if students != 1 else ''}, {len(rows)} notebook"
+                        f"{'s' if len(rows) != 1 else ''}: {counted}")
     for column in ("notebook", *(kind.value for kind in statuses), "mean score"):
         table.add_column(column)
     by_assignment: dict[str, list[GradedRow]] = defaultdict(list)
@@ -133,9 +155,31 @@ def print_summary(console: Console, rows: list[GradedRow], out: Path) -> None:
     if failing:
         top = ", ".join(f"{stage} ({count})" for stage, count in failing.most_common(5))
         console.print(f"Stages most students failed (students): {top}", markup=False, highlight=False)
+    _print_term(console, rows)
     _print_trust(console, rows)
     console.print(f"Wrote {out / 'grades.csv'}, {out / 'results'}/ and {out / 'feedback'}/", markup=False,
                   highlight=False)
+
+
+def _print_term(console: Console, rows: list[GradedRow]) -> None:
+    """Late submissions, submissions whose time is unknown, and adjustments applied."""
+    times = [row.submission_time for row in rows if row.graded and row.submission_time and row.submission_time.due]
+    late = [time for time in times if time.days_late]
+    if times:
+        console.print(f"Late: {len(late)} of {len(times)} graded notebooks with a due date"
+                      + (f" ({sum(time.penalty for time in late):g} points of penalties)" if late else ""),
+                      markup=False, highlight=False)
+    unknown = [row for row in rows if row.graded and row.submission_time and row.submission_time.due
+               and row.submission_time.problem]
+    if unknown:
+        listed = ", ".join(f"{row.student_id}/{row.assignment_id}" for row in unknown[:10])
+        console.print(f"Counted as on time, with no readable timestamp.txt: {len(unknown)} ({listed}"
+                      f"{', ...' if len(unknown) > 10 else ''}); grades.csv says so in their status.",
+                      style="yellow", markup=False, highlight=False, soft_wrap=True)  # ids are folder names
+    adjusted = [row for row in rows if row.adjustments]
+    if adjusted:
+        console.print(f"Adjustments: {sum(len(row.adjustments) for row in adjusted)} applied to {len(adjusted)}"
+                      " notebooks", markup=False, highlight=False)
 
 
 def _print_trust(console: Console, rows: list[GradedRow]) -> None:
@@ -176,6 +220,49 @@ def _announce(console: Console, count: int, asked: str):
     return announce
 
 
+class _BadPath(Exception):
+    """A path given on the command line that cannot be used; the message says what to do."""
+
+
+def _output_folder(out: Path, option: str = "--out") -> None:
+    """An output folder must be a folder (or not exist yet) whose parent exists: a mistyped
+    parent is refused rather than created."""
+    if out.exists() and not out.is_dir():
+        raise _BadPath(f"{option} {out} is a file; name a folder (it is created if it does not exist)")
+    if not out.exists() and not out.absolute().parent.is_dir():
+        raise _BadPath(f"{option} {out}: the folder {out.absolute().parent} does not exist; check the spelling,"
+                       f" or create it first (mkdir -p {out.absolute().parent})")
+
+
+def _output_file(path: Path, option: str) -> None:
+    """An output file must not be a folder, and its folder must exist."""
+    if path.is_dir():
+        raise _BadPath(f"{option} {path} is a folder; name the file to write")
+    if not path.absolute().parent.is_dir():
+        raise _BadPath(f"{option} {path}: the folder {path.absolute().parent} does not exist; check the spelling,"
+                       f" or create it first (mkdir -p {path.absolute().parent})")
+
+
+def _check_grade_paths(args: argparse.Namespace) -> None:
+    """--out (and --junit) usable, and --out outside the submissions: a run's outputs inside them
+    would be taken for a student's folder by the next run."""
+    _output_folder(args.out)
+    if args.junit and not args.junit.absolute().is_relative_to(args.out.absolute()):  # --out's folders are made
+        _output_file(args.junit, "--junit")
+    if args.submitted.is_dir() and args.out.resolve().is_relative_to(args.submitted.resolve()):
+        raise _BadPath(f"--out {args.out} is inside the submissions folder {args.submitted}, where the next run"
+                       " would take it for a student's folder; write the outputs elsewhere, for example --out"
+                       f" {args.submitted.resolve().parent / 'grades'}")
+
+
+def _term_policy(args: argparse.Namespace, students: set[str]) -> TermPolicy:
+    """--due, --late-penalty and --adjustments, checked before anything is graded."""
+    due_dates = parse_due_dates(args.due)
+    check_late_penalty(args.late_penalty, due_dates)
+    adjustments = read_adjustments(args.adjustments, students) if args.adjustments else {}
+    return TermPolicy(due_dates, args.late_penalty or 0.0, adjustments)
+
+
 def _grade(args: argparse.Namespace, console: Console) -> int:
     if args.jobs < 1 or args.timeout <= 0 or args.memory_gib <= 0:
         console.print("--jobs, --timeout and --memory-gib must be positive.")
@@ -187,11 +274,16 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
                            device=args.device, memory_bytes=int(args.memory_gib * 2**30),
                            accept_readable_secrets=args.unsafe_let_students_read_solutions)
     try:
+        _check_grade_paths(args)
         shard = ClassShard.parse(args.shard) if args.shard else None
         entries = discover(args.submitted, args.assignment)
-    except (DiscoveryError, ValueError) as error:
-        console.print(f"Nothing graded: {error}", markup=False)
+        policy = _term_policy(args, {entry.student_id for entry in entries})
+    except (DiscoveryError, ValueError, DueDateError, _BadPath, AdjustmentsError) as error:
+        console.print(f"Nothing graded: {error}", markup=False, soft_wrap=True)
         return 2
+    for folder in grading_output_folders(args.submitted) if args.submitted.is_dir() else ():
+        console.print(f"Skipped {folder}: it holds a grading run's outputs, not a student's work; move it out of"
+                      " the submissions folder", markup=False, highlight=False, soft_wrap=True)
     if shard is not None:
         entries = shard.select(entries)
         console.print(f"Shard {shard.number}/{shard.count}: {len({entry.student_id for entry in entries})} students",
@@ -211,13 +303,19 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
         console.print(f"The grader refuses to grade, so no grades were written: {error}", markup=False,
                       soft_wrap=True)
         return 1
+    rows = apply_term(rows, entries, policy)
     devices = next((list(row.devices) for row in rows if row.devices), [])
     write_shard_record(args.out, (shard.number, shard.count) if shard else None, devices,
                        private=args.private_outputs)
-    rows = write_outputs(args.out, rows, private=args.private_outputs)
+    rows = write_outputs(args.out, rows, private=args.private_outputs, answers=graded_answers(rows, entries))
     if args.junit:
         write_atomically(args.junit, junit_xml(rows), private=args.private_outputs)
     print_summary(console, rows, args.out)
+    waiting = set(policy.adjustments) - {(row.student_id, row.assignment_id) for row in rows}
+    if waiting:
+        console.print(f"Not applied in this run: the adjustments of {len(waiting)} notebooks it did not grade"
+                      " (--assignment or --shard); the run that grades them applies them.", markup=False,
+                      highlight=False)
     unwritten = [row for row in rows if row.status.kind is RowKind.ERROR]
     if unwritten:  # every other row is written; these say why not, and the run did not do its job
         listed = "; ".join(f"{row.student_id}/{row.assignment_id}: {row.status.detail}" for row in unwritten[:5])
@@ -271,6 +369,32 @@ def _report(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def _similarity(args: argparse.Namespace, console: Console) -> int:
+    # copydetect and numpy are imported only for this command
+    from autograder.feedback.similarity_page import write_similarity_page
+    from autograder.term.similarity import SimilarityError, class_similarity
+
+    if args.pairs < 1:
+        console.print("--pairs must be at least 1.")
+        return 2
+    try:
+        read_outputs(args.out)  # a finished grading run, with its answers
+        assignments = class_similarity(args.out, args.pairs)
+    except (OutputsError, SimilarityError) as error:
+        console.print(str(error), markup=False, soft_wrap=True)
+        return 2
+    path = write_similarity_page(args.out, assignments)
+    for assignment in assignments:
+        top = ", ".join(f"{pair.first} and {pair.second} ({100 * pair.similarity:.0f} %)"
+                        for pair in assignment.pairs[:3]) or "no shared code beyond the starter code"
+        console.print(f"{assignment.assignment_id}: {assignment.answers} answers, {assignment.compared} with code"
+                      f" of their own; most alike: {top}",
+                      markup=False, highlight=False, soft_wrap=True)
+    console.print(f"Wrote {path}: every listed pair side by side, the matching regions marked", markup=False,
+                  highlight=False, soft_wrap=True)
+    return 0
+
+
 def _gradebook(args: argparse.Namespace, console: Console) -> int:
     from autograder.platforms.nbgrader_gradebook import GradebookError, record_grades  # nbgrader loads slowly
 
@@ -287,8 +411,9 @@ def _gradebook(args: argparse.Namespace, console: Console) -> int:
 
 def _merge(args: argparse.Namespace, console: Console) -> int:
     try:
+        _output_folder(args.out)
         count = merge_shards(args.shards, args.out)
-    except MergeError as error:
+    except (MergeError, _BadPath) as error:
         console.print(f"Nothing merged: {error}", markup=False)
         return 2
     console.print(f"Merged {count} rows from {len(args.shards)} shards into {args.out}", markup=False, highlight=False)
@@ -297,9 +422,11 @@ def _merge(args: argparse.Namespace, console: Console) -> int:
 
 def _export(args: argparse.Namespace, console: Console) -> int:
     try:
+        if args.output:
+            _output_file(args.output, "--output")
         roster = read_roster(args.roster) if args.roster else None
         export = export_grades(read_outputs(args.out), Lms(args.lms), roster)
-    except (OutputsError, RosterError) as error:
+    except (OutputsError, RosterError, _BadPath) as error:
         console.print(str(error), markup=False)
         return 2
     path = args.output or args.out / f"{args.lms}_grades.csv"
@@ -329,4 +456,6 @@ def main(argv: list[str] | None = None) -> int:
         return _export(args, console)
     if args.command == "merge":
         return _merge(args, console)
+    if args.command == "similarity":
+        return _similarity(args, console)
     return 2

@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import psutil
@@ -110,11 +111,12 @@ def test_command_exits_zero_and_writes_every_row(graded_class):
     for student in students:
         assert (out / "results" / student / f"{ASSIGNMENT}.json").is_file()
         assert (out / "feedback" / student / f"{ASSIGNMENT}.html").is_file()
-    # The summary counts students by status and names the statuses, on whole lines when piped.
-    statuses = {row["status"].split(":")[0] for row in grades.values()}
-    title = next(line for line in result.stdout.splitlines() if "students, with a notebook that was:" in line)
-    assert title.strip().startswith(f"{len(students)} students")
-    assert all(status in title for status in statuses)
+    # The summary counts notebooks by status (they add up to the notebooks, never to more than the
+    # students have), and names the statuses, on whole lines when piped.
+    statuses = Counter(row["status"].split(":")[0].split(" (")[0] for row in grades.values())
+    title = next(line for line in result.stdout.splitlines() if " notebooks: " in line)
+    assert title.strip().startswith(f"{len(students)} students, {len(grades)} notebooks: ")
+    assert all(f"{count} {status}" in title for status, count in statuses.items())
     assert str(out / "grades.csv") in result.stdout
     # Outputs follow the umask (the test process's); none is private by accident.
     mask = os.umask(0o022)

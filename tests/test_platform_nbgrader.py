@@ -11,9 +11,11 @@ import subprocess
 import sys
 import zipfile
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from nbgrader.utils import parse_utc
 from platform_class import ASSIGNMENT, complete_notebook, graded_class, wrong_dim_notebook
 
 from autograder import cli
@@ -22,6 +24,7 @@ from autograder.notebooks import building as build_assignments
 from autograder.notebooks.building import COURSE_ID
 from autograder.notebooks.self_checks_cell import wheel_name
 from autograder.notebooks.variants import notebook_text
+from autograder.term.lateness import UTC
 
 pytestmark = pytest.mark.slow
 
@@ -122,3 +125,42 @@ def test_gradebook_refuses_a_folder_that_is_no_course(tmp_path_factory, tmp_path
     out = graded_class(tmp_path_factory).out
     assert cli.main(["gradebook", str(out), "--course", str(tmp_path)]) == 2
     assert "is not an nbgrader course directory" in capsys.readouterr().out
+
+
+def test_late_work_from_the_timestamps_nbgrader_collected(course, tmp_path):
+    """`nbgrader submit` + `collect` wrote timestamp.txt beside the notebook; zip_collect, with no time in
+    the file names, wrote none. The penalty reaches grades.csv, and through the gradebook nbgrader's export."""
+    submitted, user = course.course / "submitted", getpass.getuser()
+    stamp = parse_utc((submitted / user / ASSIGNMENT / "timestamp.txt").read_text())  # nbgrader's own reading
+    due = (stamp - timedelta(days=1, hours=1)).replace(tzinfo=UTC)  # 25 hours late: two started days
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out),
+               "--due", f"{ASSIGNMENT}={due.isoformat()}", "--late-penalty", "15"]
+    result = subprocess.run(command, cwd="/", capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    with (out / "grades.csv").open() as handle:
+        ours = {row["student_id"]: row for row in csv.DictReader(handle)}
+    assert ours[user]["submitted_at"] == stamp.replace(tzinfo=UTC).isoformat()
+    assert ours[user]["late_penalty"] == "30"
+    assert ours["bo"]["status"] == "graded (no timestamp.txt: counted as on time)"
+    assert cli.main(["gradebook", str(out), "--course", str(course.course)]) == 0
+    exported = _export(course, "late.csv")
+    assert float(exported[user]["late_submission_penalty"]) == 30
+    for student in (user, "bo"):
+        assert float(exported[student]["score"]) == pytest.approx(float(ours[student]["score"]), abs=1e-9)
+
+
+def test_assignments_build_again_after_grades_are_in_the_gradebook(course, tmp_path_factory, capsys):
+    """nbgrader refuses to change an assignment that has submissions, and then deletes its release
+    folder; the build never opens the course's gradebook, so `make gradebook` then `make assignments`
+    works."""
+    assert cli.main(["gradebook", str(graded_class(tmp_path_factory).out), "--course", str(course.course)]) == 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(build_assignments, "ASSIGNMENTS", [ASSIGNMENT])
+        patch.setattr(build_assignments, "DIST_DIR", course.course.parent / "dist")
+        [rebuilt, *_] = build_assignments.build(course.course.parent / "assignments-again", course.course)
+    released = course.course / "release" / ASSIGNMENT
+    assert (released / f"{ASSIGNMENT}.ipynb").read_bytes() == rebuilt.read_bytes() == \
+        course.student_notebook.read_bytes()
+    assert (released / wheel_name()).read_bytes() == b"the student package"
+    assert "Recorded" in capsys.readouterr().out

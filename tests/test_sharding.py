@@ -12,6 +12,7 @@ import pytest
 from autograder.grading.discovery import ClassShard, SubmissionEntry
 from autograder.grading.merge import MergeError, merge_shards
 from autograder.grading.outputs import write_shard_record
+from autograder.grading.results import CSV_COLUMNS
 from autograder.notebooks.variants import load_solution, load_student, with_answer, write_submission
 
 ASSIGNMENT = "01_attention_scores"
@@ -81,8 +82,8 @@ def test_a_bad_shard_argument_exits_2(tmp_path):
 
 def _fake_shard(folder: Path, *students: str, shard: tuple[int, int] = (1, 1), devices=("cpu",)) -> Path:
     (folder / "results").mkdir(parents=True)
-    rows = "".join(f"{student},{ASSIGNMENT},100,100,graded\n" for student in students)
-    (folder / "grades.csv").write_text("student_id,assignment_id,score,max_score,status\n" + rows)
+    rows = "".join(f"{student},{ASSIGNMENT},100,100,graded,,\n" for student in students)
+    (folder / "grades.csv").write_text(",".join(CSV_COLUMNS) + "\n" + rows)
     write_shard_record(folder, shard, list(devices))
     return folder
 
@@ -142,7 +143,7 @@ def test_an_empty_share_writes_an_empty_grades_file_and_merges(tmp_path):
     empty = _run("grade", str(tmp_path / "in"), "--out", str(tmp_path / "s2"), "--shard", "2/2")
     assert empty.returncode == 0, empty.stdout + empty.stderr
     assert "No submission to grade here" in empty.stdout
-    assert (tmp_path / "s2" / "grades.csv").read_text() == "student_id,assignment_id,score,max_score,status\n"
+    assert (tmp_path / "s2" / "grades.csv").read_text() == ",".join(CSV_COLUMNS) + "\n"
     assert _run("grade", str(tmp_path / "in"), "--out", str(tmp_path / "s1"), "--shard", "1/2").returncode == 0
     assert _run("merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m")).returncode == 0
     assert "ada,01_attention_scores,100,100,graded" in (tmp_path / "m" / "grades.csv").read_text()

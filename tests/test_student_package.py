@@ -41,21 +41,29 @@ SECRET_MARKERS = ("BEGIN SOLUTION", "hidden_tests", "rubric", "solutions/", "aut
                   "autograder.hidden", "load_reference")
 
 
-def _build(source: Path, out: Path) -> list[Path]:
-    """Build the wheel and sdist of the package in ``source`` (a copy) into ``out``."""
-    subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(source)],
-                   check=True, capture_output=True, timeout=300)
-    return sorted(out.iterdir())
+def _build(source: Path, out: Path) -> tuple[list[Path], str]:
+    """Build the wheel and sdist of the package in ``source`` (a copy) into ``out``, as `make
+    student-package` does; returns the files and what the build printed."""
+    result = subprocess.run([sys.executable, "-m", "build", "--quiet", "--no-isolation", "--outdir", str(out),
+                             str(source)], check=True, capture_output=True, text=True, timeout=300)
+    return sorted(out.iterdir()), result.stdout + result.stderr
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, Path]:
+def built(tmp_path_factory) -> dict[str, Path | str]:
     root = tmp_path_factory.mktemp("student-package")
     source = root / "source"
     shutil.copytree(STUDENT_PACKAGE_DIR, source, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info", "build"))
-    files = _build(source, root / "dist")
+    files, printed = _build(source, root / "dist")
     return {"wheel": next(path for path in files if path.suffix == ".whl"),
-            "sdist": next(path for path in files if path.name.endswith(".tar.gz"))}
+            "sdist": next(path for path in files if path.name.endswith(".tar.gz")), "printed": printed}
+
+
+def test_the_build_prints_no_setuptools_warning(built):
+    """`make student-package` (so every target that builds the notebooks) used to print about 270
+    lines of setuptools warnings about the locale folders."""
+    assert "warning" not in built["printed"].lower(), built["printed"]
+    assert len(built["printed"].splitlines()) < 10
 
 
 @pytest.fixture(scope="module")

@@ -9,13 +9,14 @@ by the student's own code stay as they are.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 
 import jinja2
 
 from autograder.course.paths import LOCALES_DIR
 from autograder.findings.finding import Finding
 from autograder.findings.render import render
-from autograder.grading.results import GradedRow, ScoredTest
+from autograder.grading.results import GradedRow, ScoredTest, SubmissionTime
 from autograder.student import language as languages
 
 PAGE_TEXT: dict[str, str] = {
@@ -36,7 +37,24 @@ PAGE_TEXT: dict[str, str] = {
     "status.failed": "Not yet right",
     "status.error": "Your code raised an error",
     "status.timeout": "Ran out of time",
+    "time.submitted": "Submitted {submitted}.",
+    "time.submitted_due": "Submitted {submitted}; due {due}.",
+    "time.on_time": "On time.",
+    "time.late_day": "Late by 1 day (any part of a day counts as a day).",
+    "time.late_days": "Late by {days} days (any part of a day counts as a day).",
+    "time.unknown.missing": "There is no record of when you submitted (no timestamp.txt), so your notebook counts"
+                            " as on time.",
+    "time.unknown.unreadable": "The record of when you submitted (timestamp.txt) could not be read, so your notebook"
+                               " counts as on time.",
+    "time.unknown.unparsable": "The record of when you submitted (timestamp.txt) holds no time the grader can read,"
+                               " so your notebook counts as on time.",
+    "score.tests": "Hidden tests",
+    "score.late_penalty": "Late penalty",
+    "score.adjustment": "Adjustment: {reason}",
+    "score.total": "Score",
 }
+
+MINUS = "\u2212"  # the minus sign, not a hyphen
 
 templates = jinja2.Environment(
     loader=jinja2.PackageLoader("autograder.feedback", "templates"),
@@ -80,6 +98,48 @@ def _stage_summaries(row: GradedRow) -> list[dict]:
     return summaries
 
 
+def _moment(iso: str, like: str | None = None) -> str:
+    """A stored ISO-8601 time as people read it, in the offset of ``like`` (the due date's, so that
+    both times read alike), to the second: 2025-03-01 23:59:30 (UTC+01:00)."""
+    moment = datetime.fromisoformat(iso)
+    if like is not None:
+        moment = moment.astimezone(datetime.fromisoformat(like).tzinfo)
+    offset = moment.strftime("%z")
+    return f"{moment:%Y-%m-%d %H:%M:%S} (UTC{offset[:3]}:{offset[3:]})"
+
+
+def _time_lines(time: SubmissionTime | None, text: Mapping[str, str]) -> list[str]:
+    """What the page says about the submission time, the due date and lateness."""
+    if time is None or (time.submitted_at is None and time.problem is None):
+        return []
+    if time.submitted_at is None:
+        return [text[f"time.unknown.{time.problem}"]] if time.due else []
+    if time.due is None:
+        return [text["time.submitted"].format(submitted=_moment(time.submitted_at))]
+    lines = [text["time.submitted_due"].format(submitted=_moment(time.submitted_at, time.due),
+                                                due=_moment(time.due, time.due))]
+    if time.days_late == 0:
+        lines.append(text["time.on_time"])
+    else:
+        lines.append(text["time.late_day" if time.days_late == 1 else "time.late_days"].format(days=time.days_late))
+    return lines
+
+
+def _score_lines(row: GradedRow, text: Mapping[str, str]) -> list[tuple[str, str]]:
+    """How the score was reached, when anything besides the hidden tests counted in it."""
+    penalty = row.submission_time.penalty if row.submission_time else 0.0
+    if not penalty and not row.adjustments:
+        return []
+    lines = [(text["score.tests"], f"{row.tests_score:g}")]
+    if penalty:
+        lines.append((text["score.late_penalty"], f"{MINUS}{penalty:g}"))
+    for adjustment in row.adjustments:
+        sign = "+" if adjustment.points >= 0 else MINUS
+        lines.append((text["score.adjustment"].format(reason=adjustment.reason), f"{sign}{abs(adjustment.points):g}"))
+    lines.append((text["score.total"], f"{row.score:g} / {row.max_score:g}"))
+    return lines
+
+
 def feedback_html(row: GradedRow) -> str:
     """The student's page, in the language of the submitted notebook."""
     text = page_text(row.language)
@@ -88,7 +148,8 @@ def feedback_html(row: GradedRow) -> str:
         assignment_id=row.assignment_id, score=row.score, max_score=row.max_score, graded=row.graded,
         load_problems=[render(problem, row.language) for problem in row.load_problems],
         notes=[render(note, row.language) for note in row.notes],
-        stages=_stage_summaries(row), text=text,
+        stages=_stage_summaries(row), text=text, time_lines=_time_lines(row.submission_time, text),
+        score_lines=_score_lines(row, text),
         heading=text["heading"].format(assignment_id=row.assignment_id, student_id=row.student_id),
         not_graded=text["not_graded"].format(status=row.status_text()),
     )

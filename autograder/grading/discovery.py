@@ -76,6 +76,15 @@ def _notebook_problem(folder: Path, assignment_id: str) -> tuple[Path, RowStatus
 
 
 def _single_notebook(path: Path, assignment: str | None) -> list[SubmissionEntry]:
+    if path.suffix.lower() == ".zip":
+        raise DiscoveryError(
+            f"{path.name} is a zip file, not a notebook or a folder of submissions: unpack it into"
+            " course/downloaded/<assignment_id>/archive/ and sort it with `nbgrader zip_collect <assignment_id>`"
+            " (README, \"nbgrader\"), then grade course/submitted"
+        )
+    if path.suffix != ".ipynb":
+        raise DiscoveryError(f"{path.name} is not a notebook (.ipynb): give one notebook, or the folder of"
+                             " submissions <submitted>/<student_id>/<assignment_id>/<assignment_id>.ipynb")
     assignment_id = assignment or path.stem
     if assignment_id not in ASSIGNMENTS:
         raise DiscoveryError(
@@ -121,6 +130,17 @@ class ClassShard:
         return [entry for entry in entries if entry.student_id in ours]
 
 
+def is_grading_output(folder: Path) -> bool:
+    """Whether ``folder`` holds a grading run's outputs (grades.csv, or results/ and feedback/)
+    rather than a student's work: an ``--out`` once put inside the submissions."""
+    return (folder / "grades.csv").is_file() or ((folder / "results").is_dir() and (folder / "feedback").is_dir())
+
+
+def grading_output_folders(submitted: Path) -> list[Path]:
+    """The folders of ``submitted`` that ``discover`` skips as grading outputs."""
+    return sorted(p for p in submitted.iterdir() if p.is_dir() and not p.is_symlink() and is_grading_output(p))
+
+
 def discover(submitted: Path, assignment: str | None = None) -> list[SubmissionEntry]:
     """Every (student, assignment) pair to grade, sorted; a missing notebook gets its entry too."""
     if assignment is not None and assignment not in ASSIGNMENTS:
@@ -131,8 +151,9 @@ def discover(submitted: Path, assignment: str | None = None) -> list[SubmissionE
         return _single_notebook(submitted, assignment)
     if not submitted.is_dir():
         raise DiscoveryError(f"{submitted} is neither a folder of submissions nor a notebook")
+    skipped = set(grading_output_folders(submitted))
     students = sorted(p for p in submitted.iterdir() if not p.name.startswith(".") and
-                      (p.is_dir() or p.is_symlink()))
+                      (p.is_dir() or p.is_symlink()) and p not in skipped)
     if assignment is not None:
         assignment_ids = [assignment]
     else:

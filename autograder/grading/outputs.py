@@ -13,6 +13,7 @@ import io
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from autograder.feedback.page import feedback_html
@@ -76,25 +77,31 @@ def results_json(row: GradedRow) -> str:
     return json.dumps(row.to_json(), indent=2, ensure_ascii=False) + "\n"
 
 
-def write_outputs(out: Path, rows: list[GradedRow], *, private: bool = False) -> list[GradedRow]:
+def write_outputs(out: Path, rows: list[GradedRow], *, private: bool = False,
+                  answers: Mapping[tuple[str, str], str] | None = None) -> list[GradedRow]:
     """Write all three outputs and remove stale per-student files of an earlier run; returns the
     rows as written (a row whose own files could not be written says so, and scores 0). The files
     follow the umask; ``private`` makes them, and the folders under ``out``, their owner's only.
+    ``answers``: the graded code of each (student_id, assignment_id), kept in ``answers/``.
 
     grades.csv goes first and comes back last: while a run writes, and after a run that failed,
     there is no grades.csv at all, never a stale one beside new results.
     """
     (out / "grades.csv").unlink(missing_ok=True)
     if private:
-        for folder in (out, out / "results", out / "feedback"):
+        for folder in (out, *(out / name for name, _ in PER_STUDENT_FILES)):
             folder.mkdir(parents=True, exist_ok=True)
             folder.chmod(0o700)
     produced, written = set(), []
     for row in rows:
-        paths = (out / "results" / row.student_id / f"{row.assignment_id}.json",
-                 out / "feedback" / row.student_id / f"{row.assignment_id}.html")
+        files = {out / "results" / row.student_id / f"{row.assignment_id}.json": results_json(row),
+                 out / "feedback" / row.student_id / f"{row.assignment_id}.html": feedback_html(row)}
+        answer = (answers or {}).get((row.student_id, row.assignment_id))
+        if answer is not None:
+            files[out / "answers" / row.student_id / f"{row.assignment_id}.py"] = answer
+        paths = tuple(files)
         try:
-            for path, text in zip(paths, (results_json(row), feedback_html(row)), strict=True):
+            for path, text in files.items():
                 write_atomically(path, text, private=private)
                 produced.add(path)
         except Exception as error:  # noqa: BLE001 - one row's failure is that row's status
@@ -108,7 +115,8 @@ def write_outputs(out: Path, rows: list[GradedRow], *, private: bool = False) ->
     return written
 
 
-PER_STUDENT_FILES = (("results", "*/*.json"), ("feedback", "*/*.html"))  # (folder, pattern) under the outputs
+# (folder, pattern) under the outputs; answers/ keeps the graded code (autograder.term.answers)
+PER_STUDENT_FILES = (("results", "*/*.json"), ("feedback", "*/*.html"), ("answers", "*/*.py"))
 SHARD_RECORD = "shard.json"  # what a `grade --shard K/N` run was: K, N and the devices it tested
 
 

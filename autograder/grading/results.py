@@ -19,7 +19,8 @@ from autograder.student.language import DEFAULT_LANGUAGE
 from autograder.worker.compat import StrEnum
 from autograder.worker.isolation import GuaranteeReport, Isolation
 
-CSV_COLUMNS = ["student_id", "assignment_id", "score", "max_score", "status"]
+# The first five columns are the contract scripts rely on; the term's columns come after them.
+CSV_COLUMNS = ["student_id", "assignment_id", "score", "max_score", "status", "submitted_at", "late_penalty"]
 # The command-line flag that grades although student code could read the secrets: its name says so.
 UNSAFE_FLAG = "--unsafe-let-students-read-solutions"
 
@@ -129,6 +130,50 @@ class RunTrust:
 
 
 @dataclass(frozen=True)
+class SubmissionTime:
+    """When a notebook was submitted (nbgrader's ``timestamp.txt``) against its due date
+    (``grade --due``), and the points lateness cost (``autograder.term.lateness``)."""
+
+    submitted_at: str | None = None  # ISO-8601 in UTC; None when the time is unknown
+    problem: str | None = None  # why it is unknown: a key of TIMESTAMP_PROBLEMS
+    due: str | None = None  # ISO-8601, with the offset it was given in; None: no due date
+    days_late: int = 0  # days or parts of a day after ``due`` (0 when on time or the time is unknown)
+    penalty: float = 0.0  # points taken for lateness
+
+    def to_json(self) -> dict:
+        return {"submitted_at": self.submitted_at, "timestamp_problem": self.problem, "due": self.due,
+                "days_late": self.days_late, "late_penalty": self.penalty}
+
+    @classmethod
+    def from_json(cls, data: dict) -> SubmissionTime:
+        return cls(data.get("submitted_at"), data.get("timestamp_problem"), data.get("due"),
+                   int(data.get("days_late", 0)), float(data.get("late_penalty", 0.0)))
+
+
+# Why a submission's time is unknown, as grades.csv's status says it (the feedback page translates it).
+TIMESTAMP_PROBLEMS = {
+    "missing": "no timestamp.txt",
+    "unreadable": "timestamp.txt unreadable",
+    "unparsable": "timestamp.txt holds no time",
+}
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """Points added to (or, when negative, taken from) a row after grading, and why (``--adjustments``)."""
+
+    points: float
+    reason: str
+
+    def to_json(self) -> dict:
+        return {"points": self.points, "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Adjustment:
+        return cls(float(data["points"]), str(data["reason"]))
+
+
+@dataclass(frozen=True)
 class GradedRow:
     """One (student, assignment) row: grades.csv's line and the results JSON's content."""
 
@@ -144,6 +189,8 @@ class GradedRow:
     trust: RunTrust | None = None  # what the run proved before grading
     notes: tuple[Finding, ...] = ()  # how the notebook was read (the grading contract at work)
     devices: tuple[str, ...] = ()  # where the run's hidden tests ran ("cpu", "cuda"); () when none ran
+    submission_time: SubmissionTime | None = None  # None: not looked at (rows made before the term applies)
+    adjustments: tuple[Adjustment, ...] = ()
 
     @property
     def graded(self) -> bool:
@@ -152,6 +199,18 @@ class GradedRow:
     @property
     def weaker_isolation(self) -> bool:
         return self.isolation is not None and not self.isolation.full
+
+    @property
+    def tests_score(self) -> float:
+        """The points the hidden tests gave, before any late penalty or adjustment."""
+        return round(sum(test.points for test in self.tests), 2)
+
+    def _time_note(self) -> str | None:
+        """A graded row with a due date whose submission time is unknown is counted as on time, and says so."""
+        time = self.submission_time
+        if time is None or time.due is None or time.problem is None:
+            return None
+        return f"{TIMESTAMP_PROBLEMS.get(time.problem, time.problem)}: counted as on time"
 
     def status_text(self) -> str:
         """The status column of grades.csv, short: ``graded`` alone means full isolation with every
@@ -167,11 +226,15 @@ class GradedRow:
             notes.append("does not hold: " + ", ".join(guarantee.value for guarantee, _ in guarantees.broken))
         if self.trust and self.trust.secrets_exposed:
             notes.append(f"graded with {UNSAFE_FLAG}")
+        time_note = self._time_note()
+        if time_note:
+            notes.append(time_note)
         return f"graded ({'; '.join(notes)})" if notes else "graded"
 
     def csv_fields(self) -> list[str]:
+        time = self.submission_time or SubmissionTime()
         return [self.student_id, self.assignment_id, _number(self.score), _number(self.max_score),
-                self.status_text()]
+                self.status_text(), time.submitted_at or "", _number(time.penalty) if time.due else ""]
 
     def to_json(self) -> dict:
         """The results JSON document (messages in English, whatever the notebook's language)."""
@@ -188,6 +251,9 @@ class GradedRow:
             "notes": [render(note) for note in self.notes],
             "note_findings": [note.to_json() for note in self.notes],
             "tests": [test.to_json() for test in self.tests],
+            "tests_score": self.tests_score,
+            "submission_time": (self.submission_time or SubmissionTime()).to_json(),
+            "adjustments": [adjustment.to_json() for adjustment in self.adjustments],
         }
 
     def _isolation_json(self) -> dict:
@@ -210,7 +276,10 @@ class GradedRow:
                        float(data["max_score"]), tuple(ScoredTest.from_json(test) for test in data.get("tests", [])),
                        tuple(Finding.from_json(item) for item in data.get("load_problem_findings", [])),
                        notes=tuple(Finding.from_json(item) for item in data.get("note_findings", [])),
-                       devices=tuple(str(device) for device in data.get("devices", [])))
+                       devices=tuple(str(device) for device in data.get("devices", [])),
+                       submission_time=SubmissionTime.from_json(data["submission_time"])
+                       if isinstance(data.get("submission_time"), dict) else None,
+                       adjustments=tuple(Adjustment.from_json(item) for item in data.get("adjustments", [])))
         except (KeyError, TypeError, ValueError, FindingFormatError) as error:
             raise ResultsFormatError(f"{type(error).__name__}: {error}") from None
 

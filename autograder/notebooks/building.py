@@ -2,8 +2,11 @@
 
     python -m autograder.notebooks.building [--checks-package LOCATION]   (what `make assignments` runs)
 
-nbgrader's own `generate_assignment` does the work in a real course directory (course/, not
-committed): it replaces every solution region with a stub and clears outputs. Afterwards each
+nbgrader's own `generate_assignment` does the work in a fresh, temporary course directory: it
+replaces every solution region with a stub and clears outputs. The instructor's course/ (not
+committed) then gets the config, the masters and the release, but its gradebook is never opened:
+grades recorded there (`python -m autograder gradebook`) make nbgrader refuse to regenerate an
+assignment, and it then deletes that assignment's release folder. Afterwards each
 stub's `raise NotImplementedError()` is given a message naming its stage, and the notebook is
 written to assignments/<id>/<id>.ipynb, and its translations (the same cells, markdown from
 autograder/locales/, see autograder.notebooks.translation) to assignments/<language>/<id>/<id>.ipynb.
@@ -144,17 +147,30 @@ def finish_student_notebook(released: Path, location: str | None = None) -> nbfo
     return notebook
 
 
+def _install_course(course_dir: Path, scratch: Path, english: dict[str, nbformat.NotebookNode]) -> None:
+    """Give the instructor's course directory the config, the masters and the release built in
+    ``scratch``, leaving its gradebook, submissions and everything else as they are."""
+    write_course_config(course_dir)
+    for assignment_id, notebook in english.items():
+        release = course_dir / "release" / assignment_id
+        shutil.rmtree(release, ignore_errors=True)
+        shutil.copytree(scratch / "release" / assignment_id, release)
+        nbformat.write(notebook, release / f"{assignment_id}.ipynb")  # `nbgrader release_assignment` hands it out
+
+
 def build(out_dir: Path, course_dir: Path | None = None, location: str | None = None) -> list[Path]:
     """Write assignments/<id>/<id>.ipynb and assignments/<language>/<id>/<id>.ipynb under `out_dir`.
 
-    `course_dir` is the nbgrader course directory to use (a temporary one when omitted);
+    `course_dir` is the instructor's nbgrader course directory to refresh (none when omitted);
     `location` is where the notebooks install the student package from (by default the wheel's
     file name, beside the notebook). Returns the notebooks written: the English ones in
     curriculum order, then each translation's.
     """
-    if course_dir is None:
-        with tempfile.TemporaryDirectory(prefix="nbgrader-course-") as temporary:
-            return build(out_dir, Path(temporary), location)
+    with tempfile.TemporaryDirectory(prefix="nbgrader-course-") as scratch:
+        return _build(out_dir, Path(scratch), course_dir, location)
+
+
+def _build(out_dir: Path, scratch: Path, course_dir: Path | None, location: str | None) -> list[Path]:
     unguarded = {assignment_id: unguarded_demos(nbformat.read(solution_notebook(assignment_id), as_version=4),
                                                 assignment_id) for assignment_id in ASSIGNMENTS}
     if any(unguarded.values()):
@@ -163,11 +179,9 @@ def build(out_dir: Path, course_dir: Path | None = None, location: str | None = 
                                                        for assignment_id, ids in unguarded.items() if ids))
     for assignment_id in ASSIGNMENTS:
         refresh_master(assignment_id)
-    write_course_config(course_dir)
-    english = {assignment_id: finish_student_notebook(run_generate_assignment(course_dir, assignment_id), location)
+    write_course_config(scratch)
+    english = {assignment_id: finish_student_notebook(run_generate_assignment(scratch, assignment_id), location)
                for assignment_id in ASSIGNMENTS}
-    for assignment_id, notebook in english.items():  # `nbgrader release_assignment` hands out these too
-        nbformat.write(notebook, course_dir / "release" / assignment_id / f"{assignment_id}.ipynb")
     notebooks = {Path(assignment_id): notebook for assignment_id, notebook in english.items()}
     problems = []
     for language in TRANSLATIONS:
@@ -180,6 +194,8 @@ def build(out_dir: Path, course_dir: Path | None = None, location: str | None = 
     if problems:
         raise BuildError("the translations do not cover the masters' markdown; nothing was written:\n"
                          + "\n".join(problems))
+    if course_dir is not None:
+        _install_course(course_dir, scratch, english)
     written = []
     for folder, notebook in notebooks.items():
         target = out_dir / folder / f"{folder.name}.ipynb"

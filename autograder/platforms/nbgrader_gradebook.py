@@ -6,8 +6,11 @@ Every stage becomes a grade cell of the assignment's notebook, named after the s
 answer cell, worth the stage's points in the rubric; every submission that reached the grader
 gets each stage's points as the cell's automatic score. A student whose notebook is missing is
 added without a submission, which ``nbgrader export`` scores 0. Running it again updates the same
-entries. These grade cells are not in the master notebook, and nbgrader lets no assignment's cells
-change once it has submissions: after this, ``generate_assignment`` refuses that assignment.
+entries. A late penalty (``grade --late-penalty``) becomes the submission's
+``late_submission_penalty``, with its timestamp and the assignment's due date; adjustments
+(``grade --adjustments``) become extra credit on the stage worth the most; so ``nbgrader export``
+gives each submission the score of grades.csv. These grade cells are not in the master notebook;
+``make assignments`` never opens this gradebook, so recording grades here never blocks it.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 
 from nbgrader.api import Grade, Gradebook, MissingEntry
 from nbgrader.coursedir import CourseDirectory
+from nbgrader.utils import parse_utc
 from sqlalchemy.exc import SAWarning
 from traitlets.config.loader import PyFileConfigLoader
 
@@ -89,7 +93,8 @@ def _grade(gradebook: Gradebook, submitted_notebook, cell) -> Grade:
 def _record_assignment(gradebook: Gradebook, assignment_id: str, rows: list[GradedRow]) -> int:
     """Write one assignment's cells, students and scores; returns the number of submissions."""
     maxima = _stage_maxima(rows)
-    gradebook.update_or_create_assignment(assignment_id)
+    due_dates = {row.submission_time.due for row in rows if row.submission_time and row.submission_time.due}
+    gradebook.update_or_create_assignment(assignment_id, duedate=parse_utc(due_dates.pop()) if due_dates else None)
     gradebook.update_or_create_notebook(assignment_id, assignment_id)
     cells = {stage: gradebook.update_or_create_grade_cell(stage, assignment_id, assignment_id,
                                                           max_score=max_points, cell_type="code")
@@ -104,11 +109,17 @@ def _record_assignment(gradebook: Gradebook, assignment_id: str, rows: list[Grad
         except MissingEntry:
             gradebook.add_submission(assignment_id, row.student_id)
         submitted = gradebook.find_submission_notebook(assignment_id, assignment_id, row.student_id)
-        points = stage_points(row, row.score)
+        points = stage_points(row, row.tests_score)
+        extra_credit = round(sum(adjustment.points for adjustment in row.adjustments), 2)
+        largest = max(cells, key=lambda stage: (cells[stage].max_score, stage))
         for stage, cell in cells.items():
             grade = _grade(gradebook, submitted, cell)
             grade.auto_score = points.get(stage, 0.0)
+            grade.extra_credit = extra_credit if stage == largest and extra_credit else None
             grade.needs_manual_grade = False
+        time = row.submission_time
+        submitted.late_submission_penalty = time.penalty if time else 0.0
+        submitted.assignment.timestamp = parse_utc(time.submitted_at) if time and time.submitted_at else None
         submissions += 1
     gradebook.db.commit()
     return submissions

@@ -24,6 +24,7 @@ from hostile_corpus import A1, A2, nuisance, trusted_side_attacks, wrapped, writ
 
 from autograder.grading.plugin import NOTEBOOK_BUDGET_TIMEOUTS
 from autograder.notebooks.variants import load_solution
+from autograder.term.answers import graded_code
 
 pytestmark = pytest.mark.slow
 
@@ -121,10 +122,16 @@ def test_outputs_stay_within_their_caps(mixed_run: GradingRun):
 def test_nothing_secret_reaches_any_output(mixed_run: GradingRun):
     from hostile_corpus import SECRET_TEXT
 
-    for path in mixed_run.context.out.rglob("*"):
+    out, submitted = mixed_run.context.out, mixed_run.context.submitted
+    for path in out.rglob("*"):
         if path.is_file():
             text = path.read_text(encoding="utf-8", errors="replace")
             assert SECRET_TEXT not in text, path
+            notebook = submitted / path.parent.name / path.stem / f"{path.stem}.ipynb"
+            if path.relative_to(out).parts[0] == "answers" and notebook.is_file():
+                # the code a student wrote (their attack on the next student included), as graded
+                assert text == graded_code(notebook, path.stem), path
+                continue
             assert "a secret from an earlier student" not in text, path
 
 

@@ -83,9 +83,11 @@ def test_the_output_folder_holds_only_what_the_grader_wrote(hostile_run: Grading
         assert (results["student_id"], results["assignment_id"]) == (student, assignment)
         assert round(sum(test["points"] for test in results["tests"]), 2) == float(row["score"])
     expected = {out / "grades.csv"}
-    for student, assignment in hostile_run.grades:
+    for (student, assignment), row in hostile_run.grades.items():
         expected |= {out / "results" / student / f"{assignment}.json",
                      out / "feedback" / student / f"{assignment}.html"}
+        if row["status"].startswith("graded"):  # the code it was graded on
+            expected.add(out / "answers" / student / f"{assignment}.py")
     written = {path for path in out.rglob("*") if path.is_file()}
     unexpected = [str(path) for path in written - expected if path.parent != out]  # top level: reports
     assert unexpected == []

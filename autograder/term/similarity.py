@@ -1,0 +1,144 @@
+"""Similar submissions: the pairs of students whose graded code is most alike, per assignment.
+
+The comparison is copydetect's (https://github.com/blingenf/copydetect), an implementation of
+winnowing (Schleimer, Wilkerson and Aiken, SIGMOD 2003), the fingerprinting behind Stanford's
+MOSS. It tokenises the code with Pygments and replaces every identifier by its kind, so renamed
+variables and functions do not hide a copy; fingerprints are compared as sets, so reordered
+definitions do not either; comments and blank lines are left out. Starter code (the released
+notebook's own code: signatures, docstrings, stubs, given classes) is boilerplate, removed from
+every fingerprint, so that only what students wrote counts. With a window of 1 every k-gram is
+a fingerprint, so the result does not depend on Python's per-process string hashing.
+
+Input: ``<out>/answers/<student_id>/<assignment_id>.py``, the code each notebook was graded on.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from itertools import combinations
+from pathlib import Path
+
+import numpy as np
+from copydetect import CodeFingerprint, compare_files
+from copydetect.utils import highlight_overlap
+from markupsafe import Markup
+
+from autograder.course.paths import student_notebook
+from autograder.student.curriculum import ASSIGNMENTS
+from autograder.term.answers import ANSWERS_FOLDER, graded_code
+
+# The shortest run of matching tokenised characters that counts (identifiers count one each):
+# about one line of code, so that a shared idiom like `return x @ y.T` alone is no match.
+NOISE_THRESHOLD = 20
+WINDOW = 1
+
+
+class SimilarityError(Exception):
+    """Similarity cannot be computed; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One student's graded code, and its fingerprints less the starter code."""
+
+    student_id: str
+    code: str
+    fingerprint: CodeFingerprint
+
+    @property
+    def own_tokens(self) -> int:
+        """How much of the code is the student's own (tokenised characters outside the starter code)."""
+        return int(self.fingerprint.token_coverage)
+
+
+@dataclass(frozen=True)
+class SimilarPair:
+    """Two students' answers to one assignment, how alike they are and where."""
+
+    assignment_id: str
+    first: str
+    second: str
+    similarity: float  # the share of both students' own code that matches the other's, 0 to 1
+    first_share: float  # the share of the first student's own code found in the second's
+    second_share: float
+    first_html: Markup  # the first student's code, the matching regions marked
+    second_html: Markup
+
+
+def _fingerprint(name: str, code: str, boilerplate: np.ndarray) -> CodeFingerprint:
+    return CodeFingerprint(name, NOISE_THRESHOLD, WINDOW, boilerplate, fp=io.StringIO(code), language="python")
+
+
+def starter_fingerprints(assignment_id: str) -> np.ndarray:
+    """The fingerprints of the released notebook's own code, which every student starts from."""
+    notebook = student_notebook(assignment_id)
+    code = graded_code(notebook, assignment_id)
+    if code is None:
+        raise SimilarityError(f"{notebook} is missing or unreadable: it holds the starter code to leave out; run"
+                              " `make assignments` to write it")
+    return np.array(sorted(_fingerprint("starter.py", code, np.array([])).hashes))
+
+
+def read_answers(out: Path) -> dict[str, dict[str, str]]:
+    """The graded code kept by a grading run, by assignment and student."""
+    folder = out / ANSWERS_FOLDER
+    if not folder.is_dir():
+        raise SimilarityError(f"{folder} does not exist: grade with this version of the kit first"
+                              f" (python -m autograder grade <submitted> --out {out})")
+    answers: dict[str, dict[str, str]] = {}
+    for path in sorted(folder.glob("*/*.py")):
+        answers.setdefault(path.stem, {})[path.parent.name] = path.read_text(encoding="utf-8", errors="replace")
+    return answers
+
+
+def _marked(code: str, slices: np.ndarray) -> Markup:
+    """The code as HTML, its matching regions in <mark>."""
+    html, _ = highlight_overlap(code, slices, "<mark>", "</mark>", escape_html=True)
+    return Markup(html)  # highlight_overlap escaped every part of the code
+
+
+def _pair(assignment_id: str, first: Answer, second: Answer) -> SimilarPair | None:
+    overlap, (first_share, second_share), (first_slices, second_slices) = compare_files(
+        first.fingerprint, second.fingerprint)
+    if overlap == 0:
+        return None
+    first_share, second_share = min(float(first_share), 1.0), min(float(second_share), 1.0)
+    both = (first_share * first.own_tokens + second_share * second.own_tokens) / (first.own_tokens + second.own_tokens)
+    return SimilarPair(assignment_id, first.student_id, second.student_id, round(both, 4), round(first_share, 4),
+                       round(second_share, 4), _marked(first.code, first_slices), _marked(second.code, second_slices))
+
+
+def own_code_answers(answers: dict[str, str], boilerplate: np.ndarray) -> list[Answer]:
+    """The answers with code of their own beyond the starter code (a notebook of stubs has none), fingerprinted."""
+    fingerprinted = [Answer(student, code, _fingerprint(f"{student}.py", code, boilerplate))
+                     for student, code in sorted(answers.items())]
+    return [answer for answer in fingerprinted if answer.own_tokens > 0]
+
+
+def similar_pairs(assignment_id: str, answers: list[Answer]) -> list[SimilarPair]:
+    """Every pair of these answers with some code in common, the most alike first."""
+    pairs = [pair for first, second in combinations(answers, 2) if (pair := _pair(assignment_id, first, second))]
+    return sorted(pairs, key=lambda pair: (-pair.similarity, pair.first, pair.second))
+
+
+@dataclass(frozen=True)
+class AssignmentSimilarity:
+    """One assignment's most alike pairs, and how many answers there were and were compared."""
+
+    assignment_id: str
+    answers: int
+    compared: int  # those with code of their own
+    pairs: list[SimilarPair]
+
+
+def class_similarity(out: Path, pairs_per_assignment: int) -> list[AssignmentSimilarity]:
+    """The most alike pairs of each assignment that a grading run in ``out`` graded."""
+    similarities = []
+    for assignment_id, answers in sorted(read_answers(out).items()):
+        if assignment_id not in ASSIGNMENTS:
+            continue
+        own = own_code_answers(answers, starter_fingerprints(assignment_id))
+        similarities.append(AssignmentSimilarity(assignment_id, len(answers), len(own),
+                                                 similar_pairs(assignment_id, own)[:pairs_per_assignment]))
+    return sorted(similarities, key=lambda similarity: ASSIGNMENTS.index(similarity.assignment_id))
