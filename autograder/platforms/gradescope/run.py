@@ -113,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     results = args.root / "results" / "results.json"
     write_atomically(results, json.dumps(results_document(row), indent=2, ensure_ascii=False) + "\n")
     print(f"{row.assignment_id}: {row.score:g} / {row.max_score:g} ({row.status_text()}); wrote {results}")
+    if row.isolation is not None:  # for the instructor's log: how the student's code was confined
+        print(f"Isolation: {row.isolation}")
     return 0
 
 
