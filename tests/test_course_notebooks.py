@@ -176,6 +176,57 @@ def test_definitions_load_like_the_grader_loads_them(key):
     assert set(STAGES_BY_ASSIGNMENT[assignment]) <= set(namespace)
 
 
+# The statements a lecturer's review found wrong, as each language first put them: none may
+# come back (the notebooks now say what is true, with the book's terms in zh and pt).
+WRONG_STATEMENTS = {
+    "01_attention_scores": {
+        "en": ["reads a sentence one token at a time", "unrelated ones a small score", "lies in $(0, 1]$",
+               "Row 1 is what you just computed"],
+        "zh": ["一次读入一个 token", "不相关的向量得分低", "落在 $(0, 1]$", "第 1 行就是你刚才算出的结果"],
+        "pt": ["lê uma frase um token por vez", "vetores sem relação, uma pontuação baixa", "fica em $(0, 1]$",
+               "A linha 1 é o que você acabou de calcular"],
+    },
+    "02_self_attention": {
+        "en": ["always attend to each other", "for random vectors (entries of mean 0 and variance 1)"],
+        "zh": ["嵌入相似的两个 token 总是互相关注", "对随机向量（各元素均值为 0、方差为 1）而言"],
+        "pt": ["sempre prestam atenção um ao outro", "para vetores aleatórios (com elementos de média 0"],
+    },
+    "03_causal_attention": {
+        "en": ["the form every GPT uses", "uniform, 0.5, generator=generator"],
+        "zh": ["所有 GPT 都采用的形式"],
+        "pt": ["a forma que todo GPT usa"],
+    },
+}
+# What each language says instead (a phrase per statement), and notebook 4's d_out warning.
+RIGHT_STATEMENTS = {
+    "01_attention_scores": {"en": ["looks at the whole", "negative when they point in opposite directions",
+                                   "lies in $[0, 1]$", "rows are counted from 0"],
+                            "zh": ["同时查看整个上下文", "方向相反时分数为负", "落在 $[0, 1]$",
+                                   "行号和 token 一样从 0 开始数"],
+                            "pt": ["olha para o contexto inteiro", "negativo quando apontam em sentidos opostos",
+                                   "fica em $[0, 1]$", "as linhas são contadas a partir de 0"]},
+    "02_self_attention": {"en": ["is fixed, and it is\nsymmetric", "Without\nindependence this fails"],
+                          "zh": ["它是对称的", "不独立时这个结论就不成立"],
+                          "pt": ["ela é simétrica", "Sem independência isso falha"]},
+    "03_causal_attention": {"en": ["without ever building a matrix of $-\\infty$", "none of the four\nsums is 1"],
+                            "zh": ["从不构造一个由 $-\\infty$ 组成的矩阵", "四行的和没有一个是 1"],
+                            "pt": ["sem nunca montar uma matriz de $-\\infty$", "nenhuma das quatro somas é 1"]},
+    "04_multi_head_attention": {"en": ["⚠️ **`d_out` means two different things"],
+                                "zh": ["⚠️ **和书中一样，`d_out` 在这个笔记本中有两种不同的含义。**"],
+                                "pt": ["⚠️ **`d_out` quer dizer duas coisas diferentes"]},
+}
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_statements_the_review_found_wrong_stay_corrected(assignment):
+    for language, notebook in _released_notebooks(assignment).items():
+        text = "\n".join(cell.source for cell in notebook.cells)
+        for wrong in WRONG_STATEMENTS.get(assignment, {}).get(language, []):
+            assert wrong not in text, (language, wrong)
+        for right in RIGHT_STATEMENTS[assignment][language]:
+            assert right in text, (language, right)
+
+
 def _solution_lines(assignment: str) -> set[str]:
     """The lines of the solution regions of ``assignment``, without comments and spaces."""
     lines = set()

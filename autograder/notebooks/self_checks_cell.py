@@ -124,8 +124,10 @@ def _pieces(text: str, width: int = 80) -> list[str]:
 
 
 def _f_string(text: str, indent: int) -> str:
-    """``text`` as f-string literals that Python joins, one piece per line."""
-    return ("\n" + " " * indent).join(f"f{piece!r}" for piece in _pieces(text))
+    """``text`` as string literals that Python joins, one piece per line: f-strings where it has
+    ``{fields}``."""
+    prefix = "f" if "{" in text else ""
+    return ("\n" + " " * indent).join(f"{prefix}{piece!r}" for piece in _pieces(text))
 
 
 def words(language: str) -> Mapping[str, str]:
