@@ -247,8 +247,8 @@ CONTRACT_LINES = {"self.dropout=nn.Dropout(dropout)"}
 
 
 def test_no_released_notebook_4_holds_notebook_3s_solution_code():
-    """Notebook 4 may be handed out before notebook 3 is due: in no language does it contain a
-    line of notebook 3's answers (its given CausalAttention is written another way)."""
+    """In no language does a released notebook 4 contain a line of notebook 3's answers: its
+    given CausalAttention is written another way (on scaled_dot_product_attention)."""
     answers_of_3 = _solution_lines("03_causal_attention") - CONTRACT_LINES
     for language, notebook in _released_notebooks("04_multi_head_attention").items():
         for cell in notebook.cells:
