@@ -33,11 +33,14 @@ def load_definitions(path: Path) -> tuple[dict, list[str]]:
     return worker_load_definitions([vars(block) for block in extract_notebook_file(path).blocks])
 
 
-def execute_notebooks(paths: dict[str, Path], cwd: Path) -> dict[str, nbformat.NotebookNode]:
-    """Run every notebook top to bottom, all kernels at once, errors recorded not raised."""
+def execute_notebooks(notebooks: dict[str, Path | nbformat.NotebookNode],
+                      cwd: Path) -> dict[str, nbformat.NotebookNode]:
+    """Run every notebook (a file, or a notebook in memory) top to bottom, all kernels at once,
+    errors recorded not raised."""
     # The kernels find the kit's package even where it is not installed in the environment.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(KIT_ROOT), os.environ.get("PYTHONPATH")]))}
-    notebooks = {key: nbformat.read(path, as_version=4) for key, path in paths.items()}
+    notebooks = {key: nbformat.read(notebook, as_version=4) if isinstance(notebook, Path) else notebook
+                 for key, notebook in notebooks.items()}
 
     async def run_all():
         clients = [

@@ -8,10 +8,15 @@ import re
 
 import nbformat
 import pytest
+import torch
 from kit_notebooks import errors, execute_notebooks, load_definitions, notebook_paths, printed_text
+from mutations import MUTATIONS
 
-from autograder.course.paths import solution_notebook, student_notebook
+from autograder.course.paths import ASSIGNMENTS_DIR, solution_notebook, student_notebook
+from autograder.notebooks.solutions_only import is_solutions_only
+from autograder.notebooks.variants import filled, load_solution, load_student, with_replacement
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages, assignment_of
+from autograder.student.language import TRANSLATIONS
 
 ANSWER_METADATA_KEYS = {"grade", "grade_id", "locked", "schema_version", "solution", "task"}
 
@@ -104,11 +109,62 @@ def test_student_notebook_has_named_stubs_and_no_solution(assignment):
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_student_notebook_keeps_every_cell_but_the_solutions(assignment):
-    solution, student = _cells(solution_notebook(assignment)), _cells(student_notebook(assignment))
+    solution = [cell for cell in _cells(solution_notebook(assignment)) if not is_solutions_only(cell)]
+    student = _cells(student_notebook(assignment))
     assert [cell.id for cell in solution] == [cell.id for cell in student]
     for master, released in zip(solution, student, strict=True):
         if "nbgrader" not in master.metadata:
             assert master.source == released.source, f"cell {master.id} changed on release"
+
+
+def _released_notebooks(assignment: str) -> dict[str, nbformat.NotebookNode]:
+    """The student notebooks of ``assignment`` in every language."""
+    paths = {"en": student_notebook(assignment)}
+    paths.update({language: ASSIGNMENTS_DIR / language / assignment / f"{assignment}.ipynb"
+                  for language in TRANSLATIONS})
+    return {language: nbformat.read(path, as_version=4) for language, path in paths.items()}
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_questions_are_answered_in_the_solutions_only(assignment):
+    """Three or four questions per notebook, each followed in the master by its answer, which no
+    student notebook holds, in any language."""
+    cells = _cells(solution_notebook(assignment))
+    questions = [index for index, cell in enumerate(cells) if cell.id.startswith("question-")]
+    assert 3 <= len(questions) <= 4
+    for index in questions:
+        answer = cells[index + 1]
+        assert is_solutions_only(answer), f"{cells[index].id} is not followed by its answer"
+        assert answer.source.startswith("**Answer.**")
+    answers = {cell.id for cell in cells if is_solutions_only(cell)}
+    assert len(answers) == len(questions)
+    for language, notebook in _released_notebooks(assignment).items():
+        ids = {cell.id for cell in notebook.cells}
+        assert not ids & answers, language
+        assert {cells[index].id for index in questions} <= ids, language
+        assert "**Answer.**" not in nbformat.writes(notebook), language
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_grading_contract_comes_last_with_one_pointer_on_top(assignment):
+    cells = _cells(solution_notebook(assignment))
+    assert cells[-1].id == "grading"
+    assert cells[-1].source.startswith("## How this notebook is graded")
+    assert "How this notebook is graded" in cells[0].source
+    assert "* **" not in cells[0].source  # the contract itself is no longer in the first cell
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_hints_are_folded_away_in_every_language(assignment):
+    """A prompt states what to build; how to build it waits in a collapsed <details> block."""
+    for language, notebook in _released_notebooks(assignment).items():
+        prompts = [cell.source for cell in notebook.cells if cell.id.startswith("task-")]
+        assert len(prompts) == len(STAGES_BY_ASSIGNMENT[assignment])
+        folded = [prompt for prompt in prompts if "<details><summary>💡" in prompt]
+        assert len(folded) >= len(prompts) // 2, language
+        for prompt in folded:
+            assert prompt.count("<details>") == prompt.count("</details>") == 1, language
+            assert prompt.rstrip().endswith("</details>"), language
 
 
 @pytest.mark.parametrize("key", list(notebook_paths()))
@@ -120,17 +176,111 @@ def test_definitions_load_like_the_grader_loads_them(key):
     assert set(STAGES_BY_ASSIGNMENT[assignment]) <= set(namespace)
 
 
-def test_provided_causal_attention_matches_notebook_3():
-    """Notebook 4 ships CausalAttention so it does not depend on the student's notebook 3."""
-    (answer,) = [cell for cell in _answer_cells(solution_notebook("03_causal_attention"))
-                 if cell.metadata["nbgrader"]["grade_id"] == "CausalAttention"]
-    without_markers = "\n".join(line for line in answer.source.split("\n") if "SOLUTION" not in line)
-    (provided,) = [cell for cell in _cells(solution_notebook("04_multi_head_attention"))
-                   if cell.id == "provided-CausalAttention"]
-    assert provided.source == without_markers
-    # Read-only and loaded for grading: the grading contract counts a given cell's definitions.
-    assert provided.metadata["nbgrader"] == {"grade": False, "grade_id": "provided-CausalAttention", "locked": True,
-                                             "schema_version": 3, "solution": False, "task": False}
+# The statements a lecturer's review found wrong, as each language first put them: none may
+# come back (the notebooks now say what is true, with the book's terms in zh and pt).
+WRONG_STATEMENTS = {
+    "01_attention_scores": {
+        "en": ["reads a sentence one token at a time", "unrelated ones a small score", "lies in $(0, 1]$",
+               "Row 1 is what you just computed"],
+        "zh": ["一次读入一个 token", "不相关的向量得分低", "落在 $(0, 1]$", "第 1 行就是你刚才算出的结果"],
+        "pt": ["lê uma frase um token por vez", "vetores sem relação, uma pontuação baixa", "fica em $(0, 1]$",
+               "A linha 1 é o que você acabou de calcular"],
+    },
+    "02_self_attention": {
+        "en": ["always attend to each other", "for random vectors (entries of mean 0 and variance 1)"],
+        "zh": ["嵌入相似的两个 token 总是互相关注", "对随机向量（各元素均值为 0、方差为 1）而言"],
+        "pt": ["sempre prestam atenção um ao outro", "para vetores aleatórios (com elementos de média 0"],
+    },
+    "03_causal_attention": {
+        "en": ["the form every GPT uses", "uniform, 0.5, generator=generator"],
+        "zh": ["所有 GPT 都采用的形式"],
+        "pt": ["a forma que todo GPT usa"],
+    },
+}
+# What each language says instead (a phrase per statement), and notebook 4's d_out warning.
+RIGHT_STATEMENTS = {
+    "01_attention_scores": {"en": ["looks at the whole", "negative when they point in opposite directions",
+                                   "lies in $[0, 1]$", "rows are counted from 0"],
+                            "zh": ["同时查看整个上下文", "方向相反时分数为负", "落在 $[0, 1]$",
+                                   "行号和 token 一样从 0 开始数"],
+                            "pt": ["olha para o contexto inteiro", "negativo quando apontam em sentidos opostos",
+                                   "fica em $[0, 1]$", "as linhas são contadas a partir de 0"]},
+    "02_self_attention": {"en": ["is fixed, and it is\nsymmetric", "Without\nindependence this fails"],
+                          "zh": ["它是对称的", "不独立时这个结论就不成立"],
+                          "pt": ["ela é simétrica", "Sem independência isso falha"]},
+    "03_causal_attention": {"en": ["without ever building a matrix of $-\\infty$", "none of the four\nsums is 1"],
+                            "zh": ["从不构造一个由 $-\\infty$ 组成的矩阵", "四行的和没有一个是 1"],
+                            "pt": ["sem nunca montar uma matriz de $-\\infty$", "nenhuma das quatro somas é 1"]},
+    "04_multi_head_attention": {"en": ["⚠️ **`d_out` means two different things"],
+                                "zh": ["⚠️ **和书中一样，`d_out` 在这个笔记本中有两种不同的含义。**"],
+                                "pt": ["⚠️ **`d_out` quer dizer duas coisas diferentes"]},
+}
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_statements_the_review_found_wrong_stay_corrected(assignment):
+    for language, notebook in _released_notebooks(assignment).items():
+        text = "\n".join(cell.source for cell in notebook.cells)
+        for wrong in WRONG_STATEMENTS.get(assignment, {}).get(language, []):
+            assert wrong not in text, (language, wrong)
+        for right in RIGHT_STATEMENTS[assignment][language]:
+            assert right in text, (language, right)
+
+
+def _solution_lines(assignment: str) -> set[str]:
+    """The lines of the solution regions of ``assignment``, without comments and spaces."""
+    lines = set()
+    for cell in _answer_cells(solution_notebook(assignment)):
+        for region in cell.source.split("### BEGIN SOLUTION")[1:]:
+            lines.update(_code_lines(region.split("### END SOLUTION")[0]))
+    return lines
+
+
+def _code_lines(source: str) -> list[str]:
+    lines = (re.sub(r"\s+", "", line.split("#")[0]) for line in source.splitlines())
+    return [line for line in lines if len(line) >= 12]
+
+
+# The one line of notebook 3's answers that the contract itself dictates (DESIGN.md: the
+# attribute `dropout` is an nn.Dropout), so that a given head can share it.
+CONTRACT_LINES = {"self.dropout=nn.Dropout(dropout)"}
+
+
+def test_no_released_notebook_4_holds_notebook_3s_solution_code():
+    """In no language does a released notebook 4 contain a line of notebook 3's answers: its
+    given CausalAttention is written another way (on scaled_dot_product_attention)."""
+    answers_of_3 = _solution_lines("03_causal_attention") - CONTRACT_LINES
+    for language, notebook in _released_notebooks("04_multi_head_attention").items():
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                shared = answers_of_3 & set(_code_lines(cell.source))
+                assert not shared, f"{language}, cell {cell.id}: {sorted(shared)}"
+
+
+def test_the_given_causal_attention_computes_what_notebook_3s_does():
+    """The head notebook 4 gives, with notebook 3's weights, outputs what notebook 3's reference
+    outputs, in both modes, with and without biases; it is read-only and loaded for grading."""
+    (given,) = [cell for cell in _cells(solution_notebook("04_multi_head_attention"))
+                if cell.id == "provided-CausalAttention"]
+    assert given.metadata["nbgrader"] == {"grade": False, "grade_id": "provided-CausalAttention", "locked": True,
+                                          "schema_version": 3, "solution": False, "task": False}
+    theirs = load_definitions(solution_notebook("03_causal_attention"))[0]["CausalAttention"]
+    ours = load_definitions(solution_notebook("04_multi_head_attention"))[0]["CausalAttention"]
+    generator = torch.Generator().manual_seed(5)
+    for qkv_bias in (False, True):
+        torch.manual_seed(11)
+        reference = theirs(5, 4, 8, 0.0, qkv_bias=qkv_bias)
+        given_head = ours(5, 4, 8, 0.0, qkv_bias=qkv_bias)
+        assert set(given_head.state_dict()) == set(reference.state_dict())
+        given_head.load_state_dict(reference.state_dict())
+        for num_tokens in (1, 6, 8):
+            x = torch.randn(3, num_tokens, 5, generator=generator)
+            torch.testing.assert_close(given_head(x), reference(x))
+            torch.testing.assert_close(given_head.eval()(x), reference.eval()(x))
+    torch.manual_seed(123)  # the same weights from the same seed, as the book's numbers need
+    first = theirs(3, 2, 6, 0.0)
+    torch.manual_seed(123)
+    assert all(torch.equal(a, b) for a, b in zip(ours(3, 2, 6, 0.0).parameters(), first.parameters(), strict=True))
 
 
 def test_curriculum_lists_each_stage_once():
@@ -144,12 +294,53 @@ def test_curriculum_lists_each_stage_once():
 # ---------------------------------------------------------------- running the notebooks (slow)
 
 
+# Printed at the end of the solutions of 03 and 04: the attention weights their figures show.
+LEARNED_PROBE = """
+import json
+print("LEARNED", json.dumps({"untrained": untrained.tolist(), "trained": trained.tolist(),
+                             "accuracy": accuracy(model, %s)}))
+"""
+LEARNED_ANSWERS = {"03_causal_attention": "previous_digit", "04_multi_head_attention": "first_and_previous_digit"}
+
+
+def _with_learned_probe(assignment: str) -> nbformat.NotebookNode:
+    notebook = nbformat.read(solution_notebook(assignment), as_version=4)
+    notebook.cells.append(nbformat.v4.new_code_cell(LEARNED_PROBE % LEARNED_ANSWERS[assignment], id="learned-probe"))
+    return notebook
+
+
+def _wrong_answers(assignment: str) -> dict:
+    """The student notebook with every answer wrong: each stage with the first plausible mistake
+    of the mutant corpus."""
+    solution = load_solution(assignment)
+    for stage in STAGES_BY_ASSIGNMENT[assignment]:
+        mistake = next(mutation for mutation in MUTATIONS if mutation.stage == stage)
+        solution = with_replacement(solution, stage, mistake.old, mistake.new)
+    return filled(load_student(assignment), solution, STAGES_BY_ASSIGNMENT[assignment])
+
+
 @pytest.fixture(scope="module")
 def executed(tmp_path_factory):
-    """Every notebook executed once, each with a scratch working directory."""
+    """Every notebook executed once, each with a scratch working directory; the solutions of 03
+    and 04 also print their learned attention weights, and "wrong/<id>" is the student notebook
+    with a mistake in every answer."""
     cwd = tmp_path_factory.mktemp("notebook-cwd")
     os.chmod(cwd, 0o755)
-    return execute_notebooks(notebook_paths(), cwd)
+    notebooks = {**notebook_paths(), **{f"solutions/{a}": _with_learned_probe(a) for a in LEARNED_ANSWERS}}
+    notebooks.update({f"wrong/{a}": nbformat.from_dict(_wrong_answers(a)) for a in ASSIGNMENTS})
+    return execute_notebooks(notebooks, cwd)
+
+
+def _learned(notebook: nbformat.NotebookNode) -> tuple[torch.Tensor, torch.Tensor, float]:
+    """The untrained and trained weights of the notebook's figure, and the model's accuracy."""
+    (line,) = [line for line in printed_lines(notebook) if line.startswith("LEARNED ")]
+    learned = json.loads(line.removeprefix("LEARNED "))
+    return torch.tensor(learned["untrained"]), torch.tensor(learned["trained"]), learned["accuracy"]
+
+
+def printed_lines(notebook: nbformat.NotebookNode) -> list[str]:
+    return [line for cell in notebook.cells for output in cell.get("outputs", [])
+            if output.output_type == "stream" for line in output.text.splitlines()]
 
 
 @pytest.mark.slow
@@ -163,6 +354,8 @@ def test_solution_runs_and_prints_the_book_values(executed, assignment):
     for stage in STAGES_BY_ASSIGNMENT[assignment]:
         assert f"✅ {stage} passed its public check" in text
     assert "❌" not in text
+    assert "⚠" not in text, "a demo stopped on the reference solution"
+    assert "⏭" not in text
 
 
 @pytest.mark.slow
@@ -177,3 +370,72 @@ def test_student_notebook_runs_to_the_end_with_its_stubs(executed, assignment):
         assert f"❌ {stage}: not implemented yet" in text
     assert "⏭ Finish `" in text
     assert "✅" not in text
+    assert "⚠" not in text, "a demo broke on the stubs instead of waiting for its stage"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_wrong_answers_do_not_stop_run_all_either(executed, assignment):
+    """A wrong (not unfinished) answer makes its check fail and may break its demos, but every
+    demo says so in one line and "Run All" goes on to the end."""
+    notebook = executed[f"wrong/{assignment}"]
+    assert errors(notebook) == []
+    text = printed_text(notebook)
+    assert text.count("❌") >= len(STAGES_BY_ASSIGNMENT[assignment]) - 1
+    assert "⏭" not in text  # nothing is unfinished
+    assert notebook.cells[-1].id == "grading"  # and the last cells ran: no cell raised
+
+
+@pytest.mark.slow
+def test_the_trained_head_of_notebook_3_looks_as_its_text_says(executed):
+    """learned-result-md describes the figure: these are its claims, on the weights it shows."""
+    untrained, trained, accuracy = _learned(executed["solutions/03_causal_attention"])
+    assert untrained.shape == trained.shape == (8, 8)
+    for weights in (untrained, trained):  # the mask: an empty upper triangle, rows summing to 1
+        assert torch.equal(weights.triu(diagonal=1), torch.zeros(8, 8))
+        torch.testing.assert_close(weights.sum(dim=-1), torch.ones(8))
+    # "in each row the weight is spread over the digits so far, with no pattern"
+    assert untrained[1:].max(dim=-1).values.mean() < 0.6
+    assert untrained.diagonal(offset=-1).mean() < 0.5
+    # "every row from the second on puts nearly all of its weight on one cell ... the digit right before"
+    assert (trained.diagonal(offset=-1) > 0.9).all()
+    # "almost every answer right on sequences it has never seen"
+    assert accuracy > 0.99
+    # "Row 4, the 5, looks at the 1 just before it and not at the other 1"
+    assert trained[4, 3] > 0.9
+    assert trained[4, 1] < 0.05
+
+
+@pytest.mark.slow
+def test_the_two_trained_heads_of_notebook_4_look_as_its_text_says(executed):
+    untrained, trained, accuracy = _learned(executed["solutions/04_multi_head_attention"])
+    assert untrained.shape == trained.shape == (2, 8, 8)
+
+    def jobs(weights):  # per head, rows 1-7: the weight on the first digit, on the digit just before
+        return weights[:, 1:, 0].mean(dim=-1), weights.diagonal(offset=-1, dim1=-2, dim2=-1).mean(dim=-1)
+
+    # "before training, both heads spread their weight ... with no pattern"
+    first, previous = jobs(untrained)
+    assert (first < 0.5).all()
+    assert (previous < 0.6).all()
+    # "the two heads have split the work": one on the first digit, the other on the digit just before
+    first, previous = jobs(trained)
+    first_head = int(first.argmax())
+    assert first[first_head] > 0.9
+    assert previous[1 - first_head] > 0.9
+    assert first[1 - first_head] < 0.5
+    assert previous[first_head] < 0.5
+    # the question on row 1: both heads look at the same cell, the first digit
+    assert (trained[:, 1, 0] > 0.9).all()
+    # "the readout names both answers almost always right"
+    assert accuracy > 0.99
+
+
+@pytest.mark.slow
+def test_the_dropout_demo_shows_rows_that_no_longer_sum_to_one(executed):
+    """dropout-md: "none of the four sums is 1"."""
+    (line,) = [line for line in printed_lines(executed["solutions/03_causal_attention"])
+               if line.startswith("row sums after dropout:")]
+    sums = [float(value) for value in re.findall(r"\d+\.\d+", line)]
+    assert len(sums) == 4
+    assert all(abs(total - 1.0) > 0.01 for total in sums)

@@ -1,10 +1,12 @@
 """The student package and the release bundles: what students get, and only that.
 
-The wheel is built from ``autograder/student/`` (from a copy, so the kit's tree stays clean) and
-installed into a fresh virtual environment holding only torch, ipykernel, nbclient and
-matplotlib, as on Colab. Every student notebook, in every language, is then executed from an
-empty folder holding only the notebook: without the package, installing it from a wheel beside
-the notebook, with the stubs and with the solutions filled in.
+The wheel is built from ``autograder/student/`` (from a copy, so the kit's tree stays clean). A
+fresh virtual environment holds only torch, ipykernel and nbclient: every English release
+bundle, unzipped alone in an empty folder, runs top to bottom there, its first cell installing
+matplotlib and the wheel. Every student notebook, in every language, is also executed from an
+empty folder holding only the notebook (matplotlib installed beforehand, as on Colab): without
+the package, installing it from a wheel beside the notebook, with the stubs and with the
+solutions filled in.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 import tarfile
 import venv
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
@@ -34,7 +37,7 @@ from autograder.student.selfcheck import MESSAGES
 pytestmark = pytest.mark.slow
 
 EXECUTE = Path(__file__).with_name("execute_notebooks.py")
-STUDENT_REQUIREMENTS = ["torch==2.13.0", "ipykernel", "nbclient", "matplotlib"]
+STUDENT_REQUIREMENTS = ["torch==2.13.0", "ipykernel", "nbclient"]
 # What no student may receive: markers of solution regions, the hidden tests, the rubric, the
 # grader, the reference solutions.
 SECRET_MARKERS = ("BEGIN SOLUTION", "hidden_tests", "rubric", "solutions/", "autograder.grading",
@@ -66,14 +69,38 @@ def test_the_build_prints_no_setuptools_warning(built):
     assert len(built["printed"].splitlines()) < 10
 
 
+@dataclass(frozen=True)
+class StudentPython:
+    """A fresh environment with only what a student has, and the packages it started with."""
+
+    python: Path
+    baseline: frozenset[str]
+
+    def installed(self) -> set[str]:
+        listed = subprocess.run([str(self.python), "-m", "pip", "list", "--format=freeze"], check=True,
+                                capture_output=True, text=True, timeout=300).stdout
+        return {line.split("==")[0].lower().replace("_", "-") for line in listed.split()}
+
+    def holding(self, *requirements: str | Path) -> Path:
+        """Its python, with nothing installed beyond the start but ``requirements``."""
+        added = sorted(self.installed() - self.baseline)
+        if added:
+            subprocess.run([str(self.python), "-m", "pip", "uninstall", "--quiet", "--yes", *added],
+                           check=True, timeout=300)
+        if requirements:
+            subprocess.run([str(self.python), "-m", "pip", "install", "--quiet", *map(str, requirements)],
+                           check=True, timeout=900)
+        return self.python
+
+
 @pytest.fixture(scope="module")
-def student_python(tmp_path_factory) -> Path:
-    """A fresh environment with only what a student has (the wheel is added by the tests)."""
+def student_python(tmp_path_factory) -> StudentPython:
+    """A fresh environment with only torch, ipykernel and nbclient (each test adds what it needs)."""
     environment = tmp_path_factory.mktemp("student-venv") / "venv"
     venv.EnvBuilder(with_pip=True).create(environment)
     python = environment / "bin" / "python"
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", *STUDENT_REQUIREMENTS], check=True, timeout=900)
-    return python
+    return StudentPython(python, frozenset(StudentPython(python, frozenset()).installed()))
 
 
 def _clean_env(home: Path) -> dict[str, str]:
@@ -139,15 +166,12 @@ def test_the_package_holds_no_solution_hidden_test_rubric_or_grader(built, kind)
 
 
 def test_the_package_imports_nothing_from_the_grader(built, student_python, tmp_path):
-    subprocess.run([str(student_python), "-m", "pip", "install", "--quiet", "--no-deps", str(built["wheel"])],
-                   check=True, timeout=300)
+    python = student_python.holding(built["wheel"])
     script = ("import sys, attention_kit_student.selfcheck, attention_kit_student.example;"
               " print(sorted(name for name in sys.modules if name.split('.')[0] == 'autograder'))")
-    result = subprocess.run([str(student_python), "-c", script], capture_output=True, text=True, check=True,
+    result = subprocess.run([str(python), "-c", script], capture_output=True, text=True, check=True,
                             cwd=tmp_path, env=_clean_env(tmp_path))
     assert result.stdout.strip() == "[]"
-    subprocess.run([str(student_python), "-m", "pip", "uninstall", "--quiet", "--yes", "attention-kit-student"],
-                   check=True, timeout=300)
 
 
 def test_the_package_and_the_kit_have_one_version():
@@ -162,30 +186,32 @@ def test_the_package_and_the_kit_have_one_version():
 
 @pytest.fixture(scope="module")
 def without_the_package(student_python, tmp_path_factory) -> dict[str, nbformat.NotebookNode]:
-    return _execute(student_python, _student_notebooks(), tmp_path_factory.mktemp("without"))
+    return _execute(student_python.holding("matplotlib"), _student_notebooks(), tmp_path_factory.mktemp("without"))
 
 
 @pytest.fixture(scope="module")
-def installed_beside(student_python, built, without_the_package, tmp_path_factory) -> nbformat.NotebookNode:
+def installed_beside(student_python, built, tmp_path_factory) -> nbformat.NotebookNode:
     """The English first notebook with the wheel beside it: its self-checks cell installs it."""
-    executed = _execute(student_python, {"en/01": _student_notebooks()[f"en/{ASSIGNMENTS[0]}"]},
+    executed = _execute(student_python.holding("matplotlib"), {"en/01": _student_notebooks()[f"en/{ASSIGNMENTS[0]}"]},
                         tmp_path_factory.mktemp("beside"), beside=[built["wheel"]])
     return executed["en/01"]
 
 
 @pytest.fixture(scope="module")
-def with_stubs(student_python, installed_beside, tmp_path_factory) -> dict[str, nbformat.NotebookNode]:
-    return _execute(student_python, _student_notebooks(), tmp_path_factory.mktemp("stubs"))
+def with_stubs(student_python, built, tmp_path_factory) -> dict[str, nbformat.NotebookNode]:
+    python = student_python.holding("matplotlib", built["wheel"])
+    return _execute(python, _student_notebooks(), tmp_path_factory.mktemp("stubs"))
 
 
 @pytest.fixture(scope="module")
-def with_solutions(student_python, installed_beside, tmp_path_factory) -> dict[str, nbformat.NotebookNode]:
+def with_solutions(student_python, built, tmp_path_factory) -> dict[str, nbformat.NotebookNode]:
     notebooks = {}
     for key, student in _student_notebooks().items():
         language, assignment_id = key.split("/")
         solution = nbformat.read(solution_notebook(assignment_id), as_version=4)
         notebooks[key] = nbformat.from_dict(filled(student, solution, STAGES_BY_ASSIGNMENT[assignment_id]))
-    return _execute(student_python, notebooks, tmp_path_factory.mktemp("solutions"))
+    python = student_python.holding("matplotlib", built["wheel"])
+    return _execute(python, notebooks, tmp_path_factory.mktemp("solutions"))
 
 
 @pytest.mark.parametrize("key", [f"{language}/{a}" for language in languages.LANGUAGES for a in ASSIGNMENTS])
@@ -244,6 +270,36 @@ def test_release_bundles_hold_the_notebook_tests_and_wheel_and_nothing_secret(bu
                 text = archive.read(name).decode("utf-8", "replace")
                 assert not [marker for marker in SECRET_MARKERS if marker in text], name
     assert release.write_release(tmp_path / "again")[0].read_bytes() == zips[0].read_bytes()
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_an_english_bundle_alone_runs_in_an_environment_with_only_torch(built, student_python, tmp_path,
+                                                                         monkeypatch, assignment_id):
+    """The bundle's zip, unzipped alone in an empty folder, in a fresh environment holding only
+    torch, ipykernel and nbclient: the first cell installs matplotlib and the wheel beside the
+    notebook, and Run All raises nothing (the stubs' NotImplementedError is caught and said)."""
+    monkeypatch.setattr(release, "DIST_DIR", built["wheel"].parent)
+    archive_path = release.write_release(tmp_path / "release")[ASSIGNMENTS.index(assignment_id)]
+    assert archive_path == tmp_path / "release" / "en" / f"{assignment_id}.zip"
+    folder = tmp_path / "student"
+    with zipfile.ZipFile(archive_path) as archive:
+        archive.extractall(folder)
+    notebook_path = folder / assignment_id / f"{assignment_id}.ipynb"
+    jobs = tmp_path / "jobs.json"
+    jobs.write_text(json.dumps([{"notebook": str(notebook_path), "cwd": str(notebook_path.parent)}]))
+    python = student_python.holding()
+    subprocess.run([str(python), str(EXECUTE), str(jobs)], check=True, timeout=1800, env=_clean_env(tmp_path))
+    notebook = nbformat.read(notebook_path, as_version=4)
+    assert errors(notebook) == []
+    printed = printed_text(notebook)
+    assert _words("en", "no_matplotlib") not in printed
+    assert _words("en", "off") not in printed
+    for stage in STAGES_BY_ASSIGNMENT[assignment_id]:
+        assert _said("en", "failed", stage=stage, detail=_said("en", "not_implemented")) in printed, stage
+    assert _words("en", "finish_first") in printed
+    assert "⚠" not in printed
+    assert {"matplotlib", "attention-kit-student"} <= student_python.installed()
+    student_python.holding()  # the next bundle starts from the same bare environment
 
 
 def test_a_release_can_install_the_package_from_a_url(tmp_path):

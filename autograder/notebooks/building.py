@@ -8,7 +8,8 @@ committed) then gets the config, the masters and the release, but its gradebook 
 grades recorded there (`python -m autograder gradebook`) make nbgrader refuse to regenerate an
 assignment, and it then deletes that assignment's release folder. Afterwards each
 stub's `raise NotImplementedError()` is given a message naming its stage, and the notebook is
-written to assignments/<id>/<id>.ipynb, and its translations (the same cells, markdown from
+written to assignments/<id>/<id>.ipynb without the cells for the solutions only (the answers
+to its questions, ``autograder.notebooks.solutions_only``), and its translations (the same cells, markdown from
 autograder/locales/, see autograder.notebooks.translation) to assignments/<language>/<id>/<id>.ipynb.
 Each notebook's self-checks cell is written in its language, installing the student package
 from LOCATION (``autograder.notebooks.self_checks_cell``); the masters' copy is refreshed too.
@@ -30,6 +31,7 @@ from nbgrader.utils import compute_checksum
 from autograder.course.paths import ASSIGNMENTS_DIR, DIST_DIR, KIT_ROOT, solution_notebook
 from autograder.notebooks import self_checks_cell
 from autograder.notebooks.nbgrader_commands import run_nbgrader
+from autograder.notebooks.solutions_only import student_cells
 from autograder.notebooks.translation import TranslationError, translated_notebook
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE, TRANSLATIONS
@@ -128,9 +130,10 @@ def run_generate_assignment(course_dir: Path, assignment_id: str) -> Path:
 
 
 def finish_student_notebook(released: Path, location: str | None = None) -> nbformat.NotebookNode:
-    """Name the stage in every stub, strip anything run-specific, and write the self-checks
-    cell (English, installing from ``location``)."""
+    """Name the stage in every stub, leave out the cells for the solutions only, strip anything
+    run-specific, and write the self-checks cell (English, installing from ``location``)."""
     notebook = with_self_checks(nbformat.read(released, as_version=4), DEFAULT_LANGUAGE, location)
+    notebook.cells = student_cells(notebook.cells)
     for cell in notebook.cells:
         if cell.cell_type != "code":
             continue

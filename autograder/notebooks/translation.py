@@ -22,6 +22,7 @@ import nbformat
 
 from autograder.course.paths import KIT_ROOT, LOCALES_DIR, solution_notebook
 from autograder.notebooks.reading import cell_source
+from autograder.notebooks.solutions_only import student_cells
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.student.language import METADATA_KEY, TRANSLATIONS, CatalogError, catalog_path, load_catalog
 
@@ -36,7 +37,9 @@ def english_hash(markdown: str) -> str:
 
 
 def _markdown_cells(notebook) -> dict[str, str]:
-    return {cell["id"]: cell_source(cell) for cell in notebook["cells"] if cell["cell_type"] == "markdown"}
+    """The markdown that students read, by cell id (answers for the solutions only are not translated)."""
+    return {cell["id"]: cell_source(cell) for cell in student_cells(notebook["cells"])
+            if cell["cell_type"] == "markdown"}
 
 
 def translation_problems(notebook, language: str, assignment_id: str) -> list[str]:

@@ -5,8 +5,8 @@
 Each file, ``assignments/<id>/tests/<stage>.py`` (and the same beside every translation,
 ``assignments/<language>/<id>/tests/``), is in otter's exception-based format and holds
 no check logic: it calls the student package's ``run_check`` (``attention_kit_student``), the
-same check as ``check("<stage>")``, so a student's ``grader.check("<stage>")`` prints the same
-hint, in the language of the notebook beside it. (otter's
+same check as ``check("<stage>")``, so a student's ``grader.check("<stage>")`` says what it
+found, in the language of the notebook beside it. (otter's
 OK format would run a doctest on a copy of the globals and compare printed text; this format
 calls the check on the notebook's globals directly.) The files sit where ``otter.Notebook()``
 looks by default, ``tests/`` beside the notebook.

@@ -9,12 +9,13 @@ relatively, so the same files are ``autograder.student`` to the grader and
 
     from attention_kit_student import self_checks
     check = self_checks("zh")       # the self-checks, speaking the notebook's language
+    hint = check.hint               # a stage's hint, for a student who asks
 """
 
 
 def __getattr__(name: str):
     # Loaded on first use: the grader imports the curriculum from here without paying for torch.
-    if name in ("check", "self_checks"):
+    if name in ("check", "hint", "self_checks"):
         from .selfcheck import runner
 
         return getattr(runner, name)

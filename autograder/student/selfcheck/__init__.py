@@ -2,13 +2,16 @@
 
     from attention_kit_student import self_checks
     check = self_checks("en")       # what every notebook's setup cell does
+    hint = check.hint
     check("softmax_naive")          # looks the definition up in the notebook's globals
+    hint("softmax_naive")           # the fix for what the check found, only when asked for
 
-Each check runs one small seeded case built on the book's printed numbers (``book``) and on
-invariants (rows sum to 1, no overflow, exact shapes, zeros above the diagonal, dropout identity
-in eval mode, split/merge round trip). Passing it is a good sign, not the grade: the hidden
-tests compare against the reference on many more shapes, dtypes and devices. Nothing here reads
-the solutions or holds a reference implementation.
+Each check runs one small seeded case built on the book's printed numbers (``book``), small
+tensors written out, and invariants (rows sum to 1, no overflow, exact shapes, zeros above the
+diagonal, dropout identity in eval mode). A failed check says what it found; the fix, its hint,
+waits until the student asks for it. Passing is a good sign, not the grade: the hidden tests
+compare against the reference on many more shapes, dtypes and devices. Nothing here reads the
+solutions, holds a reference implementation or computes an answer.
 
 The checks of each notebook live in ``assignment_0N`` and register themselves with
 ``registry.check_of``; ``runner`` runs one and words the result in the notebook's language
@@ -18,6 +21,6 @@ The checks of each notebook live in ``assignment_0N`` and register themselves wi
 from . import assignment_01, assignment_02, assignment_03, assignment_04  # noqa: F401
 from .catalog import MESSAGES
 from .registry import CHECKS
-from .runner import CheckResult, check, run_check, self_checks
+from .runner import CheckResult, SelfChecks, check, hint, run_check, self_checks
 
-__all__ = ["CHECKS", "MESSAGES", "CheckResult", "check", "run_check", "self_checks"]
+__all__ = ["CHECKS", "MESSAGES", "CheckResult", "SelfChecks", "check", "hint", "run_check", "self_checks"]

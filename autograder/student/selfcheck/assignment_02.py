@@ -6,8 +6,8 @@ import torch
 from torch import nn
 
 from ..example import your_journey_inputs
-from .book import BOOK_SELF_ATTENTION_V1, BOOK_SELF_ATTENTION_V2, BOOK_V1_SCORES_2
-from .catalog import hint_text, text
+from .book import BOOK_SELF_ATTENTION_V1, BOOK_SELF_ATTENTION_V2, BOOK_V1_SCALED_SCORES_2, BOOK_V1_SCORES_2
+from .catalog import text
 from .expectations import (
     call_student,
     close,
@@ -23,7 +23,7 @@ from .expectations import (
 from .registry import check_of
 
 
-@check_of("scaled_dot_product_scores")
+@check_of("scaled_dot_product_scores", hint="hint.sdp_values")
 def _check_scaled_dot_product_scores(ns):
     f = ns["scaled_dot_product_scores"]
     generator = seeded(123)  # the book's W_query, W_key under torch.manual_seed(123)
@@ -33,14 +33,13 @@ def _check_scaled_dot_product_scores(ns):
     call = "scaled_dot_product_scores(queries, keys)"
     scores = expect_shape(call_student("keys_T_on_batch", f, queries, keys), (6, 6), call,
                            "hint.sdp_values")
-    expected = torch.tensor(BOOK_V1_SCORES_2) / 2**0.5
     row_1 = text("what.row_journey", call=call)
     for wrong, hint in ((BOOK_V1_SCORES_2, "no_sqrt_scaling"),
                         (torch.tensor(BOOK_V1_SCORES_2) / 2, "scaled_by_d_k")):
         if close(scores[1], wrong):
-            fail("values", what=row_1, expected=show(expected), got=show(scores[1]),
-                  hint=hint_text(hint))
-    expect_close(scores[1], expected, row_1, "hint.sdp_values")
+            fail("values", what=row_1, expected=show(torch.tensor(BOOK_V1_SCALED_SCORES_2)),
+                 got=show(scores[1]), hint=hint)
+    expect_close(scores[1], BOOK_V1_SCALED_SCORES_2, row_1, "hint.sdp_values")
     batched = call_student("keys_T_on_batch", f, torch.stack((queries, queries)),
                     torch.stack((keys, keys)))
     expect_close(batched, torch.stack((scores, scores)).detach(),
@@ -52,7 +51,7 @@ def _check_scaled_dot_product_scores(ns):
                   "keys_T_on_batch")
 
 
-@check_of("SelfAttention_v1")
+@check_of("SelfAttention_v1", hint="hint.v1_params")
 def _check_self_attention_v1(ns):
     seed_weights(123)
     module = ns["SelfAttention_v1"](3, 2)
@@ -61,14 +60,14 @@ def _check_self_attention_v1(ns):
                                       "hint.v1_params")
         if tuple(parameter.shape) != (3, 2):
             fail("param_shape", what="SelfAttention_v1(3, 2)", name=name, expected="(3, 2)",
-                  got=shape_text(parameter.shape), hint=hint_text("hint.v1_params"))
+                  got=shape_text(parameter.shape), hint="hint.v1_params")
     expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V1,
                   text("what.seeded", call="SelfAttention_v1(3, 2)", seed=123), "hint.v1_values")
     expect_shape(ns["SelfAttention_v1"](3, 5)(your_journey_inputs()), (6, 5),
                   "SelfAttention_v1(3, 5)(inputs)", "hint.v1_values")
 
 
-@check_of("SelfAttention_v2")
+@check_of("SelfAttention_v2", hint="hint.v2_layers")
 def _check_self_attention_v2(ns):
     cls = ns["SelfAttention_v2"]
     seed_weights(789)
@@ -78,15 +77,15 @@ def _check_self_attention_v2(ns):
                                   "hint.v2_layers")
         if layer.bias is not None:
             fail("values", what=f"SelfAttention_v2(3, 2).{name}.bias", expected=text("is.none"),
-                  got=text("is.a_bias"), hint=hint_text("hint.v2_layers"))
+                  got=text("is.a_bias"), hint="hint.v2_layers")
     expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V2,
                   text("what.seeded", call="SelfAttention_v2(3, 2)", seed=789), "hint.v2_values")
     if cls(3, 2, qkv_bias=True).W_query.bias is None:
         fail("values", what="SelfAttention_v2(3, 2, qkv_bias=True).W_query.bias",
-              expected=text("is.a_bias"), got=text("is.none"), hint=hint_text("hint.v2_layers"))
+              expected=text("is.a_bias"), got=text("is.none"), hint="hint.v2_layers")
 
 
-@check_of("copy_v2_weights_into_v1")
+@check_of("copy_v2_weights_into_v1", hint="hint.copy_transpose")
 def _check_copy_v2_weights_into_v1(ns):
     names = ("W_query", "W_key", "W_value")
     generator = seeded(31)
@@ -98,8 +97,11 @@ def _check_copy_v2_weights_into_v1(ns):
             layer.weight.copy_(torch.randn(2, 3, generator=generator))
         setattr(sa_v2, name, layer)
     ns["copy_v2_weights_into_v1"](sa_v2, sa_v1)
+    x = torch.randn(5, 3, generator=generator)  # (T, d_in)
     for name in names:
         copied = expect_attribute(sa_v1, name, nn.Parameter, text("what.the_copy"),
-                                   "hint.copy_transpose")
-        expect_close(copied, getattr(sa_v2, name).weight.detach().T,
-                      text("what.after_copy", name=name), "hint.copy_transpose", atol=1e-6)
+                                  "hint.copy_transpose")
+        # What the copy must achieve: v1's projection x @ W equals v2's layer applied to x.
+        with torch.no_grad():
+            expect_close(x @ copied, getattr(sa_v2, name)(x), text("what.after_copy", name=name),
+                         "hint.copy_transpose", atol=1e-6)

@@ -6,7 +6,7 @@ import torch
 from torch import nn
 
 from .book import BOOK_MULTI_HEAD, BOOK_WRAPPER, GPT2_SMALL_ATTENTION_PARAMETERS, book_batch
-from .catalog import hint_text, text
+from .catalog import text
 from .expectations import (
     call_student,
     expect_attribute,
@@ -22,7 +22,7 @@ from .modules import expect_book_module
 from .registry import check_of
 
 
-@check_of("MultiHeadAttentionWrapper")
+@check_of("MultiHeadAttentionWrapper", hint="hint.wrapper_heads")
 def _check_multi_head_attention_wrapper(ns):
     call = "MultiHeadAttentionWrapper(3, 2, 6, 0.0, num_heads=2)"
     seed_weights(123)
@@ -31,25 +31,25 @@ def _check_multi_head_attention_wrapper(ns):
     if len(heads) != 2 or any(type(head).__name__ != "CausalAttention" for head in heads):
         fail("values", what=f"{call}.heads", expected=text("is.heads", count=2),
               got=", ".join(type(head).__name__ for head in heads) or text("is.nothing"),
-              hint=hint_text("hint.wrapper_heads"))
+              hint="hint.wrapper_heads")
     what = text("what.seeded", call=call, seed=123)
     out = expect_shape(wrapper(book_batch()), (2, 6, 4), what, "hint.wrapper_values")
     expect_close(out, [BOOK_WRAPPER] * 2, what, "hint.wrapper_values")
 
 
-@check_of("wrapper_with_2d_output")
+@check_of("wrapper_with_2d_output", hint="hint.wrapper_2d")
 def _check_wrapper_with_2d_output(ns):
     module = ns["wrapper_with_2d_output"](3, 6, 0.0)
     heads = getattr(module, "heads", None)
     if not isinstance(heads, nn.ModuleList) or len(heads) != 2:
         fail("values", what="wrapper_with_2d_output(3, 6, 0.0).heads",
               expected=text("is.module_list", count=2), got=type(heads).__name__,
-              hint=hint_text("hint.wrapper_2d"))
+              hint="hint.wrapper_2d")
     expect_shape(module(book_batch()), (2, 6, 2), "wrapper_with_2d_output(3, 6, 0.0)(batch)",
                   "hint.wrapper_2d")
 
 
-@check_of("split_heads")
+@check_of("split_heads", hint="hint.split_heads")
 def _check_split_heads(ns):
     f = ns["split_heads"]
     x = torch.arange(2 * 5 * 12, dtype=torch.float32).reshape(2, 5, 12)  # (b, T, d_out)
@@ -60,27 +60,27 @@ def _check_split_heads(ns):
                       text("what.split_entry", b=b, h=h, t=t), "view_without_transpose", atol=0)
     if heads.untyped_storage().data_ptr() != x.untyped_storage().data_ptr():
         fail("values", what="split_heads(x, 3)", expected=text("is.view"), got=text("is.copy"),
-              hint=hint_text("hint.split_view"))
+              hint="hint.split_view")
     call = text("what.on_shape", call="split_heads(x, 3)", shape="(2, 5, 10)")
     error = expect_raises(lambda: f(torch.zeros(2, 5, 10), 3), ValueError, call, "hint.split_error")
     if "10" not in str(error) or "3" not in str(error):
         fail("values", what=text("what.error_message"), expected=text("is.names_sizes", a=10, b=3),
-              got=repr(str(error)), hint=hint_text("hint.split_error"))
+              got=repr(str(error)), hint="hint.split_error")
 
 
-@check_of("merge_heads")
+@check_of("merge_heads", hint="hint.merge_layout")
 def _check_merge_heads(ns):
     f = ns["merge_heads"]
-    x = torch.arange(2 * 5 * 12, dtype=torch.float32).reshape(2, 5, 12)  # (b, T, d_out)
-    # (b, h, T, hd) laid out contiguously, like the output of attn_weights @ values
-    heads = x.view(2, 5, 3, 4).transpose(1, 2).contiguous()
+    heads = torch.arange(2 * 3 * 5 * 4, dtype=torch.float32).reshape(2, 3, 5, 4)  # (b, h, T, hd)
     merged = call_student("hint.merge_contiguous", f, heads)
-    expect_shape(merged, (2, 5, 12), text("what.on_shape", call="merge_heads(x)",
-                                            shape="(2, 3, 5, 4)"), "hint.merge_layout")
-    expect_close(merged, x, text("what.round_trip"), "hint.merge_layout", atol=0)
+    expect_shape(merged, (2, 5, 12), text("what.on_shape", call="merge_heads(x)", shape="(2, 3, 5, 4)"),
+                 "hint.merge_layout")
+    for b, h, t in ((0, 0, 0), (0, 1, 4), (1, 2, 3), (1, 0, 2)):
+        expect_close(merged[b, t, 4 * h : 4 * h + 4], heads[b, h, t],
+                     text("what.merge_entry", b=b, h=h, t=t), "hint.merge_layout", atol=0)
 
 
-@check_of("MultiHeadAttention")
+@check_of("MultiHeadAttention", hint="hint.mha_values")
 def _check_multi_head_attention(ns):
     cls = ns["MultiHeadAttention"]
     expect_book_module(cls, "MultiHeadAttention", BOOK_MULTI_HEAD, layers=("W_query", "W_key", "W_value", "out_proj"),
@@ -92,17 +92,17 @@ def _check_multi_head_attention(ns):
     expect_no_leak(wide, x, out)
 
 
-@check_of("gpt2_small_attention")
+@check_of("gpt2_small_attention", hint="hint.gpt2")
 def _check_gpt2_small_attention(ns):
     module = ns["gpt2_small_attention"]()
     if not isinstance(module, nn.Module):
         fail("values", what="gpt2_small_attention()", expected=text("is.module"),
-              got=type(module).__name__, hint=hint_text("hint.gpt2"))
+              got=type(module).__name__, hint="hint.gpt2")
     count = sum(parameter.numel() for parameter in module.parameters())
     if count != GPT2_SMALL_ATTENTION_PARAMETERS:
         fail("values", what=text("what.parameter_count"),
               expected=f"{GPT2_SMALL_ATTENTION_PARAMETERS:,}", got=f"{count:,}",
-              hint=hint_text("hint.gpt2"))
+              hint="hint.gpt2")
     mask = getattr(module, "mask", None)
     settings = (("num_heads", getattr(module, "num_heads", 12), 12),
                 ("mask.shape", tuple(mask.shape) if mask is not None else (1024, 1024), (1024, 1024)),
@@ -110,4 +110,4 @@ def _check_gpt2_small_attention(ns):
     for setting, got, expected in settings:
         if got != expected:
             fail("values", what=text("what.gpt2_setting", setting=setting), expected=str(expected),
-                  got=str(got), hint=hint_text("hint.gpt2"))
+                  got=str(got), hint="hint.gpt2")

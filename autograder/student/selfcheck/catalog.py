@@ -21,6 +21,10 @@ MESSAGES: dict[str, str] = {
     # The line a check prints.
     "passed": "✅ {stage} passed its public check",
     "failed": "❌ {stage}: {detail}",
+    # The line under a failed check, and what hint("<stage>") prints.
+    "hint_offer": '   💡 Stuck? hint("{stage}") suggests what to change.',
+    "hint_line": "💡 {stage}: {hint}",
+    "hint_passed": "✅ {stage} passes its public check: no hint needed.",
     # What went wrong.
     "unknown_stage": "there is no stage called {stage!r}; the stages are: {known}",
     "not_defined": "not defined yet: run the cell that defines {stage}, then run this check again",
@@ -33,16 +37,16 @@ MESSAGES: dict[str, str] = {
     ),
     "raised": "raised {error_type}: {error}",
     "not_tensor": "{what} should be a torch.Tensor, got {got} (is a `return` missing?)",
-    "shape": "{what}: expected shape {expected}, got {got}. {hint}",
-    "dtype": "{what}: expected dtype {expected}, got {got}. {hint}",
-    "device": "{what}: expected a tensor on the {expected} device, got {got}. {hint}",
-    "values": "{what}: expected {expected}, got {got}. {hint}",
-    "attribute": "{what}: expected an attribute `{name}` of type {expected}, got {got}. {hint}",
-    "param_shape": "{what}: `{name}` should have shape {expected}, got {got}. {hint}",
-    "no_raise": "{what} should raise {expected}, but it returned normally. {hint}",
-    "wrong_raise": "{what} should raise {expected}, but it raised {got}. {hint}",
+    "shape": "{what}: expected shape {expected}, got {got}.",
+    "dtype": "{what}: expected dtype {expected}, got {got}.",
+    "device": "{what}: expected a tensor on the {expected} device, got {got}.",
+    "values": "{what}: expected {expected}, got {got}.",
+    "attribute": "{what}: expected an attribute `{name}` of type {expected}, got {got}.",
+    "param_shape": "{what}: `{name}` should have shape {expected}, got {got}.",
+    "no_raise": "{what} should raise {expected}, but it returned normally.",
+    "wrong_raise": "{what} should raise {expected}, but it raised {got}.",
     # What was looked at, and what was expected of it.
-    "what.query_journey": "{call} (the scores of 'journey')",
+    "what.query_journey": "{call} (the attention scores of 'journey')",
     "what.other_sizes": "{call} for {tokens} tokens of size {size}",
     "what.row_journey": "row 1 (query 'journey') of {call}",
     "what.symmetric": "{call} (a symmetric matrix)",
@@ -52,7 +56,7 @@ MESSAGES: dict[str, str] = {
     "what.rows": "rows {rows} of {call}",
     "what.last_rows": "the last row of every sequence of {call}",
     "what.seeded": "{call} under torch.manual_seed({seed}), on the running example",
-    "what.after_copy": "sa_v1.{name} after the copy",
+    "what.after_copy": "x @ sa_v1.{name} after the copy, next to sa_v2.{name}(x)",
     "what.the_copy": "sa_v1 after the copy",
     "what.above_diagonal": "the entries above the diagonal of {call}",
     "what.row_sums": "the row sums of {call}",
@@ -64,8 +68,8 @@ MESSAGES: dict[str, str] = {
     "what.no_leak": "the outputs of the earlier tokens after changing the last token",
     "what.eval_mode": "{call} in eval mode",
     "what.split_entry": "split_heads(x, 3)[{b}, {h}, {t}] (head {h} of token {t})",
+    "what.merge_entry": "the features of head {h} in merge_heads(x)[{b}, {t}] (token {t})",
     "what.error_message": "the ValueError message",
-    "what.round_trip": "merge_heads of split heads (a round trip)",
     "what.parameter_count": "the number of parameters of gpt2_small_attention()",
     "what.gpt2_setting": "the {setting} of gpt2_small_attention()",
     "is.all": "all {value}",
@@ -87,33 +91,48 @@ MESSAGES: dict[str, str] = {
     "is.names_sizes": "a message naming {a} and {b}",
     "is.module": "an nn.Module",
     "is.empty_tensor": "an empty tensor",
-    # Hints, one per known mistake or stage.
-    "hint.scores_for_query": "Take the dot product of the query with every row: inputs @ query.",
+    # Hints, shown only when a student asks (hint("<stage>")): one per stage to get started,
+    # and one per finding; a finding that matches a known mistake uses the mistake's text.
+    "hint.scores_for_query": (
+        "One matrix-vector product computes the dot product of the query with every row:"
+        " (T, d) @ (d,) -> (T,)."
+    ),
     "hint.scores_all": (
-        "Row i holds the scores of token i against every token: inputs @ inputs.T, shape (T, T)."
+        "Entry [i, j] is the dot product of rows i and j: multiply inputs by its own transpose,"
+        " (T, d) @ (d, T) -> (T, T)."
     ),
     "hint.rows_sum_to_one": (
         "Each slice along `dim` must sum to 1: divide exp(x) by its sum over `dim`"
         " (keepdim=True so the shapes broadcast)."
     ),
     "hint.softmax_values": "softmax(x)_i = exp(x_i) / sum_j exp(x_j), computed along `dim`.",
+    "hint.softmax_naive": (
+        "Follow the formula: the exp of every entry, divided by the sum of the exps along `dim`;"
+        " with keepdim=True the sum keeps a dimension of size 1, so the division broadcasts."
+    ),
+    "hint.softmax_stable": (
+        "Before the exp, subtract from each slice along `dim` its own largest value (keepdim=True"
+        " again): the result does not change, and the largest exp becomes exp(0) = 1."
+    ),
     "hint.context_sum": (
         "Weight each input row by its attention weight and add the rows up:"
         " (T,) @ (T, d) -> (d,)."
     ),
     "hint.simple_self_attention": (
-        "Scores inputs @ inputs.T, softmax over each row (dim=-1), then multiply by inputs."
+        "Three steps: the (T, T) scores of every pair, a softmax over each row (dim=-1), then for"
+        " every row the weighted sum of the inputs, (T, T) @ (T, d) -> (T, d)."
     ),
     "hint.sdp_values": (
-        "Compute queries @ keys.transpose(-2, -1) / sqrt(d_k), with d_k = keys.shape[-1]."
+        "Multiply the queries by the keys with only their last two dimensions swapped"
+        " (transpose(-2, -1)), then divide by the square root of d_k = keys.shape[-1]."
     ),
     "hint.v1_params": (
-        "Create self.W_query, self.W_key and self.W_value, in that order, each as"
-        " nn.Parameter(torch.rand(d_in, d_out))."
+        "Create self.W_query, self.W_key and self.W_value, in that order, each an nn.Parameter"
+        " holding torch.rand(d_in, d_out)."
     ),
     "hint.v1_values": (
         "Check the creation order (W_query, W_key, W_value), x @ W for the projections, scores"
-        " divided by keys.shape[-1] ** 0.5, softmax over dim=-1, then @ values."
+        " divided by keys.shape[-1] ** 0.5, softmax over dim=-1, then the product with the values."
     ),
     "hint.v2_layers": (
         "Create self.W_query, self.W_key and self.W_value, in that order, as"
@@ -123,18 +142,25 @@ MESSAGES: dict[str, str] = {
         "Same computation as SelfAttention_v1, with the nn.Linear layers doing the projections."
     ),
     "hint.copy_transpose": (
-        "nn.Linear stores its weight as (d_out, d_in) and computes x @ weight.T, so the v1"
-        " matrix is sa_v2.W_query.weight.T (the same for W_key and W_value); copy it under"
-        " torch.no_grad()."
+        "nn.Linear stores its weight as (d_out, d_in) and computes x @ weight.T, while v1 computes"
+        " x @ W with W of shape (d_in, d_out): each W must become the transposed weight of the"
+        " matching layer. Write into parameters under torch.no_grad()."
     ),
     "hint.prefix_mean": "Row t of the output is the mean of rows 0..t of the input (per batch).",
+    "hint.prefix_matmul": (
+        "Row t of the (T, T) matrix holds 1/(t+1) in its first t+1 columns and 0 after them: a"
+        " lower triangle of ones (torch.tril) divided by its row sums. (T, T) @ (B, T, C)"
+        " broadcasts over the batch."
+    ),
     "hint.softmax_mask": (
         "Fill the future positions (where tril == 0) with -inf, softmax over the last dim, then"
         " multiply by x."
     ),
     "hint.mask_bool": "Return a torch.bool tensor (for example with .bool() or dtype=torch.bool).",
     "hint.mask_future": (
-        "True marks the hidden future: strictly above the diagonal, so torch.triu(..., diagonal=1)."
+        "True marks the hidden future: entry [i, j] is True exactly when j > i, that is strictly"
+        " above the diagonal (the diagonal itself stays False). torch.triu keeps what lies above"
+        " a diagonal of your choice."
     ),
     "hint.mask_device": "Create the tensor on `device`, e.g. torch.ones(..., device=device).",
     "hint.renormalise": (
@@ -154,17 +180,24 @@ MESSAGES: dict[str, str] = {
     "hint.dropout_all": "When p == 1 every element is dropped: return torch.zeros_like(x).",
     "hint.dropout_range": "Raise ValueError with a clear message when p is outside [0, 1].",
     "hint.dropout_inplace": "Do not modify x in place; return a new tensor.",
+    "hint.dropout_steps": (
+        "Handle the special cases first (p outside [0, 1], training=False, p == 0, p == 1). Then"
+        " draw one uniform number per element (torch.rand with the generator, on x's device),"
+        " keep the elements whose number is at least p, and divide the kept ones by 1 - p."
+    ),
     "hint.causal_buffer": (
-        "Register the mask with self.register_buffer('mask', torch.triu(torch.ones("
-        "context_length, context_length), diagonal=1))."
+        "A tensor that must move with the module (.to(device)) but is not trained belongs in a"
+        " buffer: self.register_buffer(\"mask\", ...), with a (context_length, context_length)"
+        " tensor that marks the future above the diagonal."
     ),
     "hint.causal_layers": (
         "Create W_query, W_key, W_value (in that order) as nn.Linear(d_in, d_out, bias=qkv_bias)"
         " and self.dropout = nn.Dropout(dropout)."
     ),
     "hint.causal_values": (
-        "Use queries @ keys.transpose(1, 2), masked_fill the future with -inf, divide by"
-        " keys.shape[-1] ** 0.5, softmax over dim=-1, dropout, then @ values."
+        "With a batch, swap only the last two dimensions of the keys; fill the future scores with"
+        " -inf through the mask sliced to [:T, :T]; divide by sqrt(d_k), softmax over the last"
+        " dim, dropout, then multiply by the values."
     ),
     "hint.mask_slice": (
         "Slice the mask to the current length, self.mask.bool()[:T, :T], so any"
@@ -173,23 +206,28 @@ MESSAGES: dict[str, str] = {
     "hint.no_leak": "Outputs for earlier tokens must not change when a later token changes.",
     "hint.eval_dropout": "In eval mode nn.Dropout is the identity; apply it through self.dropout.",
     "hint.wrapper_heads": (
-        "Store the heads as self.heads = nn.ModuleList([CausalAttention(...) for _ in"
-        " range(num_heads)])."
+        "self.heads must be an nn.ModuleList of num_heads CausalAttention modules: a plain Python"
+        " list would hide their parameters from the module."
     ),
     "hint.wrapper_values": (
         "Concatenate the heads' outputs along the last dim: torch.cat(..., dim=-1)."
     ),
     "hint.wrapper_2d": (
-        "Two heads of d_out=1 each, concatenated, give 2 output features:"
-        " MultiHeadAttentionWrapper(d_in, 1, context_length, dropout, num_heads=2)."
+        "Each head contributes d_out features and the wrapper concatenates them: with two heads,"
+        " which d_out gives 2 features in all?"
+    ),
+    "hint.split_heads": (
+        "First view the last dimension as (num_heads, head_dim), giving (b, T, h, hd), then swap"
+        " the token and head dimensions. Viewing straight to (b, h, T, hd) has the right shape"
+        " but mixes tokens and heads."
     ),
     "hint.split_view": "Use view + transpose: the result should share memory with x (no copy).",
     "hint.split_error": (
         "Raise ValueError when d_out % num_heads != 0, naming both numbers in the message."
     ),
     "hint.merge_layout": (
-        "Move the heads next to the features with x.transpose(1, 2), then"
-        " .contiguous().view(b, T, h * hd)."
+        "Undo split_heads in reverse order: put the heads next to the features again"
+        " (transpose(1, 2)), then view the result as (b, T, h * hd)."
     ),
     "hint.merge_contiguous": (
         "view() needs contiguous memory after a transpose: call .contiguous() before .view()."
@@ -203,8 +241,8 @@ MESSAGES: dict[str, str] = {
         " dropout, multiply by the values, merge the heads, then apply out_proj."
     ),
     "hint.gpt2": (
-        "GPT-2 small: MultiHeadAttention(d_in=768, d_out=768, context_length=1024, dropout=0.0,"
-        " num_heads=12)."
+        "GPT-2 small has 12 heads, 768 features in and out, and a context of 1024 tokens; this"
+        " exercise uses no dropout, and everything else keeps its default."
     ),
 }
 

@@ -1,8 +1,9 @@
 """The small comparisons the self-checks are made of; each failure becomes one line for the student.
 
-A failed expectation raises ``Mismatch`` with its message already worded, in the notebook's
-language (``catalog``). Expected values are the book's printed
-numbers and invariants, never a reference implementation.
+A failed expectation raises ``Mismatch``: what was found, already worded in the notebook's
+language (``catalog``), and apart from it the hint, the fix a student sees only when asking for
+it (``hint("<stage>")``). Expected values are the book's printed numbers, small tensors written
+out, and invariants (rows sum to 1, no future leaks...); nothing here computes an answer.
 """
 
 from __future__ import annotations
@@ -17,7 +18,11 @@ ATOL = 1e-4  # the book prints 4 decimals
 
 
 class Mismatch(Exception):
-    """A finding of a check, already worded for the student."""
+    """A finding of a check, already worded for the student, and the hint that would fix it."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.hint = hint
 
 
 def one_line(error: BaseException) -> str:
@@ -27,8 +32,9 @@ def one_line(error: BaseException) -> str:
     return first if len(first) <= 300 else first[:297] + "..."
 
 
-def fail(key: str, **fields) -> None:
-    raise Mismatch(text(key, **fields))
+def fail(key: str, hint: str | None = None, **fields) -> None:
+    """Raise the finding ``key`` with its fields; ``hint`` is a hint's key (shown on request)."""
+    raise Mismatch(text(key, **fields), hint_text(hint) if hint else None)
 
 
 def show(value) -> str:
@@ -56,7 +62,7 @@ def expect_shape(value, shape, what: str, hint: str) -> torch.Tensor:
     tensor = expect_tensor(value, what)
     if tuple(tensor.shape) != tuple(shape):
         fail("shape", what=what, expected=shape_text(shape), got=shape_text(tensor.shape),
-              hint=hint_text(hint))
+              hint=hint)
     return tensor
 
 
@@ -70,21 +76,21 @@ def expect_close(actual, expected, what: str, hint: str, atol: float = ATOL) -> 
     actual = expect_shape(actual, torch.as_tensor(expected).shape, what, hint)
     if not close(actual, expected, atol):
         fail("values", what=what, expected=show(torch.as_tensor(expected)), got=show(actual),
-              hint=hint_text(hint))
+              hint=hint)
 
 
 def expect_attribute(module, name: str, kind: type, what: str, hint: str):
     value = getattr(module, name, None)
     if not isinstance(value, kind):
         fail("attribute", what=what, name=name, expected=kind.__name__,
-              got=type(value).__name__, hint=hint_text(hint))
+              got=type(value).__name__, hint=hint)
     return value
 
 
 def expect_buffer(module, what: str) -> None:
     if "mask" not in dict(module.named_buffers()):
         fail("attribute", what=what, name="mask", expected=text("is.buffer"),
-              got=type(getattr(module, "mask", None)).__name__, hint=hint_text("hint.causal_buffer"))
+              got=type(getattr(module, "mask", None)).__name__, hint="hint.causal_buffer")
 
 
 def expect_raises(call: Callable[[], object], error: type[Exception], what: str, hint: str):
@@ -94,8 +100,8 @@ def expect_raises(call: Callable[[], object], error: type[Exception], what: str,
         return raised
     except Exception as other:  # any other type is the finding
         fail("wrong_raise", what=what, expected=error.__name__, got=type(other).__name__,
-              hint=hint_text(hint))
-    fail("no_raise", what=what, expected=error.__name__, hint=hint_text(hint))
+              hint=hint)
+    fail("no_raise", what=what, expected=error.__name__, hint=hint)
 
 
 def call_student(hint: str, function: Callable, *args, **kwargs):
@@ -105,8 +111,7 @@ def call_student(hint: str, function: Callable, *args, **kwargs):
     except NotImplementedError:  # a RuntimeError too, but it has its own message
         raise
     except RuntimeError as error:
-        raise Mismatch(text("raised", error_type="RuntimeError", error=one_line(error))
-                        + " " + hint_text(hint)) from None
+        raise Mismatch(text("raised", error_type="RuntimeError", error=one_line(error)), hint_text(hint)) from None
 
 
 def rows_sum_to_one(weights: torch.Tensor, dim: int = -1) -> bool:
@@ -118,14 +123,15 @@ def expect_causal_weights(weights: torch.Tensor, call: str, hint: str) -> None:
     """No NaN, zeros above the diagonal, rows summing to 1."""
     if torch.isnan(weights).any():
         fail("values", what=call, expected=text("is.no_nan"), got=show(weights),
-              hint=hint_text(hint))
-    above = weights.detach().triu(diagonal=1)
+              hint=hint)
+    num_tokens = weights.shape[-1]  # the future of query i: every key j > i
+    above = torch.stack([weights.detach()[..., i, j] for i in range(num_tokens) for j in range(i + 1, num_tokens)])
     if above.abs().sum() != 0:
         fail("values", what=text("what.above_diagonal", call=call),
-              expected=text("is.all", value=0), got=show(above), hint=hint_text("hint.future_zero"))
+              expected=text("is.all", value=0), got=show(above), hint="hint.future_zero")
     if not rows_sum_to_one(weights):
         fail("values", what=text("what.row_sums", call=call), expected=text("is.all", value=1),
-              got=show(weights.detach().sum(dim=-1)), hint=hint_text(hint))
+              got=show(weights.detach().sum(dim=-1)), hint=hint)
 
 
 def expect_no_leak(module, x: torch.Tensor, out: torch.Tensor) -> None:

@@ -1,26 +1,29 @@
-"""Run a stage's public check and say, in one line and in the notebook's language, how it went."""
+"""Run a stage's public check and say, in the notebook's language, how it went; give its hint
+only when the student asks for it."""
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import torch
 
 from .. import language as languages
 from ..curriculum import assignment_of
-from .catalog import speaking, text
+from .catalog import hint_text, speaking, text
 from .expectations import Mismatch, one_line
-from .registry import CHECKS
+from .registry import CHECKS, FIRST_HINTS
 
 
 @dataclass(frozen=True)
 class CheckResult:
-    """The outcome of one public check; `message` is the line shown to the student."""
+    """The outcome of one public check: ``message`` is the line shown to the student; ``hint``,
+    when the check found something to fix, is what ``hint("<stage>")`` shows."""
 
     passed: bool
     message: str
+    hint: str | None = None
 
 
 def run_check(stage: str, namespace: Mapping, language: str | None = None) -> CheckResult:
@@ -29,11 +32,14 @@ def run_check(stage: str, namespace: Mapping, language: str | None = None) -> Ch
     The message is in `language` (en, zh, pt); by default in the language of the notebook whose
     kernel runs this (see ``language.kernel_language``).
     """
-    if language is None:
-        assignment_id = assignment_of(stage) if stage in CHECKS else None
-        language = languages.kernel_language(namespace, assignment_id)
-    with speaking(language):
+    with speaking(_language(stage, namespace, language)):
         return _run_check(stage, namespace)
+
+
+def _language(stage: str, namespace: Mapping, language: str | None) -> str:
+    if language is not None:
+        return language
+    return languages.kernel_language(namespace, assignment_of(stage) if stage in CHECKS else None)
 
 
 def _run_check(stage: str, namespace: Mapping) -> CheckResult:
@@ -43,12 +49,13 @@ def _run_check(stage: str, namespace: Mapping) -> CheckResult:
     if stage not in namespace:
         detail = text("not_defined", stage=stage)
         return CheckResult(False, text("failed", stage=stage, detail=detail))
+    hint = None
     try:
         # The checks seed torch freely; the student's own random stream is left as it was.
         with torch.random.fork_rng(devices=[]):
             CHECKS[stage](namespace)
     except Mismatch as mismatch:
-        detail = str(mismatch)
+        detail, hint = str(mismatch), mismatch.hint or hint_text(FIRST_HINTS[stage])
     except NotImplementedError as error:
         reason = one_line(error)
         if not reason or reason.startswith(f"{stage}:"):
@@ -57,32 +64,70 @@ def _run_check(stage: str, namespace: Mapping) -> CheckResult:
             detail = text("not_implemented_elsewhere", reason=reason)
     except Exception as error:  # whatever student code raises becomes one line
         detail = text("raised", error_type=type(error).__name__, error=one_line(error))
+        hint = hint_text(FIRST_HINTS[stage])
     else:
         return CheckResult(True, text("passed", stage=stage))
-    return CheckResult(False, text("failed", stage=stage, detail=detail))
+    return CheckResult(False, text("failed", stage=stage, detail=detail), hint)
+
+
+def hint_line(stage: str, namespace: Mapping, language: str | None = None) -> str:
+    """What ``hint(stage)`` prints: the fix for what the check finds now, the stage's first hint
+    when there is nothing to diagnose yet (not written), or that no hint is needed."""
+    result = run_check(stage, namespace, language)
+    with speaking(_language(stage, namespace, language)):
+        if result.passed:
+            return text("hint_passed", stage=stage)
+        if stage not in CHECKS:
+            return result.message
+        return text("hint_line", stage=stage, hint=result.hint or hint_text(FIRST_HINTS[stage]))
+
+
+def _callers_globals() -> Mapping:
+    """The globals of the code (the notebook) that called the public function calling this."""
+    caller = inspect.currentframe().f_back.f_back
+    return caller.f_globals if caller is not None else {}
 
 
 def check(stage: str, namespace: Mapping | None = None, language: str | None = None) -> None:
     """Print one line saying whether `stage` passes its public check, in `language` (by default
-    the notebook's, see `run_check`).
+    the notebook's, see `run_check`), and, when it found something to fix, a second line offering
+    the hint.
 
     Without `namespace`, the definitions are looked up in the caller's globals (the notebook).
     """
-    if namespace is None:
-        caller = inspect.currentframe().f_back
-        namespace = caller.f_globals if caller is not None else {}
-    print(run_check(stage, namespace, language).message)
+    namespace = _callers_globals() if namespace is None else namespace
+    result = run_check(stage, namespace, language)
+    print(result.message)
+    if result.hint is not None:
+        with speaking(_language(stage, namespace, language)):
+            print(text("hint_offer", stage=stage))
 
 
-def self_checks(language: str | None = None) -> Callable[..., None]:
-    """`check`, speaking `language` (en, zh, pt): what a notebook's setup cell binds to `check`,
-    since a kernel on Colab cannot read its notebook to learn the language."""
-    chosen = language if language in languages.LANGUAGES else None
+def hint(stage: str, namespace: Mapping | None = None, language: str | None = None) -> None:
+    """Print the hint for `stage` (see `hint_line`), in `language` (by default the notebook's).
 
-    def check_in_language(stage: str, namespace: Mapping | None = None) -> None:
-        if namespace is None:
-            caller = inspect.currentframe().f_back
-            namespace = caller.f_globals if caller is not None else {}
-        check(stage, namespace, chosen)
+    Without `namespace`, the definitions are looked up in the caller's globals (the notebook).
+    """
+    print(hint_line(stage, _callers_globals() if namespace is None else namespace, language))
 
-    return check_in_language
+
+class SelfChecks:
+    """`check` and `hint` in one language: what a notebook's setup cell binds, as
+    ``check = self_checks("zh")`` and ``hint = check.hint`` (a kernel on Colab cannot read its
+    notebook to learn the language)."""
+
+    def __init__(self, language: str | None = None):
+        self.language = language if language in languages.LANGUAGES else None
+
+    def __call__(self, stage: str, namespace: Mapping | None = None) -> None:
+        """Run the public check of `stage` (see `check`)."""
+        check(stage, _callers_globals() if namespace is None else namespace, self.language)
+
+    def hint(self, stage: str, namespace: Mapping | None = None) -> None:
+        """Print the hint for `stage` (see `hint`)."""
+        hint(stage, _callers_globals() if namespace is None else namespace, self.language)
+
+
+def self_checks(language: str | None = None) -> SelfChecks:
+    """`check` speaking `language` (en, zh, pt), with `hint` as its method ``.hint``."""
+    return SelfChecks(language)
