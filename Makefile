@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # own configuration is warning-free (tests/test_student_package.py checks the build).
 QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
 
-.PHONY: all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook
+.PHONY: gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook
 
 # `make`: set up, then build the student package into dist/.
 all: student-package
@@ -59,6 +59,21 @@ lint: setup
 
 bench: setup
 	$(BIN)/python -m autograder.tools.bench
+
+# The GPU steps (README, "On a GPU"): doctor, the example class on cpu, cuda and auto, and the CUDA
+# hidden tests on the solutions, the correct idioms and the mutants; logs in gpu-check/.
+gpu-check: setup
+	$(BIN)/python -m autograder.tools.gpu_check
+
+# For a GPU machine with PyTorch but no package index (an air-gapped node): the kit's other
+# dependencies for grading, as wheels in .whl/ for that machine's Python (GPU_PYTHON).
+GPU_PYTHON ?= 3.12
+GPU_WHEELS := nbformat fastjsonschema jsonschema jsonschema-specifications referencing rpds-py jupyter-core \
+	traitlets platformdirs copydetect
+gpu-wheels: setup
+	$(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: --python-version $(GPU_PYTHON) \
+		--implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
+		--platform manylinux2014_x86_64 -d .whl $(GPU_WHEELS)
 
 # Platforms (README.md, "Platforms"). OUT: a grading run's --out folder; COURSE: an nbgrader course.
 OUT ?= grading-output

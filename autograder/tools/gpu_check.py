@@ -1,0 +1,103 @@
+"""``make gpu-check``: every GPU step of the kit, in one command, on a machine with CUDA.
+
+1. ``nvidia-smi`` and what the fork server sees (torch's CUDA build, the driver, the devices);
+2. ``python -m autograder doctor``: its verdict and the sandboxed worker's CUDA context;
+3. the example class graded with ``--device cpu``, ``--device cuda`` and the default: the wall
+   time and peak GPU memory of each, and whether the three ``grades.csv`` are identical;
+4. the CUDA hidden tests on the solutions, the correct idioms and the mutant corpus
+   (``pytest tests/test_on_gpu.py``).
+
+It prints a summary last and writes every log under ``--out``. Exit status 0 only when every
+step passed. On a machine without CUDA it says so and exits 2.
+
+    python -m autograder.tools.gpu_check [--out FOLDER]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from autograder.course.paths import KIT_ROOT
+from autograder.notebooks.example_class import EXAMPLE_CLASS_DIR
+from autograder.worker.accelerators import machine_report
+
+DEVICES = ("cpu", "cuda", "auto")
+
+
+class GpuMemoryWatch:
+    """The most GPU memory in use (MiB, every process) while the block runs, read from nvidia-smi."""
+
+    def __init__(self):
+        self.peak_mib = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self) -> GpuMemoryWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(0.2):
+            result = subprocess.run(["nvidia-smi", "--query-gpu=memory.used", "--format=csv,noheader,nounits"],
+                                    capture_output=True, text=True)
+            used = [int(line) for line in result.stdout.split() if line.strip().isdigit()]
+            if used:
+                self.peak_mib = max(self.peak_mib, sum(used))
+
+
+def _run(command: list[str], log: Path) -> subprocess.CompletedProcess:
+    result = subprocess.run(command, capture_output=True, text=True, cwd=KIT_ROOT)
+    log.write_text(f"$ {' '.join(command)}\n{result.stdout}\n{result.stderr}\nexit {result.returncode}\n")
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.tools.gpu_check", description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=KIT_ROOT / "gpu-check", help="where the logs go")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    machine = machine_report()
+    print(json.dumps(machine, indent=1))
+    if not machine["accelerators"]["cuda"]:
+        print(f"No usable CUDA here: {machine['cuda_problem']}")
+        return 2
+    summary: dict[str, object] = {"machine": machine}
+    if shutil.which("nvidia-smi"):
+        summary["nvidia-smi"] = _run(["nvidia-smi"], args.out / "nvidia-smi.log").stdout[-2000:]
+    doctor = _run([sys.executable, "-m", "autograder", "doctor"], args.out / "doctor.log")
+    summary["doctor"] = {"exit": doctor.returncode, "lines": doctor.stdout.splitlines()[-14:]}
+    grades = {}
+    for device in DEVICES:
+        out = args.out / f"grades-{device}"
+        shutil.rmtree(out, ignore_errors=True)
+        started = time.monotonic()
+        with GpuMemoryWatch() as memory:
+            result = _run([sys.executable, "-m", "autograder", "grade", str(EXAMPLE_CLASS_DIR), "--out", str(out),
+                           "--jobs", "2", "--device", device], args.out / f"grade-{device}.log")
+        summary[f"grade --device {device}"] = {"exit": result.returncode, "wall_s": round(time.monotonic() - started, 1),
+                                               "peak_gpu_mib": memory.peak_mib}
+        grades[device] = (out / "grades.csv").read_text() if (out / "grades.csv").is_file() else None
+    summary["grades.csv identical on cpu, cuda and auto"] = len(set(grades.values())) == 1 and None not in grades.values()
+    tests = _run([sys.executable, "-m", "pytest", "tests/test_on_gpu.py", "-p", "no:cacheprovider", "-q", "-rs"],
+                 args.out / "test_on_gpu.log")
+    summary["pytest tests/test_on_gpu.py"] = {"exit": tests.returncode, "tail": tests.stdout.splitlines()[-8:]}
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps(summary, indent=1))
+    passed = (doctor.returncode == 0 and tests.returncode == 0 and summary["grades.csv identical on cpu, cuda and auto"]
+              and all(summary[f"grade --device {device}"]["exit"] == 0 for device in DEVICES))
+    return 0 if passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
