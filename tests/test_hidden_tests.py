@@ -31,25 +31,36 @@ from autograder.student.mistakes import MISTAKES as MESSAGES
 pytestmark = pytest.mark.slow
 
 ALTERNATIVES_DIR = Path(__file__).resolve().parent / "alternative_answers"
+# Correct answers in other styles than the solution's: one module per style, one submission each.
+ALTERNATIVES = sorted(ALTERNATIVES_DIR.glob("*.py"))
 
 # Stages whose hidden tests construct another stage's class: copying weights needs both
 # self-attention modules (their constructors, not their forward passes).
 TESTS_BUILD_ON = {"copy_v2_weights_into_v1": {"SelfAttention_v1", "SelfAttention_v2"}}
 
 
-def alternative_notebook(assignment_id: str) -> dict:
-    """The solution notebook with every answer cell replaced by ``alternative_answers/``."""
-    source = (ALTERNATIVES_DIR / f"{assignment_id}.py").read_text()
+def alternative_answers(path: Path) -> tuple[str, dict[str, str]]:
+    """A style module's assignment and its answer cells by stage: each top-level definition
+    replaces the answer cell of the stage it is named after, with the module's imports and
+    constants above it."""
+    source = path.read_text()
     tree = ast.parse(source)
-    imports = "".join(ast.get_source_segment(source, node) + "\n" for node in tree.body
-                      if isinstance(node, (ast.Import, ast.ImportFrom)))
-    answers = {node.name: ast.get_source_segment(source, node) for node in tree.body
+    shared = "".join(ast.get_source_segment(source, node) + "\n" for node in tree.body
+                     if isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign)))
+    answers = {node.name: f"{shared}\n\n{ast.get_source_segment(source, node)}\n" for node in tree.body
                if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
-    assert sorted(answers) == sorted(STAGES_BY_ASSIGNMENT[assignment_id])
+    assignments = {assignment_of(stage) for stage in answers}
+    assert len(assignments) == 1, f"{path.name} answers stages of {assignments}"
+    return assignments.pop(), answers
+
+
+def alternative_notebook(path: Path) -> tuple[str, dict]:
+    """The assignment of a style module, and its solution notebook with the module's answers."""
+    assignment_id, answers = alternative_answers(path)
     notebook = load_solution(assignment_id)
     for stage, answer in answers.items():
-        notebook = with_answer(notebook, stage, f"{imports}\n\n{answer}\n")
-    return notebook
+        notebook = with_answer(notebook, stage, answer)
+    return assignment_id, notebook
 
 
 @functools.cache
@@ -83,8 +94,9 @@ def graded(tmp_path_factory) -> dict[tuple[str, str], GradedRow]:
         solution = load_solution(assignment_id)
         write_submission(submitted, "solution", assignment_id, solution)
         write_submission(submitted, "stubs", assignment_id, stubbed(solution))
-        write_submission(submitted, "alternative", assignment_id,
-                         alternative_notebook(assignment_id))
+    for path in ALTERNATIVES:
+        assignment_id, notebook = alternative_notebook(path)
+        write_submission(submitted, f"alternative_{path.stem}", assignment_id, notebook)
     for mutation in MUTATIONS:
         write_submission(submitted, mutation.name, mutation.assignment, mutation.notebook())
     scratch = with_cell(load_solution("01_attention_scores"), "def softmax_naive(x, dim=-1):\n    return x\n")
@@ -110,13 +122,31 @@ def unpassed(row: GradedRow) -> list[str]:
             if test.status != "passed"]
 
 
-@pytest.mark.parametrize("student", ["solution", "alternative"])
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
-def test_correct_notebooks_earn_full_marks(graded, student, assignment_id):
-    row = graded[(student, assignment_id)]
+def test_solutions_earn_full_marks(graded, assignment_id):
+    row = graded[("solution", assignment_id)]
     assert row.status.text() == "graded"
     assert row.score == row.max_score == 100, unpassed(row)
     assert {test.stage for test in row.tests} == set(STAGES_BY_ASSIGNMENT[assignment_id])
+
+
+@pytest.mark.parametrize("path", ALTERNATIVES, ids=lambda path: path.stem)
+def test_correct_answers_in_other_styles_earn_full_marks(graded, path):
+    """Behaviour over form: every correct answer earns 100, whatever its idiom, buffer names and
+    shapes, dtype of the result or extra dropout (ARCHITECTURE.md, "Fairness")."""
+    assignment_id, _ = alternative_answers(path)
+    row = graded[(f"alternative_{path.stem}", assignment_id)]
+    assert row.status.text() == "graded"
+    assert row.score == row.max_score == 100, unpassed(row)
+
+
+def test_every_stage_has_correct_answers_in_several_styles():
+    styles_by_stage: dict[str, int] = {}
+    for path in ALTERNATIVES:
+        for stage in alternative_answers(path)[1]:
+            styles_by_stage[stage] = styles_by_stage.get(stage, 0) + 1
+    assert len(ALTERNATIVES) >= 29
+    assert {stage for stage, count in styles_by_stage.items() if count >= 2} == set(all_stages()), styles_by_stage
 
 
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)

@@ -285,7 +285,7 @@ def test_causal_attention_hides_the_future(student, reference, device):
 @pytest.mark.behaviour
 def test_causal_attention_runs_on_meta_device(student):
     expect_class_runs_on_meta(student, "CausalAttention", 5, 4, 8, 0.1, input_shape=(2, 6, 5),
-                              output_shape=(2, 6, 4), mask_buffer=True)
+                              output_shape=(2, 6, 4))
 
 
 @pytest.mark.CausalAttention

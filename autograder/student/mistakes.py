@@ -28,8 +28,8 @@ MISTAKES: dict[str, str] = {
         " sum(dim=dim, keepdim=True)."
     ),
     "softmax_overflow": (
-        "exp overflowed on large inputs (inf / inf gives NaN): subtract the maximum along `dim`"
-        " before taking exp."
+        "the exponentials overflowed on large inputs (inf / inf gives NaN): subtract the maximum"
+        " along `dim` before taking exp."
     ),
     "softmax_global_max": (
         "you subtracted the maximum of the whole tensor, so rows far below it underflow to 0 / 0:"
@@ -52,7 +52,7 @@ MISTAKES: dict[str, str] = {
         " the number of tokens."
     ),
     "keys_T_on_batch": (
-        "keys.T on a batch reverses every dimension, (b, T, d) -> (d, T, b); transpose only the"
+        "on a batch, keys.T reverses every dimension, (b, T, d) -> (d, T, b); transpose only the"
         " last two: keys.transpose(-2, -1) or keys.mT."
     ),
     "mask_after_softmax": (
@@ -96,6 +96,10 @@ MISTAKES: dict[str, str] = {
     "dropout_missing": (
         "no attention weight was dropped in training mode: apply dropout to the attention"
         " weights, after the softmax, while the module is training."
+    ),
+    "dropout_applied_twice": (
+        "dropout was applied twice to the same values (about 1 - (1 - p)^2 of them end up zero):"
+        " drop the attention weights once, right after the softmax."
     ),
     "dropout_on_output": (
         "dropout was applied to the context vectors, not to the attention weights: drop"
@@ -201,18 +205,25 @@ MISTAKES: dict[str, str] = {
         " dtype=x.dtype, or torch.*_like functions."
     ),
     "view_needs_contiguous": (
-        "view was called on a tensor that transpose made non-contiguous: call .contiguous()"
+        "the tensor given to view was made non-contiguous by transpose: call .contiguous()"
         " before view (or use reshape, which copies when it must)."
     ),
     "mask_plain_attribute": (
         "the mask is a plain tensor attribute, so .to(device) does not move it: store it with"
         " self.register_buffer(\"mask\", ...)."
     ),
+    "parameter_transposed": (
+        "a weight matrix was created with its two dimensions swapped: the notebook gives its shape,"
+        " (d_in, d_out), so that x @ W turns d_in features into d_out."
+    ),
     "qkv_bias_ignored": (
         "the qkv_bias argument was not passed on: create the projections with"
         " nn.Linear(d_in, d_out, bias=qkv_bias)."
     ),
-    "out_proj_bias": "out_proj has no bias: create it as nn.Linear(d_out, d_out), bias included.",
+    "out_proj_bias": (
+        "the output projection out_proj has no bias: create it as nn.Linear(d_out, d_out), bias"
+        " included."
+    ),
     "shared_head": (
         "every head is the same module ([head] * num_heads repeats one object): build a new"
         " CausalAttention for each head in the ModuleList."
@@ -238,8 +249,16 @@ MISTAKES: dict[str, str] = {
         " whose outputs concatenate to 2 features."
     ),
     "gpt2_qkv_bias": (
-        "GPT-2 small's attention has no bias in the query, key and value projections:"
-        " qkv_bias=False."
+        "the exercise builds this layer without biases in the query, key and value projections"
+        " (qkv_bias=False, the default), and counts its parameters so: leave qkv_bias out. (OpenAI's"
+        " released GPT-2 weights do have those biases; notebook 04 shows what they add.)"
+    ),
+    "gpt2_context_length": (
+        "GPT-2 small reads up to 1024 tokens: build the module with context_length=1024."
+    ),
+    "gpt2_dropout": (
+        "the exercise asks for GPT-2 small's attention without dropout (dropout=0.0), so that its"
+        " output is the same in training mode."
     ),
     "gpt2_head_count": (
         "GPT-2 small has 12 heads of 64 features (d_out = 768, num_heads = 12)."
