@@ -63,6 +63,7 @@ SENTENCES: dict[str, str] = {
     "wrong_class": "{what} should return a {class_name}.",
     "not_a_module": "{what} should return a module.",
     "wrong_head_count": "{what} should have {expected_heads} heads; it has {heads}.",
+    "wrong_feature_count": "{what} gives {features} output features; the exercise asks for 2.",
     "split_copies": (
         "{what} should return a view of x (view + transpose), not a copy: after filling x, the"
         " result did not change with it."),

@@ -151,16 +151,21 @@ def _index_text(index) -> str:
     return shape_text([int(i) for i in index])
 
 
+def matching_mistake(actual: torch.Tensor, expected: torch.Tensor, mistakes: MistakeSource) -> str | None:
+    """The one known mistake (of ``mistakes``, as in ``expect_tensor``) whose output ``actual``
+    reproduces at the default tolerances, if any."""
+    return _matching_mistake(actual, expected, mistakes, None, None)
+
+
 def _matching_mistake(actual, expected, mistakes: MistakeSource, rtol, atol) -> str | None:
-    """The id of the first known mistake whose output the answer reproduces."""
+    """The id of the one known mistake whose output the answer reproduces; None when no mistake
+    does, or when several different ones do (the evidence cannot tell which was made)."""
     if mistakes is None or actual.device != expected.device:
         return None  # a tensor on the wrong device: that is the mistake to name
     candidates = mistakes() if callable(mistakes) else mistakes
-    for mistake_id, outputs in candidates.items():
-        for wrong in outputs:
-            if _same_values(actual, wrong.to(expected.dtype), rtol, atol):
-                return mistake_id
-    return None
+    matched = {mistake_id for mistake_id, outputs in candidates.items()
+               if any(_same_values(actual, wrong.to(expected.dtype), rtol, atol) for wrong in outputs)}
+    return matched.pop() if len(matched) == 1 else None
 
 
 def _same_values(actual: torch.Tensor, wrong: torch.Tensor, rtol, atol) -> bool:

@@ -79,8 +79,8 @@ class WeightsRevealing:
         kept = actual != 0
 
         def mistakes():
-            return {**self._revealed_mistakes(),
-                    "dropout_in_eval": [self.weights * kept / (1 - self.p), self.weights * kept]}
+            dropped = [self.weights * kept / (1 - self.p), self.weights * kept] if kept.any() else []
+            return {**self._revealed_mistakes(), "dropout_in_eval": dropped}
 
         expect_tensor(actual, self.weights, finding("what.its_weights", what=what), mistakes=mistakes)
 

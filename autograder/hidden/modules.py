@@ -21,10 +21,13 @@ from autograder.hidden.compare import (
     expect,
     expect_structure,
     expect_tensor,
+    matching_mistake,
     shape_text,
 )
+from autograder.hidden.error_hints import meta_cannot_run
 from autograder.hidden.parameters import ParameterMap, parameter_map, reference_gradient, student_weights
 from autograder.probes.client import RemoteObject, Submission
+from autograder.probes.errors import StudentError
 
 # A message lists at most this many problems, so that it stays readable.
 MAX_LISTED = 3
@@ -102,8 +105,10 @@ def _parameter_mistake(found: ParameterMap) -> str | None:
     if missing == {"out_proj.bias"} and not extra:
         return "out_proj_bias"
     heads = {name.split(".")[1] for name in missing if name.startswith("heads.")}
-    if missing and not extra and all(name.startswith("heads.") for name in missing) and "0" not in heads:
-        return "shared_head"
+    if missing and not extra and all(name.startswith("heads.") for name in missing):
+        # No head's parameters at all: the heads are not registered (a plain list); only the first
+        # head's: the other heads are that same module.
+        return "heads_not_module_list" if not found.slots else "shared_head" if "0" not in heads else None
     return None
 
 
@@ -183,9 +188,22 @@ def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: 
     left_behind = sorted(module.describe()["plain_tensor_attributes"])
     expect(not left_behind,
            finding("plain_attributes", "mask_plain_attribute", what=what, names=", ".join(left_behind)))
-    output = module(torch.empty(input_shape, device="meta"))
-    expect_tensor(output, torch.empty(output_shape, device="meta"),
-                  finding("what.on_meta", what=what, shape=shape_text(input_shape)))
+    output = on_meta(lambda: module(torch.empty(input_shape, device="meta")))
+    if output is not None:
+        expect_tensor(output, torch.empty(output_shape, device="meta"),
+                      finding("what.on_meta", what=what, shape=shape_text(input_shape)))
+
+
+def on_meta(call: Callable[[], object]) -> object:
+    """What ``call()`` returns on the meta device; None when the meta device cannot run the
+    student's code because it reads values (``.item()``, boolean indexing), which a GPU can:
+    that is the meta device's limit, and no mistake."""
+    try:
+        return call()
+    except StudentError as error:
+        if meta_cannot_run(error.type_name, error.message):
+            return None
+        raise
 
 
 def expect_class_runs_on_meta(student: Submission, class_name: str, *args, input_shape: tuple,
@@ -217,9 +235,11 @@ def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x
             with torch.no_grad():
                 expected = reference(changed)
             on_changed = finding("what.future_changed", what=what, position=t, shape=shape_text(x.shape))
+            wrong_outputs = (lambda changed=changed: mistakes(changed)) if mistakes else None
             expect_structure(after, expected, on_changed)
-            if isinstance(before, torch.Tensor) and before.shape == after.shape:
-                expect(torch.allclose(after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol),
-                       finding("future_leak", "future_leak", what=what, position=t))
-            expect_tensor(after, expected, on_changed,
-                          mistakes=(lambda changed=changed: mistakes(changed)) if mistakes else None)
+            if isinstance(before, torch.Tensor) and before.shape == after.shape and not torch.allclose(
+                    after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol):
+                # Name what the output reveals (no mask, a mask the wrong way round...), else the leak.
+                mistake = matching_mistake(after, expected, wrong_outputs) or "future_leak"
+                raise Failure(finding("future_leak", mistake, what=what, position=t))
+            expect_tensor(after, expected, on_changed, mistakes=wrong_outputs)

@@ -116,6 +116,8 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
         what = finding("what.after_copy", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
                    attribute=f"sa_v1.{name}")
         expect(name in parameters, finding("not_a_parameter", what=what, module="sa_v1"))
-        expect_tensor(sa_v1.attr(name), getattr(ref_v2, name).weight.detach().T, what,
+        weight = getattr(ref_v2, name).weight.detach()
+        expect_tensor(sa_v1.attr(name), weight.T, what,
                       mistakes={"copied_wrong_matrix": [getattr(ref_v2, other).weight.detach().T
-                                                        for other in names if other != name]})
+                                                        for other in names if other != name],
+                                "copy_without_transpose": [weight]})

@@ -23,6 +23,7 @@ from autograder.hidden.modules import (
     expect_same_gradients,
     expect_same_output,
     module_case,
+    on_meta,
     randn,
 )
 from autograder.probes.client import StudentError
@@ -45,9 +46,11 @@ def _check_causal_average(student, reference, name, case, device, dtype):
 
 def _check_on_meta(student, name: str, args: tuple, like: torch.Tensor, call: str, **kwargs) -> None:
     """``name`` runs on the meta device (a stand-in for a GPU) and answers there: every tensor it
-    makes follows its input's device."""
+    makes follows its input's device (code that reads values cannot run there, and passes)."""
     what = finding("what.function_on_meta", call=call, shape=shape_text(args[0].shape))
-    expect_structure(student.call(name, *args, **kwargs), like, what)
+    result = on_meta(lambda: student.call(name, *args, **kwargs))
+    if result is not None:
+        expect_structure(result, like, what)
 
 
 @pytest.mark.causal_average_loop
@@ -210,9 +213,11 @@ def test_inverted_dropout_is_identity_when_not_training(student, device, p):
 @pytest.mark.parametrize("p", [0.0, 1.0])
 def test_inverted_dropout_edge_probabilities(student, device, p):
     x = _dropout_input(105, torch.float32, device)
-    y = student.call("inverted_dropout", x, p, generator=Seeded(105, device))
+    what = f"inverted_dropout(x, p={p})"
+    y, changed = student.call_reporting_changes("inverted_dropout", x, p, generator=Seeded(105, device))
     # p = 1 drops everything: zeros, never 0 / 0 = NaN.
-    expect_tensor(y, x * (1 - p), f"inverted_dropout(x, p={p})", mistakes=mistakes.dropout_edge_mistakes(x, p))
+    expect_tensor(y, x * (1 - p), what, mistakes=mistakes.dropout_edge_mistakes(x, p))
+    expect_inputs_unchanged(changed, ("x", "p"), what)
 
 
 @pytest.mark.inverted_dropout
@@ -224,10 +229,10 @@ def test_inverted_dropout_rejects_invalid_p(student, p):
         student.call("inverted_dropout", x, p)
     except StudentError as error:
         expect(error.type_name == "ValueError",
-               finding("wrong_error_for_p", what=f"inverted_dropout(x, p={p})",
-                   error_type=error.type_name))
+               finding("wrong_error_for_p", "invalid_p_not_rejected", what=f"inverted_dropout(x, p={p})",
+                       error_type=error.type_name))
         return
-    raise Failure(finding("no_error_for_p", what=f"inverted_dropout(x, p={p})"))
+    raise Failure(finding("no_error_for_p", "invalid_p_not_rejected", what=f"inverted_dropout(x, p={p})"))
 
 
 @pytest.mark.inverted_dropout
@@ -241,8 +246,8 @@ def test_inverted_dropout_follows_the_generator(student, device):
     for y in (first, again, other):
         expect_structure(y, x, "inverted_dropout(x, p=0.4, generator=...)")
     what = "inverted_dropout(x, p=0.4, generator=g)"
-    expect(torch.equal(first, again), finding("same_seed_different_masks", what=what))
-    expect(not torch.equal(first, other), finding("different_seeds_same_mask", what=what))
+    expect(torch.equal(first, again), finding("same_seed_different_masks", "dropout_ignores_generator", what=what))
+    expect(not torch.equal(first, other), finding("different_seeds_same_mask", "dropout_ignores_generator", what=what))
 
 
 # -- CausalAttention --------------------------------------------------------------------------
