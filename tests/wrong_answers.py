@@ -777,4 +777,260 @@ def gpt2_small_attention():
 def gpt2_small_attention():
     return MultiHeadAttention(d_in=768, d_out=768, context_length=1024, dropout=0.0, num_heads=64)
 '''),
+    # Written after the rules above were tuned, and first measured as they came (see the report of
+    # issue 23): the same styles, new mistakes.
+    WrongAnswer("scores_summed", "scores_summed", '''
+def attention_scores_for_query(inputs, query):
+    return (inputs @ query).sum()
+'''),
+    WrongAnswer("naive_softmax_dim0", "softmax_wrong_dim", '''
+def softmax_naive(x, dim=-1):
+    return torch.softmax(x, dim=0)
+'''),
+    WrongAnswer("stable_max_dim0", "softmax_max_wrong_dim", '''
+def softmax_stable(x, dim=-1):
+    z = x - x.max(dim=0, keepdim=True).values
+    return z.exp() / z.exp().sum(dim=dim, keepdim=True)
+'''),
+    WrongAnswer("context_mv", "operands_swapped", '''
+def context_vector(attn_weights, inputs):
+    return torch.mv(inputs, attn_weights)
+'''),
+    WrongAnswer("simple_weights_transposed", "softmax_wrong_dim", '''
+def simple_self_attention(inputs):
+    return torch.softmax(inputs @ inputs.T, dim=1).T @ inputs
+'''),
+    WrongAnswer("scores_permute", "transpose_fixed_dims", '''
+def scaled_dot_product_scores(queries, keys):
+    return queries.matmul(keys.permute(0, 2, 1)) / keys.shape[-1] ** 0.5
+'''),
+    WrongAnswer("v1_keys_at_queries", "scores_transposed", '''
+class SelfAttention_v1(nn.Module):
+    def __init__(self, d_in, d_out):
+        super().__init__()
+        self.W_query = nn.Parameter(torch.rand(d_in, d_out))
+        self.W_key = nn.Parameter(torch.rand(d_in, d_out))
+        self.W_value = nn.Parameter(torch.rand(d_in, d_out))
+
+    def forward(self, x):
+        q, k, v = x @ self.W_query, x @ self.W_key, x @ self.W_value
+        return torch.softmax(k @ q.T / k.shape[-1] ** 0.5, dim=-1) @ v
+'''),
+    WrongAnswer("v2_no_softmax", "missing_softmax", '''
+class SelfAttention_v2(nn.Module):
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+
+    def forward(self, x):
+        k = self.W_key(x)
+        return (self.W_query(x) @ k.T / k.shape[-1] ** 0.5) @ self.W_value(x)
+'''),
+    WrongAnswer("v2_divided_by_d_k", "scaled_by_d_k", '''
+class SelfAttention_v2(nn.Module):
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+
+    def forward(self, x):
+        q, k, v = self.W_query(x), self.W_key(x), self.W_value(x)
+        return torch.softmax(q @ k.T / k.shape[-1], dim=-1) @ v
+'''),
+    WrongAnswer("copy_key_into_query", "copied_wrong_matrix", '''
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    sa_v1.W_query.data.copy_(sa_v2.W_key.weight.T)
+    sa_v1.W_key.data.copy_(sa_v2.W_key.weight.T)
+    sa_v1.W_value.data.copy_(sa_v2.W_value.weight.T)
+'''),
+    WrongAnswer("loop_feature_mean", "features_averaged", '''
+def causal_average_loop(x):
+    out = torch.zeros_like(x)
+    for b in range(x.shape[0]):
+        for t in range(x.shape[1]):
+            out[b, t] = x[b, t].mean()
+    return out
+'''),
+    WrongAnswer("matmul_over_length", "divided_by_sequence_length", '''
+def causal_average_matmul(x):
+    T = x.shape[1]
+    weights = torch.tril(torch.ones(T, T, dtype=x.dtype, device=x.device)) / T
+    return weights @ x
+'''),
+    WrongAnswer("mask_keeps_diagonal_hidden", "mask_hides_diagonal", '''
+def causal_mask(num_tokens, device=None):
+    return torch.triu(torch.ones(num_tokens, num_tokens, dtype=torch.bool, device=device))
+'''),
+    WrongAnswer("renormalize_by_total", "softmax_whole_tensor", '''
+def mask_and_renormalize(attn_weights):
+    masked = torch.tril(attn_weights)
+    return masked / masked.sum()
+'''),
+    WrongAnswer("masked_softmax_by_d_k", "scaled_by_d_k", '''
+def masked_softmax(attn_scores, d_k):
+    T = attn_scores.size(-1)
+    mask = torch.ones(T, T, device=attn_scores.device).triu(1).bool()
+    return torch.softmax(attn_scores.masked_fill(mask, float("-inf")) / d_k, dim=-1)
+'''),
+    WrongAnswer("dropout_times_keep_prob", "dropout_scaled_by_p", '''
+def inverted_dropout(x, p, training=True, generator=None):
+    if not 0 <= p <= 1:
+        raise ValueError("bad p")
+    if not training or p == 0:
+        return x
+    if p == 1:
+        return torch.zeros_like(x)
+    keep = torch.rand(x.shape, generator=generator, device=x.device) >= p
+    return x * keep * (1 - p)
+'''),
+    WrongAnswer("dropout_p1_unhandled", "dropout_p1_division", '''
+def inverted_dropout(x, p, training=True, generator=None):
+    if not 0 <= p <= 1:
+        raise ValueError("bad p")
+    if not training or p == 0:
+        return x
+    keep = torch.rand(x.shape, generator=generator, device=x.device) >= p
+    return x * keep / (1 - p)
+'''),
+    WrongAnswer("attention_sdpa_mask_and_is_causal", "sdpa_mask_and_is_causal", '''
+import torch.nn.functional as F
+
+
+class CausalAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.p = dropout
+        self.register_buffer("mask", torch.ones(context_length, context_length, dtype=torch.bool).tril())
+
+    def forward(self, x):
+        T = x.shape[1]
+        return F.scaled_dot_product_attention(self.W_query(x), self.W_key(x), self.W_value(x),
+                                              attn_mask=self.mask[:T, :T], is_causal=True,
+                                              dropout_p=self.p if self.training else 0.0)
+'''),
+    WrongAnswer("attention_bias_always", "qkv_bias_ignored", '''
+class CausalAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out)
+        self.W_key = nn.Linear(d_in, d_out)
+        self.W_value = nn.Linear(d_in, d_out)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1).bool())
+
+    def forward(self, x):
+        T = x.shape[1]
+        k = self.W_key(x)
+        s = (self.W_query(x) @ k.transpose(1, 2)).masked_fill(self.mask[:T, :T], float("-inf"))
+        return self.dropout(torch.softmax(s / k.shape[-1] ** 0.5, dim=-1)) @ self.W_value(x)
+'''),
+    WrongAnswer("attention_hides_diagonal", "mask_hides_diagonal", '''
+class CausalAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length)).bool())
+
+    def forward(self, x):
+        T = x.shape[1]
+        k = self.W_key(x)
+        s = (self.W_query(x) @ k.transpose(1, 2)).masked_fill(self.mask[:T, :T], float("-inf"))
+        return self.dropout(torch.softmax(s / k.shape[-1] ** 0.5, dim=-1)) @ self.W_value(x)
+'''),
+    WrongAnswer("wrapper_heads_joined_along_tokens", "heads_concat_wrong_dim", '''
+class MultiHeadAttentionWrapper(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        self.heads = nn.ModuleList([CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)
+                                    for _ in range(num_heads)])
+
+    def forward(self, x):
+        return torch.cat([h(x) for h in self.heads], dim=1)
+'''),
+    WrongAnswer("split_permute_wrong", "wrong_transpose", '''
+def split_heads(x, num_heads):
+    b, t, d = x.shape
+    if d % num_heads:
+        raise ValueError("not divisible")
+    return x.view(b, t, num_heads, d // num_heads).permute(0, 2, 3, 1)
+'''),
+    WrongAnswer("merge_view_after_transpose", "view_needs_contiguous", '''
+def merge_heads(x):
+    b, h, t, hd = x.shape
+    return x.transpose(1, 2).view(b, t, h * hd)
+'''),
+    WrongAnswer("mha_scale_d_out", "scaled_by_wrong_size", '''
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        if d_out % num_heads:
+            raise ValueError("d_out % num_heads != 0")
+        self.h, self.d_out = num_heads, d_out
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1).bool())
+
+    def forward(self, x):
+        t = x.shape[1]
+        q, k, v = (split_heads(f(x), self.h) for f in (self.W_query, self.W_key, self.W_value))
+        s = (q @ k.transpose(-2, -1) / self.d_out ** 0.5).masked_fill(self.mask[:t, :t], float("-inf"))
+        return self.out_proj(merge_heads(self.dropout(s.softmax(-1)) @ v))
+'''),
+    WrongAnswer("mha_no_out_proj", "missing_out_proj", '''
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        if d_out % num_heads:
+            raise ValueError("d_out % num_heads != 0")
+        self.h = num_heads
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1).bool())
+
+    def forward(self, x):
+        t = x.shape[1]
+        q, k, v = (split_heads(f(x), self.h) for f in (self.W_query, self.W_key, self.W_value))
+        s = (q @ k.transpose(-2, -1) / k.shape[-1] ** 0.5).masked_fill(self.mask[:t, :t], float("-inf"))
+        return merge_heads(self.dropout(s.softmax(-1)) @ v)
+'''),
+    WrongAnswer("mha_reshape_without_transpose", "view_without_transpose", '''
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        if d_out % num_heads:
+            raise ValueError("d_out % num_heads != 0")
+        self.h, self.d_out = num_heads, d_out
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1).bool())
+
+    def forward(self, x):
+        b, t, _ = x.shape
+        q, k, v = (split_heads(f(x), self.h) for f in (self.W_query, self.W_key, self.W_value))
+        s = (q @ k.transpose(-2, -1) / k.shape[-1] ** 0.5).masked_fill(self.mask[:t, :t], float("-inf"))
+        context = self.dropout(s.softmax(-1)) @ v
+        return self.out_proj(context.reshape(b, t, self.d_out))
+'''),
+    WrongAnswer("gpt2_head_size_as_d_out", "gpt2_head_count", '''
+def gpt2_small_attention():
+    return MultiHeadAttention(768, 64, 1024, 0.0, 12)
+'''),
 ]

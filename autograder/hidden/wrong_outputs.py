@@ -52,6 +52,7 @@ def _wrong_masks(size: int, device) -> WrongOutputs:
 def dot_product_mistakes(inputs: torch.Tensor, query: torch.Tensor) -> WrongOutputs:
     """Wrong results of attention_scores_for_query(inputs, query)."""
     return {"elementwise_product": [inputs * query],
+            "scores_summed": [(inputs @ query).sum()],
             "dot_product_wrong_dim": [(inputs * query).sum(dim=0)],
             "query_ignored": [inputs @ inputs[index] for index in range(inputs.shape[0])]}
 
@@ -216,6 +217,9 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
              for mistake_id, option_list in variants.items()}
     wrong["scores_transposed"] = [attend(scores_transposed=True)]
     wrong["wrong_projection"] = [attend(roles=roles) for roles in _WRONG_ROLES]
+    if not causal:  # with a mask, scores used as weights hold -inf: no answer to name
+        scores = queries @ keys.transpose(-2, -1)
+        wrong["missing_softmax"] = [scores @ values, scores / math.sqrt(d_k) @ values]
     if not heads:
         wrong["returned_weights"] = [attend(return_weights=True)]
     if heads:
@@ -263,7 +267,8 @@ def split_heads_mistakes(x: torch.Tensor, num_heads: int) -> WrongOutputs:
                                        x.reshape(batch, num_tokens, num_heads, -1)],
             "heads_interleaved": [x.reshape(batch, num_tokens, head_dim, num_heads).transpose(1, 2),
                                   x.reshape(batch, num_tokens, head_dim, num_heads).permute(0, 3, 1, 2)],
-            "wrong_transpose": [x.reshape(batch, num_tokens, num_heads, head_dim).transpose(2, 3)]}
+            "wrong_transpose": [x.reshape(batch, num_tokens, num_heads, head_dim).transpose(2, 3),
+                                x.reshape(batch, num_tokens, num_heads, head_dim).permute(0, 2, 3, 1)]}
 
 
 def merge_heads_mistakes(x: torch.Tensor) -> WrongOutputs:
@@ -295,7 +300,8 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
     kept = weights.masked_fill(_future(num_tokens, weights.device), 0.0)
     wrong = {"mask_after_softmax": [kept],
              "normalised_wrong_dim": [kept / kept.sum(dim=-2, keepdim=True)],
-             "mask_missing": [weights / weights.sum(dim=-1, keepdim=True)]}
+             "mask_missing": [weights / weights.sum(dim=-1, keepdim=True)],
+             "softmax_whole_tensor": [kept / kept.sum()]}
     for mistake_id, masks in _wrong_masks(num_tokens, weights.device).items():
         wrong[mistake_id] = [renormalised(mask) for mask in masks]
     return wrong
@@ -316,6 +322,7 @@ def causal_average_mistakes(average: Callable, x: torch.Tensor) -> WrongOutputs:
         "normalised_wrong_dim": [(lower / lower.sum(dim=0, keepdim=True)) @ x],
         "mask_missing": [x.mean(dim=1, keepdim=True).expand_as(x)],
         "divided_by_sequence_length": [right * counts / num_tokens],
+        "features_averaged": [x.mean(dim=-1, keepdim=True).expand_as(x)],
         "count_off_by_one": [right * counts / (counts - 1), right * counts / (counts - 1).clamp(min=1)],
         "weights_transposed": [normalised.T @ x],
     }

@@ -21,7 +21,8 @@ MISTAKES: dict[str, str] = {
         " weights the last one, so that each query's weights sum to 1)."
     ),
     "softmax_whole_tensor": (
-        "you divided by the sum over the whole tensor; sum along `dim` only, with keepdim=True."
+        "you divided by the sum over the whole tensor: sum each row only (along `dim`, or the last"
+        " dimension), with keepdim=True."
     ),
     "softmax_missing_keepdim": (
         "the sum lost its dimension, so the division broadcast along the wrong axis: use"
@@ -251,6 +252,14 @@ MISTAKES: dict[str, str] = {
         " wrapper's d_out is the size of each head, and the heads' outputs concatenate to 2"
         " features."
     ),
+    "scores_summed": (
+        "the scores were added up into one number: return one score per token, inputs @ query,"
+        " a tensor of shape (T,)."
+    ),
+    "features_averaged": (
+        "each token's own features were averaged; the running mean averages whole token vectors"
+        " over time, tokens 0..t: x[b, : t + 1].mean(dim=0)."
+    ),
     "dot_needs_vectors": (
         "torch.dot takes two 1-D vectors only; to compare the query with every row of inputs at"
         " once use a matrix-vector product, inputs @ query."
@@ -278,8 +287,12 @@ MISTAKES: dict[str, str] = {
         " for batches alike, so use queries @ keys.transpose(-2, -1), or '...' in einsum."
     ),
     "transpose_fixed_dims": (
-        "transpose(1, 2) names dimensions counted from the front, which are different ones for"
-        " (T, d), (b, T, d) and (b, h, T, d): count from the end, keys.transpose(-2, -1)."
+        "transpose(1, 2) (or permute) names dimensions counted from the front, which are different"
+        " ones for (T, d), (b, T, d) and (b, h, T, d): count from the end, keys.transpose(-2, -1)."
+    ),
+    "sdpa_mask_and_is_causal": (
+        "F.scaled_dot_product_attention takes either attn_mask or is_causal=True, not both:"
+        " is_causal=True alone already hides the future."
     ),
     "projection_transposed": (
         "W_query, W_key and W_value already have the shape (d_in, d_out): multiply x @ W_query"
