@@ -16,6 +16,7 @@ from mutations import CORPUS, Mutation
 from wrong_answers import WRONG_ANSWERS
 
 from autograder.feedback.page import feedback_html
+from autograder.findings.english import SENTENCES
 from autograder.grading.engine import GradeOptions, grade_class
 from autograder.grading.results import GradedRow
 from autograder.notebooks.variants import (
@@ -201,6 +202,69 @@ def test_feedback_names_the_actual_mistake_of_most_of_the_corpus(graded):
     print(f"named {len(named)} of {len(CORPUS)} mistakes ({rate:.0%}); not named: {', '.join(unnamed)}")
     assert len(CORPUS) >= 100
     assert rate >= 0.8, (f"{rate:.0%}", unnamed)
+
+
+# The misdiagnoses of a reviewer's list and the vague messages on real code (issue 23), each a
+# mistake of the corpus: the one mistake its feedback names, and no bare exception without a hint.
+REVIEWED = {
+    "scores_scaled_by_tokens": "scaled_by_wrong_size",  # keys.shape[1] was told "keys.T on a batch"
+    "matmul_upper_triangle": "mask_swapped",  # these three were told "rows were not normalised"
+    "matmul_weights_transposed": "weights_transposed",
+    "matmul_normalised_by_columns": "normalised_wrong_dim",
+    "dropout_in_place": "input_modified_in_place",  # was told "survivors were not rescaled"
+    "wrapper_one_shared_head": "shared_head",  # was told to concatenate along the last dim
+    "wrapper_2d_one_head": "one_head_of_two_features",
+    "split_wrong_transpose": "wrong_transpose",  # was told "split with view alone"
+    "attention_keys_T": "keys_T_on_batch",  # these two got only a raw RuntimeError
+    "attention_lecture_head_keys_T": "keys_T_on_batch",
+    "attention_mask_not_cropped": "mask_not_sliced",
+    "v2_unscaled": "no_sqrt_scaling",  # SelfAttention_v2's mistakes all got one sentence
+    "v2_values_from_keys": "wrong_projection",
+    "v2_softmax_dim0": "softmax_wrong_dim",
+    "v2_scores_transposed": "scores_transposed",
+    "v2_bias_ignored": "qkv_bias_ignored",
+    "stable_subtracts_mean": "softmax_shift_not_max",  # the self-checks passed it
+    "scores_einsum_for_three_dims": "fixed_rank",  # the vague ones on real code
+    "masked_softmax_tokens_from_first_dim": "batch_dims_not_handled",
+    "masked_softmax_dim_one": "softmax_wrong_dim",
+    "multi_head_merges_the_weights": "merged_weights",
+    "renormalize_zeroes_in_place": "input_modified_in_place",
+    "mask_true_means_visible": "mask_inverted",
+    "attention_sdpa_given_the_hidden_mask": "mask_inverted",
+    "gpt2_with_qkv_bias": "gpt2_qkv_bias",
+}
+
+
+@pytest.mark.parametrize(("name", "mistake"), REVIEWED.items())
+def test_reviewed_misdiagnoses_name_the_real_mistake(graded, name, mistake):
+    mutation = next(mutation for mutation in CORPUS if mutation.name == name)
+    assert mutation.mistake == mistake
+    assert named_mistakes(graded, mutation) == {mistake}
+    row = graded[(mutation.name, mutation.assignment)]
+    bare = [test.message() for test in row.tests if test.stage == mutation.stage and test.finding is not None
+            and test.finding.key == "raised" and not test.finding.mistakes()]
+    assert not bare
+
+
+def test_no_text_says_gpt2_has_no_qkv_bias():
+    """Notebook 04 rightly says OpenAI's GPT-2 weights use qkv_bias=True: the exercise's layer has
+    none because the exercise says so, and the words say that."""
+    for text in (MESSAGES["gpt2_qkv_bias"], SENTENCES["parameter_count"]):
+        assert "has no bias" not in text
+        assert "no qkv bias" not in text
+        assert "qkv_bias=False" in text
+    assert "OpenAI's released GPT-2 weights do have those biases" in MESSAGES["gpt2_qkv_bias"]
+
+
+@pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
+def test_untouched_stubs_are_told_not_implemented_yet(graded, assignment_id):
+    """A stub is no error of the student's: every test says "not implemented yet", in its label too,
+    and no stub is told to fix another stage first."""
+    row = graded[("stubs", assignment_id)]
+    assert {test.finding.key for test in row.tests} == {"not_implemented"}
+    page = feedback_html(row)
+    assert "Not implemented yet" in page
+    assert "Your code raised an error" not in page
 
 
 def test_a_later_redefinition_is_ignored_and_reported(graded):

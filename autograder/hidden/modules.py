@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import torch
 
-from autograder.findings.finding import Failure, finding
+from autograder.findings.finding import Failure, Finding, finding
 from autograder.hidden.compare import (
     TOLERANCES,
     Mistakes,
@@ -24,7 +24,7 @@ from autograder.hidden.compare import (
     matching_mistake,
     shape_text,
 )
-from autograder.hidden.error_hints import meta_cannot_run
+from autograder.hidden.error_hints import meta_cannot_run, raised_by_stub
 from autograder.hidden.parameters import ParameterMap, parameter_map, reference_gradient, student_weights
 from autograder.probes.client import RemoteObject, Submission
 from autograder.probes.errors import StudentError
@@ -174,6 +174,19 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
     for name, param in reference.named_parameters():
         expect_tensor(reference_gradient(found, name, result["param_grads"]), param.grad,
                       finding("what.parameter_gradient", what=what, name=name))
+
+
+def expect_value_error(call: Callable[[], object], wrong_error: Callable[[str], Finding], no_error: Finding) -> None:
+    """``call()`` raises a ValueError; ``wrong_error(type_name)`` says what another exception is,
+    ``no_error`` what a result is. A stub's NotImplementedError is left to say "not implemented"."""
+    try:
+        call()
+    except StudentError as error:
+        if raised_by_stub(error.type_name, error.student_traceback):
+            raise
+        expect(error.type_name == "ValueError", wrong_error(error.type_name))
+        return
+    raise Failure(no_error)
 
 
 def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: tuple, what: What) -> None:

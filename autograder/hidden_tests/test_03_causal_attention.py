@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from autograder.findings.finding import Failure, finding
+from autograder.findings.finding import finding
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import (
     expect,
@@ -22,11 +22,11 @@ from autograder.hidden.modules import (
     expect_no_future_leakage,
     expect_same_gradients,
     expect_same_output,
+    expect_value_error,
     module_case,
     on_meta,
     randn,
 )
-from autograder.probes.client import StudentError
 from autograder.worker.protocol import Seeded
 
 ASSIGNMENT = "03_causal_attention"
@@ -225,14 +225,11 @@ def test_inverted_dropout_edge_probabilities(student, device, p):
 @pytest.mark.parametrize("p", [-0.1, 1.5])
 def test_inverted_dropout_rejects_invalid_p(student, p):
     x = _dropout_input(106, torch.float32, "cpu")
-    try:
-        student.call("inverted_dropout", x, p)
-    except StudentError as error:
-        expect(error.type_name == "ValueError",
-               finding("wrong_error_for_p", "invalid_p_not_rejected", what=f"inverted_dropout(x, p={p})",
-                       error_type=error.type_name))
-        return
-    raise Failure(finding("no_error_for_p", "invalid_p_not_rejected", what=f"inverted_dropout(x, p={p})"))
+    what = f"inverted_dropout(x, p={p})"
+    expect_value_error(lambda: student.call("inverted_dropout", x, p),
+                       lambda error_type: finding("wrong_error_for_p", "invalid_p_not_rejected", what=what,
+                                                  error_type=error_type),
+                       finding("no_error_for_p", "invalid_p_not_rejected", what=what))
 
 
 @pytest.mark.inverted_dropout

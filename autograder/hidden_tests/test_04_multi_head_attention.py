@@ -25,6 +25,7 @@ from autograder.hidden.modules import (
     expect_runs_on_meta,
     expect_same_gradients,
     expect_same_output,
+    expect_value_error,
     load_reference_weights,
     module_case,
     on_meta,
@@ -140,14 +141,11 @@ def test_split_heads_rejects_indivisible_sizes(student, num_heads):
     x = randn(125, 2, 5, 10)
     what = finding("what.for_shape", call=f"split_heads(x, {num_heads})", argument="x",
                shape=shape_text(x.shape))
-    try:
-        student.call("split_heads", x, num_heads)
-    except StudentError as error:
-        expect(error.type_name == "ValueError",
-               finding("wrong_error_for_heads", "indivisible_not_rejected", what=what, error_type=error.type_name))
-        return
-    raise Failure(finding("no_error_for_heads", "indivisible_not_rejected", what=what, features=x.shape[-1],
-                          heads=num_heads))
+    expect_value_error(lambda: student.call("split_heads", x, num_heads),
+                       lambda error_type: finding("wrong_error_for_heads", "indivisible_not_rejected", what=what,
+                                                  error_type=error_type),
+                       finding("no_error_for_heads", "indivisible_not_rejected", what=what, features=x.shape[-1],
+                               heads=num_heads))
 
 
 @pytest.mark.merge_heads
@@ -231,14 +229,11 @@ def test_multi_head_attention_drops_attention_weights_in_training(student, refer
 @pytest.mark.parametrize(("d_out", "num_heads"), [(10, 3), (6, 4)])
 def test_multi_head_attention_rejects_indivisible_sizes(student, d_out, num_heads):
     what = call_text("MultiHeadAttention", 4, d_out, 8, 0.0, num_heads)
-    try:
-        student.new("MultiHeadAttention", 4, d_out, 8, 0.0, num_heads)
-    except StudentError as error:
-        expect(error.type_name == "ValueError",
-               finding("wrong_error_for_heads", "indivisible_not_rejected", what=what, error_type=error.type_name))
-        return
-    raise Failure(finding("no_error_for_heads", "indivisible_not_rejected", what=what, features=d_out,
-                          heads=num_heads))
+    expect_value_error(lambda: student.new("MultiHeadAttention", 4, d_out, 8, 0.0, num_heads),
+                       lambda error_type: finding("wrong_error_for_heads", "indivisible_not_rejected", what=what,
+                                                  error_type=error_type),
+                       finding("no_error_for_heads", "indivisible_not_rejected", what=what, features=d_out,
+                               heads=num_heads))
 
 
 @pytest.mark.MultiHeadAttention
