@@ -23,7 +23,7 @@ import nbformat
 import pytest
 import torch
 from kit_notebooks import errors, load_definitions, printed_text
-from mutations import MUTATIONS
+from mutations import CORPUS
 from nbclient import NotebookClient
 
 from autograder.course.paths import ASSIGNMENTS_DIR, KIT_ROOT, LOCALES_DIR, solution_notebook, student_notebook
@@ -522,7 +522,8 @@ def test_findings_are_worded_only_in_the_table(path):
 @pytest.mark.slow
 @pytest.mark.parametrize("language", TRANSLATIONS)
 def test_every_mutants_failure_is_rendered_without_english(graded_mutants, language):
-    """Every finding of a failed test of every mutant (tests/mutations.py), graded by the engine."""
+    """Every finding of a failed test of every mistake of the corpus (tests/mutations.py and
+    tests/wrong_answers.py), graded by the engine."""
     assert len(graded_mutants) > 50
     for found in graded_mutants:
         localized = render(found, language)
@@ -533,7 +534,7 @@ def test_every_mutants_failure_is_rendered_without_english(graded_mutants, langu
 @pytest.fixture(scope="module")
 def graded_mutants(tmp_path_factory) -> list[Finding]:
     root = tmp_path_factory.mktemp("mutants")
-    for mutation in MUTATIONS:
+    for mutation in CORPUS:
         write_submission(root / "submitted", mutation.name, mutation.assignment, mutation.notebook())
     rows = grade_class(root / "submitted", root / "out", GradeOptions(jobs=2, device="cpu"))
     failed = {json.dumps(test.finding.to_json(), sort_keys=True) for row in rows for test in row.tests

@@ -77,7 +77,7 @@ SENTENCES: dict[str, str] = {
         "{what} has {parameters} parameters; the layer this exercise asks for has {expected_parameters}"
         " (768 input and output features, and qkv_bias=False, the default, as the notebook says)."),
     "context_too_short": (
-        "{what} reads a short input but not one of {tokens} tokens ({error_type}: {message}): its"
+        "{what} reads a short input but not one of {tokens} tokens (it raised {error_type}): its"
         " context is shorter than {tokens} tokens."),
     # Any function stage.
     "modified_input": (

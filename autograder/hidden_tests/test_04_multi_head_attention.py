@@ -297,7 +297,7 @@ def test_gpt2_small_attention_configuration(student):
     except StudentError as error:
         module(full_context[:, :4])  # a short input failing too: the student's own error, shown as it is
         raise Failure(finding("context_too_short", "gpt2_context_length", what=what, tokens=GPT2_CONTEXT,
-                              error_type=error.type_name, message=error.message)) from None
+                              error_type=error.type_name)) from None
     if output is not None:
         expect_structure(output, full_context, finding("what.on_meta", what=what,
                                                        shape=shape_text(full_context.shape)))
