@@ -432,6 +432,24 @@ class CausalAttention(nn.Module):
         scores = (self.W_query(x) @ keys.transpose(1, 2)).masked_fill(self.mask[:T, :T], float("-inf"))
         return torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1) @ self.dropout(self.W_value(x))
 '''),
+    WrongAnswer("attention_drops_the_weights_twice", "dropout_applied_twice", '''
+class CausalAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        self.attn_dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1).bool())
+
+    def forward(self, x):
+        T = x.shape[1]
+        keys = self.W_key(x)
+        scores = (self.W_query(x) @ keys.transpose(1, 2)).masked_fill(self.mask[:T, :T], float("-inf"))
+        weights = self.attn_dropout(self.dropout(torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1)))
+        return weights @ self.W_value(x)
+'''),
     WrongAnswer("attention_mask_never_sliced", "mask_not_sliced", '''
 class CausalAttention(nn.Module):
     def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):

@@ -87,13 +87,17 @@ class WeightsRevealing:
     def expect_dropped_weights(self) -> None:
         """In training mode, about a fraction p of the visible weights is zeroed, the survivors are
         scaled by 1 / (1 - p), and the values are mixed with those dropped-out weights; with one
-        extra dropout layer switched off, if that is what it takes."""
+        extra dropout layer switched off, if the output shows dropout after the weights."""
+        what = finding("what.training", what=self.what)
+        dropped, totals = self._training_weights(what)
         try:
-            self._expect_dropped_weights()
+            self._expect_dropped(dropped, totals, what)
         except Failure:
+            if _sums_kept(dropped, totals):
+                raise  # every dropout acted on the weights themselves (twice, say): none is extra
             for layer in self._dropout_layers():
                 try:
-                    self._expect_dropped_weights(switched_off=layer)
+                    self._expect_dropped(*self._training_weights(what, switched_off=layer), what)
                     return
                 except Failure:
                     continue
@@ -104,21 +108,29 @@ class WeightsRevealing:
         one, or by F.scaled_dot_product_attention's dropout_p)."""
         return [name for name, kind in self.module.describe()["children"].items() if kind == "Dropout"]
 
-    def _expect_dropped_weights(self, switched_off: str | None = None) -> None:
-        what = finding("what.training", what=self.what)
+    def _training_weights(self, what: What, switched_off: str | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        """The weights and their sums read from one training-mode output (``switched_off``: a
+        dropout layer of the module put in eval mode first)."""
         self.module.train()
         if switched_off is not None:
             self.module.attr(switched_off).eval()
-        dropped, totals = self._revealed(self.module(self.x), what)
+        return self._revealed(self.module(self.x), what)
+
+    def _expect_dropped(self, dropped: torch.Tensor, totals: torch.Tensor, what: What) -> None:
         kept = dropped != 0
         num_tokens = self.weights.shape[1]
         visible = torch.ones(num_tokens, num_tokens, dtype=torch.bool).tril()[:, None, :].expand_as(kept.cpu())
         expect_zero_fraction(kept.cpu()[visible], self.p, finding("what.its_weights", what=what))
-        rtol, atol = TOLERANCES[torch.float64]
-        expect(torch.allclose(totals, dropped.sum(dim=-1), rtol=rtol, atol=atol),
-               finding("dropout_on_output", "dropout_on_output", what=what))
+        expect(_sums_kept(dropped, totals), finding("dropout_on_output", "dropout_on_output", what=what))
         expect_tensor(dropped, self.weights * kept / (1 - self.p), finding("what.weights_kept", what=what),
                       mistakes=lambda: wrong_outputs.dropout_mistakes(self.weights, kept, self.p))
+
+
+def _sums_kept(weights: torch.Tensor, totals: torch.Tensor) -> bool:
+    """Whether each revealed row still sums to its total column: dropout, if any, acted on the
+    weights and nothing after them."""
+    rtol, atol = TOLERANCES[torch.float64]
+    return torch.allclose(totals, weights.sum(dim=-1), rtol=rtol, atol=atol)
 
 
 def weights_revealing_attention(student: Submission, reference_class: type, class_name: str, *, p: float,

@@ -104,11 +104,11 @@ def _parameter_mistake(found: ParameterMap) -> str | None:
         return "qkv_bias_ignored"
     if missing == {"out_proj.bias"} and not extra:
         return "out_proj_bias"
-    heads = {name.split(".")[1] for name in missing if name.startswith("heads.")}
     if missing and not extra and all(name.startswith("heads.") for name in missing):
-        # No head's parameters at all: the heads are not registered (a plain list); only the first
-        # head's: the other heads are that same module.
-        return "heads_not_module_list" if not found.slots else "shared_head" if "0" not in heads else None
+        if not found.slots:
+            return "heads_not_module_list"  # no head's parameters at all: the heads are not registered
+        heads = {name.split(".")[1] for name in missing}
+        return "shared_head" if "0" not in heads else None  # only the first head's: the others are that one
     return None
 
 
