@@ -416,7 +416,8 @@ class _Student:
 
 
 class _Module:
-    """A student's module as the probe client describes it: no parameters, ``plain`` tensors."""
+    """A student's module as the probe client describes it: no parameters, ``plain`` tensors (which
+    stay on the CPU, so that running it on the meta device fails as torch does)."""
 
     def __init__(self, plain=(), buffers=(), output_shape=(2, 6, 4)):
         self.plain, self.buffers, self.output_shape = list(plain), dict.fromkeys(buffers), output_shape
@@ -429,6 +430,8 @@ class _Module:
                 "buffers": self.buffers}
 
     def __call__(self, x):
+        if self.plain:
+            raise StudentError("RuntimeError", "Tensor on device meta is not on the expected device cpu!")
         return torch.zeros(self.output_shape, device=x.device)
 
 

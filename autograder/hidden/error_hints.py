@@ -111,6 +111,11 @@ def raised_by_stub(error_type: str, student_traceback: str) -> bool:
     return not line or "NotImplementedError" in line
 
 
+def device_error(error_type: str, message: str) -> bool:
+    """Whether torch refused to mix devices (a tensor left on the CPU met one on the meta device)."""
+    return error_type in ("RuntimeError", "NotImplementedError") and bool(_DEVICE.search(message))
+
+
 def meta_cannot_run(error_type: str, message: str) -> bool:
     """Whether the meta device could not run the student's code because it depends on values
     (``.item()``, boolean indexing): the meta device's limit, which a GPU does not have."""
