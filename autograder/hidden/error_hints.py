@@ -23,8 +23,10 @@ _LEAF_IN_PLACE = re.compile(r"leaf Variable that requires grad is being used in 
 # words for a CPU tensor that receives a meta tensor's values).
 _DEVICE = re.compile(r"same device|not on the expected device|device type|copy out of meta tensor", re.IGNORECASE)
 _META_COPY = re.compile(r"copy out of meta tensor", re.IGNORECASE)
-# The meta device cannot run what depends on values (.item(), boolean indexing): its limit, not a bug.
-_META_NEEDS_VALUES = re.compile(r"meta tensors|register_meta|Meta kernel|data-dependent", re.IGNORECASE)
+# What the meta device cannot run but a GPU can: code that reads values (.item(), boolean indexing),
+# and a 0-dimensional CPU tensor as masked_fill's value (torch moves it to a GPU by itself).
+_META_LIMITS = re.compile(r"meta tensors|register_meta|Meta kernel|data-dependent|Expected `value` to be on same"
+                          r" device", re.IGNORECASE)
 
 _BATCHED = frozenset({"scaled_dot_product_scores", "CausalAttention", "MultiHeadAttention"})
 _MASKED_MODULES = frozenset({"CausalAttention", "MultiHeadAttention"})
@@ -70,6 +72,7 @@ RULES = [
               error_types=("RuntimeError", "IndexError"), stages=frozenset({"scaled_dot_product_scores"})),
     ErrorRule("sdpa_mask_and_is_causal", re.compile(r"attn_mask should not be set when is_causal")),
     ErrorRule("keys_T_on_batch", _SIZES, re.compile(r"\.T\b(?!\s*\()"), stages=_BATCHED),
+    ErrorRule("keys_T_on_batch", re.compile(r"use of `x\.T` on tensors of dimension other than 2"), stages=_BATCHED),
     ErrorRule("projection_transposed", _SIZES, re.compile(r"@\s*self\.W_\w+\.(T\b|t\(\))"),
               stages=frozenset({"SelfAttention_v1"})),
     ErrorRule("merged_weights", _SIZES,
@@ -117,7 +120,7 @@ def device_error(error_type: str, message: str) -> bool:
 
 
 def meta_cannot_run(error_type: str, message: str) -> bool:
-    """Whether the meta device could not run the student's code because it depends on values
-    (``.item()``, boolean indexing): the meta device's limit, which a GPU does not have."""
+    """Whether the meta device could not run the student's code for a limit of its own, which a
+    GPU does not have (``.item()``, boolean indexing, a CPU scalar tensor as a fill value)."""
     return (error_type in ("RuntimeError", "NotImplementedError") and not _META_COPY.search(message)
-            and bool(_META_NEEDS_VALUES.search(message)))
+            and bool(_META_LIMITS.search(message)))
