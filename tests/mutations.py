@@ -1,13 +1,17 @@
 """Plausible mistakes, each one small substitution in one answer cell of a solution notebook.
 
 A mutant must lose points on its stage and nowhere else (except on stages that build on it,
-see ``tests/test_hidden_tests.py``). Where the hidden tests can recognise the mistake, its id
-in ``autograder.hidden.wrong_outputs.MESSAGES`` is given, and the feedback must name it.
+see ``tests/test_hidden_tests.py``). Each names the mistake it makes, an id of
+``autograder.student.mistakes.MISTAKES`` (None only where no mistake text describes it): the
+feedback should name exactly that one. ``CORPUS`` adds the whole wrong answers of
+``tests/wrong_answers.py``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from wrong_answers import WRONG_ANSWERS
 
 from autograder.notebooks.variants import load_solution, with_replacement
 from autograder.student.curriculum import assignment_of
@@ -19,7 +23,7 @@ class Mutation:
     stage: str
     old: str
     new: str
-    mistake: str | None = None  # the mistake id the feedback must name
+    mistake: str | None = None  # the mistake it makes, which the feedback should name
 
     @property
     def assignment(self) -> str:
@@ -65,7 +69,7 @@ MUTATIONS = [
              "softmax_wrong_dim"),
     Mutation("v1_key_matrix_transposed", "SelfAttention_v1",
              "self.W_key = nn.Parameter(torch.rand(d_in, d_out))",
-             "self.W_key = nn.Parameter(torch.rand(d_out, d_in))"),
+             "self.W_key = nn.Parameter(torch.rand(d_out, d_in))", "parameter_transposed"),
     Mutation("v2_unscaled", "SelfAttention_v2", "attn_scores / keys.shape[-1] ** 0.5",
              "attn_scores", "no_sqrt_scaling"),
     Mutation("v2_values_from_keys", "SelfAttention_v2", "values = self.W_value(x)",
@@ -96,7 +100,8 @@ MUTATIONS = [
     Mutation("masked_softmax_hides_diagonal", "masked_softmax", "diagonal=1", "diagonal=0",
              "mask_hides_diagonal"),
     Mutation("masked_softmax_fills_zero", "masked_softmax",
-             "attn_scores.masked_fill(future, -torch.inf)", "attn_scores.masked_fill(future, 0.0)"),
+             "attn_scores.masked_fill(future, -torch.inf)", "attn_scores.masked_fill(future, 0.0)",
+             "mask_filled_with_zero"),
     Mutation("dropout_not_rescaled", "inverted_dropout", "return x * keep / (1.0 - p)",
              "return x * keep", "dropout_not_rescaled"),
     Mutation("dropout_rescaled_by_p", "inverted_dropout", "return x * keep / (1.0 - p)",
@@ -105,9 +110,10 @@ MUTATIONS = [
              "dropout_keep_probability"),
     Mutation("dropout_in_eval", "inverted_dropout", "if not training or p == 0.0:",
              "if p == 0.0:", "dropout_in_eval"),
-    Mutation("dropout_ignores_generator", "inverted_dropout", "generator=generator, ", ""),
+    Mutation("dropout_ignores_generator", "inverted_dropout", "generator=generator, ", "",
+             "dropout_ignores_generator"),
     Mutation("dropout_accepts_negative_p", "inverted_dropout", "if not 0.0 <= p <= 1.0:",
-             "if p > 1.0:"),
+             "if p > 1.0:", "invalid_p_not_rejected"),
     Mutation("attention_dropout_on_output", "CausalAttention",
              "attn_weights = self.dropout(attn_weights)\n        return attn_weights @ values",
              "return self.dropout(attn_weights @ values)", "dropout_on_output"),
@@ -118,17 +124,19 @@ MUTATIONS = [
     Mutation("attention_mask_plain_attribute", "CausalAttention",
              'self.register_buffer(\n            "mask", ', "self.mask = (", "mask_plain_attribute"),
     Mutation("attention_mask_not_cropped", "CausalAttention",
-             "self.mask.bool()[:num_tokens, :num_tokens]", "self.mask.bool()"),
+             "self.mask.bool()[:num_tokens, :num_tokens]", "self.mask.bool()", "mask_not_sliced"),
     # 04_multi_head_attention
     Mutation("wrapper_concat_tokens", "MultiHeadAttentionWrapper", "dim=-1)", "dim=1)",
              "heads_concat_wrong_dim"),
-    Mutation("wrapper_plain_list", "MultiHeadAttentionWrapper", "nn.ModuleList(", "list("),
+    Mutation("wrapper_plain_list", "MultiHeadAttentionWrapper", "nn.ModuleList(", "list(",
+             "heads_not_module_list"),
     Mutation("wrapper_2d_four_features", "wrapper_with_2d_output",
-             "MultiHeadAttentionWrapper(d_in, 1,", "MultiHeadAttentionWrapper(d_in, 2,"),
+             "MultiHeadAttentionWrapper(d_in, 1,", "MultiHeadAttentionWrapper(d_in, 2,",
+             "one_head_of_two_features"),
     Mutation("split_without_transpose", "split_heads", "return x.transpose(1, 2)", "return x",
              "view_without_transpose"),
     Mutation("split_copies", "split_heads", "return x.transpose(1, 2)",
-             "return x.transpose(1, 2).contiguous()"),
+             "return x.transpose(1, 2).contiguous()", "split_copies"),
     Mutation("split_without_check", "split_heads", "if d_out % num_heads != 0:", "if False:",
              "indivisible_not_rejected"),
     Mutation("merge_without_transpose", "merge_heads", "x = x.transpose(1, 2).contiguous()",
@@ -142,9 +150,9 @@ MUTATIONS = [
              "attn_weights = nn.functional.dropout(attn_weights, self.dropout.p)", "dropout_in_eval"),
     Mutation("multi_head_softmax_dim2", "MultiHeadAttention", "** 0.5, dim=-1)", "** 0.5, dim=2)",
              "softmax_wrong_dim"),
-    Mutation("gpt2_with_dropout", "gpt2_small_attention", "dropout=0.0", "dropout=0.1"),
+    Mutation("gpt2_with_dropout", "gpt2_small_attention", "dropout=0.0", "dropout=0.1", "gpt2_dropout"),
     Mutation("gpt2_short_context", "gpt2_small_attention", "context_length=1024",
-             "context_length=768"),
+             "context_length=768", "gpt2_context_length"),
 ]
 
 # Mistakes added with the behaviours every notebook promises (unchanged inputs, device-following
@@ -291,3 +299,5 @@ NEW_MUTATIONS = [
     Mutation("gpt2_eight_heads", "gpt2_small_attention", "num_heads=12", "num_heads=8", "gpt2_head_count"),
 ]
 MUTATIONS += NEW_MUTATIONS
+# Every mistake of the kit's corpus: one-line substitutions and whole wrong answers.
+CORPUS = [*MUTATIONS, *WRONG_ANSWERS]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -79,6 +80,10 @@ def build_class(root: Path) -> None:
     write_submission(root, "exits", ASSIGNMENT, with_answer(
         solution, "attention_scores", "import os\n\ndef attention_scores(inputs):\n    os._exit(3)\n"))
     write_submission(root, "empty", ASSIGNMENT, b"")
+    write_submission(root, "empty_notebook", ASSIGNMENT, {**solution, "cells": [
+        {"cell_type": "markdown", "id": "m", "metadata": {}, "source": "My notes"},
+        {"cell_type": "code", "execution_count": None, "id": "c", "metadata": {}, "outputs": [], "source": "  \n"}]})
+    write_submission(root, "another_assignment", ASSIGNMENT, load_solution("02_self_attention"))
     write_submission(root, "not_json", ASSIGNMENT, "{ this is not json")
     write_submission(root, "not_a_notebook", ASSIGNMENT, json.dumps({"hello": "world"}))
     misnamed = root / "misnamed" / ASSIGNMENT / "my_work.ipynb"
@@ -157,9 +162,13 @@ def test_an_lms_download_gets_a_zip_collect_hint(tmp_path):
 
 
 @pytest.mark.parametrize(("student", "status_start"), [
-    ("empty", "unreadable: 01_attention_scores.ipynb is empty"),
-    ("not_json", "unreadable: 01_attention_scores.ipynb is not valid notebook JSON"),
-    ("not_a_notebook", "unreadable: 01_attention_scores.ipynb is JSON but not a Jupyter notebook"),
+    ("empty", "unreadable: 01_attention_scores.ipynb is an empty file (0 bytes), not a notebook: save"),
+    ("empty_notebook", "missing: 01_attention_scores.ipynb is an empty notebook: none of its cells holds code"),
+    ("another_assignment", "misnamed: 01_attention_scores.ipynb looks like 02_self_attention, not"
+                           " 01_attention_scores"),
+    ("not_json", "unreadable: 01_attention_scores.ipynb is damaged: it cannot be read as a notebook; download"
+                 " your notebook again"),
+    ("not_a_notebook", "unreadable: 01_attention_scores.ipynb is not a Jupyter notebook (it has no list of cells)"),
     ("misnamed", "misnamed: found my_work.ipynb"),
     ("a_directory", "unreadable: 01_attention_scores.ipynb is a folder"),
     ("symlink", "unreadable: 01_attention_scores.ipynb is a symbolic link"),
@@ -170,6 +179,7 @@ def test_unreadable_submissions_get_a_status_and_zero(graded_class, student, sta
     row = read_grades(out)[student]
     assert row["status"].startswith(status_start)
     assert float(row["score"]) == 0
+    assert not re.search(r"Expecting|column|char \d", row["status"])  # never the JSON parser's words
 
 
 @pytest.mark.parametrize("student", ["full", "failing_import", "magics", "endless_demo", "huge_outputs",

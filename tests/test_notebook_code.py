@@ -1,11 +1,20 @@
 """What the grader extracts from a notebook: definitions only, whatever else the cells hold."""
 
 import json
+import re
 
 import pytest
 
 from autograder.notebooks import reading as notebook_code
-from autograder.notebooks.reading import NotebookError, extract_definitions, extract_notebook_file
+from autograder.notebooks.reading import (
+    EmptyNotebook,
+    NotebookError,
+    OtherAssignmentNotebook,
+    extract_definitions,
+    extract_notebook_file,
+)
+from autograder.notebooks.variants import load_solution, load_student
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
 
 def _notebook(*sources: str) -> dict:
@@ -62,16 +71,56 @@ def test_markdown_and_odd_cells_are_skipped():
 
 
 @pytest.mark.parametrize(("content", "message"), [
-    (b"", "is empty"),
-    (b"\xff\xfe not text", "is not valid notebook JSON"),
-    (b"[1, 2]", "is JSON but not a Jupyter notebook"),
-    (b'{"cells": 3}', "is JSON but not a Jupyter notebook"),
+    (b"", r"is an empty file \(0 bytes\), not a notebook: save your notebook"),
+    (b"\xff\xfe not text", "is damaged: it cannot be read as a notebook; download your notebook again"),
+    (b'{"cells": [{"cell_type": "code", "source": "def f(', "is damaged: it cannot be read as a notebook"),
+    (b'{"cells": [' + b"[" * 100_000 + b"]" * 100_000 + b"]}", "is damaged"),
+    (b"[1, 2]", r"is not a Jupyter notebook \(it has no list of cells\); download your notebook again"),
+    (b'{"cells": 3}', "is not a Jupyter notebook"),
 ])
 def test_unreadable_files_raise_a_clear_error(tmp_path, content, message):
     path = tmp_path / "nb.ipynb"
     path.write_bytes(content)
-    with pytest.raises(NotebookError, match=message):
+    with pytest.raises(NotebookError, match=message) as raised:
         extract_notebook_file(path)
+    assert raised.value.row_kind == "unreadable"
+    assert not re.search(r"Expecting|column|char \d", str(raised.value))  # never the JSON parser's words
+
+
+def test_a_notebook_without_code_is_empty(tmp_path):
+    path = tmp_path / "01_attention_scores.ipynb"
+    path.write_text(json.dumps({"cells": [{"cell_type": "markdown", "source": "notes"},
+                                          {"cell_type": "code", "source": ["\n", "   "]}]}))
+    with pytest.raises(EmptyNotebook, match="is an empty notebook: none of its cells holds code") as raised:
+        extract_notebook_file(path, STAGES_BY_ASSIGNMENT["01_attention_scores"])
+    assert raised.value.row_kind == "missing"
+    assert extract_notebook_file(path).blocks == []  # read without an assignment, it is just empty
+
+
+@pytest.mark.parametrize("markers", [True, False])
+def test_another_assignments_notebook_says_which_it_looks_like(tmp_path, markers):
+    """02's notebook saved as 01's, with its answer cells' markers or (cells copied into a new
+    notebook) without them."""
+    notebook = load_solution("02_self_attention")
+    if not markers:
+        for cell in notebook["cells"]:
+            cell["metadata"].pop("nbgrader", None)
+    path = tmp_path / "01_attention_scores.ipynb"
+    path.write_text(json.dumps(notebook))
+    with pytest.raises(OtherAssignmentNotebook,
+                       match="01_attention_scores.ipynb looks like 02_self_attention, not 01_attention_scores"
+                       ) as raised:
+        extract_notebook_file(path, STAGES_BY_ASSIGNMENT["01_attention_scores"])
+    assert raised.value.row_kind == "misnamed"
+
+
+@pytest.mark.parametrize("assignment_id", list(STAGES_BY_ASSIGNMENT))
+def test_each_assignments_own_notebooks_are_its_own(tmp_path, assignment_id):
+    """The solution and the untouched student notebook (04 holds 03's CausalAttention as a given cell)."""
+    for notebook in (load_solution(assignment_id), load_student(assignment_id)):
+        path = tmp_path / f"{assignment_id}.ipynb"
+        path.write_text(json.dumps(notebook))
+        assert extract_notebook_file(path, STAGES_BY_ASSIGNMENT[assignment_id]).blocks
 
 
 def test_symlinks_and_huge_files_are_refused(tmp_path, monkeypatch):

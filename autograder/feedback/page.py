@@ -52,6 +52,7 @@ PAGE_TEXT: dict[str, str] = {
     "score.late_penalty": "Late penalty",
     "score.adjustment": "Adjustment: {reason}",
     "score.total": "Score",
+    "status.not_implemented": "Not implemented yet",  # an untouched stub: no error of the student's
 }
 
 MINUS = "\u2212"  # the minus sign, not a hyphen
@@ -77,6 +78,14 @@ def _problem(test: ScoredTest) -> tuple:
     return test.status.value, found.key, found.mistake, what.key if isinstance(what, Finding) else what
 
 
+def _label_key(test: ScoredTest) -> str:
+    """The page text that labels a failed test's message: its status, or "not implemented yet"
+    for a stub that still raises NotImplementedError."""
+    if test.finding is not None and test.finding.key == "not_implemented":
+        return "status.not_implemented"
+    return f"status.{test.status.value}"
+
+
 def _stage_summaries(row: GradedRow) -> list[dict]:
     """The stages of the page, with their failure messages in the notebook's language: one
     message per problem, the first test's, however many tests (shapes, dtypes, devices) found it."""
@@ -92,7 +101,7 @@ def _stage_summaries(row: GradedRow) -> list[dict]:
             "points": total.points, "max_points": total.max_points,
             "messages": [{"status": tests[0].status.value, "text": tests[0].message(row.language),
                           "label": text["message_label_tests" if len(tests) > 1 else "message_label"].format(
-                              label=text[f"status.{tests[0].status.value}"], count=len(tests))}
+                              label=text[_label_key(tests[0])], count=len(tests))}
                          for tests in groups.values()],
         })
     return summaries

@@ -36,9 +36,6 @@ SENTENCES: dict[str, str] = {
     "plain_attributes": (
         "{what} keeps tensors as plain attributes ({names}): they stay on the CPU when the module"
         " moves to a GPU; register them with self.register_buffer(...)."),
-    "no_mask_buffer": (
-        "{what} has no buffer named mask: register the causal mask with"
-        " self.register_buffer('mask', ...) so that it moves with the module."),
     "future_leak": (
         "{what}: changing only the tokens after position {position} changed the outputs at"
         " positions 0 to {position}."),
@@ -66,6 +63,7 @@ SENTENCES: dict[str, str] = {
     "wrong_class": "{what} should return a {class_name}.",
     "not_a_module": "{what} should return a module.",
     "wrong_head_count": "{what} should have {expected_heads} heads; it has {heads}.",
+    "wrong_feature_count": "{what} gives {features} output features; the exercise asks for 2.",
     "split_copies": (
         "{what} should return a view of x (view + transpose), not a copy: after filling x, the"
         " result did not change with it."),
@@ -76,9 +74,11 @@ SENTENCES: dict[str, str] = {
         "{what} returned a result; {features} features cannot be split into {heads} equal heads, so"
         " it should raise a ValueError."),
     "parameter_count": (
-        "{what} has {parameters} parameters; GPT-2 small's attention has {expected_parameters} (768"
-        " input and output features, no qkv bias)."),
-    "mask_buffer_shape": "{what} should have a {shape} mask buffer: a context of {tokens} tokens.",
+        "{what} has {parameters} parameters; the layer this exercise asks for has {expected_parameters}"
+        " (768 input and output features, and qkv_bias=False, the default, as the notebook says)."),
+    "context_too_short": (
+        "{what} reads a short input but not one of {tokens} tokens (it raised {error_type}): its"
+        " context is shorter than {tokens} tokens."),
     # Any function stage.
     "modified_input": (
         "{what} returned the right values but changed its argument {argument} in place, and the"

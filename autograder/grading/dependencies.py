@@ -57,7 +57,8 @@ def pointed_to_failing_stages(outcomes: list[TestOutcome], called: dict[str, set
     pointed = []
     for outcome in outcomes:
         culprits = sorted(called.get(outcome.stage, set()) & failing)
-        if culprits and outcome.status is not TestStatus.PASSED and outcome.finding is not None:
+        unfinished = outcome.finding is not None and outcome.finding.key == "not_implemented"
+        if culprits and outcome.status is not TestStatus.PASSED and outcome.finding is not None and not unfinished:
             outcome = replace(outcome, finding=finding("calls_failing_stage", stages=", ".join(culprits),
                                                        found=outcome.finding))
         pointed.append(outcome)

@@ -89,7 +89,7 @@ def _prepare(entries: list[SubmissionEntry]) -> tuple[list[PreparedSubmission], 
         try:
             code = extract_notebook_file(entry.path, STAGES_BY_ASSIGNMENT[entry.assignment_id])
         except NotebookError as error:
-            problems[entry.key] = RowStatus(RowKind.UNREADABLE, str(error))
+            problems[entry.key] = RowStatus(RowKind(error.row_kind), str(error))
             continue
         except Exception as error:  # noqa: BLE001 - whatever one hostile file does costs only its row
             problems[entry.key] = RowStatus(RowKind.UNREADABLE, "the notebook could not be read"

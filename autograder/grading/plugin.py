@@ -24,6 +24,7 @@ import pytest
 from autograder.findings.finding import Failure, Finding, finding
 from autograder.grading.jobs import PreparedSubmission, SubmissionKey, SubmissionRecord, TestOutcome
 from autograder.grading.results import TestStatus
+from autograder.hidden import error_hints
 from autograder.probes.client import Submission
 from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, StudentError, WorkerCrashed
 from autograder.student.curriculum import all_stages
@@ -69,32 +70,10 @@ def _quoted(problems: list[Finding]) -> list[Finding]:
     return [*problems[:MAX_QUOTED_PROBLEMS], finding("problems.more", count=len(problems) - MAX_QUOTED_PROBLEMS)]
 
 
-# torch's own error texts that name a known mistake: a device or a dtype not followed, a view of
-# a tensor that transpose left non-contiguous.
-_MISTAKES_IN_ERRORS = (
-    (re.compile(r"same device|not on the expected device|device type", re.IGNORECASE), "device_not_followed"),
-    (re.compile(r"same dtype|expected scalar type|dtype .* != ", re.IGNORECASE), "dtype_not_followed"),
-    (re.compile(r"view size is not compatible", re.IGNORECASE), "view_needs_contiguous"),
-)
-
-
-# torch's own NotImplementedError when a CPU tensor receives a meta tensor's values: the student
-# made a tensor on the CPU, not an unfinished stub.
-_META_COPY = re.compile(r"copy out of meta tensor", re.IGNORECASE)
-
-
-def _mistake_in_error(error: StudentError) -> str | None:
-    if error.type_name == "NotImplementedError" and _META_COPY.search(error.message):
-        return "device_not_followed"
-    if error.type_name != "RuntimeError":
-        return None
-    return next((mistake for pattern, mistake in _MISTAKES_IN_ERRORS if pattern.search(error.message)), None)
-
-
 def _student_error_finding(error: StudentError, stage: str, submission: Submission | None) -> Finding:
-    mistake = _mistake_in_error(error)
-    if error.type_name == "NotImplementedError" and mistake is None:
+    if error_hints.raised_by_stub(error.type_name, error.student_traceback):
         return finding("not_implemented", stage=stage)
+    mistake = error_hints.mistake_in_error(stage, error.type_name, error.message, error.student_traceback)
     if error.undefined_name is not None:
         found = finding("not_defined", name=error.undefined_name)
     else:

@@ -6,6 +6,10 @@ what was expected and what came, but never the reference's values: at most the l
 error, where it is and the student's own number there. When the answer matches a known
 mistake (see ``autograder.hidden.wrong_outputs``) the finding names it. A failure raises
 ``Failure`` with its finding as data; its words are in ``autograder.findings.english``.
+
+Values are compared at the precision the student returned: the notebooks never ask to keep the
+input's floating dtype, so a float32 answer to float64 inputs (the book's loops fill
+``torch.empty(T)``) is right when it is right to float32's tolerance (ARCHITECTURE.md, "Fairness").
 """
 
 from __future__ import annotations
@@ -103,7 +107,7 @@ def _structure_problem(actual: torch.Tensor, expected: torch.Tensor) -> Problem 
     if actual.shape != expected.shape:
         return "wrong_shape", {"actual_shape": shape_text(actual.shape),
                                "expected_shape": shape_text(expected.shape)}
-    if actual.dtype != expected.dtype:
+    if actual.dtype != expected.dtype and not _both_compared_floats(actual.dtype, expected.dtype):
         return "wrong_dtype", {"actual_dtype": actual.dtype, "expected_dtype": expected.dtype}
     if actual.device != expected.device:
         return "wrong_device", {"actual_device": actual.device, "expected_device": expected.device}
@@ -121,7 +125,7 @@ def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol) -> 
         return "not_finite", {"count": int(bad.sum()), "total": actual.numel(),
                               "index": _index_text(bad.nonzero()[0]),
                               "value": actual[bad][0].item()}
-    rtol, atol = _tolerances(expected.dtype, rtol, atol)
+    rtol, atol = _tolerances(_less_precise(actual.dtype, expected.dtype), rtol, atol)
     error = (actual.double() - expected.double()).abs().nan_to_num(0.0)
     wrong = error > atol + rtol * expected.double().abs()
     if not wrong.any():
@@ -147,16 +151,21 @@ def _index_text(index) -> str:
     return shape_text([int(i) for i in index])
 
 
+def matching_mistake(actual: torch.Tensor, expected: torch.Tensor, mistakes: MistakeSource) -> str | None:
+    """The one known mistake (of ``mistakes``, as in ``expect_tensor``) whose output ``actual``
+    reproduces at the default tolerances, if any."""
+    return _matching_mistake(actual, expected, mistakes, None, None)
+
+
 def _matching_mistake(actual, expected, mistakes: MistakeSource, rtol, atol) -> str | None:
-    """The id of the first known mistake whose output the answer reproduces."""
+    """The id of the one known mistake whose output the answer reproduces; None when no mistake
+    does, or when several different ones do (the evidence cannot tell which was made)."""
     if mistakes is None or actual.device != expected.device:
         return None  # a tensor on the wrong device: that is the mistake to name
     candidates = mistakes() if callable(mistakes) else mistakes
-    for mistake_id, outputs in candidates.items():
-        for wrong in outputs:
-            if _same_values(actual, wrong.to(expected.dtype), rtol, atol):
-                return mistake_id
-    return None
+    matched = {mistake_id for mistake_id, outputs in candidates.items()
+               if any(_same_values(actual, wrong.to(expected.dtype), rtol, atol) for wrong in outputs)}
+    return matched.pop() if len(matched) == 1 else None
 
 
 def _same_values(actual: torch.Tensor, wrong: torch.Tensor, rtol, atol) -> bool:
@@ -164,9 +173,21 @@ def _same_values(actual: torch.Tensor, wrong: torch.Tensor, rtol, atol) -> bool:
         return False  # a meta tensor has no values to compare
     if not wrong.is_floating_point():
         return torch.equal(actual.cpu().to(wrong.dtype), wrong.cpu())
-    rtol, atol = _tolerances(wrong.dtype, rtol, atol)
+    rtol, atol = _tolerances(_less_precise(actual.dtype, wrong.dtype), rtol, atol)
     return torch.allclose(actual.cpu().to(wrong.dtype), wrong.cpu(), rtol=rtol, atol=atol,
                           equal_nan=True)
+
+
+def _both_compared_floats(*dtypes: torch.dtype) -> bool:
+    """Whether every dtype is one the tests compare at its own precision (float32, float64)."""
+    return all(dtype in TOLERANCES for dtype in dtypes)
+
+
+def _less_precise(actual: torch.dtype, expected: torch.dtype) -> torch.dtype:
+    """The dtype whose tolerances apply: the student's, when it holds fewer digits."""
+    if _both_compared_floats(actual, expected) and torch.finfo(actual).eps > torch.finfo(expected).eps:
+        return actual
+    return expected
 
 
 def _tolerances(dtype: torch.dtype, rtol: float | None, atol: float | None) -> tuple[float, float]:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import torch
 
-from autograder.findings.finding import Failure, finding
+from autograder.findings.finding import Failure, Finding, finding
 from autograder.hidden.compare import (
     TOLERANCES,
     Mistakes,
@@ -21,9 +21,13 @@ from autograder.hidden.compare import (
     expect,
     expect_structure,
     expect_tensor,
+    matching_mistake,
     shape_text,
 )
+from autograder.hidden.error_hints import device_error, meta_cannot_run, raised_by_stub
+from autograder.hidden.parameters import ParameterMap, parameter_map, reference_gradient, student_weights
 from autograder.probes.client import RemoteObject, Submission
+from autograder.probes.errors import StudentError
 
 # A message lists at most this many problems, so that it stays readable.
 MAX_LISTED = 3
@@ -58,10 +62,11 @@ def load_reference_weights(module: RemoteObject, reference: torch.nn.Module, wha
     """Give the student's module the reference's parameters (buffers stay the student's own).
 
     Buffers are left alone because a correct mask may be stored in another form (a boolean
-    or a "keep" mask); the parameters' names and shapes are the contract.
+    or a "keep" mask, another name or shape) or not at all; the parameters are the contract
+    (``autograder.hidden.parameters``).
     """
-    expect_reference_parameters(module.describe(), reference, what)
-    module.load_state_dict(reference_weights(reference), strict=False)
+    found = expect_reference_parameters(module.describe(), reference, what)
+    module.load_state_dict(student_weights(found, reference), strict=False)
 
 
 def reference_weights(reference: torch.nn.Module) -> dict[str, torch.Tensor]:
@@ -69,45 +74,55 @@ def reference_weights(reference: torch.nn.Module) -> dict[str, torch.Tensor]:
     return {name: param.detach() for name, param in reference.named_parameters()}
 
 
-def expect_reference_parameters(description: dict, reference: torch.nn.Module, what: What) -> None:
-    """Fail unless the described module has exactly the reference's parameter names and shapes."""
-    expected = {name: list(param.shape) for name, param in reference.named_parameters()}
-    actual = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
-    problems = [finding("problems.wrong_shape", name=name, actual_shape=shape_text(actual[name]),
-                    expected_shape=shape_text(shape))
-                for name, shape in expected.items() if name in actual and actual[name] != shape]
+def expect_reference_parameters(description: dict, reference: torch.nn.Module, what: What) -> ParameterMap:
+    """Where the described module holds each reference parameter; fail unless every one has its
+    place (by name and shape, or fused) and nothing else is there."""
+    found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()},
+                          reference)
+    if found.fits:
+        return found
+    problems = [finding("problems.wrong_shape", name=name, actual_shape=shape_text(actual),
+                        expected_shape=shape_text(expected))
+                for name, (actual, expected) in found.wrong_shape.items()]
     problems += [finding("problems.missing", name=name, shape=shape_text(shape))
-                 for name, shape in expected.items() if name not in actual]
-    problems += [finding("problems.extra", name=name) for name in actual if name not in expected]
-    if problems:
-        shown = problems[:MAX_LISTED]
-        if len(problems) > MAX_LISTED:
-            shown.append(finding("problems.more", count=len(problems) - MAX_LISTED))
-        missing = {name for name in expected if name not in actual}
-        raise Failure(finding("parameters", _parameter_mistake(missing, set(actual) - set(expected)),
-                              what=what, problems=shown))
+                 for name, shape in found.missing.items()]
+    problems += [finding("problems.extra", name=name) for name in found.extra]
+    shown = problems[:MAX_LISTED]
+    if len(problems) > MAX_LISTED:
+        shown.append(finding("problems.more", count=len(problems) - MAX_LISTED))
+    raise Failure(finding("parameters", _parameter_mistake(found), what=what, problems=shown))
 
 
-def _parameter_mistake(missing: set[str], extra: set[str]) -> str | None:
-    """The known mistake that explains exactly these missing and extra parameters, if any."""
+def _parameter_mistake(found: ParameterMap) -> str | None:
+    """The known mistake that explains exactly these parameter problems, if any."""
+    missing, extra = set(found.missing), set(found.extra)
     projections = ("W_query.bias", "W_key.bias", "W_value.bias")
+    if found.wrong_shape:
+        transposed = all(actual == expected[::-1] for actual, expected in found.wrong_shape.values())
+        return "parameter_transposed" if transposed and not (missing or extra) else None
     if (missing or extra) and all(name.endswith(projections) for name in missing | extra):
         return "qkv_bias_ignored"
     if missing == {"out_proj.bias"} and not extra:
         return "out_proj_bias"
-    heads = {name.split(".")[1] for name in missing if name.startswith("heads.")}
-    if missing and not extra and all(name.startswith("heads.") for name in missing) and "0" not in heads:
-        return "shared_head"
+    if missing and not extra and all(name.startswith("heads.") for name in missing):
+        if not found.slots:
+            return "heads_not_module_list"  # no head's parameters at all: the heads are not registered
+        heads = {name.split(".")[1] for name in missing}
+        return "shared_head" if "0" not in heads else None  # only the first head's: the others are that one
     return None
 
 
 def student_module(student: Submission, reference: torch.nn.Module, class_name: str, *args,
                    device: str, dtype: torch.dtype, **kwargs) -> RemoteObject:
     """The student's ``class_name(*args, **kwargs)`` on ``device``/``dtype`` with the reference's
-    weights, in eval mode like the reference (built in one probe: modules are built often)."""
+    weights, in eval mode like the reference (built in one probe: modules are built often; a
+    module with fused projections takes two more)."""
     module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
                                                weights=reference_weights(reference))
-    expect_reference_parameters(description, reference, call_text(class_name, *args, **kwargs))
+    found = expect_reference_parameters(description, reference, call_text(class_name, *args, **kwargs))
+    if not found.by_name:
+        module.load_state_dict(student_weights(found, reference), strict=False)
+        module.eval()
     return module
 
 
@@ -154,38 +169,67 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
     result = module.backward((x.detach().clone().requires_grad_(True),), grad_output)
     expect_tensor(result["output"], output.detach(), finding("what.training", what=what))
     expect_tensor(result["arg_grads"][0], x_reference.grad, finding("what.input_gradient", what=what))
+    found = parameter_map({name: list(shape) for name, (shape, _) in module.describe()["parameters"].items()},
+                          reference)
     for name, param in reference.named_parameters():
-        expect_tensor(result["param_grads"].get(name), param.grad,
+        expect_tensor(reference_gradient(found, name, result["param_grads"]), param.grad,
                       finding("what.parameter_gradient", what=what, name=name))
 
 
-def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: tuple,
-                        what: What, *, mask_buffer: bool) -> None:
-    """Moved to the meta device, the module keeps every tensor with it and still runs.
+def expect_value_error(call: Callable[[], object], wrong_error: Callable[[str], Finding], no_error: Finding) -> None:
+    """``call()`` raises a ValueError; ``wrong_error(type_name)`` says what another exception is,
+    ``no_error`` what a result is. A stub's NotImplementedError is left to say "not implemented"."""
+    try:
+        call()
+    except StudentError as error:
+        if raised_by_stub(error.type_name, error.student_traceback):
+            raise
+        expect(error.type_name == "ValueError", wrong_error(error.type_name))
+        return
+    raise Failure(no_error)
+
+
+def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: tuple, what: What) -> None:
+    """Moved to the meta device, the module still runs: every tensor it uses moves with it.
 
     This catches on a CPU-only machine what would break on a GPU: a mask kept as a plain
     attribute stays behind when the module moves, and so do tensors made on the CPU in forward.
+    Any registered buffer moves with the module, whatever its name or shape; a module that needs
+    no mask (``is_causal=True``) needs no buffer, and one that moves a plain attribute itself
+    (``self.mask.to(x.device)``) runs too.
     """
     module.to("meta")
-    description = module.describe()
-    left_behind = sorted(description["plain_tensor_attributes"])
-    expect(not left_behind,
-           finding("plain_attributes", "mask_plain_attribute", what=what, names=", ".join(left_behind)))
-    if mask_buffer:
-        buffers = [name for name in description["buffers"] if name.split(".")[-1] == "mask"]
-        expect(bool(buffers), finding("no_mask_buffer", what=what))
-    output = module(torch.empty(input_shape, device="meta"))
-    expect_tensor(output, torch.empty(output_shape, device="meta"),
-                  finding("what.on_meta", what=what, shape=shape_text(input_shape)))
+    try:
+        output = on_meta(lambda: module(torch.empty(input_shape, device="meta")))
+    except StudentError as error:
+        left_behind = sorted(module.describe()["plain_tensor_attributes"])
+        if left_behind and device_error(error.type_name, error.message):
+            raise Failure(finding("plain_attributes", "mask_plain_attribute", what=what,
+                                  names=", ".join(left_behind))) from None
+        raise
+    if output is not None:
+        expect_tensor(output, torch.empty(output_shape, device="meta"),
+                      finding("what.on_meta", what=what, shape=shape_text(input_shape)))
+
+
+def on_meta(call: Callable[[], object]) -> object:
+    """What ``call()`` returns on the meta device; None when the meta device cannot run the
+    student's code because it reads values (``.item()``, boolean indexing), which a GPU can:
+    that is the meta device's limit, and no mistake."""
+    try:
+        return call()
+    except StudentError as error:
+        if meta_cannot_run(error.type_name, error.message):
+            return None
+        raise
 
 
 def expect_class_runs_on_meta(student: Submission, class_name: str, *args, input_shape: tuple,
-                               output_shape: tuple, mask_buffer: bool, **kwargs) -> None:
+                              output_shape: tuple, **kwargs) -> None:
     """The student's ``class_name(*args, **kwargs)``, built in the worker, runs on the meta device
     (see ``expect_runs_on_meta``)."""
     module = student.new(class_name, *args, **kwargs)
-    expect_runs_on_meta(module, input_shape, output_shape, call_text(class_name, *args, **kwargs),
-                        mask_buffer=mask_buffer)
+    expect_runs_on_meta(module, input_shape, output_shape, call_text(class_name, *args, **kwargs))
 
 
 def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor, seed: int,
@@ -209,9 +253,11 @@ def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x
             with torch.no_grad():
                 expected = reference(changed)
             on_changed = finding("what.future_changed", what=what, position=t, shape=shape_text(x.shape))
+            wrong_outputs = (lambda changed=changed: mistakes(changed)) if mistakes else None
             expect_structure(after, expected, on_changed)
-            if isinstance(before, torch.Tensor) and before.shape == after.shape:
-                expect(torch.allclose(after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol),
-                       finding("future_leak", "future_leak", what=what, position=t))
-            expect_tensor(after, expected, on_changed,
-                          mistakes=(lambda changed=changed: mistakes(changed)) if mistakes else None)
+            if isinstance(before, torch.Tensor) and before.shape == after.shape and not torch.allclose(
+                    after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol):
+                # Name what the output reveals (no mask, a mask the wrong way round...), else the leak.
+                mistake = matching_mistake(after, expected, wrong_outputs) or "future_leak"
+                raise Failure(finding("future_leak", mistake, what=what, position=t))
+            expect_tensor(after, expected, on_changed, mistakes=wrong_outputs)

@@ -52,6 +52,7 @@ def _wrong_masks(size: int, device) -> WrongOutputs:
 def dot_product_mistakes(inputs: torch.Tensor, query: torch.Tensor) -> WrongOutputs:
     """Wrong results of attention_scores_for_query(inputs, query)."""
     return {"elementwise_product": [inputs * query],
+            "scores_summed": [(inputs @ query).sum()],
             "dot_product_wrong_dim": [(inputs * query).sum(dim=0)],
             "query_ignored": [inputs @ inputs[index] for index in range(inputs.shape[0])]}
 
@@ -75,6 +76,7 @@ def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
                                   reference.softmax_naive(x - x.min(dim=dim, keepdim=True).values, dim=dim)],
         "softmax_max_wrong_dim": [reference.softmax_naive(x - x.max(dim=d, keepdim=True).values, dim=dim)
                                   for d in other_dims],
+        "normalised_without_exp": [x / x.sum(dim=dim, keepdim=True)],
     }
     exps = torch.exp(x)
     with contextlib.suppress(RuntimeError):  # shapes that do not broadcast make it raise instead
@@ -85,7 +87,8 @@ def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
 def context_vector_mistakes(attn_weights: torch.Tensor, inputs: torch.Tensor) -> WrongOutputs:
     """Wrong results of context_vector(attn_weights, inputs)."""
     return {"context_ignores_weights": [inputs.mean(dim=0), inputs.sum(dim=0)],
-            "weighted_sum_wrong_dim": [(attn_weights[:, None] * inputs).sum(dim=1)]}
+            "weighted_sum_wrong_dim": [(attn_weights[:, None] * inputs).sum(dim=1)],
+            "weighted_sum_missing": [attn_weights[:, None] * inputs]}
 
 
 def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
@@ -122,27 +125,37 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
 
 
 def _weights(scores: torch.Tensor, *, scale_dim: float, mask: torch.Tensor | None,
-             softmax_dim: int = -1, mask_after_softmax: bool = False) -> torch.Tensor:
-    """Attention weights computed the way a mistake computes them (the options say how)."""
+             softmax_dim: int = -1, mask_after_softmax: bool = False, fill: float = float("-inf"),
+             empty_rows: float | None = None) -> torch.Tensor:
+    """Attention weights computed the way a mistake computes them (the options say how):
+    ``fill`` is what hidden scores become, ``empty_rows`` what a row with nothing visible gives
+    (NaN from a softmax of -inf only; F.scaled_dot_product_attention gives 0)."""
     if mask is not None and not mask_after_softmax:
-        scores = scores.masked_fill(mask, float("-inf"))
+        scores = scores.masked_fill(mask, fill)
     weights = torch.softmax(scores / math.sqrt(scale_dim), dim=softmax_dim)
+    if empty_rows is not None:
+        weights = weights.nan_to_num(empty_rows)
     if mask is not None and mask_after_softmax:
         weights = weights.masked_fill(mask, 0.0)
     return weights
 
 
-def _weight_variants(d_k: int, num_tokens: int, other_sizes: set[int], causal: bool,
-                     device) -> dict[str, list[dict]]:
-    """The options of ``_weights`` that reproduce each mistake in computing the weights."""
+def _weight_variants(d_k: int, num_tokens: int, other_sizes: set[int], causal: bool, device,
+                     ndim: int) -> dict[str, list[dict]]:
+    """The options of ``_weights`` that reproduce each mistake in computing the weights of scores
+    with ``ndim`` dimensions (``other_sizes``: sizes a wrong scale may take instead of d_k)."""
     variants = {
         "no_sqrt_scaling": [{"scale_dim": 1}],
         "scaled_by_d_k": [{"scale_dim": d_k**2}],
-        "scaled_by_wrong_size": [{"scale_dim": size} for size in other_sizes - {d_k}],
-        "softmax_wrong_dim": [{"softmax_dim": -2}],
+        "scaled_by_wrong_size": [{"scale_dim": size} for size in (other_sizes | {num_tokens}) - {d_k, 1}],
+        "softmax_wrong_dim": [{"softmax_dim": dim} for dim in range(ndim - 1)],
     }
     if causal:
+        future = _future(num_tokens, device)
         variants["mask_after_softmax"] = [{"mask_after_softmax": True}]
+        variants["mask_missing"] = [{"mask": None}]
+        variants["mask_filled_with_zero"] = [{"fill": 0.0}]
+        variants["mask_inverted"] = [{"mask": ~future}, {"mask": ~future, "empty_rows": 0.0}]
         for mistake_id, masks in _wrong_masks(num_tokens, device).items():
             variants[mistake_id] = [{"mask": mask} for mask in masks]
     return variants
@@ -152,11 +165,10 @@ def masked_softmax_mistakes(scores: torch.Tensor, d_k: int) -> WrongOutputs:
     """Wrong results of masked_softmax(scores, d_k)."""
     num_tokens = scores.shape[-1]
     right = {"scale_dim": d_k, "mask": _future(num_tokens, scores.device)}
-    variants = _weight_variants(d_k, num_tokens, set(), True, scores.device)
+    variants = _weight_variants(d_k, num_tokens, set(scores.shape[:-2]), True, scores.device, scores.ndim)
     wrong = {mistake_id: [_weights(scores, **(right | options)) for options in option_list]
              for mistake_id, option_list in variants.items()}
     wrong["scaled_after_softmax"] = [_weights(scores, **(right | {"scale_dim": 1})) / math.sqrt(d_k)]
-    wrong["mask_inverted"] = [_weights(scores, **(right | {"mask": ~right["mask"]}))]
     return wrong
 
 
@@ -199,13 +211,15 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
         weights = _weights(scores.transpose(-2, -1) if scores_transposed else scores, **(right | options))
         return weights if return_weights else out(merge(weights @ v))
 
-    variants = _weight_variants(d_k, num_tokens, {x.shape[-1], d_out}, causal, x.device)
+    sizes = {x.shape[-1], d_out, batch, num_heads}
+    variants = _weight_variants(d_k, num_tokens, sizes, causal, x.device, queries.ndim + (1 if heads else 0))
     wrong = {mistake_id: [attend(**options) for options in option_list]
              for mistake_id, option_list in variants.items()}
     wrong["scores_transposed"] = [attend(scores_transposed=True)]
     wrong["wrong_projection"] = [attend(roles=roles) for roles in _WRONG_ROLES]
-    if causal:
-        wrong["mask_inverted"] = [attend(mask=~_future(num_tokens, x.device))]
+    if not causal:  # with a mask, scores used as weights hold -inf: no answer to name
+        scores = queries @ keys.transpose(-2, -1)
+        wrong["missing_softmax"] = [scores @ values, scores / math.sqrt(d_k) @ values]
     if not heads:
         wrong["returned_weights"] = [attend(return_weights=True)]
     if heads:
@@ -218,9 +232,17 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
         def merge_wrong_axes(t):
             return t.transpose(2, 3).reshape(batch, num_tokens, d_out)
 
+        def split_interleaved(t):
+            return t.reshape(batch, num_tokens, d_k, num_heads).permute(0, 3, 1, 2)
+
+        def merge_interleaved(t):
+            return t.permute(0, 2, 3, 1).reshape(batch, num_tokens, d_out)
+
         wrong["view_without_transpose"] = [attend(split=split_by_view), attend(merge=merge_by_view),
                                            attend(split=split_by_view, merge=merge_by_view)]
         wrong["wrong_transpose"] = [attend(merge=merge_wrong_axes)]
+        wrong["heads_interleaved"] = [attend(split=split_interleaved), attend(merge=merge_interleaved),
+                                      attend(split=split_interleaved, merge=merge_interleaved)]
         wrong["missing_out_proj"] = [attend(out=_same)]
     elif x.ndim == 3:
         with contextlib.suppress(RuntimeError):  # most shapes make keys.T raise instead
@@ -233,7 +255,8 @@ def wrapper_mistakes(module: torch.nn.Module, x: torch.Tensor) -> WrongOutputs:
     """Wrong outputs of a MultiHeadAttentionWrapper: its reference heads, joined wrongly."""
     outputs = [head(x) for head in module.heads]
     return {"heads_concat_wrong_dim": [torch.cat(outputs, dim=dim) for dim in range(x.ndim - 1)],
-            "heads_summed": [sum(outputs)]}
+            "heads_summed": [sum(outputs)],
+            "heads_stacked": [torch.stack(outputs, dim=-1).flatten(-2)]}
 
 
 def split_heads_mistakes(x: torch.Tensor, num_heads: int) -> WrongOutputs:
@@ -244,14 +267,16 @@ def split_heads_mistakes(x: torch.Tensor, num_heads: int) -> WrongOutputs:
                                        x.reshape(batch, num_tokens, num_heads, -1)],
             "heads_interleaved": [x.reshape(batch, num_tokens, head_dim, num_heads).transpose(1, 2),
                                   x.reshape(batch, num_tokens, head_dim, num_heads).permute(0, 3, 1, 2)],
-            "wrong_transpose": [x.reshape(batch, num_tokens, num_heads, head_dim).transpose(2, 3)]}
+            "wrong_transpose": [x.reshape(batch, num_tokens, num_heads, head_dim).transpose(2, 3),
+                                x.reshape(batch, num_tokens, num_heads, head_dim).permute(0, 2, 3, 1)]}
 
 
 def merge_heads_mistakes(x: torch.Tensor) -> WrongOutputs:
     """Wrong results of merge_heads(x) for x of shape (b, h, T, head_dim)."""
     batch, _, num_tokens, _ = x.shape
     return {"view_without_transpose": [x.reshape(batch, num_tokens, -1)],
-            "wrong_transpose": [x.transpose(2, 3).reshape(batch, num_tokens, -1)]}
+            "wrong_transpose": [x.transpose(2, 3).reshape(batch, num_tokens, -1)],
+            "heads_interleaved": [x.permute(0, 2, 3, 1).reshape(batch, num_tokens, -1)]}
 
 
 # -- 03: masks, running means and dropout --------------------------------------------------
@@ -274,7 +299,9 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
 
     kept = weights.masked_fill(_future(num_tokens, weights.device), 0.0)
     wrong = {"mask_after_softmax": [kept],
-             "normalised_wrong_dim": [kept / kept.sum(dim=-2, keepdim=True)]}
+             "normalised_wrong_dim": [kept / kept.sum(dim=-2, keepdim=True)],
+             "mask_missing": [weights / weights.sum(dim=-1, keepdim=True)],
+             "softmax_whole_tensor": [kept / kept.sum()]}
     for mistake_id, masks in _wrong_masks(num_tokens, weights.device).items():
         wrong[mistake_id] = [renormalised(mask) for mask in masks]
     return wrong
@@ -295,6 +322,8 @@ def causal_average_mistakes(average: Callable, x: torch.Tensor) -> WrongOutputs:
         "normalised_wrong_dim": [(lower / lower.sum(dim=0, keepdim=True)) @ x],
         "mask_missing": [x.mean(dim=1, keepdim=True).expand_as(x)],
         "divided_by_sequence_length": [right * counts / num_tokens],
+        "features_averaged": [x.mean(dim=-1, keepdim=True).expand_as(x)],
+        "count_off_by_one": [right * counts / (counts - 1), right * counts / (counts - 1).clamp(min=1)],
         "weights_transposed": [normalised.T @ x],
     }
 

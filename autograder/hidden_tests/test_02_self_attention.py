@@ -72,8 +72,7 @@ def test_self_attention_v1_gradients(student, reference, device, dtype):
 @pytest.mark.SelfAttention_v1
 @pytest.mark.behaviour
 def test_self_attention_v1_runs_on_meta_device(student):
-    expect_class_runs_on_meta(student, "SelfAttention_v1", 5, 4, input_shape=(6, 5), output_shape=(6, 4),
-                              mask_buffer=False)
+    expect_class_runs_on_meta(student, "SelfAttention_v1", 5, 4, input_shape=(6, 5), output_shape=(6, 4))
 
 
 @pytest.mark.SelfAttention_v2
@@ -96,7 +95,7 @@ def test_self_attention_v2_gradients(student, reference, device, dtype):
 @pytest.mark.behaviour
 def test_self_attention_v2_runs_on_meta_device(student):
     expect_class_runs_on_meta(student, "SelfAttention_v2", 5, 4, qkv_bias=True, input_shape=(6, 5),
-                              output_shape=(6, 4), mask_buffer=False)
+                              output_shape=(6, 4))
 
 
 @pytest.mark.copy_v2_weights_into_v1
@@ -117,6 +116,8 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
         what = finding("what.after_copy", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
                    attribute=f"sa_v1.{name}")
         expect(name in parameters, finding("not_a_parameter", what=what, module="sa_v1"))
-        expect_tensor(sa_v1.attr(name), getattr(ref_v2, name).weight.detach().T, what,
+        weight = getattr(ref_v2, name).weight.detach()
+        expect_tensor(sa_v1.attr(name), weight.T, what,
                       mistakes={"copied_wrong_matrix": [getattr(ref_v2, other).weight.detach().T
-                                                        for other in names if other != name]})
+                                                        for other in names if other != name],
+                                "copy_without_transpose": [weight]})

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.findings.finding import Finding, finding
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE, MAX_NOTEBOOK_BYTES, notebook_language
 
 _LINE_BREAKS = re.compile(r"\r\n|\r|\n")
@@ -37,7 +38,27 @@ _DEFINITION_NODES = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunct
 
 
 class NotebookError(Exception):
-    """The file is not a notebook the grader can read; the message says why in plain words."""
+    """The file is not a notebook the grader can read; the message says why in plain words, and
+    what to do. ``row_kind`` is the status its row gets in grades.csv."""
+
+    row_kind = "unreadable"
+
+
+class EmptyNotebook(NotebookError):
+    """A notebook without a line of code: nothing was handed in."""
+
+    row_kind = "missing"
+
+
+class OtherAssignmentNotebook(NotebookError):
+    """Another assignment's notebook saved under this assignment's name."""
+
+    row_kind = "misnamed"
+
+
+# What a student can do with a file the grader cannot read (never the parser's own words).
+_DOWNLOAD_AGAIN = ("download your notebook again from Jupyter (File > Download), or copy your answers into a fresh"
+                   " copy of the assignment's notebook, and submit that")
 
 
 @dataclass
@@ -75,9 +96,8 @@ class _GradedCells:
         answers: dict[str, set[int]] = {}
         given = set()
         for index, cell in enumerate(cells):
-            metadata = cell.get("metadata") if isinstance(cell, dict) else None
-            nbgrader = metadata.get("nbgrader") if isinstance(metadata, dict) else None
-            if not isinstance(nbgrader, dict):
+            nbgrader = _nbgrader_metadata(cell)
+            if nbgrader is None:
                 continue
             if nbgrader.get("solution") is True and nbgrader.get("grade_id") in (graded_names or ()):
                 answers.setdefault(nbgrader["grade_id"], set()).add(index)
@@ -103,6 +123,13 @@ class _GradedCells:
         return {name for name in names if name in self.graded_names and name not in self.answer_cells}
 
 
+def _nbgrader_metadata(cell: object) -> dict | None:
+    """A cell's nbgrader metadata (its markers), if it has any."""
+    metadata = cell.get("metadata") if isinstance(cell, dict) else None
+    nbgrader = metadata.get("nbgrader") if isinstance(metadata, dict) else None
+    return nbgrader if isinstance(nbgrader, dict) else None
+
+
 def read_notebook_json(path: Path) -> dict:
     """Read a notebook file as JSON, with errors an instructor can act on."""
     if path.is_symlink():
@@ -113,7 +140,8 @@ def read_notebook_json(path: Path) -> dict:
         raise NotebookError(f"{path.name} is not a regular file")
     size = path.stat().st_size
     if size == 0:
-        raise NotebookError(f"{path.name} is empty (0 bytes)")
+        raise NotebookError(f"{path.name} is an empty file (0 bytes), not a notebook: save your notebook in Jupyter"
+                            " (File > Save) and submit it again")
     if size > MAX_NOTEBOOK_BYTES:
         raise NotebookError(
             f"{path.name} is {size / 2**20:.0f} MiB, over the {MAX_NOTEBOOK_BYTES // 2**20} MiB limit;"
@@ -121,14 +149,10 @@ def read_notebook_json(path: Path) -> dict:
         )
     try:
         notebook = json.loads(path.read_bytes())
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise NotebookError(f"{path.name} is not valid notebook JSON ({error})") from None
-    except ValueError as error:  # an integer of more than 4300 digits, say
-        raise NotebookError(f"{path.name} holds JSON the grader refuses to read ({str(error)[:200]})") from None
-    except RecursionError:
-        raise NotebookError(f"{path.name} is JSON nested too deeply to be a notebook") from None
+    except (ValueError, RecursionError):  # not JSON, or JSON no notebook holds (nested too deep, huge numbers)
+        raise NotebookError(f"{path.name} is damaged: it cannot be read as a notebook; {_DOWNLOAD_AGAIN}") from None
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
-        raise NotebookError(f"{path.name} is JSON but not a Jupyter notebook (no list of cells)")
+        raise NotebookError(f"{path.name} is not a Jupyter notebook (it has no list of cells); {_DOWNLOAD_AGAIN}")
     return notebook
 
 
@@ -272,6 +296,34 @@ def _bounded(problems: list[Finding]) -> list[Finding]:
 
 
 def extract_notebook_file(path: Path, graded_names: Collection[str] | None = None) -> ExtractedCode:
-    """Read a notebook file and extract its definitions (raises NotebookError when unreadable);
-    ``graded_names`` as in ``extract_definitions``."""
-    return extract_definitions(read_notebook_json(path), graded_names)
+    """Read a notebook file and extract its definitions; ``graded_names`` as in
+    ``extract_definitions``. Raises NotebookError when the file cannot be read and, given the
+    graded names of an assignment, when it holds no code or is plainly another assignment's."""
+    notebook = read_notebook_json(path)
+    if graded_names is not None and not any(
+            isinstance(cell, dict) and cell.get("cell_type") == "code" and cell_source(cell).strip()
+            for cell in notebook["cells"]):
+        raise EmptyNotebook(f"{path.name} is an empty notebook: none of its cells holds code. Submit the notebook"
+                            " you worked in (saved first: File > Save)")
+    code = extract_definitions(notebook, graded_names)
+    this = next((assignment for assignment, stages in STAGES_BY_ASSIGNMENT.items()
+                 if graded_names is not None and set(stages) == set(graded_names)), None)
+    other = _other_assignment(notebook, code, this) if this is not None else None
+    if other is not None:
+        raise OtherAssignmentNotebook(
+            f"{path.name} looks like {other}, not {this}: its answer cells are {other}'s stages. Submit the"
+            f" notebook of {this} here, and that of {other} under its own name")
+    return code
+
+
+def _other_assignment(notebook: dict, code: ExtractedCode, this: str) -> str | None:
+    """The assignment whose notebook this plainly is, when it is not ``this``: its answer cells'
+    stages (or, with no markers left, the stages it defines) belong to another assignment more
+    than to this one."""
+    markers = [_nbgrader_metadata(cell) or {} for cell in notebook["cells"]]
+    answer_ids = {marker["grade_id"] for marker in markers
+                  if marker.get("solution") is True and isinstance(marker.get("grade_id"), str)}
+    found = answer_ids or {name for block in code.blocks for name in block.names}
+    counts = {assignment: len(found & set(stages)) for assignment, stages in STAGES_BY_ASSIGNMENT.items()}
+    best = max(counts, key=counts.get)
+    return best if best != this and counts[best] > counts[this] else None

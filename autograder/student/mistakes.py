@@ -21,15 +21,16 @@ MISTAKES: dict[str, str] = {
         " weights the last one, so that each query's weights sum to 1)."
     ),
     "softmax_whole_tensor": (
-        "you divided by the sum over the whole tensor; sum along `dim` only, with keepdim=True."
+        "you divided by the sum over the whole tensor: sum each row only (along `dim`, or the last"
+        " dimension), with keepdim=True."
     ),
     "softmax_missing_keepdim": (
         "the sum lost its dimension, so the division broadcast along the wrong axis: use"
         " sum(dim=dim, keepdim=True)."
     ),
     "softmax_overflow": (
-        "exp overflowed on large inputs (inf / inf gives NaN): subtract the maximum along `dim`"
-        " before taking exp."
+        "the exponentials overflowed on large inputs (inf / inf gives NaN): subtract the maximum"
+        " along `dim` before taking exp."
     ),
     "softmax_global_max": (
         "you subtracted the maximum of the whole tensor, so rows far below it underflow to 0 / 0:"
@@ -52,7 +53,7 @@ MISTAKES: dict[str, str] = {
         " the number of tokens."
     ),
     "keys_T_on_batch": (
-        "keys.T on a batch reverses every dimension, (b, T, d) -> (d, T, b); transpose only the"
+        "on a batch, keys.T reverses every dimension, (b, T, d) -> (d, T, b); transpose only the"
         " last two: keys.transpose(-2, -1) or keys.mT."
     ),
     "mask_after_softmax": (
@@ -97,9 +98,13 @@ MISTAKES: dict[str, str] = {
         "no attention weight was dropped in training mode: apply dropout to the attention"
         " weights, after the softmax, while the module is training."
     ),
+    "dropout_applied_twice": (
+        "dropout was applied twice to the same values (about 1 - (1 - p)^2 of them end up zero):"
+        " drop the attention weights once, right after the softmax."
+    ),
     "dropout_on_output": (
-        "dropout was applied to the context vectors, not to the attention weights: drop"
-        " attention weights, then multiply by the values."
+        "dropout was applied to the values or the context vectors, not to the attention weights:"
+        " drop attention weights (after the softmax), then multiply by the values."
     ),
     "view_without_transpose": (
         "the heads were split or merged with view alone: view(b, T, h, head_dim) then"
@@ -145,8 +150,8 @@ MISTAKES: dict[str, str] = {
         " and negative scores give negative weights; use torch.softmax(scores, dim=-1)."
     ),
     "scores_transposed": (
-        "the scores were transposed (keys @ queries.T): row i must hold query i's scores against"
-        " every key, queries @ keys.transpose(-2, -1)."
+        "the scores were transposed (keys @ queries.T, or queries and keys swapped): row i must"
+        " hold query i's scores against every key, queries @ keys.transpose(-2, -1)."
     ),
     "returned_weights_not_scores": (
         "a softmax was applied: this function returns the scaled scores, before any softmax."
@@ -160,8 +165,9 @@ MISTAKES: dict[str, str] = {
         " the transposed weight of the layer with the same name in v2."
     ),
     "mask_missing": (
-        "nothing was masked, so every token averages over the whole sequence, future included:"
-        " keep only the current and earlier tokens."
+        "nothing was hidden, so every token still sees the whole sequence, future included (filling"
+        " the future with 0 instead of -inf hides nothing either: the softmax turns a 0 into a"
+        " weight like any other): keep only the current and earlier tokens."
     ),
     "normalised_wrong_dim": (
         "the rows were normalised along the wrong dimension: divide each row by its own sum,"
@@ -201,18 +207,25 @@ MISTAKES: dict[str, str] = {
         " dtype=x.dtype, or torch.*_like functions."
     ),
     "view_needs_contiguous": (
-        "view was called on a tensor that transpose made non-contiguous: call .contiguous()"
+        "the tensor given to view was made non-contiguous by transpose: call .contiguous()"
         " before view (or use reshape, which copies when it must)."
     ),
     "mask_plain_attribute": (
         "the mask is a plain tensor attribute, so .to(device) does not move it: store it with"
         " self.register_buffer(\"mask\", ...)."
     ),
+    "parameter_transposed": (
+        "a weight matrix was created with its two dimensions swapped: the notebook gives its shape,"
+        " (d_in, d_out), so that x @ W turns d_in features into d_out."
+    ),
     "qkv_bias_ignored": (
         "the qkv_bias argument was not passed on: create the projections with"
         " nn.Linear(d_in, d_out, bias=qkv_bias)."
     ),
-    "out_proj_bias": "out_proj has no bias: create it as nn.Linear(d_out, d_out), bias included.",
+    "out_proj_bias": (
+        "the output projection out_proj has no bias: create it as nn.Linear(d_out, d_out), bias"
+        " included."
+    ),
     "shared_head": (
         "every head is the same module ([head] * num_heads repeats one object): build a new"
         " CausalAttention for each head in the ModuleList."
@@ -222,8 +235,9 @@ MISTAKES: dict[str, str] = {
         " torch.cat(..., dim=-1)."
     ),
     "heads_interleaved": (
-        "the features were split as (head_dim, num_heads) instead of (num_heads, head_dim), so"
-        " each head gets every h-th feature: view(b, T, num_heads, head_dim) then transpose(1, 2)."
+        "the features were split (or merged) as (head_dim, num_heads) instead of (num_heads,"
+        " head_dim), so each head gets every h-th feature: view(b, T, num_heads, head_dim) then"
+        " transpose(1, 2) to split, and the same two steps backwards to merge."
     ),
     "wrong_transpose": (
         "the wrong pair of dimensions was transposed: the heads move in front of the tokens with"
@@ -234,12 +248,126 @@ MISTAKES: dict[str, str] = {
         " and raise ValueError with a message that says so."
     ),
     "one_head_of_two_features": (
-        "the exercise asks for two heads of one feature each (d_out = 1 per head, num_heads = 2),"
-        " whose outputs concatenate to 2 features."
+        "the exercise asks for two heads of one feature each (num_heads = 2, d_out = 1): the"
+        " wrapper's d_out is the size of each head, and the heads' outputs concatenate to 2"
+        " features."
+    ),
+    "scores_summed": (
+        "the scores were added up into one number: return one score per token, inputs @ query,"
+        " a tensor of shape (T,)."
+    ),
+    "features_averaged": (
+        "each token's own features were averaged; the running mean averages whole token vectors"
+        " over time, tokens 0..t: x[b, : t + 1].mean(dim=0)."
+    ),
+    "dot_needs_vectors": (
+        "torch.dot takes two 1-D vectors only; to compare the query with every row of inputs at"
+        " once use a matrix-vector product, inputs @ query."
+    ),
+    "operands_swapped": (
+        "the factors of a matrix product are in the wrong order: in A @ B the last dimension of A"
+        " must match the first (for a batch, the second-to-last) of B, so put first the tensor"
+        " whose rows you want in the result: inputs @ query, attn_weights @ inputs, weights @ x."
+    ),
+    "missing_transpose": (
+        "inputs @ inputs multiplies (T, d) by (T, d), which does not fit: transpose the second"
+        " factor, inputs @ inputs.T, to compare every token with every token."
+    ),
+    "max_returns_tuple": (
+        "x.max(dim=...) returns two tensors, the values and their indices: subtract"
+        " x.max(dim=dim, keepdim=True).values (or use torch.amax)."
+    ),
+    "weighted_sum_missing": (
+        "the inputs were weighted but not added up: the context vector is the sum over the tokens,"
+        " (attn_weights[:, None] * inputs).sum(dim=0), or attn_weights @ inputs."
+    ),
+    "fixed_rank": (
+        "the computation only works for one number of dimensions (torch.bmm or torch.mm, or an"
+        " einsum equation that names each dimension): the function must work for one sequence and"
+        " for batches alike, so use queries @ keys.transpose(-2, -1), or '...' in einsum."
+    ),
+    "transpose_fixed_dims": (
+        "transpose(1, 2) (or permute) names dimensions counted from the front, which are different"
+        " ones for (T, d), (b, T, d) and (b, h, T, d): count from the end, keys.transpose(-2, -1)."
+    ),
+    "sdpa_mask_and_is_causal": (
+        "F.scaled_dot_product_attention takes either attn_mask or is_causal=True, not both:"
+        " is_causal=True alone already hides the future."
+    ),
+    "projection_transposed": (
+        "W_query, W_key and W_value already have the shape (d_in, d_out): multiply x @ W_query"
+        " without transposing the matrix."
+    ),
+    "copy_replaced_parameter": (
+        "a plain tensor cannot replace a parameter: copy the values into it in place"
+        " (sa_v1.W_query.copy_(...) under torch.no_grad()), or wrap the new tensor in nn.Parameter."
+    ),
+    "copy_without_transpose": (
+        "nn.Linear keeps its weight as (d_out, d_in), while v1's matrices are (d_in, d_out): copy"
+        " the transposed weight, sa_v2.W_query.weight.T."
+    ),
+    "copy_needs_no_grad": (
+        "copying into a parameter in place is refused while autograd records it: do the copy"
+        " inside `with torch.no_grad():`."
+    ),
+    "count_off_by_one": (
+        "each position was divided by t instead of t + 1: tokens 0..t are t + 1 tokens, so the"
+        " running mean at position t divides the running sum by t + 1."
+    ),
+    "mask_filled_with_zero": (
+        "the hidden scores were set to 0 instead of -inf: after the softmax a score of 0 still gets"
+        " a weight (exp(0) = 1); fill with float('-inf') so that exp gives exactly 0."
+    ),
+    "mask_needs_bool": (
+        "masked_fill needs a boolean mask, and this one holds numbers (0.0 and 1.0): pass"
+        " mask.bool(), or a comparison such as tril == 0."
+    ),
+    "batch_dims_not_handled": (
+        "the code works for one (T, T) matrix but not for a batch (b, T, T): take the number of"
+        " tokens from the last dimension, shape[-1], and count dimensions from the end (dim=-1),"
+        " never from the front (shape[0], dim=1)."
+    ),
+    "dropout_ignores_generator": (
+        "the random numbers were not drawn from the `generator` argument, so the same generator"
+        " does not give the same mask: pass generator=generator to torch.rand (torch.rand_like"
+        " cannot take one)."
+    ),
+    "invalid_p_not_rejected": (
+        "a probability outside [0, 1] must be rejected with a ValueError (not an assert, which can"
+        " be switched off): check 0 <= p <= 1 first and raise ValueError(...) with a message."
+    ),
+    "mask_not_sliced": (
+        "the mask was not cut to the sequence: the buffer holds context_length x context_length,"
+        " but T tokens need its top-left corner, mask[:T, :T]."
+    ),
+    "merged_weights": (
+        "the attention weights were merged instead of the context vectors: multiply the weights by"
+        " the values first, attn_weights @ values (b, h, T, head_dim), then merge the heads."
+    ),
+    "heads_stacked": (
+        "the heads' outputs were stacked on a new last dimension and flattened, which interleaves"
+        " their features: concatenate them, torch.cat(..., dim=-1), so that head 0's features come"
+        " first."
+    ),
+    "heads_not_module_list": (
+        "the heads are kept in a plain Python list, so the module does not know them: their"
+        " parameters are missing and .to(device) leaves them behind; wrap them in nn.ModuleList."
+    ),
+    "split_copies": (
+        "split_heads returned a copy (contiguous(), reshape of a transposed tensor, torch.stack"
+        " or torch.cat): the notebook asks for a view, x.view(b, T, num_heads, head_dim).transpose(1, 2)."
     ),
     "gpt2_qkv_bias": (
-        "GPT-2 small's attention has no bias in the query, key and value projections:"
-        " qkv_bias=False."
+        "the exercise builds this layer without biases in the query, key and value projections"
+        " (qkv_bias=False, the default), and counts its parameters so: leave qkv_bias out. (OpenAI's"
+        " released GPT-2 weights do have those biases; notebook 04 shows what they add.)"
+    ),
+    "gpt2_context_length": (
+        "GPT-2 small reads up to 1024 tokens: build the module with context_length=1024."
+    ),
+    "gpt2_dropout": (
+        "the exercise asks for GPT-2 small's attention without dropout (dropout=0.0), so that its"
+        " output is the same in training mode."
     ),
     "gpt2_head_count": (
         "GPT-2 small has 12 heads of 64 features (d_out = 768, num_heads = 12)."

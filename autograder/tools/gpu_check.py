@@ -85,16 +85,17 @@ def main(argv: list[str] | None = None) -> int:
         with GpuMemoryWatch() as memory:
             result = _run([sys.executable, "-m", "autograder", "grade", str(EXAMPLE_CLASS_DIR), "--out", str(out),
                            "--jobs", "2", "--device", device], args.out / f"grade-{device}.log")
-        summary[f"grade --device {device}"] = {"exit": result.returncode, "wall_s": round(time.monotonic() - started, 1),
-                                               "peak_gpu_mib": memory.peak_mib}
+        summary[f"grade --device {device}"] = {"exit": result.returncode, "peak_gpu_mib": memory.peak_mib,
+                                               "wall_s": round(time.monotonic() - started, 1)}
         grades[device] = (out / "grades.csv").read_text() if (out / "grades.csv").is_file() else None
-    summary["grades.csv identical on cpu, cuda and auto"] = len(set(grades.values())) == 1 and None not in grades.values()
+    identical = len(set(grades.values())) == 1 and None not in grades.values()
+    summary["grades.csv identical on cpu, cuda and auto"] = identical
     tests = _run([sys.executable, "-m", "pytest", "tests/test_on_gpu.py", "-p", "no:cacheprovider", "-q", "-rs"],
                  args.out / "test_on_gpu.log")
     summary["pytest tests/test_on_gpu.py"] = {"exit": tests.returncode, "tail": tests.stdout.splitlines()[-8:]}
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
     print(json.dumps(summary, indent=1))
-    passed = (doctor.returncode == 0 and tests.returncode == 0 and summary["grades.csv identical on cpu, cuda and auto"]
+    passed = (doctor.returncode == 0 and tests.returncode == 0 and identical
               and all(summary[f"grade --device {device}"]["exit"] == 0 for device in DEVICES))
     return 0 if passed else 1
 

@@ -1,0 +1,126 @@
+"""What an exception raised by the student's own code says about their mistake.
+
+When a hidden test's call raises in the student's code, the evidence is the kind of exception,
+torch's message and the student's own line where it was raised (the last line of their
+traceback). Each rule names the mistake that this evidence points to, on the stages where that
+reading holds; the first rule that fits wins, and no rule fitting means no hint. The texts of
+the mistakes are in ``autograder.student.mistakes``; the patterns below are torch's own words
+and code, never shown to anyone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# torch's ways of saying that two shapes do not fit together.
+_SIZES = re.compile(r"must match the size of tensor|shapes cannot be multiplied|size mismatch|Expected size for"
+                    r" first two dimensions|Attempting to broadcast a dimension|must have same reduction dim"
+                    r"|inconsistent tensor size")
+_DIMENSION_OUT_OF_RANGE = re.compile(r"Dimension out of range")
+_LEAF_IN_PLACE = re.compile(r"leaf Variable that requires grad is being used in an in-place operation")
+# The student made a tensor on the CPU, whatever the input's device (or the meta device's own
+# words for a CPU tensor that receives a meta tensor's values).
+_DEVICE = re.compile(r"same device|not on the expected device|device type|copy out of meta tensor", re.IGNORECASE)
+_META_COPY = re.compile(r"copy out of meta tensor", re.IGNORECASE)
+# What the meta device cannot run but a GPU can: code that reads values (.item(), boolean indexing),
+# and a 0-dimensional CPU tensor as masked_fill's value (torch moves it to a GPU by itself).
+_META_LIMITS = re.compile(r"meta tensors|register_meta|Meta kernel|data-dependent|Expected `value` to be on same"
+                          r" device", re.IGNORECASE)
+
+_BATCHED = frozenset({"scaled_dot_product_scores", "CausalAttention", "MultiHeadAttention"})
+_MASKED_MODULES = frozenset({"CausalAttention", "MultiHeadAttention"})
+
+
+@dataclass(frozen=True)
+class ErrorRule:
+    """An exception that points to ``mistake``: its type, torch's message, the student's line
+    (each pattern, when given, must be found; ``line_without`` must not be), on ``stages``
+    (None: every stage)."""
+
+    mistake: str
+    message: re.Pattern | None = None
+    line: re.Pattern | None = None
+    error_types: tuple[str, ...] = ("RuntimeError",)
+    stages: frozenset[str] | None = None
+    line_without: re.Pattern | None = None
+
+    def fits(self, stage: str, error_type: str, message: str, line: str) -> bool:
+        return (error_type in self.error_types and (self.stages is None or stage in self.stages)
+                and not (self.line_without is not None and self.line_without.search(line))
+                and (self.message is None or bool(self.message.search(message)))
+                and (self.line is None or bool(self.line.search(line))))
+
+
+RULES = [
+    ErrorRule("device_not_followed", _DEVICE, error_types=("RuntimeError", "NotImplementedError")),
+    ErrorRule("dtype_not_followed", re.compile(r"same dtype|expected scalar type|dtype .* != ", re.IGNORECASE)),
+    ErrorRule("view_needs_contiguous", re.compile(r"view size is not compatible", re.IGNORECASE)),
+    ErrorRule("mask_needs_bool", re.compile(r"only supports boolean masks|expected predicate to be bool"
+                                            r"|expected mask dtype to be Bool", re.IGNORECASE)),
+    ErrorRule("max_returns_tuple", re.compile(r"return_types\.(max|min)"), error_types=("TypeError",)),
+    ErrorRule("dot_needs_vectors", re.compile(r"1D tensors expected")),
+    ErrorRule("fixed_rank", re.compile(r"einsum\(\): the number of subscripts|batch[12] must be a 3D tensor"
+                                       r"|Expected 3-dimensional tensor")),
+    ErrorRule("fixed_rank", _DIMENSION_OUT_OF_RANGE, re.compile(r"\bbmm\("), ("IndexError",)),
+    ErrorRule("copy_needs_no_grad", _LEAF_IN_PLACE, stages=frozenset({"copy_v2_weights_into_v1"})),
+    ErrorRule("input_modified_in_place", _LEAF_IN_PLACE),
+    ErrorRule("copy_replaced_parameter", re.compile(r"cannot assign .* as parameter"), error_types=("TypeError",),
+              stages=frozenset({"copy_v2_weights_into_v1"})),
+    ErrorRule("copy_without_transpose", _SIZES, stages=frozenset({"copy_v2_weights_into_v1"})),
+    ErrorRule("transpose_fixed_dims", line=re.compile(r"(transpose|swapaxes)\(\s*\d\s*,\s*\d\s*\)|permute\("),
+              error_types=("RuntimeError", "IndexError"), stages=frozenset({"scaled_dot_product_scores"})),
+    ErrorRule("sdpa_mask_and_is_causal", re.compile(r"attn_mask should not be set when is_causal")),
+    ErrorRule("keys_T_on_batch", _SIZES, re.compile(r"\.T\b(?!\s*\()"), stages=_BATCHED),
+    ErrorRule("keys_T_on_batch", re.compile(r"use of `x\.T` on tensors of dimension other than 2"), stages=_BATCHED),
+    ErrorRule("projection_transposed", _SIZES, re.compile(r"@\s*self\.W_\w+\.(T\b|t\(\))"),
+              stages=frozenset({"SelfAttention_v1"})),
+    ErrorRule("merged_weights", _SIZES,
+              re.compile(r"merge_heads\(\s*(self\.dropout\()?\w*(weight|att|wei)\w*\s*\)"),
+              stages=frozenset({"MultiHeadAttention"})),
+    ErrorRule("mask_not_sliced", _SIZES, re.compile(r"mask|tril|bias"), stages=_MASKED_MODULES,
+              line_without=re.compile(r"\[[^\]]*:")),
+    ErrorRule("batch_dims_not_handled", _SIZES, stages=frozenset({"masked_softmax", "mask_and_renormalize"})),
+    ErrorRule("softmax_missing_keepdim", _SIZES, stages=frozenset({"softmax_naive", "softmax_stable"})),
+    ErrorRule("missing_transpose", re.compile(r"shapes cannot be multiplied \((\d+)x(\d+) and \1x\2\)"),
+              stages=frozenset({"attention_scores", "simple_self_attention"})),
+    ErrorRule("operands_swapped", _SIZES,
+              stages=frozenset({"attention_scores_for_query", "context_vector", "causal_average_matmul"})),
+    # MultiHeadAttention's own check refusing the exercise's numbers: d_out is not num_heads * 64.
+    ErrorRule("gpt2_head_count", error_types=("ValueError",), stages=frozenset({"gpt2_small_attention"})),
+]
+
+
+def failing_line(student_traceback: str) -> str:
+    """The student's own line where the exception was raised: the last quoted source line of
+    their traceback (without the markers that point under it)."""
+    lines = [line.strip() for line in student_traceback.splitlines()
+             if line.strip() and not line.lstrip().startswith("File ") and set(line.strip()) - set("^~")]
+    return lines[-1] if lines else ""
+
+
+def mistake_in_error(stage: str, error_type: str, message: str, student_traceback: str) -> str | None:
+    """The mistake that an exception of the student's code on ``stage`` points to, if any."""
+    line = failing_line(student_traceback)
+    return next((rule.mistake for rule in RULES if rule.fits(stage, error_type, message, line)), None)
+
+
+def raised_by_stub(error_type: str, student_traceback: str) -> bool:
+    """Whether the exception is an unfinished answer's ``raise NotImplementedError(...)`` (and not
+    torch's NotImplementedError for something the student's finished code did)."""
+    if error_type != "NotImplementedError":
+        return False
+    line = failing_line(student_traceback)
+    return not line or "NotImplementedError" in line
+
+
+def device_error(error_type: str, message: str) -> bool:
+    """Whether torch refused to mix devices (a tensor left on the CPU met one on the meta device)."""
+    return error_type in ("RuntimeError", "NotImplementedError") and bool(_DEVICE.search(message))
+
+
+def meta_cannot_run(error_type: str, message: str) -> bool:
+    """Whether the meta device could not run the student's code for a limit of its own, which a
+    GPU does not have (``.item()``, boolean indexing, a CPU scalar tensor as a fill value)."""
+    return (error_type in ("RuntimeError", "NotImplementedError") and not _META_COPY.search(message)
+            and bool(_META_LIMITS.search(message)))

@@ -1,0 +1,107 @@
+"""What a student's exception points to (autograder/hidden/error_hints.py), read from torch's real
+errors and the student's line, as the worker reports them."""
+
+from __future__ import annotations
+
+import linecache
+import traceback
+
+import pytest
+import torch
+
+from autograder.hidden.error_hints import failing_line, meta_cannot_run, mistake_in_error, raised_by_stub
+
+# keys.T on a batch warns (and will raise in a later torch) before the shapes fail.
+pytestmark = pytest.mark.filterwarnings("ignore:The use of `x.T`:UserWarning")
+CELL = "<cell 7>"
+
+
+def student_error(source: str, call: str, **values) -> tuple[str, str, str]:
+    """Run ``call`` on the definitions of ``source`` as a notebook cell; return the exception's type,
+    message and the traceback through the cell only (what the worker sends back)."""
+    linecache.cache[CELL] = (len(source), None, source.splitlines(keepends=True), CELL)
+    namespace = {"torch": torch, **values}
+    exec(compile(source, CELL, "exec"), namespace)  # noqa: S102 - the test's own code
+    try:
+        eval(call, namespace)  # noqa: S307 - the test's own code
+    except Exception as error:  # noqa: BLE001 - every exception is the evidence under test
+        frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename == CELL]
+        return type(error).__name__, str(error), "".join(traceback.format_list(frames))
+    raise AssertionError(f"{call} raised nothing")
+
+
+SCORES_WITH_KEYS_T = """
+def scores(queries, keys):
+    return queries @ keys.T / keys.shape[-1] ** 0.5
+"""
+MASK_NOT_SLICED = """
+def attend(scores, mask):
+    return scores.masked_fill(mask, float("-inf")).softmax(dim=-1)
+"""
+STUB = """
+def softmax_naive(x, dim=-1):
+    # YOUR CODE HERE
+    raise NotImplementedError("softmax_naive: replace this line with your code")
+"""
+
+
+def test_the_failing_line_is_the_students_last_line():
+    _, _, student_traceback = student_error(SCORES_WITH_KEYS_T, "scores(q, k)", q=torch.ones(2, 5, 4),
+                                            k=torch.ones(2, 5, 4))
+    assert failing_line(student_traceback) == "return queries @ keys.T / keys.shape[-1] ** 0.5"
+    assert failing_line("") == ""
+
+
+@pytest.mark.parametrize(("stage", "mistake"), [
+    ("CausalAttention", "keys_T_on_batch"),
+    ("scaled_dot_product_scores", "keys_T_on_batch"),
+    ("SelfAttention_v1", None),  # one sequence: .T is right there, so the error says nothing about it
+])
+def test_keys_T_on_a_batch_is_named_where_batches_are_asked(stage, mistake):
+    error = student_error(SCORES_WITH_KEYS_T, "scores(q, k)", q=torch.ones(2, 5, 4), k=torch.ones(2, 5, 4))
+    assert mistake_in_error(stage, *error) == mistake
+
+
+def test_a_mask_used_whole_is_not_sliced_and_a_sliced_one_is_no_such_mistake():
+    whole = student_error(MASK_NOT_SLICED, "attend(s, m)", s=torch.ones(2, 5, 5), m=torch.ones(8, 8).bool())
+    assert mistake_in_error("CausalAttention", *whole) == "mask_not_sliced"
+    sliced = student_error(MASK_NOT_SLICED.replace("(mask,", "(mask[:3, :3],"), "attend(s, m)",
+                           s=torch.ones(2, 5, 5), m=torch.ones(8, 8).bool())
+    assert mistake_in_error("CausalAttention", *sliced) is None
+
+
+def test_torchs_own_words_name_their_mistakes_on_every_stage():
+    dot = student_error("def f(inputs, query):\n    return torch.dot(inputs, query)\n", "f(a, b)",
+                        a=torch.ones(6, 3), b=torch.ones(3))
+    assert mistake_in_error("attention_scores_for_query", *dot) == "dot_needs_vectors"
+    tuple_max = student_error("def f(x):\n    return x - x.max(dim=-1, keepdim=True)\n", "f(a)", a=torch.ones(2, 3))
+    assert mistake_in_error("softmax_stable", *tuple_max) == "max_returns_tuple"
+    float_mask = student_error("def f(x):\n    return x.masked_fill(torch.ones(3, 3).triu(1), 0.0)\n", "f(a)",
+                               a=torch.ones(3, 3))
+    assert mistake_in_error("causal_average_softmax", *float_mask) == "mask_needs_bool"
+
+
+def test_an_unknown_exception_names_nothing():
+    error = student_error("def f(x):\n    return x[10]\n", "f(a)", a=torch.ones(2))
+    assert mistake_in_error("softmax_naive", *error) is None
+
+
+def test_a_stubs_not_implemented_error_is_told_apart_from_torchs():
+    stub_type, _, stub_traceback = student_error(STUB, "softmax_naive(x)", x=torch.ones(2))
+    assert raised_by_stub(stub_type, stub_traceback)
+    meta_type, meta_message, meta_traceback = student_error(
+        "def f(x):\n    return x[x > 0]\n", "f(a)", a=torch.empty(3, device="meta"))
+    assert meta_type == "NotImplementedError"
+    assert not raised_by_stub(meta_type, meta_traceback)
+    assert meta_cannot_run(meta_type, meta_message)
+
+
+@pytest.mark.parametrize(("source", "limit"), [
+    ("def f(x):\n    return x.sum().item()\n", True),  # reads a value: a GPU can, meta cannot
+    ("def f(x):\n    return x.masked_fill(x > 0, torch.tensor(float('-inf')))\n", True),  # a GPU takes a CPU scalar
+    ("def f(x):\n    return x.masked_fill(torch.ones(3, dtype=torch.bool), 0.0)\n", False),  # a mask left on the CPU
+    ("def f(x):\n    out = torch.zeros(3)\n    out[0] = x[0]\n    return out\n", False),  # an output made on the CPU
+])
+def test_the_meta_devices_own_limits_are_no_mistake(source, limit):
+    error_type, message, _ = student_error(source, "f(a)", a=torch.empty(3, device="meta"))
+    assert meta_cannot_run(error_type, message) is limit
