@@ -9,60 +9,28 @@ from __future__ import annotations
 
 import ast
 import functools
-from pathlib import Path
 
 import pytest
+from meta_class import ALTERNATIVES, alternative_answers
 from mutations import CORPUS, Mutation
 from wrong_answers import WRONG_ANSWERS
 
 from autograder.feedback.page import feedback_html
 from autograder.findings.english import SENTENCES
-from autograder.grading.engine import GradeOptions, grade_class
 from autograder.grading.results import GradedRow
 from autograder.notebooks.variants import (
     load_solution,
     solved_source,
-    stubbed,
-    with_answer,
-    with_cell,
-    write_submission,
 )
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages, assignment_of
 from autograder.student.mistakes import MISTAKES as MESSAGES
 
 pytestmark = pytest.mark.slow
 
-ALTERNATIVES_DIR = Path(__file__).resolve().parent / "alternative_answers"
-# Correct answers in other styles than the solution's: one module per style, one submission each.
-ALTERNATIVES = sorted(ALTERNATIVES_DIR.glob("*.py"))
 
 # Stages whose hidden tests construct another stage's class: copying weights needs both
 # self-attention modules (their constructors, not their forward passes).
 TESTS_BUILD_ON = {"copy_v2_weights_into_v1": {"SelfAttention_v1", "SelfAttention_v2"}}
-
-
-def alternative_answers(path: Path) -> tuple[str, dict[str, str]]:
-    """A style module's assignment and its answer cells by stage: each top-level definition
-    replaces the answer cell of the stage it is named after, with the module's imports and
-    constants above it."""
-    source = path.read_text()
-    tree = ast.parse(source)
-    shared = "".join(ast.get_source_segment(source, node) + "\n" for node in tree.body
-                     if isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign)))
-    answers = {node.name: f"{shared}\n\n{ast.get_source_segment(source, node)}\n" for node in tree.body
-               if isinstance(node, (ast.FunctionDef, ast.ClassDef))}
-    assignments = {assignment_of(stage) for stage in answers}
-    assert len(assignments) == 1, f"{path.name} answers stages of {assignments}"
-    return assignments.pop(), answers
-
-
-def alternative_notebook(path: Path) -> tuple[str, dict]:
-    """The assignment of a style module, and its solution notebook with the module's answers."""
-    assignment_id, answers = alternative_answers(path)
-    notebook = load_solution(assignment_id)
-    for stage, answer in answers.items():
-        notebook = with_answer(notebook, stage, answer)
-    return assignment_id, notebook
 
 
 @functools.cache
@@ -85,26 +53,6 @@ def stages_building_on(stage: str) -> set[str]:
         frontier = {user for user, used in stage_uses().items() if used & frontier} - affected
         affected |= frontier
     return affected
-
-
-@pytest.fixture(scope="session")
-def graded(tmp_path_factory) -> dict[tuple[str, str], GradedRow]:
-    """Every submission of the meta-class, graded in one engine call, by (student, assignment)."""
-    root = tmp_path_factory.mktemp("meta_class")
-    submitted = root / "submitted"
-    for assignment_id in ASSIGNMENTS:
-        solution = load_solution(assignment_id)
-        write_submission(submitted, "solution", assignment_id, solution)
-        write_submission(submitted, "stubs", assignment_id, stubbed(solution))
-    for path in ALTERNATIVES:
-        assignment_id, notebook = alternative_notebook(path)
-        write_submission(submitted, f"alternative_{path.stem}", assignment_id, notebook)
-    for mutation in CORPUS:
-        write_submission(submitted, mutation.name, mutation.assignment, mutation.notebook())
-    scratch = with_cell(load_solution("01_attention_scores"), "def softmax_naive(x, dim=-1):\n    return x\n")
-    write_submission(submitted, "scratch_redefinition", "01_attention_scores", scratch)
-    rows = grade_class(submitted, root / "out", GradeOptions(jobs=2))
-    return {(row.student_id, row.assignment_id): row for row in rows if row.status.text() != "missing"}
 
 
 def points_by_stage(row: GradedRow) -> dict[str, float]:
