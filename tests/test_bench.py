@@ -11,6 +11,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from autograder.grading.engine import GradeOptions
 from autograder.notebooks.reading import cell_source
 from autograder.student.curriculum import ASSIGNMENTS
@@ -47,17 +49,26 @@ def test_nbgrader_masters_grade_each_self_check():
 
 def test_a_class_of_one_is_graded_with_its_memory_watched(tmp_path):
     bench.build_class(tmp_path / "class", 1)
-    one = bench.first_notebook(tmp_path / "class", tmp_path / "one")
+    one = bench.class_of([min((tmp_path / "class").glob("*/*/*.ipynb"))], tmp_path / "class", tmp_path / "one")
     assert len(list(one.glob("*/*/*.ipynb"))) == 1
     with bench.MemoryWatch() as memory:
         timing = bench.time_ours(one, tmp_path / "out", GradeOptions(jobs=1))
-    assert timing.wall > 0
+    assert timing.total.wall > 0
+    assert timing.notebooks == 1
     assert memory.grader_peak_kib > 100 * 1024  # the grader holds torch
     assert memory.worker_peak_kib > 100 * 1024  # so does a worker, forked from the fork server
 
 
+def test_the_time_per_further_notebook_is_the_slope_of_the_completions():
+    marks = [bench.Timing(10 + 0.5 * index, 20 + 0.8 * index) for index in range(20)]
+    marks[0] = bench.Timing(3.0, 4.0)  # a slow start is left out
+    further = bench.per_further_notebook(marks)
+    assert further.wall == pytest.approx(0.5)
+    assert further.cpu == pytest.approx(0.8)
+
+
 def test_the_time_breakdown_charges_every_sample_to_a_part_of_the_grader():
-    assert time_breakdown.main(["--students", "2"]) == 0
+    assert time_breakdown.main(["--students", "3", "--rounds", "1"]) == 0
     samples = dict(line.split("\t") for line in time_breakdown.SampledWorkers.result_file.read_text().splitlines())
     parts = {part for part, _ in time_breakdown.PARTS} | {time_breakdown.OTHER}
     assert set(samples) <= parts

@@ -8,6 +8,7 @@ Failure messages are worded in ``autograder.findings.english``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 import torch
@@ -47,15 +48,24 @@ def call_text(name: str, *args, **kwargs) -> str:
     return f"{name}({', '.join(parts)})"
 
 
+# The reference modules of this shard, by how they were built: the same for every student, so
+# each is built once per run (GPT-2 small's 2.4 million weights take longer to draw than to copy).
+_BUILT: dict[tuple, torch.nn.Module] = {}
+
+
 def reference_module(cls: type, *args, seed: int, device: str, dtype: torch.dtype,
                      **kwargs) -> torch.nn.Module:
-    """``cls(*args, **kwargs)`` built under ``seed``, moved to ``device``/``dtype``, in eval mode."""
-    with torch.random.fork_rng(devices=[]):
-        # Only the CPU generator initialises weights; torch.manual_seed would also queue a
-        # seed for every lazily initialised accelerator, with a stack trace each time.
-        torch.default_generator.manual_seed(seed)
-        module = cls(*args, **kwargs)
-    return module.to(device=device, dtype=dtype).eval()
+    """``cls(*args, **kwargs)`` built under ``seed``, moved to ``device``/``dtype``, in eval mode: a
+    copy of its own for each caller (a test may switch it to training mode, or change a weight)."""
+    key = (cls, args, tuple(sorted(kwargs.items())), seed, str(device), dtype)
+    if key not in _BUILT:
+        with torch.random.fork_rng(devices=[]):
+            # Only the CPU generator initialises weights; torch.manual_seed would also queue a
+            # seed for every lazily initialised accelerator, with a stack trace each time.
+            torch.default_generator.manual_seed(seed)
+            module = cls(*args, **kwargs)
+        _BUILT[key] = module.to(device=device, dtype=dtype).eval()
+    return copy.deepcopy(_BUILT[key])
 
 
 def load_reference_weights(module: RemoteObject, reference: torch.nn.Module, what: What) -> None:

@@ -16,7 +16,6 @@ import time
 from dataclasses import dataclass
 
 import torch
-from safetensors.torch import save as save_tensors
 
 from autograder.worker.text import clean_text
 
@@ -120,7 +119,7 @@ class Encoder:
         if tensor.device.type == "meta":
             return {"meta_tensor": info}
         key = f"t{len(self.tensors)}"
-        self.tensors[key] = tensor.detach().to("cpu").contiguous().clone()
+        self.tensors[key] = tensor.detach().to("cpu").contiguous()
         return {"tensor": key, **info}
 
 
@@ -220,14 +219,48 @@ class Message:
     tensors: dict[str, torch.Tensor]
 
 
-def pack(header: dict, tensors: dict[str, torch.Tensor]) -> bytes:
+def _frame_pieces(header: dict, tensors: dict[str, torch.Tensor]) -> list:
+    """A frame as the pieces it is sent in: the sizes, the JSON header, then the tensors in
+    safetensors' layout (an 8-byte index size, a JSON index of dtype, shape and byte offsets
+    padded to 8 bytes, then each tensor's bytes), each tensor's bytes a view of the tensor itself."""
     header_bytes = json.dumps(header, allow_nan=False, sort_keys=True).encode()
-    blob = save_tensors(tensors) if tensors else b""
-    return _LENGTHS.pack(len(header_bytes), len(blob)) + header_bytes + blob
+    blob: list = []
+    if tensors:
+        index, offset = {}, 0
+        for name, tensor in tensors.items():
+            data = _bytes_of(tensor)
+            index[name] = {"dtype": _SAFETENSORS_NAMES[tensor.dtype], "shape": list(tensor.shape),
+                           "data_offsets": [offset, offset + data.nbytes]}
+            offset += data.nbytes
+            blob.append(data)
+        index_bytes = json.dumps(index, separators=(",", ":")).encode()
+        index_bytes += b" " * (-len(index_bytes) % 8)  # the data starts aligned, as safetensors writes it
+        blob = [len(index_bytes).to_bytes(8, "little"), index_bytes, *blob]
+    blob_size = sum(len(piece) if isinstance(piece, bytes) else piece.nbytes for piece in blob)
+    return [_LENGTHS.pack(len(header_bytes), blob_size), header_bytes, *blob]
+
+
+def _bytes_of(tensor: torch.Tensor) -> memoryview:
+    """A contiguous CPU tensor's bytes, without a copy."""
+    if tensor.dtype not in _SAFETENSORS_NAMES:
+        raise ProtocolError(f"cannot send a tensor of dtype {_dtype_name(tensor.dtype)}")
+    return memoryview(tensor.reshape(-1).view(torch.uint8).numpy())
+
+
+def pack(header: dict, tensors: dict[str, torch.Tensor]) -> bytes:
+    """A whole frame, as one bytes object."""
+    return b"".join(_frame_pieces(header, tensors))
 
 
 def send(sock: socket.socket, header: dict, tensors: dict[str, torch.Tensor]) -> None:
-    sock.sendall(pack(header, tensors))
+    """Send a frame; its tensors' bytes go from the tensors to the socket, not through a copy."""
+    pieces = [memoryview(piece) for piece in _frame_pieces(header, tensors)]
+    while pieces:
+        sent = sock.sendmsg(pieces)
+        while pieces and sent >= pieces[0].nbytes:
+            sent -= pieces.pop(0).nbytes
+        if pieces:
+            pieces[0] = pieces[0][sent:]
 
 
 def _receive_into(sock: socket.socket, buffer: memoryview, deadline: float | None) -> None:
@@ -296,6 +329,7 @@ def unpack_buffer(body: bytearray, header_size: int) -> Message:
 _SAFETENSORS_DTYPES = {"F64": torch.float64, "F32": torch.float32, "F16": torch.float16, "BF16": torch.bfloat16,
                        "I64": torch.int64, "I32": torch.int32, "I16": torch.int16, "I8": torch.int8,
                        "U8": torch.uint8, "BOOL": torch.bool, "C64": torch.complex64}
+_SAFETENSORS_NAMES = {dtype: name for name, dtype in _SAFETENSORS_DTYPES.items()}
 
 
 def _tensors_in(body: bytearray, start: int) -> dict[str, torch.Tensor]:
