@@ -387,3 +387,51 @@ def test_many_answers_just_under_the_limit_stop_at_the_notebooks_budget(forkserv
         assert refused.value.finding.key == "notebook_budget"
     finally:
         worker.close()
+
+
+# A token kept in the worker process's environment: the same in two notebooks only if one process served both.
+WHERE = "def where():\n    import os\n    return os.environ.setdefault('WORKER_TOKEN', os.urandom(8).hex())\n"
+
+
+def _notebook(source: str):
+    return extract_definitions({"cells": [{"cell_type": "code", "source": source}]})
+
+
+def test_a_students_notebooks_share_one_worker_in_namespaces_of_their_own(forkserver, tmp_path):
+    """One worker start per student, not per notebook: the second notebook is loaded into the same
+    worker, without the first's definitions; another student gets a worker of their own."""
+    from autograder.grading.jobs import PreparedSubmission
+    from autograder.sandbox.opener import SandboxedOpener
+
+    opener = SandboxedOpener(forkserver, standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)]), timeout=5,
+                             budget=30)
+    first = _notebook(WHERE + "\ndef only_in_the_first():\n    return 1\n")
+    second = _notebook(WHERE)
+    pids = {}
+    try:
+        for key, student, code in (("ada-1", "ada", first), ("ada-2", "ada", second), ("bo-1", "bo", first)):
+            with opener(PreparedSubmission(len(pids), student, "01_attention_scores", code)) as submission:
+                pids[key] = submission.call("where")
+                assert submission.has("only_in_the_first") is (key != "ada-2")
+    finally:
+        opener.finish()
+    assert pids["ada-1"] == pids["ada-2"]
+    assert pids["bo-1"] != pids["ada-1"]
+
+
+def test_a_students_next_notebook_gets_a_fresh_worker_after_a_crash(forkserver, tmp_path):
+    from autograder.grading.jobs import PreparedSubmission
+    from autograder.sandbox.opener import SandboxedOpener
+
+    opener = SandboxedOpener(forkserver, standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)]), timeout=5)
+    crashing = _notebook("import os\n\n" + WHERE + "\ndef leave():\n    os._exit(3)\n")
+    try:
+        with opener(PreparedSubmission(0, "ada", "01_attention_scores", crashing)) as submission:
+            before = submission.call("where")
+            with pytest.raises(WorkerCrashed):
+                submission.call("leave")
+        with opener(PreparedSubmission(1, "ada", "02_self_attention", _notebook(STUDENT_CODE + WHERE))) as submission:
+            assert submission.call("softmax", torch.zeros(2)).tolist() == [0.5, 0.5]
+            assert submission.call("where") != before
+    finally:
+        opener.finish()

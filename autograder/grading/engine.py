@@ -26,7 +26,15 @@ from autograder.grading.jobs import (
     SubmissionRecord,
     TestOutcome,
 )
-from autograder.grading.results import GradedRow, RowKind, RowStatus, RunTrust, ScoredTest, TestStatus
+from autograder.grading.results import (
+    GradedRow,
+    RowKind,
+    RowStatus,
+    RunTrust,
+    ScoredTest,
+    TestStatus,
+    assignment_position,
+)
 from autograder.grading.workers import SandboxedWorkers, StartedShard, Workers
 from autograder.notebooks.reading import NotebookError, extract_notebook_file
 from autograder.sandbox.layout import MANUAL_SLOT
@@ -135,11 +143,14 @@ def run_shards_on(started: Workers, jobs: int, devices: list[str], prepared: lis
     out.mkdir(parents=True, exist_ok=True)
     targets = trust.targets(assignments, submission_paths, submitted, out, started.pids)
     canaries = trust.canaries(assignments, jobs)
-    # Spread each assignment's submissions over the shards so each shard has a similar load;
-    # each shard grades its canaries first.
-    ordered = sorted(prepared, key=lambda s: (s.assignment_id, s.student_id))
-    shard_jobs = [ShardJob(slot, canaries[slot] + ordered[slot::jobs], options, devices,
-                           started.sandbox(slot, devices), started.sandbox(jobs + slot, devices), targets)
+    # Students are dealt out to the shards in turn, each with all their notebooks, one after the
+    # other (one worker serves a student's notebooks: see SandboxedOpener); each shard grades its
+    # canaries first.
+    students = sorted({submission.student_id for submission in prepared})
+    slot_of = {student: index % jobs for index, student in enumerate(students)}
+    ordered = sorted(prepared, key=lambda s: (s.student_id, assignment_position(s.assignment_id)))
+    shard_jobs = [ShardJob(slot, canaries[slot] + [s for s in ordered if slot_of[s.student_id] == slot], options,
+                           devices, started.sandbox(slot, devices), started.sandbox(jobs + slot, devices), targets)
                   for slot in range(jobs)]
     try:
         records, run_trust = _run_shards(shard_jobs, started, progress)

@@ -130,6 +130,7 @@ class GradingPlugin:
 
     def __init__(self, submissions: list[PreparedSubmission], opener: SubmissionOpener, timeout: float,
                  on_submission_done: Callable[[PreparedSubmission], None] = lambda submission: None):
+        self._order = submissions
         self._by_assignment: dict[str, list[PreparedSubmission]] = {}
         for submission in submissions:
             self._by_assignment.setdefault(submission.assignment_id, []).append(submission)
@@ -153,6 +154,19 @@ class GradingPlugin:
             submissions = self._by_assignment.get(metafunc.module.ASSIGNMENT, [])
             metafunc.parametrize("student", submissions, indirect=True, scope="module",
                                  ids=[s.param_id for s in submissions])
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        """Run the tests submission by submission, in the shard's order (its canaries, then each
+        student's notebooks one after the other, so that one worker serves a student's notebooks),
+        whatever module each test is in; within a submission, the tests keep pytest's order."""
+        position = {submission.param_id: index for index, submission in enumerate(self._order)}
+
+        def order(item: pytest.Item) -> int:
+            submission = self._submission_of(item)
+            return position[submission.param_id] if submission is not None else -1
+
+        items.sort(key=order)  # stable
 
     def pytest_runtest_setup(self, item: pytest.Item) -> None:
         submission = self._submission_of(item)

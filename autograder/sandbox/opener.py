@@ -1,8 +1,9 @@
-"""Open a submission in a fresh sandboxed worker: how the grader gives the hidden tests a notebook."""
+"""Open a submission in a sandboxed worker: how the grader gives the hidden tests a notebook."""
 
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,7 +31,9 @@ class _BrokenTransport:
 
 
 class SandboxedOpener:
-    """Opens each submission in a worker of its own, forked through one fork-server channel.
+    """Opens submissions in sandboxed workers forked through one fork-server channel: a worker per
+    student, whose notebooks come one after the other (the grading plugin orders them so), each
+    loaded in a namespace of its own. A student's worker never serves another student.
 
     A worker that cannot even load the notebook (it loops or crashes while loading) still gives
     a Submission: each of its tests then fails with what happened. A ``SandboxError`` (the
@@ -44,22 +47,33 @@ class SandboxedOpener:
         self._sandbox = sandbox
         self._timeout = timeout
         self._budget = budget
+        self._kept: tuple[str, WorkerSession] | None = None  # the last student's worker
 
     @contextlib.contextmanager
     def __call__(self, prepared: PreparedSubmission) -> Iterator[Submission]:
-        session = WorkerSession(self._forkserver, prepared.code, self._sandbox, self._timeout, self._budget)
+        if self._kept is not None and self._kept[0] == prepared.student_id:
+            session = self._kept[1]
+            loading = functools.partial(session.load, prepared.code)
+        else:
+            self._release()
+            session = WorkerSession(self._forkserver, prepared.code, self._sandbox, self._timeout, self._budget)
+            loading = session.start
+        self._kept = (prepared.student_id, session)
         try:
-            ready = session.start()
+            ready = loading()
             submission = Submission(session, ready.defined, prepared.code.problems + ready.load_problems,
                                     ready.isolation, ready.cuda)
         except (ProbeTimeout, WorkerCrashed) as error:
             submission = Submission(_BrokenTransport(error), set(), prepared.code.problems)
-        try:
-            yield submission
-        finally:
-            session.close(wait=False)  # waited for together, in finish()
+        yield submission
+
+    def _release(self) -> None:
+        if self._kept is not None:
+            self._kept[1].close(wait=False)  # waited for together, in finish()
+            self._kept = None
 
     def finish(self) -> None:
+        self._release()
         wait_for_killed_workers()
 
 

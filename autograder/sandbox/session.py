@@ -121,6 +121,7 @@ class WorkerSession:
         self._sock: socket.socket | None = None
         self._scratch: str | None = None  # the worker's scratch folder outside any namespace
         self._cgroups: list[str] = []  # the worker's own cgroups
+        self._confined: tuple[Isolation, CudaContext | None] | None = None  # from the running worker's first frame
         self.generation = 0
 
     def start(self) -> WorkerReady:
@@ -144,16 +145,40 @@ class WorkerSession:
         self._scratch = scratch if isinstance(scratch, str) and SCRATCH_NAME.fullmatch(scratch) else None
         self._cgroups = [group for group in groups if isinstance(group, str) and CGROUP_NAME.fullmatch(group)] \
             if isinstance(groups, list) else []
+        self._confined = (isolation, CudaContext.from_json(sandbox.header.get("cuda")))
         reply = self._exchange(None, {}, "doing.loading", max_bytes=LOADED_REPLY_BYTES, timeout=self._students_time())
-        if reply.header.get("ready") is not True:
+        self._namespace_init = _open_namespace_init(self._pid)
+        return self._loaded(reply)
+
+    def load(self, code: ExtractedCode) -> WorkerReady:
+        """Another notebook of the same student, loaded into the worker already running (in a
+        namespace of its own; the worker, its sandbox and its uid stay), with a budget of its own:
+        one worker start per student rather than per notebook. A fresh worker when none runs."""
+        self._request["blocks"] = [vars(block) for block in code.blocks]
+        self._budget_ends = None
+        if self._sock is None:
+            return self.start()
+        if self._budget is not None:
+            self._budget_ends = time.monotonic() + self._budget
+        self.generation += 1  # what the worker held for the last notebook is gone
+        probe_id = secrets.token_hex(8)
+        reply = self._exchange({"load": self._request["blocks"], "probe_id": probe_id}, {}, "doing.loading",
+                               max_bytes=LOADED_REPLY_BYTES, timeout=self._students_time())
+        if reply.header.get("probe_id") != probe_id:
+            self.close()
+            raise WorkerCrashed(finding("forged_reply"))
+        return self._loaded(reply)
+
+    def _loaded(self, reply: protocol.Message) -> WorkerReady:
+        """What a worker that loaded a notebook reported, bounded."""
+        if reply.header.get("ready") is not True or self._confined is None:
             self.close()
             raise WorkerCrashed(finding("worker_not_started"))
-        self._namespace_init = _open_namespace_init(self._pid)
         problems = reply.header.get("problems")
         return WorkerReady(
             set(_bounded_strings(reply.header.get("defined"), MAX_NAMES, MAX_NAME_CHARS)),
             [load_problem(item) for item in (problems if isinstance(problems, list) else [])[:MAX_PROBLEMS]],
-            isolation, CudaContext.from_json(sandbox.header.get("cuda")),
+            *self._confined,
         )
 
     def _start_sandbox(self) -> protocol.Message:

@@ -64,10 +64,7 @@ def run_worker(sock: socket.socket, request: dict) -> None:
     protocol.send(sock, {"sandboxed": True, "isolation": confinement.isolation.to_json(),
                          "scratch": confinement.scratch, "cgroups": confinement.cgroups, "cuda": cuda}, {})
     torch.set_num_threads(config.threads)
-    namespace, problems = load_definitions(request["blocks"])
-    defined = sorted(name for name in namespace if not name.startswith("__"))
-    protocol.send(sock, {"ready": True, "defined": defined, "problems": problems}, {})
-    server = ProbeServer(namespace, threads=config.threads)
+    server = _load(sock, request["blocks"], {}, config.threads)
     while True:
         try:
             # Outside any inference mode a student's code left on: the probe's input tensors
@@ -76,4 +73,15 @@ def run_worker(sock: socket.socket, request: dict) -> None:
                 message = protocol.receive(sock)
         except (EOFError, OSError):
             os._exit(0)
+        if "load" in message.header:  # the same student's next notebook, in a namespace of its own
+            server = _load(sock, message.header["load"], {"probe_id": message.header.get("probe_id")}, config.threads)
+            continue
         protocol.send(sock, *server.handle(message))
+
+
+def _load(sock: socket.socket, blocks: list[dict], echo: dict, threads: int) -> ProbeServer:
+    """Load a notebook's definitions, say what they define, and serve probes on them."""
+    namespace, problems = load_definitions(blocks)
+    defined = sorted(name for name in namespace if not name.startswith("__"))
+    protocol.send(sock, {"ready": True, "defined": defined, "problems": problems, **echo}, {})
+    return ProbeServer(namespace, threads=threads)
