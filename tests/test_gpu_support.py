@@ -7,7 +7,8 @@
 - A CUDA worker gets no address-space limit (its memory cgroup limits it), and says so where
   there is no cgroup; a worker that cannot make its context is the grader's failure.
 - A CUDA error in a student's probe costs that probe only: the next gets a fresh worker.
-- GPU instances of a test carry no points, so a notebook scores the same with or without a GPU.
+- GPU instances of a test carry no points, so a notebook scores the same with or without a GPU,
+  and only their float32 instances run: float64 on the GPU shows nothing new.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from autograder.grading.jobs import TestOutcome
 from autograder.grading.merge import MergeError, merge_shards
 from autograder.grading.outputs import write_shard_record
 from autograder.grading.results import TestStatus
+from autograder.grading.shard import pytest_args
 from autograder.notebooks.example_class import EXAMPLE_CLASS_DIR
 from autograder.notebooks.reading import extract_definitions
 from autograder.probes.client import Submission
@@ -262,6 +264,21 @@ def test_gpu_instances_carry_no_points():
     without, scored = score_outcomes("01_attention_scores", on_cpu), score_outcomes("01_attention_scores", with_gpu)
     assert sum(t.points for t in scored) == sum(t.points for t in without) == sum(t.max_points for t in without)
     assert [t.max_points for t in scored[2:]] == [0.0, 0.0]
+
+
+def test_a_gpu_runs_float32_instances_only_and_the_cpu_every_dtype():
+    collected = []
+
+    class Collected:
+        def pytest_collection_finish(self, session):
+            collected.extend(item.nodeid for item in session.items)
+
+    args = pytest_args({"01_attention_scores"}, ["cpu", "cuda"]) + ["--collect-only"]
+    assert pytest.main(args, plugins=[Collected()]) == 0
+    on_cuda = [test for test in collected if "[cuda-" in test]
+    assert on_cuda and all("float32" in test for test in on_cuda)
+    assert any("[cpu-float64" in test for test in collected)
+    assert not any("[mps-" in test for test in collected)
 
 
 def test_a_gpu_only_failure_does_not_void_behaviour_checks():
