@@ -387,8 +387,10 @@ def _similarity(args: argparse.Namespace, console: Console) -> int:
     for assignment in assignments:
         top = ", ".join(f"{pair.first} and {pair.second} ({100 * pair.similarity:.0f} %)"
                         for pair in assignment.pairs[:3]) or "no shared code beyond the starter code"
+        given = "".join(f"; {found.student_id} holds {100 * found.given_share:.0f} % of the code given in"
+                        f" {found.given_in}" for found in assignment.given_code)
         console.print(f"{assignment.assignment_id}: {assignment.answers} answers, {assignment.compared} with code"
-                      f" of their own; most alike: {top}",
+                      f" of their own; most alike: {top}{given}",
                       markup=False, highlight=False, soft_wrap=True)
     console.print(f"Wrote {path}: every listed pair side by side, the matching regions marked", markup=False,
                   highlight=False, soft_wrap=True)

@@ -276,7 +276,8 @@ def test_a_gpu_runs_float32_instances_only_and_the_cpu_every_dtype():
     args = pytest_args({"01_attention_scores"}, ["cpu", "cuda"]) + ["--collect-only"]
     assert pytest.main(args, plugins=[Collected()]) == 0
     on_cuda = [test for test in collected if "[cuda-" in test]
-    assert on_cuda and all("float32" in test for test in on_cuda)
+    assert on_cuda
+    assert all("float32" in test for test in on_cuda)
     assert any("[cpu-float64" in test for test in collected)
     assert not any("[mps-" in test for test in collected)
 

@@ -4,6 +4,7 @@ the adjustments file, and the command line's refusals (each says what to do, exi
 from __future__ import annotations
 
 import os
+import re
 import zipfile
 from datetime import datetime, timedelta
 
@@ -13,7 +14,7 @@ from nbgrader.utils import parse_utc
 
 from autograder import cli
 from autograder.grading.discovery import discover
-from autograder.notebooks.variants import load_student, write_submission
+from autograder.notebooks.variants import load_solution, load_student, with_answer, write_submission
 from autograder.term.adjustments import AdjustmentsError, read_adjustments
 from autograder.term.lateness import (
     UTC,
@@ -252,8 +253,40 @@ def test_the_similarity_page_shows_code_as_text(tmp_path):
     [pair] = similar_pairs(ASSIGNMENT, answers)
     assert (pair.first, pair.second) == ("ada", "ben")
     assert pair.similarity > 0.9  # a renamed variable hides nothing
-    page = similarity_html([AssignmentSimilarity(ASSIGNMENT, 2, 2, [pair])])
+    page = similarity_html([AssignmentSimilarity(ASSIGNMENT, 2, 2, [pair], [])])
     assert "<script>" not in page
     assert "<b>" not in page
     assert "&lt;script&gt;" in page
     assert "<mark>" in page
+
+
+def test_an_answer_to_03_holding_the_head_given_in_04_is_listed(tmp_path):
+    """Notebook 04 gives a working CausalAttention, notebook 03's last answer: a disguised copy
+    handed in for 03 is listed beside the given code, and no correct head in another style is."""
+    from meta_class import ALTERNATIVES, alternative_notebook
+
+    from autograder.feedback.similarity_page import similarity_html
+    from autograder.term.answers import answer_path, graded_code
+    from autograder.term.similarity import class_similarity, given_elsewhere
+
+    causal = "03_causal_attention"
+    given = given_elsewhere(causal)
+    assert list(given) == ["04_multi_head_attention"]
+    disguised = re.sub(r'""".*?"""\n', "", given["04_multi_head_attention"], flags=re.S)  # no docstring
+    for name, renamed in (("W_query", "q_proj"), ("W_key", "k_proj"), ("W_value", "v_proj"), ("position", "idx"),
+                          ("visible", "allowed")):
+        disguised = disguised.replace(name, renamed)
+    notebooks = {"solution": load_solution(causal),
+                 "copier": with_answer(load_solution(causal), "CausalAttention", disguised)}
+    notebooks |= {path.stem: alternative_notebook(path)[1] for path in ALTERNATIVES if path.name.startswith("03_")}
+    for student, notebook in notebooks.items():
+        code = graded_code(write_submission(tmp_path / "class", student, causal, notebook), causal)
+        answer_path(tmp_path, student, causal).parent.mkdir(parents=True)
+        answer_path(tmp_path, student, causal).write_text(code)
+    [similarity] = class_similarity(tmp_path, pairs_per_assignment=3)
+    assert [(found.student_id, found.given_in) for found in similarity.given_code] == [
+        ("copier", "04_multi_head_attention")]
+    assert similarity.given_code[0].given_share > 0.9
+    page = similarity_html([similarity])
+    assert "Answers holding code given in another notebook" in page
+    assert "<code>copier</code> holds 100 % of the code" in page

@@ -9,6 +9,10 @@ notebook's own code: signatures, docstrings, stubs, given classes) is boilerplat
 every fingerprint, so that only what students wrote counts. With a window of 1 every k-gram is
 a fingerprint, so the result does not depend on Python's per-process string hashing.
 
+Every answer is also compared with the code that another released notebook gives every student
+for one of its graded names: notebook 04 brings a working ``CausalAttention`` head, the last
+answer of notebook 03, and a student who has 04 before 03 is due can hand that head in.
+
 Input: ``<out>/answers/<student_id>/<assignment_id>.py``, the code each notebook was graded on.
 """
 
@@ -25,13 +29,18 @@ from copydetect.utils import highlight_overlap
 from markupsafe import Markup
 
 from autograder.course.paths import student_notebook
-from autograder.student.curriculum import ASSIGNMENTS
+from autograder.notebooks.reading import NotebookError, extract_definitions, read_notebook_json
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.term.answers import ANSWERS_FOLDER, graded_code
 
 # The shortest run of matching tokenised characters that counts (identifiers count one each):
 # about one line of code, so that a shared idiom like `return x @ y.T` alone is no match.
 NOISE_THRESHOLD = 20
 WINDOW = 1
+# An answer is listed beside code given in another notebook when it holds at least this share of
+# that code. Measured on 03: a renamed copy of 04's given head holds 100 % of it, correct heads
+# in eleven other styles (the book's, einsum, SDPA with is_causal, torch.where...) 11 to 34 %.
+GIVEN_SHARE_LISTED = 0.5
 
 
 class SimilarityError(Exception):
@@ -80,6 +89,25 @@ def starter_fingerprints(assignment_id: str) -> np.ndarray:
     return np.array(sorted(_fingerprint("starter.py", code, np.array([])).hashes))
 
 
+def given_elsewhere(assignment_id: str) -> dict[str, str]:
+    """The code that the other released notebooks give every student and that defines one of this
+    assignment's graded names, by the assignment whose notebook gives it."""
+    graded_names = set(STAGES_BY_ASSIGNMENT[assignment_id])
+    given = {}
+    for other in ASSIGNMENTS:
+        if other == assignment_id:
+            continue
+        notebook = student_notebook(other)
+        try:
+            blocks = extract_definitions(read_notebook_json(notebook)).blocks
+        except (NotebookError, OSError) as error:
+            raise SimilarityError(f"{notebook} cannot be read ({error}): run `make assignments` to write it") from None
+        code = "\n\n".join(block.source for block in blocks if graded_names & set(block.names))
+        if code:
+            given[other] = code + "\n"
+    return given
+
+
 def read_answers(out: Path) -> dict[str, dict[str, str]]:
     """The graded code kept by a grading run, by assignment and student."""
     folder = out / ANSWERS_FOLDER
@@ -123,13 +151,42 @@ def similar_pairs(assignment_id: str, answers: list[Answer]) -> list[SimilarPair
 
 
 @dataclass(frozen=True)
+class GivenCodeFound:
+    """A student's answer that holds much of the code another released notebook gives for it."""
+
+    student_id: str
+    given_in: str  # the assignment whose released notebook gives the code
+    given_share: float  # the share of the given code found in the answer, 0 to 1
+    answer_html: Markup  # the answer, the regions matching the given code marked
+    given_html: Markup
+
+
+def given_code_found(answers: list[Answer], given: dict[str, str], boilerplate: np.ndarray) -> list[GivenCodeFound]:
+    """The answers that hold at least ``GIVEN_SHARE_LISTED`` of some code given in another
+    released notebook, those holding the most first."""
+    found = []
+    for given_in, code in sorted(given.items()):
+        given_fingerprint = _fingerprint(f"{given_in}.py", code, boilerplate)
+        if given_fingerprint.token_coverage == 0:  # nothing beyond the starter code
+            continue
+        for answer in answers:
+            _, (_, given_share), (answer_slices, given_slices) = compare_files(answer.fingerprint, given_fingerprint)
+            if given_share >= GIVEN_SHARE_LISTED:
+                found.append(GivenCodeFound(answer.student_id, given_in, round(min(float(given_share), 1.0), 4),
+                                            _marked(answer.code, answer_slices), _marked(code, given_slices)))
+    return sorted(found, key=lambda item: (-item.given_share, item.student_id, item.given_in))
+
+
+@dataclass(frozen=True)
 class AssignmentSimilarity:
-    """One assignment's most alike pairs, and how many answers there were and were compared."""
+    """One assignment's most alike pairs, its answers that hold code given in another notebook,
+    and how many answers there were and were compared."""
 
     assignment_id: str
     answers: int
     compared: int  # those with code of their own
     pairs: list[SimilarPair]
+    given_code: list[GivenCodeFound]
 
 
 def class_similarity(out: Path, pairs_per_assignment: int) -> list[AssignmentSimilarity]:
@@ -138,7 +195,9 @@ def class_similarity(out: Path, pairs_per_assignment: int) -> list[AssignmentSim
     for assignment_id, answers in sorted(read_answers(out).items()):
         if assignment_id not in ASSIGNMENTS:
             continue
-        own = own_code_answers(answers, starter_fingerprints(assignment_id))
+        boilerplate = starter_fingerprints(assignment_id)
+        own = own_code_answers(answers, boilerplate)
         similarities.append(AssignmentSimilarity(assignment_id, len(answers), len(own),
-                                                 similar_pairs(assignment_id, own)[:pairs_per_assignment]))
+                                                 similar_pairs(assignment_id, own)[:pairs_per_assignment],
+                                                 given_code_found(own, given_elsewhere(assignment_id), boilerplate)))
     return sorted(similarities, key=lambda similarity: ASSIGNMENTS.index(similarity.assignment_id))
