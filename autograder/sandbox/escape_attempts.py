@@ -23,14 +23,16 @@ def read_any(paths):
 
 
 def write_any(folders):
-    """The folders among ``folders`` in which a new file could be created."""
+    """The folders among ``folders`` in which a new file could be created, each as
+    ``[folder, device, inode]``: what the folder at that path is, seen from here."""
     written = []
     for folder in folders:
         path = os.path.join(folder, ".attention-kit-write-attempt")
         try:
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             os.unlink(path)
-            written.append(folder)
+            seen = os.stat(folder)
+            written.append([folder, seen.st_dev, seen.st_ino])
         except Exception:  # noqa: BLE001
             pass
     return written

@@ -11,6 +11,7 @@ of the Python installation a worker could not read (where correct code would fai
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 from collections.abc import Iterator
 from pathlib import Path
@@ -43,6 +44,18 @@ def _listening() -> Iterator[int]:
         yield server.getsockname()[1]
 
 
+def _is_the_real_folder(folder: str, device: int, inode: int) -> bool:
+    """Whether the folder a worker wrote into is the real one, not a stand-in at the same path in
+    the worker's own scratch tmpfs: a kept path under /tmp (the Python installation of a kit
+    cloned there) is bound back into folders made in that tmpfs, which a worker that is root of
+    its user namespace owns. A folder that cannot be compared counts as the real one."""
+    try:
+        seen = os.stat(folder)
+    except OSError:
+        return True
+    return (seen.st_dev, seen.st_ino) == (device, inode)
+
+
 def check_guarantees(channel: ForkServerChannel, sandbox: SandboxConfig, neighbour: SandboxConfig, targets: Targets,
                      timeout: float = 30.0) -> GuaranteeReport:
     """Try every forbidden thing from a worker in ``sandbox``, and whether a worker in
@@ -54,7 +67,8 @@ def check_guarantees(channel: ForkServerChannel, sandbox: SandboxConfig, neighbo
         unreadable = tuple(path for path in targets.python_files if path not in readable)
         if read := first.call("read_any", targets.secrets):
             broken[Guarantee.SECRETS_UNREADABLE] = "read " + ", ".join(read)
-        if written := first.call("write_any", targets.protected):
+        if written := [folder for folder, device, inode in first.call("write_any", targets.protected)
+                       if _is_the_real_folder(folder, device, inode)]:
             broken[Guarantee.OUTPUTS_UNWRITABLE] = "wrote into " + ", ".join(written)
         if first.call("connect", port):
             broken[Guarantee.NO_NETWORK] = f"connected to 127.0.0.1:{port}"
