@@ -136,3 +136,17 @@ def test_a_python_installation_the_workers_cannot_read_refuses_before_any_canary
     first_closed_folder, _ = closed_to_others(str(closed / "venv"))  # the first on the way: tmp_path's, or this one
     assert f"chmod o+rx {first_closed_folder}" in message
     assert "--timeout" not in message
+
+
+def test_a_write_counts_only_where_it_reaches_the_real_folder(tmp_path):
+    """A worker that wrote at the kit's path into a stand-in folder of its own scratch tmpfs (the
+    parents of a kept path under /tmp) did not write into the kit: the guarantees compare the
+    folder it saw with the real one."""
+    from autograder.sandbox.guarantees import is_the_real_folder
+
+    real = tmp_path.stat()
+    stand_in = tmp_path / "stand-in"
+    stand_in.mkdir()
+    assert is_the_real_folder(str(tmp_path), real.st_dev, real.st_ino)
+    assert not is_the_real_folder(str(tmp_path), stand_in.stat().st_dev, stand_in.stat().st_ino)
+    assert is_the_real_folder(str(tmp_path / "gone"), real.st_dev, real.st_ino)  # unknown: counted as written

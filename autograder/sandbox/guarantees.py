@@ -44,7 +44,7 @@ def _listening() -> Iterator[int]:
         yield server.getsockname()[1]
 
 
-def _is_the_real_folder(folder: str, device: int, inode: int) -> bool:
+def is_the_real_folder(folder: str, device: int, inode: int) -> bool:
     """Whether the folder a worker wrote into is the real one, not a stand-in at the same path in
     the worker's own scratch tmpfs: a kept path under /tmp (the Python installation of a kit
     cloned there) is bound back into folders made in that tmpfs, which a worker that is root of
@@ -68,7 +68,7 @@ def check_guarantees(channel: ForkServerChannel, sandbox: SandboxConfig, neighbo
         if read := first.call("read_any", targets.secrets):
             broken[Guarantee.SECRETS_UNREADABLE] = "read " + ", ".join(read)
         if written := [folder for folder, device, inode in first.call("write_any", targets.protected)
-                       if _is_the_real_folder(folder, device, inode)]:
+                       if is_the_real_folder(folder, device, inode)]:
             broken[Guarantee.OUTPUTS_UNWRITABLE] = "wrote into " + ", ".join(written)
         if first.call("connect", port):
             broken[Guarantee.NO_NETWORK] = f"connected to 127.0.0.1:{port}"
