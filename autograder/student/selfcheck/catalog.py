@@ -163,6 +163,10 @@ MESSAGES: dict[str, str] = {
         " a diagonal of your choice."
     ),
     "hint.mask_device": "Create the tensor on `device`, e.g. torch.ones(..., device=device).",
+    "hint.input_dtype": (
+        "Create the tensors you need with the input's dtype and device, e.g. torch.zeros(T, T,"
+        " dtype=x.dtype, device=x.device): float64 inputs must work too."
+    ),
     "hint.renormalise": (
         "Zero the entries above the diagonal, then divide each row by its new sum"
         " (sum over dim=-1 with keepdim=True)."
