@@ -46,7 +46,11 @@ def _check_causal_average(ns, stage: str, hint: str):
     expect_close(out[0, :6], SOURCE_PREFIX_MEANS, text("what.rows", rows="0-5", call=f"{call}[0]"),
                   hint)
     expect_close(out[:, -1], x.mean(dim=1), text("what.last_rows", call=call), hint)
-    # The hidden tests give float64 inputs too: a matrix made in float32 inside cannot multiply them.
+    # The hidden tests try other lengths, where a T taken from the demo cell's globals is wrong,
+    # and float64 inputs, which a matrix made in float32 inside cannot multiply.
+    shorter = f"{stage}(x[:, :5])"
+    expect_shape(call_student("hint.sizes_from_input", ns[stage], x[:, :5]), (4, 5, 2),
+                  text("what.on_shape", call=shorter, shape="(4, 5, 2)"), "hint.sizes_from_input")
     call_student("hint.input_dtype", ns[stage], x.double())
 
 

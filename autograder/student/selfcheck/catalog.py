@@ -163,6 +163,10 @@ MESSAGES: dict[str, str] = {
         " a diagonal of your choice."
     ),
     "hint.mask_device": "Create the tensor on `device`, e.g. torch.ones(..., device=device).",
+    "hint.sizes_from_input": (
+        "Read every size from the input (T = x.shape[-2]): the grader tries other lengths, and it never"
+        " runs the demo cell that sets T."
+    ),
     "hint.input_dtype": (
         "Create the tensors you need with the input's dtype and device, e.g. torch.zeros(T, T,"
         " dtype=x.dtype, device=x.device): float64 inputs must work too."
