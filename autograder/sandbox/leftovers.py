@@ -9,8 +9,22 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 
 import psutil
+
+
+def kill_until_none_left(victims: Callable[[], list[psutil.Process]], pause: float) -> None:
+    """Kill the processes ``victims()`` finds, again and again while a fork bomb adds more
+    (at most 100 rounds, ``pause`` seconds apart)."""
+    for _ in range(100):
+        found = victims()
+        if not found:
+            return
+        for process in found:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                process.kill()
+        time.sleep(pause)
 
 
 def sweep_user(uid: int) -> None:
@@ -19,13 +33,6 @@ def sweep_user(uid: int) -> None:
     Its uids are read from each process's status (psutil), not from the owner of /proc/<pid>,
     which is root for a process that made itself non-dumpable.
     """
-    for _ in range(100):
-        victims = [process for process in psutil.process_iter(["uids", "status"])
-                   if uid in (process.info["uids"] or ()) and process.info["status"] != psutil.STATUS_ZOMBIE]
-        if not victims:
-            return
-        for process in victims:
-            with contextlib.suppress(psutil.NoSuchProcess):
-                process.kill()
-        time.sleep(0.01)
-
+    kill_until_none_left(lambda: [process for process in psutil.process_iter(["uids", "status"])
+                                  if uid in (process.info["uids"] or ())
+                                  and process.info["status"] != psutil.STATUS_ZOMBIE], pause=0.01)

@@ -21,7 +21,7 @@ from autograder.findings.finding import Finding, finding
 from autograder.findings.render import render
 from autograder.notebooks.reading import ExtractedCode
 from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, WorkerCrashed, WorkerProblem
-from autograder.sandbox.leftovers import sweep_user
+from autograder.sandbox.leftovers import kill_until_none_left, sweep_user
 from autograder.worker import cgroups, protocol
 from autograder.worker.cgroups import OomKill
 from autograder.worker.config import SandboxConfig
@@ -317,17 +317,14 @@ class WorkerSession:
 
 def _kill_descendants(pid: int) -> None:
     """Kill every descendant of ``pid`` (again and again while a fork bomb adds more)."""
-    for _ in range(100):
+
+    def descendants() -> list[psutil.Process]:
         try:
-            descendants = psutil.Process(pid).children(recursive=True)
+            return psutil.Process(pid).children(recursive=True)
         except psutil.NoSuchProcess:
-            return
-        if not descendants:
-            return
-        for process in descendants:
-            with contextlib.suppress(psutil.NoSuchProcess):
-                process.kill()
-        time.sleep(0.005)
+            return []
+
+    kill_until_none_left(descendants, pause=0.005)
 
 
 def _kill_namespace(namespace_init: int) -> None:
