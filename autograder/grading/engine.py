@@ -120,7 +120,7 @@ def score_outcomes(assignment_id: str, outcomes: list[TestOutcome]) -> tuple[Sco
     for outcome in outcomes:
         share = share_of.get(id(outcome), 0.0)
         scored.append(ScoredTest(outcome.name, outcome.stage, share if outcome.status is TestStatus.PASSED else 0.0,
-                                 share, outcome.status, outcome.finding))
+                                 share, outcome.status, outcome.finding, outcome.largest_difference))
     return tuple(scored)
 
 
@@ -208,5 +208,5 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
         rows.append(GradedRow(entry.student_id, entry.assignment_id, RowStatus(RowKind.GRADED),
                               round(sum(test.points for test in tests), 2), max_score, tests,
                               tuple(record.load_problems), record.isolation, code.language, run_trust,
-                              tuple(code.notes), tuple(devices)))
+                              tuple(code.notes), tuple(devices), float32_settings=record.float32_settings))
     return rows
