@@ -108,6 +108,7 @@ SENTENCES: dict[str, str] = {
     "evidence.not_normalised": (
         " Each slice along dim {dim} is the reference's times a factor of its own, so the slices sum"
         " to {sums} instead of 1."),
+    "evidence.sums_to": " Its slices along dim {dim} sum to {sums}, not to 1: it is no softmax.",
     "evidence.factors_along": (
         " Each slice along dim {dim} is the reference's times a factor of its own: {factors} along"
         " dim {along}."),

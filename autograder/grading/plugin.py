@@ -80,7 +80,7 @@ def _student_error_finding(error: StudentError, stage: str, submission: Submissi
     """What an exception of the student's code says: "did not load" (and why) for a name whose
     definition was lost while loading, and nothing else; else the error with the slip or the
     mistake it shows (``slips``, then ``error_hints``' rules) and the student's traceback."""
-    if error_hints.raised_by_stub(error.type_name, error.student_traceback):
+    if error_hints.raised_by_stub(error.type_name, error.student_traceback, error.message):
         return finding("not_implemented", stage=stage)
     undefined = error.undefined_name
     if undefined is None and error.type_name == "NameError":

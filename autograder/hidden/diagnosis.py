@@ -244,9 +244,13 @@ def distribution(dim: int, *, wrong_dim: str | None = "normalised_wrong_dim",
                                            expected_dim=here - actual.ndim), wrong_dim)
         factors = _slice_factors(actual, expected, here)
         # Factors all equal are a constant factor: constant_factor says that better.
-        if factors is not None and not torch.allclose(factors, factors.flatten()[0].expand_as(factors), rtol=1e-4):
-            return Explanation(finding("evidence.not_normalised", dim=here - actual.ndim,
-                                       sums=_quoted(actual.sum(dim=here).flatten())), unnormalised)
+        if factors is not None and torch.allclose(factors, factors.flatten()[0].expand_as(factors), rtol=1e-4):
+            return None
+        if factors is not None or (not _sums_to_one(actual, here) and bool((actual >= 0).all())):
+            # Each slice the reference's times its own factor, or no distribution at all (a sigmoid).
+            return Explanation(finding("evidence.not_normalised" if factors is not None else "evidence.sums_to",
+                                       dim=here - actual.ndim, sums=_quoted(actual.sum(dim=here).flatten())),
+                               unnormalised)
         return None
 
     return explainer
@@ -396,6 +400,8 @@ def future_changes_past(probe: Callable[[torch.Tensor], Finding | None]) -> Expl
     a leak (an ``evidence.future_*`` phrase), or None."""
 
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+        if actual.shape != expected.shape:
+            return None  # positions are only where the reference has them in an output of its shape
         leaked = probe(actual)
         return Explanation(leaked, "future_leak") if leaked is not None else None
 

@@ -111,10 +111,15 @@ def mistake_in_error(stage: str, error_type: str, message: str, student_tracebac
     return next((rule.mistake for rule in RULES if rule.fits(stage, error_type, message, line)), None)
 
 
-def raised_by_stub(error_type: str, student_traceback: str) -> bool:
+# nn.Module's own words for a module whose forward is missing (a misspelt `foward`, say).
+_MISSING_FORWARD = re.compile(r'is missing the required "forward" function')
+
+
+def raised_by_stub(error_type: str, student_traceback: str, message: str = "") -> bool:
     """Whether the exception is an unfinished answer's ``raise NotImplementedError(...)`` (and not
-    torch's NotImplementedError for something the student's finished code did)."""
-    if error_type != "NotImplementedError":
+    torch's NotImplementedError for something the student's finished code did, nor nn.Module's
+    for a class without ``forward``)."""
+    if error_type != "NotImplementedError" or _MISSING_FORWARD.search(message):
         return False
     line = failing_line(student_traceback)
     return not line or "NotImplementedError" in line

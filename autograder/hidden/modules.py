@@ -216,7 +216,7 @@ def expect_value_error(call: Callable[[], object], wrong_error: Callable[[str], 
     try:
         call()
     except StudentError as error:
-        if raised_by_stub(error.type_name, error.student_traceback) or error.undefined_name is not None:
+        if raised_by_stub(error.type_name, error.student_traceback, error.message) or error.undefined_name is not None:
             raise  # not implemented, or not defined (or not loaded): say that, not "raise a ValueError"
         expect(error.type_name == "ValueError", wrong_error(error.type_name))
         return error.message

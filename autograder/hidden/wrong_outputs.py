@@ -88,6 +88,7 @@ def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
 def context_vector_mistakes(attn_weights: torch.Tensor, inputs: torch.Tensor) -> WrongOutputs:
     """Wrong results of context_vector(attn_weights, inputs)."""
     return {"context_ignores_weights": [inputs.mean(dim=0), inputs.sum(dim=0)],
+            "softmax_applied_twice": [torch.softmax(attn_weights, dim=0) @ inputs],
             "weighted_sum_wrong_dim": [(attn_weights[:, None] * inputs).sum(dim=1)],
             "weighted_sum_missing": [attn_weights[:, None] * inputs]}
 
@@ -128,18 +129,21 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
 def _weights(scores: torch.Tensor, *, scale_dim: float, mask: torch.Tensor | None,
              softmax_dim: int = -1, mask_after_softmax: bool = False, fill: float = float("-inf"),
              empty_rows: float | None = None, divided_after: float = 1.0,
-             mask_from_zeros: bool = False) -> torch.Tensor:
+             mask_from_zeros: bool = False, softmax_twice: bool = False) -> torch.Tensor:
     """Attention weights computed the way a mistake computes them (the options say how):
     ``fill`` is what hidden scores become, ``empty_rows`` what a row with nothing visible gives
     (NaN from a softmax of -inf only; F.scaled_dot_product_attention gives 0), ``divided_after``
     what the weights are divided by after the softmax, ``mask_from_zeros`` a mask applied as
-    ``mask * scores`` and then read back from the zeros (every score equal to 0 hidden)."""
+    ``mask * scores`` and then read back from the zeros (every score equal to 0 hidden),
+    ``softmax_twice`` a second softmax over the weights."""
     if mask is not None and mask_from_zeros:
         scores = scores * ~mask
         mask = scores == 0
     if mask is not None and not mask_after_softmax:
         scores = scores.masked_fill(mask, fill)
     weights = torch.softmax(scores / math.sqrt(scale_dim), dim=softmax_dim) / divided_after
+    if softmax_twice:
+        weights = torch.softmax(weights, dim=softmax_dim)
     if empty_rows is not None:
         weights = weights.nan_to_num(empty_rows)
     if mask is not None and mask_after_softmax:
@@ -154,6 +158,7 @@ def _weight_variants(d_k: int, num_tokens: int, other_sizes: set[int], causal: b
     variants = {
         "no_sqrt_scaling": [{"scale_dim": 1}],
         "scaled_after_softmax": [{"scale_dim": 1, "divided_after": math.sqrt(d_k)}],
+        "softmax_applied_twice": [{"softmax_twice": True}],
         "scaled_by_d_k": [{"scale_dim": d_k**2}],
         "scaled_by_wrong_size": [{"scale_dim": size} for size in (other_sizes | {num_tokens}) - {d_k, 1}],
         "softmax_wrong_dim": [{"softmax_dim": dim} for dim in range(ndim - 1)],

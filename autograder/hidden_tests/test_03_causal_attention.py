@@ -164,7 +164,7 @@ def test_mask_and_renormalize(student, reference, device, dtype, seed, shape, ze
                            explain=lambda: [
                                future_of_square(lambda changed: student.call("mask_and_renormalize", changed), weights,
                                                 seed + 50),
-                               diagnosis.distribution(-1, unnormalised="mask_after_softmax")])
+                               diagnosis.distribution(-1)])
 
 
 @pytest.mark.mask_and_renormalize

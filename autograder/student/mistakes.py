@@ -65,6 +65,10 @@ MISTAKES: dict[str, str] = {
         "the attention weights were multiplied by the input x itself: the context vectors mix the"
         " values, the input projected by W_value."
     ),
+    "softmax_applied_twice": (
+        "a softmax was applied to weights that already sum to 1, which changes them again: apply the"
+        " softmax once, to the scores."
+    ),
     "renormalised_with_softmax": (
         "the kept weights were renormalised with a second softmax, which changes their ratios:"
         " divide each row by its own sum instead."
