@@ -16,13 +16,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.grading.outputs import (
-    PER_STUDENT_FILES,
-    SHARD_RECORD,
-    csv_read,
-    remove_stale_files,
-    write_atomically,
-)
+from autograder.grading.outputs import PER_STUDENT_FILES, SHARD_RECORD, csv_read, write_atomically
+from autograder.grading.publish import OutputFolder
 from autograder.grading.results import CSV_COLUMNS, assignment_position
 
 
@@ -83,8 +78,10 @@ def _check_the_whole_class(shards: list[Path], records: list[_ShardRecord]) -> N
                          " machines with the same devices, or all with --device cpu, then merge again")
 
 
-def merge_shards(shards: list[Path], out: Path) -> int:
-    """Write into ``out`` the merged outputs of the ``shards`` folders; returns the number of rows."""
+def merge_shards(shards: list[Path], out: Path, command: str = "merge") -> int:
+    """Write into ``out`` the merged outputs of the ``shards`` folders; returns the number of rows.
+    Every check comes first (MergeError leaves ``out`` untouched); the outputs are then published
+    whole, as a grading run's are (``autograder.grading.publish``)."""
     shard_rows = [_grade_rows(shard) for shard in shards]
     _check_the_whole_class(shards, [_shard_record(shard) for shard in shards])
     rows, source_of = [], {}
@@ -96,17 +93,15 @@ def merge_shards(shards: list[Path], out: Path) -> int:
                                  " outputs of one --shard K/N run per K, with the same N")
             source_of[key] = shard
             rows.append(row)
-    (out / "grades.csv").unlink(missing_ok=True)  # as a run does: no grades.csv until all else is written
-    produced = set()
-    for shard in shards:
-        for folder, pattern in PER_STUDENT_FILES:
-            for source in sorted((shard / folder).glob(pattern)):
-                target = out / source.relative_to(shard)
-                write_atomically(target, source.read_text(encoding="utf-8"))
-                produced.add(target)
-    remove_stale_files(out, produced)
     rows.sort(key=lambda row: (csv_read(row[0]), assignment_position(row[1]), row[1]))
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows([CSV_COLUMNS, *rows])
-    write_atomically(out / "grades.csv", buffer.getvalue())
+    with OutputFolder(out, command) as folder:
+        staging = folder.staging()
+        for shard in shards:
+            for per_student, pattern in PER_STUDENT_FILES:
+                for source in sorted((shard / per_student).glob(pattern)):
+                    write_atomically(staging / source.relative_to(shard), source.read_text(encoding="utf-8"))
+        write_atomically(staging / "grades.csv", buffer.getvalue())
+        folder.publish()
     return len(rows)
