@@ -480,8 +480,8 @@ def _export(args: argparse.Namespace, console: Console) -> int:
         console.print(f"Not in the roster, so left out: {len(export.not_in_roster)} graded students"
                       f" ({', '.join(export.not_in_roster)}); add them to the roster and export again.", markup=False)
     if export.without_submission:
-        console.print(f"In the roster without a submission, so left out: {len(export.without_submission)}"
-                      f" ({', '.join(export.without_submission)}).", markup=False)
+        console.print(f"In the roster without a submission folder, so 0 for every notebook:"
+                      f" {len(export.without_submission)} ({', '.join(export.without_submission)}).", markup=False)
     return 0
 
 
