@@ -16,7 +16,14 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.grading.outputs import PER_STUDENT_FILES, SHARD_RECORD, csv_read, write_atomically
+from autograder.grading.outputs import (
+    PER_STUDENT_FILES,
+    SHARD_RECORD,
+    OutputsError,
+    csv_read,
+    read_outputs,
+    write_atomically,
+)
 from autograder.grading.publish import OutputFolder
 from autograder.grading.results import CSV_COLUMNS, assignment_position
 
@@ -26,14 +33,46 @@ class MergeError(Exception):
 
 
 def _grade_rows(shard: Path) -> list[list[str]]:
+    """The rows of a shard's grades.csv, each with its results file and feedback page whole."""
     grades = shard / "grades.csv"
     if not grades.is_file():
         raise MergeError(f"{shard} has no grades.csv: that shard failed or has not finished; grade it again")
-    with grades.open(newline="", encoding="utf-8") as handle:
-        header, *rows = list(csv.reader(handle))
-    if header != CSV_COLUMNS:
-        raise MergeError(f"{grades} is not a grades.csv of this kit (its columns are {', '.join(header)})")
+    try:
+        with grades.open(newline="", encoding="utf-8") as handle:
+            header, *rows = list(csv.reader(handle)) or [[]]
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise MergeError(f"{grades} cannot be read ({error}); grade that shard again") from None
+    if header != CSV_COLUMNS or any(len(row) != len(CSV_COLUMNS) for row in rows):
+        raise MergeError(f"{grades} is not a grades.csv of this kit; grade that shard again")
+    try:
+        written = read_outputs(shard)
+    except OutputsError as error:
+        raise MergeError(f"{shard}: {error}") from None
+    for row in written:
+        results = shard / "results" / row.student_id / f"{row.assignment_id}.json"
+        page = shard / "feedback" / row.student_id / f"{row.assignment_id}.html"
+        if not _whole_results(results, row) or not _whole_page(page):
+            raise MergeError(f"{shard} lacks whole results for {row.student_id}/{row.assignment_id} (its results file"
+                             " or feedback page is missing or damaged); grade that shard again")
     return rows
+
+
+def _whole_results(path: Path, row) -> bool:
+    """Whether ``path`` is the results file of ``row`` as grades.csv has it."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        return (isinstance(document, dict) and document.get("student_id") == row.student_id
+                and document.get("assignment_id") == row.assignment_id and document.get("score") == row.score)
+    except (OSError, ValueError):
+        return False
+
+
+def _whole_page(path: Path) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return False
+    return text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
 
 
 @dataclass(frozen=True)
