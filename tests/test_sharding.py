@@ -11,8 +11,8 @@ import pytest
 
 from autograder.grading.discovery import ClassShard, SubmissionEntry
 from autograder.grading.merge import MergeError, merge_shards
-from autograder.grading.outputs import write_shard_record
-from autograder.grading.results import CSV_COLUMNS
+from autograder.grading.outputs import write_outputs, write_shard_record
+from autograder.grading.results import CSV_COLUMNS, GradedRow, RowKind, RowStatus
 from autograder.notebooks.variants import load_solution, load_student, with_answer, write_submission
 
 ASSIGNMENT = "01_attention_scores"
@@ -81,9 +81,9 @@ def test_a_bad_shard_argument_exits_2(tmp_path):
 
 
 def _fake_shard(folder: Path, *students: str, shard: tuple[int, int] = (1, 1), devices=("cpu",)) -> Path:
-    (folder / "results").mkdir(parents=True)
-    rows = "".join(f"{student},{ASSIGNMENT},100,100,graded,,\n" for student in students)
-    (folder / "grades.csv").write_text(",".join(CSV_COLUMNS) + "\n" + rows)
+    """The outputs of a shard whose students all scored 100 (written as a run writes them)."""
+    write_outputs(folder, [GradedRow(student, ASSIGNMENT, RowStatus(RowKind.GRADED), 100.0, 100.0)
+                           for student in students])
     write_shard_record(folder, shard, list(devices))
     return folder
 
@@ -130,8 +130,7 @@ def test_merge_refuses_an_unfinished_shard(tmp_path):
 def test_merge_replaces_an_earlier_merge(tmp_path):
     out = tmp_path / "out"
     merge_shards([_fake_shard(tmp_path / "a", "ada", "bo")], out)
-    (out / "results" / "bo").mkdir(parents=True)
-    (out / "results" / "bo" / f"{ASSIGNMENT}.json").write_text("{}")
+    assert (out / "results" / "bo" / f"{ASSIGNMENT}.json").exists()
     shutil.rmtree(tmp_path / "a")
     merge_shards([_fake_shard(tmp_path / "a", "ada")], out)
     assert (out / "grades.csv").read_text().count(ASSIGNMENT) == 1

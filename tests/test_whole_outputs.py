@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder.course.paths import KIT_ROOT
 from autograder.grading.discovery import discover
 from autograder.grading.engine import grade_entries
 from autograder.grading.jobs import GradeOptions
@@ -31,6 +32,9 @@ from autograder.tools.inprocess import InProcessWorkers
 pytestmark = pytest.mark.slow
 
 A1, A2 = "01_attention_scores", "02_self_attention"
+# What SECURITY.md promises of a failed run; the runs killed below check it.
+PROMISE = ("A run that fails at any point, killed or interrupted at any moment, leaves the previous complete"
+           " outputs with no `grades.csv` and a `FAILED` file saying why, never a mix of two runs.")
 # Due dates west (Americas) and east of UTC: an hour of offset is enough to overflow a datetime
 # at either end of its range.
 DUE_WEST = f"{A1}=2025-03-01T23:59-05:00"
@@ -165,6 +169,7 @@ def test_a_run_killed_at_any_stage_leaves_the_last_outputs_without_grades(small_
     assert again.returncode == 0, again.stdout[-2000:]
     assert _files(out) == before
     assert sorted(path.name for path in tmp_path.iterdir()) == ["grades"]
+    assert PROMISE in " ".join((KIT_ROOT / "SECURITY.md").read_text().replace("*", "").split())
 
 
 def test_a_regrade_leaves_nothing_of_the_earlier_run(small_class, tmp_path):
@@ -187,7 +192,7 @@ def test_an_out_folder_of_other_files_is_refused(small_class, tmp_path):
     (out / "thesis.tex").write_text("years of work")
     result = _grade(small_class, out)
     assert result.returncode == 2
-    assert "holds files that no grading run writes (thesis.tex)" in " ".join(result.stdout.split())
+    assert "holds files and is not a grading run's output folder (thesis.tex)" in " ".join(result.stdout.split())
     assert sorted(path.name for path in out.iterdir()) == ["thesis.tex"]
 
 

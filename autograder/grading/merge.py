@@ -32,11 +32,14 @@ class MergeError(Exception):
     """The shard outputs cannot be merged; the message says which and why."""
 
 
+def _finished(shard: Path) -> None:
+    if not (shard / "grades.csv").is_file():
+        raise MergeError(f"{shard} has no grades.csv: that shard failed or has not finished; grade it again")
+
+
 def _grade_rows(shard: Path) -> list[list[str]]:
     """The rows of a shard's grades.csv, each with its results file and feedback page whole."""
     grades = shard / "grades.csv"
-    if not grades.is_file():
-        raise MergeError(f"{shard} has no grades.csv: that shard failed or has not finished; grade it again")
     try:
         with grades.open(newline="", encoding="utf-8") as handle:
             header, *rows = list(csv.reader(handle)) or [[]]
@@ -121,8 +124,10 @@ def merge_shards(shards: list[Path], out: Path, command: str = "merge") -> int:
     """Write into ``out`` the merged outputs of the ``shards`` folders; returns the number of rows.
     Every check comes first (MergeError leaves ``out`` untouched); the outputs are then published
     whole, as a grading run's are (``autograder.grading.publish``)."""
-    shard_rows = [_grade_rows(shard) for shard in shards]
+    for shard in shards:
+        _finished(shard)
     _check_the_whole_class(shards, [_shard_record(shard) for shard in shards])
+    shard_rows = [_grade_rows(shard) for shard in shards]
     rows, source_of = [], {}
     for shard, rows_of_shard in zip(shards, shard_rows, strict=True):
         for row in rows_of_shard:

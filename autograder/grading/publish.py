@@ -34,10 +34,6 @@ from pathlib import Path
 
 FAILED_FILE = "FAILED"
 GRADES_FILE = "grades.csv"
-# What a folder of outputs may hold (besides these, folders a run made): anything else means
-# --out names a folder of other things, which a swap would throw away.
-_OUTPUT_ENTRIES = {GRADES_FILE, FAILED_FILE, "results", "feedback", "answers", "shard.json", "report.html",
-                   "similarity.html", "canvas_grades.csv", "moodle_grades.csv"}
 _STAGING_MARK = ".staging-"
 _OLD_MARK = ".old-"
 _RENAME_EXCHANGE = 2  # linux/fs.h
@@ -75,13 +71,16 @@ def _renamable(folder: Path) -> bool:
     return os.access(folder.parent, os.W_OK | os.X_OK)
 
 
-def foreign_entries(folder: Path) -> list[str]:
-    """Entries of ``folder`` that no grading run writes (a folder of other things, named by mistake)."""
+def foreign_folder(folder: Path) -> list[str]:
+    """What ``folder`` holds if it is not a grading run's output folder (nor empty): a swap would
+    throw it away, so the run refuses. A run's folder is known by its grades.csv, its FAILED
+    file, or its results/ and feedback/; everything in it is the run's (a JUnit file, the class
+    report and LMS exports made from its grades)."""
     if not folder.is_dir():
         return []
-    return sorted(entry.name for entry in folder.iterdir()
-                  if entry.name not in _OUTPUT_ENTRIES and not entry.name.startswith(".")
-                  and not (entry.is_dir() and entry.name in ("results", "feedback", "answers")))
+    entries = sorted(entry.name for entry in folder.iterdir() if not entry.name.startswith("."))
+    ours = {GRADES_FILE, FAILED_FILE} & set(entries) or {"results", "feedback"} <= set(entries)
+    return [] if ours else entries
 
 
 class _Lock:
@@ -141,12 +140,12 @@ class OutputFolder:
     def __enter__(self) -> OutputFolder:
         if self.out.exists() and not self.out.is_dir():
             raise OutputFolderError(f"{self.out} is a file; name a folder (it is created if it does not exist)")
-        foreign = foreign_entries(self.out)
+        foreign = foreign_folder(self.out)
         if foreign:
             listed = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
-            raise OutputFolderError(f"{self.out} holds files that no grading run writes ({listed}). A run replaces"
-                                    " the whole folder with its outputs: name a new or empty folder, or one that"
-                                    " holds only an earlier run's outputs")
+            raise OutputFolderError(f"{self.out} holds files and is not a grading run's output folder ({listed}). A"
+                                    " run replaces the whole folder with its outputs: name a new or empty folder, or"
+                                    " an earlier run's output folder")
         self.out.mkdir(exist_ok=True)
         self._lock.acquire(f"a run of `{self._command}` (pid {os.getpid()}, started {_now()})")
         try:
