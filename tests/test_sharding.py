@@ -146,3 +146,18 @@ def test_an_empty_share_writes_an_empty_grades_file_and_merges(tmp_path):
     assert _run("grade", str(tmp_path / "in"), "--out", str(tmp_path / "s1"), "--shard", "1/2").returncode == 0
     assert _run("merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m")).returncode == 0
     assert "ada,01_attention_scores,100,100,graded" in (tmp_path / "m" / "grades.csv").read_text()
+
+
+# Found by the fuzz tests (tests/fuzz/): a shard's files damaged after grading once crashed merge
+# (UnicodeDecodeError, an empty grades.csv) or were copied into the merged outputs as they were.
+@pytest.mark.parametrize(("damaged", "content"), [
+    ("grades.csv", b""), ("grades.csv", b"\x80"), ("grades.csv", b"student_id,assignment_id,score,max_score,status\n"),
+    ("results/ada/01_attention_scores.json", b"{}"), ("results/ada/01_attention_scores.json", b"[]"),
+    ("results/ada/01_attention_scores.json", b"\x80"), ("feedback/ada/01_attention_scores.html", b""),
+])
+def test_merge_refuses_a_shard_whose_files_are_damaged(tmp_path, damaged, content):
+    shards = [_fake_shard(tmp_path / "a", "ada", shard=(1, 2)), _fake_shard(tmp_path / "b", "bo", shard=(2, 2))]
+    (shards[0] / damaged).write_bytes(content)
+    with pytest.raises(MergeError, match="grade that shard again"):
+        merge_shards(shards, tmp_path / "out")
+    assert not (tmp_path / "out").exists()

@@ -50,7 +50,7 @@ def _grade_rows(shard: Path) -> list[list[str]]:
     try:
         written = read_outputs(shard)
     except OutputsError as error:
-        raise MergeError(f"{shard}: {error}") from None
+        raise MergeError(f"{shard} holds damaged grading outputs; grade that shard again ({error})") from None
     for row in written:
         results = shard / "results" / row.student_id / f"{row.assignment_id}.json"
         page = shard / "feedback" / row.student_id / f"{row.assignment_id}.html"
