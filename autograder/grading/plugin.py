@@ -35,8 +35,9 @@ _STAGES = set(all_stages())
 # After this many stages ran out of time, a notebook's remaining tests are not run: grading
 # time stays bounded even when every stage loops forever.
 MAX_TIMED_OUT_STAGES = 4
-# A test that the machine stopped (GraderOverloaded: memory pressure from outside a worker, the
-# shard's GPU out of memory) runs this many times in all before the run fails as the grader's.
+# A test that the machine stopped (GraderOverloaded: memory pressure from outside a worker, a worker
+# kept from the CPU, the shard's GPU out of memory) runs this many times in all before the run
+# fails as the grader's.
 TRIES_WHEN_OVERLOADED = 3
 # A notebook's tests together may take this many per-probe timeouts; code that stays just under
 # the limit on every probe cannot stretch grading without bound. The worker's session caps each
@@ -73,15 +74,28 @@ def _quoted(problems: list[Finding]) -> list[Finding]:
 
 
 _UNDEFINED = re.compile(r"^name '(\w+)' is not defined")
+# What an allocation refused at a worker's memory limit raises (its address-space limit refuses
+# the allocation before the kernel would have to kill anything): Python's, torch's and numpy's.
+_ALLOCATION_REFUSED = re.compile(r"can't allocate memory|Unable to allocate|Cannot allocate memory")
+
+
+def refused_allocation(error: StudentError) -> bool:
+    """Whether the student's code raised because an allocation went over the worker's memory limit."""
+    return error.type_name == "MemoryError" or (error.type_name in ("RuntimeError", "OutOfMemoryError")
+                                                 and bool(_ALLOCATION_REFUSED.search(error.message)))
 
 
 def _student_error_finding(error: StudentError, stage: str, submission: Submission | None,
-                           notebook: loading.LoadedNotebook | None = None, sources: list[str] | None = None) -> Finding:
+                           memory_limit: str | None = None, notebook: loading.LoadedNotebook | None = None,
+                           sources: list[str] | None = None) -> Finding:
     """What an exception of the student's code says: "did not load" (and why) for a name whose
     definition was lost while loading, and nothing else; else the error with the slip or the
     mistake it shows (``slips``, then ``error_hints``' rules) and the student's traceback."""
     if error_hints.raised_by_stub(error.type_name, error.student_traceback, error.message):
         return finding("not_implemented", stage=stage)
+    if memory_limit is not None and refused_allocation(error):
+        return finding("memory_refused", doing=finding("doing.answering"), limit=memory_limit,
+                       error=error.message).with_notes(detail=error.student_traceback)
     undefined = error.undefined_name
     if undefined is None and error.type_name == "NameError":
         match = _UNDEFINED.match(error.message)
@@ -108,17 +122,18 @@ def _student_error_finding(error: StudentError, stage: str, submission: Submissi
 
 
 def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission | None,
-                     notebook: loading.LoadedNotebook | None = None, sources: list[str] | None = None
-                     ) -> tuple[TestStatus, Finding]:
-    """The status and finding of a failed test, in terms a student can act on (``notebook``: what
-    became of its definitions while loading; ``sources``: their code, read for slips)."""
+                     memory_limit: str | None = None, notebook: loading.LoadedNotebook | None = None,
+                     sources: list[str] | None = None) -> tuple[TestStatus, Finding]:
+    """The status and finding of a failed test, in terms a student can act on (``memory_limit``:
+    each worker's, as the student should read it, when the submission runs in one; ``notebook``:
+    what became of its definitions while loading; ``sources``: their code, read for slips)."""
     error = excinfo.value
     if isinstance(error, ProbeTimeout):
         return TestStatus.TIMEOUT, error.finding
     if isinstance(error, WorkerCrashed):
         return TestStatus.ERROR, error.finding
     if isinstance(error, StudentError):
-        return TestStatus.ERROR, _student_error_finding(error, stage, submission, notebook, sources)
+        return TestStatus.ERROR, _student_error_finding(error, stage, submission, memory_limit, notebook, sources)
     if isinstance(error, Failure):
         return TestStatus.FAILED, error.finding
     if isinstance(error, AssertionError):
@@ -152,7 +167,8 @@ class GradingPlugin:
     open submissions."""
 
     def __init__(self, submissions: list[PreparedSubmission], opener: SubmissionOpener, timeout: float,
-                 on_submission_done: Callable[[PreparedSubmission], None] = lambda submission: None):
+                 on_submission_done: Callable[[PreparedSubmission], None] = lambda submission: None,
+                 memory_limit: str | None = None):
         self._order = submissions
         self._by_assignment: dict[str, list[PreparedSubmission]] = {}
         for submission in submissions:
@@ -160,7 +176,7 @@ class GradingPlugin:
         self._opener = opener
         self._timeout = timeout
         self._on_done = on_submission_done
-        self._started: dict[SubmissionKey, float] = {}  # when each submission's tests began
+        self._memory_limit = memory_limit  # each worker's, "512 MiB" (None: no worker, the bench's floor)
         self._open: dict[SubmissionKey, Submission] = {}
         self._loaded: dict[SubmissionKey, loading.LoadedNotebook] = {}  # what became of each one's definitions
         self._timed_out_stages: set[tuple[SubmissionKey, str]] = set()
@@ -205,7 +221,8 @@ class GradingPlugin:
         if len(timed_out) >= MAX_TIMED_OUT_STAGES:
             raise ProbeTimeout(finding("stages_timed_out", count=len(timed_out)))
         budget = NOTEBOOK_BUDGET_TIMEOUTS * self._timeout
-        if time.monotonic() - self._started.get(submission.key, time.monotonic()) > budget:
+        opened = self._open.get(submission.key)
+        if opened is not None and opened.students_seconds > budget:  # the student's time, not the machine's
             raise ProbeTimeout(finding("notebook_budget", budget=f"{budget:g}"))
 
     @pytest.hookimpl(tryfirst=True)
@@ -224,8 +241,8 @@ class GradingPlugin:
                     raise
                 if attempt == TRIES_WHEN_OVERLOADED:
                     raise GraderOverloaded(f"{pyfuncitem.name} was stopped {attempt} times by the machine, not by the"
-                                           f" student's code ({overloaded}). Give the grader more memory, or grade"
-                                           " with fewer --jobs.") from None
+                                           f" student's code ({overloaded}). Give the grader more memory or CPU, or"
+                                           " grade with fewer --jobs.") from None
                 _recover_memory()
         return True
 
@@ -245,7 +262,7 @@ class GradingPlugin:
         if call.excinfo is None:
             status, found = TestStatus.PASSED, observed.notes[0] if observed.notes else None
         else:
-            status, found = describe_failure(call.excinfo, stage, self._open.get(submission.key),
+            status, found = describe_failure(call.excinfo, stage, self._open.get(submission.key), self._memory_limit,
                                              self._loaded.get(submission.key),
                                              [block.source for block in submission.code.blocks])
             found = found.within()  # every test's share of the results file and the feedback page
@@ -292,7 +309,6 @@ class GradingPlugin:
                 record.load_problems = loaded.problems
                 self._loaded[prepared.key] = loaded
                 self._open[prepared.key] = submission
-                self._started[prepared.key] = time.monotonic()
                 try:
                     yield submission
                 finally:
