@@ -348,7 +348,7 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
              "renormalised_with_softmax": [torch.softmax(weights.masked_fill(future, float("-inf")), dim=-1)],
              "normalised_wrong_dim": [kept / kept.sum(dim=-2, keepdim=True)],
              "mask_missing": [weights / weights.sum(dim=-1, keepdim=True)],
-             "softmax_whole_tensor": [kept / kept.sum()]}
+             "softmax_whole_tensor": [kept / kept.sum(), kept / kept.sum(dim=(-2, -1), keepdim=True)]}
     for mistake_id, masks in _wrong_masks(num_tokens, weights.device).items():
         wrong[mistake_id] = [renormalised(mask) for mask in masks]
     return wrong

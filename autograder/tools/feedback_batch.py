@@ -56,11 +56,12 @@ class BatchEntry:
     correct: bool
     mistake: str  # the writer's words for the mistake ("" for a correct answer)
     source: str
+    prefix: str = ""  # set when several batches are graded in one run: their names stay apart
 
     @property
     def student_id(self) -> str:
         """The answer's folder name in the graded tree: its file name, made safe."""
-        stem = Path(self.file).stem
+        stem = self.prefix + Path(self.file).stem
         return "".join(char if char.isalnum() or char in "-_" else "_" for char in stem) or "answer"
 
 
@@ -84,8 +85,9 @@ class CaseReport:
     lost_elsewhere: list[str]  # other stages that lost points (a correct answer should have none)
 
 
-def read_batch(folder: Path) -> list[BatchEntry]:
-    """The entries of ``folder/manifest.json``, each with its answer's source."""
+def read_batch(folder: Path, prefix: str = "") -> list[BatchEntry]:
+    """The entries of ``folder/manifest.json``, each with its answer's source (``prefix``: put
+    before each answer's name, to grade several batches in one run)."""
     manifest = folder / MANIFEST
     try:
         entries = json.loads(manifest.read_text(encoding="utf-8"))
@@ -110,7 +112,8 @@ def read_batch(folder: Path) -> list[BatchEntry]:
             source = path.read_text(encoding="utf-8")
         except OSError as error:
             raise BatchError(f"{where}: {path} cannot be read ({error.strerror})") from None
-        entry = BatchEntry(item["file"], stage, assignment, item["correct"], str(item.get("mistake") or ""), source)
+        entry = BatchEntry(item["file"], stage, assignment, item["correct"], str(item.get("mistake") or ""), source,
+                           prefix)
         if entry.student_id in names:
             raise BatchError(f"{where}: two answers share the name {entry.student_id!r}")
         names.add(entry.student_id)
@@ -138,21 +141,30 @@ def case_report(entry: BatchEntry, row: GradedRow, solution: GradedRow) -> CaseR
                       " | ".join(MISTAKES.get(mistake, mistake) for mistake in named), lost_elsewhere)
 
 
+SOLUTION_ID = "__solution__"
+
+
 def grade_batch(batch: list[BatchEntry], out: Path, jobs: int) -> list[CaseReport]:
     """Grade every answer of the batch in its assignment's solution notebook, with the solutions
     themselves as the yardstick of full marks."""
+    rows = graded_rows(batch, out, jobs)
+    return [case_report(entry, rows[(entry.student_id, entry.assignment)], rows[(SOLUTION_ID, entry.assignment)])
+            for entry in batch]
+
+
+def graded_rows(batch: list[BatchEntry], out: Path, jobs: int) -> dict[tuple[str, str], GradedRow]:
+    """The graded row of every answer, and of each assignment's solution (student ``SOLUTION_ID``),
+    by (student, assignment); the grader's outputs are kept in ``out/graded``."""
     with tempfile.TemporaryDirectory(prefix="feedback-batch-") as scratch:
         submitted = Path(scratch) / "submitted"
         assignments = sorted({entry.assignment for entry in batch})
         for assignment in assignments:
-            write_submission(submitted, "__solution__", assignment, load_solution(assignment))
+            write_submission(submitted, SOLUTION_ID, assignment, load_solution(assignment))
         for entry in batch:
             notebook = with_answer(load_solution(entry.assignment), entry.stage, entry.source)
             write_submission(submitted, entry.student_id, entry.assignment, notebook)
         rows = grade_class(submitted, out / "graded", GradeOptions(jobs=jobs))
-    by_key = {(row.student_id, row.assignment_id): row for row in rows}
-    return [case_report(entry, by_key[(entry.student_id, entry.assignment)],
-                        by_key[("__solution__", entry.assignment)]) for entry in batch]
+    return {(row.student_id, row.assignment_id): row for row in rows}
 
 
 def totals(cases: list[CaseReport]) -> dict[str, int]:
