@@ -23,6 +23,9 @@ $(STAMP): pyproject.toml autograder/student/pyproject.toml
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e autograder/student
+	@# The feedback pages are read in Debian's Chromium by the tests (through Playwright).
+	command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium; } \
+		|| echo "chromium could not be installed: the tests that read pages in a browser will skip"
 	touch $(STAMP)
 
 # The student package (wheel and sdist) into dist/: self-checks, running example, translations.

@@ -155,6 +155,16 @@ def test_waiting_behaviour_checks_sit_under_a_neutral_heading_and_count_as_passe
     assert "the scores are divided by 2.236 (= sqrt(T), T = 5)" in page
 
 
+def test_the_results_record_the_float32_settings_and_each_tests_largest_difference(graded):
+    out, _ = graded
+    document = json.loads((out / "results" / "english" / f"{CAUSAL}.json").read_text())
+    assert document["float32_settings"]["cuda.matmul.fp32_precision"] == "ieee"
+    assert document["float32_settings"]["cuda.matmul.allow_tf32"] == "False"
+    differences = {test["name"]: test.get("largest_difference") for test in document["tests"]}
+    assert differences["test_causal_average_loop[cpu-float32-case0]"] < 1e-5
+    assert differences["test_masked_softmax[cpu-float32-81-shape0-4]"] > 1e-3  # scaled by sqrt(T)
+
+
 # -- the student's language, everywhere they look --------------------------------------------------------
 def _english_fragments() -> list[str]:
     """The fixed English words of every finding, mistake and page text: what no zh or pt page may keep."""

@@ -134,10 +134,14 @@ def _conclusion(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, 
     return diagnosis.conclude(catalogue, explanations)
 
 
+# What returning something else than a tensor most often means.
+_NOT_TENSOR_MISTAKES = {"NoneType": "missing_return", "tuple": "returned_several_values"}
+
+
 def _expect_plain_tensor(actual, what: What) -> None:
     if type(actual) is not torch.Tensor:
         type_name = getattr(actual, "type_name", type(actual).__name__)
-        raise Failure(finding("not_tensor", what=what, type_name=type_name))
+        raise Failure(finding("not_tensor", _NOT_TENSOR_MISTAKES.get(type_name), what=what, type_name=type_name))
 
 
 def _structure_problem(actual: torch.Tensor, expected: torch.Tensor) -> Problem | None:

@@ -65,6 +65,13 @@ MISTAKES: dict[str, str] = {
         "the attention weights were multiplied by the input x itself: the context vectors mix the"
         " values, the input projected by W_value."
     ),
+    "missing_return": (
+        "the function returned None: a `return` is missing, or it returns what an in-place method"
+        " returns (a module's forward must return its output too)."
+    ),
+    "returned_several_values": (
+        "several values were returned (a tuple): return only the tensor the stage asks for."
+    ),
     "softmax_applied_twice": (
         "a softmax was applied to weights that already sum to 1, which changes them again: apply the"
         " softmax once, to the scores."
