@@ -54,6 +54,7 @@ class Explanation:
     mistake: str | None = None
 
 
+# Reads one relation off (actual, expected), both float64 on the CPU: an Explanation, or None.
 Explainer = Callable[[torch.Tensor, torch.Tensor], "Explanation | None"]
 
 
@@ -150,19 +151,16 @@ def all_zeros(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | Non
     return None
 
 
-def constant_factor(sizes: Sizes = {}, mistake: str | None = "constant_factor",  # noqa: B006 - read only
-                    mistakes_by_factor: Callable[[float], str | None] | None = None) -> Explainer:
+def constant_factor(sizes: Sizes | None = None, mistake: str | None = "constant_factor") -> Explainer:
     """Every value is the reference's times one constant c (c != 1): the evidence quotes c and the
-    sizes it could be. ``mistakes_by_factor(c)`` names the mistake that factor means, where the
-    stage knows (scaled scores), else ``mistake``."""
+    ``sizes`` it could be; ``mistake`` is what such a factor means on this stage."""
 
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
         factor = _common_factor(actual, expected)
         if factor is None or _close(factor, 1.0) or factor == 0:
             return None
-        named = mistakes_by_factor(factor) if mistakes_by_factor else None
         return Explanation(finding("evidence.constant_factor", factor=number_text(factor),
-                                   forms=_forms_field(abs(factor), sizes)), named or mistake)
+                                   forms=_forms_field(abs(factor), sizes or {})), mistake)
 
     return explainer
 
@@ -282,15 +280,11 @@ def slice_factors(dim: int, mistake: str | None = None) -> Explainer:
 def _slice_factors(actual: torch.Tensor, expected: torch.Tensor, dim: int) -> torch.Tensor | None:
     """The factor of each slice along ``dim`` when actual = factor * expected slice by slice
     (keepdim shape), else None."""
-    scale = expected.abs().amax(dim=dim, keepdim=True)
-    if not bool((scale > 0).all()):
-        return None
-    weights = expected.abs() / scale
+    if not bool((expected.abs().amax(dim=dim, keepdim=True) > 0).all()):
+        return None  # a slice of zeros has no factor
     factors = (actual * expected).sum(dim=dim, keepdim=True) / (expected * expected).sum(dim=dim, keepdim=True)
     tolerance = 1e-6 * float(expected.abs().max()) * max(1.0, float(factors.abs().max()))
-    if not torch.allclose(actual, factors * expected, rtol=1e-5, atol=tolerance) or not bool(weights.any()):
-        return None
-    return factors
+    return factors if torch.allclose(actual, factors * expected, rtol=1e-5, atol=tolerance) else None
 
 
 def _quoted(values: torch.Tensor) -> str:
