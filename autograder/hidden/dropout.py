@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import torch
 
 from autograder.findings.finding import Failure, finding
-from autograder.hidden import wrong_outputs
+from autograder.hidden import diagnosis, wrong_outputs
 from autograder.hidden.compare import TOLERANCES, What, expect, expect_structure, expect_tensor
 from autograder.hidden.modules import call_text, reference_module, student_module
 from autograder.probes.client import RemoteObject, Submission
@@ -95,7 +95,9 @@ class WeightsRevealing:
             dropped = [self.weights * kept / (1 - self.p), self.weights * kept] if kept.any() else []
             return {**self._revealed_mistakes(), "dropout_in_eval": dropped}
 
-        expect_tensor(actual, self.weights, finding("what.its_weights", what=what), mistakes=mistakes)
+        # One-hot tokens show the weights themselves: read them as weights (each query's sum to 1).
+        expect_tensor(actual, self.weights, finding("what.its_weights", what=what), mistakes=mistakes,
+                      explain=[diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim")])
 
     def expect_dropped_weights(self) -> None:
         """In training mode, about a fraction p of the visible weights is zeroed, the survivors are
