@@ -56,6 +56,13 @@ def _warm_up() -> None:
     templates = Path(engine.engine.dirs[0])
     for template in sorted(templates.rglob("*.html")):
         engine.get_template(str(template.relative_to(templates)))
+    # Every translation catalog, read now into the process's cache (the pages render in three languages).
+    from autograder.course.paths import LOCALES_DIR
+    from autograder.student import language as languages
+
+    for locales in (LOCALES_DIR, languages.STUDENT_LOCALES_DIR):
+        for catalog in sorted(locales.glob("*/*.json")):
+            languages.load_catalog(catalog.parent.name, catalog.stem, locales)
     import matplotlib
 
     matplotlib.use("Agg")

@@ -8,16 +8,20 @@ notebook's language. Nothing of the hidden tests leaves the server but what the 
 
 from __future__ import annotations
 
-from django.http import JsonResponse
+from pathlib import Path
+
+from django.http import HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from autograder.findings.render import render
+from autograder.platforms import service_client
 from autograder.service import accounts
 from autograder.service.models import Submission, Visibility
 from autograder.service.web.student import _refusal_status, moment, refusal_text, result_of
 from autograder.service.web.submitting import store_upload
 from autograder.service.web.uploads import Refusal
+
+CLIENT_SOURCE = Path(service_client.__file__).read_text(encoding="utf-8")
 
 
 def _caller(request):
@@ -68,8 +72,17 @@ def status(request, submission_id: int):
     body.update(score=row.score, max_score=row.max_score, status=row.status.text())
     if seen == Visibility.EVERYTHING:
         body["stages"] = [{"stage": total.stage, "passed": total.passed, "tests": total.total,
-                           "points": total.points, "max_points": total.max_points}
-                          for total in row.stage_totals()]
-        body["messages"] = sorted({render(test.finding, row.language).splitlines()[0]
-                                   for test in row.tests if not test.passed and test.finding})[:20]
+                           "points": total.points, "max_points": total.max_points,
+                           "message": _first_failure(row, total.stage)} for total in row.stage_totals()]
     return JsonResponse(body)
+
+
+def _first_failure(row, stage: str) -> str:
+    """The stage's first failure, in the notebook's language (the feedback page's own text)."""
+    failed = next((test for test in row.tests if test.stage == stage and not test.passed), None)
+    return failed.message(row.language).splitlines()[0][:500] if failed else ""
+
+
+def client(request):
+    """The CI client (``autograder/platforms/service_client.py``): all a runner needs."""
+    return HttpResponse(CLIENT_SOURCE, content_type="text/x-python; charset=utf-8")

@@ -11,6 +11,7 @@ urlpatterns = [
     path("submissions/<int:submission_id>", student.submission_page),
     path("submissions/<int:submission_id>/feedback", student.submission_feedback),
     path("token", student.token),
+    path("client/submit.py", api.client),
     path("api/v1/submissions", api.submit),
     path("api/v1/submissions/<int:submission_id>", api.status),
     path("instructor/", instructor.dashboard),
