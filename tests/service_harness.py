@@ -24,7 +24,7 @@ from pathlib import Path
 
 import requests
 
-from autograder.course.paths import KIT_ROOT
+from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 
 EXAMPLE = KIT_ROOT / "source_data" / "example_class"
 
@@ -42,6 +42,21 @@ def notebook_bytes(student: str, assignment: str, **metadata) -> bytes:
     kit = notebook["metadata"].setdefault("attention_kit", {})
     kit.update(metadata)
     return json.dumps(notebook).encode()
+
+
+def secret_lines() -> list[str]:
+    """Lines that only the hidden tests, the rubric and the solutions' answers hold."""
+    lines = set()
+    for path in [*HIDDEN_TESTS_DIR.glob("test_*.py"), KIT_ROOT / "autograder" / "course" / "rubric.toml"]:
+        lines |= {line.strip() for line in path.read_text().splitlines() if len(line.strip()) > 50}
+    for notebook in (KIT_ROOT / "solutions").glob("*/*.ipynb"):
+        for cell in json.loads(notebook.read_text())["cells"]:
+            source = "".join(cell["source"])
+            inside = source.split("### BEGIN SOLUTION")[1:] if "### BEGIN SOLUTION" in source else []
+            for region in inside:
+                lines |= {line.strip() for line in region.split("### END SOLUTION")[0].splitlines()
+                          if len(line.strip()) > 25}
+    return sorted(lines)
 
 
 class LiveService:
@@ -89,10 +104,8 @@ class LiveService:
                 os.killpg(group, signal.SIGKILL)
         else:
             self.process.send_signal(signal.SIGTERM)
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                pass
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(group, signal.SIGKILL)
         self.process.wait(timeout=30)

@@ -16,9 +16,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 import requests
-from service_harness import LiveService, notebook_bytes
+from service_harness import LiveService, notebook_bytes, secret_lines
 
-from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT
+from autograder.course.paths import KIT_ROOT
 
 A01, A02, A03, A04 = "01_attention_scores", "02_self_attention", "03_causal_attention", "04_multi_head_attention"
 
@@ -331,21 +331,6 @@ def test_student_content_is_escaped(service):
         assert hostile not in session.get(service.url + path, timeout=30).text
 
 
-def _secrets() -> list[str]:
-    """Lines that only the hidden tests, the rubric and the solutions' answers hold."""
-    lines = set()
-    for path in [*HIDDEN_TESTS_DIR.glob("test_*.py"), KIT_ROOT / "autograder" / "course" / "rubric.toml"]:
-        lines |= {line.strip() for line in path.read_text().splitlines() if len(line.strip()) > 50}
-    for notebook in (KIT_ROOT / "solutions").glob("*/*.ipynb"):
-        for cell in json.loads(notebook.read_text())["cells"]:
-            source = "".join(cell["source"])
-            inside = source.split("### BEGIN SOLUTION")[1:] if "### BEGIN SOLUTION" in source else []
-            for region in inside:
-                lines |= {line.strip() for line in region.split("### END SOLUTION")[0].splitlines()
-                          if len(line.strip()) > 25}
-    return sorted(lines)
-
-
 def test_no_response_to_a_student_holds_hidden_tests_rubric_or_solutions(service):
     token = _token(service, "curious")
     session = service.signed_in("curious")
@@ -358,7 +343,7 @@ def test_no_response_to_a_student_holds_hidden_tests_rubric_or_solutions(service
                      f"/assignments/{assignment}", "/", "/client/submit.py"):
             responses.append(session.get(service.url + path, timeout=30).text)
     text = "\n".join(responses)
-    leaked = [line for line in _secrets() if line in text]
+    leaked = [line for line in secret_lines() if line in text]
     assert not leaked
 
 
@@ -414,3 +399,37 @@ def test_the_web_process_is_not_root_and_imports_no_secrets(service):
             " 'autograder.course.rubric', 'autograder.grading.engine', 'autograder.sandbox', 'torch'))))")
     done = subprocess.run([sys.executable, "-c", code], env=service.env, capture_output=True, text=True, cwd=KIT_ROOT)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_a_class_graded_by_the_service_gets_the_rows_grade_writes(service, tmp_path):
+    """The same notebooks through ``grade`` and through the service: the same grades.csv rows (but
+    the submission time, which is the server's) and the same tests in each results file."""
+    submitted = tmp_path / "submitted"
+    students = {"same_ada": "ada_full_marks", "same_ben": "ben_partial", "same_cy": "cy_untouched_stubs"}
+    for student, source in students.items():
+        token = _token(service, student)
+        for notebook in sorted((KIT_ROOT / "source_data" / "example_class" / source).glob("*/*.ipynb")):
+            target = submitted / student / notebook.parent.name / notebook.name
+            target.parent.mkdir(parents=True)
+            target.write_bytes(notebook.read_bytes())
+            answer = service.api_submit(token, notebook.parent.name, notebook.read_bytes())
+            service.wait_graded(token, answer.json()["id"])
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out)],
+                          capture_output=True, text=True, cwd=KIT_ROOT, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    service.cli("grades", "--out", str(tmp_path / "service.csv"))
+
+    def rows(path) -> list[list[str]]:
+        return [line.split(",")[:5] for line in path.read_text().splitlines()[1:] if line.startswith("same_")]
+
+    assert rows(tmp_path / "service.csv") == rows(out / "grades.csv")
+    assert len(rows(out / "grades.csv")) == 12  # ben has no 04: a missing row in both
+    for student in students:
+        for results in (out / "results" / student).glob("*.json"):
+            stored = service.query("SELECT g.row FROM service_grading g JOIN service_submission s ON s.id ="
+                                   " g.submission_id JOIN auth_user u ON u.id = s.user_id WHERE u.username = ? AND"
+                                   " s.assignment_id = ? AND g.state = 'done'", student, results.stem)
+            if not stored:
+                continue  # a missing row: no file of the service's either
+            assert json.loads(stored[0][0])["tests"] == json.loads(results.read_text())["tests"]
