@@ -52,19 +52,23 @@ def test_student_workflow_is_reusable_and_keeps_expressions_out_of_its_scripts()
     assert not [step.get("name") for step in job["steps"] if "${{" in step.get("run", "")]
     submit = next(step for step in job["steps"] if step.get("name") == "Submit")
     assert submit["env"]["KIT_TOKEN"] == "${{ secrets.kit_token }}"
-    assert "/client/submit.py" in submit["run"] and "make " not in submit["run"]
+    assert "/client/submit.py" in submit["run"]
+    assert "make " not in submit["run"]
 
 
 def test_student_workflow_pins_current_actions_by_commit_and_installs_nothing_of_the_kit():
     [job] = _load("grade-student-repo.yml")["jobs"].values()
     text = (WORKFLOWS / "grade-student-repo.yml").read_text()
     uses = [step["uses"] for step in job["steps"] if "uses" in step]
-    assert uses and all(re.fullmatch(r"actions/[\w-]+@[0-9a-f]{40}", use) for use in uses)
+    assert uses
+    assert all(re.fullmatch(r"actions/[\w-]+@[0-9a-f]{40}", use) for use in uses)
     # The majors that run on Node 24 (checkout v6, upload-artifact v6), named beside each pin.
     assert re.search(r"actions/checkout@[0-9a-f]{40}  # v6\.", text)
     assert re.search(r"actions/upload-artifact@[0-9a-f]{40}  # v6\.", text)
     scripts = "\n".join(step.get("run", "") for step in job["steps"])
-    assert "pip install" not in scripts and "make " not in scripts and "[dev]" not in scripts
+    assert "pip install" not in scripts
+    assert "make " not in scripts
+    assert "[dev]" not in scripts
     assert not any("kit_repository" in str(step.get("with", {})) for step in job["steps"])
 
 
@@ -159,10 +163,12 @@ def test_student_workflow_submits_with_a_token_and_prints_the_result(tmp_path, s
                                                          "fail_under": "50"})
     assert statuses["Submit"] == 0, statuses
     printed = statuses["Submit: output"]
-    assert "Score: 88.75 / 100 (graded)" in printed and "softmax_naive: " in printed
+    assert "Score: 88.75 / 100 (graded)" in printed
+    assert "softmax_naive: " in printed
     assert re.search(r"Feedback page: http://127\.0\.0\.1:\d+/submissions/\d+", printed)
     summary = (tmp_path / "summary.md").read_text()
-    assert summary.startswith(f"## {ASSIGNMENT}\n") and "Score: 88.75 / 100" in summary
+    assert summary.startswith(f"## {ASSIGNMENT}\n")
+    assert "Score: 88.75 / 100" in summary
     # The `result` output, as the autograding reporter reads it: its schema, and the same score.
     [line] = (tmp_path / "output.txt").read_text().splitlines()
     key, _, encoded = line.partition("=")
@@ -190,16 +196,19 @@ def test_student_workflow_submits_with_a_token_and_prints_the_result(tmp_path, s
 def test_student_workflow_is_red_when_the_notebook_is_missing_refused_or_below_fail_under(tmp_path, service):
     (tmp_path / "student").mkdir()
     missing = _run_student_workflow(tmp_path, service, {"assignment": ASSIGNMENT, "notebook": "", "fail_under": ""})
-    assert missing["Submit"] == 2 and "commit your notebook" in missing["Submit: output"]
+    assert missing["Submit"] == 2
+    assert "commit your notebook" in missing["Submit: output"]
     shutil.rmtree(tmp_path / "runner-temp")
     (tmp_path / "student" / f"{ASSIGNMENT}.ipynb").write_text("not a notebook")
     refused = _run_student_workflow(tmp_path, service, {"assignment": ASSIGNMENT, "notebook": "", "fail_under": ""})
-    assert refused["Submit"] == 2 and "did not take the notebook" in refused["Submit: output"]
+    assert refused["Submit"] == 2
+    assert "did not take the notebook" in refused["Submit: output"]
     shutil.rmtree(tmp_path / "runner-temp")
     (tmp_path / "student" / f"{ASSIGNMENT}.ipynb").write_text(notebook_text(wrong_dim_notebook()))
     below = _run_student_workflow(tmp_path, service, {"assignment": ASSIGNMENT, "notebook": "", "fail_under": "90"},
                                   student="octocat2")
-    assert below["Submit"] == 3 and "Score: 88.75 / 100" in below["Submit: output"]
+    assert below["Submit"] == 3
+    assert "Score: 88.75 / 100" in below["Submit: output"]
 
 
 @pytest.mark.slow

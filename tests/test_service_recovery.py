@@ -73,7 +73,7 @@ def test_a_worker_killed_mid_job_loses_nothing_and_grades_nothing_twice(service)
 def test_a_service_killed_with_a_full_queue_resumes_it_when_started_again(service):
     ids = _submit_many(service, 6, "r")
     service.stop(hard=True)  # every process of the service, at once, mid-queue
-    stored = service.query("SELECT COUNT(*) FROM service_submission WHERE id IN (%s)" % ",".join(map(str, ids)))
+    stored = service.query("SELECT COUNT(*) FROM service_submission WHERE id IN ({})".format(",".join(map(str, ids))))
     assert stored == [(len(ids),)]
     service.start()
     _wait_all_done(service, ids)

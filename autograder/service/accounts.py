@@ -24,6 +24,7 @@ from autograder.service.models import ApiToken, SignInLink
 
 SIGNIN_SALT = "attention-kit.signin"
 TOKEN_PREFIX = "kit_"
+TOKEN_USE_RECORDED_EVERY = timedelta(minutes=5)
 
 
 class RosterError(ValueError):
@@ -84,7 +85,10 @@ def user_for_token(secret: str):
     token = ApiToken.objects.select_related("user").filter(token_hash=digest(secret), revoked_at__isnull=True).first()
     if token is None or not token.user.is_active:
         return None
-    ApiToken.objects.filter(id=token.id).update(last_used_at=timezone.now())
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at > TOKEN_USE_RECORDED_EVERY:
+        # Not on every request: a CI job polls its status, and a write per poll would queue behind grading.
+        ApiToken.objects.filter(id=token.id).update(last_used_at=now)
     return token.user
 
 

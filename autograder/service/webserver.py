@@ -87,7 +87,7 @@ def run_web(bind: str, processes: int, web_user: str) -> None:
 
     class Web(BaseApplication):
         def load_config(self):
-            for key, value in {"bind": [bind], "workers": processes, "worker_class": "gthread", "threads": 4,
+            for key, value in {"bind": [bind], "workers": processes, "worker_class": "gthread", "threads": 8,
                                "timeout": 120, "graceful_timeout": 5, "accesslog": None, "errorlog": "-",
                                "loglevel": "warning", "proc_name": "attention-kit-web",
                                "user": os.geteuid(), "group": os.getegid(), "control_socket_disable": True}.items():

@@ -35,6 +35,7 @@ from autograder.service.tasks import QUEUE
 HEARTBEAT_SECONDS = 3.0
 RETRY_UNTRUSTED_SECONDS = 300.0
 POLL_SECONDS = 0.05
+BATCH = 4  # notebooks graded in one pytest session when more are waiting
 
 
 @dataclass
@@ -57,17 +58,19 @@ def grade_job(grading_id: int) -> None:
     grading = queue.claim(grading_id, running.worker_id)
     if grading is None:
         return  # done already, or another worker has it
-    submission = grading.submission
+    batch = [grading, *queue.claim_more(running.worker_id, BATCH - 1)]
     try:
-        row = running.grader.grade(grading.id, submission.user.username, submission.assignment_id,
-                                   bytes(submission.notebook))
+        rows = running.grader.grade([(claimed.id, claimed.submission.user.username, claimed.submission.assignment_id,
+                                      bytes(claimed.submission.notebook)) for claimed in batch])
     except BaseException:
-        queue.release(grading, running.worker_id)  # the grader's failure is never the student's
+        for claimed in batch:
+            queue.release(claimed, running.worker_id)  # the grader's failure is never the student's
         running.needs_restart = True
         if running.loop is not None:
             running.loop.running = False
         raise
-    queue.finish(grading, running.worker_id, row.to_json(), row.tests_score)
+    for claimed, row in zip(batch, rows, strict=True):
+        queue.finish(claimed, running.worker_id, row.to_json(), row.tests_score)
 
 
 def _report(worker_id: str, state: str, message: str = "", checked: bool = False) -> None:

@@ -136,15 +136,16 @@ def _refusal_status(refusal: Refusal) -> int:
 
 def result_of(submission: Submission) -> dict:
     """What the reader may see of a submission now: its state, place in the queue, score, page."""
-    policy = policy_for(submission.assignment_id)
-    item = scored(submission, policy, adjustments_of(submission.user, submission.assignment_id))
-    seen = visibility(policy, timezone.now())
-    if item.row is None:
-        waiting = submission.gradings.filter(state__in=[GradingState.QUEUED, GradingState.RUNNING]).first()
+    gradings = list(submission.gradings.all())
+    if not any(grading.state == GradingState.DONE for grading in gradings):
+        # Waiting: the cheap answer that a page or a CI job asks for every second.
+        waiting = next((grading for grading in gradings if grading.state != GradingState.DONE), None)
         running = waiting is not None and waiting.state == GradingState.RUNNING
         return {"state": "running" if running else "queued",
-                "position": queue.position(waiting) if waiting else 1, "row": None, "seen": seen}
-    return {"state": "done", "row": item.row, "seen": seen, "due": moment(policy.due_at)}
+                "position": queue.position(waiting) if waiting else 1, "row": None}
+    policy = policy_for(submission.assignment_id)
+    item = scored(submission, policy, adjustments_of(submission.user, submission.assignment_id))
+    return {"state": "done", "row": item.row, "seen": visibility(policy, timezone.now()), "due": moment(policy.due_at)}
 
 
 @student_required
