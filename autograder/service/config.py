@@ -19,6 +19,9 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 PREFIX = "KIT_SERVICE_"
+# As root, the web process runs as an unprivileged user, who must reach the database: not inside
+# a kit that may sit in a private folder.
+DEFAULT_DATA_AS_ROOT = Path("/var/lib/attention-kit")
 HERE = Path(__file__).resolve().parent
 
 
@@ -66,7 +69,8 @@ class ServiceConfig:
             except ValueError:
                 raise ConfigError(f"{PREFIX}{name.upper()} must be a number, not {text!r}") from None
 
-        data_dir = Path(get("data", str(KIT_ROOT / "service-data"))).resolve()
+        data_dir = Path(get("data", str(DEFAULT_DATA_AS_ROOT if os.geteuid() == 0 else KIT_ROOT / "service-data")))
+        data_dir = data_dir.resolve()
         base_url = get("base_url", "http://localhost:8000").rstrip("/")
         hosts = [host.strip() for host in get("allowed_hosts", "").split(",") if host.strip()]
         hosts = hosts or sorted({"localhost", "127.0.0.1", urlsplit(base_url).hostname or "localhost"})
