@@ -79,3 +79,40 @@ def test_a_service_killed_with_a_full_queue_resumes_it_when_started_again(servic
     _wait_all_done(service, ids)
     _graded_exactly_once(service, ids)
     assert service.query("SELECT COUNT(*) FROM service_grading WHERE state != 'done'") == [(0,)]
+
+
+def test_the_worker_proves_its_guarantees_and_runs_the_canaries_again(tmp_path):
+    live = LiveService(recheck_seconds="8").start()
+    try:
+        first = live.query("SELECT checked_at FROM service_gradingworker WHERE state = 'ready'")[0][0]
+        deadline = time.monotonic() + 90
+        while not live.query("SELECT 1 FROM service_gradingworker WHERE state = 'ready' AND checked_at > ?", first):
+            assert time.monotonic() < deadline, live.log.read_text()[-3000:]
+            time.sleep(0.5)
+        token = (live.link_for("again"), live.cli("token", "again").stdout.strip())[1]
+        answer = live.api_submit(token, "01_attention_scores", notebook_bytes("ada_full_marks", "01_attention_scores"))
+        assert live.wait_graded(token, answer.json()["id"])["score"] == 100  # and it grades on after the re-check
+    finally:
+        live.close()
+
+
+def test_a_worker_that_cannot_trust_its_run_grades_nothing_and_the_instructor_is_told():
+    # A per-test time limit no canary can meet: the canaries fail, so nothing may be graded.
+    live = LiveService(test_timeout="0.00001").start(wait_for_worker=False)
+    try:
+        deadline = time.monotonic() + 120
+        while not live.query("SELECT message FROM service_gradingworker WHERE state = 'refusing'"):
+            assert time.monotonic() < deadline, live.log.read_text()[-3000:]
+            time.sleep(0.5)
+        [(message,)] = live.query("SELECT message FROM service_gradingworker WHERE state = 'refusing'")
+        assert "did not earn full marks through the sandbox" in message
+        live.link_for("waiting")
+        token = live.cli("token", "waiting").stdout.strip()
+        answer = live.api_submit(token, "01_attention_scores", notebook_bytes("ada_full_marks", "01_attention_scores"))
+        assert answer.status_code == 201  # stored, and it waits
+        time.sleep(3)
+        assert live.query("SELECT state FROM service_grading") == [("queued",)]
+        page = live.signed_in("teacher", instructor=True).get(f"{live.url}/instructor/", timeout=30).text
+        assert "A grading worker refuses to grade" in page and "did not earn full marks" in page
+    finally:
+        live.close()
