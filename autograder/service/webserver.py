@@ -90,7 +90,8 @@ def run_web(bind: str, processes: int, web_user: str) -> None:
             for key, value in {"bind": [bind], "workers": processes, "worker_class": "gthread", "threads": 8,
                                "timeout": 120, "graceful_timeout": 5, "accesslog": None, "errorlog": "-",
                                "loglevel": "warning", "proc_name": "attention-kit-web",
-                               "user": os.geteuid(), "group": os.getegid(), "control_socket_disable": True}.items():
+                               "user": os.geteuid(), "group": os.getegid(), "control_socket_disable": True,
+                               "chdir": "/"}.items():  # the kit's folder may be closed to the web user
                 self.cfg.set(key, value)
 
         def load(self):
@@ -98,5 +99,6 @@ def run_web(bind: str, processes: int, web_user: str) -> None:
 
     if os.geteuid() == 0:
         _warm_up()
+        os.chdir("/")
         _drop_privileges(web_user)
     Web().run()
