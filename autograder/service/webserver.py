@@ -97,8 +97,10 @@ def run_web(bind: str, processes: int, web_user: str) -> None:
         def load(self):
             return application
 
+    os.chdir("/")
+    os.environ["PWD"] = "/"  # gunicorn checks its working folder through PWD
+    server = Web()  # its configuration is read and checked while the files can be read
     if os.geteuid() == 0:
         _warm_up()
-        os.chdir("/")
         _drop_privileges(web_user)
-    Web().run()
+    server.run()
