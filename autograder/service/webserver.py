@@ -84,13 +84,14 @@ def run_web(bind: str, processes: int, web_user: str) -> None:
     from gunicorn.app.base import BaseApplication
 
     application = get_wsgi_application()
+    uid, gid = web_user_ids(web_user) if os.geteuid() == 0 else (os.geteuid(), os.getegid())
 
     class Web(BaseApplication):
         def load_config(self):
             for key, value in {"bind": [bind], "workers": processes, "worker_class": "gthread", "threads": 8,
                                "timeout": 120, "graceful_timeout": 5, "accesslog": None, "errorlog": "-",
                                "loglevel": "warning", "proc_name": "attention-kit-web",
-                               "user": os.geteuid(), "group": os.getegid(), "control_socket_disable": True,
+                               "user": uid, "group": gid, "control_socket_disable": True,
                                "chdir": "/"}.items():  # the kit's folder may be closed to the web user
                 self.cfg.set(key, value)
 
