@@ -1,9 +1,10 @@
 """The web process: gunicorn serving the Django app, as an unprivileged user when started as root.
 
-Started as root, ``run_web`` forks: the child loads everything the pages need while it can still
-read it (Python's own files may sit in a folder only root can open), renders every template once
-into the cached loader, then drops to ``web_user`` for good (groups, gid, uid) before it opens a
-socket to the world, and runs gunicorn's arbiter and its workers as that user.
+Started as root, ``serve`` forks this process, which loads everything the pages need while it
+can still read it (Python, the kit and its .venv may be readable by root only: a kit cloned into
+a private folder, Python under root's home), renders each kind of page once into the caches,
+then drops to ``web_user`` for good (groups, gid, uid) and runs gunicorn's arbiter and its
+workers as that user.
 """
 
 from __future__ import annotations
@@ -15,18 +16,28 @@ import pkgutil
 import pwd
 from pathlib import Path
 
-# Modules that requests use lazily; imported before dropping privileges.
-_PRELOAD = ("gunicorn.workers.gthread", "gunicorn.glogging", "gunicorn.http.wsgi", "concurrent.futures.thread",
-            "email.utils", "email.message", "email.mime.text", "http.cookies", "mimetypes", "uuid", "zipfile",
-            "encodings.idna", "multipart", "django.http.multipartparser", "django.core.files.uploadhandler",
-            "django.core.files.uploadedfile", "django.contrib.auth.backends", "django.contrib.sessions.backends.db",
-            "django.contrib.messages", "django.template.defaulttags", "django.template.defaultfilters",
-            "django.template.loader_tags", "django.templatetags.static", "django.views.csrf", "django.views.defaults",
-            "autograder.service.web.urls", "autograder.feedback.page", "autograder.feedback.report",
-            "autograder.feedback.similarity_page", "autograder.term.similarity", "django_tasks_db.models",
-            "django.db.backends.sqlite3.base", "django.db.backends.sqlite3.operations",
-            "django.db.backends.sqlite3.introspection", "django.db.backends.sqlite3.features",
-            "django.db.backends.sqlite3.schema")
+# Packages whose every module is imported before the web process leaves root: Django and
+# gunicorn import modules as requests first need them.
+_PACKAGES = ("django", "gunicorn", "django_tasks", "django_tasks_db", "autograder.service", "autograder.feedback",
+             "autograder.findings", "autograder.platforms.service_client", "autograder.term.similarity",
+             "autograder.term.answers", "jinja2", "markupsafe", "copydetect", "encodings", "email", "http", "json",
+             "urllib", "html", "xml.dom", "sqlite3", "concurrent.futures", "logging", "multiprocessing.connection",
+             "zoneinfo", "asyncio")
+# Not needed, and not importable without what they drive (GIS libraries, other databases, other
+# workers' event loops, other platforms' codecs).
+_SKIPPED = ("django.contrib.gis", "django.db.backends.mysql", "django.db.backends.oracle", "django.contrib.postgres",
+            "django.db.backends.postgresql", "gunicorn.workers.geventlet", "gunicorn.workers.ggevent",
+            "gunicorn.workers.gtornado", "gunicorn.dirty", "encodings.mbcs", "encodings.oem", "encodings.cp65001")
+
+
+def _import_everything(package: str) -> None:
+    with contextlib.suppress(Exception):
+        module = importlib.import_module(package)
+        for found in pkgutil.walk_packages(getattr(module, "__path__", []), package + ".", onerror=lambda name: None):
+            if found.name.startswith(_SKIPPED) or ".tests" in found.name:
+                continue
+            with contextlib.suppress(Exception):  # a module for a platform or an option this setup lacks
+                importlib.import_module(found.name)
 
 
 def web_user_ids(name: str) -> tuple[int, int]:
@@ -41,32 +52,37 @@ def web_user_ids(name: str) -> tuple[int, int]:
 
 
 def _warm_up() -> None:
-    """Import what requests need and fill the template cache, while the files can be read."""
+    """Import what requests need, fill the template caches and render each kind of page once,
+    while the files can be read."""
     from django.template import engines
 
-    for name in _PRELOAD:
-        with contextlib.suppress(ImportError):  # an optional module of this Python or Django version
-            importlib.import_module(name)
-    import encodings
-
-    for module in pkgutil.iter_modules(encodings.__path__):
-        with contextlib.suppress(ImportError):  # another platform's codec (mbcs, oem)
-            importlib.import_module(f"encodings.{module.name}")
+    for package in _PACKAGES:
+        _import_everything(package)
     engine = engines["django"]
     templates = Path(engine.engine.dirs[0])
     for template in sorted(templates.rglob("*.html")):
         engine.get_template(str(template.relative_to(templates)))
-    # Every translation catalog, read now into the process's cache (the pages render in three languages).
+    # The kit's own pages (jinja2): compiled once and kept, never checked against their files again.
+    from autograder.feedback.page import templates as kit_templates
+
+    kit_templates.auto_reload = False
+    for name in kit_templates.list_templates():
+        kit_templates.get_template(name)
+    # Every translation catalog, into the process's cache (pages render in three languages).
     from autograder.course.paths import LOCALES_DIR
     from autograder.student import language as languages
 
     for locales in (LOCALES_DIR, languages.STUDENT_LOCALES_DIR):
         for catalog in sorted(locales.glob("*/*.json")):
             languages.load_catalog(catalog.parent.name, catalog.stem, locales)
+    # The class report draws charts: matplotlib's backend and fonts load when it first draws.
     import matplotlib
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot  # noqa: F401 - the class report's charts
+    from autograder.feedback.report import report_html
+    from autograder.grading.results import GradedRow, RowKind, RowStatus
+
+    report_html([GradedRow("warm-up", "01_attention_scores", RowStatus(RowKind.MISSING), 0.0, 100.0)])
 
 
 def _drop_privileges(name: str) -> None:
