@@ -17,7 +17,8 @@ from django.views.decorators.http import require_GET, require_POST
 from autograder.platforms import service_client
 from autograder.service import accounts
 from autograder.service.models import Submission, Visibility
-from autograder.service.web.student import _refusal_status, moment, refusal_text, result_of
+from autograder.service.web.common import moment, refusal_status, refusal_text
+from autograder.service.web.student import result_of
 from autograder.service.web.submitting import store_upload
 from autograder.service.web.uploads import Refusal
 
@@ -47,7 +48,7 @@ def submit(request):
                                   via="api")
     except Refusal as refusal:
         return JsonResponse({"error": refusal_text(request, refusal, "en"), "refusal": refusal.key},
-                            status=_refusal_status(refusal))
+                            status=refusal_status(refusal))
     return JsonResponse({"id": submission.id, "received_at": moment(submission.received_at),
                          "status_url": f"/api/v1/submissions/{submission.id}",
                          "page_url": f"/submissions/{submission.id}"}, status=201)

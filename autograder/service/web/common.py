@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import timezone as dt_timezone
 from functools import wraps
 
+from django.conf import settings
 from django.http import Http404, HttpRequest
 from django.shortcuts import render
 
 from autograder.service.models import Submission
 from autograder.service.web.text import page_text
+from autograder.service.web.uploads import Refusal
 from autograder.student.language import LANGUAGES
 
 
@@ -25,6 +28,11 @@ def language_of(request: HttpRequest) -> str:
         if latest in LANGUAGES:
             return latest
     return "en"
+
+
+def moment(value) -> str:
+    """A stored time as pages show it: UTC, to the second."""
+    return value.astimezone(dt_timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC") if value else ""
 
 
 def say(request: HttpRequest, key: str, **fields) -> str:
@@ -67,3 +75,16 @@ def own_submission(request: HttpRequest, submission_id: int) -> Submission:
     if found is None or not (found.user_id == request.user.id or request.user.is_staff):
         raise Http404
     return found
+
+
+def refusal_text(request: HttpRequest, refusal: Refusal, language: str | None = None) -> str:
+    """Why an upload was refused and what to do, in the reader's language (or ``language``)."""
+    text = page_text(language or language_of(request))
+    fields = {"limit_mb": f"{settings.CONFIG.max_upload_bytes / 2**20:g}", **refusal.fields}
+    return text[f"refusal.{refusal.key}"].format(**fields)
+
+
+def refusal_status(refusal: Refusal) -> int:
+    """The HTTP status of a refusal: too large, too many, a duplicate, closed, or a bad file."""
+    return {"too_large": 413, "per_hour": 429, "total": 429, "duplicate": 409, "closed": 403,
+            "not_accepting": 403}.get(refusal.key, 400)

@@ -22,8 +22,7 @@ from autograder.service.models import (
     WorkerState,
 )
 from autograder.service.policy import policy_for
-from autograder.service.web.common import instructor_required, page
-from autograder.service.web.student import moment
+from autograder.service.web.common import instructor_required, moment, page
 from autograder.student.curriculum import ASSIGNMENTS
 
 

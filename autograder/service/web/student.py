@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timezone as dt_timezone
-
 from django.conf import settings
 from django.contrib.auth import login, logout
 from django.http import Http404, HttpResponse
@@ -15,15 +13,18 @@ from autograder.feedback.page import feedback_html
 from autograder.service import accounts, queue
 from autograder.service.models import ApiToken, GradingState, Submission, Visibility
 from autograder.service.policy import adjustments_of, counted, policy_for, scored, visibility
-from autograder.service.web.common import language_of, own_submission, page, say, student_required
+from autograder.service.web.common import (
+    moment,
+    own_submission,
+    page,
+    refusal_status,
+    refusal_text,
+    say,
+    student_required,
+)
 from autograder.service.web.submitting import store_upload
-from autograder.service.web.text import page_text
 from autograder.service.web.uploads import Refusal
 from autograder.student.curriculum import ASSIGNMENTS
-
-
-def moment(value) -> str:
-    return value.astimezone(dt_timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC") if value else ""
 
 
 @require_http_methods(["GET", "POST"])
@@ -99,7 +100,7 @@ def _assignment_page(request, assignment_id: str, refusal: Refusal | None = None
         "upload_help": say(request, "upload.help", assignment=assignment_id,
                            limit_mb=f"{settings.CONFIG.max_upload_bytes / 2**20:g}"),
         "history": history, "refusal": refusal_text(request, refusal) if refusal else ""},
-        status=_refusal_status(refusal) if refusal else 200)
+        status=refusal_status(refusal) if refusal else 200)
 
 
 @student_required
@@ -107,12 +108,6 @@ def assignment(request, assignment_id: str):
     if assignment_id not in ASSIGNMENTS:
         raise Http404
     return _assignment_page(request, assignment_id)
-
-
-def refusal_text(request, refusal: Refusal, language: str | None = None) -> str:
-    text = page_text(language or language_of(request))
-    fields = {"limit_mb": f"{settings.CONFIG.max_upload_bytes / 2**20:g}", **refusal.fields}
-    return text[f"refusal.{refusal.key}"].format(**fields)
 
 
 @student_required
@@ -127,11 +122,6 @@ def upload(request, assignment_id: str):
             raise Http404 from None
         return _assignment_page(request, assignment_id, refusal)
     return redirect(f"/submissions/{submission.id}")
-
-
-def _refusal_status(refusal: Refusal) -> int:
-    return {"too_large": 413, "per_hour": 429, "total": 429, "duplicate": 409, "closed": 403,
-            "not_accepting": 403}.get(refusal.key, 400)
 
 
 def result_of(submission: Submission) -> dict:

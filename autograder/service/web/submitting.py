@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 from datetime import timedelta
-from datetime import timezone as dt_timezone
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -15,6 +14,7 @@ from django.utils import timezone
 from autograder.service import queue
 from autograder.service.models import Submission
 from autograder.service.policy import policy_for, upload_refusal
+from autograder.service.web.common import moment
 from autograder.service.web.uploads import Refusal, check_upload
 from autograder.student.curriculum import ASSIGNMENTS
 
@@ -37,7 +37,7 @@ def store_upload(user, assignment_id: str, filename: str, data: bytes | None, vi
         policy = policy_for(assignment_id)
         refusal = upload_refusal(user, policy, now)
         if refusal is not None:
-            fields = {"next_allowed": _moment(refusal.next_allowed), "closes_at": _moment(policy.closes_at)}
+            fields = {"next_allowed": moment(refusal.next_allowed), "closes_at": moment(policy.closes_at)}
             raise Refusal(refusal.reason, fields)
         if Submission.objects.filter(user=user, assignment_id=assignment_id, sha256=digest,
                                      received_at__gt=now - DUPLICATE_WINDOW).exists():
@@ -47,7 +47,3 @@ def store_upload(user, assignment_id: str, filename: str, data: bytes | None, vi
                                                notebook=checked.content, language=checked.language, via=via)
         queue.enqueue(submission)
     return submission
-
-
-def _moment(value) -> str:
-    return value.astimezone(dt_timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC") if value else ""

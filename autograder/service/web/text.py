@@ -11,7 +11,6 @@ from autograder.student import language as languages
 
 SERVICE_TEXT: dict[str, str] = {
     "title": "Attention kit: submissions",
-    "signed_in_as": "Signed in as {name}",
     "sign_out": "Sign out",
     "welcome": "Sign in with the personal link your instructor sent you. Each link is yours alone: do not share it.",
     "signin.confirm": "Sign in as {name}?",
