@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import csv
+import io
 import os
 import signal
 import subprocess
@@ -114,15 +116,18 @@ def service_main(argv: list[str]) -> int:
             print(error, file=sys.stderr)
             return 2
         made = accounts.links_for_roster(entries, config.base_url, args.days or config.signin_link_days)
-        lines = ["student_id,name,email,link"] + [f"{e.student_id},{e.name},{e.email},{link}" for e, link in made]
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["student_id", "name", "email", "link"])
+        writer.writerows([entry.student_id, entry.name, entry.email, link] for entry, link in made)
         if args.out:
             descriptor = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # the links are secrets
             with os.fdopen(descriptor, "w") as handle:
-                handle.write("\n".join(lines) + "\n")
+                handle.write(buffer.getvalue())
             print(f"{len(made)} sign-in links written to {args.out} (older links of these students still work until"
                   " they expire or you revoke them)")
         else:
-            print("\n".join(lines))
+            print(buffer.getvalue(), end="")
         return 0
     if args.action == "instructor":
         user = accounts.person(args.user_id, instructor=True, name=args.name)

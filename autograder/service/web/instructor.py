@@ -137,6 +137,8 @@ def regrade(request):
     """Regrade one submission (``submission``), one assignment's, or all."""
     chosen = Submission.objects.all()
     if request.POST.get("submission"):
+        if not request.POST["submission"].isdigit():
+            return HttpResponse("No such submission.", status=400, content_type="text/plain; charset=utf-8")
         chosen = chosen.filter(id=int(request.POST["submission"]))
     elif request.POST.get("assignment_id") in ASSIGNMENTS:
         chosen = chosen.filter(assignment_id=request.POST["assignment_id"])
