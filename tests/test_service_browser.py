@@ -7,9 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright import sync_api as playwright
 from service_harness import LiveService, notebook_bytes
-
-playwright = pytest.importorskip("playwright.sync_api", reason="make setup installs playwright")
 
 CHROMIUM = "/usr/bin/chromium"
 # As the machine's closed network needs: no background connections, no first-run dialogs.
