@@ -75,6 +75,13 @@ def _warm_up() -> None:
     for locales in (LOCALES_DIR, languages.STUDENT_LOCALES_DIR):
         for catalog in sorted(locales.glob("*/*.json")):
             languages.load_catalog(catalog.parent.name, catalog.stem, locales)
+    # The similarity page compares answers with the released notebooks' own code.
+    from autograder.student.curriculum import ASSIGNMENTS
+    from autograder.term.similarity import given_elsewhere, starter_fingerprints
+
+    for assignment in ASSIGNMENTS:
+        starter_fingerprints(assignment)
+        given_elsewhere(assignment)
     # The class report draws charts: matplotlib's backend and fonts load when it first draws.
     import matplotlib
 
