@@ -257,7 +257,7 @@ def serve_main(argv: list[str]) -> int:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=1, help="grading workers on this machine (default 1)")
-    parser.add_argument("--web-processes", type=int, default=2, help="gunicorn worker processes (default 2)")
+    parser.add_argument("--web-processes", type=int, default=4, help="gunicorn worker processes (default 4)")
     parser.add_argument("--config", type=Path, help="a TOML file of settings (see README, Running the service)")
     parser.add_argument("--demo", action="store_true", help="on a new database, seed the demo course and print its"
                         " sign-in links (make serve does this)")
