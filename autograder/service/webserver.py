@@ -14,6 +14,7 @@ import importlib
 import os
 import pkgutil
 import pwd
+import shutil
 from pathlib import Path
 
 # Packages whose every module is imported before the web process leaves root: Django and
@@ -82,10 +83,22 @@ def _warm_up() -> None:
     for assignment in ASSIGNMENTS:
         starter_fingerprints(assignment)
         given_elsewhere(assignment)
-    # The class report draws charts: matplotlib's backend and fonts load when it first draws.
+    # The class report draws charts: matplotlib opens its fonts anew in every process it forks, so
+    # the fonts it uses are copied where the web user can read them.
     import matplotlib
+    from django.conf import settings
+    from matplotlib import font_manager
 
     matplotlib.use("Agg")
+    matplotlib.rcParams["font.enable_last_resort"] = False  # a glyph no font has is drawn as a box
+    fonts = settings.CONFIG.data_dir / "fonts"
+    fonts.mkdir(exist_ok=True)
+    for entry in font_manager.fontManager.ttflist:
+        if entry.name.startswith("DejaVu"):  # the default family, all the report uses
+            copy = fonts / Path(entry.fname).name
+            shutil.copyfile(entry.fname, copy)
+            copy.chmod(0o644)
+            entry.fname = str(copy)
     from autograder.feedback.report import report_html
     from autograder.grading.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
     from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
