@@ -10,6 +10,7 @@ workers as that user.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import os
 import pkgutil
@@ -93,12 +94,15 @@ def _warm_up() -> None:
     matplotlib.rcParams["font.enable_last_resort"] = False  # a glyph no font has is drawn as a box
     fonts = settings.CONFIG.data_dir / "fonts"
     fonts.mkdir(exist_ok=True)
+    readable = []
     for entry in font_manager.fontManager.ttflist:
         if entry.name.startswith("DejaVu"):  # the default family, all the report uses
             copy = fonts / Path(entry.fname).name
             shutil.copyfile(entry.fname, copy)
             copy.chmod(0o644)
-            entry.fname = str(copy)
+            entry = dataclasses.replace(entry, fname=str(copy))
+        readable.append(entry)
+    font_manager.fontManager.ttflist = readable
     from autograder.feedback.report import report_html
     from autograder.grading.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
     from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
