@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # own configuration is warning-free (tests/test_student_package.py checks the build).
 QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
 
-.PHONY: serve bench-serve gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook
+.PHONY: serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook
 
 # `make`: set up, then build the student package into dist/.
 all: student-package
@@ -73,6 +73,12 @@ lint: setup
 
 bench: setup
 	$(BIN)/python -m autograder.tools.bench
+
+# Every student-controlled input of the trusted side, fuzzed with Hypothesis for FUZZ_MINUTES (make
+# test runs the same tests with a small budget); prints the examples tried per input.
+FUZZ_MINUTES ?= 30
+fuzz: setup
+	$(BIN)/python tests/fuzz/run_fuzz.py --minutes $(FUZZ_MINUTES)
 
 # The GPU steps (README, "On a GPU"): doctor, the example class on cpu, cuda and auto, and the CUDA
 # hidden tests on the solutions, the correct idioms and the mutants; logs in gpu-check/.

@@ -10,6 +10,7 @@ then the records. Whatever fails is reported as the grader's failure, never as a
 
 from __future__ import annotations
 
+import os
 import socket
 import traceback
 import warnings
@@ -73,14 +74,30 @@ def _grade(submissions: list[PreparedSubmission], job: ShardJob, link: Connectio
     for assignment in assignments:
         load_reference(assignment)
     plugin = GradingPlugin(submissions, opener, job.options.timeout,
-                           on_submission_done=lambda s: s.canary or link.send(("done", s.key)))
-    exit_code = pytest.main(pytest_args(assignments, job.devices), plugins=[plugin])
+                           on_submission_done=lambda s: s.canary or link.send(("done", s.key)),
+                           memory_limit=f"{job.sandbox.memory_bytes // 2**20} MiB" if job.sandbox else None)
+    exit_code = _own_pytest(pytest_args(assignments, job.devices), plugin)
     if exit_code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         link.send(("failed", f"the hidden tests could not run (pytest exit code {int(exit_code)}):\n"
                              + "\n".join(plugin.problems)[-4000:]))
         return False
     link.send(("records", plugin.records))
     return True
+
+
+# Settings a caller's shell may hold for its own pytest runs: the hidden tests' session takes none
+# of them (an instructor's PYTEST_ADDOPTS=-rs would otherwise stop every run: no terminal plugin).
+_CALLERS_PYTEST_SETTINGS = ("PYTEST_ADDOPTS", "PYTEST_PLUGINS")
+
+
+def _own_pytest(args: list[str], plugin: GradingPlugin) -> int | pytest.ExitCode:
+    """``pytest.main`` on ``args`` alone, whatever the environment says (in a forked shard, and in
+    the benchmark's floor, which runs in the caller's own process)."""
+    saved = {name: os.environ.pop(name) for name in _CALLERS_PYTEST_SETTINGS if name in os.environ}
+    try:
+        return pytest.main(args, plugins=[plugin])
+    finally:
+        os.environ.update(saved)
 
 
 def _open_own_cuda_context() -> None:
