@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # own configuration is warning-free (tests/test_student_package.py checks the build).
 QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
 
-.PHONY: fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook
+.PHONY: serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook
 
 # `make`: set up, then build the student package into dist/.
 all: student-package
@@ -23,9 +23,11 @@ $(STAMP): pyproject.toml autograder/student/pyproject.toml
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e autograder/student
-	@# The feedback pages are read in Debian's Chromium by the tests (through Playwright).
-	command -v chromium >/dev/null || { apt-get update -qq && apt-get install -y -qq chromium; } \
-		|| echo "chromium could not be installed: the tests that read pages in a browser will skip"
+	@# The service's browser tests drive Debian's Chromium (Playwright never downloads a browser here).
+	@command -v chromium >/dev/null || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else echo "The browser tests need Chromium: install Debian's package 'chromium' (apt-get install chromium)"; \
+		exit 1; fi; }
 	touch $(STAMP)
 
 # The student package (wheel and sdist) into dist/: self-checks, running example, translations.
@@ -52,6 +54,15 @@ test: setup
 	$(BIN)/ruff check .
 	$(VERMIN)
 	$(BIN)/python -m pytest
+
+# The submission service (README, "Running the service"): the demo course on http://127.0.0.1:8000,
+# its sign-in links printed at the first start; SQLite in service-data/ (as root: /var/lib/attention-kit).
+serve: setup
+	$(BIN)/python -m autograder serve --demo
+
+# The service under load on loopback: warm upload-to-feedback latency and a 200-student rush.
+bench-serve: setup
+	$(BIN)/python -m autograder.tools.bench_serve
 
 demo: setup
 	$(BIN)/python -m autograder grade source_data/example_class --out grading-output

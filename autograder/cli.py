@@ -1,4 +1,4 @@
-"""The command line: ``python -m autograder grade|doctor|merge|report|gradebook|export|similarity ...``
+"""The command line: ``python -m autograder grade|doctor|merge|report|gradebook|export|similarity|serve|service ...``
 (see README.md)."""
 
 from __future__ import annotations
@@ -498,6 +498,11 @@ _COMMANDS = {"grade": _grade, "report": _report, "doctor": _doctor, "gradebook":
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("serve", "service"):  # the submission service (autograder/service/)
+        from autograder.service.commands import serve_main, service_main
+
+        return (serve_main if argv[0] == "serve" else service_main)(argv[1:])
     args = _parser().parse_args(argv)
     console = Console(file=sys.stdout, soft_wrap=True)  # piped output: long lines and paths stay whole
     signal.signal(signal.SIGTERM, _stop)
