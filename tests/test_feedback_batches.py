@@ -59,7 +59,10 @@ def measured(tmp_path_factory) -> dict[tuple[str, str], Measured]:
 
 
 def _ids(correct: bool) -> list[tuple[str, str]]:
-    return [key for key, item in MANIFEST.items() if item["correct"] is correct]
+    """Answers that must earn full marks (``correct``), or mistakes the kit charges: a writer's
+    mistake that the kit decided not to charge (``"charged": false``, with the reason) is graded
+    as a correct answer."""
+    return [key for key, item in MANIFEST.items() if (item["correct"] or item.get("charged") is False) is correct]
 
 
 @pytest.mark.parametrize("key", _ids(True), ids="/".join)
@@ -83,7 +86,7 @@ def test_every_mistake_is_named_as_its_manifest_says_and_never_otherwise(measure
 
 
 def test_the_naming_rate_over_the_batches_stays_at_95_percent(measured):
-    mistakes = [answer for answer in measured.values() if not answer.entry.correct]
+    mistakes = [answer for key, answer in measured.items() if key in set(_ids(False))]
     named = [answer for answer in mistakes if answer.case.named or "says" in answer.manifest]
     rate = len(named) / len(mistakes)
     print(f"batches: named {len(named)} of {len(mistakes)} mistakes ({rate:.0%})")

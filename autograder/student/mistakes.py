@@ -114,8 +114,8 @@ MISTAKES: dict[str, str] = {
         " dimension), with keepdim=True."
     ),
     "softmax_missing_keepdim": (
-        "the sum lost its dimension, so the division broadcast along the wrong axis: use"
-        " sum(dim=dim, keepdim=True)."
+        "a max or a sum along `dim` lost its dimension, so the next subtraction or division"
+        " broadcast along the wrong axis: keep it in every reduction with keepdim=True."
     ),
     "softmax_overflow": (
         "the exponentials overflowed on large inputs (inf / inf gives NaN): subtract the maximum"
@@ -150,8 +150,9 @@ MISTAKES: dict[str, str] = {
         " 1: mask the scores with -inf before the softmax, or divide by the row sums again."
     ),
     "mask_hides_diagonal": (
-        "the mask also hides the diagonal, but a token must see itself: hide only the positions"
-        " above the diagonal (torch.triu(..., diagonal=1))."
+        "each token was hidden from itself, but a token must see itself: position t uses the tokens"
+        " 0 to t, itself included (with a mask, hide only the positions above the diagonal,"
+        " torch.triu(..., diagonal=1))."
     ),
     "mask_swapped": (
         "the mask hides the past instead of the future (tril and triu swapped, or the mask"
@@ -413,9 +414,10 @@ MISTAKES: dict[str, str] = {
         " mask.bool(), or a comparison such as tril == 0."
     ),
     "batch_dims_not_handled": (
-        "the code works for one (T, T) matrix but not for a batch (b, T, T): take the number of"
-        " tokens from the last dimension, shape[-1], and count dimensions from the end (dim=-1),"
-        " never from the front (shape[0], dim=1)."
+        "the code does not follow the input's shape: it must work for any number of tokens, and"
+        " for a batch (b, T, T) as for one (T, T) matrix. Take the number of tokens from the last"
+        " dimension, shape[-1] (never a fixed number, nor shape[0]), and count dimensions from the"
+        " end (dim=-1), never from the front (dim=1)."
     ),
     "dropout_ignores_generator": (
         "the random numbers were not drawn from the `generator` argument, so the same generator"
