@@ -23,11 +23,13 @@ $(STAMP): pyproject.toml autograder/student/pyproject.toml
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e autograder/student
-	@# The service's browser tests drive Debian's Chromium (Playwright never downloads a browser here).
-	@command -v chromium >/dev/null || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-		else echo "The browser tests need Chromium: install Debian's package 'chromium' (apt-get install chromium)"; \
-		exit 1; fi; }
+	@# The service's browser tests drive Debian's Chromium (Playwright never downloads a browser here),
+	@# and its tests start a PostgreSQL server of their own from Debian's packages.
+	@command -v chromium >/dev/null && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql >/dev/null; \
+		else echo "The service's tests need Chromium and PostgreSQL: install Debian's packages 'chromium' and"\
+		"'postgresql' (apt-get install chromium postgresql)"; exit 1; fi; }
 	touch $(STAMP)
 
 # The student package (wheel and sdist) into dist/: self-checks, running example, translations.

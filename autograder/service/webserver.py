@@ -24,11 +24,11 @@ _PACKAGES = ("django", "gunicorn", "django_tasks", "django_tasks_db", "autograde
              "autograder.findings", "autograder.platforms.service_client", "autograder.term.similarity",
              "autograder.term.answers", "jinja2", "markupsafe", "copydetect", "encodings", "email", "http", "json",
              "urllib", "html", "xml.dom", "sqlite3", "concurrent.futures", "logging", "multiprocessing.connection",
-             "zoneinfo", "asyncio")
+             "zoneinfo", "asyncio", "psycopg", "psycopg_binary")
 # Not needed, and not importable without what they drive (GIS libraries, other databases, other
 # workers' event loops, other platforms' codecs).
 _SKIPPED = ("django.contrib.gis", "django.db.backends.mysql", "django.db.backends.oracle", "django.contrib.postgres",
-            "django.db.backends.postgresql", "gunicorn.workers.geventlet", "gunicorn.workers.ggevent",
+            "gunicorn.workers.geventlet", "gunicorn.workers.ggevent",
             "gunicorn.workers.gtornado", "gunicorn.dirty", "encodings.mbcs", "encodings.oem", "encodings.cp65001")
 
 
