@@ -3,7 +3,7 @@
 - ``enqueue``: a ``Grading`` row and its django-tasks task, in the caller's transaction.
 - ``claim``: queued -> running by one worker (a conditional UPDATE: two workers never both win).
 - ``finish``: running -> done with the row, only while this worker's claim still stands, so a
-  result is recorded once even if a job ran twice.
+  result is recorded once even if a job ran twice (and the LMS owed its score once).
 - ``recover``: the jobs of a worker that died (its process gone, or no heartbeat for
   ``STALE_AFTER``) go back to the queue, with a fresh task.
 """
@@ -18,6 +18,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from autograder.service.lti.passback import queue_scores
 from autograder.service.models import Grading, GradingState, GradingWorker, Submission, WorkerState
 from autograder.service.tasks import grade
 
@@ -63,13 +64,16 @@ def claim_more(worker_id: str, limit: int) -> list[Grading]:
 
 
 def finish(grading: Grading, worker_id: str, row: dict, tests_score: float) -> bool:
-    """Record the result, unless the claim was lost (the job was given to another worker)."""
+    """Record the result, unless the claim was lost (the job was given to another worker), and, in
+    the same transaction, the score the LMS is owed when the student came through LTI."""
     with transaction.atomic():
         done = Grading.objects.filter(id=grading.id, state=GradingState.RUNNING, worker_id=worker_id,
                                       attempts=grading.attempts).update(
             state=GradingState.DONE, row=row, tests_score=tests_score, finished_at=timezone.now())
         if done:
             GradingWorker.objects.filter(worker_id=worker_id).update(graded=F("graded") + 1)
+            queue_scores(grading.submission.user, grading.submission.assignment_id,
+                         "graded" if grading.round == 1 else "regraded")
     return bool(done)
 
 
