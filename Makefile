@@ -62,9 +62,12 @@ test: setup
 serve: setup
 	$(BIN)/python -m autograder serve --demo
 
-# The service under load on loopback: warm upload-to-feedback latency and a 200-student rush.
+# The service under load on loopback: warm upload-to-feedback latency and a 200-student rush, with
+# WORKERS grading workers on DB (sqlite, or postgres: a scratch PostgreSQL server on loopback).
+WORKERS ?= 1
+DB ?= sqlite
 bench-serve: setup
-	$(BIN)/python -m autograder.tools.bench_serve
+	$(BIN)/python -m autograder.tools.bench_serve --workers $(WORKERS) --database $(DB)
 
 demo: setup
 	$(BIN)/python -m autograder grade source_data/example_class --out grading-output

@@ -83,6 +83,11 @@ class ScratchPostgres:
     def __exit__(self, *exc) -> None:
         self.stop()
 
+    @property
+    def pid(self) -> int | None:
+        """The server's main process (its backends are its children), while it runs."""
+        return self._process.pid if self._process is not None else None
+
     def _owned(self, path: Path, mode: int) -> Path:
         path.mkdir(mode=mode)
         if self._user is not None:
