@@ -2,7 +2,8 @@
 ``lti_platform``), driven in Chromium as a person uses an LMS: an instructor adds an assignment
 through deep linking; a student launches it, submits, reads the feedback, and the score arrives in
 the platform's gradebook (Assignment and Grade Services); with the platform down, scores wait and
-then arrive each exactly once, in order; a regrade and an adjustment send the new score; the
+then arrive each exactly once, in order; a score the platform refuses fails with its reason on the
+instructor's page and is sent again from there; a regrade and an adjustment send the new score; the
 tool's key is rotated under way; a column the tool must make is made once and made again when
 the LMS deletes it. And each refusal: a token changed on the way (its signature), replayed (its
 nonce), expired, for another client id (its audience), from an unknown deployment or platform, or
@@ -180,6 +181,36 @@ def test_with_the_lms_down_scores_wait_then_arrive_each_once_in_order(service, p
     assert first < second
 
 
+def test_a_score_the_lms_refuses_fails_with_its_reason_and_is_sent_again_from_the_instructors_page(
+        service, person, tmp_path):
+    link_id = add_assignment(service, person, "dropped")
+    page = launch(service, person, "fay", "dropped", link_id)
+    service.lms.execute("DELETE FROM lti_platform_member WHERE user_id = 'lms-fay'")  # she left the course
+    submit(page, service, notebook_bytes("ada_full_marks", A01), tmp_path)
+    [(why,)] = wait_for(lambda: service.query(
+        "SELECT p.last_error FROM service_scorepassback p JOIN service_ltilinkuser u ON u.id = p.link_user_id JOIN"
+        " service_ltiidentity i ON i.id = u.identity_id WHERE i.subject = 'lms-fay' AND p.state = 'failed'"),
+        what="the refusal")
+    assert why.startswith("the LMS refused the score (HTTP 422")  # refused for good: not tried again
+    assert receipts(service, "fay") == []
+
+    teacher = launch(service, person, "teacher-dropped", "dropped", link_id, role="Instructor")
+    assert teacher.url == f"{service.url}/instructor/"
+    row = teacher.locator("#passbacks tr", has_text="fay")
+    assert "failed: the LMS refused it" in row.inner_text()
+    assert "User not found in course or is not a student" in row.inner_text()
+
+    service.lms.execute("INSERT INTO lti_platform_member (course_id, user_id, name, role) VALUES (?, ?, ?, ?)",
+                        "dropped", "lms-fay", "Fay", "Learner")  # enrolled again
+    teacher.click("#retry-passbacks")
+    got = wait_for(lambda: receipts(service, "fay"), what="the score sent again")
+    time.sleep(3)  # any duplicate would come now
+    assert [(given, outcome) for given, _, outcome, *_ in receipts(service, "fay")] == [(100.0, "created")]
+    teacher.goto(f"{service.url}/instructor/")
+    assert teacher.locator("#passbacks tr", has_text="fay").count() == 0  # nothing owed to her now
+    assert got[0][0] == 100.0
+
+
 def test_the_tools_key_rotates_and_scores_still_arrive(service, person, tmp_path):
     before = requests.get(f"{service.url}/lti/jwks", timeout=30).json()["keys"]
     service.cli("lti", "rotate-key")
@@ -299,6 +330,7 @@ def test_a_replayed_launch_is_refused_in_the_same_browser_and_in_another(service
     page.route(f"{service.url}/lti/launch", keep)
     page.goto(f"{service.lms.url}/launch/{link_id}")
     page.wait_for_url(f"{service.url}/assignments/{A01}")
+    before = records(service)
     again = page.context.request.post(f"{service.url}/lti/launch", form=sent[0])  # same cookies, same token
     assert again.status == 403
     assert 'data-reason="replayed"' in again.text()
@@ -309,6 +341,7 @@ def test_a_replayed_launch_is_refused_in_the_same_browser_and_in_another(service
         assert 'data-reason="state"' in stolen.text()
     finally:
         elsewhere.close()
+    assert records(service) == before
 
 
 def test_an_unknown_platform_is_refused_at_the_login(service):

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.http import HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
-from lti1p3platform.exceptions import LineItemNotFoundException
+from lti1p3platform.exceptions import LineItemNotFoundException, LtiServiceException
 from lti1p3platform.framework.django.request import DjangoRequest
 from lti1p3platform.framework.django.response import wrap_json_resp
 from lti1p3platform.ltiplatform import LTI1P3PlatformConfAbstract
@@ -234,6 +234,9 @@ class Gradebook(AssignmentsGradesService):
 
     def update_score(self, line_item_id, score) -> UpdateScoreStatus:
         item = self._item(line_item_id)
+        if not Member.objects.filter(course=self.course, user_id=score["userId"]).exists():
+            # As Canvas answers for a person who left the course: refused, for good.
+            raise LtiServiceException("User not found in course or is not a student", 422)
         timestamp = datetime.fromisoformat(score["timestamp"])
         held = Score.objects.filter(line_item=item, user_id=score["userId"]).first()
         receipt = {"line_item_id": item.id, "user_id": score["userId"], "score_given": score.get("scoreGiven"),
