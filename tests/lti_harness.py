@@ -52,10 +52,11 @@ class LivePlatform:
                 env=self.env, cwd=TESTS, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 60
         while True:
-            with contextlib.suppress(requests.ConnectionError):
+            with contextlib.suppress(requests.RequestException):  # not yet, or slow under load
                 if requests.get(self.url + "/jwks", timeout=5).status_code == 200:
                     return self
             if self.process.poll() is not None or time.monotonic() > deadline:
+                self.stop()
                 raise RuntimeError(f"the platform did not start:\n{self.log.read_text()[-3000:]}")
             time.sleep(0.2)
 

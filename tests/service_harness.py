@@ -86,6 +86,15 @@ class LiveService:
 
     # -- processes ---------------------------------------------------------------------------
     def start(self, wait_for_worker: bool = True) -> LiveService:
+        """Start serve (and the separate workers) and wait until they are ready; if they do not
+        become ready, stop every process started here before raising."""
+        try:
+            return self._start(wait_for_worker)
+        except BaseException:
+            self.stop(hard=True)
+            raise
+
+    def _start(self, wait_for_worker: bool) -> LiveService:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "autograder", "serve", "--port", str(self.port), "--workers", str(self.workers)],
@@ -94,7 +103,7 @@ class LiveService:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"serve stopped:\n{self.log.read_text()[-3000:]}")
-            with contextlib.suppress(requests.ConnectionError):
+            with contextlib.suppress(requests.RequestException):  # not yet, or slow under load
                 if requests.get(self.url + "/", timeout=5).status_code == 200:
                     break
             time.sleep(0.3)
