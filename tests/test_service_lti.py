@@ -5,7 +5,8 @@ the platform's gradebook (Assignment and Grade Services); with the platform down
 then arrive each exactly once, in order; a score the platform refuses fails with its reason on the
 instructor's page and is sent again from there; a regrade and an adjustment send the new score; the
 tool's key is rotated under way; a column the tool must make is made once and made again when
-the LMS deletes it. And each refusal: a token changed on the way (its signature), replayed (its
+the LMS deletes it; the course's class list (Names and Role Provisioning) lists who has not
+submitted. And each refusal: a token changed on the way (its signature), replayed (its
 nonce), expired, for another client id (its audience), from an unknown deployment or platform, or
 for a role the service does not know; each says why and creates nothing."""
 
@@ -32,13 +33,15 @@ CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 def service():
     live = LiveService(passback_retry_seconds="1")
     lms = LivePlatform(live.url)
-    live.start()
-    lms.start()
-    lms.register_with(live)
-    live.lms = lms
-    yield live
-    lms.close()
-    live.close()
+    try:  # stopped even when one of them could not start
+        live.start()
+        lms.start()
+        lms.register_with(live)
+        live.lms = lms
+        yield live
+    finally:
+        lms.close()
+        live.close()
 
 
 @pytest.fixture(scope="module")
@@ -245,6 +248,45 @@ def test_a_column_the_tool_must_make_is_made_once_and_again_when_deleted(service
     assert remade_id != made[0][0]
     assert receipts(service, "dee")[-1][5] == remade_id
     assert CLIENT_ID in service.cli("lti", "show").stdout
+
+
+def class_table(page) -> dict[str, list[str]]:
+    """The instructor's class table: student -> the text of each of their rows."""
+    rows = {}
+    for row in page.locator("#class tbody tr").all():
+        cells = row.locator("td").all_inner_texts()
+        rows.setdefault(cells[0], []).append(" ".join(cells[1:]).strip())
+    return rows
+
+
+def test_the_class_list_from_the_lms_lists_students_who_submitted_nothing(service, person, tmp_path):
+    course = "roster"
+    link_id = add_assignment(service, person, course, A02)
+    for user, role in (("hal", "Learner"), ("ivy", "Mentor")):
+        person(service, user, course, role)  # enrolled in the LMS's course; never opened the tool
+    page = launch(service, person, "gus", course, link_id)
+    submit(page, service, notebook_bytes("ada_full_marks", A02), tmp_path, A02)
+    teacher = launch(service, person, "teacher-roster", course, link_id, role="Instructor")
+    teacher.goto(f"{service.url}/instructor/class")
+    assert "hal" not in class_table(teacher)
+
+    teacher.click("#fetch-class-lists")  # Names and Role Provisioning
+    assert "2 students on its class list" in teacher.locator("#class-lists li", has_text="lms: Roster").inner_text()
+    table = class_table(teacher)
+    assert table["hal"] == [f"{A02} 0 100 missing"]
+    assert [row.startswith(f"{A02} 100 100 ") for row in table["gus"]] == [True]
+    assert "ivy" not in table  # a mentor is no student
+    assert "teacher-roster" not in table
+
+    users = service.query("SELECT COUNT(*) FROM auth_user")
+    page = launch(service, person, "hal", course, link_id)  # his first launch finds the user the list made
+    assert page.url == f"{service.url}/assignments/{A02}"
+    assert service.query("SELECT COUNT(*) FROM auth_user") == users
+
+    service.lms.execute("DELETE FROM lti_platform_member WHERE user_id = 'lms-hal'")  # he left the course
+    assert "lms: Roster: 1 student on its class list" in service.cli("lti", "roster").stdout
+    teacher.goto(f"{service.url}/instructor/class")
+    assert "hal" not in class_table(teacher)
 
 
 # -- refusals: each says why, and creates nothing ------------------------------------------------------

@@ -93,6 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     register.add_argument("--audience", default="", help="the token endpoint's audience, when not its URL")
     register.add_argument("--deployment", action="append", default=[], help="a deployment id (repeat for more)")
     lti_actions.add_parser("rotate-key", help="make a new signing key (the old one stays published for a day)")
+    lti_actions.add_parser("roster", help="fetch each LMS course's class list (Names and Role Provisioning)")
     return parser
 
 

@@ -248,6 +248,18 @@ class LtiLinkUser(models.Model):
         constraints = [models.UniqueConstraint(fields=["link", "identity"], name="one_link_user")]
 
 
+class LtiMembership(models.Model):
+    """A student on a course's class list, as the LMS's Names and Role Provisioning gave it when it
+    was last fetched (``lti/roster.py``): the class table lists them, submissions or not."""
+
+    context = models.ForeignKey(LtiContext, on_delete=models.CASCADE, related_name="members")
+    identity = models.ForeignKey(LtiIdentity, on_delete=models.CASCADE, related_name="memberships")
+    fetched_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["context", "identity"], name="one_membership")]
+
+
 class LtiNonce(models.Model):
     """A nonce the tool sent with a login: a launch may carry it once, within a few minutes."""
 

@@ -5,6 +5,8 @@
 2. Here, ``register`` the platform with what the LMS shows in return: its issuer, the client id,
    its authorization, token and key set URLs, and each deployment id.
 3. ``rotate-key`` makes a new signing key whenever wanted (the old one stays published a day).
+4. ``roster`` fetches each course's class list (Names and Role Provisioning), so that the class
+   table lists the students who have not submitted yet (also a button on the class page).
 """
 
 from __future__ import annotations
@@ -63,9 +65,25 @@ def _show() -> int:
     return 0
 
 
+def _roster() -> int:
+    from autograder.service.lti.roster import fetch_all
+
+    results = fetch_all()
+    if not results:
+        print("no LMS course yet: the class lists come from courses whose links were launched")
+        return 1
+    for context, result in results:
+        course = f"{context.deployment.platform.name}: {context.title or context.context_id}"
+        print(f"{course}: {result} student{'' if result == 1 else 's'} on its class list" if isinstance(result, int)
+              else f"{course}: not fetched: {result}")
+    return 0 if all(isinstance(result, int) for _, result in results) else 1
+
+
 def lti_command(args) -> int:
     if args.lti_action == "register":
         return _register(args)
+    if args.lti_action == "roster":
+        return _roster()
     if args.lti_action == "rotate-key":
         key = rotate()
         print(f"new signing key {key.kid}; the old one stays in the published key set for a day")

@@ -155,22 +155,29 @@ class Accepted:
     link: LtiResourceLink | None  # a resource link launch's link (and its assignment)
 
 
-def _username(platform, body: dict, taken) -> str:
-    """A new person's user name: the institution's id for them when the platform sends one (what a
-    roster says), else the platform's; never another person's (a platform cannot take over a name)."""
-    lis = body.get(CLAIM + "lis") or {}
-    wanted = str(lis.get("person_sourcedid") or body.get("sub"))
+def _username(platform, wanted: str, taken) -> str:
+    """A new person's user name: ``wanted`` (the institution's id for them when the platform sends
+    one, what a roster says; else the platform's), never another person's (a platform cannot take
+    over a name)."""
     wanted = re.sub(r"[\x00-\x1f/\\]", "_", wanted).strip()[:100] or "lti-user"
     candidates = [wanted, f"{wanted}@{platform.name}"] + [f"{wanted}@{platform.name}-{n}" for n in range(2, 1000)]
     return next(name for name in candidates if not taken(name))
 
 
-def _person(platform, body: dict, role: str):
+def identity_for(platform, subject: str, sourcedid: str | None) -> LtiIdentity:
+    """The service's user for a platform's person (``sub``), made the first time the service hears
+    of them: at their launch, or on a class list (Names and Role Provisioning)."""
     users = get_user_model().objects
-    identity = LtiIdentity.objects.select_related("user").filter(platform=platform, subject=body["sub"]).first()
+    identity = LtiIdentity.objects.select_related("user").filter(platform=platform, subject=subject).first()
     if identity is None:
-        user = users.create(username=_username(platform, body, lambda name: users.filter(username=name).exists()))
-        identity = LtiIdentity.objects.create(platform=platform, subject=body["sub"], user=user)
+        user = users.create(username=_username(platform, str(sourcedid or subject),
+                                               lambda name: users.filter(username=name).exists()))
+        identity = LtiIdentity.objects.create(platform=platform, subject=subject, user=user)
+    return identity
+
+
+def _person(platform, body: dict, role: str):
+    identity = identity_for(platform, body["sub"], (body.get(CLAIM + "lis") or {}).get("person_sourcedid"))
     user = identity.user
     name = body.get("name") or " ".join(part for part in (body.get("given_name"), body.get("family_name")) if part)
     user.first_name = str(name or user.first_name)[:150]

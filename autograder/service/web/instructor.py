@@ -1,5 +1,6 @@
-"""The instructor's pages (``is_staff``): the workers, policies, the class table and grades.csv,
-a student's submissions with regrades and adjustments, the class report and the similarity page."""
+"""The instructor's pages (``is_staff``): the workers, policies, the class table (with the LMS's
+class lists) and grades.csv, a student's submissions with regrades and adjustments, the class
+report and the similarity page."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
 from autograder.service import gradebook, queue
+from autograder.service.lti import roster
 from autograder.service.lti.passback import queue_scores, retry_now
 from autograder.service.models import (
     Adjustment,
@@ -20,6 +22,7 @@ from autograder.service.models import (
     Grading,
     GradingState,
     GradingWorker,
+    LtiContext,
     LtiPlatform,
     PassbackState,
     ScorePassback,
@@ -108,12 +111,23 @@ def policy(request, assignment_id: str):
 
 
 @instructor_required
-def class_table(request):
+def class_table(request, fetched: list | None = None):
     rows = gradebook.class_rows()
     return page(request, "instructor/class.html", {"rows": [
         {"student": row.student_id, "assignment": row.assignment_id, "score": f"{row.score:g}",
          "max_score": f"{row.max_score:g}", "status": status,
-         "submission": item.submission.id if item else None} for row, status, item in rows]})
+         "submission": item.submission.id if item else None} for row, status, item in rows],
+        "lms_courses": LtiContext.objects.exists(), "fetched": fetched})
+
+
+@instructor_required
+@require_POST
+def fetch_class_lists(request):
+    """Each LMS course's class list (Names and Role Provisioning), then the class table with them."""
+    fetched = [{"course": f"{context.deployment.platform.name}: {context.title or context.context_id}",
+                "students": result if isinstance(result, int) else None,
+                "why": "" if isinstance(result, int) else str(result)} for context, result in roster.fetch_all()]
+    return class_table(request, fetched)
 
 
 @instructor_required

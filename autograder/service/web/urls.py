@@ -24,6 +24,7 @@ urlpatterns = [
     path("instructor/report", instructor.report),
     path("instructor/similarity", instructor.similarity),
     path("instructor/lti/retry", instructor.retry_passbacks),
+    path("instructor/lti/roster", instructor.fetch_class_lists),
     path("lti/login", lti.login),
     path("lti/launch", lti.launch),
     path("lti/jwks", lti.jwks),
