@@ -10,6 +10,7 @@ import signal
 import time
 
 import pytest
+import requests
 from service_harness import LiveService, notebook_bytes
 
 KINDS = [("ada_full_marks", "01_attention_scores"), ("ben_partial", "02_self_attention"),
@@ -118,6 +119,18 @@ def test_a_worker_that_cannot_trust_its_run_grades_nothing_and_the_instructor_is
         page = live.signed_in("teacher", instructor=True).get(f"{live.url}/instructor/", timeout=30).text
         assert "A grading worker refuses to grade" in page
         assert "did not earn full marks" in page
+
+        # Waiting students are told to look again less often the further back they are.
+        for run in range(8):
+            live.api_submit(token, "02_self_attention", notebook_bytes("ada_full_marks", "02_self_attention", run=run))
+        statuses = [requests.get(f"{live.url}/api/v1/submissions/{submission}", timeout=30,
+                                 headers={"Authorization": f"Bearer {token}"}).json()
+                    for (submission,) in live.query("SELECT id FROM service_submission ORDER BY id")]
+        assert [(status["position"], status["poll_after"]) for status in statuses] == [
+            (1, 1), (2, 1), (3, 1), (4, 1), (5, 2), (6, 2), (7, 2), (8, 2), (9, 3)]
+        student = live.signed_in("waiting")
+        last = student.get(f"{live.url}/submissions/{statuses[-1]['id']}", timeout=30).text
+        assert '<meta http-equiv="refresh" content="3">' in last
     finally:
         live.close()
 

@@ -23,6 +23,7 @@ from autograder.service.models import Grading, GradingState, GradingWorker, Subm
 from autograder.service.tasks import grade
 
 STALE_AFTER = timedelta(seconds=60)  # a worker heartbeats every few seconds while it lives
+POLL_AT_MOST = 5  # seconds between a waiting student's looks at the queue, far back in it
 
 
 def enqueue(submission: Submission, round_number: int = 1) -> Grading:
@@ -134,3 +135,11 @@ def _fail_orphaned_tasks(worker_ids: list[str]) -> None:
 def position(grading: Grading) -> int:
     """1 for the next grading to run (or running now), 2 behind it, ..."""
     return Grading.objects.filter(state__in=[GradingState.QUEUED, GradingState.RUNNING], id__lt=grading.id).count() + 1
+
+
+def poll_after(place: int) -> int:
+    """Seconds before a waiting student's queue page, or CI job, looks again: every second near
+    the front of the queue, less often further back, at most every ``POLL_AT_MOST`` seconds. Each
+    look costs the web about 10 ms of CPU, and a rush is when the CPU is short: 200 students looking
+    every second while they wait would take more of it than the grading of their notebooks."""
+    return min(POLL_AT_MOST, max(1, -(-place // 4)))

@@ -8,9 +8,10 @@ reports the submission graded (what a student waits for the feedback page):
 1. **warm**: one complete notebook at a time, ``--warm`` times: p50 and p95;
 2. **rush**: ``--students`` students (200) each upload one notebook at a random moment within
    ``--window`` seconds (60), a class's mix (complete notebooks, one mistake, untouched stubs,
-   over the four assignments), each then polling its status every ``--poll`` second as the queue
-   page does; the throughput, p50/p95/max, that every upload was stored and graded exactly once,
-   and each grading worker's own throughput (what one more worker, or machine, would add).
+   over the four assignments), each then polling its status as the queue page and the CI client
+   do (as often as the service's ``poll_after`` asks, or every ``--poll`` seconds); the
+   throughput, p50/p95/max, that every upload was stored and graded exactly once, and each
+   grading worker's own throughput (what one more worker, or machine, would add).
 
 The machine's load average is printed before the service starts, when the rush begins and during
 it (the kit's figures are measured on shared machines: the load says how much of the CPU others
@@ -18,7 +19,7 @@ took). The memory (RSS) of every process of the service is sampled and each kind
 The load is bounded in count and time and goes to 127.0.0.1 only.
 
     python -m autograder.tools.bench_serve [--students 200] [--window 60] [--warm 20] [--workers 1]
-                                           [--database sqlite|postgres] [--poll 1]
+                                           [--database sqlite|postgres] [--poll SECONDS]
 """
 
 from __future__ import annotations
@@ -70,13 +71,14 @@ def _request(url: str, token: str, body: bytes | None = None, content_type: str 
         return json.loads(answer.read())
 
 
-def _submit_and_wait(base: str, token: str, assignment: str, content: bytes, poll: float) -> tuple[float, int]:
-    """Seconds from the upload's start to "graded", and the submission's id (polled every ``poll`` s)."""
+def _submit_and_wait(base: str, token: str, assignment: str, content: bytes, poll: float | None) -> tuple[float, int]:
+    """Seconds from the upload's start to "graded", and the submission's id; between polls,
+    ``poll`` seconds, or (None) what the service asks for."""
     start = time.perf_counter()
     body, content_type = _multipart({"assignment": assignment}, "notebook", f"{assignment}.ipynb", content)
     created = _request(f"{base}/api/v1/submissions", token, body, content_type)
-    while _request(f"{base}{created['status_url']}", token).get("state") != "done":
-        time.sleep(poll)
+    while (status := _request(f"{base}{created['status_url']}", token)).get("state") != "done":
+        time.sleep(poll if poll is not None else float(status.get("poll_after", 1)))
     return time.perf_counter() - start, created["id"]
 
 
@@ -215,8 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warm", type=int, default=20, help="uploads, one at a time, for the warm latency")
     parser.add_argument("--workers", type=int, default=1, help="grading workers")
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
-    parser.add_argument("--poll", type=float, default=1.0, help="seconds between a student's polls in the rush"
-                        " (the queue page refreshes itself every second)")
+    parser.add_argument("--poll", type=float, default=None, help="seconds between a student's polls in the rush"
+                        " (default: what the service asks for, as the queue page and the CI client do)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     random.seed(args.seed)
@@ -260,8 +262,8 @@ def main(argv: list[str] | None = None) -> int:
         once = sum(1 for _, count in graded if count == 1)
         per_worker = service.query(f"SELECT worker_id, COUNT(*), MIN(claimed_at), MAX(finished_at) FROM"
                                    f" service_grading WHERE submission_id IN ({ids}) GROUP BY worker_id")
-        print(f"\nRush: {len(plan)} students, each uploading once within {args.window:g} s, polling every"
-              f" {args.poll:g} s")
+        polling = f"every {args.poll:g} s" if args.poll is not None else "as the service asks (poll_after)"
+        print(f"\nRush: {len(plan)} students, each uploading once within {args.window:g} s, polling {polling}")
         print(f"  load average when it began: {load_before}; during it (1 min): mean {statistics.mean(during):.2f},"
               f" max {max(during):.2f} (the rush's own processes included)")
         print(f"  all graded after {elapsed:.1f} s; stored {stored}/{len(plan)},"
