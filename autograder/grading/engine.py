@@ -120,7 +120,7 @@ def score_outcomes(assignment_id: str, outcomes: list[TestOutcome]) -> tuple[Sco
     for outcome in outcomes:
         share = share_of.get(id(outcome), 0.0)
         scored.append(ScoredTest(outcome.name, outcome.stage, share if outcome.status is TestStatus.PASSED else 0.0,
-                                 share, outcome.status, outcome.finding))
+                                 share, outcome.status, outcome.finding, outcome.largest_difference))
     return tuple(scored)
 
 
@@ -214,4 +214,5 @@ def graded_row(student_id: str, assignment_id: str, record: SubmissionRecord, co
     tests = score_outcomes(assignment_id, dependencies.pointed_to_failing_stages(outcomes, called))
     return GradedRow(student_id, assignment_id, RowStatus(RowKind.GRADED), round(sum(test.points for test in tests), 2),
                      rubric.max_score(assignment_id), tests, tuple(record.load_problems), record.isolation,
-                     code.language, run_trust, tuple(code.notes), tuple(devices))
+                     code.language, run_trust, tuple(code.notes), tuple(devices),
+                     float32_settings=record.float32_settings)

@@ -3,6 +3,7 @@ only when the student asks for it."""
 
 from __future__ import annotations
 
+import difflib
 import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ class CheckResult:
     hint: str | None = None
 
 
-def run_check(stage: str, namespace: Mapping, language: str | None = None) -> CheckResult:
+def run_check(stage: str | None, namespace: Mapping, language: str | None = None) -> CheckResult:
     """Run the public check of `stage` on the definitions in `namespace`; never raises.
 
     The message is in `language` (en, zh, pt); by default in the language of the notebook whose
@@ -36,15 +37,19 @@ def run_check(stage: str, namespace: Mapping, language: str | None = None) -> Ch
         return _run_check(stage, namespace)
 
 
-def _language(stage: str, namespace: Mapping, language: str | None) -> str:
+def _language(stage: str | None, namespace: Mapping, language: str | None) -> str:
     if language is not None:
         return language
     return languages.kernel_language(namespace, assignment_of(stage) if stage in CHECKS else None)
 
 
-def _run_check(stage: str, namespace: Mapping) -> CheckResult:
+def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
+    if stage is None:
+        return CheckResult(False, text("no_stage", example=next(iter(CHECKS)), known=", ".join(CHECKS)))
     if stage not in CHECKS:
-        detail = text("unknown_stage", stage=stage, known=", ".join(CHECKS))
+        suggestion = nearest_stage(str(stage))
+        detail = (text("unknown_stage_near", stage=stage, suggestion=suggestion) if suggestion
+                  else text("unknown_stage", stage=stage, known=", ".join(CHECKS)))
         return CheckResult(False, text("failed", stage=stage, detail=detail))
     if stage not in namespace:
         detail = text("not_defined", stage=stage)
@@ -70,14 +75,21 @@ def _run_check(stage: str, namespace: Mapping) -> CheckResult:
     return CheckResult(False, text("failed", stage=stage, detail=detail), hint)
 
 
-def hint_line(stage: str, namespace: Mapping, language: str | None = None) -> str:
+def nearest_stage(name: str) -> str | None:
+    """The stage a mistyped name most plausibly means (``causal_masks``, ``Softmax_Naive``), if any."""
+    folded = [stage for stage in CHECKS if stage.lower() == name.lower()]
+    close = folded or difflib.get_close_matches(name, list(CHECKS), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def hint_line(stage: str | None, namespace: Mapping, language: str | None = None) -> str:
     """What ``hint(stage)`` prints: the fix for what the check finds now, the stage's first hint
     when there is nothing to diagnose yet (not written), or that no hint is needed."""
     result = run_check(stage, namespace, language)
     with speaking(_language(stage, namespace, language)):
         if result.passed:
             return text("hint_passed", stage=stage)
-        if stage not in CHECKS:
+        if stage not in CHECKS:  # no stage, or an unknown one: the message says which exist
             return result.message
         return text("hint_line", stage=stage, hint=result.hint or hint_text(FIRST_HINTS[stage]))
 
@@ -88,7 +100,7 @@ def _callers_globals() -> Mapping:
     return caller.f_globals if caller is not None else {}
 
 
-def check(stage: str, namespace: Mapping | None = None, language: str | None = None) -> None:
+def check(stage: str | None = None, namespace: Mapping | None = None, language: str | None = None) -> None:
     """Print one line saying whether `stage` passes its public check, in `language` (by default
     the notebook's, see `run_check`), and, when it found something to fix, a second line offering
     the hint.
@@ -103,7 +115,7 @@ def check(stage: str, namespace: Mapping | None = None, language: str | None = N
             print(text("hint_offer", stage=stage))
 
 
-def hint(stage: str, namespace: Mapping | None = None, language: str | None = None) -> None:
+def hint(stage: str | None = None, namespace: Mapping | None = None, language: str | None = None) -> None:
     """Print the hint for `stage` (see `hint_line`), in `language` (by default the notebook's).
 
     Without `namespace`, the definitions are looked up in the caller's globals (the notebook).
@@ -119,11 +131,11 @@ class SelfChecks:
     def __init__(self, language: str | None = None):
         self.language = language if language in languages.LANGUAGES else None
 
-    def __call__(self, stage: str, namespace: Mapping | None = None) -> None:
+    def __call__(self, stage: str | None = None, namespace: Mapping | None = None) -> None:
         """Run the public check of `stage` (see `check`)."""
         check(stage, _callers_globals() if namespace is None else namespace, self.language)
 
-    def hint(self, stage: str, namespace: Mapping | None = None) -> None:
+    def hint(self, stage: str | None = None, namespace: Mapping | None = None) -> None:
         """Print the hint for `stage` (see `hint`)."""
         hint(stage, _callers_globals() if namespace is None else namespace, self.language)
 
