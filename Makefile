@@ -24,12 +24,13 @@ $(STAMP): pyproject.toml autograder/student/pyproject.toml
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e autograder/student
 	@# The service's browser tests drive Debian's Chromium (Playwright never downloads a browser here),
-	@# and its tests start a PostgreSQL server of their own from Debian's packages.
-	@command -v chromium >/dev/null && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+	@# and its tests start a PostgreSQL server of their own from Debian's packages; systemd's verifier
+	@# checks the example units (tests/test_platform_deployment.py).
+	@command -v chromium >/dev/null && command -v systemd-analyze >/dev/null && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql >/dev/null; \
-		else echo "The service's tests need Chromium and PostgreSQL: install Debian's packages 'chromium' and"\
-		"'postgresql' (apt-get install chromium postgresql)"; exit 1; fi; }
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql systemd >/dev/null; \
+		else echo "The service's tests need Chromium, PostgreSQL and systemd-analyze: install Debian's packages"\
+		"'chromium', 'postgresql' and 'systemd' (apt-get install chromium postgresql systemd)"; exit 1; fi; }
 	touch $(STAMP)
 
 # The student package (wheel and sdist) into dist/: self-checks, running example, translations.
