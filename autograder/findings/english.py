@@ -36,6 +36,12 @@ SENTENCES: dict[str, str] = {
     "plain_attributes": (
         "{what} keeps tensors as plain attributes ({names}): they stay on the CPU when the module"
         " moves to a GPU; register them with self.register_buffer(...)."),
+    "plain_weights": (
+        "{what} keeps its weights as plain tensors ({names}): they stay on the CPU when the module"
+        " moves to a GPU, because the module does not know them as parameters."),
+    "no_parameter_gradient": (
+        "{what}: after backward, the parameter {name} has no gradient (its .grad is None), so"
+        " training would never change it."),
     "future_leak": (
         "{what}: changing only the tokens after position {position} changed the outputs at"
         " positions 0 to {position}."),
@@ -66,6 +72,9 @@ SENTENCES: dict[str, str] = {
     # 04_multi_head_attention.
     "heads_not_module_list": (
         "{call}.heads should be an nn.ModuleList, so that the heads' weights belong to the module."),
+    "heads_other_container": (
+        "{call}.heads is an nn.{type_name}; the exercise asks for an nn.ModuleList, which numbers"
+        " the heads (heads.0, heads.1, ...) as the graded parameter names do."),
     "wrong_head_modules": "{call}.heads should hold {heads} CausalAttention modules; it holds {kinds}.",
     "wrong_class": "{what} should return a {class_name}.",
     "not_a_module": "{what} should return a module.",

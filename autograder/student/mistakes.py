@@ -150,7 +150,8 @@ MISTAKES: dict[str, str] = {
     ),
     "softmax_overflow": (
         "the exponentials overflowed on large inputs (inf / inf gives NaN): subtract the maximum"
-        " along `dim` before taking exp."
+        " values along `dim` before taking exp (max(dim=...) returns the values and their indices:"
+        " it is the values that keep every exponent at or below 0)."
     ),
     "softmax_global_max": (
         "you subtracted the maximum of the whole tensor, so rows far below it underflow to 0 / 0:"
@@ -429,6 +430,16 @@ MISTAKES: dict[str, str] = {
         "nn.Linear keeps its weight as (d_out, d_in), while v1's matrices are (d_in, d_out): copy"
         " the transposed weight, sa_v2.W_query.weight.T."
     ),
+    "parameters_plain_tensors": (
+        "the weights are plain tensors (torch.rand(..., requires_grad=True)), not parameters: the"
+        " module does not list them, so an optimiser, load_state_dict and .to(device) all miss"
+        " them. Wrap each one in nn.Parameter(...)."
+    ),
+    "parameter_gets_no_gradient": (
+        "no gradient reaches a parameter: it was made with requires_grad=False, or forward uses it"
+        " through .data or .detach(), which cut it out of autograd. Keep each weight a trainable"
+        " nn.Parameter and use the parameter itself in forward."
+    ),
     "copy_needs_no_grad": (
         "copying into a parameter in place is refused while autograd records it: do the copy"
         " inside `with torch.no_grad():`."
@@ -476,6 +487,11 @@ MISTAKES: dict[str, str] = {
     "heads_not_module_list": (
         "the heads are kept in a plain Python list, so the module does not know them: their"
         " parameters are missing and .to(device) leaves them behind; wrap them in nn.ModuleList."
+    ),
+    "heads_other_container": (
+        "the heads are registered, but in another container than nn.ModuleList (an nn.ModuleDict"
+        " say), so their parameters get other names than the notebook's"
+        " heads.0.W_query.weight, heads.1...: keep them in an nn.ModuleList."
     ),
     "split_copies": (
         "split_heads returned a copy (contiguous(), reshape of a transposed tensor, torch.stack"
