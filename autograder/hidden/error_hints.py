@@ -68,6 +68,10 @@ RULES = [
     ErrorRule("mask_needs_bool", re.compile(r"only supports boolean masks|expected predicate to be bool"
                                             r"|expected mask dtype to be Bool", re.IGNORECASE)),
     ErrorRule("max_returns_tuple", re.compile(r"return_types\.(max|min)"), error_types=("TypeError",)),
+    # An operand that is a method, not its result: a call without parentheses, or .values on a
+    # plain tensor (Tensor.values is a method; only max and min return values and indices).
+    ErrorRule("method_not_called", re.compile(r"unsupported operand type.*'(builtin_function_or_method|method)'"),
+              error_types=("TypeError",)),
     ErrorRule("dot_needs_vectors", re.compile(r"1D tensors expected")),
     ErrorRule("fixed_rank", re.compile(r"einsum\(\): the number of subscripts|batch[12] must be a 3D tensor"
                                        r"|Expected 3-dimensional tensor")),

@@ -430,6 +430,11 @@ MISTAKES: dict[str, str] = {
         "nn.Linear keeps its weight as (d_out, d_in), while v1's matrices are (d_in, d_out): copy"
         " the transposed weight, sa_v2.W_query.weight.T."
     ),
+    "method_not_called": (
+        "a method itself, not its result, was used in arithmetic: check for a call without its"
+        " parentheses, and for .values on a tensor that is already the result (only max and min"
+        " return values with their indices; a sum returns the tensor itself)."
+    ),
     "parameters_plain_tensors": (
         "the weights are plain tensors (torch.rand(..., requires_grad=True)), not parameters: the"
         " module does not list them, so an optimiser, load_state_dict and .to(device) all miss"
