@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import torch
 
 from autograder.findings.finding import finding
 from autograder.hidden import diagnosis
@@ -17,6 +18,7 @@ from autograder.hidden.modules import (
     module_pair,
     randn,
 )
+from autograder.probes.client import RemoteObject
 
 ASSIGNMENT = "02_self_attention"
 
@@ -134,3 +136,23 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
                                                         for other in names if other != name],
                                 "copy_without_transpose": [weight],
                                 "matrix_not_copied": [initial[name]]})
+
+
+@pytest.mark.copy_v2_weights_into_v1
+@pytest.mark.behaviour
+def test_copy_v2_weights_into_v1_leaves_sa_v2_unchanged(student, reference):
+    """The copy reads sa_v2 and writes only into sa_v1: an in-place transpose of sa_v2's weights
+    (``.t_()``) leaves sa_v1 right and sa_v2 broken (d_in != d_out here, so its shape shows it)."""
+    size = SIZES[1]
+    _, _, d_in, d_out = size
+    ref_v2, sa_v2 = _modules(student, reference, "SelfAttention_v2", size, "cpu", torch.float64)
+    sa_v1 = student.new("SelfAttention_v1", d_in, d_out)
+    sa_v1.to("cpu", torch.float64)
+    student.call("copy_v2_weights_into_v1", sa_v2, sa_v1)
+    for name in ("W_query", "W_key", "W_value"):
+        weight = getattr(ref_v2, name).weight.detach()
+        linear = sa_v2.attr(name)
+        after = linear.attr("weight") if isinstance(linear, RemoteObject) else None
+        unchanged = isinstance(after, torch.Tensor) and after.shape == weight.shape and torch.equal(after.cpu(), weight)
+        expect(unchanged, finding("source_changed_by_copy", "copy_modifies_source",
+                                  call="copy_v2_weights_into_v1(sa_v2, sa_v1)", name=name))

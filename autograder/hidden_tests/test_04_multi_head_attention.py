@@ -121,6 +121,32 @@ def test_wrapper_with_2d_output(student, reference, device, dtype, seed, d_in, c
     expect_same_output(module, ref, x, what)
 
 
+def _drops_in_training(module: RemoteObject, x: torch.Tensor) -> bool:
+    """Whether the module's training-mode output differs from its evaluation-mode one."""
+    module.eval()
+    evaluated = module(x)
+    module.train()
+    trained = module(x)
+    return not (isinstance(evaluated, torch.Tensor) and isinstance(trained, torch.Tensor)
+                and torch.equal(evaluated, trained))
+
+
+@pytest.mark.wrapper_with_2d_output
+@pytest.mark.behaviour
+def test_wrapper_with_2d_output_passes_dropout_on(student):
+    """The function's dropout reaches the heads: in training, its wrapper drops attention weights
+    whenever the student's own MultiHeadAttentionWrapper, built with that dropout, does."""
+    d_in, context_length, p = 3, 6, 0.5
+    x = randn(143, 2, context_length, d_in, dtype=torch.float32, device="cpu")
+    if not _drops_in_training(student.new("MultiHeadAttentionWrapper", d_in, 1, context_length, p, 2), x):
+        return  # the class itself drops nothing: its own stage says so
+    module = student.call("wrapper_with_2d_output", d_in, context_length, p)
+    if isinstance(module, RemoteObject):  # another result is test_wrapper_with_2d_output's finding
+        expect(_drops_in_training(module, x),
+               finding("dropout_not_passed_on", "dropout_argument_not_passed",
+                       call=call_text("wrapper_with_2d_output", d_in, context_length, p), p=p))
+
+
 # -- split_heads and merge_heads ---------------------------------------------------------------
 # (seed, b, T, d_out, num_heads)
 HEAD_CASES = [(121, 2, 5, 12, 3), (122, 3, 4, 8, 2), (123, 1, 6, 6, 6)]
@@ -242,6 +268,24 @@ def test_multi_head_attention_drops_attention_weights_in_training(student, refer
                                             split_merge=(reference.split_heads, reference.merge_heads))
     revealing.expect_eval_weights()  # the dropout of wrong weights would say nothing useful
     revealing.expect_dropped_weights()
+
+
+@pytest.mark.MultiHeadAttention
+@pytest.mark.behaviour
+def test_multi_head_attention_trains_with_dropout(student):
+    """A training step with dropout on runs backward: an in-place dropout on the softmax's output,
+    which backward needs, makes autograd refuse (with p = 0, or in eval mode, nothing shows)."""
+    p = 0.5
+    module = student.new("MultiHeadAttention", 4, 4, 6, p, 2)
+    module.train()
+    x = randn(146, 2, 6, 4, dtype=torch.float32, device="cpu").requires_grad_(True)
+    try:
+        module.backward((x,), randn(147, 2, 6, 4, dtype=torch.float32, device="cpu"))
+    except StudentError as error:
+        if "modified by an inplace operation" not in error.message:
+            raise
+        raise Failure(finding("backward_fails_in_training", "dropout_in_place",
+                              call=call_text("MultiHeadAttention", 4, 4, 6, p, 2), p=p)) from None
 
 
 @pytest.mark.MultiHeadAttention

@@ -476,6 +476,15 @@ MISTAKES: dict[str, str] = {
         "a probability outside [0, 1] must be rejected with a ValueError (not an assert, which can"
         " be switched off): check 0 <= p <= 1 first and raise ValueError(...) with a message."
     ),
+    "copy_modifies_source": (
+        "the copy changed sa_v2: an in-place operation on its weights (.t_(), .transpose_(), a write into them) alters the module you copy from. Read sa_v2's weights with the out-of-place .T and write only into sa_v1's parameters."
+    ),
+    "dropout_argument_not_passed": (
+        "the function's dropout argument was not passed on (a fixed value took its place): build the wrapper with the dropout the caller gives, so the heads drop what is asked."
+    ),
+    "dropout_in_place": (
+        "the dropout works in place (nn.Dropout(..., inplace=True)) on the softmax's output, which backward needs, so autograd refuses in training: use the default, out-of-place nn.Dropout(p)."
+    ),
     "mask_not_sliced": (
         "the mask was not cut to the sequence: the buffer holds context_length x context_length,"
         " but T tokens need its top-left corner, mask[:T, :T]."
