@@ -76,6 +76,8 @@ RULES = [
     ErrorRule("fixed_rank", re.compile(r"einsum\(\): the number of subscripts|batch[12] must be a 3D tensor"
                                        r"|Expected 3-dimensional tensor")),
     ErrorRule("fixed_rank", _DIMENSION_OUT_OF_RANGE, re.compile(r"\bbmm\("), ("IndexError",)),
+    # A gradient test's backward on an output outside autograd's graph (forward under no_grad, or detached).
+    ErrorRule("output_not_tracked", re.compile(r"does not require grad and does not have a grad_fn")),
     ErrorRule("copy_needs_no_grad", _LEAF_IN_PLACE, stages=frozenset({"copy_v2_weights_into_v1"})),
     ErrorRule("input_modified_in_place", _LEAF_IN_PLACE),
     ErrorRule("copy_replaced_parameter", re.compile(r"cannot assign .* as parameter"), error_types=("TypeError",),

@@ -13,6 +13,7 @@ These functions compute wrong answers, never the right one: the reference lives 
 from __future__ import annotations
 
 import contextlib
+import copy
 import math
 from collections.abc import Callable
 
@@ -305,7 +306,24 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
     elif x.ndim == 3:
         with contextlib.suppress(RuntimeError):  # most shapes make keys.T raise instead
             wrong["keys_T_on_batch"] = [attend(transpose_keys=lambda k: k.permute(2, 1, 0))]
+    without_bias = _without_qkv_bias(module)
+    if without_bias is not None:
+        wrong["qkv_bias_ignored"] = [attention_computation(without_bias, x, causal=causal, heads=heads)()]
     return wrong
+
+
+def _without_qkv_bias(module: torch.nn.Module) -> torch.nn.Module | None:
+    """A copy of the module whose query, key and value layers add no bias (F.linear given only the
+    weight); None when those layers have no bias to leave out."""
+    layers = ("W_query", "W_key", "W_value")
+    if not all(isinstance(getattr(module, name), torch.nn.Linear) and getattr(module, name).bias is not None
+               for name in layers):
+        return None
+    copied = copy.deepcopy(module)
+    with torch.no_grad():
+        for name in layers:
+            getattr(copied, name).bias.zero_()
+    return copied
 
 
 @torch.no_grad()

@@ -485,6 +485,12 @@ MISTAKES: dict[str, str] = {
     "dropout_in_place": (
         "the dropout works in place (nn.Dropout(..., inplace=True)) on the softmax's output, which backward needs, so autograd refuses in training: use the default, out-of-place nn.Dropout(p)."
     ),
+    "qkv_bias_ignored": (
+        "the query, key and value biases were never added (F.linear given only the weight, or weights fused without their biases): with qkv_bias=True they count, so call the layers themselves, self.W_query(x), or pass each bias too."
+    ),
+    "output_not_tracked": (
+        "the output is outside autograd's graph, so no gradient can flow back: forward ran under torch.no_grad() (a decorator or a with block) or the result was detached (.detach(), .numpy(), .item()). Remove that from forward so the module can be trained."
+    ),
     "mask_not_sliced": (
         "the mask was not cut to the sequence: the buffer holds context_length x context_length,"
         " but T tokens need its top-left corner, mask[:T, :T]."
