@@ -65,10 +65,12 @@ SENTENCES: dict[str, str] = {
         "{call} changed sa_v2.{name}.weight: the copy must only read sa_v2, and write into sa_v1."
     ),
     "dropout_not_passed_on": (
-        "{call}: in training mode its wrapper gives the same outputs as in evaluation mode, so its heads drop nothing, though your MultiHeadAttentionWrapper built with dropout={p} does drop."
+        "{call}: in training mode its wrapper gives the same outputs as in evaluation mode, so its heads drop"
+        " nothing, though your MultiHeadAttentionWrapper built with dropout={p} does drop."
     ),
     "backward_fails_in_training": (
-        "{call}: in training mode (dropout = {p}), backward failed because a tensor it needs was modified by an in-place operation."
+        "{call}: in training mode (dropout = {p}), backward failed because a tensor it needs was modified by an"
+        " in-place operation."
     ),
     "no_error_for_p": "{what} returned a result; a probability outside [0, 1] should raise a ValueError.",
     "same_seed_different_masks": "{what} gave different masks for two generators with the same seed.",

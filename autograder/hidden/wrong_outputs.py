@@ -308,7 +308,7 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
             wrong["keys_T_on_batch"] = [attend(transpose_keys=lambda k: k.permute(2, 1, 0))]
     without_bias = _without_qkv_bias(module)
     if without_bias is not None:
-        wrong["qkv_bias_ignored"] = [attention_computation(without_bias, x, causal=causal, heads=heads)()]
+        wrong["qkv_bias_not_added"] = [attention_computation(without_bias, x, causal=causal, heads=heads)()]
     return wrong
 
 

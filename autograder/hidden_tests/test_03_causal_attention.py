@@ -283,12 +283,16 @@ def test_inverted_dropout_rejects_invalid_p(student, p):
     """The notebook asks for the ValueError whatever the mode: in evaluation too, p is checked."""
     x = _dropout_input(106, torch.float32, "cpu")
     for training in (True, False):
-        what = f"inverted_dropout(x, p={p})" if training else f"inverted_dropout(x, p={p}, training=False)"
-        expect_value_error(lambda: student.call("inverted_dropout", x, p, training=training),
-                           lambda error_type: finding("wrong_error_for_p", "invalid_p_not_rejected", what=what,
-                                                      error_type=error_type),
-                           finding("no_error_for_p", "invalid_p_not_rejected", what=what),
-                           valid=lambda: student.call("inverted_dropout", x, 0.5, training=training))
+        _expect_invalid_p_rejected(student, x, p, training)
+
+
+def _expect_invalid_p_rejected(student, x: torch.Tensor, p: float, training: bool) -> None:
+    what = f"inverted_dropout(x, p={p})" if training else f"inverted_dropout(x, p={p}, training=False)"
+    expect_value_error(lambda: student.call("inverted_dropout", x, p, training=training),
+                       lambda error_type: finding("wrong_error_for_p", "invalid_p_not_rejected", what=what,
+                                                  error_type=error_type),
+                       finding("no_error_for_p", "invalid_p_not_rejected", what=what),
+                       valid=lambda: student.call("inverted_dropout", x, 0.5, training=training))
 
 
 @pytest.mark.inverted_dropout

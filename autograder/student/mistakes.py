@@ -477,19 +477,27 @@ MISTAKES: dict[str, str] = {
         " be switched off): check 0 <= p <= 1 first and raise ValueError(...) with a message."
     ),
     "copy_modifies_source": (
-        "the copy changed sa_v2: an in-place operation on its weights (.t_(), .transpose_(), a write into them) alters the module you copy from. Read sa_v2's weights with the out-of-place .T and write only into sa_v1's parameters."
+        "the copy changed sa_v2: an in-place operation on its weights (.t_(), .transpose_(), a write into them)"
+        " alters the module you copy from. Read sa_v2's weights with the out-of-place .T and write only into sa_v1's"
+        " parameters."
     ),
     "dropout_argument_not_passed": (
-        "the function's dropout argument was not passed on (a fixed value took its place): build the wrapper with the dropout the caller gives, so the heads drop what is asked."
+        "the function's dropout argument was not passed on (a fixed value took its place): build the wrapper with"
+        " the dropout the caller gives, so the heads drop what is asked."
     ),
     "dropout_in_place": (
-        "the dropout works in place (nn.Dropout(..., inplace=True)) on the softmax's output, which backward needs, so autograd refuses in training: use the default, out-of-place nn.Dropout(p)."
+        "the dropout works in place (nn.Dropout(..., inplace=True)) on the softmax's output, which backward needs,"
+        " so autograd refuses in training: use the default, out-of-place nn.Dropout(p)."
     ),
-    "qkv_bias_ignored": (
-        "the query, key and value biases were never added (F.linear given only the weight, or weights fused without their biases): with qkv_bias=True they count, so call the layers themselves, self.W_query(x), or pass each bias too."
+    "qkv_bias_not_added": (
+        "the query, key and value biases were never added (F.linear given only the weight, or weights fused without"
+        " their biases): with qkv_bias=True they count, so call the layers themselves, self.W_query(x), or pass each"
+        " bias too."
     ),
     "output_not_tracked": (
-        "the output is outside autograd's graph, so no gradient can flow back: forward ran under torch.no_grad() (a decorator or a with block) or the result was detached (.detach(), .numpy(), .item()). Remove that from forward so the module can be trained."
+        "the output is outside autograd's graph, so no gradient can flow back: forward ran under torch.no_grad() (a"
+        " decorator or a with block) or the result was detached (.detach(), .numpy(), .item()). Remove that from"
+        " forward so the module can be trained."
     ),
     "mask_not_sliced": (
         "the mask was not cut to the sequence: the buffer holds context_length x context_length,"
