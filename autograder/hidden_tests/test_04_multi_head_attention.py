@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 import torch
@@ -119,6 +120,10 @@ def test_wrapper_with_2d_output(student, reference, device, dtype, seed, d_in, c
     load_reference_weights(module, ref, what)
     module.eval()
     expect_same_output(module, ref, x, what)
+
+
+# torch's words when backward finds a tensor it saved changed in place (never shown).
+_IN_PLACE_SAVED_TENSOR = re.compile(r"modified by an inplace operation")
 
 
 def _drops_in_training(module: RemoteObject, x: torch.Tensor) -> bool:
@@ -282,7 +287,7 @@ def test_multi_head_attention_trains_with_dropout(student):
     try:
         module.backward((x,), randn(147, 2, 6, 4, dtype=torch.float32, device="cpu"))
     except StudentError as error:
-        if "modified by an inplace operation" not in error.message:
+        if not _IN_PLACE_SAVED_TENSOR.search(error.message):
             raise
         raise Failure(finding("backward_fails_in_training", "dropout_in_place",
                               call=call_text("MultiHeadAttention", 4, 4, 6, p, 2), p=p)) from None
