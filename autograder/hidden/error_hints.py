@@ -83,6 +83,8 @@ RULES = [
     ErrorRule("copy_replaced_parameter", re.compile(r"cannot assign .* as parameter"), error_types=("TypeError",),
               stages=frozenset({"copy_v2_weights_into_v1"})),
     ErrorRule("copy_without_transpose", _SIZES, stages=frozenset({"copy_v2_weights_into_v1"})),
+    ErrorRule("copy_by_state_dict", re.compile(r"Error\(s\) in loading state_dict"),
+              stages=frozenset({"copy_v2_weights_into_v1"})),
     ErrorRule("transpose_fixed_dims", line=re.compile(r"(transpose|swapaxes)\(\s*\d\s*,\s*\d\s*\)|permute\("),
               error_types=("RuntimeError", "IndexError"), stages=frozenset({"scaled_dot_product_scores"})),
     # CausalAttention's keys.transpose(1, 2) on the heads' 4-D keys swaps heads and tokens.

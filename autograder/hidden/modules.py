@@ -112,7 +112,7 @@ def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:
     missing, extra = set(found.missing), set(found.extra)
     if missing and not extra and missing <= set(description.get("trainable_plain_attributes", ())):
         return "parameters_plain_tensors"  # each missing one is there, as a plain tensor that requires grad
-    if missing and _renamed_heads(missing) == _renamed_heads(extra):
+    if missing and _renamed_heads(missing) is not None and _renamed_heads(missing) == _renamed_heads(extra):
         return "heads_other_container"  # the same heads under other keys: a ModuleDict, say
     if missing and len(missing) == len(extra) and not found.wrong_shape and {
             slips.closest(name, missing) for name in extra} == missing:

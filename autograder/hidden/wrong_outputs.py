@@ -62,7 +62,8 @@ def attention_scores_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
     """Wrong results of attention_scores(inputs), from the reference's own function."""
     return {"transposed_product": [reference.attention_scores(inputs.T)],
             "elementwise_product": [inputs * inputs],
-            "scaled_too_early": [reference.attention_scores(inputs) / math.sqrt(inputs.shape[-1])]}
+            "scaled_too_early": [reference.attention_scores(inputs) / math.sqrt(inputs.shape[-1])],
+            "diagonal_changed": [reference.attention_scores(inputs).fill_diagonal_(0.0)]}
 
 
 def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
@@ -101,6 +102,7 @@ def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutp
         "softmax_wrong_dim": [reference.softmax_stable(scores, dim=0) @ inputs],
         "missing_softmax": [scores @ inputs],
         "returned_weights": [reference.softmax_stable(scores, dim=-1)],
+        "weights_applied_to_scores": [reference.softmax_stable(scores, dim=-1) @ scores],
         "normalised_without_exp": [scores / scores.sum(dim=-1, keepdim=True) @ inputs],
         "scaled_too_early": [reference.softmax_stable(scores / math.sqrt(inputs.shape[-1]), dim=-1) @ inputs],
     }
@@ -377,7 +379,8 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
     future = _future(num_tokens, weights.device)
     kept = weights.masked_fill(future, 0.0)
     wrong = {"mask_after_softmax": [kept],
-             "renormalised_with_softmax": [torch.softmax(weights.masked_fill(future, float("-inf")), dim=-1)],
+             "renormalised_with_softmax": [torch.softmax(weights.masked_fill(future, float("-inf")), dim=-1),
+                                           torch.softmax(kept, dim=-1)],  # the zeros' exp(0) = 1 included
              "normalised_wrong_dim": [kept / kept.sum(dim=-2, keepdim=True)],
              "mask_missing": [weights / weights.sum(dim=-1, keepdim=True)],
              "softmax_whole_tensor": [kept / kept.sum(), kept / kept.sum(dim=(-2, -1), keepdim=True)]}

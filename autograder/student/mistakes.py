@@ -430,6 +430,20 @@ MISTAKES: dict[str, str] = {
         "nn.Linear keeps its weight as (d_out, d_in), while v1's matrices are (d_in, d_out): copy"
         " the transposed weight, sa_v2.W_query.weight.T."
     ),
+    "copy_by_state_dict": (
+        "v2's state_dict names its weights W_query.weight and so on, each (d_out, d_in) as nn.Linear"
+        " keeps it, while v1's parameters are W_query and so on, each (d_in, d_out): neither the"
+        " names nor the layouts match, so copy each matrix into its parameter yourself."
+    ),
+    "weights_applied_to_scores": (
+        "the attention weights were applied to the scores instead of to the inputs: each context"
+        " vector is a weighted sum of the input vectors, so the result has one row per token and"
+        " one column per feature, (T, d)."
+    ),
+    "diagonal_changed": (
+        "the diagonal was changed: each token's score with itself is its dot product with itself,"
+        " like every other entry, and attention needs it."
+    ),
     "method_not_called": (
         "a method itself, not its result, was used in arithmetic: check for a call without its"
         " parentheses, and for .values on a tensor that is already the result (only max and min"
