@@ -510,8 +510,9 @@ MISTAKES: dict[str, str] = {
     ),
     "output_not_tracked": (
         "the output is outside autograd's graph, so no gradient can flow back: forward ran under torch.no_grad() (a"
-        " decorator or a with block) or the result was detached (.detach(), .numpy(), .item()). Remove that from"
-        " forward so the module can be trained."
+        " decorator or a with block), the result was detached (.detach(), .numpy(), .item()), or it was made as a new"
+        " tensor (torch.zeros_like, torch.tensor) instead of computed from the input. Compute it from the input,"
+        " with autograd on, so the module can be trained."
     ),
     "mask_not_sliced": (
         "the mask was not cut to the sequence: the buffer holds context_length x context_length,"
