@@ -257,7 +257,7 @@ NEW_MUTATIONS = [
              "values = self.W_query(x)", "wrong_projection"),
     Mutation("attention_bias_ignored", "CausalAttention", ", bias=qkv_bias)", ")", "qkv_bias_ignored"),
     Mutation("attention_returns_zeros", "CausalAttention", "return attn_weights @ values",
-             "return torch.zeros_like(attn_weights @ values)"),
+             "return torch.zeros_like(attn_weights @ values)", "output_not_tracked"),
     # 04_multi_head_attention
     Mutation("wrapper_one_shared_head", "MultiHeadAttentionWrapper",
              "[\n                CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)\n"

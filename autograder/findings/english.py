@@ -36,6 +36,12 @@ SENTENCES: dict[str, str] = {
     "plain_attributes": (
         "{what} keeps tensors as plain attributes ({names}): they stay on the CPU when the module"
         " moves to a GPU; register them with self.register_buffer(...)."),
+    "plain_weights": (
+        "{what} keeps its weights as plain tensors ({names}): they stay on the CPU when the module"
+        " moves to a GPU, because the module does not know them as parameters."),
+    "no_parameter_gradient": (
+        "{what}: after backward, the parameter {name} has no gradient (its .grad is None), so"
+        " training would never change it."),
     "future_leak": (
         "{what}: changing only the tokens after position {position} changed the outputs at"
         " positions 0 to {position}."),
@@ -55,6 +61,17 @@ SENTENCES: dict[str, str] = {
         " groups kept); each element should be kept or dropped on its own."),
     "valid_p_rejected": "{what} raised a ValueError, but p = {p} is a valid probability.",
     "wrong_error_for_p": "{what} raised {error_type}; raise a ValueError that says p must be between 0 and 1.",
+    "source_changed_by_copy": (
+        "{call} changed sa_v2.{name}.weight: the copy must only read sa_v2, and write into sa_v1."
+    ),
+    "dropout_not_passed_on": (
+        "{call}: in training mode its wrapper gives the same outputs as in evaluation mode, so its heads drop"
+        " nothing, though your MultiHeadAttentionWrapper built with dropout={p} does drop."
+    ),
+    "backward_fails_in_training": (
+        "{call}: in training mode (dropout = {p}), backward failed because a tensor it needs was modified by an"
+        " in-place operation."
+    ),
     "no_error_for_p": "{what} returned a result; a probability outside [0, 1] should raise a ValueError.",
     "same_seed_different_masks": "{what} gave different masks for two generators with the same seed.",
     "different_seeds_same_mask": (
@@ -66,6 +83,9 @@ SENTENCES: dict[str, str] = {
     # 04_multi_head_attention.
     "heads_not_module_list": (
         "{call}.heads should be an nn.ModuleList, so that the heads' weights belong to the module."),
+    "heads_other_container": (
+        "{call}.heads is an nn.{type_name}; the exercise asks for an nn.ModuleList, which numbers"
+        " the heads (heads.0, heads.1, ...) as the graded parameter names do."),
     "wrong_head_modules": "{call}.heads should hold {heads} CausalAttention modules; it holds {kinds}.",
     "wrong_class": "{what} should return a {class_name}.",
     "not_a_module": "{what} should return a module.",

@@ -68,15 +68,23 @@ RULES = [
     ErrorRule("mask_needs_bool", re.compile(r"only supports boolean masks|expected predicate to be bool"
                                             r"|expected mask dtype to be Bool", re.IGNORECASE)),
     ErrorRule("max_returns_tuple", re.compile(r"return_types\.(max|min)"), error_types=("TypeError",)),
+    # An operand that is a method, not its result: a call without parentheses, or .values on a
+    # plain tensor (Tensor.values is a method; only max and min return values and indices).
+    ErrorRule("method_not_called", re.compile(r"unsupported operand type.*'(builtin_function_or_method|method)'"),
+              error_types=("TypeError",)),
     ErrorRule("dot_needs_vectors", re.compile(r"1D tensors expected")),
     ErrorRule("fixed_rank", re.compile(r"einsum\(\): the number of subscripts|batch[12] must be a 3D tensor"
                                        r"|Expected 3-dimensional tensor")),
     ErrorRule("fixed_rank", _DIMENSION_OUT_OF_RANGE, re.compile(r"\bbmm\("), ("IndexError",)),
+    # A gradient test's backward on an output outside autograd's graph (forward under no_grad, or detached).
+    ErrorRule("output_not_tracked", re.compile(r"does not require grad and does not have a grad_fn")),
     ErrorRule("copy_needs_no_grad", _LEAF_IN_PLACE, stages=frozenset({"copy_v2_weights_into_v1"})),
     ErrorRule("input_modified_in_place", _LEAF_IN_PLACE),
     ErrorRule("copy_replaced_parameter", re.compile(r"cannot assign .* as parameter"), error_types=("TypeError",),
               stages=frozenset({"copy_v2_weights_into_v1"})),
     ErrorRule("copy_without_transpose", _SIZES, stages=frozenset({"copy_v2_weights_into_v1"})),
+    ErrorRule("copy_by_state_dict", re.compile(r"Error\(s\) in loading state_dict"),
+              stages=frozenset({"copy_v2_weights_into_v1"})),
     ErrorRule("transpose_fixed_dims", line=re.compile(r"(transpose|swapaxes)\(\s*\d\s*,\s*\d\s*\)|permute\("),
               error_types=("RuntimeError", "IndexError"), stages=frozenset({"scaled_dot_product_scores"})),
     # CausalAttention's keys.transpose(1, 2) on the heads' 4-D keys swaps heads and tokens.

@@ -104,12 +104,16 @@ def expect_reference_parameters(description: dict, reference: torch.nn.Module, w
     shown = problems[:MAX_LISTED]
     if len(problems) > MAX_LISTED:
         shown.append(finding("problems.more", count=len(problems) - MAX_LISTED))
-    raise Failure(finding("parameters", _parameter_mistake(found), what=what, problems=shown))
+    raise Failure(finding("parameters", _parameter_mistake(found, description), what=what, problems=shown))
 
 
-def _parameter_mistake(found: ParameterMap) -> str | None:
+def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:
     """The known mistake that explains exactly these parameter problems, if any."""
     missing, extra = set(found.missing), set(found.extra)
+    if missing and not extra and missing <= set(description.get("trainable_plain_attributes", ())):
+        return "parameters_plain_tensors"  # each missing one is there, as a plain tensor that requires grad
+    if missing and _renamed_heads(missing) is not None and _renamed_heads(missing) == _renamed_heads(extra):
+        return "heads_other_container"  # the same heads under other keys: a ModuleDict, say
     if missing and len(missing) == len(extra) and not found.wrong_shape and {
             slips.closest(name, missing) for name in extra} == missing:
         return "parameters_misnamed"  # each extra name a typo (or another case) of a missing one
@@ -130,6 +134,15 @@ def _parameter_mistake(found: ParameterMap) -> str | None:
         heads = {name.split(".")[1] for name in missing}
         return "shared_head" if "0" not in heads else None  # only the first head's: the others are that one
     return None
+
+
+def _renamed_heads(names: set[str]) -> list[str] | None:
+    """Heads' parameter names without the key of their head (heads.0.W_query.weight and
+    heads.head_0.W_query.weight both give W_query.weight), sorted; None unless all are heads'."""
+    parts = [name.split(".", 2) for name in names]
+    if not all(len(part) == 3 and part[0] == "heads" for part in parts):
+        return None
+    return sorted(part[2] for part in parts)
 
 
 def _heads_share_d_out(wrong_shape: dict[str, tuple[list[int], list[int]]]) -> bool:
@@ -218,8 +231,13 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
     found = parameter_map({name: list(shape) for name, (shape, _) in module.describe()["parameters"].items()},
                           reference)
     for name, param in reference.named_parameters():
-        expect_tensor(reference_gradient(found, name, result["param_grads"]), param.grad,
-                      finding("what.parameter_gradient", what=what, name=name))
+        gradient = reference_gradient(found, name, result["param_grads"])
+        if gradient is None and found.slots.get(name) is not None:
+            # The parameter is there but no gradient reached it: frozen, or used through .data or
+            # .detach() in forward. Nothing was returned wrongly, so it is not told as a missing return.
+            raise Failure(finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what,
+                                  name=found.slots[name].name))
+        expect_tensor(gradient, param.grad, finding("what.parameter_gradient", what=what, name=name))
 
 
 def expect_value_error(call: Callable[[], object], wrong_error: Callable[[str], Finding], no_error: Finding,
@@ -271,14 +289,25 @@ def expect_runs_on_stand_in(module: RemoteObject, input_shape: tuple, output_sha
     try:
         output = on_stand_in(lambda: module.call_on_stand_in_gpu(torch.empty(input_shape, device="meta")))
     except StudentError as error:
-        left_behind = sorted(module.describe()["plain_tensor_attributes"])
+        description = module.describe()
+        left_behind = sorted(description["plain_tensor_attributes"])
         if left_behind and device_error(error.type_name, error.message):
-            raise Failure(finding("plain_attributes", "mask_plain_attribute", what=what,
-                                  names=", ".join(left_behind))) from None
+            mistake = _left_behind_mistake(left_behind, description)
+            key = "plain_weights" if mistake == "parameters_plain_tensors" else "plain_attributes"
+            raise Failure(finding(key, mistake, what=what, names=", ".join(left_behind))) from None
         raise
     if output is not None:
         expect_on_stand_in(output, torch.empty(output_shape, device="meta"),
                            finding("what.on_meta", what=what, shape=shape_text(input_shape)))
+
+
+def _left_behind_mistake(left_behind: list[str], description: dict) -> str | None:
+    """What plain tensor attributes that stayed behind are: weights meant as parameters when every
+    one requires grad, a mask when none does (mixed, no one mistake)."""
+    trainable = set(description.get("trainable_plain_attributes", ()))
+    if trainable.issuperset(left_behind):
+        return "parameters_plain_tensors"
+    return "mask_plain_attribute" if not trainable.intersection(left_behind) else None
 
 
 def expect_on_stand_in(output, like: torch.Tensor, what: What, mistakes: MistakeSource = None) -> None:

@@ -13,6 +13,7 @@ These functions compute wrong answers, never the right one: the reference lives 
 from __future__ import annotations
 
 import contextlib
+import copy
 import math
 from collections.abc import Callable
 
@@ -61,7 +62,8 @@ def attention_scores_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
     """Wrong results of attention_scores(inputs), from the reference's own function."""
     return {"transposed_product": [reference.attention_scores(inputs.T)],
             "elementwise_product": [inputs * inputs],
-            "scaled_too_early": [reference.attention_scores(inputs) / math.sqrt(inputs.shape[-1])]}
+            "scaled_too_early": [reference.attention_scores(inputs) / math.sqrt(inputs.shape[-1])],
+            "diagonal_changed": [reference.attention_scores(inputs).fill_diagonal_(0.0)]}
 
 
 def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
@@ -100,6 +102,7 @@ def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutp
         "softmax_wrong_dim": [reference.softmax_stable(scores, dim=0) @ inputs],
         "missing_softmax": [scores @ inputs],
         "returned_weights": [reference.softmax_stable(scores, dim=-1)],
+        "weights_applied_to_scores": [reference.softmax_stable(scores, dim=-1) @ scores],
         "normalised_without_exp": [scores / scores.sum(dim=-1, keepdim=True) @ inputs],
         "scaled_too_early": [reference.softmax_stable(scores / math.sqrt(inputs.shape[-1]), dim=-1) @ inputs],
     }
@@ -305,7 +308,24 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
     elif x.ndim == 3:
         with contextlib.suppress(RuntimeError):  # most shapes make keys.T raise instead
             wrong["keys_T_on_batch"] = [attend(transpose_keys=lambda k: k.permute(2, 1, 0))]
+    without_bias = _without_qkv_bias(module)
+    if without_bias is not None:
+        wrong["qkv_bias_not_added"] = [attention_computation(without_bias, x, causal=causal, heads=heads)()]
     return wrong
+
+
+def _without_qkv_bias(module: torch.nn.Module) -> torch.nn.Module | None:
+    """A copy of the module whose query, key and value layers add no bias (F.linear given only the
+    weight); None when those layers have no bias to leave out."""
+    layers = ("W_query", "W_key", "W_value")
+    if not all(isinstance(getattr(module, name), torch.nn.Linear) and getattr(module, name).bias is not None
+               for name in layers):
+        return None
+    copied = copy.deepcopy(module)
+    with torch.no_grad():
+        for name in layers:
+            getattr(copied, name).bias.zero_()
+    return copied
 
 
 @torch.no_grad()
@@ -359,7 +379,8 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
     future = _future(num_tokens, weights.device)
     kept = weights.masked_fill(future, 0.0)
     wrong = {"mask_after_softmax": [kept],
-             "renormalised_with_softmax": [torch.softmax(weights.masked_fill(future, float("-inf")), dim=-1)],
+             "renormalised_with_softmax": [torch.softmax(weights.masked_fill(future, float("-inf")), dim=-1),
+                                           torch.softmax(kept, dim=-1)],  # the zeros' exp(0) = 1 included
              "normalised_wrong_dim": [kept / kept.sum(dim=-2, keepdim=True)],
              "mask_missing": [weights / weights.sum(dim=-1, keepdim=True)],
              "softmax_whole_tensor": [kept / kept.sum(), kept / kept.sum(dim=(-2, -1), keepdim=True)]}

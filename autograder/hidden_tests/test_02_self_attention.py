@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import torch
 
 from autograder.findings.finding import finding
 from autograder.hidden import diagnosis
@@ -134,3 +135,22 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
                                                         for other in names if other != name],
                                 "copy_without_transpose": [weight],
                                 "matrix_not_copied": [initial[name]]})
+
+
+@pytest.mark.copy_v2_weights_into_v1
+@pytest.mark.behaviour
+def test_copy_v2_weights_into_v1_leaves_sa_v2_unchanged(student, reference):
+    """The copy reads sa_v2 and writes only into sa_v1: an in-place transpose of sa_v2's weights
+    (``.t_()``) leaves sa_v1 right and sa_v2 broken (d_in != d_out here, so its shape shows it).
+    sa_v2's parameters are read by name and shape, so a fused v2 (one c_attn) is read as it is."""
+    size = SIZES[1]
+    _, _, d_in, d_out = size
+    _, sa_v2 = _modules(student, reference, "SelfAttention_v2", size, "cpu", torch.float64)
+    sa_v1 = student.new("SelfAttention_v1", d_in, d_out)
+    sa_v1.to("cpu", torch.float64)
+    before = {name: list(shape) for name, (shape, _) in sa_v2.describe()["parameters"].items()}
+    student.call("copy_v2_weights_into_v1", sa_v2, sa_v1)
+    after = {name: list(shape) for name, (shape, _) in sa_v2.describe()["parameters"].items()}
+    for name in before:
+        expect(after.get(name) == before[name], finding("source_changed_by_copy", "copy_modifies_source",
+                                  call="copy_v2_weights_into_v1(sa_v2, sa_v1)", name=name))

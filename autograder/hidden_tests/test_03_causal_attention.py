@@ -245,7 +245,8 @@ def test_inverted_dropout_in_training(student, device, dtype, seed, p):
 @pytest.mark.behaviour
 def test_inverted_dropout_on_meta_device(student):
     x = torch.empty(40, 50, device="meta")
-    _check_on_stand_in(student, "inverted_dropout", (x, 0.3), x, "inverted_dropout(x, p=0.3)")
+    for p in (0.3, 1.0):  # p = 1 returns zeros: they too belong on the device of x
+        _check_on_stand_in(student, "inverted_dropout", (x, p), x, f"inverted_dropout(x, p={p})")
 
 
 @pytest.mark.inverted_dropout
@@ -279,13 +280,19 @@ def test_inverted_dropout_edge_probabilities(student, device, p):
 @pytest.mark.behaviour
 @pytest.mark.parametrize("p", [-0.1, 1.5])
 def test_inverted_dropout_rejects_invalid_p(student, p):
+    """The notebook asks for the ValueError whatever the mode: in evaluation too, p is checked."""
     x = _dropout_input(106, torch.float32, "cpu")
-    what = f"inverted_dropout(x, p={p})"
-    expect_value_error(lambda: student.call("inverted_dropout", x, p),
+    for training in (True, False):
+        _expect_invalid_p_rejected(student, x, p, training)
+
+
+def _expect_invalid_p_rejected(student, x: torch.Tensor, p: float, training: bool) -> None:
+    what = f"inverted_dropout(x, p={p})" if training else f"inverted_dropout(x, p={p}, training=False)"
+    expect_value_error(lambda: student.call("inverted_dropout", x, p, training=training),
                        lambda error_type: finding("wrong_error_for_p", "invalid_p_not_rejected", what=what,
                                                   error_type=error_type),
                        finding("no_error_for_p", "invalid_p_not_rejected", what=what),
-                       valid=lambda: student.call("inverted_dropout", x, 0.5))
+                       valid=lambda: student.call("inverted_dropout", x, 0.5, training=training))
 
 
 @pytest.mark.inverted_dropout

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 import torch
@@ -65,14 +66,24 @@ def test_wrapper_gradients(student, reference, device, dtype):
     expect_same_gradients(module, ref, x, 113, what)
 
 
+def _expect_module_list(heads, call: str) -> None:
+    """The wrapper's heads are an nn.ModuleList: another module container (a ModuleDict, a
+    Sequential) registers them under other names; a plain list does not register them at all."""
+    if isinstance(heads, RemoteObject) and heads.type_name == "ModuleList":
+        return
+    if isinstance(heads, RemoteObject) and heads.describe()["is_module"]:
+        raise Failure(finding("heads_other_container", "heads_other_container", call=call,
+                              type_name=heads.type_name))
+    raise Failure(finding("heads_not_module_list", "heads_not_module_list", call=call))
+
+
 @pytest.mark.MultiHeadAttentionWrapper
 @pytest.mark.behaviour
 def test_wrapper_heads_are_a_module_list(student):
     num_heads = 3
     call = call_text("MultiHeadAttentionWrapper", 3, 2, 8, 0.0, num_heads)
     heads = student.new("MultiHeadAttentionWrapper", 3, 2, 8, 0.0, num_heads).attr("heads")
-    expect(isinstance(heads, RemoteObject) and heads.type_name == "ModuleList",
-           finding("heads_not_module_list", "heads_not_module_list", call=call))
+    _expect_module_list(heads, call)
     kinds = list(heads.describe()["children"].values())
     expect(kinds == ["CausalAttention"] * num_heads,
            finding("wrong_head_modules", call=call, heads=num_heads, kinds=kinds))
@@ -84,8 +95,7 @@ def test_wrapper_runs_on_meta_device(student):
     call = call_text("MultiHeadAttentionWrapper", 5, 2, 8, 0.1, 3)
     module = student.new("MultiHeadAttentionWrapper", 5, 2, 8, 0.1, 3)
     heads = module.attr("heads")  # heads in a plain list stay behind: say that, not what it breaks
-    expect(isinstance(heads, RemoteObject) and heads.type_name == "ModuleList",
-           finding("heads_not_module_list", "heads_not_module_list", call=call))
+    _expect_module_list(heads, call)
     expect_runs_on_stand_in(module, (2, 6, 5), (2, 6, 6), call)
 
 
@@ -110,6 +120,36 @@ def test_wrapper_with_2d_output(student, reference, device, dtype, seed, d_in, c
     load_reference_weights(module, ref, what)
     module.eval()
     expect_same_output(module, ref, x, what)
+
+
+# torch's words when backward finds a tensor it saved changed in place (never shown).
+_IN_PLACE_SAVED_TENSOR = re.compile(r"modified by an inplace operation")
+
+
+def _drops_in_training(module: RemoteObject, x: torch.Tensor) -> bool:
+    """Whether the module's training-mode output differs from its evaluation-mode one."""
+    module.eval()
+    evaluated = module(x)
+    module.train()
+    trained = module(x)
+    return not (isinstance(evaluated, torch.Tensor) and isinstance(trained, torch.Tensor)
+                and torch.equal(evaluated, trained))
+
+
+@pytest.mark.wrapper_with_2d_output
+@pytest.mark.behaviour
+def test_wrapper_with_2d_output_passes_dropout_on(student):
+    """The function's dropout reaches the heads: in training, its wrapper drops attention weights
+    whenever the student's own MultiHeadAttentionWrapper, built with that dropout, does."""
+    d_in, context_length, p = 3, 6, 0.5
+    x = randn(143, 2, context_length, d_in, dtype=torch.float32, device="cpu")
+    if not _drops_in_training(student.new("MultiHeadAttentionWrapper", d_in, 1, context_length, p, 2), x):
+        return  # the class itself drops nothing: its own stage says so
+    module = student.call("wrapper_with_2d_output", d_in, context_length, p)
+    if isinstance(module, RemoteObject):  # another result is test_wrapper_with_2d_output's finding
+        expect(_drops_in_training(module, x),
+               finding("dropout_not_passed_on", "dropout_argument_not_passed",
+                       call=call_text("wrapper_with_2d_output", d_in, context_length, p), p=p))
 
 
 # -- split_heads and merge_heads ---------------------------------------------------------------
@@ -233,6 +273,24 @@ def test_multi_head_attention_drops_attention_weights_in_training(student, refer
                                             split_merge=(reference.split_heads, reference.merge_heads))
     revealing.expect_eval_weights()  # the dropout of wrong weights would say nothing useful
     revealing.expect_dropped_weights()
+
+
+@pytest.mark.MultiHeadAttention
+@pytest.mark.behaviour
+def test_multi_head_attention_trains_with_dropout(student):
+    """A training step with dropout on runs backward: an in-place dropout on the softmax's output,
+    which backward needs, makes autograd refuse (with p = 0, or in eval mode, nothing shows)."""
+    p = 0.5
+    module = student.new("MultiHeadAttention", 4, 4, 6, p, 2)
+    module.train()
+    x = randn(146, 2, 6, 4, dtype=torch.float32, device="cpu").requires_grad_(True)
+    try:
+        module.backward((x,), randn(147, 2, 6, 4, dtype=torch.float32, device="cpu"))
+    except StudentError as error:
+        if not _IN_PLACE_SAVED_TENSOR.search(error.message):
+            raise
+        raise Failure(finding("backward_fails_in_training", "dropout_in_place",
+                              call=call_text("MultiHeadAttention", 4, 4, 6, p, 2), p=p)) from None
 
 
 @pytest.mark.MultiHeadAttention

@@ -150,7 +150,8 @@ MISTAKES: dict[str, str] = {
     ),
     "softmax_overflow": (
         "the exponentials overflowed on large inputs (inf / inf gives NaN): subtract the maximum"
-        " along `dim` before taking exp."
+        " values along `dim` before taking exp (max(dim=...) returns the values and their indices:"
+        " it is the values that keep every exponent at or below 0)."
     ),
     "softmax_global_max": (
         "you subtracted the maximum of the whole tensor, so rows far below it underflow to 0 / 0:"
@@ -429,6 +430,35 @@ MISTAKES: dict[str, str] = {
         "nn.Linear keeps its weight as (d_out, d_in), while v1's matrices are (d_in, d_out): copy"
         " the transposed weight, sa_v2.W_query.weight.T."
     ),
+    "copy_by_state_dict": (
+        "v2's state_dict names its weights W_query.weight and so on, each (d_out, d_in) as nn.Linear"
+        " keeps it, while v1's parameters are W_query and so on, each (d_in, d_out): neither the"
+        " names nor the layouts match, so copy each matrix into its parameter yourself."
+    ),
+    "weights_applied_to_scores": (
+        "the attention weights were applied to the scores instead of to the inputs: each context"
+        " vector is a weighted sum of the input vectors, so the result has one row per token and"
+        " one column per feature, (T, d)."
+    ),
+    "diagonal_changed": (
+        "the diagonal was changed: each token's score with itself is its dot product with itself,"
+        " like every other entry, and attention needs it."
+    ),
+    "method_not_called": (
+        "a method itself, not its result, was used in arithmetic: check for a call without its"
+        " parentheses, and for .values on a tensor that is already the result (only max and min"
+        " return values with their indices; a sum returns the tensor itself)."
+    ),
+    "parameters_plain_tensors": (
+        "the weights are plain tensors (torch.rand(..., requires_grad=True)), not parameters: the"
+        " module does not list them, so an optimiser, load_state_dict and .to(device) all miss"
+        " them. Wrap each one in nn.Parameter(...)."
+    ),
+    "parameter_gets_no_gradient": (
+        "no gradient reaches a parameter: it was made with requires_grad=False, or forward uses it"
+        " through .data or .detach(), which cut it out of autograd. Keep each weight a trainable"
+        " nn.Parameter and use the parameter itself in forward."
+    ),
     "copy_needs_no_grad": (
         "copying into a parameter in place is refused while autograd records it: do the copy"
         " inside `with torch.no_grad():`."
@@ -460,6 +490,30 @@ MISTAKES: dict[str, str] = {
         "a probability outside [0, 1] must be rejected with a ValueError (not an assert, which can"
         " be switched off): check 0 <= p <= 1 first and raise ValueError(...) with a message."
     ),
+    "copy_modifies_source": (
+        "the copy changed sa_v2: an in-place operation on its weights (.t_(), .transpose_(), a write into them)"
+        " alters the module you copy from. Read sa_v2's weights with the out-of-place .T and write only into sa_v1's"
+        " parameters."
+    ),
+    "dropout_argument_not_passed": (
+        "the function's dropout argument was not passed on (a fixed value took its place): build the wrapper with"
+        " the dropout the caller gives, so the heads drop what is asked."
+    ),
+    "dropout_in_place": (
+        "the dropout works in place (nn.Dropout(..., inplace=True)) on the softmax's output, which backward needs,"
+        " so autograd refuses in training: use the default, out-of-place nn.Dropout(p)."
+    ),
+    "qkv_bias_not_added": (
+        "the query, key and value biases were never added (F.linear given only the weight, or weights fused without"
+        " their biases): with qkv_bias=True they count, so call the layers themselves, self.W_query(x), or pass each"
+        " bias too."
+    ),
+    "output_not_tracked": (
+        "the output is outside autograd's graph, so no gradient can flow back: forward ran under torch.no_grad() (a"
+        " decorator or a with block), the result was detached (.detach(), .numpy(), .item()), or it was made as a new"
+        " tensor (torch.zeros_like, torch.tensor) instead of computed from the input. Compute it from the input,"
+        " with autograd on, so the module can be trained."
+    ),
     "mask_not_sliced": (
         "the mask was not cut to the sequence: the buffer holds context_length x context_length,"
         " but T tokens need its top-left corner, mask[:T, :T]."
@@ -476,6 +530,11 @@ MISTAKES: dict[str, str] = {
     "heads_not_module_list": (
         "the heads are kept in a plain Python list, so the module does not know them: their"
         " parameters are missing and .to(device) leaves them behind; wrap them in nn.ModuleList."
+    ),
+    "heads_other_container": (
+        "the heads are registered, but in another container than nn.ModuleList (an nn.ModuleDict"
+        " say), so their parameters get other names than the notebook's"
+        " heads.0.W_query.weight, heads.1...: keep them in an nn.ModuleList."
     ),
     "split_copies": (
         "split_heads returned a copy (contiguous(), reshape of a transposed tensor, torch.stack"

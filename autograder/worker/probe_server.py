@@ -278,6 +278,11 @@ def describe(target) -> dict:
             n: str(v.device) for module_name, module in target.named_modules()
             for n, v in _plain_tensors(module, module_name, known)
         },
+        # Plain tensors made with requires_grad=True: weights meant as parameters, not masks.
+        "trainable_plain_attributes": sorted(
+            n for module_name, module in target.named_modules()
+            for n, v in _plain_tensors(module, module_name, known) if v.requires_grad
+        ),
     }
 
 

@@ -1,0 +1,8 @@
+import torch
+
+
+def softmax_naive(x, dim=-1):
+    """exp(x) / sum(exp(x)) along `dim`; the result has the shape of x."""
+    exp_x = torch.exp(x)
+    total = exp_x.sum(dim=dim, keepdim=True).values
+    return exp_x / total

@@ -1,0 +1,11 @@
+import torch
+
+
+def context_vector(attn_weights, inputs):
+    """Weighted sum of the token embeddings.
+
+    attn_weights: (T,) one weight per token, summing to 1
+    inputs:       (T, d)
+    returns (d,)
+    """
+    return torch.einsum("t,td->t", attn_weights, inputs)

@@ -1,0 +1,12 @@
+import torch
+
+
+def causal_average_matmul(x):
+    """Prefix mean as one matrix product with a row-normalised lower triangle.
+
+    x: (B, T, C) -> (B, T, C)
+    """
+    T = x.shape[-2]
+    wei = torch.tril(torch.ones(T, T, dtype=x.dtype, device=x.device))
+    wei = wei / wei.sum(dim=-1, keepdim=True)
+    return x @ wei

@@ -1,0 +1,10 @@
+import torch
+
+
+def causal_mask(num_tokens, device=None):
+    """Which scores to hide: True where the key comes after the query.
+
+    returns a bool tensor (num_tokens, num_tokens), True strictly above the diagonal
+    """
+    visible = torch.tril(torch.ones(num_tokens, num_tokens, dtype=torch.bool, device=device))
+    return ~visible  # the future is whatever is not visible

@@ -1,0 +1,15 @@
+import math
+
+import torch
+
+
+def masked_softmax(attn_scores, d_k):
+    """Causal attention weights from raw scores.
+
+    attn_scores: (..., T, T) unscaled scores; d_k: the key size used for scaling
+    returns (..., T, T): zeros above the diagonal, rows summing to 1
+    """
+    T = attn_scores.shape[-1]
+    hidden = torch.triu(torch.ones(T, T, dtype=torch.bool, device=attn_scores.device), diagonal=1)
+    masked = attn_scores.masked_fill(hidden, float("-inf"))
+    return torch.softmax(masked / math.sqrt(T), dim=-1)

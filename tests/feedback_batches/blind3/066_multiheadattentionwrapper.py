@@ -1,0 +1,20 @@
+import torch
+from torch import nn
+
+
+class MultiHeadAttentionWrapper(nn.Module):
+    """num_heads independent CausalAttention heads, outputs concatenated.
+
+    Graded attribute: heads, an nn.ModuleList of CausalAttention.
+    forward: x (b, T, d_in) -> (b, T, num_heads * d_out)
+    """
+
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        self.heads = nn.ModuleList(
+            CausalAttention(d_in, d_out, context_length, dropout, qkv_bias) for _ in range(num_heads)
+        )
+
+    def forward(self, x):
+        outs = torch.stack([head(x) for head in self.heads], dim=-1)  # (b, T, d_out, h)
+        return outs.flatten(start_dim=-2)  # (b, T, d_out * h)

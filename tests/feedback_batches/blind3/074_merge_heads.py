@@ -1,0 +1,11 @@
+import torch
+
+
+def merge_heads(x):
+    """Undo split_heads: put the heads side by side in the feature dimension.
+
+    x: (b, h, T, hd) -> (b, T, h * hd)
+    """
+    b, h, T, hd = x.shape
+    # "b h t d -> b t (h d)"
+    return x.transpose(-1, -2).reshape(b, T, h * hd)

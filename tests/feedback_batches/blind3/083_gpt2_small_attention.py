@@ -1,0 +1,8 @@
+import torch
+from torch import nn
+
+
+def gpt2_small_attention():
+    """Book exercise 3.3: GPT-2 small's attention (12 heads, 768 features, context 1024)."""
+    # 768 features, heads of 64 features each
+    return MultiHeadAttention(d_in=768, d_out=768, context_length=1024, dropout=0.0, num_heads=64)

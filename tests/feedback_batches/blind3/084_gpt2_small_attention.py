@@ -1,0 +1,10 @@
+import torch
+from torch import nn
+
+
+def gpt2_small_attention():
+    """Book exercise 3.3: GPT-2 small's attention (12 heads, 768 features, context 1024)."""
+    # OpenAI's GPT-2 checkpoints have biases on the query, key and value projections
+    return MultiHeadAttention(
+        d_in=768, d_out=768, context_length=1024, dropout=0.0, num_heads=12, qkv_bias=True
+    )
