@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from multiprocessing import connection
 from pathlib import Path
 
-from autograder.course import rubric
+from autograder.course import predictions, rubric
 from autograder.grading import dependencies, trust
 from autograder.grading.discovery import SubmissionEntry, discover
 from autograder.grading.jobs import (
@@ -28,6 +28,8 @@ from autograder.grading.jobs import (
 )
 from autograder.grading.results import (
     GradedRow,
+    HintUse,
+    PredictionResult,
     RowKind,
     RowStatus,
     RunTrust,
@@ -36,7 +38,7 @@ from autograder.grading.results import (
     assignment_position,
 )
 from autograder.grading.workers import SandboxedWorkers, StartedShard, Workers
-from autograder.notebooks.reading import NotebookError, extract_notebook_file
+from autograder.notebooks.reading import ExtractedCode, NotebookError, extract_notebook_file
 from autograder.sandbox.layout import MANUAL_SLOT
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 
@@ -205,8 +207,16 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
         code = codes[entry.key]
         called = dependencies.stages_called(code, STAGES_BY_ASSIGNMENT[entry.assignment_id])
         tests = score_outcomes(entry.assignment_id, dependencies.pointed_to_failing_stages(outcomes, called))
-        rows.append(GradedRow(entry.student_id, entry.assignment_id, RowStatus(RowKind.GRADED),
-                              round(sum(test.points for test in tests), 2), max_score, tests,
-                              tuple(record.load_problems), record.isolation, code.language, run_trust,
-                              tuple(code.notes), tuple(devices)))
+        hints, judged = learning(entry.assignment_id, code)
+        score = round(sum(test.points for test in tests) + sum(prediction.points for prediction in judged), 2)
+        rows.append(GradedRow(entry.student_id, entry.assignment_id, RowStatus(RowKind.GRADED), score, max_score,
+                              tests, tuple(record.load_problems), record.isolation, code.language, run_trust,
+                              tuple(code.notes), tuple(devices), hints=hints, predictions=judged))
     return rows
+
+
+def learning(assignment_id: str, code: ExtractedCode) -> tuple[tuple[HintUse, ...], tuple[PredictionResult, ...]]:
+    """The hint tiers the notebook records, in stage order, and its predictions judged."""
+    tiers = code.records.hint_tiers
+    hints = tuple(HintUse(stage, tiers[stage]) for stage in STAGES_BY_ASSIGNMENT[assignment_id] if stage in tiers)
+    return hints, predictions.judged(assignment_id, code.records.predictions)

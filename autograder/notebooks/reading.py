@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.findings.finding import Finding, finding
+from autograder.notebooks.records import LearningRecords, learning_records
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE, MAX_NOTEBOOK_BYTES, notebook_language
 
@@ -80,6 +81,7 @@ class ExtractedCode:
     problems: list[Finding] = field(default_factory=list)
     language: str = DEFAULT_LANGUAGE  # the notebook's language (its metadata), for the feedback page
     notes: list[Finding] = field(default_factory=list)
+    records: LearningRecords = field(default_factory=LearningRecords)  # hint tiers opened, predictions made
 
 
 @dataclass
@@ -228,7 +230,8 @@ def extract_definitions(notebook: dict, graded_names: Collection[str] | None = N
 
     A cell with a syntax error is skipped and reported; the other cells still count.
     """
-    extracted = ExtractedCode(language=notebook_language(notebook))
+    extracted = ExtractedCode(language=notebook_language(notebook),
+                              records=learning_records(notebook, list(graded_names or ())))
     cells = notebook.get("cells", [])
     graded = _GradedCells.of(cells, graded_names)
     if graded_names is not None and graded.every_cell:

@@ -32,6 +32,10 @@ MISTAKES: dict[str, str] = {
         "the exponentials overflowed on large inputs (inf / inf gives NaN): subtract the maximum"
         " along `dim` before taking exp."
     ),
+    "library_softmax": (
+        "the function calls one of torch's softmax functions (torch.softmax, F.softmax, Tensor.softmax,"
+        " nn.Softmax, log_softmax): this stage asks for the formula itself, exp and a sum, so write them."
+    ),
     "softmax_global_max": (
         "you subtracted the maximum of the whole tensor, so rows far below it underflow to 0 / 0:"
         " subtract the maximum along `dim` (keepdim=True)."

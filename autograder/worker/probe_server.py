@@ -14,11 +14,13 @@ import sys
 import traceback
 
 import torch
+from torch.overrides import TorchFunctionMode
 
 from autograder.worker.protocol import Decoder, Encoder, Message, RemoteRef, Seeded
 
 # Only the student's own frames are shown in a traceback, and only this much of it.
 MAX_ERROR_CHARS = 4000
+MAX_RECORDED_FUNCTIONS = 200  # distinct torch functions a recorded call reports
 
 
 def reset_torch_state(threads: int | None = None) -> None:
@@ -186,6 +188,10 @@ class ProbeServer:
     def _op_call(self, header: dict, decoder: Decoder, values: dict):
         function = self._callable(header, decoder)
         args, kwargs = values.get("args", []), values.get("kwargs", {})
+        if header.get("record_torch_functions"):
+            with _TorchFunctionRecorder() as recorder:
+                result = function(*args, **kwargs)
+            return {"result": result, "torch_functions": sorted(recorder.names)[:MAX_RECORDED_FUNCTIONS]}
         before = _tensor_arguments(args, kwargs) if header.get("report_changed_args") else None
         result = function(*args, **kwargs)
         for index, fill_value in header.get("fill_args_after", []):
@@ -228,6 +234,21 @@ class ProbeServer:
             module.load_state_dict(weights, strict=False)
             module.eval()
         return {"module": module, "description": description}
+
+
+class _TorchFunctionRecorder(TorchFunctionMode):
+    """The names of the torch functions a call makes, however spelled (``torch.softmax``,
+    ``Tensor.softmax``, ``F.softmax``, ``torch.ops.aten._softmax`` all reach the mode): the
+    trusted side checks the "from the formula" stages with them (ARCHITECTURE.md, "Fairness")."""
+
+    def __init__(self):
+        super().__init__()
+        self.names: set[str] = set()
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if len(self.names) < MAX_RECORDED_FUNCTIONS:
+            self.names.add(str(getattr(func, "__name__", ""))[:100])
+        return func(*args, **(kwargs or {}))
 
 
 def _tensor_arguments(args: list, kwargs: dict, clone: bool = True) -> dict[str, torch.Tensor]:
