@@ -134,7 +134,7 @@ class PredictionSummary:
     fields: list[tuple[str, list[tuple[str, int, bool]]]]  # field -> (answer or range, count, holds the outcome)
 
 
-def _number_bins(field, values: list[float], outcome: float) -> list[tuple[str, int, bool]]:
+def _number_bins(values: list[float], outcome: float) -> list[tuple[str, int, bool]]:
     """Answers to a number field in ten bins between the smallest and the largest answer (and the
     outcome); each bin says whether the outcome lies in it."""
     low, high = min([*values, outcome]), max([*values, outcome])
@@ -157,15 +157,15 @@ def prediction_summaries(rows: list[GradedRow]) -> list[PredictionSummary]:
             answers = [p.answer for p in results if p.answer is not None]
             outcome = prediction_outcomes()[question.id]
             fields = []
-            for field in question.fields:
-                values = [answer[field.name] for answer in answers if field.name in answer]
-                if field.is_choice:
+            for asked in question.fields:
+                values = [answer[asked.name] for answer in answers if asked.name in answer]
+                if asked.is_choice:
                     counts = Counter(values)
-                    listed = [(repr(choice), counts[choice], choice == outcome[field.name]) for choice in field.choices]
+                    listed = [(repr(choice), counts[choice], choice == outcome[asked.name]) for choice in asked.choices]
                 else:
-                    listed = _number_bins(field, [float(value) for value in values], float(outcome[field.name])) \
+                    listed = _number_bins([float(value) for value in values], float(outcome[asked.name])) \
                         if values else []
-                fields.append((field.name, listed))
+                fields.append((asked.name, listed))
             summaries.append(PredictionSummary(
                 question.id, assignment_id, answer_text(question, outcome), sum(p.asked for p in results),
                 len(answers), sum(p.correct for p in results), fields))

@@ -330,7 +330,8 @@ class GradedRow:
                        submission_time=SubmissionTime.from_json(data["submission_time"])
                        if isinstance(data.get("submission_time"), dict) else None,
                        adjustments=tuple(Adjustment.from_json(item) for item in data.get("adjustments", [])),
-                       hints=tuple(HintUse(str(stage), int(tier)) for stage, tier in data.get("hint_tiers", {}).items()),
+                       hints=tuple(HintUse(str(stage), int(tier))
+                                   for stage, tier in data.get("hint_tiers", {}).items()),
                        predictions=tuple(PredictionResult.from_json(item) for item in data.get("predictions", [])))
         except (KeyError, TypeError, ValueError, FindingFormatError) as error:
             raise ResultsFormatError(f"{type(error).__name__}: {error}") from None

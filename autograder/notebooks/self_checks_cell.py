@@ -41,7 +41,8 @@ def wheel_name() -> str:
 # The words of the cell, in English; translations in autograder/locales/<language>/self_checks_cell.json.
 WORDS: dict[str, str] = {
     "intro": ("# Run this cell first. It gives the notebook check, hint, predict, reveal, needs and tr, from a\n"
-              "# small package (attention-kit-student) that it installs where it is missing; the rest runs without it."),
+              "# small package (attention-kit-student) that it installs where it is missing; the rest runs\n"
+              "# without it."),
     "location": "from your instructor: a file beside this notebook, a URL or a package name",
     "off": ("Self-checks are off: install them with  pip install {CHECKS_PACKAGE}  (ask your instructor"
             " where it is), then restart the kernel."),
@@ -51,7 +52,8 @@ WORDS: dict[str, str] = {
 }
 
 _TEMPLATE = '''{intro}
-CHECKS_PACKAGE = {location!r}  # {location_comment}
+# {location_comment}
+CHECKS_PACKAGE = {location!r}
 import contextlib, importlib.util, subprocess, sys
 if importlib.util.find_spec("{package}") is None:
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", CHECKS_PACKAGE], capture_output=True)

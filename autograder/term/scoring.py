@@ -48,7 +48,8 @@ def apply_term(rows: list[GradedRow], entries: list[SubmissionEntry], policy: Te
     for row in rows:
         time = submission_time(row, entry_of[(row.student_id, row.assignment_id)], policy)
         adjustments = policy.adjustments.get((row.student_id, row.assignment_id), ())
-        score = row.tests_score + row.predictions_score - time.penalty + sum(adjustment.points for adjustment in adjustments)
+        adjusted = sum(adjustment.points for adjustment in adjustments)
+        score = row.tests_score + row.predictions_score - time.penalty + adjusted
         applied.append(dataclasses.replace(row, score=max(0.0, round(score, 2)), submission_time=time,
                                            adjustments=adjustments))
     return applied

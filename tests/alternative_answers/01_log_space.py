@@ -2,7 +2,6 @@
 and tensordot, methods instead of functions."""
 
 import torch
-import torch.nn.functional as F
 
 
 def attention_scores_for_query(inputs, query):

@@ -18,8 +18,8 @@ from .expectations import (
     seed_weights,
     seeded,
 )
-from .modules import expect_book_module
 from .known import expected
+from .modules import expect_book_module
 from .registry import check_of
 
 
@@ -111,7 +111,7 @@ def _check_gpt2_small_attention(ns):
     settings = (("num_heads", getattr(module, "num_heads", 12), 12),
                 ("mask.shape", tuple(mask.shape) if mask is not None else (1024, 1024), (1024, 1024)),
                 ("dropout.p", getattr(getattr(module, "dropout", None), "p", 0.0), 0.0))
-    for setting, got, expected in settings:
-        if got != expected:
-            fail("values", what=text("what.gpt2_setting", setting=setting), expected=str(expected),
+    for setting, got, wanted in settings:
+        if got != wanted:
+            fail("values", what=text("what.gpt2_setting", setting=setting), expected=str(wanted),
                   got=str(got), hint="idea")

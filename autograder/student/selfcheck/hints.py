@@ -162,7 +162,9 @@ FUNCTIONS: dict[str, str] = {
         "Four `nn.Linear`, `nn.Dropout`, `register_buffer`, your `split_heads` and `merge_heads`,"
         " `keys.transpose(2, 3)`, `.masked_fill`, `torch.softmax` and `self.out_proj`."
     ),
-    "gpt2_small_attention": "`MultiHeadAttention(d_in=..., d_out=..., context_length=..., dropout=..., num_heads=...)`.",
+    "gpt2_small_attention": (
+        "`MultiHeadAttention(d_in=..., d_out=..., context_length=..., dropout=..., num_heads=...)`."
+    ),
 }
 
 CODE: dict[str, str] = {
@@ -222,7 +224,10 @@ CODE: dict[str, str] = {
         "scores = torch.zeros(T, T, dtype=x.dtype, device=x.device).masked_fill(lower == 0, float('-inf'))\n"
         "return torch.softmax(scores, dim=-1) @ x"
     ),
-    "causal_mask": "return torch.triu(torch.ones(num_tokens, num_tokens, dtype=torch.bool, device=device), diagonal=1)",
+    "causal_mask": (
+        "ones = torch.ones(num_tokens, num_tokens, dtype=torch.bool, device=device)\n"
+        "return torch.triu(ones, diagonal=1)  # True strictly above the diagonal"
+    ),
     "mask_and_renormalize": (
         "kept = torch.tril(attn_weights)  # zeros above the diagonal, a new tensor\n"
         "return kept / kept.sum(dim=-1, keepdim=True)"
