@@ -5,8 +5,8 @@ from __future__ import annotations
 import torch
 
 from ..example import your_journey_inputs
-from .book import BOOK_CONTEXT_1, BOOK_CONTEXT_2, BOOK_SCORES_2, BOOK_WEIGHTS_2
-from .cases import LARGE_SCORES, SOFTMAX_INPUT, book_scores
+from .book import BOOK_CONTEXT_1, BOOK_CONTEXT_2, BOOK_SCORES_2, BOOK_WEIGHTS_2, book_causal_scores
+from .cases import LARGE_SCORES, SOFTMAX_INPUT
 from .catalog import text
 from .expectations import (
     expect_close,
@@ -46,9 +46,10 @@ def _check_softmax(ns, stage: str):
     f = ns[stage]
     expect_close(f(torch.tensor(BOOK_SCORES_2)), BOOK_WEIGHTS_2,
                  f"{stage}(attention_scores_for_query(inputs, inputs[1]))", "idea")
-    # The (6, 6) weights of the running example: a softmax over the wrong dim is drawn here.
-    call = f"{stage}(inputs @ inputs.T)"
-    weights = expect_unchanged(f, book_scores(), call)
+    # Square, not symmetric scores (notebook 3's running example): a softmax over the wrong dim is
+    # told apart from a sum without keepdim here, and drawn.
+    call = f"{stage}(attn_scores)"
+    weights = expect_unchanged(f, book_causal_scores(), call)
     expect_close(weights, expected("softmax/book"), call, "hint.rows_sum_to_one", case="softmax/book")
     x = torch.tensor(SOFTMAX_INPUT)
     for dim, case in ((-1, "softmax/rows"), (0, "softmax/columns")):

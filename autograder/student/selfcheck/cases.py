@@ -27,12 +27,6 @@ def seeded(seed: int) -> torch.Generator:
     return torch.Generator().manual_seed(seed)
 
 
-def book_scores() -> torch.Tensor:
-    """The (6, 6) scores of the running example, every token against every token."""
-    inputs = your_journey_inputs()
-    return inputs @ inputs.T
-
-
 def book_queries_and_keys() -> tuple[torch.Tensor, torch.Tensor]:
     """The running example's queries and keys with the book's W_query, W_key (seed 123)."""
     generator = seeded(123)
@@ -54,7 +48,7 @@ FUNCTION_CASES: dict[str, tuple[str, Callable[[], tuple]]] = {
     "attention_scores_for_query": ("attention_scores_for_query",
                                    lambda: (your_journey_inputs(), your_journey_inputs()[1])),
     "attention_scores": ("attention_scores", lambda: (your_journey_inputs(),)),
-    "softmax/book": ("softmax", lambda: (book_scores(), -1)),
+    "softmax/book": ("softmax", lambda: (book_causal_scores(), -1)),  # square, and not symmetric
     "softmax/rows": ("softmax", lambda: (torch.tensor(SOFTMAX_INPUT), -1)),
     "softmax/columns": ("softmax", lambda: (torch.tensor(SOFTMAX_INPUT), 0)),
     "softmax/large": ("softmax", lambda: (torch.tensor(LARGE_SCORES), -1)),

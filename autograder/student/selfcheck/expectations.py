@@ -206,8 +206,7 @@ def expect_no_future_leak(module, x: torch.Tensor, out: torch.Tensor, case: str 
     """Changing the tokens after position t leaves the outputs of positions 0..t alone, for every
     t; a leak is drawn from the module's own weights beside the right ones of ``case``."""
     generator = torch.Generator().manual_seed(97)
-    num_tokens = x.shape[1]
-    for t in range(num_tokens - 1):
+    for t in range(x.shape[1] - 1):
         changed = x.clone()
         changed[:, t + 1:] = torch.randn(changed[:, t + 1:].shape, generator=generator, dtype=x.dtype)
         with torch.no_grad():

@@ -203,7 +203,7 @@ CODE: dict[str, str] = {
     "copy_v2_weights_into_v1": (
         "with torch.no_grad():\n"
         "    sa_v1.W_query.copy_(sa_v2.W_query.weight.T)  # (d_out, d_in).T -> (d_in, d_out)\n"
-        "    # ... and the same for W_key and W_value"
+        "    # and the same for W_key and W_value"
     ),
     "causal_average_loop": (
         "out = torch.zeros_like(x)\n"
