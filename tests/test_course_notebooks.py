@@ -17,12 +17,12 @@ from kit_notebooks import errors, execute_notebooks, load_definitions, notebook_
 from mutations import MUTATIONS
 
 from autograder.course.paths import ASSIGNMENTS_DIR, solution_notebook, student_notebook
+from autograder.course.predictions import outcomes as prediction_outcomes
 from autograder.notebooks.solutions_only import is_solutions_only
 from autograder.notebooks.variants import filled, load_solution, load_student, with_replacement
-from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages, assignment_of
 from autograder.student import language as languages
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages, assignment_of
 from autograder.student.language import TRANSLATIONS
-from autograder.course.predictions import outcomes as prediction_outcomes
 from autograder.student.predictions import QUESTIONS, answer_fields, judge, questions_of
 
 ANSWER_METADATA_KEYS = {"grade", "grade_id", "locked", "schema_version", "solution", "task"}
@@ -238,7 +238,8 @@ def test_every_prediction_of_the_notebook_is_asked_before_its_demo_and_revealed_
             if match is None:
                 continue
             before = cells[index - 1]  # a 🔮, or a 🤔 question answered in code
-            assert before.cell_type == "markdown" and ("🔮" in before.source or "🤔" in before.source), cell.id
+            assert before.cell_type == "markdown", cell.id
+            assert "🔮" in before.source or "🤔" in before.source, cell.id
             assert "..." in match.group(2)  # left for the student to write
             revealed = [later.id for later in cells[index + 1:] if f'reveal("{match.group(1)}"' in later.source]
             assert revealed, (language, match.group(1))
@@ -732,7 +733,8 @@ def test_the_induction_heads_of_notebook_4_appear_as_its_text_says(monkeypatch, 
     assert abs(sum(other[-50:]) / 50 - guessing) < 0.2
     fall = [step for step, loss in enumerate(repeated) if loss < 2.0][0], \
         [step for step, loss in enumerate(repeated) if loss < 0.5][0]
-    assert 100 < fall[0] and fall[1] - fall[0] < 120  # sudden: within about a hundred steps
+    assert fall[0] > 100
+    assert fall[1] - fall[0] < 120
     assert found["earlier_copy"][found["looker"]] > 0.6
     assert found["after_copy"][found["inducer"]] > 0.6
     assert demo.revealed["induction"] == {"repeated": "near_zero", "other": "guessing"}

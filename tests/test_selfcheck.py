@@ -13,14 +13,12 @@ import torch
 from kit_notebooks import load_definitions
 
 from autograder.course.paths import solution_notebook, student_notebook
-from autograder.notebooks.reading import cell_source
-from autograder.notebooks.variants import answer_cell, load_solution
+from autograder.notebooks.reading import cell_source, extract_definitions
+from autograder.notebooks.variants import answer_cell, load_solution, with_replacement
 from autograder.student import selfcheck
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
 from autograder.student.example import your_journey_inputs, your_journey_tokens
 from autograder.student.mistakes import MISTAKES
-from autograder.notebooks.reading import extract_definitions
-from autograder.notebooks.variants import with_replacement
 from autograder.student.selfcheck import CheckResult, catalog, check, figures, hint, run_check, self_checks
 from autograder.student.selfcheck.figures import draw, use_fonts
 from autograder.student.selfcheck.hints import CODE, FUNCTIONS, IDEAS
@@ -251,7 +249,8 @@ def test_a_module_that_leaks_one_future_token_is_caught_by_the_perturbation_prob
     assert not result.passed
     assert "after changing the tokens from" in result.message
     assert result.hint == catalog.texts("en")["future_leak"]
-    assert result.figure is not None and result.figure.mistake == "future_leak"
+    assert result.figure is not None
+    assert result.figure.mistake == "future_leak"
     assert result.figure.yours.diagonal(offset=1).sum() > 0.1  # the cell just above the diagonal lights up
     assert torch.equal(result.figure.right.triu(diagonal=1), torch.zeros(6, 6, dtype=torch.float64))
 
@@ -264,7 +263,8 @@ def test_a_module_that_leaks_one_future_token_is_caught_by_the_perturbation_prob
 def test_a_recognised_mistake_in_attention_weights_comes_with_its_figure(stage, wrong, mistake, shown, tmp_path):
     result = run_check(stage, {stage: wrong})
     figure = result.figure
-    assert figure is not None and figure.mistake == mistake
+    assert figure is not None
+    assert figure.mistake == mistake
     assert figure.yours.shape == figure.right.shape == (6, 6)
     if shown == "columns":  # each column of the student's weights sums to 1, each row of the right ones
         torch.testing.assert_close(figure.yours.sum(dim=0), torch.ones(6, dtype=torch.float64))
@@ -297,7 +297,8 @@ def test_the_nan_that_proves_an_overflow_is_located_even_beyond_the_values_shown
 def test_a_hint_before_any_answer_gets_the_student_started_and_none_is_needed_after(
         stub_definitions, solution_definitions, capsys):
     stubbed = run_check("causal_mask", stub_definitions["03_causal_attention"])
-    assert stubbed.hint is None and not stubbed.found  # nothing to diagnose yet: no hint is offered
+    assert stubbed.hint is None
+    assert not stubbed.found
     hint("causal_mask", namespace=stub_definitions["03_causal_attention"])
     assert capsys.readouterr().out.startswith(f"💡 causal_mask (hint 1 of 3): {IDEAS['causal_mask']}\n")
     hint("causal_mask", namespace=solution_definitions["03_causal_attention"])
@@ -322,7 +323,9 @@ def test_every_stage_has_three_tiers_in_every_language_and_only_the_third_shows_
         for language in ("en", "zh", "pt"):
             with catalog.speaking(language):
                 idea, functions = catalog.tier_text(stage, 1), catalog.tier_text(stage, 2)
-            assert idea and functions and idea != functions
+            assert idea
+            assert functions
+            assert idea != functions
             spans = re.findall(r"`([^`]*)`", idea)
             assert all(span.isidentifier() for span in spans), f"{language} {stage}: the idea names no code"
             assert "`" in functions, f"{language} {stage}: the second tier names the functions"
