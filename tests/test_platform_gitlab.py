@@ -49,7 +49,7 @@ def test_the_script_grades_the_notebook_and_shows_the_score_as_coverage(tmp_path
     assert result.returncode == 0, result.stdout + result.stderr
     coverage = re.search(_template()["grade"]["coverage"].strip("/"), result.stdout)
     assert coverage is not None
-    assert coverage.group(1) == "88.75"
+    assert coverage.group(1) == "88.25"
     assert (tmp_path / "grading" / "junit.xml").is_file()
     assert (tmp_path / "grading" / "feedback" / "octocat" / f"{ASSIGNMENT}.html").is_file()
 

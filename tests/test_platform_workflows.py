@@ -123,12 +123,12 @@ def test_student_workflow_grades_the_notebook_and_summarises(tmp_path):
                                                 "fail_under": "50"})
     assert set(statuses.values()) == {0}, statuses
     row = _grades(tmp_path)["octocat"]
-    assert (row["status"], row["score"]) == ("graded", "88.75")
+    assert (row["status"], row["score"]) == ("graded", "88.25")
     assert (tmp_path / "grading" / "junit.xml").is_file()
     assert (tmp_path / "grading" / "feedback" / "octocat" / f"{ASSIGNMENT}.html").is_file()
     summary = (tmp_path / "summary.md").read_text()
     assert summary.startswith(f"## {ASSIGNMENT}\n")
-    assert f"octocat,{ASSIGNMENT},88.75,100,graded" in summary
+    assert f"octocat,{ASSIGNMENT},88.25,100,graded" in summary
     # The `result` output, as the autograding reporter reads it: its schema, and the same score.
     [line] = (tmp_path / "output.txt").read_text().splitlines()
     key, _, encoded = line.partition("=")
@@ -136,7 +136,7 @@ def test_student_workflow_grades_the_notebook_and_summarises(tmp_path):
     assert key == "result"
     jsonschema.validate(document, AUTOGRADING_RESULT_SCHEMA)
     assert document["max_score"] == 100
-    assert sum(test["score"] for test in document["tests"]) == pytest.approx(88.75)
+    assert sum(test["score"] for test in document["tests"]) == pytest.approx(88.25)
     [failed] = [test for test in document["tests"] if test["status"] == "fail"]
     assert failed["name"] == f"{ASSIGNMENT}: softmax_naive"
     assert "Likely mistake" in failed["message"]
