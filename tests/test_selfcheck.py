@@ -462,3 +462,12 @@ def test_running_example_is_read_from_the_kit_not_the_working_directory(tmp_path
 def test_stage_hints_and_mistake_ids_never_share_a_key():
     """A hint is a stage's (``hint.*``) or a mistake's (its id): one key, one text."""
     assert not set(selfcheck.MESSAGES) & set(MISTAKES)
+
+
+def test_the_known_outputs_of_the_public_checks_are_current():
+    """known_outputs.json is written from the reference solutions and the catalogue of mistakes by
+    `make assignments`: a change to either must be written out again."""
+    from autograder.notebooks import known_outputs
+
+    assert known_outputs.KNOWN_FILE.read_text(encoding="utf-8") == known_outputs.rendered(), (
+        "run `make assignments` (python -m autograder.notebooks.known_outputs)")

@@ -51,6 +51,9 @@ from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import LANGUAGES, TRANSLATIONS, kernel_language, notebook_language
 from autograder.student.mistakes import MISTAKES
 from autograder.student.selfcheck import MESSAGES as SELFCHECK_MESSAGES
+from autograder.student.predictions import MESSAGES as PREDICTION_MESSAGES
+from autograder.student.selfcheck import catalog as selfcheck_catalog
+from autograder.student.selfcheck.hints import FUNCTIONS, IDEAS
 from autograder.student.selfcheck import run_check
 
 NOTEBOOKS = [(language, assignment) for language in TRANSLATIONS for assignment in ASSIGNMENTS]
@@ -96,6 +99,14 @@ def test_translated_notebook_has_the_english_code_cells_and_ids(language, assign
         assert ours["cell_type"] == theirs["cell_type"]
         if ours["cell_type"] == "code" and ours["id"] == self_checks_cell.CELL_ID:  # written in each language
             assert _source(theirs) == self_checks_cell.self_checks_source(language)
+        elif ours["cell_type"] == "code" and ours["metadata"].get("nbgrader", {}).get("solution"):
+            # an answer cell: the same code, but for the words of its stub (and nbgrader's checksum)
+            stage = ours["metadata"]["nbgrader"]["grade_id"]
+            assert _source(theirs) == _source(ours).replace(self_checks_cell.stub("en", stage),
+                                                            self_checks_cell.stub(language, stage))
+            assert self_checks_cell.stub(language, stage) in _source(theirs)
+            assert {**theirs["metadata"]["nbgrader"], "checksum": None} == {**ours["metadata"]["nbgrader"],
+                                                                            "checksum": None}
         elif ours["cell_type"] == "code":
             assert theirs == ours, f"code cell {ours['id']} differs in {language}"
         else:
@@ -174,11 +185,15 @@ def test_the_build_stops_before_writing_when_a_translation_is_missing(tmp_path, 
 @pytest.mark.parametrize(("name", "english"), [
     ("selfcheck", SELFCHECK_MESSAGES),
     ("mistakes", MISTAKES),
+    ("predictions", PREDICTION_MESSAGES),
+    ("hints", {**{f"idea.{stage}": text for stage, text in IDEAS.items()},
+               **{f"functions.{stage}": text for stage, text in FUNCTIONS.items()}}),
     ("feedback", PAGE_TEXT),
     ("findings", SENTENCES),
+    ("self_checks_cell", self_checks_cell.WORDS),
 ])
 def test_message_catalog_has_every_key_with_the_same_fields(language, name, english):
-    locales = i18n.STUDENT_LOCALES_DIR if name in ("selfcheck", "mistakes") else LOCALES_DIR
+    locales = i18n.STUDENT_LOCALES_DIR if name in ("selfcheck", "mistakes", "predictions", "hints") else LOCALES_DIR
     catalog = i18n.load_catalog(language, name, locales)
     assert set(catalog) == set(english), f"autograder/locales/{language}/{name}.json is out of step with English"
     for key, template in english.items():
@@ -186,6 +201,18 @@ def test_message_catalog_has_every_key_with_the_same_fields(language, name, engl
         words = re.sub(r"\{[^}]*\}", "", template)
         if re.search(r"[a-z]{4}", words):
             assert catalog[key] != template, f"{language}/{name}.json: {key} is not translated"
+
+
+def test_every_chinese_character_a_figure_shows_is_in_the_bundled_font():
+    """The demos' words and the figure captions in Chinese render with the font the student package
+    ships (matplotlib's own has no Chinese); `make cjk-font` rewrites it when a text needs more."""
+    from fontTools.ttLib import TTFont
+
+    from autograder.notebooks.cjk_font import characters
+    from autograder.student.selfcheck.figures import CJK_FONT
+
+    covered = set(TTFont(CJK_FONT).getBestCmap())
+    assert not [char for char in characters() if ord(char) not in covered]
 
 
 # ---------------------------------------------------------------- which language a kernel runs (fast)
@@ -263,8 +290,9 @@ def test_self_checks_speak_the_notebooks_language(plain_kernel, language):
         assert run_check(stage, solved).message == f"✅ {stage} {passed[language]}"
     wrong = dict(solved, causal_mask=lambda num_tokens, device=None: solved["causal_mask"](num_tokens).T)
     result = run_check("causal_mask", wrong)
-    hint = SELFCHECK_MESSAGES["hint.mask_future"] if language == "en" else i18n.load_catalog(
-        language, "selfcheck")["hint.mask_future"]
+    hint = selfcheck_catalog.texts(language)["mask_swapped"]  # the future shown, the past hidden: a named mistake
+    assert hint == selfcheck_catalog._sentence((MISTAKES if language == "en" else i18n.load_catalog(
+        language, "mistakes"))["mask_swapped"])
     assert result.hint == hint
     assert hint not in result.message  # the fix waits until the student asks for it
 
@@ -291,6 +319,7 @@ SAMPLES = {
     "expected_parameters": "2,359,296", "kinds": "['CausalAttention', 'Linear']", "stage": "softmax_naive",
     "limit": "10", "budget": "60", "cell": 7, "line": 3, "reason": "invalid syntax", "characters": "250,000",
     "error": "EOFError: the worker went away", "message": "p must be in [0, 1]", "text": "a message of its own",
+    "functions": "softmax",
 }
 # Fields that hold phrases of the table itself (nested findings), with an example of each.
 PHRASES = {

@@ -7,10 +7,9 @@ whether the prediction held.
 
 Each question has one or more fields, each a number (right within a tolerance) or a choice
 among short names. The answer a student writes stays in the notebook's code, where the grader
-reads it (``autograder.notebooks.records``, never running it) and judges it with ``judge``
-against the outcome the solutions measure (``autograder/course/predictions.toml``); predictions
-score nothing unless the rubric gives them points. Questions and their words are here; the
-answer key is not.
+reads it without running it and judges it with ``judge`` against the outcome the demos measure,
+which the grader keeps; a prediction scores nothing unless the instructor gives it points.
+Questions and their words are here; the answer key is not.
 """
 
 from __future__ import annotations

@@ -163,7 +163,7 @@ FUNCTIONS: dict[str, str] = {
         " `keys.transpose(2, 3)`, `.masked_fill`, `torch.softmax` and `self.out_proj`."
     ),
     "gpt2_small_attention": (
-        "`MultiHeadAttention(d_in=..., d_out=..., context_length=..., dropout=..., num_heads=...)`."
+        "Your `MultiHeadAttention(d_in=..., d_out=..., context_length=..., dropout=..., num_heads=...)`."
     ),
 }
 
