@@ -471,3 +471,22 @@ def test_the_known_outputs_of_the_public_checks_are_current():
 
     assert known_outputs.KNOWN_FILE.read_text(encoding="utf-8") == known_outputs.rendered(), (
         "run `make assignments` (python -m autograder.notebooks.known_outputs)")
+
+
+def test_no_hint_teaches_the_grader_instead_of_attention():
+    """A hint gives a reason a student can use ("a function must work for any length"), never the
+    grader's mechanics ("the grader tries other lengths")."""
+    for language, word in (("en", "grader"), ("zh", "评分程序"), ("pt", "corretor")):
+        with catalog.speaking(language):
+            texts = [*catalog.texts(language).values(), *(catalog.tier_text(stage, tier) for stage in all_stages()
+                                                          for tier in (1, 2))]
+        assert not [text for text in texts if word in text], language
+
+
+def test_a_copy_by_new_parameters_passes_too():
+    """Exercise 3.1 accepts both ways: copying into v1's parameters, or giving it new ones."""
+    def copy_v2_weights_into_v1(sa_v2, sa_v1):
+        for name in ("W_query", "W_key", "W_value"):
+            setattr(sa_v1, name, torch.nn.Parameter(getattr(sa_v2, name).weight.T.detach().clone()))
+
+    assert run_check("copy_v2_weights_into_v1", {"copy_v2_weights_into_v1": copy_v2_weights_into_v1}).passed

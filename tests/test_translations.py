@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 import torch
-from kit_notebooks import errors, load_definitions, printed_text
+from kit_notebooks import errors, execute_notebooks, load_definitions, printed_text
 from mutations import CORPUS
 from nbclient import NotebookClient
 
@@ -50,11 +50,11 @@ from autograder.student import language as i18n
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import LANGUAGES, TRANSLATIONS, kernel_language, notebook_language
 from autograder.student.mistakes import MISTAKES
-from autograder.student.selfcheck import MESSAGES as SELFCHECK_MESSAGES
 from autograder.student.predictions import MESSAGES as PREDICTION_MESSAGES
+from autograder.student.selfcheck import MESSAGES as SELFCHECK_MESSAGES
 from autograder.student.selfcheck import catalog as selfcheck_catalog
-from autograder.student.selfcheck.hints import FUNCTIONS, IDEAS
 from autograder.student.selfcheck import run_check
+from autograder.student.selfcheck.hints import FUNCTIONS, IDEAS
 
 NOTEBOOKS = [(language, assignment) for language in TRANSLATIONS for assignment in ASSIGNMENTS]
 # What a check prints for a stub, per language (the start of the line after the stage name).
@@ -696,3 +696,33 @@ def test_extracted_code_carries_the_notebooks_language():
     for language in TRANSLATIONS:
         assert extract_definitions(read_json(translated_path(language, ASSIGNMENT))).language == language
     assert extract_definitions(read_json(student_notebook(ASSIGNMENT))).language == "en"
+
+
+@pytest.mark.slow
+def test_demos_print_and_draw_in_the_notebooks_language(tmp_path):
+    """With the answers filled in, a Chinese or Portuguese notebook's demos print their words in its
+    language (the code is the English notebook's: tr() looks them up), and its figures draw every
+    character (matplotlib warns of a glyph it lacks: none may)."""
+    from autograder.student.language import load_catalog as student_catalog
+
+    notebooks = {}
+    for language in TRANSLATIONS:
+        for assignment in ("01_attention_scores", "03_causal_attention"):
+            solution = nbformat.read(solution_notebook(assignment), as_version=4)
+            student = nbformat.read(translated_path(language, assignment), as_version=4)
+            notebooks[f"{language}/{assignment}"] = nbformat.from_dict(
+                filled(student, solution, STAGES_BY_ASSIGNMENT[assignment]))
+    executed = execute_notebooks(notebooks, tmp_path)
+    for key, notebook in executed.items():
+        language = key.split("/")[0]
+        assert errors(notebook) == [], key
+        text = printed_text(notebook)
+        demos = student_catalog(language, "demos")
+        english = ["scores of 'journey':", "the same, with position vectors added:"] if "01" in key else [
+            "same as the loop:", "the mask is a buffer:"]
+        for words in english:
+            assert demos[words] in text, (key, words)
+            assert words not in text, (key, words)
+        stderr = "".join(output.get("text", "") for cell in notebook.cells for output in cell.get("outputs", [])
+                         if output.get("name") == "stderr")
+        assert "Glyph" not in stderr, key
