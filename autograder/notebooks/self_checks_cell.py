@@ -40,9 +40,7 @@ def wheel_name() -> str:
 
 # The words of the cell, in English; translations in autograder/locales/<language>/self_checks_cell.json.
 WORDS: dict[str, str] = {
-    "intro": ("# Run this cell first. It gives the notebook check, hint, predict, reveal, needs and tr, from a\n"
-              "# small package (attention-kit-student) that it installs where it is missing; the rest runs\n"
-              "# without it."),
+    "intro": "# The course's helpers, from a small package (attention-kit-student) installed here where it is missing.",
     "location": "from your instructor: a file beside this notebook, a URL or a package name",
     "off": ("Self-checks are off: install them with  pip install {CHECKS_PACKAGE}  (ask your instructor"
             " where it is), then restart the kernel."),
