@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # own configuration is warning-free (tests/test_student_package.py checks the build).
 QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
 
-.PHONY: gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
+.PHONY: serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
 
 # `make`: set up, then build the student package into dist/.
 all: student-package
@@ -23,6 +23,11 @@ $(STAMP): pyproject.toml autograder/student/pyproject.toml
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e autograder/student
+	@# The service's browser tests drive Debian's Chromium (Playwright never downloads a browser here).
+	@command -v chromium >/dev/null || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		else echo "The browser tests need Chromium: install Debian's package 'chromium' (apt-get install chromium)"; \
+		exit 1; fi; }
 	touch $(STAMP)
 
 # The student package (wheel and sdist) into dist/: self-checks, running example, translations.
@@ -53,6 +58,15 @@ test: setup
 	$(VERMIN)
 	$(BIN)/python -m pytest
 
+# The submission service (README, "Running the service"): the demo course on http://127.0.0.1:8000,
+# its sign-in links printed at the first start; SQLite in service-data/ (as root: /var/lib/attention-kit).
+serve: setup
+	$(BIN)/python -m autograder serve --demo
+
+# The service under load on loopback: warm upload-to-feedback latency and a 200-student rush.
+bench-serve: setup
+	$(BIN)/python -m autograder.tools.bench_serve
+
 demo: setup
 	$(BIN)/python -m autograder grade source_data/example_class --out grading-output
 
@@ -62,6 +76,12 @@ lint: setup
 
 bench: setup
 	$(BIN)/python -m autograder.tools.bench
+
+# Every student-controlled input of the trusted side, fuzzed with Hypothesis for FUZZ_MINUTES (make
+# test runs the same tests with a small budget); prints the examples tried per input.
+FUZZ_MINUTES ?= 30
+fuzz: setup
+	$(BIN)/python tests/fuzz/run_fuzz.py --minutes $(FUZZ_MINUTES)
 
 # The GPU steps (README, "On a GPU"): doctor, the example class on cpu, cuda and auto, and the CUDA
 # hidden tests on the solutions, the correct idioms and the mutants; logs in gpu-check/.

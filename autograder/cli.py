@@ -1,4 +1,4 @@
-"""The command line: ``python -m autograder grade|doctor|merge|report|gradebook|export|similarity ...``
+"""The command line: ``python -m autograder grade|doctor|merge|report|gradebook|export|similarity|serve|service ...``
 (see README.md)."""
 
 from __future__ import annotations
@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -18,7 +19,13 @@ from rich.table import Table
 from autograder.course.paths import KIT_ROOT
 from autograder.course.reference import BrokenReferenceError
 from autograder.course.rubric import RubricError
-from autograder.grading.discovery import ClassShard, DiscoveryError, discover, grading_output_folders
+from autograder.grading.discovery import (
+    ClassShard,
+    DiscoveryError,
+    discover,
+    grading_output_folders,
+    not_student_folders,
+)
 from autograder.grading.engine import GradingError, grade_entries
 from autograder.grading.jobs import ACCELERATORS, GradeOptions
 from autograder.grading.merge import MergeError, merge_shards
@@ -29,6 +36,7 @@ from autograder.grading.outputs import (
     write_outputs,
     write_shard_record,
 )
+from autograder.grading.publish import FAILED_FILE, OutputFolder, OutputFolderError, command_line
 from autograder.grading.results import UNSAFE_FLAG, GradedRow, RowKind
 from autograder.grading.trust import GraderUntrusted
 from autograder.platforms.junit import junit_xml
@@ -270,9 +278,6 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
     if args.fail_under is not None and not 0 <= args.fail_under <= 100:
         console.print("--fail-under is a percentage of the maximum score, from 0 to 100.")
         return 2
-    options = GradeOptions(assignment=args.assignment, jobs=args.jobs, timeout=args.timeout,
-                           device=args.device, memory_bytes=int(args.memory_gib * 2**30),
-                           accept_readable_secrets=args.unsafe_let_students_read_solutions)
     try:
         _check_grade_paths(args)
         shard = ClassShard.parse(args.shard) if args.shard else None
@@ -281,34 +286,56 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
     except (DiscoveryError, ValueError, DueDateError, _BadPath, AdjustmentsError) as error:
         console.print(f"Nothing graded: {error}", markup=False, soft_wrap=True)
         return 2
-    for folder in grading_output_folders(args.submitted) if args.submitted.is_dir() else ():
-        console.print(f"Skipped {folder}: it holds a grading run's outputs, not a student's work; move it out of"
-                      " the submissions folder", markup=False, highlight=False, soft_wrap=True)
+    _print_skipped(console, args.submitted)
     if shard is not None:
         entries = shard.select(entries)
         console.print(f"Shard {shard.number}/{shard.count}: {len({entry.student_id for entry in entries})} students",
                       markup=False, highlight=False)
+    try:
+        with OutputFolder(args.out, command_line(), private=args.private_outputs) as folder:
+            return _grade_into(folder, args, entries, policy, shard, console)
+    except OutputFolderError as error:
+        console.print(f"Nothing graded: {error}", markup=False, soft_wrap=True)
+        return 2
+
+
+def _grade_into(folder: OutputFolder, args: argparse.Namespace, entries: list, policy: TermPolicy,
+                shard: ClassShard | None, console: Console) -> int:
+    """Grade ``entries``, then publish every output whole into ``folder`` (or record why not)."""
+    options = GradeOptions(assignment=args.assignment, jobs=args.jobs, timeout=args.timeout,
+                           device=args.device, memory_bytes=int(args.memory_gib * 2**30),
+                           accept_readable_secrets=args.unsafe_let_students_read_solutions)
     bar, progress = _progress_callback(console, len(entries))
     try:
         with bar or contextlib.nullcontext():
-            rows = grade_entries(entries, args.submitted, args.out, options, progress,
+            rows = grade_entries(entries, args.submitted, folder.out, options, progress,
                                  on_devices=_announce(console, len(entries), args.device))
     except _NoSuchDevice:
+        folder.fail("--device cuda was asked for, but no CUDA device is available here")
         console.print("--device cuda was asked for, but no CUDA device is available here.")
         return 2
     except (GradingError, SandboxError, BrokenReferenceError, RubricError) as error:
+        folder.fail(f"the grader itself failed: {error}")
         console.print(f"The grader itself failed, so no grades were written: {error}", markup=False)
         return 1
     except GraderUntrusted as error:
+        folder.fail(f"the grader refused to grade: {error}")
         console.print(f"The grader refuses to grade, so no grades were written: {error}", markup=False,
                       soft_wrap=True)
         return 1
     rows = apply_term(rows, entries, policy)
+    rows, answers = graded_answers(rows, entries)
+    staging = folder.staging()
     devices = next((list(row.devices) for row in rows if row.devices), [])
-    write_shard_record(args.out, (shard.number, shard.count) if shard else None, devices,
+    write_shard_record(staging, (shard.number, shard.count) if shard else None, devices,
                        private=args.private_outputs)
-    rows = write_outputs(args.out, rows, private=args.private_outputs, answers=graded_answers(rows, entries))
-    if args.junit:
+    rows = write_outputs(staging, rows, private=args.private_outputs, answers=answers)
+    junit_inside = args.junit is not None and args.junit.absolute().is_relative_to(folder.out)
+    if junit_inside:
+        write_atomically(staging / args.junit.absolute().relative_to(folder.out), junit_xml(rows),
+                         private=args.private_outputs)
+    folder.publish()
+    if args.junit and not junit_inside:
         write_atomically(args.junit, junit_xml(rows), private=args.private_outputs)
     print_summary(console, rows, args.out)
     waiting = set(policy.adjustments) - {(row.student_id, row.assignment_id) for row in rows}
@@ -316,15 +343,30 @@ def _grade(args: argparse.Namespace, console: Console) -> int:
         console.print(f"Not applied in this run: the adjustments of {len(waiting)} notebooks it did not grade"
                       " (--assignment or --shard); the run that grades them applies them.", markup=False,
                       highlight=False)
-    unwritten = [row for row in rows if row.status.kind is RowKind.ERROR]
-    if unwritten:  # every other row is written; these say why not, and the run did not do its job
-        listed = "; ".join(f"{row.student_id}/{row.assignment_id}: {row.status.detail}" for row in unwritten[:5])
-        console.print(f"The grader could not write {len(unwritten)} rows' results (grades.csv says so, with"
-                      f" 0 points): {listed}", markup=False, soft_wrap=True)
+    unfinished = [row for row in rows if row.status.kind is RowKind.ERROR]
+    if unfinished:  # every other row is written; these say why not, and the run did not do its job
+        listed = "; ".join(f"{row.student_id}/{row.assignment_id}: {row.status.detail}" for row in unfinished[:5])
+        console.print(f"The grader could not finish {len(unfinished)} rows (grades.csv says so, with 0 points):"
+                      f" {listed}", markup=False, soft_wrap=True)
         return 1
     if args.fail_under is not None:
         return _check_fail_under(console, rows, args.fail_under)
     return 0
+
+
+def _print_skipped(console: Console, submitted: Path) -> None:
+    """The folders of the submissions that are no student's: earlier outputs, and what operating
+    systems and tools leave (``__MACOSX`` from a zip made on a Mac, ``.ipynb_checkpoints``)."""
+    if not submitted.is_dir():
+        return
+    for folder in grading_output_folders(submitted):
+        console.print(f"Skipped {folder}: it holds a grading run's outputs, not a student's work; move it out of"
+                      " the submissions folder", markup=False, highlight=False, soft_wrap=True)
+    litter = not_student_folders(submitted)
+    if litter:
+        listed = ", ".join(folder.name for folder in litter[:5]) + (" ..." if len(litter) > 5 else "")
+        console.print(f"Skipped {len(litter)} folders that hold no student's work ({listed}): hidden folders and what"
+                      " operating systems and archivers leave", markup=False, highlight=False, soft_wrap=True)
 
 
 def _check_fail_under(console: Console, rows: list[GradedRow], percent: float) -> int:
@@ -414,8 +456,8 @@ def _gradebook(args: argparse.Namespace, console: Console) -> int:
 def _merge(args: argparse.Namespace, console: Console) -> int:
     try:
         _output_folder(args.out)
-        count = merge_shards(args.shards, args.out)
-    except (MergeError, _BadPath) as error:
+        count = merge_shards(args.shards, args.out, command_line())
+    except (MergeError, _BadPath, OutputFolderError) as error:
         console.print(f"Nothing merged: {error}", markup=False)
         return 2
     console.print(f"Merged {count} rows from {len(args.shards)} shards into {args.out}", markup=False, highlight=False)
@@ -438,26 +480,37 @@ def _export(args: argparse.Namespace, console: Console) -> int:
         console.print(f"Not in the roster, so left out: {len(export.not_in_roster)} graded students"
                       f" ({', '.join(export.not_in_roster)}); add them to the roster and export again.", markup=False)
     if export.without_submission:
-        console.print(f"In the roster without a submission, so left out: {len(export.without_submission)}"
-                      f" ({', '.join(export.without_submission)}).", markup=False)
+        console.print(f"In the roster without a submission folder, so 0 for every notebook:"
+                      f" {len(export.without_submission)} ({', '.join(export.without_submission)}).", markup=False)
     return 0
 
 
+class _Stopped(BaseException):
+    """SIGTERM (a CI job cancelled, a pod evicted): the run stops as it does on Ctrl-C."""
+
+
+def _stop(signum, frame) -> None:
+    raise _Stopped
+
+
+_COMMANDS = {"grade": _grade, "report": _report, "doctor": _doctor, "gradebook": _gradebook, "export": _export,
+             "merge": _merge, "similarity": _similarity}
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in ("serve", "service"):  # the submission service (autograder/service/)
+        from autograder.service.commands import serve_main, service_main
+
+        return (serve_main if argv[0] == "serve" else service_main)(argv[1:])
     args = _parser().parse_args(argv)
     console = Console(file=sys.stdout, soft_wrap=True)  # piped output: long lines and paths stay whole
-    if args.command == "grade":
-        return _grade(args, console)
-    if args.command == "report":
-        return _report(args, console)
-    if args.command == "doctor":
-        return _doctor(args, console)
-    if args.command == "gradebook":
-        return _gradebook(args, console)
-    if args.command == "export":
-        return _export(args, console)
-    if args.command == "merge":
-        return _merge(args, console)
-    if args.command == "similarity":
-        return _similarity(args, console)
-    return 2
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        return _COMMANDS[args.command](args, console)
+    except (KeyboardInterrupt, _Stopped) as stop:
+        how = "Interrupted" if isinstance(stop, KeyboardInterrupt) else "Stopped by SIGTERM"
+        where = (f"; {args.out} keeps the files of the last run that finished, without grades.csv, and"
+                 f" {args.out / FAILED_FILE} says so" if args.command in ("grade", "merge") else "")
+        console.print(f"{how}: nothing was written{where}.", markup=False, highlight=False, soft_wrap=True)
+        return 130 if isinstance(stop, KeyboardInterrupt) else 143

@@ -112,6 +112,35 @@ def _cgroups(memory_mb: int, cpu: float) -> Iterator[tuple[list[Path], Path]]:
                 folder.rmdir()
 
 
+@contextlib.contextmanager
+def busy_host(processes: int = 4, weight: int = 10) -> Iterator[None]:
+    """Other tenants of the host, busy: ``processes`` CPU-bound processes in a cgroup of their own,
+    beside the containers of ``run_as_container``, weighing ``weight`` times as much as each of
+    them (so the containers get less than their quota, as on a busy machine). Ours alone, stopped
+    and removed after."""
+    name = f"attention-kit-busy-host-{os.getpid()}"
+    if (CGROUP_ROOT / "cpu").is_dir():  # cgroups v1
+        group = CGROUP_ROOT / "cpu" / name
+        group.mkdir()
+        (group / "cpu.shares").write_text(str(1024 * weight))
+        join = group / "tasks"
+    else:  # cgroups v2
+        group = CGROUP_ROOT / name
+        group.mkdir()
+        (group / "cpu.weight").write_text(str(min(10_000, 100 * weight)))
+        join = group / "cgroup.procs"
+    burners = [subprocess.Popen(["bash", "-c", f'echo $$ > {join}; exec "$@"', "bash", sys.executable, "-c",
+                                 "while True: pass"]) for _ in range(processes)]
+    try:
+        yield
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+        with contextlib.suppress(OSError):
+            group.rmdir()
+
+
 def run_as_container(command: list[str], *, memory_mb: int = 768, cpu: float = 0.5, timeout: float = 600,
                      **kwargs) -> ContainerRun:
     """Run ``command`` inside fresh cgroups, without CAP_SYS_ADMIN; returns its result and the

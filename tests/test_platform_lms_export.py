@@ -84,7 +84,8 @@ def test_moodle_file_has_a_user_column_and_numeric_grades(graded, tmp_path):
     assert set(header) >= MOODLE_USER_FIELDS
     assert header[-1] == ASSIGNMENT
     emails = {row[header.index("Email address")] for row in students}
-    assert emails == {"ada@example.edu", "ben@example.edu", "cy@example.edu", "dee@example.edu"}
+    # zed, in the roster with no submission folder, gets a row of zeros too
+    assert emails == {"ada@example.edu", "ben@example.edu", "cy@example.edu", "dee@example.edu", "zed@example.edu"}
     for row in students:
         assert 0 <= float(row[-1]) <= 100
 
@@ -94,8 +95,9 @@ def test_mismatches_between_roster_and_grades_are_reported(graded, tmp_path):
     roster.write_text(ROSTER)
     result, rows = _export(graded, tmp_path, "canvas", "--roster", str(roster))
     assert "Not in the roster, so left out: 1 graded students (eve)" in result.stdout
-    assert "In the roster without a submission, so left out: 1 (zed)" in result.stdout
-    assert "zed.z" not in {row[3] for row in rows}
+    assert "In the roster without a submission folder, so 0 for every notebook: 1 (zed)" in result.stdout
+    # A blank would read as "not graded yet" in the gradebook: a student who handed in nothing gets 0.
+    assert [row[5] for row in rows if row[3] == "zed.z"] == ["0"]
 
 
 def test_without_a_roster_the_student_ids_stand_in(graded):

@@ -11,8 +11,8 @@ import pytest
 
 from autograder.grading.discovery import ClassShard, SubmissionEntry
 from autograder.grading.merge import MergeError, merge_shards
-from autograder.grading.outputs import write_shard_record
-from autograder.grading.results import CSV_COLUMNS
+from autograder.grading.outputs import write_outputs, write_shard_record
+from autograder.grading.results import CSV_COLUMNS, GradedRow, RowKind, RowStatus
 from autograder.notebooks.variants import load_solution, load_student, with_answer, write_submission
 
 ASSIGNMENT = "01_attention_scores"
@@ -81,9 +81,9 @@ def test_a_bad_shard_argument_exits_2(tmp_path):
 
 
 def _fake_shard(folder: Path, *students: str, shard: tuple[int, int] = (1, 1), devices=("cpu",)) -> Path:
-    (folder / "results").mkdir(parents=True)
-    rows = "".join(f"{student},{ASSIGNMENT},100,100,graded,,\n" for student in students)
-    (folder / "grades.csv").write_text(",".join(CSV_COLUMNS) + "\n" + rows)
+    """The outputs of a shard whose students all scored 100 (written as a run writes them)."""
+    write_outputs(folder, [GradedRow(student, ASSIGNMENT, RowStatus(RowKind.GRADED), 100.0, 100.0)
+                           for student in students])
     write_shard_record(folder, shard, list(devices))
     return folder
 
@@ -130,8 +130,7 @@ def test_merge_refuses_an_unfinished_shard(tmp_path):
 def test_merge_replaces_an_earlier_merge(tmp_path):
     out = tmp_path / "out"
     merge_shards([_fake_shard(tmp_path / "a", "ada", "bo")], out)
-    (out / "results" / "bo").mkdir(parents=True)
-    (out / "results" / "bo" / f"{ASSIGNMENT}.json").write_text("{}")
+    assert (out / "results" / "bo" / f"{ASSIGNMENT}.json").exists()
     shutil.rmtree(tmp_path / "a")
     merge_shards([_fake_shard(tmp_path / "a", "ada")], out)
     assert (out / "grades.csv").read_text().count(ASSIGNMENT) == 1
@@ -147,3 +146,18 @@ def test_an_empty_share_writes_an_empty_grades_file_and_merges(tmp_path):
     assert _run("grade", str(tmp_path / "in"), "--out", str(tmp_path / "s1"), "--shard", "1/2").returncode == 0
     assert _run("merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m")).returncode == 0
     assert "ada,01_attention_scores,100,100,graded" in (tmp_path / "m" / "grades.csv").read_text()
+
+
+# Found by the fuzz tests (tests/fuzz/): a shard's files damaged after grading once crashed merge
+# (UnicodeDecodeError, an empty grades.csv) or were copied into the merged outputs as they were.
+@pytest.mark.parametrize(("damaged", "content"), [
+    ("grades.csv", b""), ("grades.csv", b"\x80"), ("grades.csv", b"student_id,assignment_id,score,max_score,status\n"),
+    ("results/ada/01_attention_scores.json", b"{}"), ("results/ada/01_attention_scores.json", b"[]"),
+    ("results/ada/01_attention_scores.json", b"\x80"), ("feedback/ada/01_attention_scores.html", b""),
+])
+def test_merge_refuses_a_shard_whose_files_are_damaged(tmp_path, damaged, content):
+    shards = [_fake_shard(tmp_path / "a", "ada", shard=(1, 2)), _fake_shard(tmp_path / "b", "bo", shard=(2, 2))]
+    (shards[0] / damaged).write_bytes(content)
+    with pytest.raises(MergeError, match="grade that shard again"):
+        merge_shards(shards, tmp_path / "out")
+    assert not (tmp_path / "out").exists()

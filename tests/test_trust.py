@@ -103,8 +103,10 @@ def _canary_failing_with(status: TestStatus, key: str, **fields) -> str:
 
 
 def test_a_canary_out_of_memory_names_the_memory_limit_only():
-    message = _canary_failing_with(TestStatus.ERROR, "memory_limit", doing=finding("doing.answering"), limit="1.5")
-    assert "larger --memory-gib" in message
+    message = _canary_failing_with(TestStatus.ERROR, "memory_limit", doing=finding("doing.answering"),
+                                   limit="1536 MiB")
+    assert "more memory" in message
+    assert "fewer --jobs" in message
     assert "--timeout" not in message
     assert "chmod" not in message
 

@@ -336,7 +336,7 @@ def test_a_worker_killed_at_its_own_memory_limit_is_told_so(forkserver, tmp_path
         with pytest.raises(WorkerCrashed) as killed:
             student.call("write_shared_memory", 2048)
         assert killed.value.finding.key == "memory_limit"
-        assert killed.value.finding.fields["limit"] == "0.5"
+        assert killed.value.finding.fields["limit"] == "512 MiB"
     finally:
         worker.close()
 

@@ -134,8 +134,12 @@ SENTENCES: dict[str, str] = {
         " memory limit): {error}"),
     "memory_limit": (
         "The process running your code was stopped while {doing}: it used more than its memory limit of"
-        " {limit} GiB. Look for a tensor far bigger than the test needs (an outer product over the whole"
+        " {limit}. Look for a tensor far bigger than the test needs (an outer product over the whole"
         " batch, say)."),
+    "memory_refused": (
+        "Your code asked for more memory than it may use ({limit}) while {doing}, and the allocation was"
+        " refused: {error}. Look for a tensor far bigger than the test needs (an outer product over the"
+        " whole batch, say)."),
     "reply_refused": (
         "The grader refused what your code sent back ({error}): return only the tensor or the small"
         " value the stage asks for."),

@@ -12,6 +12,10 @@ from autograder.student.curriculum import ASSIGNMENTS
 from autograder.worker.text import BIDI_CONTROLS, clean_text
 
 MISSING = RowStatus(RowKind.MISSING)
+# Folders that operating systems, archivers and tools leave among the students' own: a zip made
+# on a Mac holds __MACOSX, a USB stick $RECYCLE.BIN; hidden folders (.ipynb_checkpoints, .git)
+# are never a student's either.
+NOT_STUDENTS = {"__MACOSX", "__pycache__", "lost+found", "$RECYCLE.BIN", "System Volume Information"}
 _CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
 
 
@@ -59,6 +63,15 @@ def _listed(names: list[str]) -> str:
     return shown + (f" and {len(names) - MAX_LISTED_NOTEBOOKS} more" if len(names) > MAX_LISTED_NOTEBOOKS else "")
 
 
+def _is_litter(path: Path) -> bool:
+    return path.name.startswith(".") or path.name in NOT_STUDENTS
+
+
+def not_student_folders(submitted: Path) -> list[Path]:
+    """The folders of ``submitted`` that ``discover`` skips as no student's (``NOT_STUDENTS``)."""
+    return sorted(p for p in submitted.iterdir() if _is_litter(p) and (p.is_dir() or p.is_symlink()))
+
+
 def _notebook_problem(folder: Path, assignment_id: str) -> tuple[Path, RowStatus | None]:
     expected = folder / f"{assignment_id}.ipynb"
     if folder.is_symlink() or not folder.is_dir():
@@ -68,7 +81,7 @@ def _notebook_problem(folder: Path, assignment_id: str) -> tuple[Path, RowStatus
     if expected.is_dir():
         return expected, _unreadable(f"{expected.name} is a folder, not a notebook file")
     if not expected.exists():
-        others = sorted(p.name for p in folder.glob("*.ipynb"))
+        others = sorted(p.name for p in folder.glob("*.ipynb") if not p.name.startswith("._"))  # a Mac's resource forks
         if others:
             return expected, RowStatus(RowKind.MISNAMED, f"found {_listed(others)}; expected {expected.name}")
         return expected, MISSING
@@ -152,7 +165,7 @@ def discover(submitted: Path, assignment: str | None = None) -> list[SubmissionE
     if not submitted.is_dir():
         raise DiscoveryError(f"{submitted} is neither a folder of submissions nor a notebook")
     skipped = set(grading_output_folders(submitted))
-    students = sorted(p for p in submitted.iterdir() if not p.name.startswith(".") and
+    students = sorted(p for p in submitted.iterdir() if not _is_litter(p) and
                       (p.is_dir() or p.is_symlink()) and p not in skipped)
     if assignment is not None:
         assignment_ids = [assignment]

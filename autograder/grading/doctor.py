@@ -61,13 +61,14 @@ class Diagnosis:
 def diagnose(options: GradeOptions, assignments: list[str] | None = None) -> Diagnosis:
     """Look at this machine and run the start-up checks and canaries of ``assignments`` (default:
     every one) as ``grade`` with ``options`` would."""
-    checks = [_grader_user(), _landlock(), _seccomp()]
+    checks = [_grader_user(), _landlock(), _seccomp(), _students_clock()]
     with tempfile.TemporaryDirectory(prefix="attention-kit-doctor-") as scratch:
         submitted, out = Path(scratch) / "submitted", Path(scratch) / "out"
         submitted.mkdir()
         jobs = max(1, options.jobs)
         with SandboxedWorkers(jobs, submitted, out, options) as started:
             checks += _torch_and_cuda(started.machine)
+            checks.append(Check("memory", State.OK if started.memory.enough else State.PROBLEM, started.memory.text()))
             devices = started.devices(options.device)
             if options.device == "cuda" and "cuda" not in devices:
                 problem = started.machine.get("cuda_problem") or "no CUDA device"
@@ -108,6 +109,15 @@ def _seccomp() -> Check:
     if syscall_filter.available():
         return Check("seccomp", State.OK, "a filter refuses the system calls workers never need")
     return Check("seccomp", State.WARNING, "no seccomp filter on this machine (x86_64 Linux only)")
+
+
+def _students_clock() -> Check:
+    if Path("/proc/thread-self/schedstat").is_file():
+        return Check("time limits", State.OK, "they count the student's own time: what a busy machine or a CPU quota"
+                     " withholds (the kernel's run-queue delay) is not the student's")
+    return Check("time limits", State.WARNING, "this kernel does not report run-queue delays (/proc/<pid>/schedstat):"
+                 " time limits count the wall clock, so a busy machine can cost students their tests; grade with"
+                 " a larger --timeout")
 
 
 def _python_installation(isolations: set[Isolation] | None) -> Check:

@@ -202,17 +202,24 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
             rows.append(GradedRow(entry.student_id, entry.assignment_id, problems[entry.key], 0.0, max_score,
                                   devices=tuple(devices)))
             continue
-        record = records[entry.key]
-        outcomes = dependencies.counted_behaviour_checks(record.outcomes, rubric.behaviour_tests(entry.assignment_id))
-        code = codes[entry.key]
-        called = dependencies.stages_called(code, STAGES_BY_ASSIGNMENT[entry.assignment_id])
-        tests = score_outcomes(entry.assignment_id, dependencies.pointed_to_failing_stages(outcomes, called))
-        hints, judged = learning(entry.assignment_id, code)
-        score = round(sum(test.points for test in tests) + sum(prediction.points for prediction in judged), 2)
-        rows.append(GradedRow(entry.student_id, entry.assignment_id, RowStatus(RowKind.GRADED), score, max_score,
-                              tests, tuple(record.load_problems), record.isolation, code.language, run_trust,
-                              tuple(code.notes), tuple(devices), hints=hints, predictions=judged))
+        rows.append(graded_row(entry.student_id, entry.assignment_id, records[entry.key], codes[entry.key], run_trust,
+                               devices))
     return rows
+
+
+def graded_row(student_id: str, assignment_id: str, record: SubmissionRecord, code: ExtractedCode,
+               run_trust: RunTrust, devices: list[str]) -> GradedRow:
+    """The row of one graded notebook from what its tests gave, with the hint tiers and predictions
+    its notebook records (the submission service builds its rows here too, so that it scores
+    exactly as ``grade`` does)."""
+    outcomes = dependencies.counted_behaviour_checks(record.outcomes, rubric.behaviour_tests(assignment_id))
+    called = dependencies.stages_called(code, STAGES_BY_ASSIGNMENT[assignment_id])
+    tests = score_outcomes(assignment_id, dependencies.pointed_to_failing_stages(outcomes, called))
+    hints, judged = learning(assignment_id, code)
+    score = round(sum(test.points for test in tests) + sum(prediction.points for prediction in judged), 2)
+    return GradedRow(student_id, assignment_id, RowStatus(RowKind.GRADED), score, rubric.max_score(assignment_id),
+                     tests, tuple(record.load_problems), record.isolation, code.language, run_trust,
+                     tuple(code.notes), tuple(devices), hints=hints, predictions=judged)
 
 
 def learning(assignment_id: str, code: ExtractedCode) -> tuple[tuple[HintUse, ...], tuple[PredictionResult, ...]]:

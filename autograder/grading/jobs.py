@@ -69,6 +69,7 @@ class ShardJob:
     sandbox: SandboxConfig | None = None  # None: no sandbox (the benchmark's floor)
     neighbour: SandboxConfig | None = None  # another user's (no other shard's), for "workers apart"
     targets: Targets | None = None  # what the guarantees are tried against
+    keep_serving: bool = False  # after this job, grade further submissions sent on the link (the service)
 
 
 @dataclass

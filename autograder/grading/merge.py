@@ -19,10 +19,12 @@ from pathlib import Path
 from autograder.grading.outputs import (
     PER_STUDENT_FILES,
     SHARD_RECORD,
+    OutputsError,
     csv_read,
-    remove_stale_files,
+    read_outputs,
     write_atomically,
 )
+from autograder.grading.publish import OutputFolder
 from autograder.grading.results import CSV_COLUMNS, assignment_position
 
 
@@ -30,15 +32,50 @@ class MergeError(Exception):
     """The shard outputs cannot be merged; the message says which and why."""
 
 
-def _grade_rows(shard: Path) -> list[list[str]]:
-    grades = shard / "grades.csv"
-    if not grades.is_file():
+def _finished(shard: Path) -> None:
+    if not (shard / "grades.csv").is_file():
         raise MergeError(f"{shard} has no grades.csv: that shard failed or has not finished; grade it again")
-    with grades.open(newline="", encoding="utf-8") as handle:
-        header, *rows = list(csv.reader(handle))
-    if header != CSV_COLUMNS:
-        raise MergeError(f"{grades} is not a grades.csv of this kit (its columns are {', '.join(header)})")
+
+
+def _grade_rows(shard: Path) -> list[list[str]]:
+    """The rows of a shard's grades.csv, each with its results file and feedback page whole."""
+    grades = shard / "grades.csv"
+    try:
+        with grades.open(newline="", encoding="utf-8") as handle:
+            header, *rows = list(csv.reader(handle)) or [[]]
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise MergeError(f"{grades} cannot be read ({error}); grade that shard again") from None
+    if header != CSV_COLUMNS or any(len(row) != len(CSV_COLUMNS) for row in rows):
+        raise MergeError(f"{grades} is not a grades.csv of this kit; grade that shard again")
+    try:
+        written = read_outputs(shard)
+    except OutputsError as error:
+        raise MergeError(f"{shard} holds damaged grading outputs; grade that shard again ({error})") from None
+    for row in written:
+        results = shard / "results" / row.student_id / f"{row.assignment_id}.json"
+        page = shard / "feedback" / row.student_id / f"{row.assignment_id}.html"
+        if not _whole_results(results, row) or not _whole_page(page):
+            raise MergeError(f"{shard} lacks whole results for {row.student_id}/{row.assignment_id} (its results file"
+                             " or feedback page is missing or damaged); grade that shard again")
     return rows
+
+
+def _whole_results(path: Path, row) -> bool:
+    """Whether ``path`` is the results file of ``row`` as grades.csv has it."""
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        return (isinstance(document, dict) and document.get("student_id") == row.student_id
+                and document.get("assignment_id") == row.assignment_id and document.get("score") == row.score)
+    except (OSError, ValueError):
+        return False
+
+
+def _whole_page(path: Path) -> bool:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, ValueError):
+        return False
+    return text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
 
 
 @dataclass(frozen=True)
@@ -83,10 +120,14 @@ def _check_the_whole_class(shards: list[Path], records: list[_ShardRecord]) -> N
                          " machines with the same devices, or all with --device cpu, then merge again")
 
 
-def merge_shards(shards: list[Path], out: Path) -> int:
-    """Write into ``out`` the merged outputs of the ``shards`` folders; returns the number of rows."""
-    shard_rows = [_grade_rows(shard) for shard in shards]
+def merge_shards(shards: list[Path], out: Path, command: str = "merge") -> int:
+    """Write into ``out`` the merged outputs of the ``shards`` folders; returns the number of rows.
+    Every check comes first (MergeError leaves ``out`` untouched); the outputs are then published
+    whole, as a grading run's are (``autograder.grading.publish``)."""
+    for shard in shards:
+        _finished(shard)
     _check_the_whole_class(shards, [_shard_record(shard) for shard in shards])
+    shard_rows = [_grade_rows(shard) for shard in shards]
     rows, source_of = [], {}
     for shard, rows_of_shard in zip(shards, shard_rows, strict=True):
         for row in rows_of_shard:
@@ -96,17 +137,15 @@ def merge_shards(shards: list[Path], out: Path) -> int:
                                  " outputs of one --shard K/N run per K, with the same N")
             source_of[key] = shard
             rows.append(row)
-    (out / "grades.csv").unlink(missing_ok=True)  # as a run does: no grades.csv until all else is written
-    produced = set()
-    for shard in shards:
-        for folder, pattern in PER_STUDENT_FILES:
-            for source in sorted((shard / folder).glob(pattern)):
-                target = out / source.relative_to(shard)
-                write_atomically(target, source.read_text(encoding="utf-8"))
-                produced.add(target)
-    remove_stale_files(out, produced)
     rows.sort(key=lambda row: (csv_read(row[0]), assignment_position(row[1]), row[1]))
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows([CSV_COLUMNS, *rows])
-    write_atomically(out / "grades.csv", buffer.getvalue())
+    with OutputFolder(out, command) as folder:
+        staging = folder.staging()
+        for shard in shards:
+            for per_student, pattern in PER_STUDENT_FILES:
+                for source in sorted((shard / per_student).glob(pattern)):
+                    write_atomically(staging / source.relative_to(shard), source.read_text(encoding="utf-8"))
+        write_atomically(staging / "grades.csv", buffer.getvalue())
+        folder.publish()
     return len(rows)

@@ -1,13 +1,15 @@
 """Write what a grading run produces (grades.csv, one results JSON and one feedback page each),
 and read it back for the commands that run afterwards.
 
-Only the trusted process writes here, after the workers are gone, and every file is written
-atomically (a temporary file renamed into place), so a reader never sees half a result.
-Nothing depends on time or order of completion: regrading the same input gives the same bytes.
+Only the trusted process writes here, after the workers are gone, into the run's staging folder
+(``autograder.grading.publish`` swaps it in whole), and every file is written atomically (a
+temporary file renamed into place), so a reader never sees half a result. Nothing depends on time
+or order of completion: regrading the same input gives the same bytes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -17,8 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from autograder.feedback.page import feedback_html
-from autograder.grading.results import CSV_COLUMNS, GradedRow, ResultsFormatError, RowKind, RowStatus, row_order
-from autograder.worker.text import clean_text
+from autograder.grading.results import CSV_COLUMNS, GradedRow, ResultsFormatError, each_row, row_order
 
 
 class OutputsError(Exception):
@@ -79,38 +80,34 @@ def results_json(row: GradedRow) -> str:
 
 def write_outputs(out: Path, rows: list[GradedRow], *, private: bool = False,
                   answers: Mapping[tuple[str, str], str] | None = None) -> list[GradedRow]:
-    """Write all three outputs and remove stale per-student files of an earlier run; returns the
-    rows as written (a row whose own files could not be written says so, and scores 0). The files
-    follow the umask; ``private`` makes them, and the folders under ``out``, their owner's only.
+    """Write every row's files, then grades.csv, into ``out``: a fresh folder, the staging folder
+    of the run (``autograder.grading.publish``), so that no file of an earlier run is left beside
+    them. Returns the rows as written: a row whose files could not be made or written becomes an
+    ``error`` row, with files of its own that say so, and the others go on. The files follow the
+    umask; ``private`` makes them, and the folders under ``out``, their owner's only.
     ``answers``: the graded code of each (student_id, assignment_id), kept in ``answers/``.
-
-    grades.csv goes first and comes back last: while a run writes, and after a run that failed,
-    there is no grades.csv at all, never a stale one beside new results.
     """
-    (out / "grades.csv").unlink(missing_ok=True)
     if private:
         for folder in (out, *(out / name for name, _ in PER_STUDENT_FILES)):
             folder.mkdir(parents=True, exist_ok=True)
             folder.chmod(0o700)
-    produced, written = set(), []
-    for row in rows:
+
+    def write_row(row: GradedRow) -> GradedRow:
         files = {out / "results" / row.student_id / f"{row.assignment_id}.json": results_json(row),
                  out / "feedback" / row.student_id / f"{row.assignment_id}.html": feedback_html(row)}
-        answer = (answers or {}).get((row.student_id, row.assignment_id))
+        answer = (answers or {}).get((row.student_id, row.assignment_id)) if row.graded else None
         if answer is not None:
             files[out / "answers" / row.student_id / f"{row.assignment_id}.py"] = answer
-        paths = tuple(files)
-        try:
-            for path, text in files.items():
-                write_atomically(path, text, private=private)
-                produced.add(path)
-        except Exception as error:  # noqa: BLE001 - one row's failure is that row's status
-            for path in paths:  # neither of its files, rather than one of them
-                produced.discard(path)
-            detail = f"its results could not be written ({type(error).__name__}: {clean_text(str(error), 300)})"
-            row = GradedRow(row.student_id, row.assignment_id, RowStatus(RowKind.ERROR, detail), 0.0, row.max_score)
-        written.append(row)
-    remove_stale_files(out, produced)
+        for path, text in files.items():
+            write_atomically(path, text, private=private)
+        return row
+
+    written = each_row(rows, "write its results and feedback page", write_row)
+    for before, row in zip(rows, written, strict=True):
+        if row is not before:  # it failed part way: its files now say why (a graded row's answer goes)
+            (out / "answers" / row.student_id / f"{row.assignment_id}.py").unlink(missing_ok=True)
+            with contextlib.suppress(Exception):
+                write_row(row)
     write_atomically(out / "grades.csv", grades_csv(written), private=private)
     return written
 
@@ -122,21 +119,12 @@ SHARD_RECORD = "shard.json"  # what a `grade --shard K/N` run was: K, N and the 
 
 def write_shard_record(out: Path, shard: tuple[int, int] | None, devices: list[str], *, private: bool = False) -> None:
     """Record which share of the class ``out`` holds (``merge`` checks that all N are there, graded
-    on the same devices); a run over the whole class removes an earlier run's record."""
+    on the same devices); a run over the whole class writes none."""
     if shard is None:
-        (out / SHARD_RECORD).unlink(missing_ok=True)
         return
     number, count = shard
     write_atomically(out / SHARD_RECORD, json.dumps({"shard": number, "of": count, "devices": devices}) + "\n",
                      private=private)
-
-
-def remove_stale_files(out: Path, produced: set[Path]) -> None:
-    """Remove the per-student files of an earlier run that this one did not write."""
-    for folder, pattern in PER_STUDENT_FILES:
-        for stale in (out / folder).glob(pattern):
-            if stale not in produced:
-                stale.unlink()
 
 
 def read_outputs(out: Path) -> list[GradedRow]:

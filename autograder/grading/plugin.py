@@ -33,8 +33,9 @@ _STAGES = set(all_stages())
 # After this many stages ran out of time, a notebook's remaining tests are not run: grading
 # time stays bounded even when every stage loops forever.
 MAX_TIMED_OUT_STAGES = 4
-# A test that the machine stopped (GraderOverloaded: memory pressure from outside a worker, the
-# shard's GPU out of memory) runs this many times in all before the run fails as the grader's.
+# A test that the machine stopped (GraderOverloaded: memory pressure from outside a worker, a worker
+# kept from the CPU, the shard's GPU out of memory) runs this many times in all before the run
+# fails as the grader's.
 TRIES_WHEN_OVERLOADED = 3
 # A notebook's tests together may take this many per-probe timeouts; code that stays just under
 # the limit on every probe cannot stretch grading without bound. The worker's session caps each
@@ -70,9 +71,24 @@ def _quoted(problems: list[Finding]) -> list[Finding]:
     return [*problems[:MAX_QUOTED_PROBLEMS], finding("problems.more", count=len(problems) - MAX_QUOTED_PROBLEMS)]
 
 
-def _student_error_finding(error: StudentError, stage: str, submission: Submission | None) -> Finding:
+# What an allocation refused at a worker's memory limit raises (its address-space limit refuses
+# the allocation before the kernel would have to kill anything): Python's, torch's and numpy's.
+_ALLOCATION_REFUSED = re.compile(r"can't allocate memory|Unable to allocate|Cannot allocate memory")
+
+
+def refused_allocation(error: StudentError) -> bool:
+    """Whether the student's code raised because an allocation went over the worker's memory limit."""
+    return error.type_name == "MemoryError" or (error.type_name in ("RuntimeError", "OutOfMemoryError")
+                                                 and bool(_ALLOCATION_REFUSED.search(error.message)))
+
+
+def _student_error_finding(error: StudentError, stage: str, submission: Submission | None,
+                           memory_limit: str | None = None) -> Finding:
     if error_hints.raised_by_stub(error.type_name, error.student_traceback):
         return finding("not_implemented", stage=stage)
+    if memory_limit is not None and refused_allocation(error):
+        return finding("memory_refused", doing=finding("doing.answering"), limit=memory_limit,
+                       error=error.message).with_notes(detail=error.student_traceback)
     mistake = error_hints.mistake_in_error(stage, error.type_name, error.message, error.student_traceback)
     if error.undefined_name is not None:
         found = finding("not_defined", name=error.undefined_name)
@@ -86,16 +102,17 @@ def _student_error_finding(error: StudentError, stage: str, submission: Submissi
     return found.with_notes(*notes, detail=error.student_traceback)
 
 
-def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission | None
-                     ) -> tuple[TestStatus, Finding]:
-    """The status and finding of a failed test, in terms a student can act on."""
+def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission | None,
+                     memory_limit: str | None = None) -> tuple[TestStatus, Finding]:
+    """The status and finding of a failed test, in terms a student can act on (``memory_limit``:
+    each worker's, as the student should read it, when the submission runs in one)."""
     error = excinfo.value
     if isinstance(error, ProbeTimeout):
         return TestStatus.TIMEOUT, error.finding
     if isinstance(error, WorkerCrashed):
         return TestStatus.ERROR, error.finding
     if isinstance(error, StudentError):
-        return TestStatus.ERROR, _student_error_finding(error, stage, submission)
+        return TestStatus.ERROR, _student_error_finding(error, stage, submission, memory_limit)
     if isinstance(error, Failure):
         return TestStatus.FAILED, error.finding
     if isinstance(error, AssertionError):
@@ -129,7 +146,8 @@ class GradingPlugin:
     open submissions."""
 
     def __init__(self, submissions: list[PreparedSubmission], opener: SubmissionOpener, timeout: float,
-                 on_submission_done: Callable[[PreparedSubmission], None] = lambda submission: None):
+                 on_submission_done: Callable[[PreparedSubmission], None] = lambda submission: None,
+                 memory_limit: str | None = None):
         self._order = submissions
         self._by_assignment: dict[str, list[PreparedSubmission]] = {}
         for submission in submissions:
@@ -137,7 +155,7 @@ class GradingPlugin:
         self._opener = opener
         self._timeout = timeout
         self._on_done = on_submission_done
-        self._started: dict[SubmissionKey, float] = {}  # when each submission's tests began
+        self._memory_limit = memory_limit  # each worker's, "512 MiB" (None: no worker, the bench's floor)
         self._open: dict[SubmissionKey, Submission] = {}
         self._timed_out_stages: set[tuple[SubmissionKey, str]] = set()
         self._canary_failed = False  # then nothing else is worth running: no grade will be written
@@ -180,7 +198,8 @@ class GradingPlugin:
         if len(timed_out) >= MAX_TIMED_OUT_STAGES:
             raise ProbeTimeout(finding("stages_timed_out", count=len(timed_out)))
         budget = NOTEBOOK_BUDGET_TIMEOUTS * self._timeout
-        if time.monotonic() - self._started.get(submission.key, time.monotonic()) > budget:
+        opened = self._open.get(submission.key)
+        if opened is not None and opened.students_seconds > budget:  # the student's time, not the machine's
             raise ProbeTimeout(finding("notebook_budget", budget=f"{budget:g}"))
 
     @pytest.hookimpl(tryfirst=True)
@@ -199,8 +218,8 @@ class GradingPlugin:
                     raise
                 if attempt == TRIES_WHEN_OVERLOADED:
                     raise GraderOverloaded(f"{pyfuncitem.name} was stopped {attempt} times by the machine, not by the"
-                                           f" student's code ({overloaded}). Give the grader more memory, or grade"
-                                           " with fewer --jobs.") from None
+                                           f" student's code ({overloaded}). Give the grader more memory or CPU, or"
+                                           " grade with fewer --jobs.") from None
                 _recover_memory()
         return True
 
@@ -219,7 +238,7 @@ class GradingPlugin:
         if call.excinfo is None:
             status, found = TestStatus.PASSED, None
         else:
-            status, found = describe_failure(call.excinfo, stage, self._open.get(submission.key))
+            status, found = describe_failure(call.excinfo, stage, self._open.get(submission.key), self._memory_limit)
             found = found.within()  # every test's share of the results file and the feedback page
         if call.when == "call" or (call.when == "setup" and status is not TestStatus.PASSED):
             self._record(item, submission, stage, status, found)
@@ -261,7 +280,6 @@ class GradingPlugin:
                 record.cuda = submission.cuda
                 record.load_problems = list(submission.load_problems)
                 self._open[prepared.key] = submission
-                self._started[prepared.key] = time.monotonic()
                 try:
                     yield submission
                 finally:

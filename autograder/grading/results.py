@@ -9,7 +9,7 @@ order of rows are computed here once. This module does not import torch: reading
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from autograder.findings.finding import Finding, FindingFormatError
@@ -18,6 +18,7 @@ from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE
 from autograder.worker.compat import StrEnum
 from autograder.worker.isolation import GuaranteeReport, Isolation
+from autograder.worker.text import clean_text
 
 # The first five columns are the contract scripts rely on; the term's columns come after them.
 CSV_COLUMNS = ["student_id", "assignment_id", "score", "max_score", "status", "submitted_at", "late_penalty"]
@@ -336,6 +337,13 @@ class GradedRow:
         except (KeyError, TypeError, ValueError, FindingFormatError) as error:
             raise ResultsFormatError(f"{type(error).__name__}: {error}") from None
 
+    def unfinished(self, step: str, error: BaseException) -> GradedRow:
+        """This row as an ``error`` row: the grader could not ``step`` (``error`` says why). It
+        scores 0 and says so, and the command exits 1: the grader's failure, never a grade."""
+        detail = f"the grader could not {step} ({type(error).__name__}: {clean_text(str(error), 300)})"
+        return GradedRow(self.student_id, self.assignment_id, RowStatus(RowKind.ERROR, detail), 0.0, self.max_score,
+                         language=self.language, devices=self.devices)
+
     def stage_totals(self) -> list[StageTotal]:
         """Each stage that has tests in this row, in curriculum order (unknown stages last)."""
         stages = [*STAGES_BY_ASSIGNMENT.get(self.assignment_id, []), *(test.stage for test in self.tests)]
@@ -347,6 +355,20 @@ class GradedRow:
                                          round(sum(test.points for test in tests), 2),
                                          round(sum(test.max_points for test in tests), 2)))
         return totals
+
+
+def each_row(rows: Iterable[GradedRow], step: str, handle: Callable[[GradedRow], GradedRow]) -> list[GradedRow]:
+    """``handle`` applied to each row on its own: a row it raises on becomes that row's ``error``
+    status (``step`` says what could not be done), and the other rows go on. Every step after the
+    tests goes through here, so that nothing one student sent (a timestamp, a name, a notebook)
+    can stop the class."""
+    handled = []
+    for row in rows:
+        try:
+            handled.append(handle(row))
+        except Exception as error:  # noqa: BLE001 - one row's failure is that row's status
+            handled.append(row.unfinished(step, error))
+    return handled
 
 
 def assignment_position(assignment_id: str) -> int:

@@ -10,6 +10,7 @@ then the records. Whatever fails is reported as the grader's failure, never as a
 
 from __future__ import annotations
 
+import os
 import socket
 import traceback
 import warnings
@@ -20,7 +21,7 @@ import pytest
 from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 from autograder.course.reference import load_reference
 from autograder.grading import trust
-from autograder.grading.jobs import ACCELERATORS, ShardJob
+from autograder.grading.jobs import ACCELERATORS, PreparedSubmission, ShardJob
 from autograder.grading.plugin import NOTEBOOK_BUDGET_TIMEOUTS, GradingPlugin, SubmissionOpener
 from autograder.grading.results import RunTrust
 from autograder.probes.errors import SandboxError, WorkerProblem
@@ -43,23 +44,20 @@ def serve(link_fd: int, control_fd: int) -> None:
 
 def run(job: ShardJob, link: Connection, opener: SubmissionOpener, channel: ForkServerChannel | None) -> None:
     """Grade ``job`` and report through ``link`` (``channel``: where the guarantees are tried;
-    None for workers without a sandbox)."""
+    None for workers without a sandbox). A shard that keeps serving (the submission service's
+    warm grader) then grades each further list of submissions that arrives on ``link``, with the
+    guarantees it proved and the canaries it graded at the start, until the link closes."""
     try:
         warnings.simplefilter("ignore")  # a reference's UserWarning is no student's business
         link.send(("trust", _proved_trust(job, channel)))
         if "cuda" in job.devices:
             _open_own_cuda_context()
-        assignments = {s.assignment_id for s in job.submissions}
-        for assignment in assignments:
-            load_reference(assignment)
-        plugin = GradingPlugin(job.submissions, opener, job.options.timeout,
-                               on_submission_done=lambda s: s.canary or link.send(("done", s.key)))
-        exit_code = pytest.main(pytest_args(assignments, job.devices), plugins=[plugin])
-        if exit_code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
-            link.send(("failed", f"the hidden tests could not run (pytest exit code {int(exit_code)}):\n"
-                                 + "\n".join(plugin.problems)[-4000:]))
-        else:
-            link.send(("records", plugin.records))
+        submissions = job.submissions
+        while _grade(submissions, job, link, opener) and job.keep_serving:
+            try:
+                submissions = link.recv()  # the next submissions, once these are reported
+            except EOFError:
+                break
     except trust.GraderUntrusted as error:
         link.send(("untrusted", str(error)))
     except SandboxError as error:
@@ -68,6 +66,38 @@ def run(job: ShardJob, link: Connection, opener: SubmissionOpener, channel: Fork
         link.send(("failed", traceback.format_exc()[-4000:]))
     finally:
         link.close()
+
+
+def _grade(submissions: list[PreparedSubmission], job: ShardJob, link: Connection, opener: SubmissionOpener) -> bool:
+    """One pytest session over ``submissions``, reported through ``link``; False when it could not run."""
+    assignments = {s.assignment_id for s in submissions}
+    for assignment in assignments:
+        load_reference(assignment)
+    plugin = GradingPlugin(submissions, opener, job.options.timeout,
+                           on_submission_done=lambda s: s.canary or link.send(("done", s.key)),
+                           memory_limit=f"{job.sandbox.memory_bytes // 2**20} MiB" if job.sandbox else None)
+    exit_code = _own_pytest(pytest_args(assignments, job.devices), plugin)
+    if exit_code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        link.send(("failed", f"the hidden tests could not run (pytest exit code {int(exit_code)}):\n"
+                             + "\n".join(plugin.problems)[-4000:]))
+        return False
+    link.send(("records", plugin.records))
+    return True
+
+
+# Settings a caller's shell may hold for its own pytest runs: the hidden tests' session takes none
+# of them (an instructor's PYTEST_ADDOPTS=-rs would otherwise stop every run: no terminal plugin).
+_CALLERS_PYTEST_SETTINGS = ("PYTEST_ADDOPTS", "PYTEST_PLUGINS")
+
+
+def _own_pytest(args: list[str], plugin: GradingPlugin) -> int | pytest.ExitCode:
+    """``pytest.main`` on ``args`` alone, whatever the environment says (in a forked shard, and in
+    the benchmark's floor, which runs in the caller's own process)."""
+    saved = {name: os.environ.pop(name) for name in _CALLERS_PYTEST_SETTINGS if name in os.environ}
+    try:
+        return pytest.main(args, plugins=[plugin])
+    finally:
+        os.environ.update(saved)
 
 
 def _open_own_cuda_context() -> None:

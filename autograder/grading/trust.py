@@ -110,8 +110,9 @@ def _proved_cause(failed: list[TestOutcome]) -> str:
     a worker killed for memory pressure from outside is the machine's, and is retried.)"""
     keys = {outcome.finding.key for outcome in failed if outcome.finding is not None}
     if "memory_limit" in keys:
-        return ("The reference used more memory than --memory-gib allows each worker: grade again with a larger"
-                " --memory-gib.")
+        return ("The reference used more memory than each worker may use here (the container's memory, shared among"
+                " the job slots, or --memory-gib): give the container more memory, grade with fewer --jobs, or with a"
+                " larger --memory-gib if it was set lower.")
     if "crashed" in keys:
         return ("The worker running the reference stopped (killed by a signal, or it crashed): look for another"
                 " process killing the grader's workers, then grade again.")

@@ -23,9 +23,11 @@ from pathlib import Path
 from typing import Protocol
 
 from autograder.grading.jobs import GradeOptions, ShardJob, tested_devices
+from autograder.probes.errors import SandboxError
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import standard_sandbox, with_cuda, worker_uid
 from autograder.sandbox.leftovers import sweep_user
+from autograder.sandbox.memory import MemoryPlan, plan_memory
 from autograder.worker import cgroups
 from autograder.worker.config import SandboxConfig
 
@@ -71,6 +73,7 @@ class SandboxedWorkers(AbstractContextManager):
         self._forkserver: ForkServer | None = None
         self._cgroups: list[str] = []
         self._cgroup_problem = ""
+        self._memory: MemoryPlan | None = None
 
     def __enter__(self) -> SandboxedWorkers:
         self._forkserver = ForkServer(slots=self._slots)
@@ -104,11 +107,22 @@ class SandboxedWorkers(AbstractContextManager):
         """What the machine offers torch, as the fork server found it (``worker.accelerators``)."""
         return self._forkserver.machine
 
+    @property
+    def memory(self) -> MemoryPlan:
+        """Each worker's memory, planned once the fork server is warm (``sandbox.memory``)."""
+        if self._memory is None:
+            self._forkserver.machine  # noqa: B018 - waits until the server is warm, so that its memory counts
+            self._memory = plan_memory(self._options.memory_bytes, self._slots)
+        return self._memory
+
     def sandbox(self, slot: int, devices: list[str]) -> SandboxConfig:
+        if not self.memory.enough:
+            raise SandboxError(f"There is not enough memory to grade here: {self.memory.text()}. Give the container"
+                               " (or machine) more memory, or grade with fewer --jobs.")
         # A single notebook's whole folder is hidden (tmpfs covers folders, not files).
         submissions = self._submitted if self._submitted.is_dir() else self._submitted.parent
         hide = [str(submissions.resolve()), str(self._out.resolve())]
-        sandbox = replace(standard_sandbox(worker_uid(slot), hide, self._options.memory_bytes), cgroups=self._cgroups,
+        sandbox = replace(standard_sandbox(worker_uid(slot), hide, self.memory.per_worker), cgroups=self._cgroups,
                           cgroup_problem=self._cgroup_problem, scratch_root=self._scratch_root)
         return with_cuda(sandbox, self._slots) if "cuda" in devices else sandbox
 

@@ -13,8 +13,9 @@ with a row per student and a column per notebook, in the columns each platform d
 The roster maps the kit's student ids (the folder names) to the platform's: a CSV with a
 ``student_id`` column and any of ``name``, ``canvas_id``, ``sis_user_id``, ``login``, ``email``,
 ``id_number``, ``section``. Without a roster, the student id stands in for the name and login.
-Students graded but absent from the roster, and roster rows without a submission, are both
-reported; neither gets a made-up identity or grade.
+Students graded but absent from the roster are reported and left out (they get no made-up
+identity); roster students with no submission folder get a 0 for every notebook, as a missing
+notebook does in grades.csv, so that the gradebook shows a 0 rather than a blank, and are reported.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class Export:
 
     text: str
     not_in_roster: list[str]  # graded student ids the roster lacks
-    without_submission: list[str]  # roster student ids never graded
+    without_submission: list[str]  # roster student ids never graded (a 0 for every notebook)
 
 
 def read_roster(path: Path) -> dict[str, dict[str, str]]:
@@ -88,7 +89,7 @@ def _default_identity(student_id: str) -> dict[str, str]:
 
 def export_grades(rows: Iterable[GradedRow], lms: Lms, roster: dict[str, dict[str, str]] | None = None) -> Export:
     """The import file for ``lms`` from a grading run's rows (scores of missing or unreadable
-    notebooks are 0, as in grades.csv)."""
+    notebooks are 0, as in grades.csv, and so are those of roster students with no folder)."""
     rows = list(rows)
     assignments = sorted({row.assignment_id for row in rows})
     scores: dict[str, dict[str, float]] = {}
@@ -106,10 +107,8 @@ def export_grades(rows: Iterable[GradedRow], lms: Lms, roster: dict[str, dict[st
     if lms is Lms.CANVAS:  # the row Canvas's own export writes: the new assignments' points
         writer.writerow(["Points Possible"] + [""] * (len(identity) - 1)
                         + [f"{max_scores[assignment]:g}" for assignment in assignments])
-    for student in graded:
-        if student not in identities:
-            continue
-        person = identities[student]
+    for student in sorted(identities):
+        person, earned = identities[student], scores.get(student, {})
         writer.writerow([csv_safe(person.get(source, "")) for _, source in identity]
-                        + [f"{scores[student][a]:g}" if a in scores[student] else "" for a in assignments])
+                        + [f"{earned.get(assignment, 0.0):g}" for assignment in assignments])
     return Export(buffer.getvalue(), sorted(set(graded) - set(identities)), sorted(set(identities) - set(graded)))

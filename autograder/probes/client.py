@@ -98,6 +98,11 @@ class Submission:
     def has(self, name: str) -> bool:
         return name in self.defined
 
+    @property
+    def students_seconds(self) -> float:
+        """What this notebook's answers took of the student's time so far (0 without a worker's clock)."""
+        return getattr(self._transport, "students_seconds", 0.0)
+
     def call(self, name: str, *args, **kwargs):
         """Call the student's function ``name``; tensors go in and come back as data."""
         return self._request("call", name, args=list(args), kwargs=kwargs)

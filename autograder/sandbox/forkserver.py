@@ -51,9 +51,11 @@ class ForkServer:
                        "PYTORCH_NVML_BASED_CUDA_CHECK": "1",
                        **{name: os.environ[name] for name in CUDA_ENVIRONMENT if name in os.environ}}
         server_fds = [theirs.fileno() for _, theirs in pairs]
+        # A session of its own: Ctrl-C at a terminal reaches the grading command alone, which
+        # then stops the server, its shards and workers itself (they end with its channels anyway).
         self._process = subprocess.Popen(
             [_resolved_interpreter(), "-I", "-c", _BOOT, str(KIT_ROOT), *map(str, server_fds)],
-            pass_fds=server_fds, env=environment, stdin=subprocess.DEVNULL, cwd="/",
+            pass_fds=server_fds, env=environment, stdin=subprocess.DEVNULL, cwd="/", start_new_session=True,
         )
         for _, theirs in pairs:
             theirs.close()

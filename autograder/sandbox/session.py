@@ -21,6 +21,7 @@ from autograder.findings.finding import Finding, finding
 from autograder.findings.render import render
 from autograder.notebooks.reading import ExtractedCode
 from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, WorkerCrashed, WorkerProblem
+from autograder.sandbox.clock import StudentClock, wall_ceiling
 from autograder.sandbox.leftovers import kill_until_none_left, sweep_user
 from autograder.worker import cgroups, protocol
 from autograder.worker.cgroups import OomKill
@@ -59,6 +60,10 @@ SANDBOX_START_TRIES = 2
 # every later probe would fail too, so the worker is replaced before the next one.
 _CUDA_BROKEN = re.compile(r"CUDA error|device-side assert|CUBLAS_STATUS|CUDNN_STATUS|illegal memory access",
                           re.IGNORECASE)
+
+
+class _OverTheLimit(Exception):
+    """The student's clock passed the answer's limit."""
 
 
 # (namespace init, supervisor) pidfds of killed workers the kernel may still be tearing down
@@ -107,15 +112,17 @@ class WorkerSession:
     def __init__(self, forkserver: ForkServerChannel, code: ExtractedCode, sandbox: SandboxConfig,
                  timeout: float, budget: float | None = None):
         """``timeout``: seconds the student's code may take per answer; ``budget``: seconds all of
-        them may take together, from the first start (None: no budget). No answer is waited for
-        past either."""
+        a notebook's answers may take together (None: no budget). Both are the student's seconds
+        (``sandbox.clock``), not the machine's; no answer is waited for past either."""
         self._forkserver = forkserver
         self._request = {"sandbox": sandbox.to_dict(), "blocks": [vars(b) for b in code.blocks]}
         self._uid = sandbox.uid
         self._timeout = timeout
         self._budget = budget
-        self._budget_ends: float | None = None
+        self.students_seconds = 0.0  # what this notebook's answers took of the student's time
         self._pid: int | None = None
+        self._worker: int | None = None  # the supervisor's child, whose main thread runs the student's code
+        self._worker_exit: int | None = None  # a pidfd of it, readable once it has exited
         self._supervisor: int | None = None  # a pidfd for the forked worker (pid is _pid)
         self._namespace_init: int | None = None  # a pidfd for the worker when it has a PID namespace
         self._sock: socket.socket | None = None
@@ -126,8 +133,6 @@ class WorkerSession:
 
     def start(self) -> WorkerReady:
         """Fork a fresh worker and wait until it has loaded the definitions."""
-        if self._budget is not None and self._budget_ends is None:
-            self._budget_ends = time.monotonic() + self._budget
         sandbox = self._start_sandbox()
         if "sandbox_error" in sandbox.header:
             self.close()
@@ -146,6 +151,8 @@ class WorkerSession:
         self._cgroups = [group for group in groups if isinstance(group, str) and CGROUP_NAME.fullmatch(group)] \
             if isinstance(groups, list) else []
         self._confined = (isolation, CudaContext.from_json(sandbox.header.get("cuda")))
+        self._worker = _child_of(self._pid)
+        self._worker_exit = _open_pidfd(self._worker) if self._worker is not None else None
         reply = self._exchange(None, {}, "doing.loading", max_bytes=LOADED_REPLY_BYTES, timeout=self._students_time())
         self._namespace_init = _open_namespace_init(self._pid)
         return self._loaded(reply)
@@ -155,11 +162,9 @@ class WorkerSession:
         namespace of its own; the worker, its sandbox and its uid stay), with a budget of its own:
         one worker start per student rather than per notebook. A fresh worker when none runs."""
         self._request["blocks"] = [vars(block) for block in code.blocks]
-        self._budget_ends = None
+        self.students_seconds = 0.0
         if self._sock is None:
             return self.start()
-        if self._budget is not None:
-            self._budget_ends = time.monotonic() + self._budget
         self.generation += 1  # what the worker held for the last notebook is gone
         probe_id = secrets.token_hex(8)
         reply = self._exchange({"load": self._request["blocks"], "probe_id": probe_id}, {}, "doing.loading",
@@ -194,7 +199,7 @@ class WorkerSession:
             self._supervisor = _open_pidfd(self._pid)
             try:
                 return self._exchange(None, {}, "doing.sandbox", timeout=max(self._timeout, SANDBOX_START_SECONDS),
-                                      max_bytes=SANDBOX_REPLY_BYTES)
+                                      max_bytes=SANDBOX_REPLY_BYTES, students=False)
             except (ProbeTimeout, WorkerCrashed, GraderOverloaded) as problem:
                 if attempt == SANDBOX_START_TRIES:
                     why = render(problem.finding) if isinstance(problem, WorkerProblem) else str(problem)
@@ -221,28 +226,47 @@ class WorkerSession:
     def _students_time(self) -> float:
         """How long the student's code may take for the next answer: the per-answer limit, or what
         is left of the notebook's budget when that is less (ProbeTimeout when none is left)."""
-        if self._budget_ends is None:
+        if self._budget is None:
             return self._timeout
-        left = self._budget_ends - time.monotonic()
+        left = self._budget - self.students_seconds
         if left <= 0:
             self.close()
             raise ProbeTimeout(finding("notebook_budget", budget=f"{self._budget:g}"))
         return min(self._timeout, left)
 
-    def _exchange(self, header, tensors, doing: str, max_bytes: int, timeout: float) -> protocol.Message:
+    def _exchange(self, header, tensors, doing: str, max_bytes: int, timeout: float,
+                  students: bool = True) -> protocol.Message:
         """Send ``header`` (if any) and read a reply of at most ``max_bytes`` within ``timeout``;
         ``doing`` (a ``doing.*`` key) says what the worker was doing, for the student, should it
-        run out of time or stop."""
+        run out of time or stop. ``students``: the time is the student's (``sandbox.clock``), not
+        the grader's own (a worker confining itself is timed on the wall clock)."""
+        clock = StudentClock(self._pid, self._worker) if students else None
         # One deadline for the whole answer: a worker that sends a byte now and then must not
         # keep the grader waiting forever (a socket timeout alone restarts at every byte).
-        deadline = time.monotonic() + timeout
+        ceiling = wall_ceiling(timeout) if clock else timeout
+        deadline = time.monotonic() + ceiling
+        took = 0.0
         try:
             if header is not None:
-                self._sock.settimeout(timeout)
+                self._sock.settimeout(ceiling)
                 protocol.send(self._sock, header, tensors)
-            return _bounded_reply(protocol.receive(self._sock, max_bytes, deadline, REPLY_HEADER_BYTES))
-        except TimeoutError:
+            if clock:
+                clock.start()
+                self._await_answer(clock, timeout, deadline)
+                took = clock.elapsed()  # the reply is arriving: reading it is the grader's time
+            reply = _bounded_reply(protocol.receive(self._sock, max_bytes, deadline, REPLY_HEADER_BYTES))
+        except (TimeoutError, _OverTheLimit) as over:
+            timed = clock is not None and clock.started
+            held_back = isinstance(over, TimeoutError) and timed and clock.held_back_by_the_machine() \
+                and clock.elapsed(precise=True) < timeout
+            waited = clock.wall() if timed else ceiling
             self.close()
+            if not held_back and timed:
+                self.students_seconds += timeout  # the student's code used all it could
+            if held_back:
+                raise GraderOverloaded(f"a worker waited {waited:.0f} s for a CPU while its code used less than its"
+                                       f" {timeout:g} s: the machine or container is too busy, or has too little CPU"
+                                       " for --jobs") from None
             if timeout < self._timeout:  # the notebook's budget, not this answer's limit, ran out
                 raise ProbeTimeout(finding("notebook_budget_spent", budget=f"{self._budget:g}",
                                            doing=finding(doing))) from None
@@ -257,9 +281,34 @@ class WorkerSession:
                 raise GraderOverloaded("the out-of-memory killer stopped a worker that was within its own limit:"
                                        " the container or machine ran out of memory") from None
             if killed is OomKill.OWN_LIMIT:
-                limit = f"{self._request['sandbox']['memory_bytes'] / 2**30:g}"
+                limit = f"{self._request['sandbox']['memory_bytes'] // 2**20} MiB"
                 raise WorkerCrashed(finding("memory_limit", doing=finding(doing), limit=limit)) from None
             raise WorkerCrashed(finding("crashed", doing=finding(doing), error=str(error))) from None
+        self.students_seconds += took
+        return reply
+
+    def _await_answer(self, clock: StudentClock, limit: float, deadline: float) -> None:
+        """Return once the worker's reply starts to arrive (or its socket closes); raise EOFError
+        once the worker has exited (its supervisor may still hold the socket open), _OverTheLimit
+        once the student's clock passes ``limit``, TimeoutError at ``deadline``. The clock is read
+        ever more rarely, from 20 ms to every quarter of a second."""
+        poller = select.poll()
+        poller.register(self._sock, select.POLLIN)
+        if self._worker_exit is not None:
+            poller.register(self._worker_exit, select.POLLIN)
+        interval = 0.02
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            ready = {fd for fd, _ in poller.poll(min(interval, left) * 1000)}
+            if self._sock.fileno() in ready:
+                return
+            if ready:
+                raise EOFError("the worker exited")
+            if clock.elapsed(precise=True) > limit:
+                raise _OverTheLimit
+            interval = min(2 * interval, 0.25)
 
     def close(self, wait: bool = True) -> None:
         """Kill the worker and everything it started, and wait until they are gone.
@@ -271,6 +320,10 @@ class WorkerSession:
         if self._sock is not None:
             self._sock.close()
             self._sock = None
+        self._worker = None
+        if self._worker_exit is not None:
+            os.close(self._worker_exit)
+            self._worker_exit = None
         if self._pid is None:
             return
         if self._namespace_init is None:  # not started yet, or died early: look once more

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder.grading.discovery import SubmissionEntry
-from autograder.grading.results import GradedRow
+from autograder.grading.results import GradedRow, each_row
 from autograder.notebooks.reading import NotebookError, extract_notebook_file
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
@@ -26,16 +26,21 @@ def graded_code(notebook: Path, assignment_id: str) -> str | None:
     return code[:MAX_ANSWER_CHARS]
 
 
-def graded_answers(rows: list[GradedRow], entries: list[SubmissionEntry]) -> dict[tuple[str, str], str]:
-    """The graded code of every graded row, by (student_id, assignment_id)."""
+def graded_answers(rows: list[GradedRow], entries: list[SubmissionEntry]
+                   ) -> tuple[list[GradedRow], dict[tuple[str, str], str]]:
+    """The rows (one whose code cannot be kept becomes an ``error`` row) and the graded code of
+    every graded row, by (student_id, assignment_id)."""
     path_of = {entry.key: entry.path for entry in entries}
     answers = {}
-    for row in rows:
+
+    def keep(row: GradedRow) -> GradedRow:
         if row.graded:
             code = graded_code(path_of[(row.student_id, row.assignment_id)], row.assignment_id)
             if code is not None:
                 answers[(row.student_id, row.assignment_id)] = code
-    return answers
+        return row
+
+    return each_row(rows, "keep the graded code in answers/", keep), answers
 
 
 def answer_path(out: Path, student_id: str, assignment_id: str) -> Path:

@@ -13,6 +13,7 @@ links, no special files, a few hundred bytes at most; only the time parsed from 
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -20,7 +21,7 @@ import stat
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo, available_timezones
 
 from dateutil.parser import isoparse
 
@@ -31,6 +32,17 @@ MAX_TIMESTAMP_BYTES = 256  # nbgrader writes about 30
 _NUMERIC_OFFSET = re.compile(r"^([+-])(\d\d):?(\d\d)$")
 _UTC_NAMES = {"UTC", "GMT", "Z"}
 UTC = timezone.utc  # noqa: UP017 - datetime.UTC is Python 3.11's, and the kit runs on 3.10 too
+# A submission time outside these is no submission time: before 1970, or later than a day after
+# the grading run (clocks drift, never by a day). Every later step can then compute with it.
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+LATEST_AFTER_GRADING = timedelta(days=1)
+
+
+@functools.cache
+def _known_zones() -> frozenset[str]:
+    """The zone names of the tz database here: a name is looked up only if it is one of these (a
+    folder of the database, ``America``, or any other path, is not)."""
+    return frozenset(available_timezones())
 
 
 class DueDateError(ValueError):
@@ -48,14 +60,14 @@ def _zone(name: str) -> timezone | ZoneInfo:
         sign, hours, minutes = numeric.groups()
         offset = timedelta(hours=int(hours), minutes=int(minutes))
         return timezone(-offset if sign == "-" else offset)
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ValueError(f"unknown time zone {name!r}") from None
+    if name not in _known_zones():
+        raise ValueError(f"unknown time zone {name!r}")
+    return ZoneInfo(name)
 
 
-def parse_timestamp(text: str) -> datetime:
-    """The moment a ``timestamp.txt`` names, in UTC; raises ValueError when it names none."""
+def parse_timestamp(text: str, graded_at: datetime | None = None) -> datetime:
+    """The moment a ``timestamp.txt`` names, in UTC; raises ValueError when it names none, or one
+    outside the plausible window (from 1970 to a day after ``graded_at``, by default now)."""
     parts = text.strip().split(" ")
     if len(parts) == 3:  # date, time and zone, as nbgrader's default timestamp_format writes them
         moment = isoparse(f"{parts[0]}T{parts[1]}")
@@ -68,7 +80,10 @@ def parse_timestamp(text: str) -> datetime:
             moment = moment.replace(tzinfo=UTC)
     else:
         raise ValueError("not a time")
-    return moment.astimezone(UTC)
+    moment = moment.astimezone(UTC)
+    if not EARLIEST <= moment <= (graded_at or datetime.now(UTC)) + LATEST_AFTER_GRADING:
+        raise ValueError("a time outside the plausible window")
+    return moment
 
 
 @dataclass(frozen=True)
@@ -79,8 +94,9 @@ class ReadTimestamp:
     problem: str | None  # missing | unreadable | unparsable (results.TIMESTAMP_PROBLEMS)
 
 
-def read_timestamp(folder: Path) -> ReadTimestamp:
-    """The submission time nbgrader recorded in ``folder``."""
+def read_timestamp(folder: Path, graded_at: datetime | None = None) -> ReadTimestamp:
+    """The submission time nbgrader recorded in ``folder`` (``graded_at``: when the run grades, by
+    default now; a later time than a day after it is no submission time)."""
     try:  # O_NONBLOCK: a named pipe in its place must not hang the grader
         handle = os.open(folder / TIMESTAMP_FILE, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except FileNotFoundError:
@@ -98,7 +114,7 @@ def read_timestamp(folder: Path) -> ReadTimestamp:
     try:
         if len(data) > MAX_TIMESTAMP_BYTES:
             raise ValueError("too long")
-        return ReadTimestamp(parse_timestamp(data.decode("utf-8")), None)
+        return ReadTimestamp(parse_timestamp(data.decode("utf-8"), graded_at), None)
     except (ValueError, OverflowError):  # UnicodeDecodeError is a ValueError
         return ReadTimestamp(None, "unparsable")
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 
 from autograder.grading.discovery import SubmissionEntry
-from autograder.grading.results import Adjustment, GradedRow, SubmissionTime
+from autograder.grading.results import Adjustment, GradedRow, SubmissionTime, each_row
 from autograder.term.lateness import days_late, late_penalty, read_timestamp
 
 
@@ -21,6 +21,8 @@ class TermPolicy:
     due_dates: dict[str, datetime] = field(default_factory=dict)
     late_penalty_percent: float = 0.0
     adjustments: dict[tuple[str, str], tuple[Adjustment, ...]] = field(default_factory=dict)
+    # When the run grades: a submission time more than a day after it is none (term.lateness).
+    graded_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))  # noqa: UP017 - 3.10 too
 
 
 def submission_time(row: GradedRow, entry: SubmissionEntry, policy: TermPolicy) -> SubmissionTime:
@@ -33,7 +35,7 @@ def submission_time(row: GradedRow, entry: SubmissionEntry, policy: TermPolicy) 
     due_text = due.isoformat() if due else None
     if not row.graded:
         return SubmissionTime(due=due_text)
-    read = read_timestamp(entry.path.parent)
+    read = read_timestamp(entry.path.parent, policy.graded_at)
     if read.moment is None:
         return SubmissionTime(None, read.problem, due_text)
     days = days_late(read.moment, due) if due else 0
@@ -42,14 +44,15 @@ def submission_time(row: GradedRow, entry: SubmissionEntry, policy: TermPolicy) 
 
 
 def apply_term(rows: list[GradedRow], entries: list[SubmissionEntry], policy: TermPolicy) -> list[GradedRow]:
-    """``rows`` with their submission times, late penalties and adjustments, and the scores after them."""
+    """``rows`` with their submission times, late penalties and adjustments, and the scores after
+    them; a row whose folder holds something that cannot be handled becomes an ``error`` row."""
     entry_of = {entry.key: entry for entry in entries}
-    applied = []
-    for row in rows:
+
+    def applied(row: GradedRow) -> GradedRow:
         time = submission_time(row, entry_of[(row.student_id, row.assignment_id)], policy)
         adjustments = policy.adjustments.get((row.student_id, row.assignment_id), ())
         adjusted = sum(adjustment.points for adjustment in adjustments)
         score = row.tests_score + row.predictions_score - time.penalty + adjusted
-        applied.append(dataclasses.replace(row, score=max(0.0, round(score, 2)), submission_time=time,
-                                           adjustments=adjustments))
-    return applied
+        return dataclasses.replace(row, score=max(0.0, round(score, 2)), submission_time=time, adjustments=adjustments)
+
+    return each_row(rows, "apply late work and adjustments", applied)

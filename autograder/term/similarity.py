@@ -18,6 +18,7 @@ Input: ``<out>/answers/<student_id>/<assignment_id>.py``, the code each notebook
 
 from __future__ import annotations
 
+import functools
 import io
 from dataclasses import dataclass
 from itertools import combinations
@@ -79,6 +80,7 @@ def _fingerprint(name: str, code: str, boilerplate: np.ndarray) -> CodeFingerpri
     return CodeFingerprint(name, NOISE_THRESHOLD, WINDOW, boilerplate, fp=io.StringIO(code), language="python")
 
 
+@functools.cache  # the released notebooks: read once per process (the service's web process may not read them later)
 def starter_fingerprints(assignment_id: str) -> np.ndarray:
     """The fingerprints of the released notebook's own code, which every student starts from."""
     notebook = student_notebook(assignment_id)
@@ -89,6 +91,7 @@ def starter_fingerprints(assignment_id: str) -> np.ndarray:
     return np.array(sorted(_fingerprint("starter.py", code, np.array([])).hashes))
 
 
+@functools.cache
 def given_elsewhere(assignment_id: str) -> dict[str, str]:
     """The code that the other released notebooks give every student and that defines one of this
     assignment's graded names, by the assignment whose notebook gives it."""

@@ -17,7 +17,7 @@ from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 # Room beyond the worker's own memory allowance for its supervisor and the kernel's bookkeeping.
-_OVERHEAD_BYTES = 64 * 2**20
+WORKER_OVERHEAD_BYTES = 64 * 2**20
 
 
 def _current(controller: str | None) -> str:
@@ -54,9 +54,9 @@ def join(run_groups: list[str], memory_bytes: int, max_processes: int) -> list[s
         group = Path(run_group) / name
         group.mkdir()
         own.append(str(group))
-        limits = {"memory.max": memory_bytes + _OVERHEAD_BYTES, "memory.swap.max": 0, "pids.max": max_processes,
-                  "memory.limit_in_bytes": memory_bytes + _OVERHEAD_BYTES,
-                  "memory.memsw.limit_in_bytes": memory_bytes + _OVERHEAD_BYTES}
+        limits = {"memory.max": memory_bytes + WORKER_OVERHEAD_BYTES, "memory.swap.max": 0, "pids.max": max_processes,
+                  "memory.limit_in_bytes": memory_bytes + WORKER_OVERHEAD_BYTES,
+                  "memory.memsw.limit_in_bytes": memory_bytes + WORKER_OVERHEAD_BYTES}
         for file, value in limits.items():
             if (group / file).is_file():
                 (group / file).write_text(str(value))

@@ -152,28 +152,35 @@ def test_the_class_takes_as_long_as_without_them_plus_their_own_limits(mixed_run
     assert extra <= allowance, f"{extra:.1f} s more than the class without them (allowed {allowance:.0f} s)"
 
 
-def test_a_regrade_whose_row_cannot_be_written_says_so_and_keeps_no_stale_grades(tmp_path):
-    """A row whose files cannot be written is that row's error; every other row is rewritten,
-    grades.csv is new, and the command exits 1 (it did not do its whole job)."""
+def test_a_regrade_whose_row_cannot_be_finished_says_so_and_keeps_no_stale_grades(tmp_path):
+    """A row the grader cannot finish (here: its feedback page fails to render, as a bug of the
+    grader's would make it) is that row's error; every other row is written, grades.csv is new,
+    and the command exits 1 (it did not do its whole job)."""
     submitted, out = tmp_path / "submitted", tmp_path / "out"
     write_notebook(submitted / "alice" / A1 / f"{A1}.ipynb", load_solution(A1))
     write_notebook(submitted / "bob" / A1 / f"{A1}.ipynb", load_solution(A1))
-    command = [sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out), *GRADE_ARGS]
-    subprocess.run(command, check=True, capture_output=True, timeout=300)
+    arguments = ["grade", str(submitted), "--out", str(out), *GRADE_ARGS]
+    subprocess.run([sys.executable, "-m", "autograder", *arguments], check=True, capture_output=True, timeout=300)
     before = (out / "grades.csv").read_text()
-    (out / "results" / "bob" / f"{A1}.json").unlink()
-    (out / "results" / "bob").rmdir()
-    (out / "results" / "bob").write_text("a file where bob's folder should be")
-    regrade = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    breaking_bobs_page = (
+        "import sys\nimport autograder.grading.outputs as outputs\nrender = outputs.feedback_html\n"
+        "def feedback_html(row):\n"
+        "    if row.student_id == 'bob' and row.graded:\n        raise RecursionError('deep inside the page')\n"
+        "    return render(row)\n"
+        f"outputs.feedback_html = feedback_html\nfrom autograder.cli import main\nsys.exit(main({arguments!r}))")
+    regrade = subprocess.run([sys.executable, "-c", breaking_bobs_page], capture_output=True, text=True, timeout=300)
     assert regrade.returncode == 1, regrade.stdout + regrade.stderr
-    assert "could not write 1 rows' results" in " ".join(regrade.stdout.split())
+    assert "could not finish 1 rows" in " ".join(regrade.stdout.split())
     after = {row["student_id"]: row for row in csv.DictReader((out / "grades.csv").open())}
     assert after["alice"]["status"] == "graded"
     assert after["alice"]["score"] == after["alice"]["max_score"]
-    assert after["bob"]["status"].startswith("error: its results could not be written")
+    assert after["bob"]["status"] == ("error: the grader could not write its results and feedback page"
+                                      " (RecursionError: deep inside the page)")
     assert after["bob"]["score"] == "0"
     assert (out / "grades.csv").read_text() != before
-    assert not (out / "feedback" / "bob" / f"{A1}.html").exists()  # neither of its files, rather than one
+    page = (out / "feedback" / "bob" / f"{A1}.html").read_text()  # bob reads why, and no graded answer is kept
+    assert "RecursionError" in page
+    assert not (out / "answers" / "bob").exists()
 
 
 HOARDER = nuisance(A1, "softmax_stable", '''

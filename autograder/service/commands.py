@@ -1,0 +1,337 @@
+"""``python -m autograder serve`` and ``python -m autograder service ...``: the service's
+command line. ``serve`` migrates the database, seeds the demo course when asked, and supervises
+the web process and the grading workers; ``service`` holds the instructor's actions (sign-in
+links from a roster, policies, regrades, adjustments, grades.csv, report, similarity) and the
+grading worker itself."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+
+SETTINGS = "autograder.service.settings"
+
+
+def _setup(config: Path | None = None) -> None:
+    if config is not None:
+        os.environ["KIT_SERVICE_CONFIG"] = str(config.resolve())
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", SETTINGS)
+    import django
+
+    django.setup()
+
+
+def _migrate() -> None:
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m autograder service",
+                                     description="The submission service's instructor commands and grading worker.")
+    parser.add_argument("--config", type=Path, help="a TOML file of settings (see README, Running the service)")
+    commands = parser.add_subparsers(dest="action", required=True)
+    commands.add_parser("migrate", help="create or update the database")
+    commands.add_parser("worker", help="run one grading worker (serve starts them)")
+    links = commands.add_parser("links", help="a personal sign-in link for every student of a roster CSV")
+    links.add_argument("roster", type=Path, help="a CSV with a student_id column (name, email optional)")
+    links.add_argument("--days", type=float, help="how long the links stay valid (default: the setting, 30)")
+    links.add_argument("--out", type=Path, help="write student_id,name,email,link here (default: print)")
+    instructor = commands.add_parser("instructor", help="make (or reuse) an instructor and print a sign-in link")
+    instructor.add_argument("user_id")
+    instructor.add_argument("--name", default="")
+    revoke = commands.add_parser("revoke", help="revoke a person's sign-in links and API tokens")
+    revoke.add_argument("user_id")
+    token = commands.add_parser("token", help="make an API token for a student (printed once)")
+    token.add_argument("user_id")
+    policy = commands.add_parser("policy", help="show or change an assignment's policy")
+    policy.add_argument("assignment")
+    policy.add_argument("--due", help="ISO-8601 with offset, or 'none'")
+    policy.add_argument("--late-penalty", type=float, help="percent of the maximum per started day late")
+    policy.add_argument("--closes", help="hard deadline, ISO-8601 with offset, or 'none'")
+    policy.add_argument("--visibility", choices=["everything", "score", "public"], help="what students see before due")
+    policy.add_argument("--counts", choices=["latest", "best"])
+    policy.add_argument("--per-hour", type=int, help="submissions per hour (0: no limit)")
+    policy.add_argument("--total", type=int, help="submissions in all (0: no limit)")
+    policy.add_argument("--accepting", choices=["yes", "no"])
+    regrade = commands.add_parser("regrade", help="queue a regrade of one submission, an assignment, or all")
+    group = regrade.add_mutually_exclusive_group(required=True)
+    group.add_argument("--submission", type=int)
+    group.add_argument("--assignment")
+    group.add_argument("--all", action="store_true")
+    adjust = commands.add_parser("adjust", help="add points (negative: take) to a student's assignment, with a reason")
+    adjust.add_argument("user_id")
+    adjust.add_argument("assignment")
+    adjust.add_argument("points", type=float)
+    adjust.add_argument("reason")
+    for name, what in (("grades", "grades.csv, as `grade` writes it"), ("report", "the class report (HTML)"),
+                       ("similarity", "the similarity page (HTML)")):
+        command = commands.add_parser(name, help=f"write {what}")
+        command.add_argument("--out", type=Path, required=True)
+    commands.add_parser("status", help="the grading workers and the queue")
+    return parser
+
+
+def _when(text: str | None):
+    from datetime import datetime, timezone
+
+    if text is None or text.lower() == "none":
+        return None
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        raise SystemExit(f"{text}: give the offset from UTC (2026-03-01T23:59+01:00), so that it means one moment")
+    return moment.astimezone(timezone.utc)
+
+
+def service_main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    _setup(args.config)
+    if args.action == "migrate":
+        _migrate()
+        return 0
+    if args.action == "worker":
+        return _worker()
+    from django.conf import settings
+
+    from autograder.service import accounts, gradebook, queue
+    from autograder.service.models import Adjustment, Grading, GradingWorker, Submission
+    from autograder.service.policy import policy_for
+    from autograder.student.curriculum import ASSIGNMENTS
+
+    config = settings.CONFIG
+    if args.action == "links":
+        try:
+            entries = accounts.read_roster(args.roster)
+        except accounts.RosterError as error:
+            print(error, file=sys.stderr)
+            return 2
+        made = accounts.links_for_roster(entries, config.base_url, args.days or config.signin_link_days)
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["student_id", "name", "email", "link"])
+        writer.writerows([entry.student_id, entry.name, entry.email, link] for entry, link in made)
+        if args.out:
+            descriptor = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # the links are secrets
+            with os.fdopen(descriptor, "w") as handle:
+                handle.write(buffer.getvalue())
+            print(f"{len(made)} sign-in links written to {args.out} (older links of these students still work until"
+                  " they expire or you revoke them)")
+        else:
+            print(buffer.getvalue(), end="")
+        return 0
+    if args.action == "instructor":
+        user = accounts.person(args.user_id, instructor=True, name=args.name)
+        print(accounts.make_signin_link(user, config.base_url, config.signin_link_days))
+        return 0
+    from django.contrib.auth import get_user_model
+
+    def user_named(name: str):
+        user = get_user_model().objects.filter(username=name).first()
+        if user is None:
+            raise SystemExit(f"there is no user {name!r} (make links from a roster first)")
+        return user
+
+    if args.action == "revoke":
+        user = user_named(args.user_id)
+        print(f"revoked {accounts.revoke_links(user)} sign-in links and {accounts.revoke_tokens(user)} API tokens")
+        return 0
+    if args.action == "token":
+        print(accounts.make_api_token(user_named(args.user_id)))
+        return 0
+    if args.action in ("policy", "adjust") and args.assignment not in ASSIGNMENTS:
+        print(f"unknown assignment {args.assignment!r}; the assignments are {', '.join(ASSIGNMENTS)}", file=sys.stderr)
+        return 2
+    if args.action == "policy":
+        policy = policy_for(args.assignment)
+        if args.due is not None:
+            policy.due_at = _when(args.due)
+        if args.closes is not None:
+            policy.closes_at = _when(args.closes)
+        for option, field in (("late_penalty", "late_penalty_percent"), ("visibility", "visibility_before_due"),
+                              ("counts", "counts")):
+            if getattr(args, option) is not None:
+                setattr(policy, field, getattr(args, option))
+        if args.per_hour is not None:
+            policy.per_hour_limit = args.per_hour or None
+        if args.total is not None:
+            policy.total_limit = args.total or None
+        if args.accepting is not None:
+            policy.accepting = args.accepting == "yes"
+        policy.save()
+        print(f"{policy.assignment_id}: due {policy.due_at or 'none'}, late penalty {policy.late_penalty_percent:g} %"
+              f" per day, closes {policy.closes_at or 'never'}, before due students see {policy.visibility_before_due},"
+              f" counts the {policy.counts}, limits {policy.per_hour_limit or '-'}/hour {policy.total_limit or '-'} in"
+              f" all, {'takes' if policy.accepting else 'does not take'} submissions")
+        return 0
+    if args.action == "regrade":
+        chosen = Submission.objects.all()
+        if args.submission is not None:
+            chosen = chosen.filter(id=args.submission)
+        elif args.assignment:
+            chosen = chosen.filter(assignment_id=args.assignment)
+        print(f"queued {queue.regrade(list(chosen))} regrades")
+        return 0
+    if args.action == "adjust":
+        if not args.reason.strip():
+            raise SystemExit("an adjustment needs a reason")
+        Adjustment.objects.create(user=user_named(args.user_id), assignment_id=args.assignment, points=args.points,
+                                  reason=args.reason.strip()[:500], created_by="command line")
+        print(f"{args.user_id}, {args.assignment}: {args.points:+g} points ({args.reason.strip()})")
+        return 0
+    if args.action == "grades":
+        from autograder.grading.outputs import write_atomically
+
+        write_atomically(args.out, gradebook.grades_csv(gradebook.class_rows()))
+        print(f"wrote {args.out}")
+        return 0
+    if args.action in ("report", "similarity"):
+        from autograder.grading.outputs import write_atomically
+
+        html = gradebook.report_page() if args.action == "report" else gradebook.similarity_page()
+        write_atomically(args.out, html)
+        print(f"wrote {args.out}")
+        return 0
+    if args.action == "status":
+        for worker in GradingWorker.objects.all()[:20]:
+            print(f"worker {worker.worker_id}: {worker.state} {worker.message[:200]}")
+        counts = {state: Grading.objects.filter(state=state).count() for state in ("queued", "running", "done")}
+        print(f"queue: {counts}")
+        return 0
+    return 2
+
+
+def _worker() -> int:
+    from django.conf import settings
+
+    from autograder.grading.jobs import GradeOptions
+    from autograder.service.grader.runtime import run
+
+    config = settings.CONFIG
+    return run(GradeOptions(jobs=1, timeout=config.test_timeout, device=config.device))
+
+
+def _seed_demo(base_url: str, days: float) -> list[str]:
+    """The demo course: an instructor, the example class's students and their notebooks."""
+    from autograder.course.paths import KIT_ROOT
+    from autograder.service import accounts
+    from autograder.service.web.submitting import store_upload
+    from autograder.service.web.uploads import Refusal
+
+    lines = [f"instructor: {accounts.make_signin_link(accounts.person('instructor', instructor=True), base_url, days)}"]
+    example = KIT_ROOT / "source_data" / "example_class"
+    for folder in sorted(path for path in example.iterdir() if path.is_dir()):
+        user = accounts.person(folder.name)
+        for notebook in sorted(folder.glob("*/*.ipynb")):
+            # The example class holds broken notebooks on purpose: the service refuses them.
+            with contextlib.suppress(Refusal):
+                store_upload(user, notebook.parent.name, notebook.name, notebook.read_bytes(), via="web")
+        lines.append(f"{folder.name}: {accounts.make_signin_link(user, base_url, days)}")
+    return lines
+
+
+def _prepare_data_dir(data_dir: Path, web_user: str) -> None:
+    """The data folder, the web user's own when running as root (root's processes reach it anyway)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    if os.geteuid() == 0:
+        from autograder.service.webserver import web_user_ids
+
+        uid, gid = web_user_ids(web_user)
+        os.chmod(data_dir, 0o700)
+        for path in [data_dir, *data_dir.iterdir()]:
+            os.chown(path, uid, gid)
+
+
+def serve_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder serve",
+                                     description="Run the submission service: the web process and grading workers.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--workers", type=int, default=1, help="grading workers on this machine (default 1)")
+    parser.add_argument("--web-processes", type=int, default=4, help="gunicorn worker processes (default 4)")
+    parser.add_argument("--config", type=Path, help="a TOML file of settings (see README, Running the service)")
+    parser.add_argument("--demo", action="store_true", help="on a new database, seed the demo course and print its"
+                        " sign-in links (make serve does this)")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("KIT_SERVICE_BASE_URL", f"http://{args.host}:{args.port}")
+    _setup(args.config)
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+
+    config = settings.CONFIG
+    config.data_dir.mkdir(parents=True, exist_ok=True)
+    _migrate()
+    if args.demo and not get_user_model().objects.exists():
+        print("Demo course: sign in with these links (each is a person's own):")
+        for line in _seed_demo(config.base_url, config.signin_link_days):
+            print("  " + line)
+    if config.database_url.startswith("sqlite"):
+        _prepare_data_dir(config.data_dir, config.web_user)
+    from django.db import connections
+
+    connections.close_all()  # nothing of this process's connections crosses a fork
+    return _supervise(args, config)
+
+
+def _supervise(args, config) -> int:
+    """Run the web process and the grading workers until stopped; restart a worker that dies."""
+    from autograder.service.webserver import run_web
+
+    web_pid = os.fork()
+    if web_pid == 0:
+        try:
+            run_web(f"{args.host}:{args.port}", args.web_processes, config.web_user)
+        except BaseException:  # noqa: BLE001 - say why the web process could not run, then go
+            traceback.print_exc()
+        finally:
+            os._exit(1)
+    worker_command = [sys.executable, "-m", "autograder", "service", "worker"]
+    workers = [subprocess.Popen(worker_command) for _ in range(max(0, args.workers))]
+    stopping = False
+
+    def stop(signum, frame):
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    print(f"Serving on {config.base_url} (web pid {web_pid}; grading workers {[w.pid for w in workers]});"
+          " Ctrl-C stops", flush=True)
+    try:
+        while not stopping:
+            time.sleep(0.5)
+            finished, _ = os.waitpid(web_pid, os.WNOHANG)
+            if finished:
+                print("the web process stopped; stopping the service", file=sys.stderr)
+                web_pid = 0
+                return 1
+            for index, worker in enumerate(workers):
+                if worker.poll() is not None:
+                    print(f"grading worker {worker.pid} stopped (exit {worker.returncode}); starting another",
+                          file=sys.stderr, flush=True)
+                    workers[index] = subprocess.Popen(worker_command)
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.terminate()
+        if web_pid:
+            os.kill(web_pid, signal.SIGTERM)
+        for worker in workers:
+            try:
+                worker.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+        if web_pid:
+            os.waitpid(web_pid, 0)
+    return 0
+
+

@@ -1,0 +1,94 @@
+"""The class as ``grade`` would write it: one row per student and assignment (the submission
+that counts, after the term), ``missing`` where a student has none, and grades.csv's bytes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import tempfile
+from pathlib import Path
+
+from django.contrib.auth import get_user_model
+
+from autograder.grading.outputs import csv_safe
+from autograder.grading.results import CSV_COLUMNS, GradedRow, row_order
+from autograder.service.models import Submission
+from autograder.service.policy import (
+    ScoredSubmission,
+    adjustments_of,
+    counted,
+    max_score,
+    missing_row,
+    policy_for,
+    scored,
+)
+from autograder.student.curriculum import ASSIGNMENTS
+from autograder.term.answers import answer_path, graded_code
+
+
+def class_rows() -> list[tuple[GradedRow, str, ScoredSubmission | None]]:
+    """(row, grades.csv status, counted submission) for every student who submitted anything and
+    every assignment anyone submitted, as ``grade`` makes a row per student folder and assignment."""
+    submissions = list(Submission.objects.select_related("user").prefetch_related("gradings"))
+    students = sorted({s.user.username for s in submissions})
+    assignments = [a for a in ASSIGNMENTS if any(s.assignment_id == a for s in submissions)]
+    users = {user.username: user for user in get_user_model().objects.filter(username__in=students)}
+    rows = []
+    for assignment_id in assignments:
+        policy = policy_for(assignment_id)
+        maximum = max_score(assignment_id)
+        for student_id in students:
+            user = users[student_id]
+            mine = [s for s in submissions if s.user_id == user.id and s.assignment_id == assignment_id]
+            adjustments = adjustments_of(user, assignment_id)
+            best = counted([scored(s, policy, adjustments) for s in mine], policy)
+            if best is None:
+                row = missing_row(student_id, assignment_id, maximum)
+                rows.append((row, row.status.text(), None))
+            else:
+                rows.append((best.row, best.status_text, best))
+    return sorted(rows, key=lambda item: row_order(item[0]))
+
+
+def grades_csv(rows: list[tuple[GradedRow, str, ScoredSubmission | None]]) -> str:
+    """grades.csv as ``grade`` writes it (the stored status: the worker's, with its isolation notes)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row, status, _ in rows:
+        fields = row.csv_fields()
+        fields[4] = status
+        writer.writerow([csv_safe(field) for field in fields])
+    return buffer.getvalue()
+
+
+def answers_folder(rows: list[tuple[GradedRow, str, ScoredSubmission | None]], out: Path) -> Path:
+    """The counted notebooks' graded code in ``out/answers/`` (as ``grade`` keeps it), for ``similarity``."""
+    for row, _, item in rows:
+        if item is None or not row.graded:
+            continue
+        notebook = out / "notebooks" / f"{row.assignment_id}.ipynb"
+        notebook.parent.mkdir(parents=True, exist_ok=True)
+        notebook.write_bytes(bytes(item.submission.notebook))
+        code = graded_code(notebook, row.assignment_id)
+        if code is not None:
+            path = answer_path(out, row.student_id, row.assignment_id)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(code, encoding="utf-8")
+    return out
+
+
+def similarity_page(pairs: int = 10) -> str:
+    from autograder.feedback.similarity_page import similarity_html
+    from autograder.term.similarity import class_similarity
+
+    with tempfile.TemporaryDirectory(prefix="attention-kit-similarity-") as folder:
+        out = answers_folder(class_rows(), Path(folder))
+        (out / "answers").mkdir(exist_ok=True)
+        return similarity_html(class_similarity(out, pairs))
+
+
+def report_page() -> str:
+    from autograder.feedback.report import report_html
+
+    return report_html([row for row, _, _ in class_rows()])

@@ -1,0 +1,132 @@
+"""The grading queue over the database, the same on SQLite and PostgreSQL.
+
+- ``enqueue``: a ``Grading`` row and its django-tasks task, in the caller's transaction.
+- ``claim``: queued -> running by one worker (a conditional UPDATE: two workers never both win).
+- ``finish``: running -> done with the row, only while this worker's claim still stands, so a
+  result is recorded once even if a job ran twice.
+- ``recover``: the jobs of a worker that died (its process gone, or no heartbeat for
+  ``STALE_AFTER``) go back to the queue, with a fresh task.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from autograder.service.models import Grading, GradingState, GradingWorker, Submission, WorkerState
+from autograder.service.tasks import grade
+
+STALE_AFTER = timedelta(seconds=60)  # a worker heartbeats every few seconds while it lives
+
+
+def enqueue(submission: Submission, round_number: int = 1) -> Grading:
+    """Queue a grading of ``submission`` (call inside the transaction that makes it durable)."""
+    grading = Grading.objects.create(submission=submission, round=round_number, queued_at=timezone.now())
+    grade.enqueue(grading.id)
+    return grading
+
+
+def regrade(submissions) -> int:
+    """A new round for each of ``submissions`` (a regrade after the tests changed); how many."""
+    count = 0
+    with transaction.atomic():
+        for submission in submissions:
+            last = submission.gradings.order_by("-round").first()
+            enqueue(submission, (last.round if last else 0) + 1)
+            count += 1
+    return count
+
+
+def claim(grading_id: int, worker_id: str) -> Grading | None:
+    """Take a queued grading for ``worker_id``; None when it is not queued (done, or taken)."""
+    taken = Grading.objects.filter(id=grading_id, state=GradingState.QUEUED).update(
+        state=GradingState.RUNNING, worker_id=worker_id, claimed_at=timezone.now(), attempts=F("attempts") + 1)
+    return Grading.objects.select_related("submission", "submission__user").get(id=grading_id) if taken else None
+
+
+def claim_more(worker_id: str, limit: int) -> list[Grading]:
+    """Up to ``limit`` more queued gradings, oldest first, for one pytest session (in a rush, one
+    session over several notebooks costs less than one each). Their own tasks, when they run,
+    find them taken and do nothing."""
+    taken = []
+    for grading_id in Grading.objects.filter(state=GradingState.QUEUED).order_by("id").values_list("id", flat=True)[
+            :limit]:
+        grading = claim(grading_id, worker_id)
+        if grading is not None:
+            taken.append(grading)
+    return taken
+
+
+def finish(grading: Grading, worker_id: str, row: dict, tests_score: float) -> bool:
+    """Record the result, unless the claim was lost (the job was given to another worker)."""
+    with transaction.atomic():
+        done = Grading.objects.filter(id=grading.id, state=GradingState.RUNNING, worker_id=worker_id,
+                                      attempts=grading.attempts).update(
+            state=GradingState.DONE, row=row, tests_score=tests_score, finished_at=timezone.now())
+        if done:
+            GradingWorker.objects.filter(worker_id=worker_id).update(graded=F("graded") + 1)
+    return bool(done)
+
+
+def release(grading: Grading, worker_id: str) -> None:
+    """Give a claimed grading back to the queue (the worker could not grade it now)."""
+    with transaction.atomic():
+        if Grading.objects.filter(id=grading.id, state=GradingState.RUNNING, worker_id=worker_id).update(
+                state=GradingState.QUEUED, worker_id=""):
+            grade.enqueue(grading.id)
+
+
+def _dead(worker: GradingWorker, now) -> bool:
+    if worker.state == WorkerState.STOPPED or worker.heartbeat_at < now - STALE_AFTER:
+        return True
+    if worker.host == socket.gethostname():
+        try:
+            os.kill(worker.pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False
+    return False
+
+
+def recover(now=None) -> int:
+    """Queue again every running grading whose worker is gone; how many."""
+    now = now or timezone.now()
+    dead = [worker.worker_id for worker in GradingWorker.objects.exclude(state=WorkerState.STOPPED)
+            if _dead(worker, now)]
+    GradingWorker.objects.filter(worker_id__in=dead).update(state=WorkerState.STOPPED)
+    stopped = GradingWorker.objects.filter(state=WorkerState.STOPPED).values_list("worker_id", flat=True)
+    orphans = Grading.objects.filter(state=GradingState.RUNNING).filter(
+        Q(worker_id__in=list(stopped)) | ~Q(worker_id__in=GradingWorker.objects.values_list("worker_id", flat=True)))
+    count = 0
+    with transaction.atomic():
+        for grading in orphans.select_for_update():
+            if Grading.objects.filter(id=grading.id, state=GradingState.RUNNING, worker_id=grading.worker_id).update(
+                    state=GradingState.QUEUED, worker_id=""):
+                grade.enqueue(grading.id)
+                count += 1
+    _fail_orphaned_tasks(list(stopped))
+    return count
+
+
+def _fail_orphaned_tasks(worker_ids: list[str]) -> None:
+    """django-tasks leaves a task RUNNING when its worker dies (django-tasks issue #46): mark such
+    tasks failed, so that its own views of the queue stay true (the grading itself was requeued)."""
+    from django_tasks_db.models import DBTaskResult
+
+    from autograder.service.tasks import QUEUE
+
+    for result in DBTaskResult.objects.filter(status="RUNNING", queue_name=QUEUE):
+        if result.worker_ids and result.worker_ids[-1] in worker_ids:
+            DBTaskResult.objects.filter(id=result.id, status="RUNNING").update(status="FAILED",
+                                                                                finished_at=timezone.now())
+
+
+def position(grading: Grading) -> int:
+    """1 for the next grading to run (or running now), 2 behind it, ..."""
+    return Grading.objects.filter(state__in=[GradingState.QUEUED, GradingState.RUNNING], id__lt=grading.id).count() + 1

@@ -1,0 +1,78 @@
+"""The service's Django settings, from environment variables (or a config file, see
+``autograder.service.config``). Defaults serve one machine on localhost with SQLite."""
+
+from __future__ import annotations
+
+from autograder.service.config import ServiceConfig
+
+CONFIG = ServiceConfig.from_environment()
+
+SECRET_KEY = CONFIG.secret_key()
+DEBUG = False
+ALLOWED_HOSTS = CONFIG.allowed_hosts
+INSTALLED_APPS = [
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django_tasks",
+    "django_tasks_db",
+    "autograder.service",
+]
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "autograder.service.web.middleware.ContentSecurityPolicy",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+ROOT_URLCONF = "autograder.service.web.urls"
+TEMPLATES = [{
+    "BACKEND": "django.template.backends.django.DjangoTemplates",
+    "DIRS": [],
+    "APP_DIRS": False,
+    "OPTIONS": {
+        # Cached: the web process reads each template once (webserver.py fills the cache before it
+        # leaves root, so the kit's folder need not be readable by the web user).
+        "loaders": [("django.template.loaders.cached.Loader", ["django.template.loaders.filesystem.Loader"])],
+        "context_processors": ["django.template.context_processors.request",
+                               "django.contrib.auth.context_processors.auth"],
+        "autoescape": True,
+    },
+}]
+TEMPLATES[0]["DIRS"] = [str(CONFIG.templates_dir)]
+DATABASES = {"default": CONFIG.database()}
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["grading"]}}
+AUTH_PASSWORD_VALIDATORS: list = []
+USE_TZ = True
+TIME_ZONE = "UTC"
+USE_I18N = False
+LOGIN_URL = "/signin"
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+DATA_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_upload_bytes + 2**20
+FILE_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_upload_bytes + 2**20
+
+# Cookies: HttpOnly sessions, SameSite=Lax (Strict would drop the session on the link from an
+# e-mail), Secure behind TLS; the CSRF cookie stays readable by no script (the forms carry it).
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_HTTPONLY = True
+CSRF_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_AGE = 14 * 24 * 3600
+SESSION_COOKIE_SECURE = CONFIG.behind_tls
+CSRF_COOKIE_SECURE = CONFIG.behind_tls
+CSRF_TRUSTED_ORIGINS = CONFIG.trusted_origins
+if CONFIG.behind_tls:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = 31536000
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django": {"handlers": ["console"], "level": "WARNING"},
+                "django_tasks_db": {"handlers": ["console"], "level": "WARNING"}},
+}

@@ -1,0 +1,89 @@
+"""The API for CI in student repositories: ``Authorization: Bearer <token>``; JSON in and out.
+
+``POST /api/v1/submissions`` (multipart: ``assignment``, ``notebook``) stores and queues, then
+``GET /api/v1/submissions/<id>`` says where it is and, once graded, what the policy lets the
+student see: the score and, per stage, the tests passed and the feedback's text in the
+notebook's language. Nothing of the hidden tests leaves the server but what the feedback page says.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.http import HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from autograder.platforms import service_client
+from autograder.service import accounts
+from autograder.service.models import Submission, Visibility
+from autograder.service.web.common import moment, refusal_status, refusal_text
+from autograder.service.web.student import result_of
+from autograder.service.web.submitting import store_upload
+from autograder.service.web.uploads import Refusal
+
+CLIENT_SOURCE = Path(service_client.__file__).read_text(encoding="utf-8")
+
+
+def _caller(request):
+    header = request.headers.get("Authorization", "")
+    scheme, _, secret = header.partition(" ")
+    return accounts.user_for_token(secret.strip()) if scheme.lower() == "bearer" and secret.strip() else None
+
+
+def _unauthorised() -> JsonResponse:
+    return JsonResponse({"error": "a valid API token is needed: Authorization: Bearer <your token>"}, status=401)
+
+
+@csrf_exempt  # no cookie is read here: the token in the header is the credential
+@require_POST
+def submit(request):
+    user = _caller(request)
+    if user is None:
+        return _unauthorised()
+    sent = request.FILES.get("notebook")
+    assignment_id = request.POST.get("assignment", "")
+    try:
+        submission = store_upload(user, assignment_id, sent.name if sent else "", sent.read() if sent else None,
+                                  via="api")
+    except Refusal as refusal:
+        return JsonResponse({"error": refusal_text(request, refusal, "en"), "refusal": refusal.key},
+                            status=refusal_status(refusal))
+    return JsonResponse({"id": submission.id, "received_at": moment(submission.received_at),
+                         "status_url": f"/api/v1/submissions/{submission.id}",
+                         "page_url": f"/submissions/{submission.id}"}, status=201)
+
+
+@require_GET
+def status(request, submission_id: int):
+    user = _caller(request)
+    if user is None:
+        return _unauthorised()
+    submission = Submission.objects.filter(id=submission_id, user=user).first()
+    if submission is None:
+        return JsonResponse({"error": "no such submission of yours"}, status=404)
+    result = result_of(submission)
+    body = {"id": submission.id, "assignment": submission.assignment_id, "state": result["state"],
+            "received_at": moment(submission.received_at), "page_url": f"/submissions/{submission.id}"}
+    if result["row"] is None:
+        return JsonResponse({**body, "position": result["position"]})
+    row, seen = result["row"], result["seen"]
+    if seen == Visibility.PUBLIC:
+        return JsonResponse({**body, "visible": "public checks only until the due date"})
+    body.update(score=row.score, max_score=row.max_score, status=row.status.text())
+    if seen == Visibility.EVERYTHING:
+        body["stages"] = [{"stage": total.stage, "passed": total.passed, "tests": total.total,
+                           "points": total.points, "max_points": total.max_points,
+                           "message": _first_failure(row, total.stage)} for total in row.stage_totals()]
+    return JsonResponse(body)
+
+
+def _first_failure(row, stage: str) -> str:
+    """The stage's first failure, in the notebook's language (the feedback page's own text)."""
+    failed = next((test for test in row.tests if test.stage == stage and not test.passed), None)
+    return failed.message(row.language).splitlines()[0][:500] if failed else ""
+
+
+def client(request):
+    """The CI client (``autograder/platforms/service_client.py``): all a runner needs."""
+    return HttpResponse(CLIENT_SOURCE, content_type="text/x-python; charset=utf-8")

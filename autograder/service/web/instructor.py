@@ -1,0 +1,159 @@
+"""The instructor's pages (``is_staff``): the workers, policies, the class table and grades.csv,
+a student's submissions with regrades and adjustments, the class report and the similarity page."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from django.contrib.auth import get_user_model
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_http_methods, require_POST
+
+from autograder.service import gradebook, queue
+from autograder.service.models import (
+    Adjustment,
+    Counting,
+    Grading,
+    GradingState,
+    GradingWorker,
+    Submission,
+    Visibility,
+    WorkerState,
+)
+from autograder.service.policy import policy_for
+from autograder.service.web.common import instructor_required, moment, page
+from autograder.student.curriculum import ASSIGNMENTS
+
+
+@instructor_required
+def dashboard(request):
+    workers = list(GradingWorker.objects.exclude(state=WorkerState.STOPPED))
+    counts = {state: Grading.objects.filter(state=state).count() for state in GradingState.values}
+    return page(request, "instructor/dashboard.html", {
+        "workers": workers, "grading_ready": any(w.state == WorkerState.READY for w in workers),
+        "refusing": [w for w in workers if w.state == WorkerState.REFUSING], "counts": counts,
+        "policies": [policy_for(a) for a in ASSIGNMENTS], "submissions": Submission.objects.count()})
+
+
+def _when(text: str):
+    """A time typed in the form (ISO-8601 with its offset; UTC when none), or None when empty."""
+    text = text.strip()
+    if not text:
+        return None
+    moment_ = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return moment_ if moment_.tzinfo else moment_.replace(tzinfo=timezone.utc)
+
+
+def _limit(text: str):
+    text = text.strip()
+    return int(text) if text else None
+
+
+@instructor_required
+@require_http_methods(["GET", "POST"])
+def policy(request, assignment_id: str):
+    if assignment_id not in ASSIGNMENTS:
+        raise Http404
+    current = policy_for(assignment_id)
+    problem = ""
+    if request.method == "POST":
+        form = request.POST
+        try:
+            current.accepting = form.get("accepting") == "on"
+            current.due_at = _when(form.get("due_at", ""))
+            current.closes_at = _when(form.get("closes_at", ""))
+            current.late_penalty_percent = float(form.get("late_penalty_percent") or 0)
+            current.per_hour_limit = _limit(form.get("per_hour_limit", ""))
+            current.total_limit = _limit(form.get("total_limit", ""))
+            if form.get("visibility_before_due") not in Visibility.values or form.get("counts") not in Counting.values:
+                raise ValueError("choose one of the listed options")
+            if not 0 <= current.late_penalty_percent <= 100:
+                raise ValueError("the late penalty is a percent from 0 to 100")
+            if any(limit is not None and limit < 1 for limit in (current.per_hour_limit, current.total_limit)):
+                raise ValueError("a limit is at least 1 (leave it empty for none)")
+            current.visibility_before_due = form["visibility_before_due"]
+            current.counts = form["counts"]
+        except ValueError as error:
+            problem = f"Not saved: {error}. Times are ISO-8601, e.g. 2026-03-01T23:59+01:00."
+        else:
+            current.save()
+            return redirect("/instructor/")
+    return page(request, "instructor/policy.html", {
+        "policy": current, "problem": problem, "visibilities": Visibility.choices, "countings": Counting.choices,
+        "due_value": current.due_at.isoformat() if current.due_at else "",
+        "closes_value": current.closes_at.isoformat() if current.closes_at else ""}, status=400 if problem else 200)
+
+
+@instructor_required
+def class_table(request):
+    rows = gradebook.class_rows()
+    return page(request, "instructor/class.html", {"rows": [
+        {"student": row.student_id, "assignment": row.assignment_id, "score": f"{row.score:g}",
+         "max_score": f"{row.max_score:g}", "status": status,
+         "submission": item.submission.id if item else None} for row, status, item in rows]})
+
+
+@instructor_required
+def grades_csv(request):
+    response = HttpResponse(gradebook.grades_csv(gradebook.class_rows()), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="grades.csv"'
+    return response
+
+
+@instructor_required
+def student(request, student_id: str):
+    user = get_user_model().objects.filter(username=student_id).first()
+    if user is None:
+        raise Http404
+    submissions = Submission.objects.filter(user=user).prefetch_related("gradings")
+    return page(request, "instructor/student.html", {
+        "person": user, "assignments": ASSIGNMENTS, "adjustments": Adjustment.objects.filter(user=user),
+        "submissions": [{"id": s.id, "assignment": s.assignment_id, "received": moment(s.received_at),
+                         "gradings": s.gradings.count()} for s in submissions]})
+
+
+@instructor_required
+@require_POST
+def adjust(request, student_id: str):
+    user = get_user_model().objects.filter(username=student_id).first()
+    assignment_id = request.POST.get("assignment_id", "")
+    reason = request.POST.get("reason", "").strip()
+    try:
+        points = float(request.POST.get("points", ""))
+    except ValueError:
+        points = None
+    if user is None or assignment_id not in ASSIGNMENTS or points is None or not reason:
+        return HttpResponse("An adjustment needs an assignment, a number of points and a reason.", status=400,
+                            content_type="text/plain; charset=utf-8")
+    Adjustment.objects.create(user=user, assignment_id=assignment_id, points=points, reason=reason[:500],
+                              created_by=request.user.username)
+    return redirect(f"/instructor/students/{student_id}")
+
+
+@instructor_required
+@require_POST
+def regrade(request):
+    """Regrade one submission (``submission``), one assignment's, or all."""
+    chosen = Submission.objects.all()
+    if request.POST.get("submission"):
+        if not request.POST["submission"].isdigit():
+            return HttpResponse("No such submission.", status=400, content_type="text/plain; charset=utf-8")
+        chosen = chosen.filter(id=int(request.POST["submission"]))
+    elif request.POST.get("assignment_id") in ASSIGNMENTS:
+        chosen = chosen.filter(assignment_id=request.POST["assignment_id"])
+    queue.regrade(list(chosen))
+    return redirect(request.POST.get("next") if request.POST.get("next", "").startswith("/instructor/")
+                    else "/instructor/")
+
+
+@instructor_required
+def report(request):
+    return HttpResponse(gradebook.report_page(), content_type="text/html; charset=utf-8")
+
+
+@instructor_required
+def similarity(request):
+    return HttpResponse(gradebook.similarity_page(), content_type="text/html; charset=utf-8")
+
+

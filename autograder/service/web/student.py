@@ -1,0 +1,184 @@
+"""The student's pages: sign-in, assignments, upload, the queue, results, history, API tokens."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import login, logout
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_POST
+
+from autograder.feedback.page import feedback_html
+from autograder.service import accounts, queue
+from autograder.service.models import ApiToken, GradingState, Submission, Visibility
+from autograder.service.policy import adjustments_of, counted, policy_for, scored, visibility
+from autograder.service.web.common import (
+    moment,
+    own_submission,
+    page,
+    refusal_status,
+    refusal_text,
+    say,
+    student_required,
+)
+from autograder.service.web.submitting import store_upload
+from autograder.service.web.uploads import Refusal
+from autograder.student.curriculum import ASSIGNMENTS
+
+
+@require_http_methods(["GET", "POST"])
+def signin(request, signed: str):
+    """GET shows a button (mail scanners that follow links sign no one in); POST signs in."""
+    user = accounts.user_for_link(signed, settings.CONFIG.signin_link_days)
+    if user is None:
+        return page(request, "signin.html", {"bad": True}, status=404)
+    if request.method == "POST":
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return redirect("/")
+    name = user.first_name or user.username
+    return page(request, "signin.html", {"confirm": say(request, "signin.confirm", name=name)})
+
+
+@require_POST
+def signout(request):
+    logout(request)
+    return redirect("/")
+
+
+def home(request):
+    if not request.user.is_authenticated:
+        return page(request, "welcome.html", {})
+    if request.user.is_staff:
+        return redirect("/instructor/")
+    rows = []
+    for assignment_id in ASSIGNMENTS:
+        policy = policy_for(assignment_id)
+        mine = list(Submission.objects.filter(user=request.user, assignment_id=assignment_id)
+                    .prefetch_related("gradings"))
+        adjustments = adjustments_of(request.user, assignment_id)
+        best = counted([scored(s, policy, adjustments) for s in mine], policy)
+        shown = best is not None and visibility(policy, timezone.now()) != Visibility.PUBLIC
+        rows.append({"assignment_id": assignment_id, "due": moment(policy.due_at), "count": len(mine),
+                     "counted": f"{best.row.score:g} / {best.row.max_score:g}" if shown else "",
+                     "accepting": policy.accepting})
+    return page(request, "home.html", {"rows": rows})
+
+
+def _history(request, assignment_id: str) -> list[dict]:
+    policy = policy_for(assignment_id)
+    now = timezone.now()
+    seen = visibility(policy, now)
+    submissions = list(Submission.objects.filter(user=request.user, assignment_id=assignment_id)
+                       .prefetch_related("gradings"))
+    adjustments = adjustments_of(request.user, assignment_id)
+    items = [scored(submission, policy, adjustments) for submission in submissions]
+    best = counted(items, policy)
+    history = []
+    for item in items:
+        states = {grading.state for grading in item.submission.gradings.all()}
+        state = GradingState.DONE if item.row is not None else (
+            GradingState.RUNNING if GradingState.RUNNING in states else GradingState.QUEUED)
+        history.append({"id": item.submission.id, "received": moment(item.submission.received_at),
+                        "filename": item.submission.filename, "state": state,
+                        "score": f"{item.row.score:g} / {item.row.max_score:g}"
+                        if item.row and seen != Visibility.PUBLIC else "",
+                        "counts": best is not None and item.submission.id == best.submission.id})
+    return history
+
+
+def _assignment_page(request, assignment_id: str, refusal: Refusal | None = None):
+    policy = policy_for(assignment_id)
+    none = say(request, "limit.none")
+    history = _history(request, assignment_id)
+    for item in history:
+        item["state_text"] = say(request, f"state.{item['state']}")
+    return page(request, "assignment.html", {
+        "assignment_id": assignment_id, "policy": policy, "due": moment(policy.due_at),
+        "closes": moment(policy.closes_at), "closes_text": say(request, "closes", time=moment(policy.closes_at)),
+        "limits": say(request, "limits", per_hour=policy.per_hour_limit or none, total=policy.total_limit or none),
+        "upload_help": say(request, "upload.help", assignment=assignment_id,
+                           limit_mb=f"{settings.CONFIG.max_upload_bytes / 2**20:g}"),
+        "history": history, "refusal": refusal_text(request, refusal) if refusal else ""},
+        status=refusal_status(refusal) if refusal else 200)
+
+
+@student_required
+def assignment(request, assignment_id: str):
+    if assignment_id not in ASSIGNMENTS:
+        raise Http404
+    return _assignment_page(request, assignment_id)
+
+
+@student_required
+@require_POST
+def upload(request, assignment_id: str):
+    sent = request.FILES.get("notebook")
+    try:
+        submission = store_upload(request.user, assignment_id, sent.name if sent else "",
+                                  sent.read() if sent else None, via="web")
+    except Refusal as refusal:
+        if assignment_id not in ASSIGNMENTS:
+            raise Http404 from None
+        return _assignment_page(request, assignment_id, refusal)
+    return redirect(f"/submissions/{submission.id}")
+
+
+def result_of(submission: Submission) -> dict:
+    """What the reader may see of a submission now: its state, place in the queue, score, page."""
+    gradings = list(submission.gradings.all())
+    if not any(grading.state == GradingState.DONE for grading in gradings):
+        # Waiting: the cheap answer that a page or a CI job asks for every second.
+        waiting = next((grading for grading in gradings if grading.state != GradingState.DONE), None)
+        running = waiting is not None and waiting.state == GradingState.RUNNING
+        return {"state": "running" if running else "queued",
+                "position": queue.position(waiting) if waiting else 1, "row": None}
+    policy = policy_for(submission.assignment_id)
+    item = scored(submission, policy, adjustments_of(submission.user, submission.assignment_id))
+    return {"state": "done", "row": item.row, "seen": visibility(policy, timezone.now()), "due": moment(policy.due_at)}
+
+
+@student_required
+def submission_page(request, submission_id: int):
+    submission = own_submission(request, submission_id)
+    result = result_of(submission)
+    if request.user.is_staff:
+        result["seen"] = Visibility.EVERYTHING
+    received = moment(submission.received_at)
+    texts = {"received_text": say(request, "result.received", time=received)}
+    if result["state"] == "queued":
+        texts["queue_text"] = say(request, "queue.position", time=received, position=result["position"])
+    elif result["state"] == "running":
+        texts["queue_text"] = say(request, "queue.running", time=received)
+    else:
+        row, due = result["row"], result["due"]
+        texts["score_text"] = say(request, "result.score", score=f"{row.score:g}", max_score=f"{row.max_score:g}")
+        texts["public_text"] = say(request, "result.public_only", due=due)
+        texts["score_only_text"] = say(request, "result.score_only", due=due)
+        time = row.submission_time
+        if time is not None and time.days_late:
+            texts["late_text"] = say(request, "result.late", days=time.days_late, penalty=f"{time.penalty:g}")
+    return page(request, "submission.html", {"submission": submission, "result": result, **texts})
+
+
+@student_required
+def submission_feedback(request, submission_id: int):
+    """The kit's own feedback page, in the notebook's language (only when the policy shows it)."""
+    submission = own_submission(request, submission_id)
+    result = result_of(submission)
+    if result["row"] is None or (result["seen"] != Visibility.EVERYTHING and not request.user.is_staff):
+        raise Http404
+    return HttpResponse(feedback_html(result["row"]), content_type="text/html; charset=utf-8")
+
+
+@student_required
+@require_http_methods(["GET", "POST"])
+def token(request):
+    made = None
+    if request.method == "POST":
+        if request.POST.get("action") == "revoke":
+            accounts.revoke_tokens(request.user)
+        else:
+            made = accounts.make_api_token(request.user)
+    active = ApiToken.objects.filter(user=request.user, revoked_at__isnull=True).count()
+    return page(request, "token.html", {"made": made, "active_text": say(request, "token.active", count=active)})

@@ -1,0 +1,86 @@
+"""The service pages' own words, in English; ``autograder/locales/<lang>/service.json``
+translates them key for key. A page's language is the one its reader chose (the links at the top),
+else that of their latest notebook; the feedback page itself is always in the notebook's language."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from autograder.course.paths import LOCALES_DIR
+from autograder.student import language as languages
+
+SERVICE_TEXT: dict[str, str] = {
+    "title": "Attention kit: submissions",
+    "sign_out": "Sign out",
+    "welcome": "Sign in with the personal link your instructor sent you. Each link is yours alone: do not share it.",
+    "signin.confirm": "Sign in as {name}?",
+    "signin.button": "Sign in",
+    "signin.bad": "This sign-in link is not valid: it may have expired or been replaced by a newer one. Ask your"
+                  " instructor for a new link.",
+    "assignments": "Your assignments",
+    "column.assignment": "Assignment",
+    "column.due": "Due",
+    "column.counted": "Score that counts",
+    "column.submissions": "Submissions",
+    "column.received": "Received",
+    "column.score": "Score",
+    "column.state": "State",
+    "no_due": "no due date",
+    "closes": "no submissions after {time}",
+    "open_assignment": "Submit or see your history",
+    "upload.heading": "Submit your notebook",
+    "upload.help": "Upload your {assignment}.ipynb (or the zip from otter's grader.export()). Up to {limit_mb} MB.",
+    "upload.button": "Submit",
+    "history": "Your submissions",
+    "history.none": "You have not submitted this assignment yet.",
+    "history.counts": "counts",
+    "counting.latest": "Your latest graded submission counts.",
+    "counting.best": "Your best graded submission counts.",
+    "limits": "Limits: {per_hour} per hour, {total} in all.",
+    "limit.none": "none",
+    "state.queued": "waiting to be graded",
+    "state.running": "being graded",
+    "state.done": "graded",
+    "queue.position": "Your notebook was received at {time}. It is number {position} in the queue; this page"
+                      " refreshes itself.",
+    "queue.running": "Your notebook was received at {time} and is being graded now; this page refreshes itself.",
+    "result.score": "Score: {score} of {max_score}",
+    "result.feedback": "Open the feedback page",
+    "result.score_only": "Your instructor shows only the score until the due date ({due}); the feedback page opens"
+                         " then.",
+    "result.public_only": "Until the due date ({due}) your instructor shows only the public checks: run"
+                          " check(\"<stage>\") in your notebook. The hidden tests' score and feedback open then.",
+    "result.received": "Received {time} (the server's clock).",
+    "result.late": "Late by {days} day(s): {penalty} points off.",
+    "back": "Back to the assignment",
+    "home": "Home",
+    "token.heading": "API token for CI",
+    "token.help": "A CI job in your repository can submit with this token (see the course's template). Anyone with"
+                  " the token can submit as you: keep it in your repository's secrets only.",
+    "token.new": "Make a new token",
+    "token.revoke": "Revoke all my tokens",
+    "token.shown_once": "Your new token (shown only now; copy it into your repository's secret KIT_TOKEN):",
+    "token.active": "Active tokens: {count}",
+    "refused": "Your upload was not accepted, and nothing was stored.",
+    "refusal.too_large": "The file is larger than {limit_mb} MB. Upload the .ipynb itself (outputs cleared:"
+                         " Edit > Clear outputs of all cells), not a folder or an archive of other files.",
+    "refusal.empty_file": "The file is empty. Save your notebook (File > Save) and upload the .ipynb file.",
+    "refusal.no_file": "No file was chosen. Choose your .ipynb file, then press Submit.",
+    "refusal.not_a_notebook": "This file is not a Jupyter notebook. Upload the .ipynb file you worked in (or the zip"
+                              " that otter's grader.export() made).",
+    "refusal.not_a_notebook_detail": "This file cannot be graded: {detail}.",
+    "refusal.wrong_assignment": "This is not this assignment's notebook: {detail}.",
+    "refusal.zip_bomb": "This zip unpacks to far more than a notebook: upload the .ipynb itself.",
+    "refusal.zip_without_notebook": "The zip holds no notebook named {expected}: upload the .ipynb itself.",
+    "refusal.duplicate": "You uploaded this same file a moment ago; it is already in the queue.",
+    "refusal.per_hour": "You have used this hour's submissions. The next one is allowed at {next_allowed}.",
+    "refusal.total": "You have used all the submissions this assignment allows.",
+    "refusal.closed": "This assignment no longer takes submissions (it closed at {closes_at}).",
+    "refusal.not_accepting": "This assignment does not take submissions now.",
+    "refusal.unknown_assignment": "There is no assignment {assignment} here.",
+    "language": "Language",
+}
+
+
+def page_text(language: str) -> Mapping[str, str]:
+    return languages.messages(language, "service", SERVICE_TEXT, LOCALES_DIR)

@@ -1,0 +1,119 @@
+"""The service's pages in a real browser (Debian's Chromium, driven by Playwright): a student
+signs in, submits a correct and a wrong notebook and reads both feedback pages, in English and
+in Chinese; an instructor changes a policy and downloads grades.csv."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright import sync_api as playwright
+from service_harness import LiveService, notebook_bytes
+
+CHROMIUM = "/usr/bin/chromium"
+# As the machine's closed network needs: no background connections, no first-run dialogs.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]
+A01 = "01_attention_scores"
+
+
+@pytest.fixture(scope="module")
+def service():
+    live = LiveService().start()
+    yield live
+    live.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+def _sign_in(page, link: str) -> None:
+    page.goto(link)
+    page.click("#signin")
+    page.wait_for_url(re.compile(r"/(instructor/)?$"))
+
+
+def _submit(page, service, path, assignment: str = A01) -> str:
+    page.goto(f"{service.url}/assignments/{assignment}")
+    page.set_input_files("#notebook", str(path))
+    page.click("#submit")
+    page.wait_for_selector("#score", timeout=60_000)  # the queue page refreshes itself until graded
+    return page.inner_text("#score")
+
+
+def test_a_student_signs_in_submits_and_reads_feedback_in_english_and_chinese(service, browser, tmp_path):
+    page = browser.new_page()
+    _sign_in(page, service.link_for("mei"))
+    assert "Your assignments" in page.inner_text("h1")
+    correct, wrong, chinese = tmp_path / "correct.ipynb", tmp_path / "wrong.ipynb", tmp_path / "zh.ipynb"
+    correct.write_bytes(notebook_bytes("ada_full_marks", A01))
+    wrong.write_bytes(notebook_bytes("ben_partial", A01))
+    chinese.write_bytes(notebook_bytes("ben_partial", A01, language="zh", run="zh"))
+
+    assert _submit(page, service, correct) == "Score: 100 of 100"
+    page.click("#feedback")
+    assert "01_attention_scores: feedback for mei" in page.inner_text("h1")
+    assert "Not yet right" not in page.content()
+    page.screenshot(path=str(tmp_path / "feedback-correct.png"), full_page=True)
+
+    score = _submit(page, service, wrong)
+    assert score.startswith("Score: ")
+    assert score != "Score: 100 of 100"
+    page.click("#feedback")
+    assert "Not yet right" in page.content()
+
+    page.goto(f"{service.url}/assignments/{A01}?lang=zh")
+    assert page.inner_text("h2") == "提交你的笔记本"
+    assert _submit(page, service, chinese).startswith("分数：")
+    page.click("#feedback")
+    assert "给 mei 的反馈" in page.inner_text("h1")
+    assert "还不正确" in page.content()  # "Not yet right", in the notebook's language
+    page.screenshot(path=str(tmp_path / "feedback-zh.png"), full_page=True)
+
+    page.goto(f"{service.url}/assignments/{A01}?lang=en")
+    rows = page.locator("#history tbody tr")
+    assert rows.count() == 3
+    assert "counts" in rows.first.inner_text()
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not a notebook")
+    page.set_input_files("#notebook", str(bad))
+    page.click("#submit")
+    assert "nothing was stored" in page.inner_text("#refusal")
+    assert page.locator("#history tbody tr").count() == 3
+
+
+def test_an_instructor_changes_a_policy_and_downloads_grades_csv(service, browser, tmp_path):
+    student = browser.new_page()
+    _sign_in(student, service.link_for("noor"))
+    notebook = tmp_path / "n.ipynb"
+    notebook.write_bytes(notebook_bytes("ben_partial", "02_self_attention"))
+    _submit(student, service, notebook, "02_self_attention")
+
+    page = browser.new_page()
+    _sign_in(page, service.link_for("teacher", instructor=True))
+    assert "guarantees proved" in page.inner_text("#workers")
+    page.click("a[href='/instructor/policies/02_self_attention']")
+    page.fill("#due_at", "2099-01-31T23:59+00:00")
+    page.select_option("#visibility", "score")
+    page.fill("#late_penalty_percent", "5")
+    page.click("#save-policy")
+    page.wait_for_url(re.compile(r"/instructor/$"))
+    row = page.locator("#policies tr", has_text="02_self_attention").inner_text()
+    assert "2099-01-31" in row
+    assert "the score only" in row
+    assert "5.0 %" in row
+
+    with page.expect_download() as download:
+        page.click("#grades-csv")
+    grades = download.value.path().read_text()
+    assert grades.splitlines()[0] == "student_id,assignment_id,score,max_score,status,submitted_at,late_penalty"
+    assert re.search(r"^noor,02_self_attention,[\d.]+,100,graded,\d{4}-", grades, re.M)
+    page.screenshot(path=str(tmp_path / "instructor.png"), full_page=True)
+
+    student.reload()
+    assert student.locator("#score-only").count() == 1  # the new policy holds at once
