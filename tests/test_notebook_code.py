@@ -60,7 +60,8 @@ def test_a_syntax_error_costs_only_its_cell():
     extracted = extract_definitions(_notebook("def broken(:\n    pass", "def fine():\n    return 1"))
     assert [block.names for block in extracted.blocks] == [["fine"]]
     assert [str(problem) for problem in extracted.problems] == [
-        "code cell 1 has a syntax error at line 1 (invalid syntax); none of its definitions were loaded"
+        "code cell 1 of 2 (it begins `def broken(:`) has a syntax error at line 1 (invalid syntax); none of its"
+        " definitions were loaded"
     ]
 
 
@@ -162,8 +163,8 @@ def test_a_later_definition_of_a_graded_name_is_ignored_and_noted():
     extracted = _read(_answer("f", "def f():\n    return 1"), _plain("def f():\n    return 'scratch'"))
     assert [block.source for block in extracted.blocks] == ["def f():\n    return 1"]
     assert [str(note) for note in extracted.notes] == [
-        "f is defined again in code cell 2, outside its answer cell: that definition was ignored (only the"
-        " answer cell of f is graded)."]
+        "f is defined again in code cell 2 of 2 (it begins `def f():`), outside its answer cell: that definition"
+        " was ignored (only the answer cell of f is graded)."]
 
 
 def test_a_missing_answer_cell_falls_back_to_any_cell_and_says_so():

@@ -320,6 +320,11 @@ SAMPLES = {
     "limit": "10", "budget": "60", "cell": 7, "line": 3, "reason": "invalid syntax", "characters": "250,000",
     "error": "EOFError: the worker went away", "message": "p must be in [0, 1]", "text": "a message of its own",
     "functions": "softmax",
+    "first_line": "class CausalAttention(nn.Module):", "factor": "1/8", "order": "(0, 2, 1, 3)", "first": -2,
+    "second": -1, "dim": -1, "expected_dim": -2, "sums": "1.5, 2, 0.75", "factors": "1, 2, 3", "along": -2,
+    "divisor": "64", "right": "sqrt(d_k) = 2", "later": 3, "low": -3, "high": 2, "written": "__init_",
+    "meant": "__init__", "owner": "torch.nn", "suggestion": "Module", "keyword": "biass",
+    "function": "Linear.__init__", "kept": 36, "sizes": "d_out = 10",
 }
 # Fields that hold phrases of the table itself (nested findings), with an example of each.
 PHRASES = {
@@ -327,6 +332,9 @@ PHRASES = {
     "problems": [finding("problems.missing", name="W_value", shape="(3, 4)"), finding("problems.more", count=2)],
     "doing": finding("doing.answering"),
     "found": finding("raised", error_type="RuntimeError", message="shape '[2, 5, 3, 4]' is invalid"),
+    "forms": finding("evidence.forms", forms="1/sqrt(64)"),
+    "problem": finding("syntax_error", cell=finding("cell.code", position=3, count=9, first_line="def f(:"), line=1,
+                       reason="invalid syntax"),
 }
 
 
@@ -445,7 +453,7 @@ class _Student:
 
 class _Module:
     """A student's module as the probe client describes it: no parameters, ``plain`` tensors (which
-    stay on the CPU, so that running it on the meta device fails as torch does)."""
+    stay on the CPU, so that running it on the stand-in GPU fails as torch does)."""
 
     def __init__(self, plain=(), buffers=(), output_shape=(2, 6, 4)):
         self.plain, self.buffers, self.output_shape = list(plain), dict.fromkeys(buffers), output_shape
@@ -457,9 +465,10 @@ class _Module:
         return {"parameters": {"W_o": ([4, 4], "float32")}, "plain_tensor_attributes": self.plain,
                 "buffers": self.buffers}
 
-    def __call__(self, x):
+    def call_on_stand_in_gpu(self, x):
         if self.plain:
-            raise StudentError("RuntimeError", "Tensor on device meta is not on the expected device cpu!")
+            raise StudentError("FakeTensorDeviceMismatchError", "Expected all tensors to be on the same device,"
+                               " but found at least two devices, meta and cpu!")
         return torch.zeros(self.output_shape, device=x.device)
 
 
@@ -487,9 +496,9 @@ def _real_failures() -> list[Finding]:
         _failure(lambda: expect_tensor(x + 1, x, what)),
         _failure(lambda: expect_tensor(mask.T, mask, "causal_mask(3)", mistakes={"mask_swapped": [mask.T]})),
         _failure(lambda: modules.load_reference_weights(_Module(), reference, "CausalAttention(4, 4, 6, 0.0)")),
-        _failure(lambda: modules.expect_runs_on_meta(_Module(plain=["mask"]), (2, 6, 5), (2, 6, 4),
+        _failure(lambda: modules.expect_runs_on_stand_in(_Module(plain=["mask"]), (2, 6, 5), (2, 6, 4),
                                                      "CausalAttention(5, 4, 8, 0.1)")),
-        _failure(lambda: modules.expect_runs_on_meta(_Module(buffers=["mask"], output_shape=(2, 4)),
+        _failure(lambda: modules.expect_runs_on_stand_in(_Module(buffers=["mask"], output_shape=(2, 4)),
                                                      (2, 6, 5), (2, 6, 4), "SelfAttention_v1(5, 4)")),
         _failure(lambda: modules.expect_no_future_leakage(lambda x: x.flip(1).cumsum(1).flip(1),
                                                           lambda x: x.cumsum(1), leaky, 0,

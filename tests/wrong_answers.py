@@ -579,13 +579,13 @@ def wrapper_with_2d_output(d_in, context_length, dropout):
 def split_heads(x, num_heads):
     b, num_tokens, d_out = x.shape
     if d_out % num_heads:
-        raise ValueError("d_out must be divisible by num_heads")
+        raise ValueError(f"d_out={d_out} must be divisible by num_heads={num_heads}")
     return x.view(b, num_heads, num_tokens, d_out // num_heads)
 '''),
     WrongAnswer("split_heads_by_chunks", "split_copies", '''
 def split_heads(x, num_heads):
     if x.shape[-1] % num_heads:
-        raise ValueError("d_out must be divisible by num_heads")
+        raise ValueError(f"{x.shape[-1]} features must split into {num_heads} heads")
     return torch.stack(x.chunk(num_heads, dim=-1), dim=1)
 '''),
     WrongAnswer("split_heads_assert", "indivisible_not_rejected", '''
@@ -979,7 +979,7 @@ class MultiHeadAttentionWrapper(nn.Module):
 def split_heads(x, num_heads):
     b, t, d = x.shape
     if d % num_heads:
-        raise ValueError("not divisible")
+        raise ValueError(f"{d} not divisible by {num_heads}")
     return x.view(b, t, num_heads, d // num_heads).permute(0, 2, 3, 1)
 '''),
     WrongAnswer("merge_view_after_transpose", "view_needs_contiguous", '''

@@ -53,6 +53,21 @@ PAGE_TEXT: dict[str, str] = {
     "score.adjustment": "Adjustment: {reason}",
     "score.total": "Score",
     "status.not_implemented": "Not implemented yet",  # an untouched stub: no error of the student's
+    "status.waiting": "Passed, and counted once the values are right",  # a behaviour check waiting for them
+    "status.note": "Passed, with a note",  # a passed test that says something worth knowing
+    "tests_waiting": "({count} of them count once the values are right)",
+    # Gradescope's results (autograder/platforms/gradescope/results.py): what students see there.
+    "gradescope.score": "Score: {score} / {max_score}.",
+    "gradescope.not_graded": "Your notebook could not be graded ({status}); submit {assignment_id}.ipynb.",
+    "gradescope.load_problems": "Some of your code could not be loaded, so the tests that need it failed:",
+    "gradescope.stages": (
+        "Each stage below shows how many hidden tests passed; what each test checked, and the hint for"
+        " each failure, are shown after the due date."),
+    "gradescope.stage": "{stage}: {passed} of {total} hidden tests passed",
+    "gradescope.stage_waiting": (
+        "{stage}: {passed} of {total} hidden tests passed ({waiting} count once the values are right)"),
+    "gradescope.points": "{points} of {max_points} points.",
+    "gradescope.passed": "Passed.",
 }
 
 MINUS = "\u2212"  # the minus sign, not a hyphen
@@ -79,32 +94,51 @@ def _problem(test: ScoredTest) -> tuple:
 
 
 def _label_key(test: ScoredTest) -> str:
-    """The page text that labels a failed test's message: its status, or "not implemented yet"
-    for a stub that still raises NotImplementedError."""
+    """The page text that labels a test's message: its status, "not implemented yet" for a stub
+    that still raises NotImplementedError, and neutral labels for a passed behaviour check that
+    waits for right values and for a passed test's note."""
+    if test.passed:
+        return "status.note"
+    if test.waiting:
+        return "status.waiting"
     if test.finding is not None and test.finding.key == "not_implemented":
         return "status.not_implemented"
     return f"status.{test.status.value}"
 
 
+def _shown(test: ScoredTest) -> bool:
+    """Whether a test has a message for the page: every test that did not pass, and a passed one's note."""
+    return not test.passed or test.finding is not None
+
+
 def _stage_summaries(row: GradedRow) -> list[dict]:
-    """The stages of the page, with their failure messages in the notebook's language: one
-    message per problem, the first test's, however many tests (shapes, dtypes, devices) found it."""
+    """The stages of the page, with their messages in the notebook's language: one message per
+    problem, the first test's, however many tests (shapes, dtypes, devices) found it; failures
+    first, then the checks waiting for right values, then notes."""
     text = page_text(row.language)
     summaries = []
     for total in row.stage_totals():
         groups: dict[tuple, list[ScoredTest]] = {}
-        for test in row.tests:
-            if test.stage == total.stage and not test.passed:
-                groups.setdefault(_problem(test), []).append(test)
+        for test in sorted((test for test in row.tests if test.stage == total.stage and _shown(test)),
+                           key=lambda test: (test.passed, test.waiting)):
+            groups.setdefault(_problem(test), []).append(test)
         summaries.append({
-            "name": total.stage, "passed": total.passed, "total": total.total,
+            "name": total.stage, "passed": total.passed + total.waiting, "total": total.total,
             "points": total.points, "max_points": total.max_points,
-            "messages": [{"status": tests[0].status.value, "text": tests[0].message(row.language),
+            "waiting": text["tests_waiting"].format(count=total.waiting) if total.waiting else "",
+            "messages": [{"status": _status_class(tests[0]), "text": tests[0].message(row.language),
                           "label": text["message_label_tests" if len(tests) > 1 else "message_label"].format(
                               label=text[_label_key(tests[0])], count=len(tests))}
                          for tests in groups.values()],
         })
     return summaries
+
+
+def _status_class(test: ScoredTest) -> str:
+    """The CSS class of a message: red for what failed, neutral for a waiting check or a note."""
+    if test.passed or test.waiting:
+        return "neutral"
+    return test.status.value
 
 
 def _moment(iso: str, like: str | None = None) -> str:

@@ -49,10 +49,17 @@ SENTENCES: dict[str, str] = {
     "not_a_parameter": (
         "{what} is no longer a parameter of {module}: wrap the copied matrix in nn.Parameter, or"
         " copy into the existing one."),
+    "no_parameter_to_copy_into": (
+        "{call} has no parameter {name} to copy into, even before the copy: the notebook names"
+        " SelfAttention_v1's parameters W_query, W_key and W_value (see that stage's own tests)."),
     # 03_causal_attention: dropout.
     "zero_fraction": (
         "{what}: zeroed {fraction} of the elements; with p = {p} about {expected_fraction} should"
         " be zero."),
+    "dropped_together": (
+        "{what}: the elements along dim {dim} were kept or dropped all together ({kept} of {total}"
+        " groups kept); each element should be kept or dropped on its own."),
+    "valid_p_rejected": "{what} raised a ValueError, but p = {p} is a valid probability.",
     "wrong_error_for_p": "{what} raised {error_type}; raise a ValueError that says p must be between 0 and 1.",
     "no_error_for_p": "{what} returned a result; a probability outside [0, 1] should raise a ValueError.",
     "same_seed_different_masks": "{what} gave different masks for two generators with the same seed.",
@@ -79,6 +86,7 @@ SENTENCES: dict[str, str] = {
     "no_error_for_heads": (
         "{what} returned a result; {features} features cannot be split into {heads} equal heads, so"
         " it should raise a ValueError."),
+    "error_lacks_sizes": "{what} raised a ValueError whose message does not name {sizes}: \"{message}\"",
     "parameter_count": (
         "{what} has {parameters} parameters; the layer this exercise asks for has {expected_parameters}"
         " (768 input and output features, and qkv_bias=False, the default, as the notebook says)."),
@@ -89,14 +97,55 @@ SENTENCES: dict[str, str] = {
     "modified_input": (
         "{what} returned the right values but changed its argument {argument} in place, and the"
         " caller still needs it."),
+    # What a wrong answer's values show (autograder/hidden/diagnosis.py): notes after a failure.
+    "evidence.all_zeros": " Every value you returned is 0.",
+    "evidence.constant_factor": " Every value is {factor} times the reference's{forms}.",
+    "evidence.forms": " (= {forms})",
+    "evidence.no_forms": "",
+    "evidence.reshaped": (
+        " It holds the reference's values in the same order, but in shape {actual_shape} instead of"
+        " {expected_shape}."),
+    "evidence.swapped": " It holds the reference's values with dims {first} and {second} swapped.",
+    "evidence.permuted": " It holds the reference's values with their dims in the order {order}.",
+    "evidence.permuted_then_viewed": (
+        " It holds the reference's values with their dims in the order {order}, then viewed as"
+        " {shape}: a view or reshape into a layout the data is not in."),
+    "evidence.sums_along": " Its values sum to 1 along dim {dim}; they should sum to 1 along dim {expected_dim}.",
+    "evidence.not_normalised": (
+        " Each slice along dim {dim} is the reference's times a factor of its own, so the slices sum"
+        " to {sums} instead of 1."),
+    "evidence.sums_to": " Its slices along dim {dim} sum to {sums}, not to 1: it is no softmax.",
+    "evidence.factors_along": (
+        " Each slice along dim {dim} is the reference's times a factor of its own: {factors} along"
+        " dim {along}."),
+    "evidence.slices_scaled": " Each slice along dim {dim} is the reference's times a factor of its own.",
+    "evidence.softmax_of_right": " It is the softmax (along dim {dim}) of the right result.",
+    "evidence.scores_divided_by": (
+        " It is what the attention gives when the scores are divided by {divisor}{forms}; the"
+        " reference divides them by {right}."),
+    "evidence.scores_divided": (
+        " Every value is the scores divided by {divisor}{forms}; the reference divides them by {right}."),
+    "evidence.not_scaled": "nothing (this notebook does not scale the scores)",
+    "evidence.future_changes_past": (
+        " Changing only position {later} of the input changed your result at the earlier position"
+        " {position}: it sees the future."),
+    "evidence.future_keys_change_row": (
+        " Changing only entries above the diagonal (later keys) changed row {position} of your result: it"
+        " sees the future."),
+    "evidence.dim_is_a_size": (
+        " — {argument} is {value} here, a size: this tensor's dims run from {low} to {high}."),
+    "evidence.misspelt_method": " — {class_name} defines {written}, not {meant}, so PyTorch never calls it.",
+    "evidence.did_you_mean": " — {owner} has no attribute {name}; did you mean {suggestion}?",
+    "evidence.unknown_keyword": " — {function} takes no keyword {keyword}; did you mean {suggestion}?",
+    "evidence.changed_in_place": " It also changed its argument {argument} in place.",
     # What was checked: the {what} of a message or of another phrase.
     "what.for_shape": "{call} for {argument} of shape {shape}",
     "what.for_queries_and_keys": "{call} for queries of shape {queries_shape} and keys of shape {keys_shape}",
     "what.on_x": "{what} on x of shape {shape}",
-    "what.on_meta": "{what} on the meta device, for x of shape {shape}",
+    "what.on_meta": "{what} on a stand-in GPU (fake tensors that check devices as a GPU does), for x of shape {shape}",
     "what.function_on_meta": (
-        "{call} on the meta device (a stand-in for a GPU), for x of shape {shape}: every tensor it"
-        " creates should follow x's device"),
+        "{call} on a stand-in GPU (fake tensors that check devices as a GPU does), for x of shape {shape}:"
+        " every tensor it creates should follow x's device"),
     "what.future_changed": "{what} after the tokens after position {position} of x (shape {shape}) were changed",
     "what.training": "{what} in training mode",
     "what.eval": "{what} after .eval()",
@@ -163,25 +212,35 @@ SENTENCES: dict[str, str] = {
         " are loaded for grading: your code must not use a variable or helper made in another cell."),
     "while_loading": " While loading your notebook: {problems}",
     "syntax_error": (
-        "code cell {cell} has a syntax error at line {line} ({reason}); none of its definitions were"
+        "{cell} has a syntax error at line {line} ({reason}); none of its definitions were"
         " loaded"),
-    "cell_raised": "code cell {cell}, line {line}: {error}",
+    "cell_raised": "{cell}, line {line}: {error}",
     "cell_too_long": (
-        "code cell {cell} holds {characters} characters of code, over the {limit} a cell may have;"
+        "{cell} holds {characters} characters of code, over the {limit} a cell may have;"
         " none of its definitions were loaded"),
-    "cell_too_deep": "code cell {cell} is nested too deeply to read; none of its definitions were loaded",
+    "cell_too_deep": "{cell} is nested too deeply to read; none of its definitions were loaded",
+    # A cell as the student sees it (Jupyter shows no numbers): the {cell} of the sentences above.
+    "cell.answer": "the answer cell of {stage} (answer cell {position} of {count}, which begins `{first_line}`)",
+    "cell.code": "code cell {position} of {count} (it begins `{first_line}`)",
+    "did_not_load": "{name} did not load, so no test of it could run: {problem}",
     "more_load_problems": "and {count} more problems while loading",
     # How the notebook was read: the grading contract at work (autograder/notebooks/reading.py).
     "note.ignored_definition": (
-        "{name} is defined again in code cell {cell}, outside its answer cell: that definition was"
+        "{name} is defined again in {cell}, outside its answer cell: that definition was"
         " ignored (only the answer cell of {name} is graded)."),
     "note.answer_cell_missing": (
         "The answer cell of {name} is missing from the notebook, so its definition was taken from"
-        " code cell {cell}."),
+        " {cell}."),
     "note.no_answer_cells": (
         "The notebook has lost the markers of its answer cells (copying cells into a new notebook"
         " drops them), so the definitions of every cell were loaded, a later one replacing an"
         " earlier one. Submit the notebook you were given to be graded by its answer cells only."),
+    # A passed test's note: no points lost (autograder/hidden/compare.py).
+    "note.float32_precision": (
+        "{what} matches the reference at float32's precision only (the largest difference is"
+        " {difference}): somewhere inside, it computes in float32 (a tensor or a scale made without"
+        " dtype=x.dtype, or .float()). This costs nothing, since the notebook does not ask for"
+        " float64's precision."),
     # How one stage's result depends on another's (autograder/grading/engine.py).
     "counts_with_values": (
         "This check passed, but it counts only together with correct values: fix the other tests"

@@ -38,13 +38,13 @@ def mistake_texts(language: str) -> Mapping[str, str]:
 
 
 def render(found: Finding, language: str = languages.DEFAULT_LANGUAGE) -> str:
-    """``found`` as the reader of ``language`` reads it: its sentence, the named mistake, its
-    notes, then its verbatim detail on a line of its own."""
-    text = _sentence(found, language)
+    """``found`` as the reader of ``language`` reads it: its sentence, its notes (what the
+    evidence shows, how the notebook was read), the named mistake, then its verbatim detail on a
+    line of its own."""
+    text = _sentence(found, language) + "".join(_sentence(note, language) for note in found.notes)
     if found.mistake:
         hint = sentences(language)["hint.likely_mistake"]
         text += hint.format(mistake=mistake_texts(language).get(found.mistake, found.mistake))
-    text += "".join(_sentence(note, language) for note in found.notes)
     return text + ("\n" + found.detail if found.detail else "")
 
 

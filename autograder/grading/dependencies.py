@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from autograder.findings.finding import finding
 from autograder.grading.jobs import TestOutcome
-from autograder.grading.results import TestStatus
+from autograder.grading.results import WAITING_KEY, TestStatus
 from autograder.notebooks.reading import ExtractedCode
 
 
@@ -44,7 +44,7 @@ def counted_behaviour_checks(outcomes: list[TestOutcome], behaviour: Collection[
     # Values on the CPU only: a GPU instance carries no points, and must not take any away either.
     values_wrong = {outcome.stage for outcome in outcomes if outcome.device == "cpu"
                     and outcome.function not in behaviour and outcome.status is not TestStatus.PASSED}
-    return [replace(outcome, status=TestStatus.FAILED, finding=finding("counts_with_values", stage=outcome.stage))
+    return [replace(outcome, status=TestStatus.FAILED, finding=finding(WAITING_KEY, stage=outcome.stage))
             if outcome.function in behaviour and outcome.status is TestStatus.PASSED
             and outcome.stage in values_wrong else outcome
             for outcome in outcomes]

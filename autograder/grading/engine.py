@@ -122,7 +122,7 @@ def score_outcomes(assignment_id: str, outcomes: list[TestOutcome]) -> tuple[Sco
     for outcome in outcomes:
         share = share_of.get(id(outcome), 0.0)
         scored.append(ScoredTest(outcome.name, outcome.stage, share if outcome.status is TestStatus.PASSED else 0.0,
-                                 share, outcome.status, outcome.finding))
+                                 share, outcome.status, outcome.finding, outcome.largest_difference))
     return tuple(scored)
 
 
@@ -219,7 +219,8 @@ def graded_row(student_id: str, assignment_id: str, record: SubmissionRecord, co
     score = round(sum(test.points for test in tests) + sum(prediction.points for prediction in judged), 2)
     return GradedRow(student_id, assignment_id, RowStatus(RowKind.GRADED), score, rubric.max_score(assignment_id),
                      tests, tuple(record.load_problems), record.isolation, code.language, run_trust,
-                     tuple(code.notes), tuple(devices), hints=hints, predictions=judged)
+                     tuple(code.notes), tuple(devices), hints=hints, predictions=judged,
+                     float32_settings=record.float32_settings)
 
 
 def learning(assignment_id: str, code: ExtractedCode) -> tuple[tuple[HintUse, ...], tuple[PredictionResult, ...]]:

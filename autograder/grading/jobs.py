@@ -84,6 +84,7 @@ class TestOutcome:
     status: TestStatus
     finding: Finding | None = None
     device: str = "cpu"  # where the test ran; instances on an accelerator carry no points
+    largest_difference: float | None = None  # the largest |answer - reference| its comparisons met
 
 
 @dataclass
@@ -95,3 +96,4 @@ class SubmissionRecord:
     isolation: Isolation | None = None
     load_problems: list[Finding] = field(default_factory=list)
     cuda: CudaContext | None = None  # the CUDA context its worker made (``doctor`` reports it)
+    float32_settings: dict[str, str] = field(default_factory=dict)  # the references' (``worker.precision``)

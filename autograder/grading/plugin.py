@@ -22,12 +22,14 @@ from typing import Protocol
 import pytest
 
 from autograder.findings.finding import Failure, Finding, finding
+from autograder.grading import loading
 from autograder.grading.jobs import PreparedSubmission, SubmissionKey, SubmissionRecord, TestOutcome
 from autograder.grading.results import TestStatus
-from autograder.hidden import error_hints
+from autograder.hidden import error_hints, observations, slips
 from autograder.probes.client import Submission
 from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, StudentError, WorkerCrashed
 from autograder.student.curriculum import all_stages
+from autograder.worker.precision import float32_settings
 
 _STAGES = set(all_stages())
 # After this many stages ran out of time, a notebook's remaining tests are not run: grading
@@ -71,6 +73,7 @@ def _quoted(problems: list[Finding]) -> list[Finding]:
     return [*problems[:MAX_QUOTED_PROBLEMS], finding("problems.more", count=len(problems) - MAX_QUOTED_PROBLEMS)]
 
 
+_UNDEFINED = re.compile(r"^name '(\w+)' is not defined")
 # What an allocation refused at a worker's memory limit raises (its address-space limit refuses
 # the allocation before the kernel would have to kill anything): Python's, torch's and numpy's.
 _ALLOCATION_REFUSED = re.compile(r"can't allocate memory|Unable to allocate|Cannot allocate memory")
@@ -83,36 +86,54 @@ def refused_allocation(error: StudentError) -> bool:
 
 
 def _student_error_finding(error: StudentError, stage: str, submission: Submission | None,
-                           memory_limit: str | None = None) -> Finding:
-    if error_hints.raised_by_stub(error.type_name, error.student_traceback):
+                           memory_limit: str | None = None, notebook: loading.LoadedNotebook | None = None,
+                           sources: list[str] | None = None) -> Finding:
+    """What an exception of the student's code says: "did not load" (and why) for a name whose
+    definition was lost while loading, and nothing else; else the error with the slip or the
+    mistake it shows (``slips``, then ``error_hints``' rules) and the student's traceback."""
+    if error_hints.raised_by_stub(error.type_name, error.student_traceback, error.message):
         return finding("not_implemented", stage=stage)
     if memory_limit is not None and refused_allocation(error):
         return finding("memory_refused", doing=finding("doing.answering"), limit=memory_limit,
                        error=error.message).with_notes(detail=error.student_traceback)
-    mistake = error_hints.mistake_in_error(stage, error.type_name, error.message, error.student_traceback)
+    undefined = error.undefined_name
+    if undefined is None and error.type_name == "NameError":
+        match = _UNDEFINED.match(error.message)
+        undefined = match.group(1) if match else None
+    if notebook is not None and undefined in notebook.lost:
+        return finding("did_not_load", name=undefined, problem=notebook.lost[undefined])
+    line = error_hints.failing_line(error.student_traceback)
+    slip = slips.slip_in_error(error.type_name, error.message, line, sources or [])
     if error.undefined_name is not None:
         found = finding("not_defined", name=error.undefined_name)
+    elif slip is not None:
+        found = finding("raised", slip.mistake, error_type=error.type_name, message=error.message).with_notes(
+            slip.evidence)
     else:
+        mistake = error_hints.mistake_in_error(stage, error.type_name, error.message, error.student_traceback)
         found = finding("raised", mistake, error_type=error.type_name, message=error.message)
     notes = []
     if error.type_name == "NameError" and error.message.startswith("name "):
         notes.append(finding("demo_variable"))
-    if error.type_name == "NameError" and submission is not None and submission.load_problems:
-        notes.append(finding("while_loading", problems=_quoted(submission.load_problems)))
+    problems = notebook.problems if notebook is not None else submission.load_problems if submission else []
+    if error.type_name == "NameError" and problems:
+        notes.append(finding("while_loading", problems=_quoted(problems)))
     return found.with_notes(*notes, detail=error.student_traceback)
 
 
 def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission | None,
-                     memory_limit: str | None = None) -> tuple[TestStatus, Finding]:
+                     memory_limit: str | None = None, notebook: loading.LoadedNotebook | None = None,
+                     sources: list[str] | None = None) -> tuple[TestStatus, Finding]:
     """The status and finding of a failed test, in terms a student can act on (``memory_limit``:
-    each worker's, as the student should read it, when the submission runs in one)."""
+    each worker's, as the student should read it, when the submission runs in one; ``notebook``:
+    what became of its definitions while loading; ``sources``: their code, read for slips)."""
     error = excinfo.value
     if isinstance(error, ProbeTimeout):
         return TestStatus.TIMEOUT, error.finding
     if isinstance(error, WorkerCrashed):
         return TestStatus.ERROR, error.finding
     if isinstance(error, StudentError):
-        return TestStatus.ERROR, _student_error_finding(error, stage, submission, memory_limit)
+        return TestStatus.ERROR, _student_error_finding(error, stage, submission, memory_limit, notebook, sources)
     if isinstance(error, Failure):
         return TestStatus.FAILED, error.finding
     if isinstance(error, AssertionError):
@@ -157,6 +178,7 @@ class GradingPlugin:
         self._on_done = on_submission_done
         self._memory_limit = memory_limit  # each worker's, "512 MiB" (None: no worker, the bench's floor)
         self._open: dict[SubmissionKey, Submission] = {}
+        self._loaded: dict[SubmissionKey, loading.LoadedNotebook] = {}  # what became of each one's definitions
         self._timed_out_stages: set[tuple[SubmissionKey, str]] = set()
         self._canary_failed = False  # then nothing else is worth running: no grade will be written
         self.records: dict[SubmissionKey, SubmissionRecord] = {s.key: SubmissionRecord() for s in submissions}
@@ -190,6 +212,7 @@ class GradingPlugin:
         submission = self._submission_of(item)
         if submission is None:
             return
+        observations.take()  # what the previous test observed is no concern of this one
         if self._canary_failed:
             pytest.skip("the reference solution failed in the sandbox: nothing will be graded")
         timed_out = [stage for key, stage in self._timed_out_stages if key == submission.key]
@@ -235,13 +258,16 @@ class GradingPlugin:
             item.session.shouldstop = str(call.excinfo.value)
             return None
         stage = stage_of(item)
+        observed = observations.take() if call.when == "call" else observations.Observations()
         if call.excinfo is None:
-            status, found = TestStatus.PASSED, None
+            status, found = TestStatus.PASSED, observed.notes[0] if observed.notes else None
         else:
-            status, found = describe_failure(call.excinfo, stage, self._open.get(submission.key), self._memory_limit)
+            status, found = describe_failure(call.excinfo, stage, self._open.get(submission.key), self._memory_limit,
+                                             self._loaded.get(submission.key),
+                                             [block.source for block in submission.code.blocks])
             found = found.within()  # every test's share of the results file and the feedback page
         if call.when == "call" or (call.when == "setup" and status is not TestStatus.PASSED):
-            self._record(item, submission, stage, status, found)
+            self._record(item, submission, stage, status, found, observed.largest_difference)
         return pytest.TestReport(item.nodeid, item.location, {},
                                  "passed" if status is TestStatus.PASSED else "failed",
                                  str(found) if found else None, call.when, (), call.duration, call.start, call.stop)
@@ -257,7 +283,7 @@ class GradingPlugin:
         self.problems.append(str(excrepr))
 
     def _record(self, item: pytest.Item, submission: PreparedSubmission, stage: str, status: TestStatus,
-                found: Finding | None) -> None:
+                found: Finding | None, largest_difference: float | None = None) -> None:
         record = self.records[submission.key]
         name = self._test_name(item, submission)
         if name in record.recorded:
@@ -266,7 +292,7 @@ class GradingPlugin:
             self._timed_out_stages.add((submission.key, stage))
         callspec = getattr(item, "callspec", None)
         device = str(callspec.params.get("device", "cpu")) if callspec else "cpu"
-        record.outcomes.append(TestOutcome(name, item.originalname, stage, status, found, device))
+        record.outcomes.append(TestOutcome(name, item.originalname, stage, status, found, device, largest_difference))
         record.recorded.add(name)
 
     # -- used by the hidden tests' conftest -----------------------------------------------
@@ -278,7 +304,10 @@ class GradingPlugin:
             with self._opener(prepared) as submission:
                 record.isolation = submission.isolation
                 record.cuda = submission.cuda
-                record.load_problems = list(submission.load_problems)
+                record.float32_settings = float32_settings()
+                loaded = loading.placed(list(submission.load_problems), prepared.code)
+                record.load_problems = loaded.problems
+                self._loaded[prepared.key] = loaded
                 self._open[prepared.key] = submission
                 try:
                     yield submission

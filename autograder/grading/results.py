@@ -9,8 +9,8 @@ order of rows are computed here once. This module does not import torch: reading
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 
 from autograder.findings.finding import Finding, FindingFormatError
 from autograder.findings.render import render
@@ -22,6 +22,8 @@ from autograder.worker.text import clean_text
 
 # The first five columns are the contract scripts rely on; the term's columns come after them.
 CSV_COLUMNS = ["student_id", "assignment_id", "score", "max_score", "status", "submitted_at", "late_penalty"]
+# The finding of a behaviour check that passed but waits for its stage's values (grading/dependencies.py).
+WAITING_KEY = "counts_with_values"
 # The command-line flag that grades although student code could read the secrets: its name says so.
 UNSAFE_FLAG = "--unsafe-let-students-read-solutions"
 
@@ -84,11 +86,17 @@ class ScoredTest:
     points: float
     max_points: float
     status: TestStatus
-    finding: Finding | None = None  # what the test found; None when it passed
+    finding: Finding | None = None  # what the test found; for a passed test, a note (or None)
+    largest_difference: float | None = None  # the largest |answer - reference| its comparisons met
 
     @property
     def passed(self) -> bool:
         return self.status is TestStatus.PASSED
+
+    @property
+    def waiting(self) -> bool:
+        """A behaviour check that passed but counts only once its stage's values are right."""
+        return self.finding is not None and self.finding.key == WAITING_KEY
 
     def message(self, language: str = DEFAULT_LANGUAGE) -> str:
         return render(self.finding, language) if self.finding else ""
@@ -98,13 +106,17 @@ class ScoredTest:
                 "status": self.status.value, "message": self.message()}
         if self.finding is not None:
             data["finding"] = self.finding.to_json()
+        if self.largest_difference is not None:
+            data["largest_difference"] = self.largest_difference
         return data
 
     @classmethod
     def from_json(cls, data: dict) -> ScoredTest:
         found = data.get("finding")
+        difference = data.get("largest_difference")
         return cls(str(data["name"]), str(data["stage"]), float(data["points"]), float(data["max_points"]),
-                   TestStatus(data["status"]), Finding.from_json(found) if found is not None else None)
+                   TestStatus(data["status"]), Finding.from_json(found) if found is not None else None,
+                   float(difference) if difference is not None else None)
 
 
 @dataclass(frozen=True)
@@ -116,6 +128,7 @@ class StageTotal:
     total: int
     points: float
     max_points: float
+    waiting: int = 0  # behaviour checks that passed, counted once the stage's values are right
 
     @property
     def all_passed(self) -> bool:
@@ -227,6 +240,7 @@ class GradedRow:
     adjustments: tuple[Adjustment, ...] = ()
     hints: tuple[HintUse, ...] = ()  # the hint tiers opened, in stage order
     predictions: tuple[PredictionResult, ...] = ()  # every question of the notebook, judged
+    float32_settings: Mapping[str, str] = field(default_factory=dict)  # what the references ran under
 
     @property
     def graded(self) -> bool:
@@ -305,6 +319,7 @@ class GradedRow:
             "hint_tiers": {use.stage: use.tier for use in self.hints},
             "predictions": [prediction.to_json() for prediction in self.predictions],
             "predictions_score": self.predictions_score,
+            **({"float32_settings": dict(self.float32_settings)} if self.float32_settings else {}),
         }
 
     def _isolation_json(self) -> dict:
@@ -333,7 +348,9 @@ class GradedRow:
                        adjustments=tuple(Adjustment.from_json(item) for item in data.get("adjustments", [])),
                        hints=tuple(HintUse(str(stage), int(tier))
                                    for stage, tier in data.get("hint_tiers", {}).items()),
-                       predictions=tuple(PredictionResult.from_json(item) for item in data.get("predictions", [])))
+                       predictions=tuple(PredictionResult.from_json(item) for item in data.get("predictions", [])),
+                       float32_settings={str(key): str(value)
+                                         for key, value in (data.get("float32_settings") or {}).items()})
         except (KeyError, TypeError, ValueError, FindingFormatError) as error:
             raise ResultsFormatError(f"{type(error).__name__}: {error}") from None
 
@@ -353,7 +370,8 @@ class GradedRow:
             if tests:
                 totals.append(StageTotal(stage, sum(test.passed for test in tests), len(tests),
                                          round(sum(test.points for test in tests), 2),
-                                         round(sum(test.max_points for test in tests), 2)))
+                                         round(sum(test.max_points for test in tests), 2),
+                                         sum(test.waiting for test in tests)))
         return totals
 
 

@@ -1,3 +1,4 @@
 """Helpers of the hidden tests (trusted): comparing with the reference, building modules on both
-sides (and which student parameter holds which reference weight), dropout by invariants, the
-wrong outputs of known mistakes, and what a student's exception points to."""
+sides (and which student parameter holds which reference weight), dropout by invariants, what a
+wrong answer's values show (diagnosis), the wrong outputs of known mistakes, what a student's
+exception points to (slips, error hints), and what a test observed besides its verdict."""

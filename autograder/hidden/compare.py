@@ -9,16 +9,20 @@ mistake (see ``autograder.hidden.wrong_outputs``) the finding names it. A failur
 
 Values are compared at the precision the student returned: the notebooks never ask to keep the
 input's floating dtype, so a float32 answer to float64 inputs (the book's loops fill
-``torch.empty(T)``) is right when it is right to float32's tolerance (ARCHITECTURE.md, "Fairness").
+``torch.empty(T)``) is right when it is right to float32's tolerance; and so is a float64 answer
+computed in float32 inside (a float32 scale, an upcast attention), with a note that costs nothing
+(ARCHITECTURE.md, "Fairness"). Every comparison records its largest difference, which the
+results keep per test (``autograder.hidden.observations``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import torch
 
 from autograder.findings.finding import Failure, Finding, finding
+from autograder.hidden import diagnosis, observations
 
 # (rtol, atol) per dtype. Tight enough that a missing 1/sqrt(d_k) or a wrong dim always
 # fails, loose enough for a correct answer computed in another order (einsum, SDPA, logsumexp).
@@ -34,6 +38,9 @@ MistakeSource = Mistakes | Callable[[], Mistakes] | None
 Problem = tuple[str, dict[str, object]]
 # What was checked: a phrase of findings.english (what.*) or plain code.
 What = Finding | str
+# What may explain a wrong answer (``autograder.hidden.diagnosis``), or a callable giving them
+# (only called once the answer failed).
+Explainers = Sequence[diagnosis.Explainer] | Callable[[], Sequence[diagnosis.Explainer]] | None
 
 
 def expect(condition: bool, found: Finding) -> None:
@@ -46,18 +53,29 @@ def expect_inputs_unchanged(changed: list[str], arguments: tuple[str, ...], what
     """Fail when a call changed one of its tensor arguments in place: ``changed`` as the worker
     reports it (positions "0", "1", or keywords), ``arguments`` naming the positions."""
     if changed:
-        key = changed[0]
-        name = arguments[int(key)] if key.isdigit() and int(key) < len(arguments) else key
-        raise Failure(finding("modified_input", "input_modified_in_place", what=what, argument=name))
+        raise Failure(finding("modified_input", "input_modified_in_place", what=what,
+                              argument=_argument_name(changed[0], arguments)))
+
+
+def _argument_name(key: str, arguments: tuple[str, ...]) -> str:
+    """An argument as the worker reports it (a position, "0", or a keyword) by its name."""
+    return arguments[int(key)] if key.isdigit() and int(key) < len(arguments) else key
 
 
 def expect_function_output(student, name: str, args: tuple, arguments: tuple[str, ...], expected: torch.Tensor,
                            what: What, *, rtol: float | None = None, mistakes: MistakeSource = None,
-                           kwargs: Mapping | None = None) -> None:
-    """The student's ``name(*args, **kwargs)`` returns ``expected`` (``mistakes`` as in
-    ``expect_tensor``) and leaves its tensor arguments as they were (``arguments`` names them)."""
+                           kwargs: Mapping | None = None, explain: Explainers = None) -> None:
+    """The student's ``name(*args, **kwargs)`` returns ``expected`` (``mistakes`` and ``explain`` as
+    in ``expect_tensor``) and leaves its tensor arguments as they were (``arguments`` names them);
+    a wrong answer that also changed an argument says so too."""
     actual, changed = student.call_reporting_changes(name, *args, **(kwargs or {}))
-    expect_tensor(actual, expected, what, rtol=rtol, mistakes=mistakes)
+    try:
+        expect_tensor(actual, expected, what, rtol=rtol, mistakes=mistakes, explain=explain)
+    except Failure as failure:
+        if not changed:
+            raise
+        changed_in_place = finding("evidence.changed_in_place", argument=_argument_name(changed[0], arguments))
+        raise Failure(failure.finding.with_notes(changed_in_place)) from None
     expect_inputs_unchanged(changed, arguments, what)
 
 
@@ -67,19 +85,23 @@ def shape_text(shape) -> str:
 
 
 def expect_tensor(actual, expected: torch.Tensor, what: What, *, rtol: float | None = None,
-                  atol: float | None = None, mistakes: MistakeSource = None) -> None:
+                  atol: float | None = None, mistakes: MistakeSource = None, explain: Explainers = None) -> None:
     """Check that ``actual`` is a tensor equal to ``expected``, or fail with a helpful message.
 
     ``what`` names the call in the student's terms, e.g. ``softmax_naive(x, dim=1) for x of
     shape (2, 5, 4)``. ``rtol``/``atol`` default to ``TOLERANCES`` for the expected dtype;
-    non-floating tensors must match exactly. ``mistakes`` (or a callable returning them) maps
-    mistake ids to the wrong outputs that mistake would give on the same inputs.
-    A meta ``expected`` checks everything but the values.
+    non-floating tensors must match exactly. A meta ``expected`` checks everything but the values.
+
+    A wrong answer is read before it is matched (``autograder.hidden.diagnosis``): ``explain``
+    (or a callable returning them) adds the stage's explainers to those that hold for any
+    output, and ``mistakes`` (or a callable returning them) maps mistake ids to the wrong outputs
+    that mistake would give on the same inputs. The finding states what the values show and
+    names the mistake when one explanation fits (``diagnosis.conclude``).
     """
     _expect_plain_tensor(actual, what)
-    problem = _structure_problem(actual, expected) or _value_problem(actual, expected, rtol, atol)
+    problem = _structure_problem(actual, expected) or _value_problem(actual, expected, rtol, atol, what)
     if problem is not None:
-        _fail(what, problem, _matching_mistake(actual, expected, mistakes, rtol, atol))
+        _fail(what, problem, _conclusion(actual, expected, problem, mistakes, explain, rtol, atol))
 
 
 def expect_structure(actual, like: torch.Tensor, what: What) -> None:
@@ -87,20 +109,39 @@ def expect_structure(actual, like: torch.Tensor, what: What) -> None:
     _expect_plain_tensor(actual, what)
     problem = _structure_problem(actual, like)
     if problem is not None:
-        _fail(what, problem, None)
+        _fail(what, problem, diagnosis.Conclusion(None, ()))
 
 
-def _fail(what: What, problem: Problem, mistake_id: str | None):
+def _fail(what: What, problem: Problem, conclusion: diagnosis.Conclusion):
     key, fields = problem
+    mistake_id = conclusion.mistake
     if mistake_id is None and key == "wrong_device":
         mistake_id = "device_not_followed"
-    raise Failure(finding(key, mistake_id, what=what, **fields))
+    raise Failure(finding(key, mistake_id, what=what, **fields).with_notes(*conclusion.evidence))
+
+
+def _conclusion(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, mistakes: MistakeSource,
+                explain: Explainers, rtol, atol) -> diagnosis.Conclusion:
+    """What the wrong answer shows and the mistake to name: the stage's explainers and those of
+    any output, then a constant factor if nothing else fits; and the catalogue's matches."""
+    catalogue = _matched_mistakes(actual, expected, mistakes, rtol, atol)
+    if problem[0] in ("wrong_dtype", "wrong_device"):
+        return diagnosis.conclude(catalogue, [])  # the values may be right: the structure is what to name
+    given = list((explain() if callable(explain) else explain) or [])
+    explanations = diagnosis.explain(actual, expected, [*given, diagnosis.all_zeros, diagnosis.right_values_elsewhere])
+    if not explanations:
+        explanations = diagnosis.explain(actual, expected, [diagnosis.constant_factor()])
+    return diagnosis.conclude(catalogue, explanations)
+
+
+# What returning something else than a tensor most often means.
+_NOT_TENSOR_MISTAKES = {"NoneType": "missing_return", "tuple": "returned_several_values"}
 
 
 def _expect_plain_tensor(actual, what: What) -> None:
     if type(actual) is not torch.Tensor:
         type_name = getattr(actual, "type_name", type(actual).__name__)
-        raise Failure(finding("not_tensor", what=what, type_name=type_name))
+        raise Failure(finding("not_tensor", _NOT_TENSOR_MISTAKES.get(type_name), what=what, type_name=type_name))
 
 
 def _structure_problem(actual: torch.Tensor, expected: torch.Tensor) -> Problem | None:
@@ -114,7 +155,7 @@ def _structure_problem(actual: torch.Tensor, expected: torch.Tensor) -> Problem 
     return None
 
 
-def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol) -> Problem | None:
+def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol, what: What) -> Problem | None:
     if expected.device.type == "meta" or actual.numel() == 0:
         return None
     actual, expected = actual.cpu(), expected.cpu()
@@ -125,10 +166,17 @@ def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol) -> 
         return "not_finite", {"count": int(bad.sum()), "total": actual.numel(),
                               "index": _index_text(bad.nonzero()[0]),
                               "value": actual[bad][0].item()}
-    rtol, atol = _tolerances(_less_precise(actual.dtype, expected.dtype), rtol, atol)
+    precision = _less_precise(actual.dtype, expected.dtype)
+    rtol, atol = _tolerances(precision, rtol, atol)
     error = (actual.double() - expected.double()).abs().nan_to_num(0.0)
+    observations.difference(float(error.max()))
     wrong = error > atol + rtol * expected.double().abs()
     if not wrong.any():
+        return None
+    if precision == torch.float64 and not (error > _float32_bound(expected, rtol, atol)).any():
+        # Right at float32's precision only: computed in float32 somewhere inside. The notebooks do
+        # not ask for float64 precision, so this costs nothing; a note says where it was lost.
+        observations.note(finding("note.float32_precision", what=what, difference=f"{error.max().item():.3g}"))
         return None
     worst = int((error * wrong).argmax())
     index = torch.unravel_index(torch.tensor(worst), actual.shape)
@@ -136,6 +184,13 @@ def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol) -> 
                              "difference": f"{error.flatten()[worst].item():.3g}",
                              "index": _index_text(index),
                              "value": f"{actual.flatten()[worst].item():.4g}"}
+
+
+def _float32_bound(expected: torch.Tensor, rtol: float, atol: float) -> torch.Tensor:
+    """How far a float64 answer computed in float32 inside may be off: float32's tolerances (or
+    the test's own, where they are looser)."""
+    rtol32, atol32 = TOLERANCES[torch.float32]
+    return max(atol, atol32) + max(rtol, rtol32) * expected.double().abs()
 
 
 def _exact_problem(actual: torch.Tensor, expected: torch.Tensor) -> Problem | None:
@@ -153,19 +208,19 @@ def _index_text(index) -> str:
 
 def matching_mistake(actual: torch.Tensor, expected: torch.Tensor, mistakes: MistakeSource) -> str | None:
     """The one known mistake (of ``mistakes``, as in ``expect_tensor``) whose output ``actual``
-    reproduces at the default tolerances, if any."""
-    return _matching_mistake(actual, expected, mistakes, None, None)
-
-
-def _matching_mistake(actual, expected, mistakes: MistakeSource, rtol, atol) -> str | None:
-    """The id of the one known mistake whose output the answer reproduces; None when no mistake
-    does, or when several different ones do (the evidence cannot tell which was made)."""
-    if mistakes is None or actual.device != expected.device:
-        return None  # a tensor on the wrong device: that is the mistake to name
-    candidates = mistakes() if callable(mistakes) else mistakes
-    matched = {mistake_id for mistake_id, outputs in candidates.items()
-               if any(_same_values(actual, wrong.to(expected.dtype), rtol, atol) for wrong in outputs)}
+    reproduces at the default tolerances; None when none does, or when several different ones do
+    (the evidence cannot tell which was made)."""
+    matched = _matched_mistakes(actual, expected, mistakes, None, None)
     return matched.pop() if len(matched) == 1 else None
+
+
+def _matched_mistakes(actual, expected, mistakes: MistakeSource, rtol, atol) -> set[str]:
+    """The ids of the known mistakes whose output the answer reproduces."""
+    if mistakes is None or actual.device != expected.device:
+        return set()  # a tensor on the wrong device: that is the mistake to name
+    candidates = mistakes() if callable(mistakes) else mistakes
+    return {mistake_id for mistake_id, outputs in candidates.items()
+            if any(_same_values(actual, wrong.to(expected.dtype), rtol, atol) for wrong in outputs)}
 
 
 def _same_values(actual: torch.Tensor, wrong: torch.Tensor, rtol, atol) -> bool:

@@ -22,12 +22,25 @@ from dataclasses import dataclass
 import torch
 
 from autograder.findings.finding import Failure, finding
-from autograder.hidden import wrong_outputs
+from autograder.hidden import diagnosis, wrong_outputs
 from autograder.hidden.compare import TOLERANCES, What, expect, expect_structure, expect_tensor
 from autograder.hidden.modules import call_text, reference_module, student_module
 from autograder.probes.client import RemoteObject, Submission
 
 BATCH, NUM_TOKENS = 16, 8
+
+
+def expect_dropped_one_by_one(kept: torch.Tensor, what: What) -> None:
+    """Each element is kept or dropped on its own: no whole slice (a row, a sample) goes at once,
+    as it would with one draw per row or per sample (drop-path, or a mask of the wrong shape).
+    With 40 x 50 elements and p <= 0.75, an honest mask keeps a whole row of 50 together with
+    probability below 1e-6."""
+    for dim in range(kept.ndim):
+        if kept.shape[dim] > 1 and bool(kept.any()) and not bool(kept.all()) and torch.equal(
+                kept, kept.narrow(dim, 0, 1).expand_as(kept)):
+            slices = kept.select(dim, 0)
+            raise Failure(finding("dropped_together", "dropout_whole_rows", what=what, dim=dim,
+                                  kept=int(slices.sum()), total=slices.numel()))
 
 
 def expect_zero_fraction(kept: torch.Tensor, p: float, what: What) -> None:
@@ -82,7 +95,9 @@ class WeightsRevealing:
             dropped = [self.weights * kept / (1 - self.p), self.weights * kept] if kept.any() else []
             return {**self._revealed_mistakes(), "dropout_in_eval": dropped}
 
-        expect_tensor(actual, self.weights, finding("what.its_weights", what=what), mistakes=mistakes)
+        # One-hot tokens show the weights themselves: read them as weights (each query's sum to 1).
+        expect_tensor(actual, self.weights, finding("what.its_weights", what=what), mistakes=mistakes,
+                      explain=[diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim")])
 
     def expect_dropped_weights(self) -> None:
         """In training mode, about a fraction p of the visible weights is zeroed, the survivors are
@@ -120,7 +135,13 @@ class WeightsRevealing:
         kept = dropped != 0
         num_tokens = self.weights.shape[1]
         visible = torch.ones(num_tokens, num_tokens, dtype=torch.bool).tril()[:, None, :].expand_as(kept.cpu())
-        expect_zero_fraction(kept.cpu()[visible], self.p, finding("what.its_weights", what=what))
+        rtol, atol = TOLERANCES[torch.float64]
+        its_weights = finding("what.its_weights", what=what)
+        if bool(kept.cpu()[visible].all()) and not torch.allclose(dropped, self.weights, rtol=rtol, atol=atol):
+            # No weight is 0, yet training changed them: dropout acted on the scores, before the softmax.
+            raise Failure(finding("zero_fraction", "dropout_before_softmax", what=its_weights, fraction=f"{0:.1%}",
+                                  p=self.p, expected_fraction=f"{self.p:.0%}"))
+        expect_zero_fraction(kept.cpu()[visible], self.p, its_weights)
         expect(_sums_kept(dropped, totals), finding("dropout_on_output", "dropout_on_output", what=what))
         expect_tensor(dropped, self.weights * kept / (1 - self.p), finding("what.weights_kept", what=what),
                       mistakes=lambda: wrong_outputs.dropout_mistakes(self.weights, kept, self.p))

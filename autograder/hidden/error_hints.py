@@ -22,6 +22,8 @@ _LEAF_IN_PLACE = re.compile(r"leaf Variable that requires grad is being used in 
 # The student made a tensor on the CPU, whatever the input's device (or the meta device's own
 # words for a CPU tensor that receives a meta tensor's values).
 _DEVICE = re.compile(r"same device|not on the expected device|device type|copy out of meta tensor", re.IGNORECASE)
+# The exceptions torch refuses a mix of devices with (the fake tensors' own among them).
+_DEVICE_ERRORS = ("RuntimeError", "NotImplementedError", "FakeTensorDeviceMismatchError")
 _META_COPY = re.compile(r"copy out of meta tensor", re.IGNORECASE)
 # What the meta device cannot run but a GPU can: code that reads values (.item(), boolean indexing),
 # and a 0-dimensional CPU tensor as masked_fill's value (torch moves it to a GPU by itself).
@@ -53,7 +55,7 @@ class ErrorRule:
 
 
 RULES = [
-    ErrorRule("device_not_followed", _DEVICE, error_types=("RuntimeError", "NotImplementedError")),
+    ErrorRule("device_not_followed", _DEVICE, error_types=_DEVICE_ERRORS),
     ErrorRule("dtype_not_followed", re.compile(r"same dtype|expected scalar type|dtype .* != ", re.IGNORECASE)),
     ErrorRule("view_needs_contiguous", re.compile(r"view size is not compatible", re.IGNORECASE)),
     ErrorRule("mask_needs_bool", re.compile(r"only supports boolean masks|expected predicate to be bool"
@@ -84,8 +86,12 @@ RULES = [
     ErrorRule("softmax_missing_keepdim", _SIZES, stages=frozenset({"softmax_naive", "softmax_stable"})),
     ErrorRule("missing_transpose", re.compile(r"shapes cannot be multiplied \((\d+)x(\d+) and \1x\2\)"),
               stages=frozenset({"attention_scores", "simple_self_attention"})),
-    ErrorRule("operands_swapped", _SIZES,
+    ErrorRule("operands_swapped", _SIZES, re.compile(r"@|\bmatmul\(|\bmm\(|\bmv\("),
               stages=frozenset({"attention_scores_for_query", "context_vector", "causal_average_matmul"})),
+    # Element by element, shapes line up from the last dim: a (T,) vector against (T, d) or (b, T, C).
+    ErrorRule("broadcast_mismatch", re.compile(r"must match the size of tensor"),
+              re.compile(r"[\w)\]]\s*[*/+\-]\s*[\w(\[]"),
+              line_without=re.compile(r"@|\bmatmul\(|\bmm\(|\bbmm\(|einsum")),
     # MultiHeadAttention's own check refusing the exercise's numbers: d_out is not num_heads * 64.
     ErrorRule("gpt2_head_count", error_types=("ValueError",), stages=frozenset({"gpt2_small_attention"})),
 ]
@@ -105,22 +111,30 @@ def mistake_in_error(stage: str, error_type: str, message: str, student_tracebac
     return next((rule.mistake for rule in RULES if rule.fits(stage, error_type, message, line)), None)
 
 
-def raised_by_stub(error_type: str, student_traceback: str) -> bool:
+# nn.Module's own words for a module whose forward is missing (a misspelt `foward`, say).
+_MISSING_FORWARD = re.compile(r'is missing the required "forward" function')
+
+
+def raised_by_stub(error_type: str, student_traceback: str, message: str = "") -> bool:
     """Whether the exception is an unfinished answer's ``raise NotImplementedError(...)`` (and not
-    torch's NotImplementedError for something the student's finished code did)."""
-    if error_type != "NotImplementedError":
+    torch's NotImplementedError for something the student's finished code did, nor nn.Module's
+    for a class without ``forward``)."""
+    if error_type != "NotImplementedError" or _MISSING_FORWARD.search(message):
         return False
     line = failing_line(student_traceback)
     return not line or "NotImplementedError" in line
 
 
 def device_error(error_type: str, message: str) -> bool:
-    """Whether torch refused to mix devices (a tensor left on the CPU met one on the meta device)."""
-    return error_type in ("RuntimeError", "NotImplementedError") and bool(_DEVICE.search(message))
+    """Whether torch refused to mix devices (a tensor left on the CPU met one on the stand-in GPU)."""
+    return error_type in _DEVICE_ERRORS and bool(_DEVICE.search(message))
 
 
 def meta_cannot_run(error_type: str, message: str) -> bool:
-    """Whether the meta device could not run the student's code for a limit of its own, which a
-    GPU does not have (``.item()``, boolean indexing, a CPU scalar tensor as a fill value)."""
+    """Whether the stand-in GPU (fake meta tensors, ``autograder.worker.fake_gpu``) could not run
+    the student's code for a limit of its own, which a GPU does not have (``.item()``, boolean
+    indexing, a CPU scalar tensor as a fill value)."""
+    if error_type == "CannotRunOnStandIn":
+        return True
     return (error_type in ("RuntimeError", "NotImplementedError") and not _META_COPY.search(message)
             and bool(_META_LIMITS.search(message)))

@@ -9,13 +9,17 @@ Failure messages are worded in ``autograder.findings.english``.
 from __future__ import annotations
 
 import copy
+import math
+import re
 from collections.abc import Callable
 
 import torch
 
 from autograder.findings.finding import Failure, Finding, finding
+from autograder.hidden import diagnosis, slips, wrong_outputs
 from autograder.hidden.compare import (
     TOLERANCES,
+    Explainers,
     Mistakes,
     MistakeSource,
     What,
@@ -106,6 +110,9 @@ def expect_reference_parameters(description: dict, reference: torch.nn.Module, w
 def _parameter_mistake(found: ParameterMap) -> str | None:
     """The known mistake that explains exactly these parameter problems, if any."""
     missing, extra = set(found.missing), set(found.extra)
+    if missing and len(missing) == len(extra) and not found.wrong_shape and {
+            slips.closest(name, missing) for name in extra} == missing:
+        return "parameters_misnamed"  # each extra name a typo (or another case) of a missing one
     projections = ("W_query.bias", "W_key.bias", "W_value.bias")
     if found.wrong_shape:
         transposed = all(actual == expected[::-1] for actual, expected in found.wrong_shape.values())
@@ -158,13 +165,29 @@ def module_case(student: Submission, reference, class_name: str, args: tuple, *,
 
 
 def expect_same_output(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor, what: What, *,
-                       expected: torch.Tensor | None = None, mistakes: MistakeSource = None) -> None:
+                       expected: torch.Tensor | None = None, mistakes: MistakeSource = None,
+                       explain: Explainers = None) -> None:
     """The student's module gives the reference's output on ``x`` (``expected``, when given, instead
-    of computing it); ``mistakes`` as in ``expect_tensor``."""
+    of computing it); ``mistakes`` and ``explain`` as in ``expect_tensor``."""
     if expected is None:
         with torch.no_grad():
             expected = reference(x)
-    expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)), mistakes=mistakes)
+    expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)), mistakes=mistakes,
+                  explain=explain)
+
+
+def attention_divisor(reference: torch.nn.Module, x: torch.Tensor, sizes: dict[str, int], *, causal: bool = False,
+                      heads: tuple | None = None) -> diagnosis.Explainer:
+    """An explainer of an attention module's wrong output: the scores divided by another number
+    than sqrt(d_k), fitted with the reference's weights (``heads`` as in
+    ``wrong_outputs.attention_computation``), read as the call's ``sizes``."""
+    key = reference.W_key
+    d_out = key.out_features if isinstance(key, torch.nn.Linear) else key.shape[-1]
+    d_k = d_out // (heads[0] if heads else 1)
+    sizes = {**sizes, ("head_dim" if heads else "d_k"): d_k}
+    return diagnosis.scores_divisor(wrong_outputs.divisor_attention(reference, x, causal=causal, heads=heads),
+                                    math.sqrt(d_k), f"sqrt({'head_dim' if heads else 'd_k'}) = {math.sqrt(d_k):.4g}",
+                                    sizes, diagnosis.scaling_mistake(d_k, sizes))
 
 
 def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor,
@@ -186,31 +209,40 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
                       finding("what.parameter_gradient", what=what, name=name))
 
 
-def expect_value_error(call: Callable[[], object], wrong_error: Callable[[str], Finding], no_error: Finding) -> None:
-    """``call()`` raises a ValueError; ``wrong_error(type_name)`` says what another exception is,
-    ``no_error`` what a result is. A stub's NotImplementedError is left to say "not implemented"."""
+def expect_value_error(call: Callable[[], object], wrong_error: Callable[[str], Finding], no_error: Finding) -> str:
+    """``call()`` raises a ValueError, whose message is returned; ``wrong_error(type_name)`` says
+    what another exception is, ``no_error`` what a result is. A stub's NotImplementedError is left
+    to say "not implemented"."""
     try:
         call()
     except StudentError as error:
-        if raised_by_stub(error.type_name, error.student_traceback):
-            raise
+        if raised_by_stub(error.type_name, error.student_traceback, error.message) or error.undefined_name is not None:
+            raise  # not implemented, or not defined (or not loaded): say that, not "raise a ValueError"
         expect(error.type_name == "ValueError", wrong_error(error.type_name))
-        return
+        return error.message
     raise Failure(no_error)
 
 
-def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: tuple, what: What) -> None:
-    """Moved to the meta device, the module still runs: every tensor it uses moves with it.
+def expect_message_names(message: str, sizes: dict[str, int], what: What) -> None:
+    """An error message names each of ``sizes`` by its value (as a whole word), as the notebook asks."""
+    missing = [name for name, size in sizes.items() if not re.search(rf"(?<![\d.]){size}(?![\d.])", message)]
+    if missing:
+        raise Failure(finding("error_lacks_sizes", "error_names_no_sizes", what=what, message=message,
+                              sizes=", ".join(f"{name} = {sizes[name]}" for name in missing)))
 
-    This catches on a CPU-only machine what would break on a GPU: a mask kept as a plain
-    attribute stays behind when the module moves, and so do tensors made on the CPU in forward.
-    Any registered buffer moves with the module, whatever its name or shape; a module that needs
-    no mask (``is_causal=True``) needs no buffer, and one that moves a plain attribute itself
-    (``self.mask.to(x.device)``) runs too.
+
+def expect_runs_on_stand_in(module: RemoteObject, input_shape: tuple, output_shape: tuple, what: What) -> None:
+    """Moved to the worker's stand-in GPU, the module still runs: every tensor it uses moves with it.
+
+    This catches on a CPU-only machine what would break on a GPU (``autograder.worker.fake_gpu``:
+    fake tensors that check devices on every operation, in-place ones included): a mask kept as
+    a plain attribute stays behind when the module moves, and so do tensors made on the CPU in
+    forward. Any registered buffer moves with the module, whatever its name or shape; a module
+    that needs no mask (``is_causal=True``) needs no buffer, and one that moves a plain attribute
+    itself (``self.mask.to(x.device)``) runs too.
     """
-    module.to("meta")
     try:
-        output = on_meta(lambda: module(torch.empty(input_shape, device="meta")))
+        output = on_stand_in(lambda: module.call_on_stand_in_gpu(torch.empty(input_shape, device="meta")))
     except StudentError as error:
         left_behind = sorted(module.describe()["plain_tensor_attributes"])
         if left_behind and device_error(error.type_name, error.message):
@@ -218,14 +250,23 @@ def expect_runs_on_meta(module: RemoteObject, input_shape: tuple, output_shape: 
                                   names=", ".join(left_behind))) from None
         raise
     if output is not None:
-        expect_tensor(output, torch.empty(output_shape, device="meta"),
-                      finding("what.on_meta", what=what, shape=shape_text(input_shape)))
+        expect_on_stand_in(output, torch.empty(output_shape, device="meta"),
+                           finding("what.on_meta", what=what, shape=shape_text(input_shape)))
 
 
-def on_meta(call: Callable[[], object]) -> object:
-    """What ``call()`` returns on the meta device; None when the meta device cannot run the
-    student's code because it reads values (``.item()``, boolean indexing), which a GPU can:
-    that is the meta device's limit, and no mistake."""
+def expect_on_stand_in(output, like: torch.Tensor, what: What, mistakes: MistakeSource = None) -> None:
+    """A stand-in run's result is on the stand-in GPU (a CPU tensor was left behind there) with
+    the shape and dtype of ``like``, a meta tensor (``mistakes`` as in ``expect_tensor``)."""
+    if isinstance(output, torch.Tensor) and output.device.type == "cpu":
+        raise Failure(finding("wrong_device", "device_not_followed", what=what, actual_device="cpu",
+                              expected_device="cuda"))
+    expect_tensor(output, like, what, mistakes=mistakes)
+
+
+def on_stand_in(call: Callable[[], object]) -> object:
+    """What ``call()`` returns on the stand-in GPU; None when the student's code reads values
+    (``.item()``, boolean indexing), which fake tensors do not have and a GPU does: that is the
+    stand-in's limit, and no mistake."""
     try:
         return call()
     except StudentError as error:
@@ -234,12 +275,56 @@ def on_meta(call: Callable[[], object]) -> object:
         raise
 
 
-def expect_class_runs_on_meta(student: Submission, class_name: str, *args, input_shape: tuple,
-                              output_shape: tuple, **kwargs) -> None:
-    """The student's ``class_name(*args, **kwargs)``, built in the worker, runs on the meta device
-    (see ``expect_runs_on_meta``)."""
+def expect_class_runs_on_stand_in(student: Submission, class_name: str, *args, input_shape: tuple,
+                                  output_shape: tuple, **kwargs) -> None:
+    """The student's ``class_name(*args, **kwargs)``, built in the worker, runs on the stand-in GPU
+    (see ``expect_runs_on_stand_in``)."""
     module = student.new(class_name, *args, **kwargs)
-    expect_runs_on_meta(module, input_shape, output_shape, call_text(class_name, *args, **kwargs))
+    expect_runs_on_stand_in(module, input_shape, output_shape, call_text(class_name, *args, **kwargs))
+
+
+def future_of_sequence(call: Callable[[torch.Tensor], object], x: torch.Tensor, seed: int) -> diagnosis.Explainer:
+    """An explainer probing a function of a sequence ``x`` (b, T, ...): ``call`` on inputs whose
+    tokens after position t alone were changed must give the same outputs up to t."""
+
+    def leak(actual: torch.Tensor) -> Finding | None:
+        for t in range(x.shape[1] - 1):
+            changed = x.clone()
+            changed[:, t + 1:] = randn(seed + t, *changed[:, t + 1:].shape, dtype=x.dtype, device=x.device)
+            try:
+                after = call(changed)
+            except StudentError:
+                return None
+            if isinstance(after, torch.Tensor) and after.shape == actual.shape and not torch.allclose(
+                    after[:, : t + 1].detach().cpu().double(), actual[:, : t + 1], rtol=1e-5, atol=1e-7,
+                    equal_nan=True):
+                return finding("evidence.future_changes_past", position=t, later=t + 1)
+        return None
+
+    return diagnosis.future_changes_past(leak)
+
+
+def future_of_square(call: Callable[[torch.Tensor], object], square: torch.Tensor, seed: int) -> diagnosis.Explainer:
+    """An explainer probing a function of (..., T, T) scores or weights: ``call`` on an input whose
+    entries above the diagonal (each query's later keys) alone were changed must give the same
+    output, those entries being hidden."""
+
+    def leak(actual: torch.Tensor) -> Finding | None:
+        above = torch.ones(square.shape[-2:], dtype=torch.bool, device=square.device).triu(1)
+        noise = randn(seed, *square.shape, dtype=square.dtype, device=square.device).abs() + 0.1
+        try:
+            after = call(torch.where(above, noise, square))
+        except StudentError:
+            return None
+        if not isinstance(after, torch.Tensor) or after.shape != actual.shape:
+            return None
+        changed = ~torch.isclose(after.detach().cpu().double(), actual, rtol=1e-5, atol=1e-7, equal_nan=True)
+        if not bool(changed.any()):
+            return None
+        row = int(changed.reshape(-1, *changed.shape[-2:]).any(dim=(0, 2)).nonzero()[0])
+        return finding("evidence.future_keys_change_row", position=row)
+
+    return diagnosis.future_changes_past(leak)
 
 
 def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor, seed: int,

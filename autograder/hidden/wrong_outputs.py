@@ -77,6 +77,7 @@ def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
         "softmax_max_wrong_dim": [reference.softmax_naive(x - x.max(dim=d, keepdim=True).values, dim=dim)
                                   for d in other_dims],
         "normalised_without_exp": [x / x.sum(dim=dim, keepdim=True)],
+        "returned_log_softmax": [torch.log_softmax(x, dim=dim)],
     }
     exps = torch.exp(x)
     with contextlib.suppress(RuntimeError):  # shapes that do not broadcast make it raise instead
@@ -87,6 +88,7 @@ def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
 def context_vector_mistakes(attn_weights: torch.Tensor, inputs: torch.Tensor) -> WrongOutputs:
     """Wrong results of context_vector(attn_weights, inputs)."""
     return {"context_ignores_weights": [inputs.mean(dim=0), inputs.sum(dim=0)],
+            "softmax_applied_twice": [torch.softmax(attn_weights, dim=0) @ inputs],
             "weighted_sum_wrong_dim": [(attn_weights[:, None] * inputs).sum(dim=1)],
             "weighted_sum_missing": [attn_weights[:, None] * inputs]}
 
@@ -126,13 +128,22 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
 
 def _weights(scores: torch.Tensor, *, scale_dim: float, mask: torch.Tensor | None,
              softmax_dim: int = -1, mask_after_softmax: bool = False, fill: float = float("-inf"),
-             empty_rows: float | None = None) -> torch.Tensor:
+             empty_rows: float | None = None, divided_after: float = 1.0,
+             mask_from_zeros: bool = False, softmax_twice: bool = False) -> torch.Tensor:
     """Attention weights computed the way a mistake computes them (the options say how):
     ``fill`` is what hidden scores become, ``empty_rows`` what a row with nothing visible gives
-    (NaN from a softmax of -inf only; F.scaled_dot_product_attention gives 0)."""
+    (NaN from a softmax of -inf only; F.scaled_dot_product_attention gives 0), ``divided_after``
+    what the weights are divided by after the softmax, ``mask_from_zeros`` a mask applied as
+    ``mask * scores`` and then read back from the zeros (every score equal to 0 hidden),
+    ``softmax_twice`` a second softmax over the weights."""
+    if mask is not None and mask_from_zeros:
+        scores = scores * ~mask
+        mask = scores == 0
     if mask is not None and not mask_after_softmax:
         scores = scores.masked_fill(mask, fill)
-    weights = torch.softmax(scores / math.sqrt(scale_dim), dim=softmax_dim)
+    weights = torch.softmax(scores / math.sqrt(scale_dim), dim=softmax_dim) / divided_after
+    if softmax_twice:
+        weights = torch.softmax(weights, dim=softmax_dim)
     if empty_rows is not None:
         weights = weights.nan_to_num(empty_rows)
     if mask is not None and mask_after_softmax:
@@ -146,6 +157,8 @@ def _weight_variants(d_k: int, num_tokens: int, other_sizes: set[int], causal: b
     with ``ndim`` dimensions (``other_sizes``: sizes a wrong scale may take instead of d_k)."""
     variants = {
         "no_sqrt_scaling": [{"scale_dim": 1}],
+        "scaled_after_softmax": [{"scale_dim": 1, "divided_after": math.sqrt(d_k)}],
+        "softmax_applied_twice": [{"softmax_twice": True}],
         "scaled_by_d_k": [{"scale_dim": d_k**2}],
         "scaled_by_wrong_size": [{"scale_dim": size} for size in (other_sizes | {num_tokens}) - {d_k, 1}],
         "softmax_wrong_dim": [{"softmax_dim": dim} for dim in range(ndim - 1)],
@@ -155,10 +168,18 @@ def _weight_variants(d_k: int, num_tokens: int, other_sizes: set[int], causal: b
         variants["mask_after_softmax"] = [{"mask_after_softmax": True}]
         variants["mask_missing"] = [{"mask": None}]
         variants["mask_filled_with_zero"] = [{"fill": 0.0}]
+        variants["mask_from_values"] = [{"mask_from_zeros": True}]
         variants["mask_inverted"] = [{"mask": ~future}, {"mask": ~future, "empty_rows": 0.0}]
         for mistake_id, masks in _wrong_masks(num_tokens, device).items():
             variants[mistake_id] = [{"mask": mask} for mask in masks]
     return variants
+
+
+def masked_softmax_with_divisor(scores: torch.Tensor) -> Callable[[float], torch.Tensor]:
+    """masked_softmax of ``scores`` with the scores divided by a given number (the right one is
+    sqrt(d_k)): what ``diagnosis.scores_divisor`` fits a wrong output with."""
+    future = _future(scores.shape[-1], scores.device)
+    return lambda divisor: _weights(scores, scale_dim=divisor**2, mask=future)
 
 
 def masked_softmax_mistakes(scores: torch.Tensor, d_k: int) -> WrongOutputs:
@@ -168,7 +189,6 @@ def masked_softmax_mistakes(scores: torch.Tensor, d_k: int) -> WrongOutputs:
     variants = _weight_variants(d_k, num_tokens, set(scores.shape[:-2]), True, scores.device, scores.ndim)
     wrong = {mistake_id: [_weights(scores, **(right | options)) for options in option_list]
              for mistake_id, option_list in variants.items()}
-    wrong["scaled_after_softmax"] = [_weights(scores, **(right | {"scale_dim": 1})) / math.sqrt(d_k)]
     return wrong
 
 
@@ -183,9 +203,11 @@ _WRONG_ROLES = [(0, 1, 1), (0, 1, 0), (0, 0, 2), (1, 1, 2)]  # (1, 0, 2) transpo
 
 
 @torch.no_grad()
-def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool,
-                       heads: tuple[int, Callable, Callable] | None = None) -> WrongOutputs:
-    """Wrong outputs of an attention module on ``x``, with the reference module's weights.
+def attention_computation(module: torch.nn.Module, x: torch.Tensor, *, causal: bool,
+                          heads: tuple[int, Callable, Callable] | None = None) -> Callable[..., torch.Tensor]:
+    """The attention of a module on ``x`` with the reference module's weights, computed the way
+    its options say (``_weights``' options, and which projection plays which role, how heads are
+    split and merged...): ``attend()`` is the right output, ``attend(scale_dim=1)`` an unscaled one.
 
     ``heads`` is ``(num_heads, split_heads, merge_heads)`` (the reference's functions) for a
     multi-head module with ``out_proj``; single-head modules leave it out.
@@ -199,24 +221,47 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
             return split_heads(t, num_heads)
     else:
         num_heads, split, merge, out_proj = 1, _same, _same, _same
-    batch, num_tokens, d_out = queries.shape[0], queries.shape[-2], queries.shape[-1]
-    d_k = d_out // num_heads
-    right = {"scale_dim": d_k, "mask": _future(num_tokens, x.device) if causal else None}
+    num_tokens, d_out = queries.shape[-2], queries.shape[-1]
+    right = {"scale_dim": d_out // num_heads, "mask": _future(num_tokens, x.device) if causal else None}
 
+    @torch.no_grad()
     def attend(split=split, merge=merge, out=out_proj, transpose_keys=_last_two_swapped, roles=(0, 1, 2),
                scores_transposed=False, return_weights=False, **options):
-        projected = (queries, keys, values)
+        projected = (queries, keys, values, x)  # role 3: the input itself, never projected
         q, k, v = (split(projected[role]) for role in roles)
         scores = q @ transpose_keys(k)
         weights = _weights(scores.transpose(-2, -1) if scores_transposed else scores, **(right | options))
         return weights if return_weights else out(merge(weights @ v))
 
+    return attend
+
+
+def divisor_attention(module: torch.nn.Module, x: torch.Tensor, *, causal: bool,
+                      heads: tuple[int, Callable, Callable] | None = None) -> Callable[[float], torch.Tensor]:
+    """The module's attention on ``x`` with its scores divided by a given number (the right one
+    is sqrt(d_k)): what ``diagnosis.scores_divisor`` fits a wrong output with."""
+    attend = attention_computation(module, x, causal=causal, heads=heads)
+    return lambda divisor: attend(scale_dim=divisor**2)
+
+
+@torch.no_grad()
+def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool,
+                       heads: tuple[int, Callable, Callable] | None = None) -> WrongOutputs:
+    """Wrong outputs of an attention module on ``x``, with the reference module's weights
+    (``heads`` as in ``attention_computation``)."""
+    attend = attention_computation(module, x, causal=causal, heads=heads)
+    queries, keys, values = _projections(module, x)
+    num_heads = heads[0] if heads else 1
+    batch, num_tokens, d_out = queries.shape[0], queries.shape[-2], queries.shape[-1]
+    d_k = d_out // num_heads
     sizes = {x.shape[-1], d_out, batch, num_heads}
     variants = _weight_variants(d_k, num_tokens, sizes, causal, x.device, queries.ndim + (1 if heads else 0))
     wrong = {mistake_id: [attend(**options) for options in option_list]
              for mistake_id, option_list in variants.items()}
     wrong["scores_transposed"] = [attend(scores_transposed=True)]
     wrong["wrong_projection"] = [attend(roles=roles) for roles in _WRONG_ROLES]
+    with contextlib.suppress(RuntimeError, ValueError):  # heads cannot split an input of another size
+        wrong["values_not_projected"] = [attend(roles=(0, 1, 3))]
     if not causal:  # with a mask, scores used as weights hold -inf: no answer to name
         scores = queries @ keys.transpose(-2, -1)
         wrong["missing_softmax"] = [scores @ values, scores / math.sqrt(d_k) @ values]
@@ -255,7 +300,7 @@ def wrapper_mistakes(module: torch.nn.Module, x: torch.Tensor) -> WrongOutputs:
     """Wrong outputs of a MultiHeadAttentionWrapper: its reference heads, joined wrongly."""
     outputs = [head(x) for head in module.heads]
     return {"heads_concat_wrong_dim": [torch.cat(outputs, dim=dim) for dim in range(x.ndim - 1)],
-            "heads_summed": [sum(outputs)],
+            "heads_summed": [sum(outputs), sum(outputs) / len(outputs)],
             "heads_stacked": [torch.stack(outputs, dim=-1).flatten(-2)]}
 
 
@@ -297,11 +342,13 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
         kept = weights.masked_fill(mask, 0.0)
         return kept / kept.sum(dim=-1, keepdim=True)
 
-    kept = weights.masked_fill(_future(num_tokens, weights.device), 0.0)
+    future = _future(num_tokens, weights.device)
+    kept = weights.masked_fill(future, 0.0)
     wrong = {"mask_after_softmax": [kept],
+             "renormalised_with_softmax": [torch.softmax(weights.masked_fill(future, float("-inf")), dim=-1)],
              "normalised_wrong_dim": [kept / kept.sum(dim=-2, keepdim=True)],
              "mask_missing": [weights / weights.sum(dim=-1, keepdim=True)],
-             "softmax_whole_tensor": [kept / kept.sum()]}
+             "softmax_whole_tensor": [kept / kept.sum(), kept / kept.sum(dim=(-2, -1), keepdim=True)]}
     for mistake_id, masks in _wrong_masks(num_tokens, weights.device).items():
         wrong[mistake_id] = [renormalised(mask) for mask in masks]
     return wrong

@@ -15,6 +15,7 @@ import torch
 from autograder.course.paths import solution_notebook
 from autograder.course.reference import load_reference
 from autograder.grading.plugin import GRADING_PLUGIN
+from autograder.worker.precision import math_attention_kernel, pin_float32
 
 DEVICES = ["cpu", "cuda", "mps"]
 DTYPES = [torch.float32, torch.float64]
@@ -47,10 +48,11 @@ def dtype(request) -> torch.dtype:
 def pytest_configure(config):
     # One thread, as in the grader: tiny tensors only lose time to a thread pool.
     torch.set_num_threads(1)
-    # TF32 would make correct GPU answers differ from the reference by about 1e-3. Set once for
-    # the session: only this trusted process computes references (workers reset it per probe).
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
+    # TF32 would make correct GPU answers differ from the reference by about 1e-3, and the fused
+    # attention kernels sum in another order. Set once for the session: only this trusted process
+    # computes references (workers pin float32 again before every probe).
+    pin_float32()
+    math_attention_kernel()
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from autograder.findings.finding import finding
+from autograder.hidden import diagnosis
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import TOLERANCES, expect, expect_function_output, expect_structure, shape_text
 from autograder.hidden.modules import randn
@@ -31,7 +32,13 @@ def test_attention_scores_for_query(student, reference, device, dtype, case):
                    shape=shape_text(inputs.shape))
     expect_function_output(student, "attention_scores_for_query", (inputs, query), ("inputs", "query"),
                            reference.attention_scores_for_query(inputs, query), what,
-                           mistakes=lambda: mistakes.dot_product_mistakes(inputs, query))
+                           mistakes=lambda: mistakes.dot_product_mistakes(inputs, query),
+                           explain=[diagnosis.constant_factor(_sizes(inputs))])
+
+
+def _sizes(inputs: torch.Tensor) -> dict[str, int]:
+    """The sizes of a (T, d) input by the names the notebook gives them."""
+    return {"T": inputs.shape[0], "d": inputs.shape[1]}
 
 
 @pytest.mark.attention_scores
@@ -41,7 +48,9 @@ def test_attention_scores(student, reference, device, dtype, case):
     what = finding("what.for_shape", call="attention_scores(inputs)", argument="inputs", shape=shape_text(inputs.shape))
     expect_function_output(student, "attention_scores", (inputs,), ("inputs",),
                            reference.attention_scores(inputs), what,
-                           mistakes=lambda: mistakes.attention_scores_mistakes(reference, inputs))
+                           mistakes=lambda: mistakes.attention_scores_mistakes(reference, inputs),
+                           explain=[diagnosis.softmax_of_right(-1), diagnosis.softmax_of_right(0),
+                                    diagnosis.constant_factor(_sizes(inputs))])
 
 
 def _check_softmax(student, reference, name, x, dim):
@@ -54,7 +63,8 @@ def _check_softmax(student, reference, name, x, dim):
     call = f"{name}(x{''.join(f', dim={d}' for d in kwargs.values())})"
     what = finding("what.for_shape", call=call, argument="x", shape=shape_text(x.shape))
     expect_function_output(student, name, (x,), ("x",), getattr(reference, name)(x, dim=dim), what, rtol=rtol,
-                           mistakes=lambda: mistakes.softmax_mistakes(reference, x, dim), kwargs=kwargs)
+                           mistakes=lambda: mistakes.softmax_mistakes(reference, x, dim), kwargs=kwargs,
+                           explain=[diagnosis.distribution(dim, wrong_dim="softmax_wrong_dim")])
 
 
 @pytest.mark.softmax_naive
@@ -130,7 +140,8 @@ def test_context_vector(student, reference, device, dtype, case):
                    shape=shape_text(inputs.shape))
     expect_function_output(student, "context_vector", (weights, inputs), ("attn_weights", "inputs"),
                            reference.context_vector(weights, inputs), what,
-                           mistakes=lambda: mistakes.context_vector_mistakes(weights, inputs))
+                           mistakes=lambda: mistakes.context_vector_mistakes(weights, inputs),
+                           explain=[diagnosis.constant_factor(_sizes(inputs))])
 
 
 @pytest.mark.simple_self_attention
@@ -142,6 +153,11 @@ def test_simple_self_attention(student, reference, device, dtype, case):
         inputs = _inputs(case, dtype, device, scale=0.5)  # small, so no weight is exactly 0 or 1
     what = finding("what.for_shape", call="simple_self_attention(inputs)", argument="inputs",
                    shape=shape_text(inputs.shape))
+    scores = reference.attention_scores(inputs)
+    unscaled = diagnosis.scores_divisor(lambda divisor: reference.softmax_stable(scores / divisor, dim=-1) @ inputs,
+                                        1.0, finding("evidence.not_scaled"), _sizes(inputs),
+                                        lambda divisor: "scaled_too_early")
     expect_function_output(student, "simple_self_attention", (inputs,), ("inputs",),
                            reference.simple_self_attention(inputs), what,
-                           mistakes=lambda: mistakes.simple_self_attention_mistakes(reference, inputs))
+                           mistakes=lambda: mistakes.simple_self_attention_mistakes(reference, inputs),
+                           explain=[unscaled, diagnosis.constant_factor(_sizes(inputs))])

@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 
 from autograder.findings.finding import finding
+from autograder.hidden import diagnosis
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import expect, expect_function_output, expect_tensor, shape_text
 from autograder.hidden.modules import (
+    attention_divisor,
     call_text,
-    expect_class_runs_on_meta,
+    expect_class_runs_on_stand_in,
     expect_same_gradients,
     expect_same_output,
     module_pair,
@@ -36,9 +38,13 @@ def test_scaled_dot_product_scores(student, reference, device, dtype, seed, quer
     what = finding("what.for_queries_and_keys", call="scaled_dot_product_scores(queries, keys)",
                    queries_shape=shape_text(queries_shape), keys_shape=shape_text(keys_shape))
     scores = reference.scaled_dot_product_scores
+    sizes = {"d_k": keys.shape[-1], "T_q": queries.shape[-2], "T_k": keys.shape[-2],
+             **dict(zip(("b", "h"), keys.shape[:-2], strict=False))}
     expect_function_output(student, "scaled_dot_product_scores", (queries, keys), ("queries", "keys"),
                            scores(queries, keys), what,
-                           mistakes=lambda: mistakes.scaled_scores_mistakes(scores, queries, keys))
+                           mistakes=lambda: mistakes.scaled_scores_mistakes(scores, queries, keys),
+                           explain=[diagnosis.divided_scores(keys.shape[-1], sizes),
+                                    diagnosis.softmax_of_right(-1)])
 
 
 def _modules(student, reference, class_name, size, device, dtype, **kwargs):
@@ -52,7 +58,8 @@ def _check_forward(student, reference, class_name, size, device, dtype, **kwargs
     seed, num_tokens, d_in, _ = size
     x = randn(seed + 100, num_tokens, d_in, dtype=dtype, device=device)
     expect_same_output(module, ref, x, call_text(class_name, *size[2:], **kwargs),
-                       mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False))
+                       mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False),
+                       explain=lambda: [attention_divisor(ref, x, {"d_in": d_in, "T": num_tokens})])
 
 
 @pytest.mark.SelfAttention_v1
@@ -72,7 +79,7 @@ def test_self_attention_v1_gradients(student, reference, device, dtype):
 @pytest.mark.SelfAttention_v1
 @pytest.mark.behaviour
 def test_self_attention_v1_runs_on_meta_device(student):
-    expect_class_runs_on_meta(student, "SelfAttention_v1", 5, 4, input_shape=(6, 5), output_shape=(6, 4))
+    expect_class_runs_on_stand_in(student, "SelfAttention_v1", 5, 4, input_shape=(6, 5), output_shape=(6, 4))
 
 
 @pytest.mark.SelfAttention_v2
@@ -94,7 +101,7 @@ def test_self_attention_v2_gradients(student, reference, device, dtype):
 @pytest.mark.SelfAttention_v2
 @pytest.mark.behaviour
 def test_self_attention_v2_runs_on_meta_device(student):
-    expect_class_runs_on_meta(student, "SelfAttention_v2", 5, 4, qkv_bias=True, input_shape=(6, 5),
+    expect_class_runs_on_stand_in(student, "SelfAttention_v2", 5, 4, qkv_bias=True, input_shape=(6, 5),
                               output_shape=(6, 4))
 
 
@@ -109,9 +116,13 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
     ref_v2, sa_v2 = _modules(student, reference, "SelfAttention_v2", size, device, dtype)
     sa_v1 = student.new("SelfAttention_v1", d_in, d_out)
     sa_v1.to(device, dtype)
+    names = ("W_query", "W_key", "W_value")
+    before = sa_v1.describe()["parameters"]
+    for name in names:  # a SelfAttention_v1 without the notebook's names is that stage's mistake
+        expect(name in before, finding("no_parameter_to_copy_into", call=call_text("SelfAttention_v1", d_in, d_out),
+                                       name=name))
     student.call("copy_v2_weights_into_v1", sa_v2, sa_v1)
     parameters = sa_v1.describe()["parameters"]
-    names = ("W_query", "W_key", "W_value")
     for name in names:
         what = finding("what.after_copy", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
                    attribute=f"sa_v1.{name}")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 import torch
 
-from autograder.findings.finding import finding
+from autograder.findings.finding import Failure, finding
+from autograder.hidden import diagnosis
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import (
     expect,
@@ -15,18 +16,23 @@ from autograder.hidden.compare import (
     expect_tensor,
     shape_text,
 )
-from autograder.hidden.dropout import expect_zero_fraction, weights_revealing_attention
+from autograder.hidden.dropout import expect_dropped_one_by_one, expect_zero_fraction, weights_revealing_attention
 from autograder.hidden.modules import (
+    attention_divisor,
     call_text,
-    expect_class_runs_on_meta,
+    expect_class_runs_on_stand_in,
     expect_no_future_leakage,
+    expect_on_stand_in,
     expect_same_gradients,
     expect_same_output,
     expect_value_error,
+    future_of_sequence,
+    future_of_square,
     module_case,
-    on_meta,
+    on_stand_in,
     randn,
 )
+from autograder.probes.errors import StudentError
 from autograder.worker.protocol import Seeded
 
 ASSIGNMENT = "03_causal_attention"
@@ -40,17 +46,22 @@ def _check_causal_average(student, reference, name, case, device, dtype):
     x = randn(seed, *shape, dtype=dtype, device=device)
     average = getattr(reference, name)
     what = finding("what.for_shape", call=f"{name}(x)", argument="x", shape=shape_text(x.shape))
+    sizes = {"b": x.shape[0], "T": x.shape[1], "C": x.shape[2]}
     expect_function_output(student, name, (x,), ("x",),
-                           average(x), what, mistakes=lambda: mistakes.causal_average_mistakes(average, x))
+                           average(x), what, mistakes=lambda: mistakes.causal_average_mistakes(average, x),
+                           explain=lambda: [
+                               future_of_sequence(lambda changed: student.call(name, changed), x, seed + 50),
+                               diagnosis.slice_factors(-1), diagnosis.constant_factor(sizes)])
 
 
-def _check_on_meta(student, name: str, args: tuple, like: torch.Tensor, call: str, **kwargs) -> None:
-    """``name`` runs on the meta device (a stand-in for a GPU) and answers there: every tensor it
-    makes follows its input's device (code that reads values cannot run there, and passes)."""
+def _check_on_stand_in(student, name: str, args: tuple, like: torch.Tensor, call: str, **kwargs) -> None:
+    """``name`` runs on the stand-in GPU (fake tensors that check devices as a GPU does) and answers
+    there: every tensor it makes follows its input's device (code that reads values cannot run
+    there, and passes)."""
     what = finding("what.function_on_meta", call=call, shape=shape_text(args[0].shape))
-    result = on_meta(lambda: student.call(name, *args, **kwargs))
+    result = on_stand_in(lambda: student.call_on_stand_in_gpu(name, *args, **kwargs))
     if result is not None:
-        expect_structure(result, like, what)
+        expect_on_stand_in(result, like, what)
 
 
 @pytest.mark.causal_average_loop
@@ -71,27 +82,27 @@ def test_causal_average_softmax(student, reference, device, dtype, case):
     _check_causal_average(student, reference, "causal_average_softmax", case, device, dtype)
 
 
-def _check_causal_average_on_meta(student, name):
+def _check_causal_average_on_stand_in(student, name):
     x = torch.empty(2, 5, 3, device="meta")
-    _check_on_meta(student, name, (x,), x, f"{name}(x)")
+    _check_on_stand_in(student, name, (x,), x, f"{name}(x)")
 
 
 @pytest.mark.causal_average_loop
 @pytest.mark.behaviour
 def test_causal_average_loop_on_meta_device(student):
-    _check_causal_average_on_meta(student, "causal_average_loop")
+    _check_causal_average_on_stand_in(student, "causal_average_loop")
 
 
 @pytest.mark.causal_average_matmul
 @pytest.mark.behaviour
 def test_causal_average_matmul_on_meta_device(student):
-    _check_causal_average_on_meta(student, "causal_average_matmul")
+    _check_causal_average_on_stand_in(student, "causal_average_matmul")
 
 
 @pytest.mark.causal_average_softmax
 @pytest.mark.behaviour
 def test_causal_average_softmax_on_meta_device(student):
-    _check_causal_average_on_meta(student, "causal_average_softmax")
+    _check_causal_average_on_stand_in(student, "causal_average_softmax")
 
 
 def _check_causal_mask(student, reference, num_tokens, **kwargs):
@@ -99,6 +110,15 @@ def _check_causal_mask(student, reference, num_tokens, **kwargs):
     expect_tensor(student.call("causal_mask", num_tokens, **kwargs), expected,
                   call_text("causal_mask", num_tokens, **kwargs),
                   mistakes=lambda: mistakes.causal_mask_mistakes(expected))
+
+
+def _check_causal_mask_on_stand_in(student, reference, num_tokens):
+    """causal_mask(num_tokens, device=...) for the stand-in GPU (its device is meta) makes the mask there."""
+    expected = reference.causal_mask(num_tokens, device="meta")
+    result = on_stand_in(lambda: student.call_on_stand_in_gpu("causal_mask", num_tokens, device="meta"))
+    if result is not None:
+        expect_on_stand_in(result, expected, call_text("causal_mask", num_tokens, device="cuda"),
+                           mistakes=lambda: mistakes.causal_mask_mistakes(expected))
 
 
 @pytest.mark.causal_mask
@@ -115,47 +135,76 @@ def test_causal_mask_default_device(student, reference):
 @pytest.mark.causal_mask
 @pytest.mark.behaviour
 def test_causal_mask_on_meta_device(student, reference):
-    _check_causal_mask(student, reference, 6, device="meta")
+    _check_causal_mask_on_stand_in(student, reference, 6)
+
+
+def _with_zeros_and_ties(scores: torch.Tensor) -> torch.Tensor:
+    """Scores rounded to whole numbers: exact zeros and ties among the visible ones, so that a mask
+    read from the values (`== 0`) or a tie broken one way shows."""
+    return scores.round()
 
 
 @pytest.mark.mask_and_renormalize
-@pytest.mark.parametrize(("seed", "shape"), [(71, (5, 5)), (72, (2, 6, 6))])
-def test_mask_and_renormalize(student, reference, device, dtype, seed, shape):
-    weights = torch.softmax(randn(seed, *shape, dtype=dtype, device=device), dim=-1)
+@pytest.mark.parametrize(("seed", "shape", "zeros"), [
+    (71, (5, 5), False),
+    (72, (2, 6, 6), False),
+    (73, (2, 6, 6), True),
+])
+def test_mask_and_renormalize(student, reference, device, dtype, seed, shape, zeros):
+    scores = randn(seed, *shape, dtype=dtype, device=device)
+    if zeros:  # visible weights that are exactly 0 (their scores -inf), and equal ones
+        scores = _with_zeros_and_ties(scores * 2).masked_fill(_with_zeros_and_ties(scores * 2) < -1, -torch.inf)
+        scores[..., 0] = 0.0  # every row keeps a visible weight
+    weights = torch.softmax(scores, dim=-1)
     what = finding("what.for_shape", call="mask_and_renormalize(attn_weights)", argument="attn_weights",
                    shape=shape_text(shape))
     expect_function_output(student, "mask_and_renormalize", (weights,), ("attn_weights",),
                            reference.mask_and_renormalize(weights), what,
-                           mistakes=lambda: mistakes.mask_and_renormalize_mistakes(weights))
+                           mistakes=lambda: mistakes.mask_and_renormalize_mistakes(weights),
+                           explain=lambda: [
+                               future_of_square(lambda changed: student.call("mask_and_renormalize", changed), weights,
+                                                seed + 50),
+                               diagnosis.distribution(-1)])
 
 
 @pytest.mark.mask_and_renormalize
 @pytest.mark.behaviour
 def test_mask_and_renormalize_on_meta_device(student):
     weights = torch.empty(2, 6, 6, device="meta")
-    _check_on_meta(student, "mask_and_renormalize", (weights,), weights, "mask_and_renormalize(attn_weights)")
+    _check_on_stand_in(student, "mask_and_renormalize", (weights,), weights, "mask_and_renormalize(attn_weights)")
 
 
-# (seed, scores shape, d_k): one sequence, a batch, a batch of heads.
-MASKED_SOFTMAX_CASES = [(81, (5, 5), 4), (82, (2, 6, 6), 3), (83, (2, 3, 5, 5), 8)]
+# (seed, scores shape, d_k): one sequence, a batch, a batch of heads, and scores with exact zeros
+# and ties among the visible ones.
+MASKED_SOFTMAX_CASES = [(81, (5, 5), 4), (82, (2, 6, 6), 3), (83, (2, 3, 5, 5), 8), (84, (2, 6, 6), 4)]
 
 
 @pytest.mark.masked_softmax
 @pytest.mark.parametrize(("seed", "shape", "d_k"), MASKED_SOFTMAX_CASES)
 def test_masked_softmax(student, reference, device, dtype, seed, shape, d_k):
     scores = randn(seed, *shape, dtype=dtype, device=device, scale=2.0)
+    if seed == MASKED_SOFTMAX_CASES[-1][0]:
+        scores = _with_zeros_and_ties(scores)
     what = finding("what.for_shape", call=f"masked_softmax(attn_scores, d_k={d_k})", argument="attn_scores",
                    shape=shape_text(shape))
+    sizes = {"d_k": d_k, "T": shape[-1], **dict(zip(("b", "h"), shape[:-2], strict=False))}
     expect_function_output(student, "masked_softmax", (scores, d_k), ("attn_scores", "d_k"),
                            reference.masked_softmax(scores, d_k), what,
-                           mistakes=lambda: mistakes.masked_softmax_mistakes(scores, d_k))
+                           mistakes=lambda: mistakes.masked_softmax_mistakes(scores, d_k),
+                           explain=lambda: [
+                               future_of_square(lambda changed: student.call("masked_softmax", changed, d_k), scores,
+                                                seed + 50),
+                               diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim"),
+                               diagnosis.scores_divisor(mistakes.masked_softmax_with_divisor(scores), d_k**0.5,
+                                                        f"sqrt(d_k) = {d_k**0.5:.4g}", sizes,
+                                                        diagnosis.scaling_mistake(d_k, sizes))])
 
 
 @pytest.mark.masked_softmax
 @pytest.mark.behaviour
 def test_masked_softmax_on_meta_device(student):
     scores = torch.empty(2, 6, 6, device="meta")
-    _check_on_meta(student, "masked_softmax", (scores, 4), scores, "masked_softmax(attn_scores, d_k=4)")
+    _check_on_stand_in(student, "masked_softmax", (scores, 4), scores, "masked_softmax(attn_scores, d_k=4)")
 
 
 @pytest.mark.masked_softmax
@@ -185,6 +234,7 @@ def test_inverted_dropout_in_training(student, device, dtype, seed, p):
     y, changed = student.call_reporting_changes("inverted_dropout", x, p, generator=Seeded(seed, device))
     expect_structure(y, x, what)
     kept = y != 0
+    expect_dropped_one_by_one(kept.cpu(), what)
     expect_zero_fraction(kept.cpu(), p, what)
     expect_tensor(y, x * kept / (1 - p), finding("what.elements_kept", what=what),
                   mistakes=lambda: mistakes.dropout_mistakes(x, kept, p))
@@ -195,7 +245,7 @@ def test_inverted_dropout_in_training(student, device, dtype, seed, p):
 @pytest.mark.behaviour
 def test_inverted_dropout_on_meta_device(student):
     x = torch.empty(40, 50, device="meta")
-    _check_on_meta(student, "inverted_dropout", (x, 0.3), x, "inverted_dropout(x, p=0.3)")
+    _check_on_stand_in(student, "inverted_dropout", (x, 0.3), x, "inverted_dropout(x, p=0.3)")
 
 
 @pytest.mark.inverted_dropout
@@ -214,7 +264,12 @@ def test_inverted_dropout_is_identity_when_not_training(student, device, p):
 def test_inverted_dropout_edge_probabilities(student, device, p):
     x = _dropout_input(105, torch.float32, device)
     what = f"inverted_dropout(x, p={p})"
-    y, changed = student.call_reporting_changes("inverted_dropout", x, p, generator=Seeded(105, device))
+    try:
+        y, changed = student.call_reporting_changes("inverted_dropout", x, p, generator=Seeded(105, device))
+    except StudentError as error:
+        if error.type_name != "ValueError":
+            raise
+        raise Failure(finding("valid_p_rejected", "valid_p_rejected", what=what, p=p)) from None
     # p = 1 drops everything: zeros, never 0 / 0 = NaN.
     expect_tensor(y, x * (1 - p), what, mistakes=mistakes.dropout_edge_mistakes(x, p))
     expect_inputs_unchanged(changed, ("x", "p"), what)
@@ -267,7 +322,12 @@ def _causal_attention(student, reference, case, device, dtype, dropout=0.0):
 @pytest.mark.parametrize("case", ATTENTION_CASES)
 def test_causal_attention_forward(student, reference, device, dtype, case):
     ref, module, x, what = _causal_attention(student, reference, case, device, dtype)
-    expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True))
+    if case == ATTENTION_CASES[0]:
+        x[:, 2] = 0.0  # a token of zeros: without biases, its scores are exactly 0 (a mask read from `== 0` shows)
+    sizes = {"d_in": case[3], "T": case[2], "b": case[1], "context_length": case[5]}
+    expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True),
+                       explain=lambda: [future_of_sequence(module, x, case[0] + 50),
+                                        attention_divisor(ref, x, sizes, causal=True)])
 
 
 @pytest.mark.CausalAttention
@@ -286,7 +346,7 @@ def test_causal_attention_hides_the_future(student, reference, device):
 @pytest.mark.CausalAttention
 @pytest.mark.behaviour
 def test_causal_attention_runs_on_meta_device(student):
-    expect_class_runs_on_meta(student, "CausalAttention", 5, 4, 8, 0.1, input_shape=(2, 6, 5),
+    expect_class_runs_on_stand_in(student, "CausalAttention", 5, 4, 8, 0.1, input_shape=(2, 6, 5),
                               output_shape=(2, 6, 4))
 
 

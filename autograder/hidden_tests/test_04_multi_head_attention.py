@@ -13,22 +13,25 @@ from autograder.hidden.compare import (
     TOLERANCES,
     expect,
     expect_function_output,
-    expect_structure,
     expect_tensor,
     shape_text,
 )
 from autograder.hidden.dropout import weights_revealing_attention
 from autograder.hidden.modules import (
+    attention_divisor,
     call_text,
-    expect_class_runs_on_meta,
+    expect_class_runs_on_stand_in,
+    expect_message_names,
     expect_no_future_leakage,
-    expect_runs_on_meta,
+    expect_on_stand_in,
+    expect_runs_on_stand_in,
     expect_same_gradients,
     expect_same_output,
     expect_value_error,
+    future_of_sequence,
     load_reference_weights,
     module_case,
-    on_meta,
+    on_stand_in,
     randn,
     reference_module,
     student_module,
@@ -83,7 +86,7 @@ def test_wrapper_runs_on_meta_device(student):
     heads = module.attr("heads")  # heads in a plain list stay behind: say that, not what it breaks
     expect(isinstance(heads, RemoteObject) and heads.type_name == "ModuleList",
            finding("heads_not_module_list", "heads_not_module_list", call=call))
-    expect_runs_on_meta(module, (2, 6, 5), (2, 6, 6), call)
+    expect_runs_on_stand_in(module, (2, 6, 5), (2, 6, 6), call)
 
 
 @pytest.mark.wrapper_with_2d_output
@@ -141,11 +144,12 @@ def test_split_heads_rejects_indivisible_sizes(student, num_heads):
     x = randn(125, 2, 5, 10)
     what = finding("what.for_shape", call=f"split_heads(x, {num_heads})", argument="x",
                shape=shape_text(x.shape))
-    expect_value_error(lambda: student.call("split_heads", x, num_heads),
-                       lambda error_type: finding("wrong_error_for_heads", "indivisible_not_rejected", what=what,
-                                                  error_type=error_type),
-                       finding("no_error_for_heads", "indivisible_not_rejected", what=what, features=x.shape[-1],
-                               heads=num_heads))
+    message = expect_value_error(lambda: student.call("split_heads", x, num_heads),
+                                 lambda error_type: finding("wrong_error_for_heads", "indivisible_not_rejected",
+                                                            what=what, error_type=error_type),
+                                 finding("no_error_for_heads", "indivisible_not_rejected", what=what,
+                                         features=x.shape[-1], heads=num_heads))
+    expect_message_names(message, {"d_out": x.shape[-1], "num_heads": num_heads}, what)  # the notebook asks for both
 
 
 @pytest.mark.merge_heads
@@ -177,14 +181,20 @@ def _multi_head(student, reference, case, device, dtype, dropout=0.0):
 
 def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expected=None):
     heads = (num_heads, reference.split_heads, reference.merge_heads)
+    sizes = {"d_in": x.shape[-1], "d_out": ref.out_proj.out_features, "T": x.shape[1], "b": x.shape[0],
+             "num_heads": num_heads}
     expect_same_output(module, ref, x, what, expected=expected,
-                       mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads))
+                       mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads),
+                       explain=lambda: [future_of_sequence(module, x, 136),
+                                        attention_divisor(ref, x, sizes, causal=True, heads=heads)])
 
 
 @pytest.mark.MultiHeadAttention
 @pytest.mark.parametrize("case", MHA_CASES)
 def test_multi_head_attention_forward(student, reference, device, dtype, case):
     ref, module, x, what = _multi_head(student, reference, case, device, dtype)
+    if case == MHA_CASES[0]:
+        x[:, 2] = 0.0  # a token of zeros: without biases, its scores are exactly 0 (a mask read from `== 0` shows)
     _check_multi_head_forward(reference, ref, module, x, what, case[6])
 
 
@@ -239,7 +249,7 @@ def test_multi_head_attention_rejects_indivisible_sizes(student, d_out, num_head
 @pytest.mark.MultiHeadAttention
 @pytest.mark.behaviour
 def test_multi_head_attention_runs_on_meta_device(student):
-    expect_class_runs_on_meta(student, "MultiHeadAttention", 5, 6, 8, 0.1, 3, input_shape=(2, 7, 5),
+    expect_class_runs_on_stand_in(student, "MultiHeadAttention", 5, 6, 8, 0.1, 3, input_shape=(2, 7, 5),
                               output_shape=(2, 7, 6))
 
 
@@ -290,17 +300,17 @@ def test_gpt2_small_attention_configuration(student):
     expect(count == GPT2_PARAMETERS,
            finding("parameter_count", "gpt2_qkv_bias" if count == GPT2_PARAMETERS + GPT2_QKV_BIASES else None,
                    what=what, parameters=f"{count:,}", expected_parameters=f"{GPT2_PARAMETERS:,}"))
-    module.to("meta")
     full_context = torch.empty(1, GPT2_CONTEXT, GPT2_FEATURES, device="meta")
     try:
-        output = on_meta(lambda: module(full_context))
+        output = on_stand_in(lambda: module.call_on_stand_in_gpu(full_context))
     except StudentError as error:
-        module(full_context[:, :4])  # a short input failing too: the student's own error, shown as it is
+        # A short input failing too: the student's own error, shown as it is.
+        module.call_on_stand_in_gpu(full_context[:, :4])
         raise Failure(finding("context_too_short", "gpt2_context_length", what=what, tokens=GPT2_CONTEXT,
                               error_type=error.type_name)) from None
     if output is not None:
-        expect_structure(output, full_context, finding("what.on_meta", what=what,
-                                                       shape=shape_text(full_context.shape)))
+        expect_on_stand_in(output, full_context, finding("what.on_meta", what=what,
+                                                         shape=shape_text(full_context.shape)))
 
 
 @pytest.mark.gpt2_small_attention
@@ -323,7 +333,10 @@ def test_gpt2_small_attention_forward(student, reference, device):
         expected = ref(x)
     in_training = finding("what.gpt2_training", call=what, shape=shape_text(x.shape))
     try:
-        expect_tensor(module(x), expected, in_training, mistakes=lambda: _gpt2_mistakes(reference, ref, x))
+        sizes = {"d_out": GPT2_FEATURES, "T": x.shape[1], "b": x.shape[0], "num_heads": 12}
+        heads = (12, reference.split_heads, reference.merge_heads)
+        expect_tensor(module(x), expected, in_training, mistakes=lambda: _gpt2_mistakes(reference, ref, x),
+                      explain=lambda: [attention_divisor(ref, x, sizes, causal=True, heads=heads)])
     except Failure as failure:
         if failure.finding.mistake is None and _right_after_eval(module, x, expected):
             raise Failure(failure.finding.with_mistake("gpt2_dropout")) from None

@@ -36,6 +36,13 @@ MAX_LOAD_PROBLEMS = 20
 
 # Top-level statements that define something without running demo work.
 _DEFINITION_NODES = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+# Packages a notebook imports for the student's own use, never for a graded definition: otter
+# (README, "otter-grader") and the self-check package. They are not loaded for grading, so a
+# grading machine without them reports nothing.
+STUDENT_SIDE_PACKAGES = frozenset({"otter", "attention_kit_student"})
+# A cell is named by its first line of code, cut to this many characters.
+FIRST_LINE_CHARS = 60
+_TOP_LEVEL_DEFINITION = re.compile(r"^(?:async\s+def|def|class)\s+(\w+)", re.MULTILINE)
 
 
 class NotebookError(Exception):
@@ -82,6 +89,14 @@ class ExtractedCode:
     language: str = DEFAULT_LANGUAGE  # the notebook's language (its metadata), for the feedback page
     notes: list[Finding] = field(default_factory=list)
     records: LearningRecords = field(default_factory=LearningRecords)  # hint tiers opened, predictions made
+    # Each code cell (by its index in the notebook) as the student sees it: a cell.* phrase.
+    places: dict[int, Finding] = field(default_factory=dict)
+    # Names whose definitions were lost with their cell (a syntax error, say), and that problem.
+    lost: dict[str, Finding] = field(default_factory=dict)
+
+    def place(self, cell_index: int) -> Finding | str:
+        """Cell ``cell_index`` as the student sees it (its number when it is not a code cell)."""
+        return self.places.get(cell_index, str(cell_index + 1))
 
 
 @dataclass
@@ -202,6 +217,40 @@ def _is_simple_value(node: ast.AST, imported: set[str]) -> bool:
     return False
 
 
+def _first_line(source: str) -> str:
+    """The first line of code of a cell (comments and blank lines skipped), cut short."""
+    for line in source.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return stripped if len(stripped) <= FIRST_LINE_CHARS else stripped[: FIRST_LINE_CHARS - 1] + "…"
+    return ""
+
+
+def cell_places(cells: list, graded: _GradedCells) -> dict[int, Finding]:
+    """Every code cell as the student sees it: Jupyter shows no cell numbers, so a cell is named by
+    its first line and its place among the answer cells (or among the code cells)."""
+    code_cells = [index for index, cell in enumerate(cells)
+                  if isinstance(cell, dict) and cell.get("cell_type") == "code"]
+    stage_of = {index: stage for stage, indices in graded.answer_cells.items() for index in indices}
+    answers = [index for index in code_cells if index in stage_of]
+    places = {}
+    for position, index in enumerate(code_cells, 1):
+        first_line = _first_line(cell_source(cells[index]))
+        if index in stage_of:
+            places[index] = finding("cell.answer", stage=stage_of[index], position=answers.index(index) + 1,
+                                    count=len(answers), first_line=first_line)
+        else:
+            places[index] = finding("cell.code", position=position, count=len(code_cells), first_line=first_line)
+    return places
+
+
+def _student_side_import(node: ast.stmt) -> bool:
+    """An import of a package the notebook uses for the student's own checks (otter, the self-checks)."""
+    if isinstance(node, ast.Import):
+        return all(alias.name.split(".")[0] in STUDENT_SIDE_PACKAGES for alias in node.names)
+    return isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in STUDENT_SIDE_PACKAGES
+
+
 def _defined_names(node: ast.stmt) -> list[str]:
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return [node.name]
@@ -234,6 +283,7 @@ def extract_definitions(notebook: dict, graded_names: Collection[str] | None = N
                               records=learning_records(notebook, list(graded_names or ())))
     cells = notebook.get("cells", [])
     graded = _GradedCells.of(cells, graded_names)
+    extracted.places = cell_places(cells, graded)
     if graded_names is not None and graded.every_cell:
         extracted.notes.append(finding("note.no_answer_cells"))
     noted: set[str] = set()  # graded names already noted as taken from outside an answer cell
@@ -242,19 +292,20 @@ def extract_definitions(notebook: dict, graded_names: Collection[str] | None = N
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         source = _blank_ipython_syntax(cell_source(cell))
+        place = extracted.place(index)
         if len(source) > MAX_CELL_CHARS:
-            extracted.problems.append(finding("cell_too_long", cell=index + 1, characters=f"{len(source):,}",
-                                              limit=f"{MAX_CELL_CHARS:,}"))
+            _lose_cell(extracted, index, source, graded, finding(
+                "cell_too_long", cell=place, characters=f"{len(source):,}", limit=f"{MAX_CELL_CHARS:,}"))
             continue
         try:
             tree = ast.parse(source)
         except (RecursionError, MemoryError):
-            extracted.problems.append(finding("cell_too_deep", cell=index + 1))
+            _lose_cell(extracted, index, source, graded, finding("cell_too_deep", cell=place))
             continue
         except (SyntaxError, ValueError) as error:
             line = getattr(error, "lineno", None) or "?"
             reason = error.msg if isinstance(error, SyntaxError) else str(error)
-            extracted.problems.append(finding("syntax_error", cell=index + 1, line=line, reason=reason))
+            _lose_cell(extracted, index, source, graded, finding("syntax_error", cell=place, line=line, reason=reason))
             continue
         lines = _LINE_BREAKS.split(source)  # the breaks ast counts (str.splitlines knows more)
         for node in tree.body:
@@ -264,16 +315,18 @@ def extract_definitions(notebook: dict, graded_names: Collection[str] | None = N
             except RecursionError:  # an expression nested thousands deep is no simple constant
                 continue
             names = _defined_names(node)
+            if _student_side_import(node):
+                continue
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 imported.update(names)
             else:
                 kept, ignored_for = graded.keeps(index, names)
                 if ignored_for is not None:
-                    extracted.notes.append(finding("note.ignored_definition", name=ignored_for, cell=index + 1))
+                    extracted.notes.append(finding("note.ignored_definition", name=ignored_for, cell=place))
                 if not kept:
                     continue
                 for name in sorted(graded.missing_answer_cells(names) - noted):
-                    extracted.notes.append(finding("note.answer_cell_missing", name=name, cell=index + 1))
+                    extracted.notes.append(finding("note.answer_cell_missing", name=name, cell=place))
                     noted.add(name)
             start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
             if start == node.end_lineno:
@@ -288,6 +341,16 @@ def extract_definitions(notebook: dict, graded_names: Collection[str] | None = N
     extracted.problems = _bounded(extracted.problems)
     extracted.notes = _bounded(extracted.notes)
     return extracted
+
+
+def _lose_cell(extracted: ExtractedCode, index: int, source: str, graded: _GradedCells, problem: Finding) -> None:
+    """A cell none of whose definitions load: its problem, and the names it would have defined
+    (its top-level def and class lines, and the stage its answer cell is for), lost with it."""
+    extracted.problems.append(problem)
+    names = set(_TOP_LEVEL_DEFINITION.findall(source))
+    names |= {stage for stage, indices in graded.answer_cells.items() if index in indices}
+    for name in sorted(names):
+        extracted.lost.setdefault(name, problem)
 
 
 def _bounded(problems: list[Finding]) -> list[Finding]:

@@ -56,6 +56,13 @@ class RemoteObject:
     def __call__(self, *args, **kwargs):
         return self.method("__call__", *args, **kwargs)
 
+    def call_on_stand_in_gpu(self, *args, **kwargs):
+        """Call the module on the worker's stand-in GPU (``autograder.worker.fake_gpu``): meta
+        tensors in, meta tensors back for what stayed on it, CPU tensors for what did not. The
+        module is moved there first, and stays there (its weights are gone)."""
+        return self._submission._request("call", self, method="__call__", stand_in_gpu=True, args=list(args),
+                                         kwargs=kwargs)
+
     def method(self, name: str, *args, **kwargs):
         return self._submission._request("call", self, method=name, args=list(args), kwargs=kwargs)
 
@@ -106,6 +113,11 @@ class Submission:
     def call(self, name: str, *args, **kwargs):
         """Call the student's function ``name``; tensors go in and come back as data."""
         return self._request("call", name, args=list(args), kwargs=kwargs)
+
+    def call_on_stand_in_gpu(self, name: str, *args, **kwargs):
+        """Call the student's function ``name`` on the worker's stand-in GPU (as
+        ``RemoteObject.call_on_stand_in_gpu``; a "meta" device argument means that GPU)."""
+        return self._request("call", name, stand_in_gpu=True, args=list(args), kwargs=kwargs)
 
     def call_reporting_changes(self, name: str, *args, **kwargs) -> tuple[Any, list[str]]:
         """Call the student's function ``name``; returns its result and the tensor arguments it
@@ -158,7 +170,7 @@ class Submission:
 
     # -- plumbing ---------------------------------------------------------------------
     def _request(self, op: str, target: str | RemoteObject, *, method: str | None = None, name: str | None = None,
-                 fill_args_after: list | None = None, report_changed_args: bool = False,
+                 fill_args_after: list | None = None, report_changed_args: bool = False, stand_in_gpu: bool = False,
                  record_torch_functions: bool = False, **values):
         """One probe: ``op`` on ``target`` (a name in the notebook, or an object in the worker).
 
@@ -173,6 +185,7 @@ class Submission:
             "name": name,
             "fill_args_after": fill_args_after or [],
             "report_changed_args": report_changed_args,
+            "stand_in_gpu": stand_in_gpu,
             "record_torch_functions": record_torch_functions,
             "values": encoder.encode(self._swap_handles(values)),
         }

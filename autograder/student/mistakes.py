@@ -8,6 +8,96 @@ a mistake when a failed answer reproduces its output), so each is written and tr
 from __future__ import annotations
 
 MISTAKES: dict[str, str] = {
+    # Read from the evidence in general forms (autograder/hidden/diagnosis.py), whatever the code.
+    "constant_factor": (
+        "every value is off by the same factor: look for a scale the notebook does not ask for (a"
+        " division by a size, a mean instead of a sum, a number written by hand), or one that is"
+        " missing."
+    ),
+    "scores_scaled_wrongly": (
+        "the scores were divided by another number than sqrt(d_k): divide them by the square root"
+        " of the size of one key vector, keys.shape[-1] (the head size in multi-head attention),"
+        " and by nothing else."
+    ),
+    "not_normalised": (
+        "the rows were not normalised, so they do not sum to 1: divide each row by its own sum (or"
+        " take the softmax) along the last dimension."
+    ),
+    "axes_permuted": (
+        "the values are right but their dimensions are in another order: check each transpose,"
+        " permute and view against the shapes the notebook gives."
+    ),
+    "right_values_wrong_shape": (
+        "the values are right but the result has another shape: check which dimensions your view,"
+        " reshape or flatten joins (the notebook gives the result's shape)."
+    ),
+    "mask_from_values": (
+        "the mask was built by comparing values with 0 (== 0), so a score or weight that happens to"
+        " be 0 is hidden too: build the mask from the positions (a triangle of ones), never from the"
+        " values."
+    ),
+    "dropout_whole_rows": (
+        "whole rows (or samples) were kept or dropped together: draw one random number per element,"
+        " torch.rand(x.shape, ...), so that each element is dropped on its own."
+    ),
+    "parameters_misnamed": (
+        "the parameters are named differently from the notebook (names are case-sensitive): weights are"
+        " loaded into a module by name (a state_dict, the notebook's weight copies), so use exactly the"
+        " names the notebook gives."
+    ),
+    "misspelt_method": (
+        "a method's name is misspelt, so PyTorch never calls it: write __init__ (two underscores on"
+        " each side) and forward exactly so."
+    ),
+    "attribute_typo": "an attribute's name is misspelt: use exactly the name it was created with.",
+    "unknown_keyword": (
+        "a keyword argument that the called function does not take (a misspelt name?): check the"
+        " function's signature."
+    ),
+    "dim_is_a_size": (
+        "a size was passed where a dim is expected: a dim numbers the axes (0 to ndim - 1, or -1 for"
+        " the last), a size counts elements; each query's weights are normalised along dim=-1."
+    ),
+    "error_names_no_sizes": (
+        "the ValueError's message should name both sizes, d_out and num_heads, with their values,"
+        " as the notebook asks."
+    ),
+    "values_not_projected": (
+        "the attention weights were multiplied by the input x itself: the context vectors mix the"
+        " values, the input projected by W_value."
+    ),
+    "missing_return": (
+        "the function returned None: a `return` is missing, or it returns what an in-place method"
+        " returns (a module's forward must return its output too)."
+    ),
+    "returned_several_values": (
+        "several values were returned (a tuple): return only the tensor the stage asks for."
+    ),
+    "softmax_applied_twice": (
+        "a softmax was applied to weights that already sum to 1, which changes them again: apply the"
+        " softmax once, to the scores."
+    ),
+    "renormalised_with_softmax": (
+        "the kept weights were renormalised with a second softmax, which changes their ratios:"
+        " divide each row by its own sum instead."
+    ),
+    "returned_log_softmax": (
+        "you returned the logarithm of the softmax (a log-softmax): return the probabilities"
+        " themselves, which are positive and sum to 1."
+    ),
+    "broadcast_mismatch": (
+        "two tensors of different shapes were combined element by element, and their shapes line"
+        " up from the last dimension: give the smaller one a size-1 dimension where it should"
+        " repeat ([:, None], unsqueeze, or keepdim=True), or use a matrix product."
+    ),
+    "valid_p_rejected": (
+        "p = 0 and p = 1 are valid probabilities (keep everything, drop everything): raise the"
+        " ValueError only for p outside [0, 1]."
+    ),
+    "dropout_before_softmax": (
+        "dropout was applied to the scores before the softmax, so the weights change but none"
+        " becomes 0: apply dropout to the attention weights, after the softmax."
+    ),
     "elementwise_product": (
         "you multiplied element by element without adding up: a dot product also sums over the"
         " features (inputs @ query)."
@@ -25,8 +115,8 @@ MISTAKES: dict[str, str] = {
         " dimension), with keepdim=True."
     ),
     "softmax_missing_keepdim": (
-        "the sum lost its dimension, so the division broadcast along the wrong axis: use"
-        " sum(dim=dim, keepdim=True)."
+        "a max or a sum along `dim` lost its dimension, so the next subtraction or division"
+        " broadcast along the wrong axis: keep it in every reduction with keepdim=True."
     ),
     "softmax_overflow": (
         "the exponentials overflowed on large inputs (inf / inf gives NaN): subtract the maximum"
@@ -65,8 +155,9 @@ MISTAKES: dict[str, str] = {
         " 1: mask the scores with -inf before the softmax, or divide by the row sums again."
     ),
     "mask_hides_diagonal": (
-        "the mask also hides the diagonal, but a token must see itself: hide only the positions"
-        " above the diagonal (torch.triu(..., diagonal=1))."
+        "each token was hidden from itself, but a token must see itself: position t uses the tokens"
+        " 0 to t, itself included (with a mask, hide only the positions above the diagonal,"
+        " torch.triu(..., diagonal=1))."
     ),
     "mask_swapped": (
         "the mask hides the past instead of the future (tril and triu swapped, or the mask"
@@ -158,7 +249,8 @@ MISTAKES: dict[str, str] = {
         " hold query i's scores against every key, queries @ keys.transpose(-2, -1)."
     ),
     "returned_weights_not_scores": (
-        "a softmax was applied: this function returns the scaled scores, before any softmax."
+        "a softmax was applied: this function returns the scores themselves (scaled where the"
+        " notebook says so), before any softmax."
     ),
     "wrong_projection": (
         "a projection was used in the wrong role (for example the values computed with"
@@ -235,7 +327,7 @@ MISTAKES: dict[str, str] = {
         " CausalAttention for each head in the ModuleList."
     ),
     "heads_summed": (
-        "the heads' outputs were added up; concatenate them along the last dimension,"
+        "the heads' outputs were added up (or averaged); concatenate them along the last dimension,"
         " torch.cat(..., dim=-1)."
     ),
     "heads_interleaved": (
@@ -327,9 +419,10 @@ MISTAKES: dict[str, str] = {
         " mask.bool(), or a comparison such as tril == 0."
     ),
     "batch_dims_not_handled": (
-        "the code works for one (T, T) matrix but not for a batch (b, T, T): take the number of"
-        " tokens from the last dimension, shape[-1], and count dimensions from the end (dim=-1),"
-        " never from the front (shape[0], dim=1)."
+        "the code does not follow the input's shape: it must work for any number of tokens, and"
+        " for a batch (b, T, T) as for one (T, T) matrix. Take the number of tokens from the last"
+        " dimension, shape[-1] (never a fixed number, nor shape[0]), and count dimensions from the"
+        " end (dim=-1), never from the front (dim=1)."
     ),
     "dropout_ignores_generator": (
         "the random numbers were not drawn from the `generator` argument, so the same generator"

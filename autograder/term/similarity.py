@@ -26,8 +26,6 @@ from pathlib import Path
 
 import numpy as np
 from copydetect import CodeFingerprint, compare_files
-from copydetect.utils import highlight_overlap
-from markupsafe import Markup
 
 from autograder.course.paths import student_notebook
 from autograder.notebooks.reading import NotebookError, extract_definitions, read_notebook_json
@@ -46,6 +44,14 @@ GIVEN_SHARE_LISTED = 0.5
 
 class SimilarityError(Exception):
     """Similarity cannot be computed; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class MarkedCode:
+    """Code and the character ranges of it that match another answer (start, end)."""
+
+    code: str
+    regions: tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -72,8 +78,8 @@ class SimilarPair:
     similarity: float  # the share of both students' own code that matches the other's, 0 to 1
     first_share: float  # the share of the first student's own code found in the second's
     second_share: float
-    first_html: Markup  # the first student's code, the matching regions marked
-    second_html: Markup
+    first_marked: MarkedCode  # the first student's code and its matching regions
+    second_marked: MarkedCode
 
 
 def _fingerprint(name: str, code: str, boilerplate: np.ndarray) -> CodeFingerprint:
@@ -81,14 +87,20 @@ def _fingerprint(name: str, code: str, boilerplate: np.ndarray) -> CodeFingerpri
 
 
 @functools.cache  # the released notebooks: read once per process (the service's web process may not read them later)
-def starter_fingerprints(assignment_id: str) -> np.ndarray:
-    """The fingerprints of the released notebook's own code, which every student starts from."""
+def starter_code(assignment_id: str) -> str:
+    """The released notebook's own code, which every student starts from."""
     notebook = student_notebook(assignment_id)
     code = graded_code(notebook, assignment_id)
     if code is None:
         raise SimilarityError(f"{notebook} is missing or unreadable: it holds the starter code to leave out; run"
                               " `make assignments` to write it")
-    return np.array(sorted(_fingerprint("starter.py", code, np.array([])).hashes))
+    return code
+
+
+@functools.cache
+def starter_fingerprints(assignment_id: str) -> np.ndarray:
+    """The fingerprints of the released notebook's own code."""
+    return np.array(sorted(_fingerprint("starter.py", starter_code(assignment_id), np.array([])).hashes))
 
 
 @functools.cache
@@ -123,10 +135,11 @@ def read_answers(out: Path) -> dict[str, dict[str, str]]:
     return answers
 
 
-def _marked(code: str, slices: np.ndarray) -> Markup:
-    """The code as HTML, its matching regions in <mark>."""
-    html, _ = highlight_overlap(code, slices, "<mark>", "</mark>", escape_html=True)
-    return Markup(html)  # highlight_overlap escaped every part of the code
+def _marked(code: str, slices: np.ndarray) -> MarkedCode:
+    """The code and its matching regions, as copydetect places them (the similarity page marks the
+    whole tokens they fall on, outside the starter code)."""
+    regions = tuple((int(start), int(end)) for start, end in zip(*slices, strict=True)) if len(slices) else ()
+    return MarkedCode(code, regions)
 
 
 def _pair(assignment_id: str, first: Answer, second: Answer) -> SimilarPair | None:
@@ -160,8 +173,8 @@ class GivenCodeFound:
     student_id: str
     given_in: str  # the assignment whose released notebook gives the code
     given_share: float  # the share of the given code found in the answer, 0 to 1
-    answer_html: Markup  # the answer, the regions matching the given code marked
-    given_html: Markup
+    answer_marked: MarkedCode  # the answer and its regions matching the given code
+    given_marked: MarkedCode
 
 
 def given_code_found(answers: list[Answer], given: dict[str, str], boilerplate: np.ndarray) -> list[GivenCodeFound]:
@@ -190,6 +203,7 @@ class AssignmentSimilarity:
     compared: int  # those with code of their own
     pairs: list[SimilarPair]
     given_code: list[GivenCodeFound]
+    starter_code: str = ""  # the released notebook's own code, which the comparison leaves out
 
 
 def class_similarity(out: Path, pairs_per_assignment: int) -> list[AssignmentSimilarity]:
@@ -202,5 +216,6 @@ def class_similarity(out: Path, pairs_per_assignment: int) -> list[AssignmentSim
         own = own_code_answers(answers, boilerplate)
         similarities.append(AssignmentSimilarity(assignment_id, len(answers), len(own),
                                                  similar_pairs(assignment_id, own)[:pairs_per_assignment],
-                                                 given_code_found(own, given_elsewhere(assignment_id), boilerplate)))
+                                                 given_code_found(own, given_elsewhere(assignment_id), boilerplate),
+                                                 starter_code(assignment_id)))
     return sorted(similarities, key=lambda similarity: ASSIGNMENTS.index(similarity.assignment_id))

@@ -5,7 +5,10 @@
 3. the example class graded with ``--device cpu``, ``--device cuda`` and the default: the wall
    time and peak GPU memory of each, and whether the three ``grades.csv`` are identical;
 4. the CUDA hidden tests on the solutions, the correct idioms and the mutant corpus
-   (``pytest tests/test_on_gpu.py``).
+   (``pytest tests/test_on_gpu.py``);
+5. from the class graded with ``--device cuda``: the float32 settings the references ran under
+   (``fp32_precision``, ``allow_tf32``, the attention kernel) and the largest difference from the
+   reference of each test on the GPU, against its float32 tolerance.
 
 It prints a summary last and writes every log under ``--out``. Exit status 0 only when every
 step passed. On a machine without CUDA it says so and exits 2.
@@ -62,6 +65,22 @@ def _run(command: list[str], log: Path) -> subprocess.CompletedProcess:
     return result
 
 
+def float32_report(out: Path) -> dict:
+    """The float32 settings a graded run's references ran under, and the largest difference of each
+    test instance on the GPU over the class (and the tolerance it is held to: float32's rtol 1e-4
+    and atol 1e-5, on every device)."""
+    settings, largest = {}, {}
+    for results in sorted(out.glob("results/*/*.json")):
+        document = json.loads(results.read_text())
+        settings = document.get("float32_settings") or settings
+        for test in document.get("tests", []):
+            difference = test.get("largest_difference")
+            if "cuda" in test["name"] and difference is not None:
+                largest[test["name"]] = max(difference, largest.get(test["name"], 0.0))
+    return {"settings": settings, "largest_difference_per_test": dict(sorted(largest.items())),
+            "largest_difference": max(largest.values(), default=None)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder.tools.gpu_check", description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=KIT_ROOT / "gpu-check", help="where the logs go")
@@ -88,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         summary[f"grade --device {device}"] = {"exit": result.returncode, "peak_gpu_mib": memory.peak_mib,
                                                "wall_s": round(time.monotonic() - started, 1)}
         grades[device] = (out / "grades.csv").read_text() if (out / "grades.csv").is_file() else None
+    summary["float32 on cuda"] = float32_report(args.out / "grades-cuda")
     identical = len(set(grades.values())) == 1 and None not in grades.values()
     summary["grades.csv identical on cpu, cuda and auto"] = identical
     tests = _run([sys.executable, "-m", "pytest", "tests/test_on_gpu.py", "-p", "no:cacheprovider", "-q", "-rs"],

@@ -12,10 +12,13 @@ import linecache
 import random
 import sys
 import traceback
+import types
 
 import torch
 from torch.overrides import TorchFunctionMode
 
+from autograder.worker import fake_gpu
+from autograder.worker.precision import float32_pinned, pin_float32
 from autograder.worker.protocol import Decoder, Encoder, Message, RemoteRef, Seeded
 
 # Only the student's own frames are shown in a traceback, and only this much of it.
@@ -28,7 +31,8 @@ def reset_torch_state(threads: int | None = None) -> None:
 
     Covers the settings a notebook plausibly touches (at definition time or in an earlier
     probe): grad mode, anomaly detection, default dtype and device, deterministic algorithms,
-    matmul precision, denormals, the seeds of torch, ``random`` and numpy, and thread count.
+    float32 precision (no TF32: ``precision.pin_float32``), denormals, the seeds of torch,
+    ``random`` and numpy, and thread count.
     Inference mode cannot be reset here: ``handle`` runs every probe outside it instead.
     """
     torch.set_grad_enabled(True)
@@ -37,7 +41,6 @@ def reset_torch_state(threads: int | None = None) -> None:
     torch.set_default_device(None)
     if torch.are_deterministic_algorithms_enabled():  # the setter costs ~0.35 ms: only when needed
         torch.use_deterministic_algorithms(False)
-    torch.set_float32_matmul_precision("highest")
     torch.set_flush_denormal(False)
     torch.default_generator.manual_seed(0)  # torch.manual_seed also probes absent accelerators: slow
     if torch.cuda.is_initialized():
@@ -45,8 +48,8 @@ def reset_torch_state(threads: int | None = None) -> None:
     random.seed(0)
     if "numpy" in sys.modules:
         sys.modules["numpy"].random.seed(0)
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
+    if not float32_pinned():
+        pin_float32()
     if threads is not None:
         torch.set_num_threads(threads)
 
@@ -64,11 +67,22 @@ def _register_source(blocks: list[dict]) -> None:
         linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)
 
 
+# The module a notebook's definitions live in (each notebook's replaces the previous one's).
+STUDENT_MODULE = "__student__"
+
+
 def load_definitions(blocks: list[dict]) -> tuple[dict, list[dict]]:
     """Execute each extracted definition on its own, so one failing block costs only itself.
 
+    The definitions run in the namespace of a real module, registered in ``sys.modules`` as a
+    notebook's ``__main__`` is: machinery that looks a class's module up (dataclasses, typing's
+    get_type_hints, enum's pickling support) works as it does in Jupyter.
+
     Returns the namespace and, for each block that raised, its cell, line and error."""
-    namespace: dict = {"__name__": "__student__", "__builtins__": builtins}
+    module = types.ModuleType(STUDENT_MODULE)
+    module.__dict__["__builtins__"] = builtins
+    sys.modules[STUDENT_MODULE] = module
+    namespace = module.__dict__
     problems = []
     _register_source(blocks)
     for block in blocks:
@@ -192,6 +206,10 @@ class ProbeServer:
             with _TorchFunctionRecorder() as recorder:
                 result = function(*args, **kwargs)
             return {"result": result, "torch_functions": sorted(recorder.names)[:MAX_RECORDED_FUNCTIONS]}
+        if header.get("stand_in_gpu"):  # the device checks: on fake tensors, every device mix refused
+            target = self._target(header, decoder)
+            modules = [value for value in (target, *args, *kwargs.values()) if isinstance(value, torch.nn.Module)]
+            return fake_gpu.call_on_stand_in(function, args, kwargs, modules)
         before = _tensor_arguments(args, kwargs) if header.get("report_changed_args") else None
         result = function(*args, **kwargs)
         for index, fill_value in header.get("fill_args_after", []):

@@ -7,7 +7,7 @@ from torch import nn
 
 def split_heads(x, num_heads):
     if x.shape[-1] % num_heads != 0:
-        raise ValueError("the features must split evenly into num_heads heads")
+        raise ValueError(f"the {x.shape[-1]} features must split evenly into {num_heads} heads")
     return x.unflatten(2, (num_heads, x.shape[-1] // num_heads)).transpose(1, 2)
 
 

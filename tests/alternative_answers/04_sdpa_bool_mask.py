@@ -9,7 +9,7 @@ from torch import nn
 
 def split_heads(x, num_heads):
     if x.shape[2] % num_heads != 0:
-        raise ValueError("d_out is not divisible by num_heads")
+        raise ValueError(f"d_out = {x.shape[2]} is not divisible by num_heads = {num_heads}")
     return x.view(*x.shape[:2], num_heads, -1).permute(0, 2, 1, 3)
 
 

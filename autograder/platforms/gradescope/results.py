@@ -9,6 +9,9 @@ assignment is open. The top-level ``score`` is the grader's score, as in grades.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from autograder.feedback.page import page_text
 from autograder.findings.render import render
 from autograder.grading.results import GradedRow
 
@@ -20,41 +23,43 @@ def _gradescope_status(passed: bool) -> str:
     return "passed" if passed else "failed"
 
 
-def _overall_output(row: GradedRow) -> str:
-    lines = [f"Score: {row.score:g} / {row.max_score:g}."]
+def _overall_output(row: GradedRow, text: Mapping[str, str]) -> str:
+    lines = [text["gradescope.score"].format(score=f"{row.score:g}", max_score=f"{row.max_score:g}")]
     if not row.graded:
-        lines.append(f"Your notebook could not be graded ({row.status}); submit {row.assignment_id}.ipynb.")
+        lines.append(text["gradescope.not_graded"].format(status=row.status, assignment_id=row.assignment_id))
     if row.load_problems:
-        lines.append("Some of your code could not be loaded, so the tests that need it failed:")
+        lines.append(text["gradescope.load_problems"])
         lines.extend(f"- {render(problem, row.language)}" for problem in row.load_problems)
     if row.tests:
-        lines.append("Each stage below shows how many hidden tests passed; what each test checked, and"
-                     " the hint for each failure, are shown after the due date.")
+        lines.append(text["gradescope.stages"])
     return "\n".join(lines)
 
 
-def _stage_summaries(row: GradedRow) -> list[dict]:
+def _stage_summaries(row: GradedRow, text: Mapping[str, str]) -> list[dict]:
     return [{
-        "name": f"{stage.stage}: {stage.passed} of {stage.total} hidden tests passed",
+        "name": text["gradescope.stage_waiting" if stage.waiting else "gradescope.stage"].format(
+            stage=stage.stage, passed=stage.passed + stage.waiting, total=stage.total, waiting=stage.waiting),
         "status": _gradescope_status(stage.all_passed),
-        "output": f"{stage.points:g} of {stage.max_points:g} points.",
+        "output": text["gradescope.points"].format(points=f"{stage.points:g}", max_points=f"{stage.max_points:g}"),
         "visibility": SUMMARY_VISIBILITY,
     } for stage in row.stage_totals()]
 
 
 def results_document(row: GradedRow) -> dict:
-    """The results.json document of one graded notebook."""
+    """The results.json document of one graded notebook, in the notebook's language (the
+    visible lines and each test's message alike)."""
+    text = page_text(row.language)
     details = [{
         "name": f"{test.stage}: {test.name}",
         "score": test.points,
         "max_score": test.max_points,
         "status": _gradescope_status(test.passed),
-        "output": test.message(row.language) or "Passed.",
+        "output": test.message(row.language) or text["gradescope.passed"],
         "visibility": DETAIL_VISIBILITY,
     } for test in row.tests]
     return {
         "score": row.score,
-        "output": _overall_output(row),
+        "output": _overall_output(row, text),
         "stdout_visibility": "hidden",
-        "tests": _stage_summaries(row) + details,
+        "tests": _stage_summaries(row, text) + details,
     }

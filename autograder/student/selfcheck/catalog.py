@@ -37,6 +37,8 @@ MESSAGES: dict[str, str] = {
                       ' check("{stage}") says what it finds.'),
     # What went wrong.
     "unknown_stage": "there is no stage called {stage!r}; the stages are: {known}",
+    "unknown_stage_near": "there is no stage called {stage!r}; did you mean {suggestion!r}?",
+    "no_stage": "say which stage to check, for example check({example!r}); the stages are: {known}",
     "not_defined": "not defined yet: run the cell that defines {stage}, then run this check again",
     "not_implemented": (
         "not implemented yet: replace the `raise NotImplementedError(...)` line(s) in its answer"

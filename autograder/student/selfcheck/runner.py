@@ -3,6 +3,7 @@ in tiers, only when the student asks for them."""
 
 from __future__ import annotations
 
+import difflib
 import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ class CheckResult:
     found: bool = False  # the check found something to fix (not a stage left unwritten or unknown)
 
 
-def run_check(stage: str, namespace: Mapping, language: str | None = None) -> CheckResult:
+def run_check(stage: str | None, namespace: Mapping, language: str | None = None) -> CheckResult:
     """Run the public check of `stage` on the definitions in `namespace`; never raises.
 
     The message is in `language` (en, zh, pt); by default in the language of the notebook whose
@@ -42,15 +43,19 @@ def run_check(stage: str, namespace: Mapping, language: str | None = None) -> Ch
         return _run_check(stage, namespace)
 
 
-def _language(stage: str, namespace: Mapping, language: str | None) -> str:
+def _language(stage: str | None, namespace: Mapping, language: str | None) -> str:
     if language is not None:
         return language
     return languages.kernel_language(namespace, assignment_of(stage) if stage in CHECKS else None)
 
 
-def _run_check(stage: str, namespace: Mapping) -> CheckResult:
+def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
+    if stage is None:
+        return CheckResult(False, text("no_stage", example=next(iter(CHECKS)), known=", ".join(CHECKS)))
     if stage not in CHECKS:
-        detail = text("unknown_stage", stage=stage, known=", ".join(CHECKS))
+        suggestion = nearest_stage(str(stage))
+        detail = (text("unknown_stage_near", stage=stage, suggestion=suggestion) if suggestion
+                  else text("unknown_stage", stage=stage, known=", ".join(CHECKS)))
         return CheckResult(False, text("failed", stage=stage, detail=detail))
     if stage not in namespace:
         detail = text("not_defined", stage=stage)
@@ -76,10 +81,18 @@ def _run_check(stage: str, namespace: Mapping) -> CheckResult:
     return CheckResult(False, text("failed", stage=stage, detail=detail), hint, figure, found)
 
 
-def hint_line(stage: str, namespace: Mapping, language: str | None = None, tier: int = 1) -> str:
+def nearest_stage(name: str) -> str | None:
+    """The stage a mistyped name most plausibly means (``causal_masks``, ``Softmax_Naive``), if any."""
+    folded = [stage for stage in CHECKS if stage.lower() == name.lower()]
+    close = folded or difflib.get_close_matches(name, list(CHECKS), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def hint_line(stage: str | None, namespace: Mapping, language: str | None = None, tier: int = 1) -> str:
     """What ``hint(stage, tier)`` shows: tier 1 the fix for what the check finds now (or the
     stage's idea when it finds nothing specific), tier 2 the functions, tier 3 code to start
-    from; on a stage that passes, tier 1 says no hint is needed."""
+    from; on a stage that passes, tier 1 says no hint is needed. Without a stage, or with an
+    unknown one, the check's message says which stages exist."""
     language = _language(stage, namespace, language)
     if stage not in CHECKS:
         return run_check(stage, namespace, language).message
@@ -119,7 +132,7 @@ def _show_figure(figure: MistakeFigure, language: str) -> None:
     display(drawn)
 
 
-def check(stage: str, namespace: Mapping | None = None, language: str | None = None) -> None:
+def check(stage: str | None = None, namespace: Mapping | None = None, language: str | None = None) -> None:
     """Print one line saying whether `stage` passes its public check, in `language` (by default
     the notebook's, see `run_check`); when it found something to fix, a second line offering
     the hints, and, for a recognised mistake in attention weights, its figure.
@@ -137,7 +150,8 @@ def check(stage: str, namespace: Mapping | None = None, language: str | None = N
         _show_figure(result.figure, language)
 
 
-def hint(stage: str, tier: int = 1, namespace: Mapping | None = None, language: str | None = None) -> None:
+def hint(stage: str | None = None, tier: int = 1, namespace: Mapping | None = None,
+         language: str | None = None) -> None:
     """Show the hint of `stage` at `tier` (see `hint_line`), in `language` (by default the
     notebook's), and keep in the notebook which tier was opened.
 
@@ -158,11 +172,11 @@ class SelfChecks:
     def __init__(self, language: str | None = None):
         self.language = language if language in languages.LANGUAGES else None
 
-    def __call__(self, stage: str, namespace: Mapping | None = None) -> None:
+    def __call__(self, stage: str | None = None, namespace: Mapping | None = None) -> None:
         """Run the public check of `stage` (see `check`)."""
         check(stage, _callers_globals() if namespace is None else namespace, self.language)
 
-    def hint(self, stage: str, tier: int = 1, namespace: Mapping | None = None) -> None:
+    def hint(self, stage: str | None = None, tier: int = 1, namespace: Mapping | None = None) -> None:
         """Show the hint of `stage` at `tier`, 1 to 3 (see `hint`)."""
         hint(stage, tier, _callers_globals() if namespace is None else namespace, self.language)
 

@@ -1,0 +1,238 @@
+"""Slips read from an exception in full: the student's line, torch's words and their own code.
+
+Some exceptions say exactly which slip was made, once read whole:
+
+- a dim out of range whose argument is a size (``dim=self.d_out``): which argument, its value,
+  and the dims the tensor has;
+- a method whose name is a letter away from ``__init__`` or ``forward`` (``__init_``, ``__int__``,
+  ``foward``), which Python never calls: the TypeError or NotImplementedError that follows;
+- an attribute a typo away from a name that exists (``self.W_qeury``, ``torch.trill``,
+  ``nn.Model``);
+- a keyword the called function does not take (``biass=``, ``dims=``), and the one it does.
+
+Each is a ``Slip``: the named mistake (``autograder.student.mistakes``) and the evidence, a
+phrase quoting the names (``evidence.*`` in ``autograder.findings.english``). The student's code
+is read with ``ast`` (never run); names of torch are looked up in the modules this process has
+already imported, never imported on a student's say.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import inspect
+import re
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from autograder.findings.finding import Finding, finding
+
+# Methods whose names PyTorch calls by itself: a near miss of one of them is never called.
+CALLED_BY_NAME = ("__init__", "forward")
+# A name counts as a typo of another from this similarity on (difflib's ratio): `W_qeury` of
+# `W_query` (0.86), `__init_` of `__init__` (0.93), `biass` of `bias` (0.89), `Model` of `Module` (0.73).
+TYPO_SIMILARITY = 0.7
+
+_DIM_OUT_OF_RANGE = re.compile(r"Dimension out of range \(expected to be in range of \[(-?\d+), (-?\d+)\],"
+                               r" but got (-?\d+)\)")
+_NO_ATTRIBUTE = re.compile(r"^(?:module )?'([\w.]+)' (?:object )?has no attribute '(\w+)'")
+_UNEXPECTED_KEYWORD = re.compile(r"([\w.]+)\(\) got an unexpected keyword argument '(\w+)'")
+_MISSING_ARGUMENT = re.compile(r"missing \d+ required positional arguments?: ['\"](\w+)['\"]")
+_CONSTRUCTOR_ARGUMENTS = re.compile(r"(\w+)(?:\.__init__)?\(\) (?:takes|got an unexpected keyword argument)")
+_MISSING_FORWARD = re.compile(r"Module \[(\w+)\] is missing the required \"forward\" function")
+# Calls whose dim is their first positional argument as a method (x.softmax(dim)), their second as a
+# function of torch (torch.softmax(x, dim)), or the keyword dim=.
+_DIM_CALLS = "softmax|log_softmax|sum|mean|amax|amin|max|min|cumsum|argmax|unsqueeze|squeeze|flatten|norm|std|var|prod"
+_DIM_ARGUMENTS = (
+    re.compile(r"\bdim\s*=\s*(?P<expression>[^,()=]+?)\s*[,)]"),
+    re.compile(rf"\b(?:torch|F|functional)\.(?:{_DIM_CALLS})\(\s*[^,()=]+,\s*(?P<expression>[^,()=]+?)\s*[,)]"),
+    re.compile(rf"(?<!torch)(?<!\bF)(?<!functional)\.(?:{_DIM_CALLS})\(\s*(?P<expression>[^,()=]+?)\s*[,)]"),
+)
+_KEYWORDS_IN_LINE = re.compile(r"\b(\w+)\s*=(?!=)")
+
+
+@dataclass(frozen=True)
+class Slip:
+    """A slip the exception shows: the mistake to name, and the evidence quoting the names."""
+
+    mistake: str
+    evidence: Finding
+
+
+def slip_in_error(error_type: str, message: str, line: str, sources: Sequence[str]) -> Slip | None:
+    """The slip an exception of the student's code shows, if it shows one: ``line`` is the
+    student's line where it was raised, ``sources`` the code of the notebook's definitions."""
+    trees = _parsed(sources)
+    for reader in (_dim_is_a_size, _misspelt_method, _attribute_typo, _keyword_typo):
+        slip = reader(error_type, message, line, trees)
+        if slip is not None:
+            return slip
+    return None
+
+
+def _parsed(sources: Sequence[str]) -> list[ast.Module]:
+    trees = []
+    for source in sources:
+        try:
+            trees.append(ast.parse(source))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+    return trees
+
+
+def closest(name: str, candidates: Iterable[str]) -> str | None:
+    """The one candidate ``name`` is most plausibly a typo of (case aside too), if any."""
+    candidates = sorted({candidate for candidate in candidates if candidate != name})
+    folded = [candidate for candidate in candidates if candidate.lower() == name.lower()]
+    if folded:
+        return folded[0]
+    matches = difflib.get_close_matches(name, candidates, n=1, cutoff=TYPO_SIMILARITY)
+    return matches[0] if matches else None
+
+
+# -- a size passed as a dim -------------------------------------------------------------------------
+def _dim_is_a_size(error_type: str, message: str, line: str, trees) -> Slip | None:
+    match = _DIM_OUT_OF_RANGE.search(message)
+    if error_type != "IndexError" or match is None:
+        return None
+    low, high, value = match.groups()
+    expressions = {found.group("expression").strip() for pattern in _DIM_ARGUMENTS for found in pattern.finditer(line)}
+    named = [expression for expression in expressions if not re.fullmatch(r"-?\d+", expression)]
+    if len(named) != 1:
+        return None  # a literal dim (a fixed rank) or several candidates: other rules say more
+    return Slip("dim_is_a_size", finding("evidence.dim_is_a_size", argument=named[0], value=int(value),
+                                         low=int(low), high=int(high)))
+
+
+# -- a method PyTorch never calls -------------------------------------------------------------------
+def _misspelt_method(error_type: str, message: str, line: str, trees) -> Slip | None:
+    if error_type == "TypeError":
+        match = _CONSTRUCTOR_ARGUMENTS.search(message)
+    elif error_type == "NotImplementedError":
+        match = _MISSING_FORWARD.search(message)
+    else:
+        return None
+    if match is None:
+        return None
+    for cls in _classes(trees, match.group(1)):
+        defined = {node.name for node in cls.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        for meant in CALLED_BY_NAME:
+            if meant in defined:
+                continue
+            written = closest(meant, defined)
+            if written is not None:
+                return Slip("misspelt_method", finding("evidence.misspelt_method", class_name=cls.name,
+                                                       written=written, meant=meant))
+    return None
+
+
+def _classes(trees: Sequence[ast.Module], name: str) -> list[ast.ClassDef]:
+    return [node for tree in trees for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and node.name == name]
+
+
+# -- an attribute a typo away ------------------------------------------------------------------------
+def _attribute_typo(error_type: str, message: str, line: str, trees) -> Slip | None:
+    match = _NO_ATTRIBUTE.search(message)
+    if error_type != "AttributeError" or match is None:
+        return None
+    owner, name = match.groups()
+    suggestion = closest(name, _attributes_of(owner, trees))
+    if suggestion is None:
+        return None
+    return Slip("attribute_typo", finding("evidence.did_you_mean", name=name, owner=owner, suggestion=suggestion))
+
+
+def _attributes_of(owner: str, trees: Sequence[ast.Module]) -> set[str]:
+    """The names an object called ``owner`` has: a student's class (what its code assigns and
+    defines, and what every nn.Module has), a module torch has loaded, or a torch class."""
+    names: set[str] = set()
+    for cls in _classes(trees, owner):
+        names |= _class_attributes(cls)
+        names |= _public_names(_torch_object("torch.nn.Module"))
+    loaded = sys.modules.get(owner)
+    if loaded is not None and owner.split(".")[0] in ("torch", "math"):
+        names |= _public_names(loaded)
+    for home in ("torch", "torch.nn"):
+        known = _torch_object(f"{home}.{owner}")
+        if isinstance(known, type):
+            names |= _public_names(known)
+    return names
+
+
+def _class_attributes(cls: ast.ClassDef) -> set[str]:
+    """What a class's code gives its objects: methods, ``self.<name> = ...`` and registered names."""
+    names = {node.name for node in cls.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name) \
+                and node.value.id == "self":
+            names.add(node.attr)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
+                "register_buffer", "register_parameter", "add_module", "register_module") and node.args \
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            names.add(node.args[0].value)
+    return names
+
+
+def _torch_object(path: str) -> object:
+    """An object of torch by its dotted path, when this process has torch loaded (never imported here)."""
+    head, _, rest = path.partition(".")
+    found = sys.modules.get(head)
+    for part in rest.split(".") if rest else []:
+        found = getattr(found, part, None)
+    return found
+
+
+def _public_names(target: object) -> set[str]:
+    return {name for name in dir(target) if not name.startswith("_")} if target is not None else set()
+
+
+# -- a keyword the function does not take --------------------------------------------------------------
+def _keyword_typo(error_type: str, message: str, line: str, trees) -> Slip | None:
+    if error_type != "TypeError":
+        return None
+    unexpected = _UNEXPECTED_KEYWORD.search(message)
+    if unexpected is not None:
+        function, keyword = unexpected.groups()
+        suggestion = closest(keyword, _parameters_of(function, trees))
+        if suggestion is not None:
+            return Slip("unknown_keyword", finding("evidence.unknown_keyword", keyword=keyword, function=function,
+                                                   suggestion=suggestion))
+        return None
+    missing = _MISSING_ARGUMENT.search(message)
+    if missing is not None:
+        wanted = missing.group(1)
+        written = [keyword for keyword in _KEYWORDS_IN_LINE.findall(line) if closest(keyword, [wanted]) == wanted]
+        if len(written) == 1:
+            return Slip("unknown_keyword", finding("evidence.unknown_keyword", keyword=written[0],
+                                                   function=_called_name(message), suggestion=wanted))
+    return None
+
+
+def _called_name(message: str) -> str:
+    match = re.match(r"([\w.]+)\(\)", message)
+    return match.group(1) if match else "?"
+
+
+def _parameters_of(function: str, trees: Sequence[ast.Module]) -> set[str]:
+    """The keyword names ``function`` (as the message names it: ``Linear.__init__``, ``softmax``)
+    takes: a student's function or class, or torch's (by signature, where it has one)."""
+    owner = function.removesuffix(".__init__")
+    names: set[str] = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == owner.split(".")[-1]:
+                names |= {argument.arg for argument in node.args.args + node.args.kwonlyargs}
+            elif isinstance(node, ast.ClassDef) and node.name == owner:
+                for method in node.body:
+                    if isinstance(method, ast.FunctionDef) and method.name == "__init__":
+                        names |= {argument.arg for argument in method.args.args + method.args.kwonlyargs}
+    for home in ("torch.nn", "torch.nn.functional", "torch", "torch.Tensor"):
+        target = _torch_object(f"{home}.{owner}")
+        if target is None:
+            continue
+        try:
+            names |= set(inspect.signature(target).parameters)
+        except (TypeError, ValueError):  # a builtin without a signature: its usual keywords
+            names |= {"dim", "keepdim", "dtype", "device", "out", "diagonal", "generator"}
+    return names - {"self", "args", "kwargs"}

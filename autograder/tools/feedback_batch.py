@@ -1,0 +1,232 @@
+"""Measure the feedback on a batch of answers nobody here has seen: is each mistake named?
+
+    python -m autograder.tools.feedback_batch BATCH [--out FOLDER] [--jobs N]
+
+``BATCH`` holds single-stage answer files (each the whole answer cell of one stage, as a student
+writes it) and ``manifest.json``, a list of entries::
+
+    {"file": "a.py", "stage": "masked_softmax", "assignment": "03_causal_attention",
+     "correct": false, "mistake": "the mask is applied after the softmax"}
+
+Each answer is put into the solution notebook of its assignment (every other stage stays the
+reference's) and the whole batch is graded by the real grader, sandbox and canary included, as
+``python -m autograder grade`` grades a class. The report (``report.md`` and ``report.json`` in
+``--out``) shows per answer its score, whether its stage lost points, and for a mistake the
+first failing test's English message and the mistake the grader named, beside the manifest's
+description, so that a reader can judge it named, not named or misnamed; for a correct answer,
+whether it earned full marks. The totals say how many mistakes were caught and how many got a
+named mistake (the reader still judges whether the name is right), and how many correct answers
+earned full marks.
+
+A batch is measured as it comes, before it joins the kit's corpus (issue 35): the first
+measurement is the honest one. Exit status 0 once the report is written, 2 for a batch that
+cannot be read (the message says which entry and why), 1 when the grader itself failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from autograder.grading.engine import GradeOptions, GradingError, grade_class
+from autograder.grading.results import GradedRow
+from autograder.grading.trust import GraderUntrusted
+from autograder.notebooks.variants import load_solution, with_answer, write_submission
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.student.mistakes import MISTAKES
+
+MANIFEST = "manifest.json"
+
+
+class BatchError(ValueError):
+    """A batch that cannot be measured: the message names the entry and what is wrong."""
+
+
+@dataclass(frozen=True)
+class BatchEntry:
+    """One answer of the batch, as its manifest describes it."""
+
+    file: str
+    stage: str
+    assignment: str
+    correct: bool
+    mistake: str  # the writer's words for the mistake ("" for a correct answer)
+    source: str
+    prefix: str = ""  # set when several batches are graded in one run: their names stay apart
+
+    @property
+    def student_id(self) -> str:
+        """The answer's folder name in the graded tree: its file name, made safe."""
+        stem = self.prefix + Path(self.file).stem
+        return "".join(char if char.isalnum() or char in "-_" else "_" for char in stem) or "answer"
+
+
+@dataclass(frozen=True)
+class CaseReport:
+    """What the grader made of one answer."""
+
+    file: str
+    stage: str
+    correct: bool
+    description: str
+    score: float
+    max_score: float
+    stage_points: float
+    stage_max_points: float
+    full_marks: bool
+    caught: bool  # the answer's stage lost points
+    first_failure: str  # the first failing test of the stage: its name and English message
+    named: list[str]  # the mistake ids the feedback names on the stage
+    named_text: str  # their words, as the student reads them
+    lost_elsewhere: list[str]  # other stages that lost points (a correct answer should have none)
+
+
+def read_batch(folder: Path, prefix: str = "") -> list[BatchEntry]:
+    """The entries of ``folder/manifest.json``, each with its answer's source (``prefix``: put
+    before each answer's name, to grade several batches in one run)."""
+    manifest = folder / MANIFEST
+    try:
+        entries = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise BatchError(f"{manifest} cannot be read as JSON: {error}") from None
+    if not isinstance(entries, list) or not entries:
+        raise BatchError(f"{manifest} must hold a non-empty list of entries")
+    batch, names = [], set()
+    for number, item in enumerate(entries, 1):
+        where = f"{manifest}, entry {number}"
+        if not isinstance(item, dict) or not all(isinstance(item.get(key), str) for key in ("file", "stage")):
+            raise BatchError(f"{where}: needs \"file\" and \"stage\" as strings")
+        stage = item["stage"]
+        assignment = item.get("assignment") or next(
+            (name for name, stages in STAGES_BY_ASSIGNMENT.items() if stage in stages), "")
+        if stage not in STAGES_BY_ASSIGNMENT.get(assignment, []):
+            raise BatchError(f"{where}: {stage!r} is not a stage of {assignment or 'any assignment'}")
+        if not isinstance(item.get("correct"), bool):
+            raise BatchError(f"{where}: \"correct\" must be true or false")
+        path = folder / item["file"]
+        try:
+            source = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise BatchError(f"{where}: {path} cannot be read ({error.strerror})") from None
+        entry = BatchEntry(item["file"], stage, assignment, item["correct"], str(item.get("mistake") or ""), source,
+                           prefix)
+        if entry.student_id in names:
+            raise BatchError(f"{where}: two answers share the name {entry.student_id!r}")
+        names.add(entry.student_id)
+        batch.append(entry)
+    return batch
+
+
+def _stage_points(row: GradedRow) -> dict[str, tuple[float, float]]:
+    return {total.stage: (total.points, total.max_points) for total in row.stage_totals()}
+
+
+def case_report(entry: BatchEntry, row: GradedRow, solution: GradedRow) -> CaseReport:
+    """Compare an answer's row with the solution's: what its stage lost, and what was said."""
+    points, full = _stage_points(row), _stage_points(solution)
+    stage_points, stage_max = points.get(entry.stage, (0.0, full.get(entry.stage, (0.0, 0.0))[1]))
+    failing = [test for test in row.tests if test.stage == entry.stage and not test.passed]
+    named = sorted(set().union(*(test.finding.mistakes() for test in failing if test.finding is not None)))
+    first = f"{failing[0].name}: {failing[0].message()}" if failing else ""
+    if not row.graded:
+        first = f"not graded: {row.status_text()}"
+    lost_elsewhere = sorted(stage for stage, (earned, _) in points.items()
+                            if stage != entry.stage and earned < full.get(stage, (earned, 0.0))[0])
+    return CaseReport(entry.file, entry.stage, entry.correct, entry.mistake, row.score, row.max_score, stage_points,
+                      stage_max, row.score == row.max_score, stage_points < stage_max, first, named,
+                      " | ".join(MISTAKES.get(mistake, mistake) for mistake in named), lost_elsewhere)
+
+
+SOLUTION_ID = "__solution__"
+
+
+def grade_batch(batch: list[BatchEntry], out: Path, jobs: int) -> list[CaseReport]:
+    """Grade every answer of the batch in its assignment's solution notebook, with the solutions
+    themselves as the yardstick of full marks."""
+    rows = graded_rows(batch, out, jobs)
+    return [case_report(entry, rows[(entry.student_id, entry.assignment)], rows[(SOLUTION_ID, entry.assignment)])
+            for entry in batch]
+
+
+def graded_rows(batch: list[BatchEntry], out: Path, jobs: int) -> dict[tuple[str, str], GradedRow]:
+    """The graded row of every answer, and of each assignment's solution (student ``SOLUTION_ID``),
+    by (student, assignment); the grader's outputs are kept in ``out/graded``."""
+    with tempfile.TemporaryDirectory(prefix="feedback-batch-") as scratch:
+        submitted = Path(scratch) / "submitted"
+        assignments = sorted({entry.assignment for entry in batch})
+        for assignment in assignments:
+            write_submission(submitted, SOLUTION_ID, assignment, load_solution(assignment))
+        for entry in batch:
+            notebook = with_answer(load_solution(entry.assignment), entry.stage, entry.source)
+            write_submission(submitted, entry.student_id, entry.assignment, notebook)
+        rows = grade_class(submitted, out / "graded", GradeOptions(jobs=jobs))
+    return {(row.student_id, row.assignment_id): row for row in rows}
+
+
+def totals(cases: list[CaseReport]) -> dict[str, int]:
+    """The batch's figures: mistakes caught and named (a name still to be judged right), correct
+    answers at full marks."""
+    mistakes = [case for case in cases if not case.correct]
+    correct = [case for case in cases if case.correct]
+    return {"mistakes": len(mistakes), "caught": sum(case.caught for case in mistakes),
+            "with_a_named_mistake": sum(bool(case.named) for case in mistakes),
+            "correct": len(correct), "correct_at_full_marks": sum(case.full_marks for case in correct)}
+
+
+def _cell(text: str) -> str:
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def report_markdown(cases: list[CaseReport]) -> str:
+    figures = totals(cases)
+    lines = ["# Feedback on a fresh batch", "",
+             f"Mistakes: {figures['mistakes']}; caught (their stage lost points): {figures['caught']}; with a named"
+             f" mistake: {figures['with_a_named_mistake']} (judge each below: named, not named or misnamed).",
+             f"Correct answers: {figures['correct']}; at full marks: {figures['correct_at_full_marks']}.", "",
+             "| file | stage | correct | score | stage points | the writer's mistake | first failing test |"
+             " named mistake | verdict |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for case in cases:
+        named = ", ".join(case.named) + (f": {case.named_text}" if case.named else "")
+        lost = f" (also lost: {', '.join(case.lost_elsewhere)})" if case.lost_elsewhere else ""
+        lines.append(f"| {_cell(case.file)} | {case.stage} | {'yes' if case.correct else 'no'} | {case.score:g} /"
+                     f" {case.max_score:g} | {case.stage_points:g} / {case.stage_max_points:g}{lost} |"
+                     f" {_cell(case.description)} | {_cell(case.first_failure)} | {_cell(named)} | |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m autograder.tools.feedback_batch",
+                                     description=__doc__.splitlines()[0])
+    parser.add_argument("batch", type=Path, help=f"a folder of answer files and {MANIFEST}")
+    parser.add_argument("--out", type=Path, default=None, help="where the report goes (default: BATCH/measured)")
+    parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
+    args = parser.parse_args(argv)
+    out = args.out or args.batch / "measured"
+    try:
+        batch = read_batch(args.batch)
+    except BatchError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        cases = grade_batch(batch, out, args.jobs)
+    except (GradingError, GraderUntrusted) as error:
+        print(f"The grader itself failed, so nothing was measured: {error}", file=sys.stderr)
+        return 1
+    (out / "report.md").write_text(report_markdown(cases), encoding="utf-8")
+    (out / "report.json").write_text(json.dumps({"totals": totals(cases), "cases": [asdict(case) for case in cases]},
+                                                indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    figures = totals(cases)
+    print(f"mistakes {figures['mistakes']}: caught {figures['caught']}, with a named mistake"
+          f" {figures['with_a_named_mistake']}; correct answers {figures['correct']}: at full marks"
+          f" {figures['correct_at_full_marks']}; report in {out / 'report.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

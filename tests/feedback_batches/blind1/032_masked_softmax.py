@@ -1,0 +1,10 @@
+import torch
+
+
+def masked_softmax(attn_scores, d_k):
+    """Causal attention weights from raw scores."""
+    num_tokens = attn_scores.shape[-1]
+    mask = torch.triu(torch.ones(num_tokens, num_tokens, device=attn_scores.device), diagonal=1)
+    attn_scores.masked_fill_(mask.bool(), -torch.inf)
+    attn_weights = torch.softmax(attn_scores / d_k**0.5, dim=-1)
+    return attn_weights

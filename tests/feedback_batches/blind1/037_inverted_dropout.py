@@ -1,0 +1,11 @@
+import torch
+
+
+def inverted_dropout(x, p, training=True, generator=None):
+    """Zero each element with probability p; scale the survivors by 1 / (1 - p)."""
+    if not 0 < p < 1:
+        raise ValueError(f"p must be in [0, 1], got {p}")
+    if not training:
+        return x
+    keep = torch.rand(x.shape, generator=generator, device=x.device) >= p
+    return x * keep / (1 - p)

@@ -1,0 +1,14 @@
+import math
+
+
+class SelfAttention_v2(nn.Module):
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+
+    def forward(self, x):
+        q, k, v = self.W_query(x), self.W_key(x), self.W_value(x)
+        weights = torch.softmax(q @ k.T, dim=-1) / math.sqrt(k.shape[-1])
+        return weights @ v

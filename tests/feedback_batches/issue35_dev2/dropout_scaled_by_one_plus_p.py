@@ -1,0 +1,9 @@
+def inverted_dropout(x, p, training=True, generator=None):
+    if not 0 <= p <= 1:
+        raise ValueError(f"p={p} is not a probability")
+    if not training or p == 0:
+        return x
+    if p == 1:
+        return torch.zeros_like(x)
+    keep = torch.rand(x.shape, generator=generator, device=x.device) >= p
+    return x * keep * (1 + p)

@@ -1,0 +1,3 @@
+def causal_mask(num_tokens, device=None):
+    lower = torch.tril(torch.ones(num_tokens, num_tokens, dtype=torch.bool, device=device), diagonal=-1)
+    return ~lower

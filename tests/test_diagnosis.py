@@ -1,0 +1,231 @@
+"""Diagnosis from evidence, unit by unit: each explainer on tensors made for it, the rules that join
+them with the catalogue, the slips read from exceptions, the stand-in GPU's device checks, and the
+students' and instructors' small helpers that issue 35 added (nearest stage names, token marks)."""
+
+from __future__ import annotations
+
+import io
+import math
+from contextlib import redirect_stdout
+
+import pytest
+import torch
+
+from autograder.feedback.similarity_page import marked_html
+from autograder.findings.finding import Failure, finding
+from autograder.findings.render import render
+from autograder.hidden import diagnosis, observations
+from autograder.hidden.compare import expect_tensor
+from autograder.hidden.slips import slip_in_error
+from autograder.student.selfcheck.runner import check, hint, run_check
+from autograder.term.similarity import MarkedCode
+from autograder.worker import fake_gpu
+
+SIZES = {"d_k": 4, "T": 5}
+
+
+def _x(*shape, seed=0):
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(seed), dtype=torch.float64)
+
+
+def _explained(explainer, actual, expected):
+    return diagnosis.explain(actual, expected, [explainer])
+
+
+# -- explainers ---------------------------------------------------------------------------------------
+def test_a_constant_factor_is_quoted_with_the_sizes_it_could_be():
+    expected = _x(5, 4)
+    [found] = _explained(diagnosis.constant_factor(SIZES), expected / 2, expected)
+    assert found.mistake == "constant_factor"
+    assert render(found.evidence) == " Every value is 1/2 times the reference's (= 1/sqrt(d_k), d_k = 4)."
+    assert diagnosis.size_forms(8.0, {}) == ["sqrt(64)"]
+    assert diagnosis.size_forms(1 / 8, {}) == ["1/sqrt(64)"]
+    assert diagnosis.size_forms(3.0, {}) == []
+    assert not _explained(diagnosis.constant_factor(SIZES), expected + 0.1, expected)
+
+
+def test_divided_scores_name_the_scaling_mistake_their_divisor_means():
+    queries, keys = _x(5, 4), _x(5, 4, seed=1)
+    right = queries @ keys.T / 2
+    sizes = {"d_k": 4, "T_q": 5, "T_k": 5}
+    explainer = diagnosis.divided_scores(4, sizes)
+    assert _explained(explainer, queries @ keys.T, right)[0].mistake == "no_sqrt_scaling"
+    assert _explained(explainer, queries @ keys.T / 4, right)[0].mistake == "scaled_by_d_k"
+    assert _explained(explainer, queries @ keys.T / math.sqrt(5), right)[0].mistake == "scaled_by_wrong_size"
+    [found] = _explained(explainer, queries @ keys.T / 64, right)
+    assert found.mistake == "scores_scaled_wrongly"
+    assert "divided by 64" in render(found.evidence)
+
+
+def test_the_divisor_of_attention_scores_is_fitted_on_the_output_and_only_when_pinned():
+    scores, values = _x(6, 6), _x(6, 3, seed=2)
+
+    def attend(divisor):
+        return torch.softmax(scores / divisor, dim=-1) @ values
+
+    found = diagnosis.fitted_divisor(attend(8.0), attend)
+    assert found == pytest.approx(8.0, rel=1e-4)
+    uniform = values.mean(dim=0, keepdim=True).expand(6, 3)
+    assert diagnosis.fitted_divisor(uniform, attend) is None  # near-uniform weights fit every large divisor
+    explainer = diagnosis.scores_divisor(attend, 2.0, "sqrt(d_k) = 2", {"d_k": 4},
+                                         diagnosis.scaling_mistake(4, {"d_k": 4}))
+    assert _explained(explainer, attend(8.0), attend(2.0))[0].mistake == "scores_scaled_wrongly"
+    assert _explained(explainer, attend(1.0), attend(2.0))[0].mistake == "no_sqrt_scaling"
+
+
+def test_normalised_along_another_dim_or_not_at_all():
+    x = _x(2, 5, 4)
+    right = torch.softmax(x, dim=-1)
+    explainer = diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim")
+    [other] = _explained(explainer, torch.softmax(x, dim=1), right)
+    assert other.mistake == "softmax_wrong_dim"
+    assert render(other.evidence) == " Its values sum to 1 along dim -2; they should sum to 1 along dim -1."
+    [unnormalised] = _explained(explainer, torch.exp(x), right)
+    assert unnormalised.mistake == "not_normalised"
+    [sigmoid] = _explained(explainer, torch.sigmoid(x), right)
+    assert sigmoid.evidence.key == "evidence.sums_to"
+    assert not _explained(explainer, right / 2, right)  # a constant factor says that better
+
+
+def test_right_values_in_another_order_or_shape():
+    x = _x(2, 3, 5, 4)
+    assert _explained(diagnosis.right_values_elsewhere, x.transpose(-2, -1), x)[0].evidence.key == "evidence.swapped"
+    viewed = x.transpose(1, 2).reshape(2, 3, 5, 4)
+    assert _explained(diagnosis.right_values_elsewhere, viewed, x)[0].evidence.key == "evidence.permuted_then_viewed"
+    [flat] = _explained(diagnosis.right_values_elsewhere, x.reshape(2, -1), x)
+    assert flat.mistake == "right_values_wrong_shape"
+
+
+def test_slices_scaled_by_their_own_factors_quote_them():
+    x = _x(2, 5, 3)
+    counts = torch.arange(1, 6, dtype=x.dtype).view(1, 5, 1)
+    [found] = _explained(diagnosis.slice_factors(-1), x * counts, x)
+    assert "1, 2, 3, 4, 5 along dim -2" in render(found.evidence)
+
+
+def test_the_catalogue_names_first_and_two_explanations_name_none():
+    evidence = finding("evidence.all_zeros")
+    one, other = diagnosis.Explanation(evidence, "not_normalised"), diagnosis.Explanation(evidence, "axes_permuted")
+    assert diagnosis.conclude({"mask_missing"}, [one]).mistake == "mask_missing"
+    assert diagnosis.conclude({"mask_missing", "mask_inverted"}, [one]).mistake is None
+    assert diagnosis.conclude(set(), [one]).mistake == "not_normalised"
+    assert diagnosis.conclude(set(), [one, other]).mistake is None
+    assert diagnosis.conclude(set(), [one, other]).evidence == (evidence, evidence)
+
+
+def test_a_failure_states_the_evidence_before_the_named_mistake():
+    x = _x(4, 4)
+    with pytest.raises(Failure) as raised:
+        expect_tensor(x * 3, x, "f(x)")
+    text = str(raised.value)
+    assert text.index("Every value is 3 times") < text.index("Likely mistake")
+
+
+def test_float64_answers_right_at_float32_precision_pass_with_a_note():
+    x = _x(4, 4)
+    observations.take()
+    expect_tensor(x.float().double() * (1 + 1e-7), x, "f(x)")
+    taken = observations.take()
+    assert [note.key for note in taken.notes] == ["note.float32_precision"]
+    assert taken.largest_difference > 0
+    with pytest.raises(Failure):
+        expect_tensor(x * (1 + 1e-3), x, "f(x)")  # beyond float32's tolerance: wrong
+
+
+# -- slips read from exceptions --------------------------------------------------------------------------
+@pytest.mark.parametrize(("error_type", "message", "line", "mistake", "words"), [
+    ("IndexError", "Dimension out of range (expected to be in range of [-3, 2], but got 4)",
+     "w = torch.softmax(s, dim=self.d_out)", "dim_is_a_size", "self.d_out is 4 here"),
+    ("AttributeError", "module 'torch.nn' has no attribute 'Model'", "", "attribute_typo", "did you mean Module?"),
+    ("AttributeError", "'Tensor' object has no attribute 'tranpose'", "", "attribute_typo", "did you mean transpose?"),
+    ("TypeError", "Linear.__init__() got an unexpected keyword argument 'biass'", "", "unknown_keyword",
+     "did you mean bias?"),
+    ("TypeError", 'softmax() missing 1 required positional arguments: "dim"', "torch.softmax(x, dims=-1)",
+     "unknown_keyword", "did you mean dim?"),
+])
+def test_slips_are_named_with_the_names_involved(error_type, message, line, mistake, words):
+    slip = slip_in_error(error_type, message, line, [])
+    assert slip.mistake == mistake
+    assert words in render(slip.evidence)
+
+
+def test_a_misspelt_dunder_is_read_from_the_students_class():
+    source = "class Head(nn.Module):\n    def __int__(self, d):\n        super().__init__()\n"
+    slip = slip_in_error("TypeError", "Head() takes no arguments", "", [source])
+    assert render(slip.evidence) == " — Head defines __int__, not __init__, so PyTorch never calls it."
+    assert slip_in_error("IndexError", "Dimension out of range (expected to be in range of [-2, 1], but got 2)",
+                         "x.transpose(1, 2)", []) is None  # a literal dim: no size involved
+
+
+# -- the stand-in GPU -------------------------------------------------------------------------------------
+class _PlainMask(torch.nn.Module):
+    def __init__(self, buffer: bool):
+        super().__init__()
+        mask = torch.ones(6, 6, dtype=torch.bool).triu(1)
+        if buffer:
+            self.register_buffer("mask", mask)
+        else:
+            self.mask = mask
+
+    def forward(self, x):
+        scores = x @ x.transpose(1, 2)
+        scores.masked_fill_(self.mask[: x.shape[1], : x.shape[1]], float("-inf"))
+        return scores.softmax(-1) @ x
+
+
+def test_the_stand_in_refuses_an_in_place_fill_with_a_mask_left_on_the_cpu():
+    """The meta device ran this: in-place masked_fill_ never checks its mask's device there."""
+    with pytest.raises(RuntimeError, match="same device"):
+        fake_gpu.call_on_stand_in(_PlainMask(False), [torch.empty(2, 6, 3, device="meta")], {}, [])
+    module = _PlainMask(True)
+    result = fake_gpu.call_on_stand_in(module, [torch.empty(2, 6, 3, device="meta")], {}, [module])
+    assert result.device.type == "meta"
+    assert result.shape == (2, 6, 3)
+
+
+def test_the_stand_in_brings_back_what_stayed_on_the_cpu_and_cannot_read_values():
+    def made_on_the_cpu(x):
+        return torch.zeros(x.shape)
+
+    assert fake_gpu.call_on_stand_in(made_on_the_cpu, [torch.empty(2, 3, device="meta")], {}, []).device.type == "cpu"
+    with pytest.raises(fake_gpu.CannotRunOnStandIn):
+        fake_gpu.call_on_stand_in(lambda x: x.sum().item(), [torch.empty(2, 3, device="meta")], {}, [])
+
+
+# -- check() and hint(), and the similarity page's marks ----------------------------------------------------
+def test_check_and_hint_suggest_the_nearest_stage_and_say_what_to_do_without_one():
+    assert "did you mean 'causal_mask'?" in run_check("causal_masks", {}, "en").message
+    assert "did you mean 'softmax_naive'?" in run_check("Softmax_Naive", {}, "en").message
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        check(namespace={}, language="en")
+        hint(namespace={}, language="pt")
+    lines = printed.getvalue().splitlines()
+    assert lines[0].startswith("say which stage to check, for example check('attention_scores_for_query')")
+    assert lines[1].startswith("diga qual etapa verificar")
+
+
+def test_the_similarity_page_marks_whole_tokens_and_never_the_starter_code():
+    code = 'import torch\n\ndef f(x):\n    """Starter docstring."""\n    y = torch.exp(x)  # mine\n    return y\n'
+    starter = 'import torch\n\ndef f(x):\n    """Starter docstring."""\n    raise NotImplementedError\n'
+    html = str(marked_html(MarkedCode(code, ((3, 200),)), starter))  # a region that starts inside "import"
+    assert "<mark>" in html
+    assert "impo<mark>" not in html
+    assert "<mark>def" not in html
+    assert "Starter docstring" not in html.split("<mark>", 1)[1].split("</mark>")[0]
+    assert "<mark>y = torch.exp(x)</mark>  # mine" in html
+
+
+# -- true float32, recorded --------------------------------------------------------------------------------
+def test_float32_is_pinned_both_ways_and_read_back():
+    from autograder.worker.precision import float32_pinned, float32_settings, math_attention_kernel, pin_float32
+
+    torch.backends.cuda.matmul.fp32_precision = "tf32"  # what a student's code may do: the two APIs disagree
+    assert not float32_pinned()
+    pin_float32()
+    math_attention_kernel()
+    assert float32_pinned()
+    settings = float32_settings()
+    assert settings["cuda.matmul.fp32_precision"] == settings["backends.fp32_precision"] == "ieee"
+    assert settings["cuda.matmul.allow_tf32"] == settings["cudnn.allow_tf32"] == "False"
+    assert settings["sdpa.math_only"] == "True"
