@@ -23,11 +23,14 @@ $(STAMP): pyproject.toml autograder/student/pyproject.toml
 	$(BIN)/python -m pip install --quiet torch==2.13.0
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
 	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e autograder/student
-	@# The service's browser tests drive Debian's Chromium (Playwright never downloads a browser here).
-	@command -v chromium >/dev/null || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-		else echo "The browser tests need Chromium: install Debian's package 'chromium' (apt-get install chromium)"; \
-		exit 1; fi; }
+	@# The service's browser tests drive Debian's Chromium (Playwright never downloads a browser here),
+	@# and its tests start a PostgreSQL server of their own from Debian's packages; systemd's verifier
+	@# checks the example units (tests/test_platform_deployment.py).
+	@command -v chromium >/dev/null && command -v systemd-analyze >/dev/null && ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium postgresql systemd >/dev/null; \
+		else echo "The service's tests need Chromium, PostgreSQL and systemd-analyze: install Debian's packages"\
+		"'chromium', 'postgresql' and 'systemd' (apt-get install chromium postgresql systemd)"; exit 1; fi; }
 	touch $(STAMP)
 
 # The student package (wheel and sdist) into dist/: self-checks, running example, translations.
@@ -63,9 +66,12 @@ test: setup
 serve: setup
 	$(BIN)/python -m autograder serve --demo
 
-# The service under load on loopback: warm upload-to-feedback latency and a 200-student rush.
+# The service under load on loopback: warm upload-to-feedback latency and a 200-student rush, with
+# WORKERS grading workers on DB (sqlite, or postgres: a scratch PostgreSQL server on loopback).
+WORKERS ?= 1
+DB ?= sqlite
 bench-serve: setup
-	$(BIN)/python -m autograder.tools.bench_serve
+	$(BIN)/python -m autograder.tools.bench_serve --workers $(WORKERS) --database $(DB)
 
 demo: setup
 	$(BIN)/python -m autograder grade source_data/example_class --out grading-output

@@ -1,3 +1,13 @@
 """Fixtures shared by the kit's test modules."""
 
+import pytest
 from meta_class import graded  # noqa: F401 - the meta-class, graded once per session
+
+from autograder.tools.scratch_postgres import ScratchPostgres
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """One throwaway PostgreSQL server on loopback for the session (``new_database`` per service)."""
+    with ScratchPostgres() as server:
+        yield server

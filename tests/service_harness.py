@@ -1,9 +1,11 @@
 """A live submission service for tests: ``python -m autograder serve`` on a free loopback port,
-with its own data folder, stopped (its whole process group, and nothing else) at the end.
+with its own data folder, stopped (its whole process group, and nothing else) at the end; on
+SQLite, or on a PostgreSQL server given by its URL; optionally with grading workers of its own
+process trees (``python -m autograder service worker``), as on other machines.
 
 The tests talk to it over HTTP (``requests``), run its instructor commands as an instructor
-would (``python -m autograder service ...``), and read its SQLite database directly to count
-what was stored.
+would (``python -m autograder service ...``), and read its database directly to count what was
+stored.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import psutil
 import requests
 
 from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT
@@ -60,7 +63,11 @@ def secret_lines() -> list[str]:
 
 
 class LiveService:
-    def __init__(self, workers: int = 1, **settings: str):
+    def __init__(self, workers: int = 1, database_url: str | None = None, separate_workers: int = 0,
+                 **settings: str):
+        """``workers``: grading workers that ``serve`` starts; ``separate_workers``: more, each the
+        root of a process tree of its own (as on another machine); ``database_url``: PostgreSQL's
+        (default: SQLite in the data folder)."""
         # Not under pytest's 0700 tmp folder: the web process's own user must reach the data.
         self.root = Path(tempfile.mkdtemp(prefix="kit-service-test-"))
         self.root.chmod(0o755)
@@ -68,13 +75,26 @@ class LiveService:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.workers = workers
+        self.database_url = database_url
         self.env = {**os.environ, "KIT_SERVICE_DATA": str(self.data), "KIT_SERVICE_BASE_URL": self.url,
                     **{f"KIT_SERVICE_{key.upper()}": value for key, value in settings.items()}}
+        if database_url:
+            self.env["KIT_SERVICE_DATABASE_URL"] = database_url
         self.process: subprocess.Popen | None = None
+        self.separate: list[subprocess.Popen] = [None] * separate_workers
         self.log = self.root / "serve.log"
 
     # -- processes ---------------------------------------------------------------------------
     def start(self, wait_for_worker: bool = True) -> LiveService:
+        """Start serve (and the separate workers) and wait until they are ready; if they do not
+        become ready, stop every process started here before raising."""
+        try:
+            return self._start(wait_for_worker)
+        except BaseException:
+            self.stop(hard=True)
+            raise
+
+    def _start(self, wait_for_worker: bool) -> LiveService:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "autograder", "serve", "--port", str(self.port), "--workers", str(self.workers)],
@@ -83,19 +103,56 @@ class LiveService:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"serve stopped:\n{self.log.read_text()[-3000:]}")
-            with contextlib.suppress(requests.ConnectionError):
-                if requests.get(self.url + "/", timeout=5).status_code == 200 and (
-                        not wait_for_worker or self.ready_workers()):
-                    return self
+            with contextlib.suppress(requests.RequestException):  # not yet, or slow under load
+                if requests.get(self.url + "/", timeout=5).status_code == 200:
+                    break
             time.sleep(0.3)
-        raise RuntimeError(f"serve did not become ready:\n{self.log.read_text()[-3000:]}")
+        else:
+            raise RuntimeError(f"serve did not become ready:\n{self.log.read_text()[-3000:]}")
+        for index in range(len(self.separate)):
+            self.start_separate_worker(index)
+        wanted = self.workers + len(self.separate)
+        while wait_for_worker and len(self.ready_workers()) < wanted:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the grading workers did not become ready:\n{self.log.read_text()[-3000:]}")
+            time.sleep(0.3)
+        return self
+
+    def start_separate_worker(self, index: int) -> None:
+        """A grading worker in a session and process tree of its own, as another machine's."""
+        with (self.root / f"worker-{index}.log").open("ab") as log:
+            self.separate[index] = subprocess.Popen([sys.executable, "-m", "autograder", "service", "worker"],
+                                                    cwd=KIT_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                                                    start_new_session=True)
+
+    def kill_separate_worker(self, index: int) -> None:
+        """SIGKILL to a separate worker's whole tree at once (its fork server has a session of its
+        own), as when its machine loses power."""
+        root = psutil.Process(self.separate[index].pid)
+        tree = [root, *root.children(recursive=True)]
+        for process in tree:
+            with contextlib.suppress(psutil.Error):
+                process.kill()
+        psutil.wait_procs(tree, timeout=30)
+        self.separate[index].wait(timeout=30)
 
     def ready_workers(self) -> list[tuple]:
         return self.query("SELECT worker_id, pid FROM service_gradingworker WHERE state = 'ready'")
 
     def stop(self, hard: bool = False) -> None:
         """Stop the service: SIGTERM to serve (it stops its children), or SIGKILL to every process
-        of its session (``hard``: a machine that lost power)."""
+        of its session (``hard``: a machine that lost power); the separate workers likewise."""
+        for index, worker in enumerate(self.separate):
+            if worker is None or worker.poll() is not None:
+                continue
+            if hard:
+                self.kill_separate_worker(index)
+            else:
+                worker.terminate()
+                try:
+                    worker.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    self.kill_separate_worker(index)
         if self.process is None:
             return
         group = self.process.pid  # start_new_session: the group is serve's own
@@ -124,6 +181,15 @@ class LiveService:
         return done
 
     def query(self, sql: str, *params) -> list[tuple]:
+        """Rows of ``sql`` (``?`` placeholders) from the service's database, read directly."""
+        if self.database_url:
+            import psycopg
+
+            with psycopg.connect(self.database_url) as connection:
+                try:
+                    return connection.execute(sql.replace("?", "%s"), params).fetchall()
+                except psycopg.errors.UndefinedTable:
+                    return []
         database = self.data / "service.sqlite3"
         if not database.exists():
             return []

@@ -14,7 +14,7 @@ import torch
 from autograder.feedback.similarity_page import marked_html
 from autograder.findings.finding import Failure, finding
 from autograder.findings.render import render
-from autograder.hidden import diagnosis, observations
+from autograder.hidden import diagnosis, modules, observations
 from autograder.hidden.compare import expect_tensor
 from autograder.hidden.slips import slip_in_error
 from autograder.student.selfcheck.runner import check, hint, run_check
@@ -155,6 +155,65 @@ def test_a_misspelt_dunder_is_read_from_the_students_class():
     assert render(slip.evidence) == " — Head defines __int__, not __init__, so PyTorch never calls it."
     assert slip_in_error("IndexError", "Dimension out of range (expected to be in range of [-2, 1], but got 2)",
                          "x.transpose(1, 2)", []) is None  # a literal dim: no size involved
+
+
+def test_sizes_that_do_not_make_the_tensor_are_quoted():
+    slip = slip_in_error("RuntimeError", "shape '[2, 5, 3, 1]' is invalid for input of size 120",
+                         "k = self.W_key(x).view(b, T, self.num_heads, self.head_dim)", [])
+    assert slip.mistake == "view_sizes_wrong"
+    assert render(slip.evidence) == " — the sizes (2, 5, 3, 1) make 30 elements, and the tensor has 120."
+
+
+WRAPPER = """
+class Head(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+
+class Wrapper(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads):
+        super().__init__()
+        self.heads = nn.ModuleList([Head(d_in, d_out, dropout, context_length) for _ in range(num_heads)])
+"""
+
+
+def test_arguments_passed_in_another_order_than_the_signature_are_read_from_any_line():
+    lines = ["self.heads = nn.ModuleList([Head(d_in, d_out, dropout, context_length) for _ in range(num_heads)])",
+             "self.dropout = nn.Dropout(dropout)"]
+    slip = slip_in_error("ValueError", "dropout probability has to be between 0 and 1, but got 8", lines[-1],
+                         [WRAPPER], lines)
+    assert slip.mistake == "arguments_out_of_order"
+    assert render(slip.evidence) == (" — Head(d_in, d_out, dropout, context_length) passes dropout where Head takes"
+                                     " context_length: its parameters are, in this order, (d_in, d_out,"
+                                     " context_length, dropout, qkv_bias).")
+    in_order = [lines[0].replace("dropout, context_length", "context_length, dropout")]
+    assert slip_in_error("ValueError", "bad", in_order[0], [WRAPPER], in_order) is None
+
+
+def test_weights_used_transposed_are_no_softmax_along_another_dim():
+    scores = _x(2, 5, 5).masked_fill(torch.ones(5, 5, dtype=torch.bool).triu(1), float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    transposed = diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim", transposed="weights_transposed")
+    [found] = _explained(transposed, weights.transpose(-2, -1), weights)
+    assert found.mistake == "weights_transposed"
+    assert render(found.evidence) == " It holds the reference's values with dims -2 and -1 swapped."
+    assert not _explained(diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim"), weights.transpose(-2, -1),
+                          weights)  # read as weights normalised along another dim, it would be misnamed
+    assert _explained(transposed, torch.softmax(scores.nan_to_num(0.0), dim=-2), weights)[0].mistake == (
+        "softmax_wrong_dim")
+
+
+def test_wrapper_heads_given_a_share_of_d_out_are_named_so():
+    reference = torch.nn.Module()
+    reference.heads = torch.nn.ModuleList(torch.nn.Linear(3, 4) for _ in range(2))
+    shared = {f"heads.{head}.{part}": ([2, 3] if part == "weight" else [2], "float32")
+              for head in range(2) for part in ("weight", "bias")}
+    with pytest.raises(Failure) as raised:
+        modules.expect_reference_parameters({"parameters": shared}, reference, "Wrapper(3, 4, 8, 0.0, 2)")
+    assert raised.value.finding.mistake == "wrapper_head_size"
+    halved = {**shared, "heads.0.weight": ([4, 3], "float32"), "heads.0.bias": ([4], "float32")}
+    with pytest.raises(Failure) as raised:
+        modules.expect_reference_parameters({"parameters": halved}, reference, "Wrapper(3, 4, 8, 0.0, 2)")
+    assert raised.value.finding.mistake is None  # one head's share only: no sharing of d_out to name
 
 
 # -- the stand-in GPU -------------------------------------------------------------------------------------

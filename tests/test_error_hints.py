@@ -81,6 +81,38 @@ def test_torchs_own_words_name_their_mistakes_on_every_stage():
     assert mistake_in_error("causal_average_softmax", *float_mask) == "mask_needs_bool"
 
 
+LINEAR_WEIGHT = """
+def project(self, x):
+    return x @ self.W_query.weight
+"""
+HEADS_SCORES = """
+def scores(queries, keys):
+    return queries @ keys.transpose(1, 2)
+"""
+SUPER_LATE = """
+class Head(torch.nn.Module):
+    def __init__(self):
+        self.register_buffer("mask", torch.ones(2, 2))
+        super().__init__()
+"""
+
+
+def test_slips_of_modules_and_views_are_named_from_torchs_words_and_the_line():
+    linear = torch.nn.Linear(3, 2)
+    untransposed = student_error(LINEAR_WEIGHT, "project(module, x)", x=torch.ones(6, 3),
+                                 module=torch.nn.ModuleDict({"W_query": linear}))
+    assert mistake_in_error("SelfAttention_v2", *untransposed) == "linear_weight_untransposed"
+    assert mistake_in_error("SelfAttention_v1", *untransposed) is None  # v1's matrices are no nn.Linear
+    heads = student_error(HEADS_SCORES, "scores(q, k)", q=torch.ones(2, 3, 5, 4), k=torch.ones(2, 3, 5, 4))
+    assert mistake_in_error("MultiHeadAttention", *heads) == "transpose_fixed_dims"
+    assert mistake_in_error("CausalAttention", *heads) is None  # (b, T, d) keys: transpose(1, 2) is right there
+    late = student_error(SUPER_LATE, "Head()")
+    assert mistake_in_error("MultiHeadAttention", *late) == "super_init_first"
+    float_size = student_error("def f(x):\n    return x.view(2, 5, 3, x.shape[-1] / 3)\n", "f(a)",
+                               a=torch.ones(2, 5, 12))
+    assert mistake_in_error("split_heads", *float_size) == "size_is_float"
+
+
 def test_an_unknown_exception_names_nothing():
     error = student_error("def f(x):\n    return x[10]\n", "f(a)", a=torch.ones(2))
     assert mistake_in_error("softmax_naive", *error) is None

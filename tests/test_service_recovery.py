@@ -1,5 +1,7 @@
 """Nothing lost: a grading worker killed with SIGKILL in the middle of a job, and a whole service
-killed with jobs in its queue, leave every acknowledged submission graded exactly once."""
+killed with jobs in its queue, leave every acknowledged submission graded exactly once, on SQLite
+and on PostgreSQL; and two grading workers of separate process trees on PostgreSQL (as on two
+machines), one killed in the middle of a rush, lose nothing and grade nothing twice."""
 
 from __future__ import annotations
 
@@ -8,15 +10,17 @@ import signal
 import time
 
 import pytest
+import requests
 from service_harness import LiveService, notebook_bytes
 
 KINDS = [("ada_full_marks", "01_attention_scores"), ("ben_partial", "02_self_attention"),
          ("cy_untouched_stubs", "03_causal_attention"), ("ada_full_marks", "04_multi_head_attention")]
 
 
-@pytest.fixture(scope="module")
-def service():
-    live = LiveService().start()
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def service(request):
+    database = request.getfixturevalue("postgres").new_database("recovery") if request.param == "postgres" else None
+    live = LiveService(database_url=database).start()
     yield live
     live.close()
 
@@ -115,5 +119,48 @@ def test_a_worker_that_cannot_trust_its_run_grades_nothing_and_the_instructor_is
         page = live.signed_in("teacher", instructor=True).get(f"{live.url}/instructor/", timeout=30).text
         assert "A grading worker refuses to grade" in page
         assert "did not earn full marks" in page
+
+        # Waiting students are told to look again less often the further back they are.
+        for run in range(8):
+            live.api_submit(token, "02_self_attention", notebook_bytes("ada_full_marks", "02_self_attention", run=run))
+        statuses = [requests.get(f"{live.url}/api/v1/submissions/{submission}", timeout=30,
+                                 headers={"Authorization": f"Bearer {token}"}).json()
+                    for (submission,) in live.query("SELECT id FROM service_submission ORDER BY id")]
+        assert [(status["position"], status["poll_after"]) for status in statuses] == [
+            (1, 1), (2, 1), (3, 1), (4, 1), (5, 2), (6, 2), (7, 2), (8, 2), (9, 3)]
+        student = live.signed_in("waiting")
+        last = student.get(f"{live.url}/submissions/{statuses[-1]['id']}", timeout=30).text
+        assert '<meta http-equiv="refresh" content="3">' in last
+    finally:
+        live.close()
+
+
+def test_two_workers_on_postgres_one_killed_mid_rush_lose_nothing_and_grade_nothing_twice(postgres):
+    live = LiveService(workers=0, separate_workers=2, database_url=postgres.new_database("rush")).start()
+    try:
+        tokens = {}
+        for index in range(24):
+            live.link_for(f"rush{index}")  # makes the student
+            tokens[f"rush{index}"] = live.cli("token", f"rush{index}").stdout.strip()
+        ids = []
+        for index, (student, token) in enumerate(tokens.items()):
+            source, assignment = KINDS[index % len(KINDS)]
+            answer = live.api_submit(token, assignment, notebook_bytes(source, assignment, run=student))
+            assert answer.status_code == 201, answer.text
+            ids.append(answer.json()["id"])
+        victim = live.separate[0].pid
+        [(victim_id,)] = live.query("SELECT worker_id FROM service_gradingworker WHERE pid = ?", victim)
+        deadline = time.monotonic() + 120
+        while not live.query("SELECT 1 FROM service_grading WHERE state = 'running' AND worker_id = ?", victim_id):
+            assert time.monotonic() < deadline, "the first worker never took a job"
+            time.sleep(0.01)
+        live.kill_separate_worker(0)  # its whole tree, mid-job
+        _wait_all_done(live, ids)
+        claims = _graded_exactly_once(live, ids)
+        assert max(claims.values()) == 2  # what it held went back to the queue, and was recorded once
+        graders = dict(live.query("SELECT worker_id, graded FROM service_gradingworker"))
+        assert sum(graders.values()) == len(ids)
+        assert graders[victim_id] < len(ids)
+        assert live.query("SELECT state FROM service_gradingworker WHERE worker_id = ?", victim_id) == [("stopped",)]
     finally:
         live.close()

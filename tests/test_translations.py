@@ -324,7 +324,7 @@ SAMPLES = {
     "second": -1, "dim": -1, "expected_dim": -2, "sums": "1.5, 2, 0.75", "factors": "1, 2, 3", "along": -2,
     "divisor": "64", "right": "sqrt(d_k) = 2", "later": 3, "low": -3, "high": 2, "written": "__init_",
     "meant": "__init__", "owner": "torch.nn", "suggestion": "Module", "keyword": "biass",
-    "function": "Linear.__init__", "kept": 36, "sizes": "d_out = 10",
+    "function": "Linear.__init__", "kept": 36, "sizes": "d_out = 10", "asked": 30, "size": 120,
 }
 # Fields that hold phrases of the table itself (nested findings), with an example of each.
 PHRASES = {
@@ -451,6 +451,15 @@ class _Student:
         return self.call(name, *args, **kwargs), []
 
 
+class _RejectsWithTypeError(_Student):
+    """An inverted_dropout that raises a TypeError for p outside [0, 1], and answers for a valid p."""
+
+    def call(self, name, x, p, *args, **kwargs):
+        if not 0 <= p <= 1:
+            raise StudentError("TypeError", "bad")
+        return self.result
+
+
 class _Module:
     """A student's module as the probe client describes it: no parameters, ``plain`` tensors (which
     stay on the CPU, so that running it on the stand-in GPU fails as torch does)."""
@@ -504,8 +513,7 @@ def _real_failures() -> list[Finding]:
                                                           lambda x: x.cumsum(1), leaky, 0,
                                                           "MultiHeadAttention(2, 2, 4, 0.0, 1)")),
         _failure(lambda: causal_tests.test_inverted_dropout_rejects_invalid_p(_Student(x), 1.5)),
-        _failure(lambda: causal_tests.test_inverted_dropout_rejects_invalid_p(
-            _Student(StudentError("TypeError", "bad")), -0.1)),
+        _failure(lambda: causal_tests.test_inverted_dropout_rejects_invalid_p(_RejectsWithTypeError(x), -0.1)),
         _failure(lambda: causal_tests.test_inverted_dropout_follows_the_generator(
             _Student(torch.ones(40, 50)), "cpu")),
         _failure(lambda: causal_tests.test_inverted_dropout_in_training(

@@ -137,6 +137,10 @@ SENTENCES: dict[str, str] = {
     "evidence.misspelt_method": " — {class_name} defines {written}, not {meant}, so PyTorch never calls it.",
     "evidence.did_you_mean": " — {owner} has no attribute {name}; did you mean {suggestion}?",
     "evidence.unknown_keyword": " — {function} takes no keyword {keyword}; did you mean {suggestion}?",
+    "evidence.view_sizes": " — the sizes {shape} make {asked} elements, and the tensor has {size}.",
+    "evidence.arguments_out_of_order": (
+        " — {call} passes {argument} where {function} takes {meant}: its parameters are, in this"
+        " order, ({parameters})."),
     "evidence.changed_in_place": " It also changed its argument {argument} in place.",
     # What was checked: the {what} of a message or of another phrase.
     "what.for_shape": "{call} for {argument} of shape {shape}",

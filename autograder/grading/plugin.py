@@ -103,7 +103,8 @@ def _student_error_finding(error: StudentError, stage: str, submission: Submissi
     if notebook is not None and undefined in notebook.lost:
         return finding("did_not_load", name=undefined, problem=notebook.lost[undefined])
     line = error_hints.failing_line(error.student_traceback)
-    slip = slips.slip_in_error(error.type_name, error.message, line, sources or [])
+    slip = slips.slip_in_error(error.type_name, error.message, line, sources or [],
+                               error_hints.student_lines(error.student_traceback))
     if error.undefined_name is not None:
         found = finding("not_defined", name=error.undefined_name)
     elif slip is not None:

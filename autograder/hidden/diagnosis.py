@@ -225,10 +225,12 @@ def _sums_to_one(tensor: torch.Tensor, dim: int) -> bool:
 
 
 def distribution(dim: int, *, wrong_dim: str | None = "normalised_wrong_dim",
-                 unnormalised: str | None = "not_normalised") -> Explainer:
+                 unnormalised: str | None = "not_normalised", transposed: str | None = None) -> Explainer:
     """For an output whose slices along ``dim`` sum to 1 (softmax weights): a result that sums to 1
     along another dim instead (``wrong_dim``), or whose every slice along ``dim`` is the reference's
-    times a factor of its own, so that it sums to something else (``unnormalised``)."""
+    times a factor of its own, so that it sums to something else (``unnormalised``). A result that
+    is the reference with ``dim`` and that other dim swapped sums to 1 along the other dim too, but
+    was not normalised wrongly: it was transposed (``transposed``, where the stage can name it)."""
 
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
         if not _comparable(actual, expected) or actual.ndim < 2 or not _sums_to_one(expected, dim):
@@ -237,6 +239,10 @@ def distribution(dim: int, *, wrong_dim: str | None = "normalised_wrong_dim",
         if not _sums_to_one(actual, here):
             others = [other for other in range(actual.ndim) if other != here and actual.shape[other] > 1
                       and _sums_to_one(actual, other)]
+            if len(others) == 1 and _swapped(actual, expected, here, others[0]):
+                swapped = finding("evidence.swapped", first=min(here, others[0]) - actual.ndim,
+                                  second=max(here, others[0]) - actual.ndim)
+                return Explanation(swapped, transposed) if transposed else None
             if len(others) == 1:
                 return Explanation(finding("evidence.sums_along", dim=others[0] - actual.ndim,
                                            expected_dim=here - actual.ndim), wrong_dim)
@@ -252,6 +258,11 @@ def distribution(dim: int, *, wrong_dim: str | None = "normalised_wrong_dim",
         return None
 
     return explainer
+
+
+def _swapped(actual: torch.Tensor, expected: torch.Tensor, first: int, second: int) -> bool:
+    moved = expected.transpose(first, second)
+    return moved.shape == actual.shape and torch.allclose(actual, moved, rtol=1e-6, atol=1e-9)
 
 
 def slice_factors(dim: int, mistake: str | None = None) -> Explainer:

@@ -97,7 +97,8 @@ class WeightsRevealing:
 
         # One-hot tokens show the weights themselves: read them as weights (each query's sum to 1).
         expect_tensor(actual, self.weights, finding("what.its_weights", what=what), mistakes=mistakes,
-                      explain=[diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim")])
+                      explain=[diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim",
+                                                      transposed="weights_transposed")])
 
     def expect_dropped_weights(self) -> None:
         """In training mode, about a fraction p of the visible weights is zeroed, the survivors are

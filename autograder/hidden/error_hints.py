@@ -32,6 +32,13 @@ _META_LIMITS = re.compile(r"meta tensors|register_meta|Meta kernel|data-dependen
 
 _BATCHED = frozenset({"scaled_dot_product_scores", "CausalAttention", "MultiHeadAttention"})
 _MASKED_MODULES = frozenset({"CausalAttention", "MultiHeadAttention"})
+# The stages whose projections are nn.Linear layers (their weight is (d_out, d_in)).
+_LINEAR_MODULES = frozenset({"SelfAttention_v2", "CausalAttention", "MultiHeadAttention"})
+# A product with an nn.Linear's raw weight, not transposed: x @ self.W_query.weight.
+_UNTRANSPOSED_WEIGHT = re.compile(r"(@|\bmatmul\(\s*\w+\s*,)\s*self\.\w+\.weight\b(?!\s*\.(T|mT|t\(|transpose))")
+# A size given to view or reshape that is a float (d_out / num_heads): torch's words for it.
+_FLOAT_SIZE = re.compile(r"tuple of ints,? ?but (got|found element of type) float"
+                         r"|'float' object cannot be interpreted as an integer")
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,14 @@ RULES = [
     ErrorRule("copy_without_transpose", _SIZES, stages=frozenset({"copy_v2_weights_into_v1"})),
     ErrorRule("transpose_fixed_dims", line=re.compile(r"(transpose|swapaxes)\(\s*\d\s*,\s*\d\s*\)|permute\("),
               error_types=("RuntimeError", "IndexError"), stages=frozenset({"scaled_dot_product_scores"})),
+    # CausalAttention's keys.transpose(1, 2) on the heads' 4-D keys swaps heads and tokens.
+    ErrorRule("transpose_fixed_dims", _SIZES, re.compile(r"@\s*\w+\.(transpose|swapaxes)\(\s*1\s*,\s*2\s*\)"),
+              stages=frozenset({"MultiHeadAttention"})),
+    # Module's own words for self.<name> = ... or register_buffer before super().__init__().
+    ErrorRule("super_init_first", re.compile(r"before Module\.__init__\(\) call"), error_types=("AttributeError",)),
+    ErrorRule("size_is_float", _FLOAT_SIZE, error_types=("TypeError",)),
+    # x @ self.W_query.weight: an nn.Linear's weight is (d_out, d_in), the transpose of v1's matrices.
+    ErrorRule("linear_weight_untransposed", _SIZES, _UNTRANSPOSED_WEIGHT, stages=_LINEAR_MODULES),
     ErrorRule("sdpa_mask_and_is_causal", re.compile(r"attn_mask should not be set when is_causal")),
     ErrorRule("keys_T_on_batch", _SIZES, re.compile(r"\.T\b(?!\s*\()"), stages=_BATCHED),
     ErrorRule("keys_T_on_batch", re.compile(r"use of `x\.T` on tensors of dimension other than 2"), stages=_BATCHED),
@@ -97,11 +112,17 @@ RULES = [
 ]
 
 
+def student_lines(student_traceback: str) -> list[str]:
+    """The student's own lines of their traceback, outermost first: its quoted source lines
+    (without the markers that point under them)."""
+    return [line.strip() for line in student_traceback.splitlines()
+            if line.strip() and not line.lstrip().startswith("File ") and set(line.strip()) - set("^~")]
+
+
 def failing_line(student_traceback: str) -> str:
     """The student's own line where the exception was raised: the last quoted source line of
-    their traceback (without the markers that point under it)."""
-    lines = [line.strip() for line in student_traceback.splitlines()
-             if line.strip() and not line.lstrip().startswith("File ") and set(line.strip()) - set("^~")]
+    their traceback."""
+    lines = student_lines(student_traceback)
     return lines[-1] if lines else ""
 
 

@@ -115,8 +115,11 @@ def _parameter_mistake(found: ParameterMap) -> str | None:
         return "parameters_misnamed"  # each extra name a typo (or another case) of a missing one
     projections = ("W_query.bias", "W_key.bias", "W_value.bias")
     if found.wrong_shape:
-        transposed = all(actual == expected[::-1] for actual, expected in found.wrong_shape.values())
-        return "parameter_transposed" if transposed and not (missing or extra) else None
+        if missing or extra:
+            return None
+        if all(actual == expected[::-1] for actual, expected in found.wrong_shape.values()):
+            return "parameter_transposed"
+        return "wrapper_head_size" if _heads_share_d_out(found.wrong_shape) else None
     if (missing or extra) and all(name.endswith(projections) for name in missing | extra):
         return "qkv_bias_ignored"
     if missing == {"out_proj.bias"} and not extra:
@@ -127,6 +130,16 @@ def _parameter_mistake(found: ParameterMap) -> str | None:
         heads = {name.split(".")[1] for name in missing}
         return "shared_head" if "0" not in heads else None  # only the first head's: the others are that one
     return None
+
+
+def _heads_share_d_out(wrong_shape: dict[str, tuple[list[int], list[int]]]) -> bool:
+    """Whether every head of a wrapper has 1/num_heads of the output features it should have:
+    d_out shared among the heads, as in MultiHeadAttention, where each head should have d_out."""
+    if not all(name.startswith("heads.") for name in wrong_shape):
+        return False
+    heads = {name.split(".")[1] for name in wrong_shape}
+    return len(heads) > 1 and all(actual[1:] == expected[1:] and actual[0] == expected[0] // len(heads)
+                                  for actual, expected in wrong_shape.values())
 
 
 def student_module(student: Submission, reference: torch.nn.Module, class_name: str, *args,
@@ -209,18 +222,32 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
                       finding("what.parameter_gradient", what=what, name=name))
 
 
-def expect_value_error(call: Callable[[], object], wrong_error: Callable[[str], Finding], no_error: Finding) -> str:
+def expect_value_error(call: Callable[[], object], wrong_error: Callable[[str], Finding], no_error: Finding,
+                       valid: Callable[[], object]) -> str:
     """``call()`` raises a ValueError, whose message is returned; ``wrong_error(type_name)`` says
     what another exception is, ``no_error`` what a result is. A stub's NotImplementedError is left
-    to say "not implemented"."""
+    to say "not implemented"; and code that raises on ``valid()`` too (the same call with
+    arguments it must accept) fails whatever it is given (a class that cannot be built): its own
+    exception says why, not "raise a ValueError"."""
     try:
         call()
     except StudentError as error:
         if raised_by_stub(error.type_name, error.student_traceback, error.message) or error.undefined_name is not None:
             raise  # not implemented, or not defined (or not loaded): say that, not "raise a ValueError"
+        if error.type_name != "ValueError" and _raises(valid):
+            raise  # it cannot run at all: the exception itself is read (slips, error_hints)
         expect(error.type_name == "ValueError", wrong_error(error.type_name))
         return error.message
     raise Failure(no_error)
+
+
+def _raises(call: Callable[[], object]) -> bool:
+    """Whether the student's code raised in ``call()``."""
+    try:
+        call()
+    except StudentError:
+        return True
+    return False
 
 
 def expect_message_names(message: str, sizes: dict[str, int], what: What) -> None:

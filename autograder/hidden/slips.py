@@ -8,7 +8,12 @@ Some exceptions say exactly which slip was made, once read whole:
   ``foward``), which Python never calls: the TypeError or NotImplementedError that follows;
 - an attribute a typo away from a name that exists (``self.W_qeury``, ``torch.trill``,
   ``nn.Model``);
-- a keyword the called function does not take (``biass=``, ``dims=``), and the one it does.
+- a keyword the called function does not take (``biass=``, ``dims=``), and the one it does;
+- sizes given to view or reshape that do not multiply to the tensor's number of elements (a
+  head size taken from d_in, say): the sizes, and the elements they make and the tensor has;
+- arguments passed by position in another order than the called class or function takes them
+  (``CausalAttention(d_in, d_out, dropout, context_length)``), read from any of the student's
+  lines in the traceback, since the error is often raised deep inside the call.
 
 Each is a ``Slip``: the named mistake (``autograder.student.mistakes``) and the evidence, a
 phrase quoting the names (``evidence.*`` in ``autograder.findings.english``). The student's code
@@ -50,6 +55,9 @@ _DIM_ARGUMENTS = (
     re.compile(rf"(?<!torch)(?<!\bF)(?<!functional)\.(?:{_DIM_CALLS})\(\s*(?P<expression>[^,()=]+?)\s*[,)]"),
 )
 _KEYWORDS_IN_LINE = re.compile(r"\b(\w+)\s*=(?!=)")
+_VIEW_SIZES = re.compile(r"shape '\[([-\d, ]+)\]' is invalid for input of size (\d+)")
+# A call with plain arguments, ``Name(a, b, c)``: the candidates for arguments out of order.
+_SIMPLE_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(([^()]*)\)")
 
 
 @dataclass(frozen=True)
@@ -60,15 +68,17 @@ class Slip:
     evidence: Finding
 
 
-def slip_in_error(error_type: str, message: str, line: str, sources: Sequence[str]) -> Slip | None:
+def slip_in_error(error_type: str, message: str, line: str, sources: Sequence[str],
+                  lines: Sequence[str] = ()) -> Slip | None:
     """The slip an exception of the student's code shows, if it shows one: ``line`` is the
-    student's line where it was raised, ``sources`` the code of the notebook's definitions."""
+    student's line where it was raised, ``lines`` all their lines of the traceback (outermost
+    first), ``sources`` the code of the notebook's definitions."""
     trees = _parsed(sources)
-    for reader in (_dim_is_a_size, _misspelt_method, _attribute_typo, _keyword_typo):
+    for reader in (_dim_is_a_size, _misspelt_method, _attribute_typo, _keyword_typo, _view_sizes):
         slip = reader(error_type, message, line, trees)
         if slip is not None:
             return slip
-    return None
+    return _arguments_out_of_order(lines or [line], trees)
 
 
 def _parsed(sources: Sequence[str]) -> list[ast.Module]:
@@ -236,3 +246,66 @@ def _parameters_of(function: str, trees: Sequence[ast.Module]) -> set[str]:
         except (TypeError, ValueError):  # a builtin without a signature: its usual keywords
             names |= {"dim", "keepdim", "dtype", "device", "out", "diagonal", "generator"}
     return names - {"self", "args", "kwargs"}
+
+
+# -- sizes that do not make the tensor ---------------------------------------------------------------
+def _view_sizes(error_type: str, message: str, line: str, trees) -> Slip | None:
+    match = _VIEW_SIZES.search(message)
+    if error_type != "RuntimeError" or match is None:
+        return None
+    sizes = [int(size) for size in match.group(1).split(",") if size.strip()]
+    if any(size < 0 for size in sizes):
+        return None  # a -1 was to be inferred: the other sizes do not divide the tensor, said as it is
+    asked = 1
+    for size in sizes:
+        asked *= size
+    shape = "(" + ", ".join(map(str, sizes)) + ("," if len(sizes) == 1 else "") + ")"
+    return Slip("view_sizes_wrong", finding("evidence.view_sizes", shape=shape, asked=asked,
+                                            size=int(match.group(2))))
+
+
+# -- arguments by position, in another order ---------------------------------------------------------
+def _arguments_out_of_order(lines: Sequence[str], trees: Sequence[ast.Module]) -> Slip | None:
+    """A call on one of the student's lines that passes, by position, variables named as the
+    callee's parameters but in other places (at least two: a swap), as the callee's code says."""
+    for line in lines:
+        for match in _SIMPLE_CALL.finditer(line):
+            name, arguments = match.groups()
+            passed = _positional_names(arguments)
+            parameters = _positional_parameters(name, trees)
+            if not passed or not parameters:
+                continue
+            misplaced = [(position, argument) for position, argument in enumerate(passed)
+                         if argument in parameters and parameters.index(argument) != position
+                         and position < len(parameters)]
+            if len(misplaced) >= 2:
+                position, argument = misplaced[0]
+                return Slip("arguments_out_of_order", finding(
+                    "evidence.arguments_out_of_order", call=f"{name}({arguments.strip()})", argument=argument,
+                    meant=parameters[position], parameters=", ".join(parameters), function=name))
+    return None
+
+
+def _positional_names(arguments: str) -> list[str | None]:
+    """The positional arguments of a call's text, each a plain variable's name or None."""
+    try:
+        call = ast.parse(f"f({arguments})", mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    if not isinstance(call, ast.Call):
+        return []
+    return [argument.id if isinstance(argument, ast.Name) else None for argument in call.args]
+
+
+def _positional_parameters(name: str, trees: Sequence[ast.Module]) -> list[str]:
+    """The positional parameters of the student's function or class ``name`` (its __init__'s,
+    ``self`` left out), as their code defines them."""
+    for tree in trees:
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+                return [argument.arg for argument in node.args.posonlyargs + node.args.args]
+        for cls in _classes([tree], name):
+            for method in cls.body:
+                if isinstance(method, ast.FunctionDef) and method.name == "__init__":
+                    return [argument.arg for argument in method.args.posonlyargs + method.args.args][1:]
+    return []

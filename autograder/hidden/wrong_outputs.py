@@ -192,10 +192,16 @@ def masked_softmax_mistakes(scores: torch.Tensor, d_k: int) -> WrongOutputs:
     return wrong
 
 
-def _projections(module: torch.nn.Module, x: torch.Tensor) -> list[torch.Tensor]:
-    """Queries, keys and values with the module's weights (nn.Linear, or v1's matrices)."""
+def _projections(module: torch.nn.Module, x: torch.Tensor, untransposed: bool = False) -> list[torch.Tensor] | None:
+    """Queries, keys and values with the module's weights (nn.Linear, or v1's matrices); with
+    ``untransposed``, what x @ layer.weight gives instead of layer(x) (None where the shapes do not
+    allow it, or the matrices are v1's)."""
     layers = (module.W_query, module.W_key, module.W_value)
-    return [layer(x) if isinstance(layer, torch.nn.Module) else x @ layer for layer in layers]
+    if not untransposed:
+        return [layer(x) if isinstance(layer, torch.nn.Module) else x @ layer for layer in layers]
+    if not all(isinstance(layer, torch.nn.Linear) and layer.in_features == layer.out_features for layer in layers):
+        return None
+    return [x @ layer.weight for layer in layers]
 
 
 # Projections used in the wrong role: (queries, keys, values) as indices into the right three.
@@ -213,6 +219,7 @@ def attention_computation(module: torch.nn.Module, x: torch.Tensor, *, causal: b
     multi-head module with ``out_proj``; single-head modules leave it out.
     """
     queries, keys, values = _projections(module, x)
+    untransposed = _projections(module, x, untransposed=True)
     if heads:
         num_heads, split_heads, merge = heads
         out_proj = module.out_proj
@@ -226,12 +233,15 @@ def attention_computation(module: torch.nn.Module, x: torch.Tensor, *, causal: b
 
     @torch.no_grad()
     def attend(split=split, merge=merge, out=out_proj, transpose_keys=_last_two_swapped, roles=(0, 1, 2),
-               scores_transposed=False, return_weights=False, **options):
-        projected = (queries, keys, values, x)  # role 3: the input itself, never projected
+               scores_transposed=False, return_weights=False, weights_transposed=False, **options):
+        # roles 3 to 6: the input itself, never projected, then x @ layer.weight without its transpose.
+        projected = (queries, keys, values, x, *(untransposed or ()))
         q, k, v = (split(projected[role]) for role in roles)
         scores = q @ transpose_keys(k)
         weights = _weights(scores.transpose(-2, -1) if scores_transposed else scores, **(right | options))
-        return weights if return_weights else out(merge(weights @ v))
+        if return_weights:
+            return weights
+        return out(merge((weights.transpose(-2, -1) if weights_transposed else weights) @ v))
 
     return attend
 
@@ -259,7 +269,10 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
     wrong = {mistake_id: [attend(**options) for options in option_list]
              for mistake_id, option_list in variants.items()}
     wrong["scores_transposed"] = [attend(scores_transposed=True)]
+    wrong["weights_transposed"] = [attend(weights_transposed=True)]
     wrong["wrong_projection"] = [attend(roles=roles) for roles in _WRONG_ROLES]
+    if _projections(module, x, untransposed=True) is not None:  # a square layer: x @ weight runs, and is wrong
+        wrong["linear_weight_untransposed"] = [attend(roles=(4, 5, 6))]
     with contextlib.suppress(RuntimeError, ValueError):  # heads cannot split an input of another size
         wrong["values_not_projected"] = [attend(roles=(0, 1, 3))]
     if not causal:  # with a mask, scores used as weights hold -inf: no answer to name
@@ -319,7 +332,8 @@ def split_heads_mistakes(x: torch.Tensor, num_heads: int) -> WrongOutputs:
 def merge_heads_mistakes(x: torch.Tensor) -> WrongOutputs:
     """Wrong results of merge_heads(x) for x of shape (b, h, T, head_dim)."""
     batch, _, num_tokens, _ = x.shape
-    return {"view_without_transpose": [x.reshape(batch, num_tokens, -1)],
+    return {"heads_concat_wrong_dim": [torch.cat(x.unbind(1), dim=dim) for dim in (0, 1)],
+            "view_without_transpose": [x.reshape(batch, num_tokens, -1)],
             "wrong_transpose": [x.transpose(2, 3).reshape(batch, num_tokens, -1)],
             "heads_interleaved": [x.permute(0, 2, 3, 1).reshape(batch, num_tokens, -1)]}
 
@@ -349,6 +363,8 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
              "normalised_wrong_dim": [kept / kept.sum(dim=-2, keepdim=True)],
              "mask_missing": [weights / weights.sum(dim=-1, keepdim=True)],
              "softmax_whole_tensor": [kept / kept.sum(), kept / kept.sum(dim=(-2, -1), keepdim=True)]}
+    if weights.ndim == 2:  # the row sums without keepdim line up with the last dim (a batch makes it raise)
+        wrong["broadcast_mismatch"] = [kept / kept.sum(dim=-1)]
     for mistake_id, masks in _wrong_masks(num_tokens, weights.device).items():
         wrong[mistake_id] = [renormalised(mask) for mask in masks]
     return wrong
@@ -372,6 +388,8 @@ def causal_average_mistakes(average: Callable, x: torch.Tensor) -> WrongOutputs:
         "features_averaged": [x.mean(dim=-1, keepdim=True).expand_as(x)],
         "count_off_by_one": [right * counts / (counts - 1), right * counts / (counts - 1).clamp(min=1)],
         "weights_transposed": [normalised.T @ x],
+        # The row sums without keepdim, (T,): they line up with the last dim, so column j is divided.
+        "broadcast_mismatch": [lower / lower.sum(dim=1) @ x],
     }
 
 

@@ -33,7 +33,7 @@ def test_attention_scores_for_query(student, reference, device, dtype, case):
     expect_function_output(student, "attention_scores_for_query", (inputs, query), ("inputs", "query"),
                            reference.attention_scores_for_query(inputs, query), what,
                            mistakes=lambda: mistakes.dot_product_mistakes(inputs, query),
-                           explain=[diagnosis.constant_factor(_sizes(inputs))])
+                           explain=[diagnosis.softmax_of_right(-1), diagnosis.constant_factor(_sizes(inputs))])
 
 
 def _sizes(inputs: torch.Tensor) -> dict[str, int]:

@@ -121,6 +121,7 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
     for name in names:  # a SelfAttention_v1 without the notebook's names is that stage's mistake
         expect(name in before, finding("no_parameter_to_copy_into", call=call_text("SelfAttention_v1", d_in, d_out),
                                        name=name))
+    initial = {name: sa_v1.attr(name) for name in names}  # what a matrix left alone still holds
     student.call("copy_v2_weights_into_v1", sa_v2, sa_v1)
     parameters = sa_v1.describe()["parameters"]
     for name in names:
@@ -131,4 +132,5 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
         expect_tensor(sa_v1.attr(name), weight.T, what,
                       mistakes={"copied_wrong_matrix": [getattr(ref_v2, other).weight.detach().T
                                                         for other in names if other != name],
-                                "copy_without_transpose": [weight]})
+                                "copy_without_transpose": [weight],
+                                "matrix_not_copied": [initial[name]]})

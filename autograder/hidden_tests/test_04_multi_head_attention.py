@@ -148,7 +148,8 @@ def test_split_heads_rejects_indivisible_sizes(student, num_heads):
                                  lambda error_type: finding("wrong_error_for_heads", "indivisible_not_rejected",
                                                             what=what, error_type=error_type),
                                  finding("no_error_for_heads", "indivisible_not_rejected", what=what,
-                                         features=x.shape[-1], heads=num_heads))
+                                         features=x.shape[-1], heads=num_heads),
+                                 valid=lambda: student.call("split_heads", randn(125, 2, 5, 2 * num_heads), num_heads))
     expect_message_names(message, {"d_out": x.shape[-1], "num_heads": num_heads}, what)  # the notebook asks for both
 
 
@@ -243,7 +244,8 @@ def test_multi_head_attention_rejects_indivisible_sizes(student, d_out, num_head
                        lambda error_type: finding("wrong_error_for_heads", "indivisible_not_rejected", what=what,
                                                   error_type=error_type),
                        finding("no_error_for_heads", "indivisible_not_rejected", what=what, features=d_out,
-                               heads=num_heads))
+                               heads=num_heads),
+                       valid=lambda: student.new("MultiHeadAttention", 4, 2 * num_heads, 8, 0.0, num_heads))
 
 
 @pytest.mark.MultiHeadAttention

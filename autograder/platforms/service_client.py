@@ -63,6 +63,14 @@ def autograding_result(status: dict) -> str:
     return base64.b64encode(json.dumps(document, ensure_ascii=False).encode()).decode()
 
 
+def _pause(status: dict) -> float:
+    """The seconds the service asks to wait before the next look (``poll_after``; 1 if it says none)."""
+    try:
+        return min(30.0, max(0.5, float(status.get("poll_after", 1))))
+    except (TypeError, ValueError):
+        return 1.0
+
+
 def report(status: dict, service: str) -> list[str]:
     lines = [f"{status['assignment']}: received {status['received_at']} by the service"]
     if "score" not in status:
@@ -110,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
             code, status = _request(f"{service}{answer['status_url']}", token)
             if code == 200 and status.get("state") == "done":
                 break
-            time.sleep(1)
+            time.sleep(_pause(status))
         else:
             print(f"Not graded within {args.wait:g} s; it stays queued: see {service}{answer['page_url']}",
                   file=sys.stderr)

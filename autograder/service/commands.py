@@ -79,6 +79,21 @@ def _parser() -> argparse.ArgumentParser:
         command = commands.add_parser(name, help=f"write {what}")
         command.add_argument("--out", type=Path, required=True)
     commands.add_parser("status", help="the grading workers and the queue")
+    commands.add_parser("passback", help="deliver scores to LMS gradebooks (serve starts one)")
+    lti = commands.add_parser("lti", help="LTI 1.3: register learning platforms, rotate the tool's key")
+    lti_actions = lti.add_subparsers(dest="lti_action", required=True)
+    lti_actions.add_parser("show", help="the tool's addresses for an LMS, the platforms, the keys")
+    register = lti_actions.add_parser("register", help="register (or update) a learning platform")
+    register.add_argument("name", help="a short label of yours, e.g. moodle")
+    register.add_argument("--issuer", required=True, help="the platform's issuer (iss), as it gave it")
+    register.add_argument("--client-id", required=True, help="the client id the platform gave the tool")
+    register.add_argument("--login-url", required=True, help="the platform's OIDC authorization endpoint")
+    register.add_argument("--token-url", required=True, help="the platform's OAuth 2 access token endpoint")
+    register.add_argument("--jwks-url", required=True, help="the platform's public key set (JWKS) URL")
+    register.add_argument("--audience", default="", help="the token endpoint's audience, when not its URL")
+    register.add_argument("--deployment", action="append", default=[], help="a deployment id (repeat for more)")
+    lti_actions.add_parser("rotate-key", help="make a new signing key (the old one stays published for a day)")
+    lti_actions.add_parser("roster", help="fetch each LMS course's class list (Names and Role Provisioning)")
     return parser
 
 
@@ -101,6 +116,12 @@ def service_main(argv: list[str]) -> int:
         return 0
     if args.action == "worker":
         return _worker()
+    if args.action == "passback":
+        return _passback()
+    if args.action == "lti":
+        from autograder.service.lti.admin import lti_command
+
+        return lti_command(args)
     from django.conf import settings
 
     from autograder.service import accounts, gradebook, queue
@@ -184,8 +205,15 @@ def service_main(argv: list[str]) -> int:
     if args.action == "adjust":
         if not args.reason.strip():
             raise SystemExit("an adjustment needs a reason")
-        Adjustment.objects.create(user=user_named(args.user_id), assignment_id=args.assignment, points=args.points,
-                                  reason=args.reason.strip()[:500], created_by="command line")
+        from django.db import transaction
+
+        from autograder.service.lti.passback import queue_scores
+
+        with transaction.atomic():
+            user = user_named(args.user_id)
+            Adjustment.objects.create(user=user, assignment_id=args.assignment, points=args.points,
+                                      reason=args.reason.strip()[:500], created_by="command line")
+            queue_scores(user, args.assignment, "adjusted")
         print(f"{args.user_id}, {args.assignment}: {args.points:+g} points ({args.reason.strip()})")
         return 0
     if args.action == "grades":
@@ -218,6 +246,18 @@ def _worker() -> int:
 
     config = settings.CONFIG
     return run(GradeOptions(jobs=1, timeout=config.test_timeout, device=config.device))
+
+
+def _passback() -> int:
+    """The passback sender, until SIGTERM or Ctrl-C."""
+    import threading
+
+    from autograder.service.lti.sender import run
+
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    return run(stop)
 
 
 def _seed_demo(base_url: str, days: float) -> list[str]:
@@ -270,6 +310,9 @@ def serve_main(argv: list[str]) -> int:
     config = settings.CONFIG
     config.data_dir.mkdir(parents=True, exist_ok=True)
     _migrate()
+    from autograder.service.lti.keys import current_key
+
+    current_key()  # the tool's signing key, before any process may need it
     if args.demo and not get_user_model().objects.exists():
         print("Demo course: sign in with these links (each is a person's own):")
         for line in _seed_demo(config.base_url, config.signin_link_days):
@@ -282,18 +325,28 @@ def serve_main(argv: list[str]) -> int:
     return _supervise(args, config)
 
 
-def _supervise(args, config) -> int:
-    """Run the web process and the grading workers until stopped; restart a worker that dies."""
-    from autograder.service.webserver import run_web
-
-    web_pid = os.fork()
-    if web_pid == 0:
+def _fork(run, *args) -> int:
+    """A child of serve running ``run(*args)``, which exits with it."""
+    pid = os.fork()
+    if pid == 0:
+        code = 1
         try:
-            run_web(f"{args.host}:{args.port}", args.web_processes, config.web_user)
-        except BaseException:  # noqa: BLE001 - say why the web process could not run, then go
+            code = run(*args) or 0
+        except BaseException:  # noqa: BLE001 - say why the child could not run, then go
             traceback.print_exc()
         finally:
-            os._exit(1)
+            os._exit(code)
+    return pid
+
+
+def _supervise(args, config) -> int:
+    """Run the web process, the passback sender and the grading workers until stopped; restart a
+    worker or the sender when it dies."""
+    from autograder.service.lti.sender import serve_unprivileged
+    from autograder.service.webserver import run_web
+
+    web_pid = _fork(run_web, f"{args.host}:{args.port}", args.web_processes, config.web_user)
+    sender_pid = _fork(serve_unprivileged, config.web_user)
     worker_command = [sys.executable, "-m", "autograder", "service", "worker"]
     workers = [subprocess.Popen(worker_command) for _ in range(max(0, args.workers))]
     stopping = False
@@ -304,8 +357,8 @@ def _supervise(args, config) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    print(f"Serving on {config.base_url} (web pid {web_pid}; grading workers {[w.pid for w in workers]});"
-          " Ctrl-C stops", flush=True)
+    print(f"Serving on {config.base_url} (web pid {web_pid}; grading workers {[w.pid for w in workers]}; passback"
+          f" sender pid {sender_pid}); Ctrl-C stops", flush=True)
     try:
         while not stopping:
             time.sleep(0.5)
@@ -314,6 +367,9 @@ def _supervise(args, config) -> int:
                 print("the web process stopped; stopping the service", file=sys.stderr)
                 web_pid = 0
                 return 1
+            if os.waitpid(sender_pid, os.WNOHANG)[0]:
+                print("the passback sender stopped; starting another", file=sys.stderr, flush=True)
+                sender_pid = _fork(serve_unprivileged, config.web_user)
             for index, worker in enumerate(workers):
                 if worker.poll() is not None:
                     print(f"grading worker {worker.pid} stopped (exit {worker.returncode}); starting another",
@@ -323,15 +379,19 @@ def _supervise(args, config) -> int:
         for worker in workers:
             if worker.poll() is None:
                 worker.terminate()
-        if web_pid:
-            os.kill(web_pid, signal.SIGTERM)
+        for pid in (web_pid, sender_pid):
+            if pid:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGTERM)
         for worker in workers:
             try:
                 worker.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 worker.kill()
-        if web_pid:
-            os.waitpid(web_pid, 0)
+        for pid in (web_pid, sender_pid):
+            if pid:
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, 0)
     return 0
 
 

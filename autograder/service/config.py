@@ -53,6 +53,8 @@ class ServiceConfig:
     web_user: str
     recheck_seconds: float
     upload_bytes_unzipped: int
+    passback_retry_seconds: float  # the first retry of a score the LMS did not take; doubled each time
+    passback_give_up_hours: float  # then the passback is failed, and the instructor's page says why
 
     @classmethod
     def from_environment(cls) -> ServiceConfig:
@@ -78,7 +80,8 @@ class ServiceConfig:
         return cls(data_dir, get("database_url", f"sqlite:///{data_dir / 'service.sqlite3'}"), base_url, hosts,
                    get("behind_tls", "false").lower() in ("1", "true", "yes"), int(max_mb * 2**20),
                    number("signin_link_days", 30), number("test_timeout", 10), get("device", "auto"),
-                   get("web_user", "nobody"), number("recheck_seconds", 3600), int(4 * max_mb * 2**20))
+                   get("web_user", "nobody"), number("recheck_seconds", 3600), int(4 * max_mb * 2**20),
+                   number("passback_retry_seconds", 30), number("passback_give_up_hours", 72))
 
     @property
     def templates_dir(self) -> Path:
@@ -115,7 +118,10 @@ class ServiceConfig:
                     "OPTIONS": {"timeout": 30, "transaction_mode": "IMMEDIATE",
                                 "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"}}
         if parts.scheme in ("postgres", "postgresql"):
-            return {"ENGINE": "django.db.backends.postgresql", "NAME": parts.path.lstrip("/"),
+            # Connections are kept for a minute (checked before reuse): a page or a grading job then
+            # costs no new login, which on PostgreSQL costs more than the queries themselves.
+            return {"ENGINE": "django.db.backends.postgresql", "NAME": unquote(parts.path.lstrip("/")),
                     "USER": unquote(parts.username or ""), "PASSWORD": unquote(parts.password or ""),
-                    "HOST": parts.hostname or "", "PORT": str(parts.port or "")}
+                    "HOST": parts.hostname or "", "PORT": str(parts.port or ""), "CONN_MAX_AGE": 60,
+                    "CONN_HEALTH_CHECKS": True, "OPTIONS": {"connect_timeout": 10}}
         raise ConfigError(f"{PREFIX}DATABASE_URL must start with sqlite:/// or postgresql://, not {parts.scheme}://")

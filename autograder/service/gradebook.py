@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 
 from autograder.grading.outputs import csv_safe
 from autograder.grading.results import CSV_COLUMNS, GradedRow, row_order
-from autograder.service.models import Submission
+from autograder.service.models import LtiMembership, LtiResourceLink, Submission
 from autograder.service.policy import (
     ScoredSubmission,
     adjustments_of,
@@ -28,10 +28,15 @@ from autograder.term.answers import answer_path, graded_code
 
 def class_rows() -> list[tuple[GradedRow, str, ScoredSubmission | None]]:
     """(row, grades.csv status, counted submission) for every student who submitted anything and
-    every assignment anyone submitted, as ``grade`` makes a row per student folder and assignment."""
+    every assignment anyone submitted, as ``grade`` makes a row per student folder and assignment;
+    and, where an LMS's class list was fetched (``lti/roster.py``), every student on it and every
+    assignment linked in their courses, ``missing`` until they submit."""
     submissions = list(Submission.objects.select_related("user").prefetch_related("gradings"))
-    students = sorted({s.user.username for s in submissions})
-    assignments = [a for a in ASSIGNMENTS if any(s.assignment_id == a for s in submissions)]
+    listed = LtiMembership.objects.values_list("identity__user__username", flat=True)
+    linked = set(LtiResourceLink.objects.filter(context__members__isnull=False).values_list("assignment_id",
+                                                                                           flat=True))
+    students = sorted({s.user.username for s in submissions} | set(listed))
+    assignments = [a for a in ASSIGNMENTS if a in linked or any(s.assignment_id == a for s in submissions)]
     users = {user.username: user for user in get_user_model().objects.filter(username__in=students)}
     rows = []
     for assignment_id in assignments:

@@ -148,3 +148,155 @@ class GradingWorker(models.Model):
 
     class Meta:
         ordering = ["-started_at"]
+
+
+# -- LTI 1.3 Advantage (autograder.service.lti): platforms, people, courses, links, scores ------------
+class LtiPlatform(models.Model):
+    """A learning platform (an LMS) registered with the service: what its administrator gave when
+    the tool was added there. Launches are verified with its keys (``key_set_url``)."""
+
+    name = models.CharField(max_length=100, unique=True)  # a label of the instructor's ("moodle")
+    issuer = models.CharField(max_length=255)
+    client_id = models.CharField(max_length=255)
+    auth_login_url = models.URLField(max_length=1024)  # its OpenID Connect authorization endpoint
+    auth_token_url = models.URLField(max_length=1024)  # its OAuth 2 token endpoint (grade passback)
+    key_set_url = models.URLField(max_length=1024)  # its public keys (JWKS)
+    auth_audience = models.CharField(max_length=1024, blank=True)  # the token endpoint's audience, if not its URL
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["issuer", "client_id"], name="one_registration_per_client")]
+
+
+class LtiDeployment(models.Model):
+    """A deployment of the tool on a platform (an LMS may deploy one registration several times)."""
+
+    platform = models.ForeignKey(LtiPlatform, on_delete=models.CASCADE, related_name="deployments")
+    deployment_id = models.CharField(max_length=255)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["platform", "deployment_id"], name="one_deployment_id")]
+
+
+class ToolKey(models.Model):
+    """One of the tool's own RSA key pairs. The newest unretired one signs (deep linking responses,
+    the client assertions of grade passback); a retired one stays in the published JWKS for a day,
+    for platforms that cached it."""
+
+    kid = models.CharField(max_length=64, unique=True)  # the public key's JWK thumbprint
+    private_pem = models.TextField()
+    public_jwk = models.JSONField()
+    created_at = models.DateTimeField()
+    retired_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+
+class LtiIdentity(models.Model):
+    """A person of a platform (its ``sub``), and the service's user they are."""
+
+    platform = models.ForeignKey(LtiPlatform, on_delete=models.CASCADE, related_name="identities")
+    subject = models.CharField(max_length=255)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="lti_identities")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["platform", "subject"], name="one_identity_per_subject")]
+
+
+class LtiContext(models.Model):
+    """A course on a platform (a launch's context), with the endpoints of its services as the
+    latest launch gave them."""
+
+    deployment = models.ForeignKey(LtiDeployment, on_delete=models.CASCADE, related_name="contexts")
+    context_id = models.CharField(max_length=255)
+    title = models.CharField(max_length=255, blank=True)
+    lineitems_url = models.URLField(max_length=1024, blank=True)  # Assignment and Grade Services
+    ags_scopes = models.JSONField(default=list)
+    memberships_url = models.URLField(max_length=1024, blank=True)  # Names and Role Provisioning
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["deployment", "context_id"], name="one_context_id")]
+
+
+class LtiResourceLink(models.Model):
+    """A link to one of the kit's assignments in a course (placed by deep linking). Its scores go
+    to ``lineitem_url``: the line item its launches name, else one found or made on the platform."""
+
+    context = models.ForeignKey(LtiContext, on_delete=models.CASCADE, related_name="links")
+    resource_link_id = models.CharField(max_length=255)
+    assignment_id = models.CharField(max_length=64, choices=ASSIGNMENT_CHOICES)
+    title = models.CharField(max_length=255, blank=True)
+    lineitem_url = models.URLField(max_length=1024, blank=True)
+    # A sender finding or making the line item holds it (two would otherwise make two line items).
+    lineitem_claimed_by = models.CharField(max_length=64, blank=True)
+    lineitem_claimed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["context", "resource_link_id"], name="one_resource_link_id")]
+
+
+class LtiLinkUser(models.Model):
+    """A person who launched a link: their score for its assignment goes to its line item."""
+
+    link = models.ForeignKey(LtiResourceLink, on_delete=models.CASCADE, related_name="people")
+    identity = models.ForeignKey(LtiIdentity, on_delete=models.CASCADE, related_name="links")
+    last_launch_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["link", "identity"], name="one_link_user")]
+
+
+class LtiMembership(models.Model):
+    """A student on a course's class list, as the LMS's Names and Role Provisioning gave it when it
+    was last fetched (``lti/roster.py``): the class table lists them, submissions or not."""
+
+    context = models.ForeignKey(LtiContext, on_delete=models.CASCADE, related_name="members")
+    identity = models.ForeignKey(LtiIdentity, on_delete=models.CASCADE, related_name="memberships")
+    fetched_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["context", "identity"], name="one_membership")]
+
+
+class LtiNonce(models.Model):
+    """A nonce the tool sent with a login: a launch may carry it once, within a few minutes."""
+
+    value = models.CharField(max_length=128, unique=True)
+    created_at = models.DateTimeField(db_index=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+
+
+class PassbackState(models.TextChoices):
+    PENDING = "pending", "waiting to be sent"
+    SENDING = "sending", "being sent"
+    SENT = "sent", "sent"
+    FAILED = "failed", "failed: the LMS refused it, or kept failing"
+    SUPERSEDED = "superseded", "superseded: a newer score was sent"
+
+
+class ScorePassback(models.Model):
+    """One score on its way to a platform's gradebook (Assignment and Grade Services), kept until it
+    is delivered: like a ``Grading``, the row is the truth. A person's scores for one line item are
+    sent one at a time, oldest first, each with a ``timestamp`` later than the one before, so that
+    the LMS never takes an older score over a newer one."""
+
+    link_user = models.ForeignKey(LtiLinkUser, on_delete=models.CASCADE, related_name="passbacks")
+    submission = models.ForeignKey(Submission, on_delete=models.SET_NULL, null=True, blank=True)  # the one that counts
+    reason = models.CharField(max_length=16)  # graded | adjusted | resent
+    score_given = models.FloatField()
+    score_maximum = models.FloatField()
+    timestamp = models.DateTimeField()  # when the tool decided this score (AGS's timestamp)
+    created_at = models.DateTimeField()
+    state = models.CharField(max_length=12, choices=PassbackState.choices, default=PassbackState.PENDING)
+    not_before = models.DateTimeField()  # the next try (backoff), or the due date for a hidden score
+    attempts = models.PositiveIntegerField(default=0)
+    claimed_by = models.CharField(max_length=64, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)  # why the last try failed, in the instructor's words
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["state", "not_before"])]

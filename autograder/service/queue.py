@@ -3,7 +3,7 @@
 - ``enqueue``: a ``Grading`` row and its django-tasks task, in the caller's transaction.
 - ``claim``: queued -> running by one worker (a conditional UPDATE: two workers never both win).
 - ``finish``: running -> done with the row, only while this worker's claim still stands, so a
-  result is recorded once even if a job ran twice.
+  result is recorded once even if a job ran twice (and the LMS owed its score once).
 - ``recover``: the jobs of a worker that died (its process gone, or no heartbeat for
   ``STALE_AFTER``) go back to the queue, with a fresh task.
 """
@@ -18,10 +18,12 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from autograder.service.lti.passback import queue_scores
 from autograder.service.models import Grading, GradingState, GradingWorker, Submission, WorkerState
 from autograder.service.tasks import grade
 
 STALE_AFTER = timedelta(seconds=60)  # a worker heartbeats every few seconds while it lives
+POLL_AT_MOST = 5  # seconds between a waiting student's looks at the queue, far back in it
 
 
 def enqueue(submission: Submission, round_number: int = 1) -> Grading:
@@ -63,13 +65,16 @@ def claim_more(worker_id: str, limit: int) -> list[Grading]:
 
 
 def finish(grading: Grading, worker_id: str, row: dict, tests_score: float) -> bool:
-    """Record the result, unless the claim was lost (the job was given to another worker)."""
+    """Record the result, unless the claim was lost (the job was given to another worker), and, in
+    the same transaction, the score the LMS is owed when the student came through LTI."""
     with transaction.atomic():
         done = Grading.objects.filter(id=grading.id, state=GradingState.RUNNING, worker_id=worker_id,
                                       attempts=grading.attempts).update(
             state=GradingState.DONE, row=row, tests_score=tests_score, finished_at=timezone.now())
         if done:
             GradingWorker.objects.filter(worker_id=worker_id).update(graded=F("graded") + 1)
+            queue_scores(grading.submission.user, grading.submission.assignment_id,
+                         "graded" if grading.round == 1 else "regraded")
     return bool(done)
 
 
@@ -130,3 +135,11 @@ def _fail_orphaned_tasks(worker_ids: list[str]) -> None:
 def position(grading: Grading) -> int:
     """1 for the next grading to run (or running now), 2 behind it, ..."""
     return Grading.objects.filter(state__in=[GradingState.QUEUED, GradingState.RUNNING], id__lt=grading.id).count() + 1
+
+
+def poll_after(place: int) -> int:
+    """Seconds before a waiting student's queue page, or CI job, looks again: every second near
+    the front of the queue, less often further back, at most every ``POLL_AT_MOST`` seconds. Each
+    look costs the web about 10 ms of CPU, and a rush is when the CPU is short: 200 students looking
+    every second while they wait would take more of it than the grading of their notebooks."""
+    return min(POLL_AT_MOST, max(1, -(-place // 4)))

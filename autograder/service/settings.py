@@ -74,5 +74,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "loggers": {"django": {"handlers": ["console"], "level": "WARNING"},
-                "django_tasks_db": {"handlers": ["console"], "level": "WARNING"}},
+                "django_tasks_db": {"handlers": ["console"], "level": "WARNING"},
+                "autograder": {"handlers": ["console"], "level": "WARNING"}},
 }

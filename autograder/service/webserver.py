@@ -18,25 +18,33 @@ import pwd
 import shutil
 from pathlib import Path
 
+# What LTI needs to talk to platforms (launches fetch a platform's keys; the passback sender posts
+# scores): imported before leaving root too.
+SENDER_PACKAGES = ("pylti1p3", "jwt", "jwcrypto", "requests", "urllib3", "certifi", "idna", "charset_normalizer",
+                   "cryptography", "ssl", "http", "email", "json", "encodings", "psycopg", "psycopg_binary", "django",
+                   "autograder.service")
+# The system's certificate authorities, readable by every user (certifi's copy in the kit's .venv
+# may not be, for the web user).
+SYSTEM_CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
 # Packages whose every module is imported before the web process leaves root: Django and
 # gunicorn import modules as requests first need them.
 _PACKAGES = ("django", "gunicorn", "django_tasks", "django_tasks_db", "autograder.service", "autograder.feedback",
              "autograder.findings", "autograder.platforms.service_client", "autograder.term.similarity",
              "autograder.term.answers", "jinja2", "markupsafe", "copydetect", "encodings", "email", "http", "json",
              "urllib", "html", "xml.dom", "sqlite3", "concurrent.futures", "logging", "multiprocessing.connection",
-             "zoneinfo", "asyncio")
+             "zoneinfo", "asyncio", "psycopg", "psycopg_binary", *SENDER_PACKAGES)
 # Not needed, and not importable without what they drive (GIS libraries, other databases, other
 # workers' event loops, other platforms' codecs).
 _SKIPPED = ("django.contrib.gis", "django.db.backends.mysql", "django.db.backends.oracle", "django.contrib.postgres",
-            "django.db.backends.postgresql", "gunicorn.workers.geventlet", "gunicorn.workers.ggevent",
+            "gunicorn.workers.geventlet", "gunicorn.workers.ggevent",
             "gunicorn.workers.gtornado", "gunicorn.dirty", "encodings.mbcs", "encodings.oem", "encodings.cp65001")
 
 
-def _import_everything(package: str) -> None:
+def import_everything(package: str) -> None:
     with contextlib.suppress(Exception):
         module = importlib.import_module(package)
         for found in pkgutil.walk_packages(getattr(module, "__path__", []), package + ".", onerror=lambda name: None):
-            if found.name.startswith(_SKIPPED) or ".tests" in found.name:
+            if found.name.startswith(_SKIPPED) or ".tests" in found.name or found.name.endswith(".__main__"):
                 continue
             with contextlib.suppress(Exception):  # a module for a platform or an option this setup lacks
                 importlib.import_module(found.name)
@@ -59,7 +67,7 @@ def _warm_up() -> None:
     from django.template import engines
 
     for package in _PACKAGES:
-        _import_everything(package)
+        import_everything(package)
     engine = engines["django"]
     templates = Path(engine.engine.dirs[0])
     for template in sorted(templates.rglob("*.html")):
@@ -116,7 +124,10 @@ def _warm_up() -> None:
     report_html(rows)
 
 
-def _drop_privileges(name: str) -> None:
+def drop_privileges(name: str) -> None:
+    """Leave root for ``name`` for good (groups, gid, uid), after what the process needs is loaded."""
+    if SYSTEM_CA_BUNDLE.exists():
+        os.environ.setdefault("REQUESTS_CA_BUNDLE", str(SYSTEM_CA_BUNDLE))
     uid, gid = web_user_ids(name)
     os.setgroups([])
     os.setgid(gid)
@@ -153,5 +164,5 @@ def run_web(bind: str, processes: int, web_user: str) -> None:
     server = Web()  # its configuration is read and checked while the files can be read
     if os.geteuid() == 0:
         _warm_up()
-        _drop_privileges(web_user)
+        drop_privileges(web_user)
     server.run()

@@ -58,6 +58,37 @@ MISTAKES: dict[str, str] = {
         "a size was passed where a dim is expected: a dim numbers the axes (0 to ndim - 1, or -1 for"
         " the last), a size counts elements; each query's weights are normalised along dim=-1."
     ),
+    "view_sizes_wrong": (
+        "the sizes given to view (or reshape) do not make the tensor's number of elements: take each"
+        " one from the tensor itself; the heads share the d_out features of the projections, so"
+        " head_dim = d_out // num_heads (not d_in)."
+    ),
+    "size_is_float": (
+        "a size given to view (or reshape) is a float: / always gives a float in Python (12 / 3 is"
+        " 4.0), and sizes must be whole numbers, so divide sizes with //."
+    ),
+    "arguments_out_of_order": (
+        "arguments were passed by position in another order than the function takes them, so each"
+        " parameter got another one's value: pass them in the order of its signature, or by keyword"
+        " (context_length=..., dropout=...)."
+    ),
+    "super_init_first": (
+        "nn.Module keeps its parameters, layers and buffers in tables that super().__init__() creates:"
+        " call super().__init__() first in __init__, before anything is assigned or registered."
+    ),
+    "linear_weight_untransposed": (
+        "an nn.Linear layer's weight has the shape (d_out, d_in), so x @ layer.weight does not turn"
+        " d_in features into d_out (and skips the bias): call the layer on x, self.W_query(x)."
+    ),
+    "matrix_not_copied": (
+        "a matrix of sa_v1 was left as it was: copy all three, W_query, W_key and W_value, each from"
+        " the layer with the same name in sa_v2."
+    ),
+    "wrapper_head_size": (
+        "in MultiHeadAttentionWrapper, d_out is the size of each head, not of all of them together:"
+        " give every CausalAttention d_out output features; the wrapper's output then has"
+        " num_heads * d_out."
+    ),
     "error_names_no_sizes": (
         "the ValueError's message should name both sizes, d_out and num_heads, with their values,"
         " as the notebook asks."
@@ -274,8 +305,9 @@ MISTAKES: dict[str, str] = {
         " by the number of tokens it sees, t + 1."
     ),
     "weights_transposed": (
-        "the averaging matrix was transposed, so early tokens average over later ones: row t"
-        " must hold weights for tokens 0..t (lower triangle)."
+        "the weights were used transposed (weights.T @ x, or an einsum that sums over the query's"
+        " index), so early tokens mix later ones: row t holds position t's weights for tokens"
+        " 0..t (lower triangle), and the weighted sum runs along each row."
     ),
     "mask_not_bool": (
         "the mask has the right pattern but not dtype torch.bool: build it from a boolean"

@@ -1,25 +1,32 @@
 """``make bench-serve``: the submission service under load, on loopback only.
 
-It starts ``python -m autograder serve`` in a scratch data folder (one grading worker by default)
-and measures, from the client's side, the time from the start of an upload to the moment the API
+It starts ``python -m autograder serve`` in a scratch data folder, on SQLite (the default) or on a
+scratch PostgreSQL server (``--database postgres``), with ``--workers`` grading workers, and
+measures, from the client's side, the time from the start of an upload to the moment the API
 reports the submission graded (what a student waits for the feedback page):
 
 1. **warm**: one complete notebook at a time, ``--warm`` times: p50 and p95;
 2. **rush**: ``--students`` students (200) each upload one notebook at a random moment within
    ``--window`` seconds (60), a class's mix (complete notebooks, one mistake, untouched stubs,
-   over the four assignments), each then polling its status every second as the queue page does;
-   the throughput, p50/p95/max, and that every upload was stored and graded exactly once.
+   over the four assignments), each then polling its status as the queue page and the CI client
+   do (as often as the service's ``poll_after`` asks, or every ``--poll`` seconds); the
+   throughput, p50/p95/max, that every upload was stored and graded exactly once, and each
+   grading worker's own throughput (what one more worker, or machine, would add).
 
-It samples the memory (RSS) of every process of the service while it runs and prints each kind's
-peak. The load is bounded in count and time and goes to 127.0.0.1 only.
+The machine's load average is printed before the service starts, when the rush begins and during
+it (the kit's figures are measured on shared machines: the load says how much of the CPU others
+took). The memory (RSS) of every process of the service is sampled and each kind's peak printed.
+The load is bounded in count and time and goes to 127.0.0.1 only.
 
     python -m autograder.tools.bench_serve [--students 200] [--window 60] [--warm 20] [--workers 1]
+                                           [--database sqlite|postgres] [--poll SECONDS]
 """
 
 from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import json
 import os
 import random
@@ -64,74 +71,89 @@ def _request(url: str, token: str, body: bytes | None = None, content_type: str 
         return json.loads(answer.read())
 
 
-def _submit_and_wait(base: str, token: str, assignment: str, content: bytes, poll: float) -> tuple[float, int]:
-    """Seconds from the upload's start to "graded", and the submission's id."""
+def _submit_and_wait(base: str, token: str, assignment: str, content: bytes, poll: float | None) -> tuple[float, int]:
+    """Seconds from the upload's start to "graded", and the submission's id; between polls,
+    ``poll`` seconds, or (None) what the service asks for."""
     start = time.perf_counter()
     body, content_type = _multipart({"assignment": assignment}, "notebook", f"{assignment}.ipynb", content)
     created = _request(f"{base}/api/v1/submissions", token, body, content_type)
-    while _request(f"{base}{created['status_url']}", token).get("state") != "done":
-        time.sleep(poll)
+    while (status := _request(f"{base}{created['status_url']}", token)).get("state") != "done":
+        time.sleep(poll if poll is not None else float(status.get("poll_after", 1)))
     return time.perf_counter() - start, created["id"]
 
 
-class Service:
-    """``serve`` in a scratch folder; its processes' memory sampled while it runs."""
+def _kind(process: psutil.Process) -> str:
+    """The kind of a process of the service, for the peak memory table."""
+    command = " ".join(process.cmdline())
+    if "autograder.worker.forkserver" in command:
+        parent = process.parent()
+        if parent and "autograder.worker.forkserver" in " ".join(parent.cmdline()):
+            # The shard (root) lives as long as its grading worker; a sandboxed worker (a user of its
+            # own), one submission.
+            return "grading shard" if process.uids().real == 0 else "sandboxed worker (one per notebook)"
+        return "fork server"
+    if "service worker" in command:
+        return "grading worker"
+    if "postgres" in process.name() or "postgres" in command.split(" ")[0]:
+        return "PostgreSQL"
+    if process.username() != "root" or process.uids().real != 0:
+        return "web and passback sender (unprivileged)"
+    return "serve (supervisor)"
 
-    def __init__(self, workers: int):
+
+class Service:
+    """``serve`` in a scratch folder (and its scratch PostgreSQL); its processes watched."""
+
+    def __init__(self, workers: int, database: str):
         self.root = Path(tempfile.mkdtemp(prefix="kit-bench-serve-"))
         self.root.chmod(0o755)
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
+        self.postgres = None
         self.env = {**os.environ, "KIT_SERVICE_DATA": str(self.root / "data"), "KIT_SERVICE_BASE_URL": self.base}
+        if database == "postgres":
+            from autograder.tools.scratch_postgres import ScratchPostgres
+
+            self.postgres = ScratchPostgres().start()
+            self.env["KIT_SERVICE_DATABASE_URL"] = self.postgres.url
         self.process = subprocess.Popen([sys.executable, "-m", "autograder", "serve", "--port", str(self.port),
                                          "--workers", str(workers)], cwd=KIT_ROOT, env=self.env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         self.peaks: dict[str, int] = {}
+        self.loads: list[float] = []
         self._stop = threading.Event()
         self._sampler = threading.Thread(target=self._sample, daemon=True)
         self._sampler.start()
         deadline = time.monotonic() + 180
-        while not self._ready():
+        while not self._ready(workers):
             if time.monotonic() > deadline or self.process.poll() is not None:
                 self.close()
                 raise SystemExit("the service did not start (run `python -m autograder serve` to see why)")
             time.sleep(0.5)
 
-    def _ready(self) -> bool:
-        database = self.root / "data" / "service.sqlite3"
-        if not database.exists():
-            return False
-        try:
-            with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
-                return bool(connection.execute("SELECT 1 FROM service_gradingworker WHERE state = 'ready'").fetchall())
-        except sqlite3.OperationalError:
-            return False
+    def _ready(self, workers: int) -> bool:
+        with contextlib.suppress(Exception):
+            return len(self.query("SELECT 1 FROM service_gradingworker WHERE state = 'ready'")) >= workers
+        return False
 
-    @staticmethod
-    def _kind(process: psutil.Process) -> str:
-        command = " ".join(process.cmdline())
-        if "autograder.worker.forkserver" in command:
-            parent = process.parent()
-            if parent and "autograder.worker.forkserver" in " ".join(parent.cmdline()):
-                return "grading shard or sandboxed worker (forked)"
-            return "fork server"
-        if "service worker" in command:
-            return "grading worker"
-        if process.username() != "root" or process.uids().real != 0:
-            return "web (gunicorn, unprivileged)"
-        return "serve (supervisor)"
+    def _tree(self) -> list[psutil.Process]:
+        roots = [psutil.Process(self.process.pid)]
+        if self.postgres is not None and self.postgres.pid is not None:
+            roots.append(psutil.Process(self.postgres.pid))
+        return [tree for root in roots for tree in (root, *root.children(recursive=True))]
 
     def _sample(self) -> None:
         while not self._stop.wait(0.25):
+            self.loads.append(os.getloadavg()[0])
             try:
-                tree = [psutil.Process(self.process.pid), *psutil.Process(self.process.pid).children(recursive=True)]
+                tree = self._tree()
             except psutil.Error:
                 continue
             for process in tree:
                 try:
-                    kind, rss = self._kind(process), process.memory_info().rss
+                    kind, rss = _kind(process), process.memory_info().rss
                 except psutil.Error:
                     continue
                 self.peaks[kind] = max(self.peaks.get(kind, 0), rss)
@@ -153,6 +175,12 @@ class Service:
         return json.loads(done.stdout)
 
     def query(self, sql: str) -> list[tuple]:
+        if self.postgres is not None:
+            import psycopg
+
+            with psycopg.connect(self.postgres.url) as connection:
+                return [tuple(str(value) if isinstance(value, datetime) else value for value in row)
+                        for row in connection.execute(sql).fetchall()]
         with sqlite3.connect(f"file:{self.root / 'data' / 'service.sqlite3'}?mode=ro", uri=True) as connection:
             return connection.execute(sql).fetchall()
 
@@ -164,6 +192,8 @@ class Service:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
+        if self.postgres is not None:
+            self.postgres.stop()
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -172,63 +202,85 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
 
+def _seconds(text: str) -> float:
+    return datetime.fromisoformat(str(text)).timestamp()
+
+
+def _load() -> str:
+    return ", ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=200)
     parser.add_argument("--window", type=float, default=60.0, help="seconds over which the rush's uploads start")
     parser.add_argument("--warm", type=int, default=20, help="uploads, one at a time, for the warm latency")
     parser.add_argument("--workers", type=int, default=1, help="grading workers")
+    parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--poll", type=float, default=None, help="seconds between a student's polls in the rush"
+                        " (default: what the service asks for, as the queue page and the CI client do)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     random.seed(args.seed)
-    print(f"Starting the service ({args.workers} grading worker(s)) on loopback ...", flush=True)
+    print(f"Load average (1, 5, 15 min) before starting: {_load()}, on {os.cpu_count()} CPUs")
+    print(f"Starting the service ({args.workers} grading worker(s), {args.database}) on loopback ...", flush=True)
     started = time.perf_counter()
-    service = Service(args.workers)
+    service = Service(args.workers, args.database)
     try:
-        print(f"ready in {time.perf_counter() - started:.1f} s (web, worker, start-up checks and canaries)")
+        print(f"ready in {time.perf_counter() - started:.1f} s (web, workers, start-up checks and canaries)")
         students = [f"bench{index:03d}" for index in range(args.students)] + ["warm"]
         tokens = service.tokens(students)
 
+        print(f"\nLoad average when the warm uploads began: {_load()}")
         warm = [_submit_and_wait(service.base, tokens["warm"], ASSIGNMENTS[0],
                                  _notebook("ada_full_marks", ASSIGNMENTS[0], f"warm{index}"), 0.02)[0]
                 for index in range(args.warm + 2)][2:]  # the first two warm the web's caches
-        print(f"\nWarm, one complete notebook at a time ({args.warm} uploads): upload to graded p50"
+        print(f"Warm, one complete notebook at a time ({args.warm} uploads): upload to graded p50"
               f" {statistics.median(warm):.3f} s, p95 {_percentile(warm, 0.95):.3f} s, max {max(warm):.3f} s")
 
         plan = [(student, ASSIGNMENTS[index % len(ASSIGNMENTS)], MIX[index % len(MIX)],
                  random.uniform(0, args.window)) for index, student in enumerate(students[:-1])]
+        load_before = _load()
+        loads_from = len(service.loads)
         rush_start = time.perf_counter()
 
         def one(item) -> tuple[float, int]:
             student, assignment, kind, at = item
             time.sleep(max(0.0, rush_start + at - time.perf_counter()))
             content = _notebook(kind, assignment, student)
-            return _submit_and_wait(service.base, tokens[student], assignment, content, 1.0)
+            return _submit_and_wait(service.base, tokens[student], assignment, content, args.poll)
 
         with concurrent.futures.ThreadPoolExecutor(max_workers=len(plan)) as pool:
             results = list(pool.map(one, plan))
         elapsed = time.perf_counter() - rush_start
+        during = service.loads[loads_from:] or [os.getloadavg()[0]]
         latencies = [latency for latency, _ in results]
         ids = ",".join(str(submission) for _, submission in results)
         stored = service.query(f"SELECT COUNT(*) FROM service_submission WHERE id IN ({ids})")[0][0]
         graded = service.query(f"SELECT submission_id, COUNT(*) FROM service_grading WHERE state = 'done' AND"
                                f" submission_id IN ({ids}) GROUP BY submission_id")
         once = sum(1 for _, count in graded if count == 1)
-        first, last = service.query(f"SELECT MIN(g.claimed_at), MAX(g.finished_at) FROM service_grading g WHERE"
-                                    f" g.submission_id IN ({ids})")[0]
-        print(f"\nRush: {len(plan)} students, each uploading once within {args.window:g} s (polling every second)")
+        per_worker = service.query(f"SELECT worker_id, COUNT(*), MIN(claimed_at), MAX(finished_at) FROM"
+                                   f" service_grading WHERE submission_id IN ({ids}) GROUP BY worker_id")
+        polling = f"every {args.poll:g} s" if args.poll is not None else "as the service asks (poll_after)"
+        print(f"\nRush: {len(plan)} students, each uploading once within {args.window:g} s, polling {polling}")
+        print(f"  load average when it began: {load_before}; during it (1 min): mean {statistics.mean(during):.2f},"
+              f" max {max(during):.2f} (the rush's own processes included)")
         print(f"  all graded after {elapsed:.1f} s; stored {stored}/{len(plan)},"
               f" graded exactly once {once}/{len(plan)}")
         print(f"  upload to graded: p50 {statistics.median(latencies):.2f} s, p95 {_percentile(latencies, 0.95):.2f} s,"
               f" max {max(latencies):.2f} s")
-        span = (datetime.fromisoformat(last) - datetime.fromisoformat(first)).total_seconds()
-        print(f"  throughput: {len(plan) / elapsed:.2f} notebooks/s over the rush; the grader's own"
-              f" {len(plan) / span:.2f} notebooks/s from its first claim to its last result")
+        first = min(_seconds(start) for _, _, start, _ in per_worker)
+        last = max(_seconds(end) for _, _, _, end in per_worker)
+        print(f"  throughput: {len(plan) / elapsed:.2f} notebooks/s over the rush; the graders'"
+              f" {len(plan) / (last - first):.2f} notebooks/s from the first claim to the last result")
+        for worker, count, start, end in sorted(per_worker):
+            print(f"  grading worker {worker}: {count} notebooks, {count / (_seconds(end) - _seconds(start)):.2f}"
+                  f" notebooks/s from its first claim to its last result")
         print("\nPeak memory (RSS) by process kind:")
         for kind, peak in sorted(service.peaks.items()):
             print(f"  {kind}: {peak / 2**20:.0f} MiB")
-        lost = stored != len(plan) or once != len(plan)
-        return 1 if lost else 0
+        return 0 if stored == once == len(plan) else 1
     finally:
         service.close()
 

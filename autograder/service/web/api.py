@@ -1,7 +1,8 @@
 """The API for CI in student repositories: ``Authorization: Bearer <token>``; JSON in and out.
 
 ``POST /api/v1/submissions`` (multipart: ``assignment``, ``notebook``) stores and queues, then
-``GET /api/v1/submissions/<id>`` says where it is and, once graded, what the policy lets the
+``GET /api/v1/submissions/<id>`` says where it is (while it waits, its place in the queue and
+``poll_after``, the seconds before asking again) and, once graded, what the policy lets the
 student see: the score and, per stage, the tests passed and the feedback's text in the
 notebook's language. Nothing of the hidden tests leaves the server but what the feedback page says.
 """
@@ -66,7 +67,7 @@ def status(request, submission_id: int):
     body = {"id": submission.id, "assignment": submission.assignment_id, "state": result["state"],
             "received_at": moment(submission.received_at), "page_url": f"/submissions/{submission.id}"}
     if result["row"] is None:
-        return JsonResponse({**body, "position": result["position"]})
+        return JsonResponse({**body, "position": result["position"], "poll_after": result["poll_after"]})
     row, seen = result["row"], result["seen"]
     if seen == Visibility.PUBLIC:
         return JsonResponse({**body, "visible": "public checks only until the due date"})

@@ -1,22 +1,31 @@
-"""The instructor's pages (``is_staff``): the workers, policies, the class table and grades.csv,
-a student's submissions with regrades and adjustments, the class report and the similarity page."""
+"""The instructor's pages (``is_staff``): the workers, policies, the class table (with the LMS's
+class lists) and grades.csv, a student's submissions with regrades and adjustments, the class
+report and the similarity page."""
 
 from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
 from autograder.service import gradebook, queue
+from autograder.service.lti import roster
+from autograder.service.lti.passback import queue_scores, retry_now
 from autograder.service.models import (
     Adjustment,
     Counting,
     Grading,
     GradingState,
     GradingWorker,
+    LtiContext,
+    LtiPlatform,
+    PassbackState,
+    ScorePassback,
     Submission,
     Visibility,
     WorkerState,
@@ -33,7 +42,23 @@ def dashboard(request):
     return page(request, "instructor/dashboard.html", {
         "workers": workers, "grading_ready": any(w.state == WorkerState.READY for w in workers),
         "refusing": [w for w in workers if w.state == WorkerState.REFUSING], "counts": counts,
-        "policies": [policy_for(a) for a in ASSIGNMENTS], "submissions": Submission.objects.count()})
+        "policies": [policy_for(a) for a in ASSIGNMENTS], "submissions": Submission.objects.count(),
+        **_lms(), "base_url": settings.CONFIG.base_url})
+
+
+def _lms() -> dict:
+    """The LMS part of the dashboard: registered platforms, and the scores owed to them."""
+    unsent = (ScorePassback.objects.exclude(state__in=[PassbackState.SENT, PassbackState.SUPERSEDED])
+              .select_related("link_user__identity__user", "link_user__link__context__deployment__platform"))
+    return {"platforms": LtiPlatform.objects.prefetch_related("deployments"),
+            "passback_counts": {state: ScorePassback.objects.filter(state=state).count()
+                                for state in PassbackState.values},
+            "unsent": [{"student": p.link_user.identity.user.username, "assignment": p.link_user.link.assignment_id,
+                        "platform": p.link_user.link.context.deployment.platform.name,
+                        "course": p.link_user.link.context.title, "score": f"{p.score_given:g} / {p.score_maximum:g}",
+                        "state": p.get_state_display(), "attempts": p.attempts,
+                        "next": moment(p.not_before) if p.state == PassbackState.PENDING else "",
+                        "why": p.last_error} for p in unsent.order_by("id")[:200]]}
 
 
 def _when(text: str):
@@ -86,12 +111,23 @@ def policy(request, assignment_id: str):
 
 
 @instructor_required
-def class_table(request):
+def class_table(request, fetched: list | None = None):
     rows = gradebook.class_rows()
     return page(request, "instructor/class.html", {"rows": [
         {"student": row.student_id, "assignment": row.assignment_id, "score": f"{row.score:g}",
          "max_score": f"{row.max_score:g}", "status": status,
-         "submission": item.submission.id if item else None} for row, status, item in rows]})
+         "submission": item.submission.id if item else None} for row, status, item in rows],
+        "lms_courses": LtiContext.objects.exists(), "fetched": fetched})
+
+
+@instructor_required
+@require_POST
+def fetch_class_lists(request):
+    """Each LMS course's class list (Names and Role Provisioning), then the class table with them."""
+    fetched = [{"course": f"{context.deployment.platform.name}: {context.title or context.context_id}",
+                "students": result if isinstance(result, int) else None,
+                "why": "" if isinstance(result, int) else str(result)} for context, result in roster.fetch_all()]
+    return class_table(request, fetched)
 
 
 @instructor_required
@@ -126,8 +162,10 @@ def adjust(request, student_id: str):
     if user is None or assignment_id not in ASSIGNMENTS or points is None or not reason:
         return HttpResponse("An adjustment needs an assignment, a number of points and a reason.", status=400,
                             content_type="text/plain; charset=utf-8")
-    Adjustment.objects.create(user=user, assignment_id=assignment_id, points=points, reason=reason[:500],
-                              created_by=request.user.username)
+    with transaction.atomic():
+        Adjustment.objects.create(user=user, assignment_id=assignment_id, points=points, reason=reason[:500],
+                                  created_by=request.user.username)
+        queue_scores(user, assignment_id, "adjusted")
     return redirect(f"/instructor/students/{student_id}")
 
 
@@ -157,3 +195,9 @@ def similarity(request):
     return HttpResponse(gradebook.similarity_page(), content_type="text/html; charset=utf-8")
 
 
+@instructor_required
+@require_POST
+def retry_passbacks(request):
+    """Send the failed and waiting scores to the LMS now (a newer score already sent supersedes a failed one)."""
+    retry_now()
+    return redirect("/instructor/")

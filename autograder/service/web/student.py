@@ -125,14 +125,16 @@ def upload(request, assignment_id: str):
 
 
 def result_of(submission: Submission) -> dict:
-    """What the reader may see of a submission now: its state, place in the queue, score, page."""
+    """What the reader may see of a submission now: its state, place in the queue (and when to look
+    again), score, page."""
     gradings = list(submission.gradings.all())
     if not any(grading.state == GradingState.DONE for grading in gradings):
-        # Waiting: the cheap answer that a page or a CI job asks for every second.
+        # Waiting: the cheap answer that a page or a CI job asks for again and again.
         waiting = next((grading for grading in gradings if grading.state != GradingState.DONE), None)
         running = waiting is not None and waiting.state == GradingState.RUNNING
-        return {"state": "running" if running else "queued",
-                "position": queue.position(waiting) if waiting else 1, "row": None}
+        place = queue.position(waiting) if waiting else 1
+        return {"state": "running" if running else "queued", "position": place, "row": None,
+                "poll_after": queue.poll_after(place)}
     policy = policy_for(submission.assignment_id)
     item = scored(submission, policy, adjustments_of(submission.user, submission.assignment_id))
     return {"state": "done", "row": item.row, "seen": visibility(policy, timezone.now()), "due": moment(policy.due_at)}

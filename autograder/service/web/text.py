@@ -79,6 +79,31 @@ SERVICE_TEXT: dict[str, str] = {
     "refusal.not_accepting": "This assignment does not take submissions now.",
     "refusal.unknown_assignment": "There is no assignment {assignment} here.",
     "language": "Language",
+    "lti.refused": "The launch from your course was refused, and nothing was stored:",
+    "lti.why.unknown_platform": "this learning platform ({issuer}) is not registered with the service. Ask the"
+                                " service's administrator to register it.",
+    "lti.why.wrong_audience": "it was meant for another tool (client id {audience}), not this one. The learning"
+                              " platform and the service must be registered with the same client id.",
+    "lti.why.bad_signature": "its signature does not match the learning platform's keys: it was changed on the way,"
+                             " or not signed by the platform.",
+    "lti.why.expired": "it had expired when it arrived (or a clock is far off). Open the link in your course again.",
+    "lti.why.replayed": "it was used already: a launch works once. Open the link in your course again.",
+    "lti.why.state": "it did not come back to the browser that started it. Open the link in your course again, and"
+                     " allow cookies for this site.",
+    "lti.why.unknown_deployment": "this deployment of the tool ({deployment}) is not registered with the service. Ask"
+                                  " the service's administrator to add it.",
+    "lti.why.platform_keys": "the service could not fetch the learning platform's keys ({url}). Try again in a"
+                             " moment; if it lasts, tell the service's administrator.",
+    "lti.why.unknown_role": "your role in this course is not one the service knows. Students need the Learner role;"
+                            " teachers Instructor, Administrator or Teaching Assistant.",
+    "lti.why.not_instructor": "only a teacher of the course can add assignments.",
+    "lti.why.no_assignment": "this link names none of the kit's assignments. Your teacher adds them with the course's"
+                             " \"add external tool\" dialog.",
+    "lti.why.malformed": "it is not an LTI 1.3 launch the service can read ({detail}).",
+    "lti.deep_link.heading": "Add an assignment to your course",
+    "lti.deep_link.help": "Each assignment becomes a link in your course that opens in a window of its own, with a"
+                          " gradebook column that its scores are sent to.",
+    "lti.deep_link.add": "Add to the course",
 }
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from autograder.service.web import api, instructor, student
+from autograder.service.web import api, instructor, lti, student
 
 urlpatterns = [
     path("", student.home),
@@ -23,4 +23,9 @@ urlpatterns = [
     path("instructor/regrade", instructor.regrade),
     path("instructor/report", instructor.report),
     path("instructor/similarity", instructor.similarity),
+    path("instructor/lti/retry", instructor.retry_passbacks),
+    path("instructor/lti/roster", instructor.fetch_class_lists),
+    path("lti/login", lti.login),
+    path("lti/launch", lti.launch),
+    path("lti/jwks", lti.jwks),
 ]

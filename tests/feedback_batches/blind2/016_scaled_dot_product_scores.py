@@ -1,0 +1,6 @@
+import torch
+
+
+def scaled_dot_product_scores(queries, keys):
+    """Attention scores Q Kᵀ / sqrt(d_k), for any leading batch dimensions."""
+    return torch.matmul(queries, keys.transpose(-2, -1)) / 8.0

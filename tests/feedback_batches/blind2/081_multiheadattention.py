@@ -1,0 +1,32 @@
+import torch
+import torch.nn as nn
+
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        if d_out % num_heads:
+            raise ValueError(f"d_out={d_out} is not divisible by num_heads={num_heads}")
+        self.d_out = d_out
+        self.num_heads = num_heads
+        self.head_dim = d_out // num_heads
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length, dtype=torch.bool), diagonal=1))
+
+    def _heads(self, t):
+        b, T, _ = t.shape
+        return t.view(b, T, self.num_heads, self.head_dim).transpose(1, 2)
+
+    def forward(self, x):
+        b, T, _ = x.shape
+        queries = self._heads(self.W_query(x))
+        keys = self._heads(self.W_key(x))
+        values = self._heads(self.W_value(x))
+        attn_scores = queries @ keys.transpose(1, 2)
+        attn_scores = attn_scores.masked_fill(self.mask[:T, :T], -torch.inf)
+        attn_weights = self.dropout(torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1))
+        context = (attn_weights @ values).transpose(1, 2).contiguous().view(b, T, self.d_out)
+        return self.out_proj(context)
