@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # own configuration is warning-free (tests/test_student_package.py checks the build).
 QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
 
-.PHONY: serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook
+.PHONY: serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
 
 # `make`: set up, then build the student package into dist/.
 all: student-package
@@ -44,7 +44,10 @@ student-package: setup
 CHECKS_PACKAGE ?=
 CHECKS_OPTION := $(if $(CHECKS_PACKAGE),--checks-package '$(CHECKS_PACKAGE)')
 
-assignments: student-package
+# The public checks' known outputs first: the student package (and so its wheel) carries them.
+assignments: setup
+	$(BIN)/python -m autograder.notebooks.known_outputs
+	$(MAKE) student-package
 	$(BIN)/python -m autograder.notebooks.building
 	$(BIN)/python -m autograder.notebooks.example_class
 	$(BIN)/python -m autograder.platforms.otter_tests
@@ -108,6 +111,11 @@ COURSE ?= course
 # What an instructor hands out, per language and notebook, in dist/release/ (README.md, "Platforms").
 release: student-package
 	$(BIN)/python -m autograder.notebooks.release $(CHECKS_OPTION)
+
+# The Chinese font the student package ships for its figures, from Debian's fonts-wqy-microhei: run
+# it when a Chinese text uses a character the font lacks (a kit test says so).
+cjk-font: setup
+	$(BIN)/python -m autograder.notebooks.cjk_font
 
 otter-tests: setup
 	$(BIN)/python -m autograder.platforms.otter_tests

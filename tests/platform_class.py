@@ -1,8 +1,10 @@
 """A small class of submissions, graded once per test run, for the tests of the platform adapters.
 
 ada answered everything, ben normalised his softmax over the wrong dimension (a named mistake),
-cy left the stubs, dee submitted nothing and eve's file is not a notebook. The grading command
-runs for real, with ``--junit`` and ``--fail-under 50``.
+cy left the stubs, dee submitted nothing and eve's file is not a notebook. ada predicted that
+softmax_naive gives "nan" for large scores and opened the third hint of softmax_stable (an output
+that records it); ben predicted "weights" and called the first hint of softmax_naive. The grading
+command runs for real, with ``--junit`` and ``--fail-under 50``.
 """
 
 from __future__ import annotations
@@ -44,9 +46,27 @@ def wrong_dim_notebook() -> dict:
     return with_answer(complete_notebook(), "softmax_naive", WRONG_DIM_SOFTMAX)
 
 
+def with_learning(notebook: dict, prediction: str, hint_call: str | None = None,
+                  hint_output: tuple[str, int] | None = None) -> dict:
+    """``notebook`` with its naive_overflow prediction answered, and a hint called in a cell or
+    recorded in a cell's outputs, as the student package records one."""
+    for cell in notebook["cells"]:
+        if cell.get("id") == "predict-overflow":
+            cell["source"] = f'predict("naive_overflow", {prediction!r})'
+        if cell.get("id") == "check-softmax_stable" and hint_output:
+            stage, tier = hint_output
+            cell["outputs"] = [{"output_type": "display_data", "data": {"text/plain": "💡"},
+                                "metadata": {"attention_kit": {"hint": {"stage": stage, "tier": tier}}}}]
+        if cell.get("id") == "check-softmax_naive" and hint_call:
+            cell["source"] += f"\n{hint_call}"
+    return notebook
+
+
 def write_class(submitted: Path) -> None:
-    write_submission(submitted, "ada", ASSIGNMENT, complete_notebook())
-    write_submission(submitted, "ben", ASSIGNMENT, wrong_dim_notebook())
+    write_submission(submitted, "ada", ASSIGNMENT, with_learning(complete_notebook(), "nan",
+                                                                 hint_output=("softmax_stable", 3)))
+    write_submission(submitted, "ben", ASSIGNMENT, with_learning(wrong_dim_notebook(), "weights",
+                                                                 hint_call='hint("softmax_naive")'))
     write_submission(submitted, "cy", ASSIGNMENT, load_student(ASSIGNMENT))
     (submitted / "dee").mkdir(parents=True)
     write_submission(submitted, "eve", ASSIGNMENT, "this is not a notebook")

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import json
+import math
 import os
 import re
+import string
 
 import nbformat
 import pytest
@@ -13,10 +17,13 @@ from kit_notebooks import errors, execute_notebooks, load_definitions, notebook_
 from mutations import MUTATIONS
 
 from autograder.course.paths import ASSIGNMENTS_DIR, solution_notebook, student_notebook
+from autograder.course.predictions import outcomes as prediction_outcomes
 from autograder.notebooks.solutions_only import is_solutions_only
 from autograder.notebooks.variants import filled, load_solution, load_student, with_replacement
+from autograder.student import language as languages
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages, assignment_of
 from autograder.student.language import TRANSLATIONS
+from autograder.student.predictions import QUESTIONS, answer_fields, judge, questions_of
 
 ANSWER_METADATA_KEYS = {"grade", "grade_id", "locked", "schema_version", "solution", "task"}
 
@@ -154,17 +161,165 @@ def test_the_grading_contract_comes_last_with_one_pointer_on_top(assignment):
     assert "* **" not in cells[0].source  # the contract itself is no longer in the first cell
 
 
+# In every notebook one graded stage comes with no recipe: its prompt states the contract, and the
+# student composes it from the stages before it (issue 34).
+NO_RECIPE_STAGES = {"01_attention_scores": "simple_self_attention", "02_self_attention": "SelfAttention_v1",
+                    "03_causal_attention": "CausalAttention", "04_multi_head_attention": "MultiHeadAttention"}
+
+
+def _solution_expressions(source: str) -> set[str]:
+    """What each line of a cell's solution regions computes, without spaces: the right-hand side of
+    an assignment, what is returned or raised. Shape arithmetic (names and // only) and unfinished
+    lines are left out: a contract may state a shape."""
+    found = set()
+    for region in source.split("### BEGIN SOLUTION")[1:]:
+        for line in region.split("### END SOLUTION")[0].splitlines():
+            code = re.sub(r"^(return|raise)\s+", "", line.split("#")[0].strip())
+            code = re.sub(r"\s+", "", re.sub(r"^[\w.\[\], ]+\s*=\s*", "", code))
+            if len(code) >= 10 and not code.endswith("(") and not re.fullmatch(r"[\w//*+-]+", code):
+                found.add(code)
+    return found
+
+
+def _visible_markdown(notebook) -> str:
+    return re.sub(r"\s+", "", "\n".join(cell.source for cell in notebook.cells
+                                         if cell.cell_type == "markdown" and not is_solutions_only(cell)))
+
+
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_hints_are_folded_away_in_every_language(assignment):
-    """A prompt states what to build; how to build it waits in a collapsed <details> block."""
+def test_prompts_state_the_contract_never_a_line_of_the_solution(assignment):
+    """In every language, no prompt holds what a line of its own solution computes, and no hint
+    block is left in a prompt: the hints come in tiers, from hint("<stage>")."""
+    master = _cells(solution_notebook(assignment))
     for language, notebook in _released_notebooks(assignment).items():
-        prompts = [cell.source for cell in notebook.cells if cell.id.startswith("task-")]
+        prompts = {cell.id: cell.source for cell in notebook.cells if cell.id.startswith("task-")}
         assert len(prompts) == len(STAGES_BY_ASSIGNMENT[assignment])
-        folded = [prompt for prompt in prompts if "<details><summary>💡" in prompt]
-        assert len(folded) >= len(prompts) // 2, language
-        for prompt in folded:
-            assert prompt.count("<details>") == prompt.count("</details>") == 1, language
-            assert prompt.rstrip().endswith("</details>"), language
+        for cell in master:
+            if not cell.metadata.get("nbgrader", {}).get("solution"):
+                continue
+            stage = cell.metadata["nbgrader"]["grade_id"]
+            prompt = re.sub(r"\s+", "", prompts[f"task-{stage}"])
+            assert "<details>" not in prompt, (language, stage)
+            assert not [line for line in _solution_expressions(cell.source) if line in prompt], (language, stage)
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_one_stage_per_notebook_has_no_recipe(assignment):
+    """Its prompt says so, and no markdown of the notebook shows a line of its solution that an
+    earlier stage's solution does not hold (those the student has written already)."""
+    stage = NO_RECIPE_STAGES[assignment]
+    master = _cells(solution_notebook(assignment))
+    answers = [cell for cell in master if cell.metadata.get("nbgrader", {}).get("solution")]
+    earlier = set().union(*(_solution_expressions(cell.source) for cell in answers
+                            if STAGES_BY_ASSIGNMENT[assignment].index(cell.metadata["nbgrader"]["grade_id"])
+                            < STAGES_BY_ASSIGNMENT[assignment].index(stage)))
+    lines = _solution_expressions(next(cell for cell in answers if cell.metadata["nbgrader"]["grade_id"] == stage)
+                                  .source) - earlier
+    for language, notebook in _released_notebooks(assignment).items():
+        text = _visible_markdown(notebook)
+        assert not [line for line in lines if line in text], language
+    prompt = next(cell.source for cell in master if cell.id == f"task-{stage}")
+    assert "No recipe this time" in prompt
+    assert "* " not in prompt.split("The contract")[0]  # no list of steps before the contract
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_every_prediction_of_the_notebook_is_asked_before_its_demo_and_revealed_after(assignment):
+    """A 🔮 cell (or a 🤔 question), then a code cell with predict("<question>", ...) and its answer
+    left to write, then the demo that reveals the same question: for every question of the notebook,
+    in every language."""
+    questions = {question.id for question in questions_of(assignment)}
+    assert questions
+    for language, notebook in _released_notebooks(assignment).items():
+        cells = notebook.cells
+        asked = {}
+        for index, cell in enumerate(cells):
+            match = re.fullmatch(r'predict\("(\w+)", (.+)\)', cell.source.strip()) if cell.cell_type == "code" else None
+            if match is None:
+                continue
+            before = cells[index - 1]  # a 🔮, or a 🤔 question answered in code
+            assert before.cell_type == "markdown", cell.id
+            assert "🔮" in before.source or "🤔" in before.source, cell.id
+            assert "..." in match.group(2)  # left for the student to write
+            revealed = [later.id for later in cells[index + 1:] if f'reveal("{match.group(1)}"' in later.source]
+            assert revealed, (language, match.group(1))
+            asked[match.group(1)] = cell.id
+        assert set(asked) == questions, language
+
+
+def test_the_setup_cell_is_short_and_defines_nothing():
+    """The helpers live in the student package; the cell installs it, binds them, and stands in
+    for them when the package is absent."""
+    for notebook in _released_notebooks(ASSIGNMENTS[0]).values():
+        cell = next(cell for cell in notebook.cells if cell.id == "self-checks")
+        code = [line for line in cell.source.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+        assert len(code) <= 14
+        tree = ast.parse(cell.source)
+        assert not [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+
+
+@pytest.mark.parametrize("assignment", ["03_causal_attention", "04_multi_head_attention"])
+def test_the_masters_register_a_boolean_mask_and_use_it_as_it_is(assignment):
+    """causal_mask demands a torch.bool mask; the modules of the masters keep one, without .bool()."""
+    namespace = load_definitions(solution_notebook(assignment))[0]
+    for name, arguments in (("CausalAttention", (4, 4, 6, 0.0)), ("MultiHeadAttention", (4, 4, 6, 0.0, 2))):
+        if name not in namespace or (assignment == "04_multi_head_attention" and name == "CausalAttention"):
+            continue
+        buffers = dict(namespace[name](*arguments).named_buffers())
+        assert [buffer.dtype for buffer in buffers.values()] == [torch.bool], name
+    for cell in _answer_cells(solution_notebook(assignment)):
+        assert ".bool()" not in cell.source, cell.metadata["nbgrader"]["grade_id"]
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_every_map_of_attention_weights_is_drawn_on_the_scale_of_a_weight(assignment):
+    """A heat map of weights runs its colours from 0 to 1: auto-scaled colours make flat weights
+    (0.10 to 0.24) look contrasted."""
+    for cell in _cells(solution_notebook(assignment)):
+        for call in re.findall(r"imshow\((.*)\)", cell.source):
+            if "Pastel1" not in call:  # the split figure colours heads, not weights
+                assert "vmin=0, vmax=1" in call, (cell.id, call)
+
+
+def test_demo_texts_are_translated_in_every_language():
+    """Every tr("...") of the masters' code has its translation in the student package's catalogs,
+    with the same fields, and the catalogs hold nothing else."""
+    english = set()
+    for assignment in ASSIGNMENTS:
+        for cell in _cells(solution_notebook(assignment)):
+            if cell.cell_type == "code":
+                english |= {node.args[0].value for node in ast.walk(ast.parse(cell.source))
+                            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "tr"}
+    assert len(english) > 50
+    for language in TRANSLATIONS:
+        catalog = languages.load_catalog(language, "demos")
+        assert set(catalog) == english, language
+        for text, translated in catalog.items():
+            assert _format_fields(translated) == _format_fields(text), (language, text)
+            assert translated != text or not any(char.isalpha() for char in text.replace("torch", "")), (language, text)
+
+
+def _format_fields(template: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
+
+
+def test_every_demo_string_a_student_reads_is_translatable():
+    """What a demo prints or draws in words goes through tr(); what is left is code or numbers."""
+    words = re.compile(r"[A-Za-z]{3,}")
+    code_like = re.compile(r"^[\w.(), =:\[\]\-]*[:=]?\s*$")
+    for assignment in ASSIGNMENTS:
+        for cell in _cells(solution_notebook(assignment)):
+            if cell.cell_type != "code" or cell.id == "self-checks" or cell.metadata.get("nbgrader"):
+                continue
+            for node in ast.walk(ast.parse(cell.source)):
+                is_call = isinstance(node, ast.Call)
+                name = getattr(node.func, "attr", getattr(node.func, "id", None)) if is_call else None
+                if name not in ("print", "set_title", "set_xlabel", "set_ylabel", "suptitle", "bar"):
+                    continue
+                for argument in [*node.args, *(keyword.value for keyword in node.keywords if keyword.arg == "label")]:
+                    if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+                        text = argument.value
+                        assert not words.search(text) or code_like.match(text), (assignment, cell.id, text)
 
 
 @pytest.mark.parametrize("key", list(notebook_paths()))
@@ -195,30 +350,47 @@ WRONG_STATEMENTS = {
                "então nada podia ser aprendido"],
     },
     "03_causal_attention": {
-        "en": ["the form every GPT uses", "uniform, 0.5, generator=generator"],
-        "zh": ["所有 GPT 都采用的形式"],
-        "pt": ["a forma que todo GPT usa"],
+        "en": ["the form every GPT uses", "uniform, 0.5, generator=generator",
+               "the grader tries other lengths", "the grader\nchecks this, and it takes gradients",
+               "any name, or none with is_causal=True"],
+        "zh": ["所有 GPT 都采用的形式", "评分程序会试其他长度", "评分程序会检查这一点，还会通过你的函数求梯度"],
+        "pt": ["a forma que todo GPT usa", "o corretor testa outros comprimentos",
+               "o corretor verifica isso e calcula gradientes"],
+    },
+    "04_multi_head_attention": {  # the view fails only for heads of more than one feature; kdim and vdim exist
+        "en": ["as soon as there are several tokens and several\nheads, the `view`", "it has no separate `d_in`"],
+        "zh": ["所以只要有多个 token 和多个头，`view`", "它没有单独的 `d_in`"],
+        "pt": ["assim que há vários tokens e várias cabeças, o `view`", "ele não tem um `d_in` separado"],
     },
 }
 # What each language says instead (a phrase per statement), and notebook 4's d_out warning.
 RIGHT_STATEMENTS = {
     "01_attention_scores": {"en": ["looks at the whole", "negative when the angle between them is over 90°",
-                                   "lies in $[0, 1]$", "rows are counted from 0"],
+                                   "lies in $[0, 1]$", "rows are counted from 0", "from 0 (white) to 1 (dark blue)"],
                             "zh": ["同时查看整个上下文", "夹角超过 90° 时分数为负", "落在 $[0, 1]$",
-                                   "行号和 token 一样从 0 开始数"],
+                                   "行号和 token 一样从 0 开始数", "从 0（白色）到 1（深蓝）"],
                             "pt": ["olha para o contexto inteiro", "negativo quando o ângulo entre eles passa de 90°",
-                                   "fica em $[0, 1]$", "as linhas são contadas a partir de 0"]},
+                                   "fica em $[0, 1]$", "as linhas são contadas a partir de 0",
+                                   "de 0 (branco) a 1 (azul-escuro)"]},
     "02_self_attention": {"en": ["is whatever the embeddings make it,\nand it is symmetric",
-                                 "Without\nindependence this fails"],
-                          "zh": ["完全由嵌入决定，而且它是对称的", "不独立时这个结论就不成立"],
+                                 "Without\nindependence this fails", "and both are accepted"],
+                          "zh": ["完全由嵌入决定，而且它是对称的", "不独立时这个结论就不成立", "两种都算对"],
                           "pt": ["é o que os embeddings fizerem dela, e ela é simétrica",
-                                 "Sem independência isso falha"]},
-    "03_causal_attention": {"en": ["skip the tiles wholly above the diagonal", "can never be exactly\n1"],
-                            "zh": ["完全位于对角线以上的块直接跳过", "永远不可能恰好是 1"],
-                            "pt": ["pulam os blocos inteiramente acima da diagonal", "nunca pode dar exatamente 1"]},
-    "04_multi_head_attention": {"en": ["⚠️ **`d_out` means two different things"],
-                                "zh": ["⚠️ **和书中一样，`d_out` 在这个笔记本中有两种不同的含义。**"],
-                                "pt": ["⚠️ **`d_out` quer dizer duas coisas diferentes"]},
+                                 "Sem independência isso falha", "os dois são aceitos"]},
+    "03_causal_attention": {"en": ["skip the tiles wholly above the diagonal", "can never be exactly\n1",
+                                   "position 1 is\nright **every time**", "The causal mask carries position"],
+                            "zh": ["完全位于对角线以上的块直接跳过", "永远不可能恰好是 1", "位置 1 **每次都对**",
+                                   "因果掩码携带了位置信息"],
+                            "pt": ["pulam os blocos inteiramente acima da diagonal", "nunca pode dar exatamente 1",
+                                   "a posição 1 acerta **todas as vezes**", "A máscara causal carrega posição"]},
+    "04_multi_head_attention": {"en": ["⚠️ **`d_out` means two different things", "heads of **more than one feature**",
+                                       "(`kdim`,\n`vdim`", "`True` means **hidden**", "so `forward` passes `~mask`"],
+                                "zh": ["⚠️ **和书中一样，`d_out` 在这个笔记本中有两种不同的含义。**",
+                                       "每个头有**不止一个特征**", "（`kdim`、`vdim`", "`True` 表示**隐藏**",
+                                       "所以 `forward` 传入的是 `~mask`"],
+                                "pt": ["⚠️ **`d_out` quer dizer duas coisas diferentes",
+                                       "várias cabeças de **mais de uma característica**", "(`kdim`, `vdim`",
+                                       "`True` quer dizer **oculto**", "por isso o `forward` passa `~mask`"]},
 }
 
 
@@ -230,6 +402,30 @@ def test_the_statements_the_review_found_wrong_stay_corrected(assignment):
             assert wrong not in text, (language, wrong)
         for right in RIGHT_STATEMENTS[assignment][language]:
             assert right in text, (language, right)
+
+
+def test_the_answer_on_position_embeddings_no_longer_claims_guessing():
+    """The instructors' answer said a model without position embeddings does "little better than
+    guessing"; measured, it is right about half of the time, and always at position 1 (the causal
+    mask carries position). The answer no longer says it, and the notebook measures it instead."""
+    answers = {cell.id: cell.source for cell in _cells(solution_notebook("03_causal_attention"))}
+    assert "little better than\nguessing" not in answers["answer-learned"]
+    assert "What would training give without the position embeddings?" not in answers["question-learned"]
+    assert "positions-demo" in answers
+
+
+def test_with_one_feature_per_head_the_view_after_transpose_works_and_with_two_it_fails():
+    """What merge-md says of view after transpose(1, 2), in torch."""
+    one_feature = torch.arange(6).view(1, 2, 3, 1).transpose(1, 2)  # (b, T, h, hd) with hd = 1
+    assert one_feature.view(1, 3, 2).tolist() == [[[0, 3], [1, 4], [2, 5]]]
+    with pytest.raises(RuntimeError, match="view size is not compatible"):
+        torch.arange(12).view(1, 2, 3, 2).transpose(1, 2).view(1, 3, 4)
+
+
+def test_the_causal_attention_prompt_and_docstring_no_longer_invite_is_causal():
+    cells = {cell.id: cell.source for cell in _cells(student_notebook("03_causal_attention"))}
+    for cell_id in ("task-CausalAttention", "answer-CausalAttention", "causal-attention-md"):
+        assert "is_causal" not in cells[cell_id], cell_id
 
 
 def _solution_lines(assignment: str) -> set[str]:
@@ -444,3 +640,135 @@ def test_the_dropout_demo_shows_rows_that_no_longer_sum_to_one(executed):
     sums = [float(value) for value in re.findall(r"\d+\.\d+", line)]
     assert len(sums) == 4
     assert all(abs(total - 1.0) > 0.01 for total in sums)
+
+
+# ---------------------------------------------------------------- the trained demos, on several seeds
+
+
+class _Demo:
+    """The demo cells of a master notebook, run in this process on the solution's answers, with a
+    model seed of our choosing: figures are not shown, words stay English, a demo that fails raises,
+    and what each reveal(...) measured is kept."""
+
+    def __init__(self, assignment: str, monkeypatch):
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        monkeypatch.setattr(plt, "show", lambda: plt.close("all"))
+        self.cells = {cell.id: cell.source for cell in _cells(solution_notebook(assignment))}
+        self.revealed: dict[str, dict] = {}
+        self.namespace = {**load_definitions(solution_notebook(assignment))[0], "tr": str,
+                          "needs": lambda stage: contextlib.nullcontext(), "reveal": self._reveal}
+        self.run("setup")
+
+    def _reveal(self, question, outcome=None, /, **fields):
+        self.revealed[question] = answer_fields(QUESTIONS[question], outcome, fields)
+
+    def run(self, cell_id: str, seed: int | None = None):
+        source = self.cells[cell_id]
+        if seed is not None:
+            assert "torch.manual_seed(0)" in source
+            source = source.replace("torch.manual_seed(0)", f"torch.manual_seed({seed})")
+        exec(compile(source, cell_id, "exec"), self.namespace)
+        return self.namespace
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_the_one_way_relation_of_notebook_2_looks_as_its_text_says(monkeypatch, seed):
+    """learned-result-md: with two matrices every digit puts nearly all of its weight on the next one
+    and every card is right; with one shared W the scores are symmetric and the model stays below
+    90 % (about a third on the notebook's seed, 0)."""
+    demo = _Demo("02_self_attention", monkeypatch)
+    demo.run("learned-model")
+    found = demo.run("learned-training", seed)
+    two, one = found["accuracies"]
+    assert two > 0.99
+    assert one < 0.9
+    if seed == 0:
+        assert 0.25 < one < 0.5
+    weights = found["weights_by_digit"](found["two_matrices"], found["cards"])  # rows and columns by digit
+    assert all(weights[digit, (digit + 1) % 8] > 0.8 for digit in range(8))
+    attention = found["one_matrix"].attention
+    x = torch.randn(8, 16, generator=torch.Generator().manual_seed(seed))
+    with torch.no_grad():
+        scores = attention.W_query(x) @ attention.W_key(x).T
+    torch.testing.assert_close(scores, scores.T)  # one shared W: symmetric scores
+    assert demo.revealed["shared_w"] == {"answer": "worse"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_the_position_experiment_of_notebook_3_finds_what_its_text_says(monkeypatch, seed):
+    """positions-result-md: about half right without position embeddings, position 1 every time,
+    58 % at position 2 down to about a third at position 7; with them, nearly all."""
+    demo = _Demo("03_causal_attention", monkeypatch)
+    demo.run("learned-model")
+    demo.run("learned-training", seed)
+    found = demo.run("positions-demo", seed)
+    assert 0.43 < found["overall"] < 0.55
+    without = found["without"]
+    assert without[0] > 0.99
+    assert 0.5 < without[1] < 0.65
+    assert 0.25 < without[6] < 0.4
+    assert min(found["with_positions"]) > 0.95
+    assert demo.revealed["no_positions"]["position_1"] == 100.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_induction_heads_of_notebook_4_appear_as_its_text_says(monkeypatch, seed):
+    """induction-result-md: a plateau at guessing, then a sudden fall of the loss on the repeated
+    stretch to nearly 0 while the other tokens stay at guessing; a layer-1 head looks at the earlier
+    copy of the current token, a layer-2 head one column further right."""
+    demo = _Demo("04_multi_head_attention", monkeypatch)
+    demo.run("induction-model")
+    found = demo.run("induction-training", seed)
+    repeated, other = found["repeated_losses"], found["other_losses"]
+    guessing = math.log(16)
+    assert abs(sum(repeated[50:100]) / 50 - guessing) < 0.3  # the plateau
+    assert sum(repeated[-50:]) / 50 < 0.3
+    assert abs(sum(other[-50:]) / 50 - guessing) < 0.2
+    fall = [step for step, loss in enumerate(repeated) if loss < 2.0][0], \
+        [step for step, loss in enumerate(repeated) if loss < 0.5][0]
+    assert fall[0] > 100
+    assert fall[1] - fall[0] < 120
+    assert found["earlier_copy"][found["looker"]] > 0.6
+    assert found["after_copy"][found["inducer"]] > 0.6
+    assert demo.revealed["induction"] == {"repeated": "near_zero", "other": "guessing"}
+
+
+@pytest.mark.slow
+def test_an_in_place_masked_softmax_no_longer_changes_the_figure_without_a_mask(monkeypatch):
+    """The heat map computes its scores afresh and its "without a mask" weights before masked_softmax
+    sees them: a masked_fill_ that writes into the scores leaves that panel unmasked."""
+    def masked_softmax(attn_scores, d_k):
+        hidden = torch.ones(attn_scores.shape[-2:], dtype=torch.bool).triu(diagonal=1)
+        return torch.softmax(attn_scores.masked_fill_(hidden, -torch.inf) / d_k**0.5, dim=-1)
+
+    demo = _Demo("03_causal_attention", monkeypatch)
+    demo.run("scores")
+    demo.namespace["masked_softmax"] = masked_softmax
+    demo.run("masked-softmax-demo")
+    found = demo.run("heatmap")
+    assert found["before"].triu(diagonal=1).sum() > 1  # the panel without a mask shows the future
+    assert torch.equal(found["after"].triu(diagonal=1), torch.zeros(6, 6))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_answer_key_is_what_the_solutions_demos_measure(executed, assignment):
+    """Every question of the notebook is revealed by the solution's own demo, and the answer key
+    the grader judges predictions by holds for what it measured."""
+    measured = {}
+    for cell in executed[f"solutions/{assignment}"].cells:
+        for output in cell.get("outputs", []):
+            record = output.get("metadata", {}).get("attention_kit", {}).get("outcome")
+            if record:
+                measured[record["question"]] = record["measured"]
+    questions = {question.id: question for question in questions_of(assignment)}
+    assert set(measured) == set(questions)
+    for question_id, outcome in measured.items():
+        assert judge(questions[question_id], prediction_outcomes()[question_id], outcome), (question_id, outcome)

@@ -135,8 +135,13 @@ def test_run_autograder_grades_an_uploaded_zip_into_results_json(tmp_path, tmp_p
     assert {test["visibility"] for test in summaries} == {"visible"}
     assert sum(test["max_score"] for test in details) == pytest.approx(float(ben["max_score"]), abs=0.01)
     assert sum(test["score"] for test in details) == pytest.approx(document["score"], abs=0.01)
-    assert [s["name"] for s in summaries if s["status"] == "failed"] == ["softmax_naive: 2 of 8 hidden tests passed"]
+    assert [s["name"] for s in summaries if s["status"] == "failed"] == [
+        "softmax_naive: 3 of 9 hidden tests passed (1 count once the values are right)"]
     failing = [test for test in details if test["status"] == "failed"]
+    # the "from the formula" behaviour check passed, but counts only with right values: it says so
+    behaviour = [test for test in failing if "overflows_as_the_formula" in test["name"]]
+    assert len(behaviour) == 1
+    failing = [test for test in failing if test not in behaviour]
     assert failing
     assert all("Likely mistake: the softmax normalised over the wrong dimension" in t["output"] for t in failing)
     assert "Likely mistake" not in json.dumps(summaries) + document["output"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import html
 import re
 
 import pytest
@@ -12,7 +13,7 @@ from autograder import cli
 from autograder.feedback.report import common_mistakes, stage_pass_rates
 from autograder.findings.finding import finding
 from autograder.grading.outputs import read_outputs
-from autograder.grading.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
+from autograder.grading.results import GradedRow, HintUse, RowKind, RowStatus, ScoredTest, TestStatus
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -37,9 +38,41 @@ def test_report_embeds_the_histogram_and_the_pass_rates_as_png(report):
 def test_report_summarises_the_class_and_names_the_mistake(report):
     assert "Class report: 5 students" in report
     text = " ".join(re.sub(r"<[^>]+>", " ", report).split())
-    # ada 100, ben 88.75, cy, dee (missing) and eve (unreadable) 0: mean 37.75, median 0.
-    assert "01_attention_scores 5 3 missing: 1, unreadable: 1 37.8 % 0.0 %" in text
+    # ada 100; ben 88.25 (his softmax_naive loses 3 of 4 instances of 13 points, and its 2-point
+    # "from the formula" check counts only with right values); cy, dee (missing) and eve
+    # (unreadable) 0: mean 37.65, median 0.
+    assert "01_attention_scores 5 3 missing: 1, unreadable: 1 37.6 % 0.0 %" in text
     assert "softmax_wrong_dim : the softmax normalised over the wrong dimension" in text
+
+
+@pytest.mark.slow
+def test_report_shows_the_hint_tiers_opened_per_stage(report):
+    text = " ".join(re.sub(r"<[^>]+>", " ", report).split())
+    assert "Hints opened" in text
+    # graded: ada, ben, cy; ben asked for the first hint of softmax_naive, ada for the third of softmax_stable
+    assert "01_attention_scores softmax_naive 2 1 0 0" in text
+    assert "01_attention_scores softmax_stable 2 0 0 1" in text
+    assert "01_attention_scores context_vector 3 0 0 0" in text
+
+
+@pytest.mark.slow
+def test_report_shows_what_the_class_predicted(report):
+    text = html.unescape(" ".join(re.sub(r"<[^>]+>", " ", report).split()))
+    assert "Predictions" in text
+    # naive_overflow: measured 'nan'; ada and ben answered (cy's stub leaves the ...), ada right
+    assert "naive_overflow 01_attention_scores 'nan' 2 of 3 1 'weights': 1; 'nan': 1 ; 'inf': 0; 'error': 0" in text
+    assert "<strong>&#39;nan&#39;: 1</strong>" in report
+
+
+@pytest.mark.slow
+def test_results_keep_the_hint_tier_of_each_stage_and_the_predictions(tmp_path_factory):
+    rows = {row.student_id: row for row in read_outputs(graded_class(tmp_path_factory).out)}
+    assert rows["ada"].hints == (HintUse("softmax_stable", 3),)
+    assert rows["ben"].hints == (HintUse("softmax_naive", 1),)
+    [overflow] = [prediction for prediction in rows["ada"].predictions if prediction.question == "naive_overflow"]
+    assert (overflow.answer, overflow.correct, overflow.points) == ({"answer": "nan"}, True, 0.0)
+    assert not [prediction for prediction in rows["ben"].predictions if prediction.correct]
+    assert rows["ada"].score == 100  # predictions earn nothing unless the rubric says so
 
 
 @pytest.mark.slow

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -12,14 +13,17 @@ import torch
 from kit_notebooks import load_definitions
 
 from autograder.course.paths import solution_notebook, student_notebook
-from autograder.notebooks.reading import cell_source
-from autograder.notebooks.variants import answer_cell, load_solution
+from autograder.notebooks.reading import cell_source, extract_definitions
+from autograder.notebooks.variants import answer_cell, load_solution, with_replacement
 from autograder.student import selfcheck
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
 from autograder.student.example import your_journey_inputs, your_journey_tokens
 from autograder.student.mistakes import MISTAKES
-from autograder.student.selfcheck import CheckResult, catalog, check, hint, run_check, self_checks
-from autograder.student.selfcheck.registry import FIRST_HINTS
+from autograder.student.selfcheck import CheckResult, catalog, check, figures, hint, run_check, self_checks
+from autograder.student.selfcheck.figures import draw, use_fonts
+from autograder.student.selfcheck.hints import CODE, FUNCTIONS, IDEAS
+from autograder.student.selfcheck.runner import hint_line
+from autograder.worker.probe_server import load_definitions as worker_load_definitions
 
 STAGE_PARAMS = [(assignment, stage) for assignment in ASSIGNMENTS for stage in STAGES_BY_ASSIGNMENT[assignment]]
 
@@ -81,8 +85,9 @@ def test_any_exception_becomes_one_line_with_its_type():
         raise ZeroDivisionError("first line\nsecond line")
 
     result = run_check("softmax_naive", {"softmax_naive": softmax_naive})
-    assert result == CheckResult(False, "❌ softmax_naive: raised ZeroDivisionError: first line",
-                                 catalog.texts("en")[FIRST_HINTS["softmax_naive"]])
+    assert result == CheckResult(False, "❌ softmax_naive: raised ZeroDivisionError: first line", found=True)
+    assert hint_line("softmax_naive", {"softmax_naive": softmax_naive}).startswith(
+        f"💡 softmax_naive (hint 1 of 3): {IDEAS['softmax_naive']}")
 
 
 def test_a_stub_of_another_stage_is_named():
@@ -105,13 +110,32 @@ def _unscaled_scores(queries, keys):
     return queries @ keys.transpose(-2, -1)
 
 
+def _scores_divided_by_d_k(queries, keys):
+    return queries @ keys.transpose(-2, -1) / keys.shape[-1]
+
+
 def _keys_dot_t(queries, keys):
     return queries @ keys.T / keys.shape[-1] ** 0.5
 
 
+def _hidden(attn_scores):
+    return torch.ones(attn_scores.shape[-2:], dtype=torch.bool).triu(diagonal=1)
+
+
 def _unscaled_masked_softmax(attn_scores, d_k):
-    hidden = torch.ones(attn_scores.shape[-2:], dtype=torch.bool).triu(diagonal=1)
-    return torch.softmax(attn_scores.masked_fill(hidden, -torch.inf), dim=-1)
+    return torch.softmax(attn_scores.masked_fill(_hidden(attn_scores), -torch.inf), dim=-1)
+
+
+def _masked_softmax_divided_by_d_k(attn_scores, d_k):
+    return torch.softmax(attn_scores.masked_fill(_hidden(attn_scores), -torch.inf) / d_k, dim=-1)
+
+
+def _masked_softmax_filled_with_zero(attn_scores, d_k):
+    return torch.softmax(attn_scores.masked_fill(_hidden(attn_scores), 0.0) / d_k**0.5, dim=-1)
+
+
+def _masked_softmax_in_place(attn_scores, d_k):
+    return torch.softmax(attn_scores.masked_fill_(_hidden(attn_scores), -torch.inf) / d_k**0.5, dim=-1)
 
 
 def _masked_without_renormalising(attn_weights):
@@ -141,21 +165,44 @@ def _unnormalised_prefix_sum(x):
     return torch.tril(torch.ones(num_tokens, num_tokens)) @ x
 
 
-@pytest.mark.parametrize(
-    ("stage", "wrong", "expected_hint"),
-    [
-        ("softmax_naive", _softmax_over_dim_0, "softmax_wrong_dim"),
-        ("scaled_dot_product_scores", _unscaled_scores, "no_sqrt_scaling"),
-        ("scaled_dot_product_scores", _keys_dot_t, "keys_T_on_batch"),
-        ("masked_softmax", _unscaled_masked_softmax, "no_sqrt_scaling"),
-        ("mask_and_renormalize", _masked_without_renormalising, "hint.renormalise"),
-        ("causal_mask", _tril_mask, "hint.mask_future"),
-        ("inverted_dropout", _dropout_without_rescaling, "dropout_not_rescaled"),
-        ("split_heads", _split_without_transpose, "view_without_transpose"),
-        ("merge_heads", _merge_without_contiguous, "hint.merge_contiguous"),
-        ("causal_average_matmul", _unnormalised_prefix_sum, "prefix_sum"),
-    ],
-)
+def _module(assignment: str, stage: str, old: str, new: str):
+    """The solution's ``stage`` class with one substitution in its answer cell."""
+    notebook = with_replacement(load_solution(assignment), stage, old, new)
+    namespace, failures = worker_load_definitions([vars(block) for block in extract_definitions(notebook).blocks])
+    assert failures == []
+    return namespace[stage]
+
+
+def _causal_attention(old: str, new: str):
+    return _module("03_causal_attention", "CausalAttention", old, new)
+
+
+def _multi_head_attention(old: str, new: str):
+    return _module("04_multi_head_attention", "MultiHeadAttention", old, new)
+
+
+# Wrong answers and the hint their public check gives: a named mistake of the catalogue (the id) when
+# the output is one of its outputs on the check's input, the stage's idea (None) when nothing is known.
+KNOWN_MISTAKES = [
+    ("softmax_naive", _softmax_over_dim_0, "softmax_wrong_dim"),
+    ("scaled_dot_product_scores", _unscaled_scores, "no_sqrt_scaling"),
+    ("scaled_dot_product_scores", _scores_divided_by_d_k, "scaled_by_d_k"),
+    ("scaled_dot_product_scores", _keys_dot_t, "keys_T_on_batch"),
+    ("masked_softmax", _unscaled_masked_softmax, "no_sqrt_scaling"),
+    ("masked_softmax", _masked_softmax_divided_by_d_k, "scaled_by_d_k"),
+    ("masked_softmax", _masked_softmax_filled_with_zero, "mask_filled_with_zero"),
+    ("masked_softmax", _masked_softmax_in_place, "input_modified_in_place"),
+    ("mask_and_renormalize", _masked_without_renormalising, "mask_after_softmax"),
+    ("causal_mask", _tril_mask, "mask_inverted"),
+    ("inverted_dropout", _dropout_without_rescaling, "dropout_not_rescaled"),
+    ("split_heads", _split_without_transpose, "view_without_transpose"),
+    ("merge_heads", _merge_without_contiguous, "hint.merge_contiguous"),
+    ("causal_average_matmul", _unnormalised_prefix_sum, "prefix_sum"),
+]
+
+
+@pytest.mark.parametrize(("stage", "wrong", "expected_hint"), KNOWN_MISTAKES,
+                         ids=[f"{stage}-{wrong.__name__}" for stage, wrong, _ in KNOWN_MISTAKES])
 def test_known_mistakes_get_their_hint_only_when_asked_for(stage, wrong, expected_hint, capsys):
     """The check says what it found; the fix waits for hint("<stage>")."""
     with warnings.catch_warnings():
@@ -167,29 +214,121 @@ def test_known_mistakes_get_their_hint_only_when_asked_for(stage, wrong, expecte
         assert result.hint == catalog.texts("en")[expected_hint]
         assert result.hint not in result.message
         check(stage, {stage: wrong})
-        assert capsys.readouterr().out == f'{result.message}\n   💡 Stuck? hint("{stage}") suggests what to change.\n'
+        assert capsys.readouterr().out == (f'{result.message}\n   💡 Stuck? hint("{stage}") gives the idea;'
+                                           f' hint("{stage}", 2) names the functions.\n')
         globals()[stage] = wrong  # hint() looks the stage up in its caller's globals, as in a notebook
         try:
             hint(stage)
         finally:
             del globals()[stage]
-    assert capsys.readouterr().out == f"💡 {stage}: {result.hint}\n"
+    assert capsys.readouterr().out == (f"💡 {stage} (hint 1 of 3): {result.hint}\n"
+                                       f'   More: hint("{stage}", 2) names the functions that do it.\n')
+
+
+def test_the_catalogue_names_dividing_by_the_square_root_of_d_out_in_multi_head_attention():
+    """head_dim is 1 in the check's module: sqrt(d_out) = sqrt(2) is the catalogue's wrong size."""
+    wrong = _multi_head_attention("attn_scores / keys.shape[-1] ** 0.5", "attn_scores / self.d_out ** 0.5")
+    result = run_check("MultiHeadAttention", {"MultiHeadAttention": wrong, **_split_and_merge()})
+    assert result.hint == catalog.texts("en")["scaled_by_wrong_size"]
+
+
+def _split_and_merge() -> dict:
+    namespace = load_definitions(solution_notebook("04_multi_head_attention"))[0]
+    return {name: namespace[name] for name in ("split_heads", "merge_heads")}
+
+
+@pytest.mark.parametrize("module", ["CausalAttention", "MultiHeadAttention"])
+def test_a_module_that_leaks_one_future_token_is_caught_by_the_perturbation_probe(module):
+    """A mask that hides only from two steps ahead matches no output of the catalogue: changing the
+    later tokens shows the leak, and the figure lights the cell above the diagonal."""
+    old = "self.mask[:num_tokens, :num_tokens]"
+    wrong = (_causal_attention if module == "CausalAttention" else _multi_head_attention)(
+        old, "self.mask[:num_tokens, :num_tokens].triu(diagonal=2)")
+    namespace = {module: wrong, **(_split_and_merge() if module == "MultiHeadAttention" else {})}
+    result = run_check(module, namespace)
+    assert not result.passed
+    assert "after changing the tokens from" in result.message
+    assert result.hint == catalog.texts("en")["future_leak"]
+    assert result.figure is not None
+    assert result.figure.mistake == "future_leak"
+    assert result.figure.yours.diagonal(offset=1).sum() > 0.1  # the cell just above the diagonal lights up
+    assert torch.equal(result.figure.right.triu(diagonal=1), torch.zeros(6, 6, dtype=torch.float64))
+
+
+@pytest.mark.parametrize(("stage", "wrong", "mistake", "shown"), [
+    ("softmax_naive", _softmax_over_dim_0, "softmax_wrong_dim", "columns"),
+    ("mask_and_renormalize", _masked_without_renormalising, "mask_after_softmax", "pale rows"),
+    ("masked_softmax", _masked_softmax_filled_with_zero, "mask_filled_with_zero", "upper triangle"),
+])
+def test_a_recognised_mistake_in_attention_weights_comes_with_its_figure(stage, wrong, mistake, shown, tmp_path):
+    result = run_check(stage, {stage: wrong})
+    figure = result.figure
+    assert figure is not None
+    assert figure.mistake == mistake
+    assert figure.yours.shape == figure.right.shape == (6, 6)
+    if shown == "columns":  # each column of the student's weights sums to 1, each row of the right ones
+        torch.testing.assert_close(figure.yours.sum(dim=0), torch.ones(6, dtype=torch.float64))
+    elif shown == "pale rows":  # rows below 1, the last one whole
+        assert (figure.yours.sum(dim=-1)[:-1] < 0.99).all()
+    else:
+        assert figure.yours.triu(diagonal=1).sum() > 1
+    torch.testing.assert_close(figure.right.sum(dim=-1), torch.ones(6, dtype=torch.float64))
+    for language in ("en", "zh", "pt"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a glyph missing from every font is a warning: none may be
+            use_fonts(language)
+            with catalog.speaking(language):
+                drawn = draw(figure, catalog.text)
+            drawn.savefig(tmp_path / f"{language}.png")
+        titles = [text.get_text() for ax in drawn.axes for text in (ax.title,)] + [drawn._suptitle.get_text()]
+        assert catalog.texts(language)[figures.CAPTIONS[mistake]] in titles
+
+
+def test_the_nan_that_proves_an_overflow_is_located_even_beyond_the_values_shown():
+    def softmax_stable(x, dim=-1):  # the maximum of the whole tensor: rows far below it give 0 / 0
+        exp_x = torch.exp(x - x.max())
+        return exp_x / exp_x.sum(dim=dim, keepdim=True)
+
+    result = run_check("softmax_stable", {"softmax_stable": softmax_stable})
+    assert "not finite, the first nan at (1, 0)" in result.message
+    assert result.hint == catalog.texts("en")["softmax_global_max"]
 
 
 def test_a_hint_before_any_answer_gets_the_student_started_and_none_is_needed_after(
         stub_definitions, solution_definitions, capsys):
     stubbed = run_check("causal_mask", stub_definitions["03_causal_attention"])
-    assert stubbed.hint is None  # nothing to diagnose yet: no hint is offered under the check
-    hint("causal_mask", stub_definitions["03_causal_attention"])
-    assert capsys.readouterr().out == f"💡 causal_mask: {catalog.texts('en')[FIRST_HINTS['causal_mask']]}\n"
-    hint("causal_mask", solution_definitions["03_causal_attention"])
+    assert stubbed.hint is None
+    assert not stubbed.found
+    hint("causal_mask", namespace=stub_definitions["03_causal_attention"])
+    assert capsys.readouterr().out.startswith(f"💡 causal_mask (hint 1 of 3): {IDEAS['causal_mask']}\n")
+    hint("causal_mask", namespace=solution_definitions["03_causal_attention"])
     assert capsys.readouterr().out == "✅ causal_mask passes its public check: no hint needed.\n"
 
 
-def test_every_stage_has_a_first_hint_of_its_own_in_every_language():
-    assert set(FIRST_HINTS) == set(all_stages())
-    for language in ("en", "zh", "pt"):
-        assert all(catalog.texts(language)[key] for key in FIRST_HINTS.values())
+def test_hints_come_in_three_tiers_the_idea_the_functions_then_code(stub_definitions, capsys):
+    namespace = stub_definitions["01_attention_scores"]
+    for tier, expected in ((1, IDEAS["softmax_stable"]), (2, FUNCTIONS["softmax_stable"]), (3, CODE["softmax_stable"])):
+        hint("softmax_stable", tier, namespace)
+        shown = capsys.readouterr().out
+        assert expected in shown
+        assert ("hint 3 of 3" in shown) == (tier == 3)
+    hint("softmax_stable", 4, namespace)
+    assert capsys.readouterr().out == 'hint("softmax_stable", 4): the hints come in three tiers, 1, 2 and 3.\n'
+
+
+def test_every_stage_has_three_tiers_in_every_language_and_only_the_third_shows_code():
+    assert set(IDEAS) == set(FUNCTIONS) == set(CODE) == set(all_stages())
+    for stage in all_stages():
+        ast.parse(textwrap.dedent(CODE[stage]))  # the code of tier 3 is Python
+        for language in ("en", "zh", "pt"):
+            with catalog.speaking(language):
+                idea, functions = catalog.tier_text(stage, 1), catalog.tier_text(stage, 2)
+            assert idea
+            assert functions
+            assert idea != functions
+            spans = re.findall(r"`([^`]*)`", idea)
+            assert all(span.isidentifier() for span in spans), f"{language} {stage}: the idea names no code"
+            assert "`" in functions, f"{language} {stage}: the second tier names the functions"
 
 
 def test_self_checks_bind_check_and_hint_in_one_language(capsys):
@@ -200,8 +339,8 @@ def test_self_checks_bind_check_and_hint_in_one_language(capsys):
     exec("check('causal_mask')\nhint('causal_mask')", namespace)
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("❌ causal_mask: ")
-    assert lines[1] == '   💡 Travou? hint("causal_mask") sugere o que mudar.'
-    assert lines[2].startswith("💡 causal_mask: True marca o futuro oculto")
+    assert lines[1] == '   💡 Travou? hint("causal_mask") dá a ideia; hint("causal_mask", 2) diz quais funções usar.'
+    assert lines[2].startswith("💡 causal_mask (dica 1 de 3): A máscara tem o sentido oposto")
 
 
 def _softmax_shifted_by(statistic):
@@ -211,17 +350,38 @@ def _softmax_shifted_by(statistic):
     return softmax_stable
 
 
-@pytest.mark.parametrize("statistic", [
-    lambda x, dim: x.mean(dim=dim, keepdim=True),
-    lambda x, dim: x.min(dim=dim, keepdim=True).values,
-    lambda x, dim: x.max(),
+@pytest.mark.parametrize(("statistic", "mistake"), [
+    (lambda x, dim: x.mean(dim=dim, keepdim=True), "softmax_shift_not_max"),
+    (lambda x, dim: x.min(dim=dim, keepdim=True).values, "softmax_shift_not_max"),
+    (lambda x, dim: x.max(), "softmax_global_max"),
 ], ids=["mean", "min", "global max"])
-def test_softmax_stable_must_subtract_each_rows_maximum(statistic):
+def test_softmax_stable_must_subtract_each_rows_maximum(statistic, mistake):
+    """Subtracting another statistic is named as what it is, never as "the exponentials overflowed"."""
     result = run_check("softmax_stable", {"softmax_stable": _softmax_shifted_by(statistic)})
     assert not result.passed
-    assert result.hint == catalog.texts("en")["softmax_overflow"]
+    assert result.hint == catalog.texts("en")[mistake]
     right = _softmax_shifted_by(lambda x, dim: x.amax(dim=dim, keepdim=True))
     assert run_check("softmax_stable", {"softmax_stable": right}).passed
+
+
+def _naive_with_the_maximum_subtracted(x, dim=-1):
+    exp_x = torch.exp(x - x.amax(dim=dim, keepdim=True))
+    return exp_x / exp_x.sum(dim=dim, keepdim=True)
+
+
+@pytest.mark.parametrize(("stage", "answer", "expected_hint"), [
+    ("softmax_naive", lambda x, dim=-1: torch.softmax(x, dim=dim), "library_softmax"),
+    ("softmax_naive", lambda x, dim=-1: x.softmax(dim), "library_softmax"),
+    ("softmax_naive", _naive_with_the_maximum_subtracted, "hint.naive_overflows"),
+    ("softmax_stable", lambda x, dim=-1: torch.nn.functional.softmax(x, dim=dim), "library_softmax"),
+    ("softmax_stable", lambda x, dim=-1: torch.log_softmax(x, dim=dim).exp(), "library_softmax"),
+], ids=["naive-torch.softmax", "naive-Tensor.softmax", "naive-stable", "stable-F.softmax", "stable-log_softmax"])
+def test_the_softmaxes_are_written_from_the_formula(stage, answer, expected_hint):
+    """Right values are not enough: a softmax of torch's costs the "from the formula" check, and a
+    naive softmax that does not overflow where the formula does is not the formula."""
+    result = run_check(stage, {stage: answer})
+    assert not result.passed
+    assert result.hint == catalog.texts("en")[expected_hint]
 
 
 def test_a_right_copy_passes_however_it_is_written():
@@ -302,3 +462,31 @@ def test_running_example_is_read_from_the_kit_not_the_working_directory(tmp_path
 def test_stage_hints_and_mistake_ids_never_share_a_key():
     """A hint is a stage's (``hint.*``) or a mistake's (its id): one key, one text."""
     assert not set(selfcheck.MESSAGES) & set(MISTAKES)
+
+
+def test_the_known_outputs_of_the_public_checks_are_current():
+    """known_outputs.json is written from the reference solutions and the catalogue of mistakes by
+    `make assignments`: a change to either must be written out again."""
+    from autograder.notebooks import known_outputs
+
+    assert known_outputs.KNOWN_FILE.read_text(encoding="utf-8") == known_outputs.rendered(), (
+        "run `make assignments` (python -m autograder.notebooks.known_outputs)")
+
+
+def test_no_hint_teaches_the_grader_instead_of_attention():
+    """A hint gives a reason a student can use ("a function must work for any length"), never the
+    grader's mechanics ("the grader tries other lengths")."""
+    for language, word in (("en", "grader"), ("zh", "评分程序"), ("pt", "corretor")):
+        with catalog.speaking(language):
+            texts = [*catalog.texts(language).values(), *(catalog.tier_text(stage, tier) for stage in all_stages()
+                                                          for tier in (1, 2))]
+        assert not [text for text in texts if word in text], language
+
+
+def test_a_copy_by_new_parameters_passes_too():
+    """Exercise 3.1 accepts both ways: copying into v1's parameters, or giving it new ones."""
+    def copy_v2_weights_into_v1(sa_v2, sa_v1):
+        for name in ("W_query", "W_key", "W_value"):
+            setattr(sa_v1, name, torch.nn.Parameter(getattr(sa_v2, name).weight.T.detach().clone()))
+
+    assert run_check("copy_v2_weights_into_v1", {"copy_v2_weights_into_v1": copy_v2_weights_into_v1}).passed

@@ -22,7 +22,7 @@ from pathlib import Path
 import nbformat
 import pytest
 import torch
-from kit_notebooks import errors, load_definitions, printed_text
+from kit_notebooks import errors, execute_notebooks, load_definitions, printed_text
 from mutations import CORPUS
 from nbclient import NotebookClient
 
@@ -50,8 +50,11 @@ from autograder.student import language as i18n
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import LANGUAGES, TRANSLATIONS, kernel_language, notebook_language
 from autograder.student.mistakes import MISTAKES
+from autograder.student.predictions import MESSAGES as PREDICTION_MESSAGES
 from autograder.student.selfcheck import MESSAGES as SELFCHECK_MESSAGES
+from autograder.student.selfcheck import catalog as selfcheck_catalog
 from autograder.student.selfcheck import run_check
+from autograder.student.selfcheck.hints import FUNCTIONS, IDEAS
 
 NOTEBOOKS = [(language, assignment) for language in TRANSLATIONS for assignment in ASSIGNMENTS]
 # What a check prints for a stub, per language (the start of the line after the stage name).
@@ -96,6 +99,14 @@ def test_translated_notebook_has_the_english_code_cells_and_ids(language, assign
         assert ours["cell_type"] == theirs["cell_type"]
         if ours["cell_type"] == "code" and ours["id"] == self_checks_cell.CELL_ID:  # written in each language
             assert _source(theirs) == self_checks_cell.self_checks_source(language)
+        elif ours["cell_type"] == "code" and ours["metadata"].get("nbgrader", {}).get("solution"):
+            # an answer cell: the same code, but for the words of its stub (and nbgrader's checksum)
+            stage = ours["metadata"]["nbgrader"]["grade_id"]
+            assert _source(theirs) == _source(ours).replace(self_checks_cell.stub("en", stage),
+                                                            self_checks_cell.stub(language, stage))
+            assert self_checks_cell.stub(language, stage) in _source(theirs)
+            assert {**theirs["metadata"]["nbgrader"], "checksum": None} == {**ours["metadata"]["nbgrader"],
+                                                                            "checksum": None}
         elif ours["cell_type"] == "code":
             assert theirs == ours, f"code cell {ours['id']} differs in {language}"
         else:
@@ -174,11 +185,15 @@ def test_the_build_stops_before_writing_when_a_translation_is_missing(tmp_path, 
 @pytest.mark.parametrize(("name", "english"), [
     ("selfcheck", SELFCHECK_MESSAGES),
     ("mistakes", MISTAKES),
+    ("predictions", PREDICTION_MESSAGES),
+    ("hints", {**{f"idea.{stage}": text for stage, text in IDEAS.items()},
+               **{f"functions.{stage}": text for stage, text in FUNCTIONS.items()}}),
     ("feedback", PAGE_TEXT),
     ("findings", SENTENCES),
+    ("self_checks_cell", self_checks_cell.WORDS),
 ])
 def test_message_catalog_has_every_key_with_the_same_fields(language, name, english):
-    locales = i18n.STUDENT_LOCALES_DIR if name in ("selfcheck", "mistakes") else LOCALES_DIR
+    locales = i18n.STUDENT_LOCALES_DIR if name in ("selfcheck", "mistakes", "predictions", "hints") else LOCALES_DIR
     catalog = i18n.load_catalog(language, name, locales)
     assert set(catalog) == set(english), f"autograder/locales/{language}/{name}.json is out of step with English"
     for key, template in english.items():
@@ -186,6 +201,18 @@ def test_message_catalog_has_every_key_with_the_same_fields(language, name, engl
         words = re.sub(r"\{[^}]*\}", "", template)
         if re.search(r"[a-z]{4}", words):
             assert catalog[key] != template, f"{language}/{name}.json: {key} is not translated"
+
+
+def test_every_chinese_character_a_figure_shows_is_in_the_bundled_font():
+    """The demos' words and the figure captions in Chinese render with the font the student package
+    ships (matplotlib's own has no Chinese); `make cjk-font` rewrites it when a text needs more."""
+    from fontTools.ttLib import TTFont
+
+    from autograder.notebooks.cjk_font import characters
+    from autograder.student.selfcheck.figures import CJK_FONT
+
+    covered = set(TTFont(CJK_FONT).getBestCmap())
+    assert not [char for char in characters() if ord(char) not in covered]
 
 
 # ---------------------------------------------------------------- which language a kernel runs (fast)
@@ -263,8 +290,9 @@ def test_self_checks_speak_the_notebooks_language(plain_kernel, language):
         assert run_check(stage, solved).message == f"✅ {stage} {passed[language]}"
     wrong = dict(solved, causal_mask=lambda num_tokens, device=None: solved["causal_mask"](num_tokens).T)
     result = run_check("causal_mask", wrong)
-    hint = SELFCHECK_MESSAGES["hint.mask_future"] if language == "en" else i18n.load_catalog(
-        language, "selfcheck")["hint.mask_future"]
+    hint = selfcheck_catalog.texts(language)["mask_swapped"]  # the future shown, the past hidden: a named mistake
+    assert hint == selfcheck_catalog._sentence((MISTAKES if language == "en" else i18n.load_catalog(
+        language, "mistakes"))["mask_swapped"])
     assert result.hint == hint
     assert hint not in result.message  # the fix waits until the student asks for it
 
@@ -291,6 +319,7 @@ SAMPLES = {
     "expected_parameters": "2,359,296", "kinds": "['CausalAttention', 'Linear']", "stage": "softmax_naive",
     "limit": "10", "budget": "60", "cell": 7, "line": 3, "reason": "invalid syntax", "characters": "250,000",
     "error": "EOFError: the worker went away", "message": "p must be in [0, 1]", "text": "a message of its own",
+    "functions": "softmax",
     "first_line": "class CausalAttention(nn.Module):", "factor": "1/8", "order": "(0, 2, 1, 3)", "first": -2,
     "second": -1, "dim": -1, "expected_dim": -2, "sums": "1.5, 2, 0.75", "factors": "1, 2, 3", "along": -2,
     "divisor": "64", "right": "sqrt(d_k) = 2", "later": 3, "low": -3, "high": 2, "written": "__init_",
@@ -684,3 +713,33 @@ def test_extracted_code_carries_the_notebooks_language():
     for language in TRANSLATIONS:
         assert extract_definitions(read_json(translated_path(language, ASSIGNMENT))).language == language
     assert extract_definitions(read_json(student_notebook(ASSIGNMENT))).language == "en"
+
+
+@pytest.mark.slow
+def test_demos_print_and_draw_in_the_notebooks_language(tmp_path):
+    """With the answers filled in, a Chinese or Portuguese notebook's demos print their words in its
+    language (the code is the English notebook's: tr() looks them up), and its figures draw every
+    character (matplotlib warns of a glyph it lacks: none may)."""
+    from autograder.student.language import load_catalog as student_catalog
+
+    notebooks = {}
+    for language in TRANSLATIONS:
+        for assignment in ("01_attention_scores", "03_causal_attention"):
+            solution = nbformat.read(solution_notebook(assignment), as_version=4)
+            student = nbformat.read(translated_path(language, assignment), as_version=4)
+            notebooks[f"{language}/{assignment}"] = nbformat.from_dict(
+                filled(student, solution, STAGES_BY_ASSIGNMENT[assignment]))
+    executed = execute_notebooks(notebooks, tmp_path)
+    for key, notebook in executed.items():
+        language = key.split("/")[0]
+        assert errors(notebook) == [], key
+        text = printed_text(notebook)
+        demos = student_catalog(language, "demos")
+        english = ["scores of 'journey':", "the same, with position vectors added:"] if "01" in key else [
+            "same as the loop:", "the mask is a buffer:"]
+        for words in english:
+            assert demos[words] in text, (key, words)
+            assert words not in text, (key, words)
+        stderr = "".join(output.get("text", "") for cell in notebook.cells for output in cell.get("outputs", [])
+                         if output.get("name") == "stderr")
+        assert "Glyph" not in stderr, key

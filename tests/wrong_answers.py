@@ -803,7 +803,8 @@ def attention_scores_for_query(inputs, query):
 '''),
     WrongAnswer("naive_softmax_dim0", "softmax_wrong_dim", '''
 def softmax_naive(x, dim=-1):
-    return torch.softmax(x, dim=0)
+    exps = torch.exp(x)  # (the entry called torch.softmax(x, dim=0), a library softmax issue 34 names too)
+    return exps / exps.sum(dim=0, keepdim=True)
 '''),
     WrongAnswer("stable_max_dim0", "softmax_max_wrong_dim", '''
 def softmax_stable(x, dim=-1):

@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.student.predictions import questions_of
 from autograder.course.paths import HIDDEN_TESTS_DIR
 
 RUBRIC_FILE = Path(__file__).resolve().parent / "rubric.toml"
@@ -24,17 +25,28 @@ class RubricError(Exception):
 
 
 @functools.cache
-def points_by_test(assignment_id: str) -> dict[str, float]:
+def _table() -> dict:
     try:
         with RUBRIC_FILE.open("rb") as handle:
-            table = tomllib.load(handle)
+            return tomllib.load(handle)
     except (OSError, tomllib.TOMLDecodeError) as error:
         raise RubricError(f"cannot read the rubric {RUBRIC_FILE}: {error}") from None
-    return {name: float(points) for name, points in table.get(assignment_id, {}).items()}
+
+
+@functools.cache
+def points_by_test(assignment_id: str) -> dict[str, float]:
+    return {name: float(points) for name, points in _table().get(assignment_id, {}).items()}
+
+
+def prediction_points(question_id: str) -> float:
+    """What a right prediction earns (``[predictions]``; 0 for a question the rubric leaves out)."""
+    return float(_table().get("predictions", {}).get(question_id, 0.0))
 
 
 def max_score(assignment_id: str) -> float:
-    return round(sum(points_by_test(assignment_id).values()), 2)
+    """The hidden tests' points and what the assignment's predictions can earn."""
+    predictions = sum(prediction_points(question.id) for question in questions_of(assignment_id))
+    return round(sum(points_by_test(assignment_id).values()) + predictions, 2)
 
 
 def shares(assignment_id: str, functions: list[str]) -> list[float]:

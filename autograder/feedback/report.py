@@ -1,8 +1,10 @@
 """The class report: ``python -m autograder report <out>`` writes ``<out>/report.html``.
 
 One self-contained page for the instructor (the plots are embedded PNG images): a score
-histogram per notebook, the pass rate of every stage, and the named mistakes that came up most
-often. A stage counts as passed by a submission when all its hidden tests passed; a named
+histogram per notebook, the pass rate of every stage, the named mistakes that came up most
+often, how far into the hints the class went per stage (the highest tier each student opened),
+and what the class predicted before each demo (how many predicted what, against what the demo
+measured). A stage counts as passed by a submission when all its hidden tests passed; a named
 mistake is one that a failed test's finding names. The page is the instructor's, in English.
 """
 
@@ -18,11 +20,13 @@ from pathlib import Path
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
+from autograder.course.predictions import outcomes as prediction_outcomes
 from autograder.feedback.page import templates
 from autograder.findings.render import mistake_texts
 from autograder.grading.outputs import read_outputs, write_atomically
 from autograder.grading.results import GradedRow, ordered_assignments
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.student.predictions import answer_text, questions_of
 
 TOP_MISTAKES = 10
 _HISTOGRAM_BINS = list(range(0, 101, 10))
@@ -91,6 +95,83 @@ def common_mistakes(rows: list[GradedRow], limit: int = TOP_MISTAKES) -> list[Mi
             for mistake_id, count in ranked]
 
 
+@dataclass
+class HintUseRow:
+    """For one stage, how many graded submissions opened at most each hint tier."""
+
+    assignment_id: str
+    stage: str
+    graded: int
+    by_tier: dict[int, int]  # tier (1 to 3) -> submissions whose highest tier it was
+
+    @property
+    def none(self) -> int:
+        return self.graded - sum(self.by_tier.values())
+
+
+def hint_use(rows: list[GradedRow]) -> list[HintUseRow]:
+    """Per stage of every graded notebook, the highest hint tier each submission opened."""
+    found = []
+    for assignment_id in _assignments(rows):
+        graded = [row for row in rows if row.assignment_id == assignment_id and row.graded]
+        for stage in STAGES_BY_ASSIGNMENT.get(assignment_id, []):
+            tiers = Counter(row.hint_tier(stage) for row in graded)
+            if graded:
+                found.append(HintUseRow(assignment_id, stage, len(graded), {tier: tiers[tier] for tier in (1, 2, 3)}))
+    return found
+
+
+@dataclass
+class PredictionSummary:
+    """What the class predicted for one question: per field, how many wrote what."""
+
+    question: str
+    assignment_id: str
+    measured: str
+    asked: int  # graded submissions holding a predict(...) for it
+    answered: int  # of those, with a well-formed answer
+    right: int
+    fields: list[tuple[str, list[tuple[str, int, bool]]]]  # field -> (answer or range, count, holds the outcome)
+
+
+def _number_bins(values: list[float], outcome: float) -> list[tuple[str, int, bool]]:
+    """Answers to a number field in ten bins between the smallest and the largest answer (and the
+    outcome); each bin says whether the outcome lies in it."""
+    low, high = min([*values, outcome]), max([*values, outcome])
+    if high == low:
+        return [(f"{low:g}", len(values), True)]
+    width = (high - low) / 10
+    counts = Counter(min(int((value - low) / width), 9) for value in values)
+    outcome_bin = min(int((outcome - low) / width), 9)
+    return [(f"{low + index * width:.3g} to {low + (index + 1) * width:.3g}", counts[index], index == outcome_bin)
+            for index in range(10) if counts[index] or index == outcome_bin]
+
+
+def prediction_summaries(rows: list[GradedRow]) -> list[PredictionSummary]:
+    """For every question of a graded notebook, what the class predicted."""
+    summaries = []
+    for assignment_id in _assignments(rows):
+        graded = [row for row in rows if row.assignment_id == assignment_id and row.graded]
+        for question in questions_of(assignment_id):
+            results = [p for row in graded for p in row.predictions if p.question == question.id]
+            answers = [p.answer for p in results if p.answer is not None]
+            outcome = prediction_outcomes()[question.id]
+            fields = []
+            for asked in question.fields:
+                values = [answer[asked.name] for answer in answers if asked.name in answer]
+                if asked.is_choice:
+                    counts = Counter(values)
+                    listed = [(repr(choice), counts[choice], choice == outcome[asked.name]) for choice in asked.choices]
+                else:
+                    listed = _number_bins([float(value) for value in values], float(outcome[asked.name])) \
+                        if values else []
+                fields.append((asked.name, listed))
+            summaries.append(PredictionSummary(
+                question.id, assignment_id, answer_text(question, outcome), sum(p.asked for p in results),
+                len(answers), sum(p.correct for p in results), fields))
+    return summaries
+
+
 def _png(figure: Figure) -> str:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100, metadata={"Software": None})
@@ -148,6 +229,8 @@ def report_html(rows: list[GradedRow]) -> str:
         histogram=score_histogram(rows) if rows else None,
         pass_rates=pass_rate_chart(rates) if rates else None,
         mistakes=common_mistakes(rows),
+        hints=hint_use(rows),
+        predictions=prediction_summaries(rows),
     )
 
 

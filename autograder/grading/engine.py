@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from multiprocessing import connection
 from pathlib import Path
 
-from autograder.course import rubric
+from autograder.course import predictions, rubric
 from autograder.grading import dependencies, trust
 from autograder.grading.discovery import SubmissionEntry, discover
 from autograder.grading.jobs import (
@@ -28,6 +28,8 @@ from autograder.grading.jobs import (
 )
 from autograder.grading.results import (
     GradedRow,
+    HintUse,
+    PredictionResult,
     RowKind,
     RowStatus,
     RunTrust,
@@ -207,12 +209,22 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
 
 def graded_row(student_id: str, assignment_id: str, record: SubmissionRecord, code: ExtractedCode,
                run_trust: RunTrust, devices: list[str]) -> GradedRow:
-    """The row of one graded notebook from what its tests gave (the submission service builds its
-    rows here too, so that it scores exactly as ``grade`` does)."""
+    """The row of one graded notebook from what its tests gave, with the hint tiers and predictions
+    its notebook records (the submission service builds its rows here too, so that it scores
+    exactly as ``grade`` does)."""
     outcomes = dependencies.counted_behaviour_checks(record.outcomes, rubric.behaviour_tests(assignment_id))
     called = dependencies.stages_called(code, STAGES_BY_ASSIGNMENT[assignment_id])
     tests = score_outcomes(assignment_id, dependencies.pointed_to_failing_stages(outcomes, called))
-    return GradedRow(student_id, assignment_id, RowStatus(RowKind.GRADED), round(sum(test.points for test in tests), 2),
-                     rubric.max_score(assignment_id), tests, tuple(record.load_problems), record.isolation,
-                     code.language, run_trust, tuple(code.notes), tuple(devices),
+    hints, judged = learning(assignment_id, code)
+    score = round(sum(test.points for test in tests) + sum(prediction.points for prediction in judged), 2)
+    return GradedRow(student_id, assignment_id, RowStatus(RowKind.GRADED), score, rubric.max_score(assignment_id),
+                     tests, tuple(record.load_problems), record.isolation, code.language, run_trust,
+                     tuple(code.notes), tuple(devices), hints=hints, predictions=judged,
                      float32_settings=record.float32_settings)
+
+
+def learning(assignment_id: str, code: ExtractedCode) -> tuple[tuple[HintUse, ...], tuple[PredictionResult, ...]]:
+    """The hint tiers the notebook records, in stage order, and its predictions judged."""
+    tiers = code.records.hint_tiers
+    hints = tuple(HintUse(stage, tiers[stage]) for stage in STAGES_BY_ASSIGNMENT[assignment_id] if stage in tiers)
+    return hints, predictions.judged(assignment_id, code.records.predictions)

@@ -188,6 +188,39 @@ class Adjustment:
 
 
 @dataclass(frozen=True)
+class HintUse:
+    """The highest hint tier a student opened for a stage (1 the idea, 2 the functions, 3 code):
+    reported for the instructor, never scored."""
+
+    stage: str
+    tier: int
+
+
+@dataclass(frozen=True)
+class PredictionResult:
+    """A question the notebook asks before a demo: what the student predicted (None: no
+    well-formed answer), whether the notebook holds a ``predict`` call for it at all, whether the
+    answer held, and its points (none unless the rubric gives some)."""
+
+    question: str
+    answer: dict | None
+    asked: bool
+    correct: bool
+    points: float = 0.0
+    max_points: float = 0.0
+
+    def to_json(self) -> dict:
+        return {"question": self.question, "answer": self.answer, "asked": self.asked, "correct": self.correct,
+                "points": self.points, "max_points": self.max_points}
+
+    @classmethod
+    def from_json(cls, data: dict) -> PredictionResult:
+        answer = data.get("answer")
+        return cls(str(data["question"]), dict(answer) if isinstance(answer, dict) else None, bool(data["asked"]),
+                   bool(data["correct"]), float(data.get("points", 0.0)), float(data.get("max_points", 0.0)))
+
+
+@dataclass(frozen=True)
 class GradedRow:
     """One (student, assignment) row: grades.csv's line and the results JSON's content."""
 
@@ -205,6 +238,8 @@ class GradedRow:
     devices: tuple[str, ...] = ()  # where the run's hidden tests ran ("cpu", "cuda"); () when none ran
     submission_time: SubmissionTime | None = None  # None: not looked at (rows made before the term applies)
     adjustments: tuple[Adjustment, ...] = ()
+    hints: tuple[HintUse, ...] = ()  # the hint tiers opened, in stage order
+    predictions: tuple[PredictionResult, ...] = ()  # every question of the notebook, judged
     float32_settings: Mapping[str, str] = field(default_factory=dict)  # what the references ran under
 
     @property
@@ -219,6 +254,15 @@ class GradedRow:
     def tests_score(self) -> float:
         """The points the hidden tests gave, before any late penalty or adjustment."""
         return round(sum(test.points for test in self.tests), 2)
+
+    @property
+    def predictions_score(self) -> float:
+        """The points right predictions earned (none unless the rubric gives some)."""
+        return round(sum(prediction.points for prediction in self.predictions), 2)
+
+    def hint_tier(self, stage: str) -> int:
+        """The highest hint tier opened for ``stage`` (0: none)."""
+        return next((use.tier for use in self.hints if use.stage == stage), 0)
 
     def _time_note(self) -> str | None:
         """A graded row with a due date whose submission time is unknown is counted as on time, and says so."""
@@ -269,6 +313,12 @@ class GradedRow:
             "tests_score": self.tests_score,
             "submission_time": (self.submission_time or SubmissionTime()).to_json(),
             "adjustments": [adjustment.to_json() for adjustment in self.adjustments],
+            "stages": [{"stage": total.stage, "passed": total.passed, "total": total.total, "points": total.points,
+                        "max_points": total.max_points, "hint_tier": self.hint_tier(total.stage)}
+                       for total in self.stage_totals()],
+            "hint_tiers": {use.stage: use.tier for use in self.hints},
+            "predictions": [prediction.to_json() for prediction in self.predictions],
+            "predictions_score": self.predictions_score,
             **({"float32_settings": dict(self.float32_settings)} if self.float32_settings else {}),
         }
 
@@ -296,6 +346,9 @@ class GradedRow:
                        submission_time=SubmissionTime.from_json(data["submission_time"])
                        if isinstance(data.get("submission_time"), dict) else None,
                        adjustments=tuple(Adjustment.from_json(item) for item in data.get("adjustments", [])),
+                       hints=tuple(HintUse(str(stage), int(tier))
+                                   for stage, tier in data.get("hint_tiers", {}).items()),
+                       predictions=tuple(PredictionResult.from_json(item) for item in data.get("predictions", [])),
                        float32_settings={str(key): str(value)
                                          for key, value in (data.get("float32_settings") or {}).items()})
         except (KeyError, TypeError, ValueError, FindingFormatError) as error:

@@ -8,7 +8,7 @@ import torch
 from autograder.findings.finding import finding
 from autograder.hidden import diagnosis
 from autograder.hidden import wrong_outputs as mistakes
-from autograder.hidden.compare import TOLERANCES, expect_function_output, shape_text
+from autograder.hidden.compare import TOLERANCES, expect, expect_function_output, expect_structure, shape_text
 from autograder.hidden.modules import randn
 from autograder.student.example import your_journey_inputs
 
@@ -101,6 +101,34 @@ def test_softmax_stable(student, reference, device, dtype, seed, offsets, dim, s
 def test_softmax_stable_without_dim(student, reference, device, dtype):
     x = randn(34, 4, 6, dtype=dtype, device=device, scale=2.0) + 500.0
     _check_softmax(student, reference, "softmax_stable", x, None)
+
+
+# "From the formula" (ARCHITECTURE.md, "Fairness"): softmax_naive is the formula as it stands,
+# so exp overflows for inputs like 1000, as the notebook's demo shows; softmax_stable may call no
+# softmax of torch's (torch.softmax, F.softmax, Tensor.softmax, nn.Softmax, log_softmax). Each
+# costs a small behaviour check, counted once the stage's values are right.
+@pytest.mark.softmax_naive
+@pytest.mark.behaviour
+def test_softmax_naive_overflows_as_the_formula_does(student, device):
+    x = torch.tensor([1000.0, 1001.0, 1002.0], device=device)
+    what = "softmax_naive(torch.tensor([1000.0, 1001.0, 1002.0]))"
+    weights, functions = student.call_recording_torch_functions("softmax_naive", x)
+    expect_structure(weights, x, what)
+    finite = bool(torch.isfinite(weights).all()) and abs(weights.sum().item() - 1.0) < 1e-3
+    library = sorted(function for function in functions if "softmax" in function)
+    expect(not (finite and library), finding("library_softmax_called", "library_softmax", what=what,
+                                             functions=", ".join(library)))
+    expect(not finite, finding("naive_does_not_overflow", what=what))
+
+
+@pytest.mark.softmax_stable
+@pytest.mark.behaviour
+def test_softmax_stable_is_computed_from_the_formula(student, device, dtype):
+    x = randn(36, 3, 5, dtype=dtype, device=device, scale=3.0)
+    _, functions = student.call_recording_torch_functions("softmax_stable", x)
+    library = sorted(function for function in functions if "softmax" in function)
+    expect(not library, finding("library_softmax_called", "library_softmax", what="softmax_stable(x)",
+                                functions=", ".join(library)))
 
 
 @pytest.mark.context_vector

@@ -39,7 +39,6 @@ from autograder.student.language import DEFAULT_LANGUAGE, TRANSLATIONS
 COURSE_ID = "attention-kit"
 COURSE_DIR = KIT_ROOT / "course"
 NBGRADER_STUB = "raise NotImplementedError()"
-STAGE_STUB = 'raise NotImplementedError("{stage}: replace this line with your code")'
 # `nbgrader zip_collect`: files named <student_id>_<assignment_id>.ipynb, loose or inside zips.
 ZIP_COLLECT_REGEXP = r".*/(?P<student_id>[^/]+?)_(?P<file_id>\d\d_[^/]+\.ipynb)$"
 
@@ -144,8 +143,21 @@ def finish_student_notebook(released: Path, location: str | None = None) -> nbfo
             stage = nbgrader["grade_id"]
             if NBGRADER_STUB not in cell.source:
                 raise BuildError(f"answer cell {stage!r} has no stub after nbgrader ran")
-            cell.source = cell.source.replace(NBGRADER_STUB, STAGE_STUB.format(stage=stage))
+            cell.source = cell.source.replace(NBGRADER_STUB, self_checks_cell.stub(DEFAULT_LANGUAGE, stage))
             if "checksum" in nbgrader:  # nbgrader's record of the released cell, kept truthful
+                nbgrader["checksum"] = compute_checksum(cell)
+    return notebook
+
+
+def with_stubs_in(notebook: nbformat.NotebookNode, language: str) -> nbformat.NotebookNode:
+    """``notebook`` (a released one) with the stub of every answer cell worded in ``language``."""
+    for cell in notebook.cells:
+        nbgrader = cell.metadata.get("nbgrader", {})
+        if cell.cell_type == "code" and nbgrader.get("solution"):
+            stage = nbgrader["grade_id"]
+            cell.source = cell.source.replace(self_checks_cell.stub(DEFAULT_LANGUAGE, stage),
+                                              self_checks_cell.stub(language, stage))
+            if "checksum" in nbgrader:
                 nbgrader["checksum"] = compute_checksum(cell)
     return notebook
 
@@ -190,8 +202,8 @@ def _build(out_dir: Path, scratch: Path, course_dir: Path | None, location: str 
     for language in TRANSLATIONS:
         for assignment_id, notebook in english.items():
             try:
-                notebooks[Path(language, assignment_id)] = with_self_checks(
-                    translated_notebook(notebook, language, assignment_id), language, location)
+                notebooks[Path(language, assignment_id)] = with_stubs_in(with_self_checks(
+                    translated_notebook(notebook, language, assignment_id), language, location), language)
             except TranslationError as error:
                 problems.append(str(error))
     if problems:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.findings.finding import Finding, finding
+from autograder.notebooks.records import LearningRecords, learning_records
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE, MAX_NOTEBOOK_BYTES, notebook_language
 
@@ -87,6 +88,7 @@ class ExtractedCode:
     problems: list[Finding] = field(default_factory=list)
     language: str = DEFAULT_LANGUAGE  # the notebook's language (its metadata), for the feedback page
     notes: list[Finding] = field(default_factory=list)
+    records: LearningRecords = field(default_factory=LearningRecords)  # hint tiers opened, predictions made
     # Each code cell (by its index in the notebook) as the student sees it: a cell.* phrase.
     places: dict[int, Finding] = field(default_factory=dict)
     # Names whose definitions were lost with their cell (a syntax error, say), and that problem.
@@ -277,7 +279,8 @@ def extract_definitions(notebook: dict, graded_names: Collection[str] | None = N
 
     A cell with a syntax error is skipped and reported; the other cells still count.
     """
-    extracted = ExtractedCode(language=notebook_language(notebook))
+    extracted = ExtractedCode(language=notebook_language(notebook),
+                              records=learning_records(notebook, list(graded_names or ())))
     cells = notebook.get("cells", [])
     graded = _GradedCells.of(cells, graded_names)
     extracted.places = cell_places(cells, graded)

@@ -1,15 +1,16 @@
-"""The notebooks' setup cell: installs what a notebook needs besides torch where it is missing
-(matplotlib for the figures, the student package for the self-checks), binds ``check`` and
-``hint`` in the notebook's language, and defines ``needs``, which holds a demo back until its
-stage works and keeps "Run All" going when a stage is wrong.
+"""The notebooks' setup cell: installs the student package where it is missing and binds its
+helpers in the notebook's language (``check``, ``hint``, ``predict``, ``reveal``, ``needs`` and
+``tr``, see ``autograder.student.notebook``). Everything a notebook used to define here lives in
+the package now; the cell keeps the install and a three-line stand-in for when the package is
+absent, so that a notebook still runs top to bottom on Colab, JupyterHub or VS Code without it
+(the checks are then off, and a demo that fails is skipped).
 
 Every notebook (masters, released notebooks, translations and release bundles) holds this
 cell under the id ``self-checks``, as its first code cell; ``make assignments`` writes it, with
 the package location the instructor chose (``--checks-package``: a wheel file beside the
-notebook, a URL or a package name). It is the same code everywhere but for the location and the
-words, so a notebook runs top to bottom on Colab, JupyterHub or VS Code with or without the
-package: ``check`` then says the checks are off, a demo whose stage is unfinished prints one
-line, and a demo that a wrong answer breaks says so in one line instead of stopping "Run All".
+notebook, a URL or a package name). It is the same code everywhere but for the location, the
+language and the words of its comments and message. The stubs of the answer cells are worded
+here too (``stub``).
 """
 
 from __future__ import annotations
@@ -39,75 +40,29 @@ def wheel_name() -> str:
 
 # The words of the cell, in English; translations in autograder/locales/<language>/self_checks_cell.json.
 WORDS: dict[str, str] = {
-    # torch is not installed here: it is large, has builds per platform, and Colab and course hubs have it.
-    "intro": ("# What this notebook needs besides torch, installed here when it is missing: matplotlib for\n"
-              "# the figures, and the self-checks, check(\"<stage>\") and hint(\"<stage>\"), which come in a\n"
-              "# small package (attention-kit-student). Without it the notebook still runs; only the checks\n"
-              "# are off."),
+    "intro": "# The course's helpers, from a small package (attention-kit-student) installed here where it is missing.",
     "location": "from your instructor: a file beside this notebook, a URL or a package name",
-    "no_matplotlib": ("The figures need matplotlib, which could not be installed here: run  pip install"
-                      " matplotlib  in a terminal, then restart the kernel."),
     "off": ("Self-checks are off: install them with  pip install {CHECKS_PACKAGE}  (ask your instructor"
-            " where it is), then restart the kernel. Everything else in this notebook works without them."),
-    "no_check": "(no self-check of {stage}: the self-checks are not installed)",
-    "no_hint": "(no hint for {stage}: the self-checks are not installed)",
-    "needs_doc": "Run a demo once `stage` works; until then print one line, so that Run All goes on.",
-    "finish_first": "⏭ Finish `{unfinished}` first: this demo runs once it works.",
-    "wrong_answer": "a wrong answer must not stop Run All either",
-    "needs_name": "⏭ This demo needs `{error.name}`, which a demo above makes: finish the stages above first.",
-    "stopped": ("⚠ This demo stopped at {reason}. It runs your `{stage}` (or a stage it uses):"
-                " check(\"{stage}\") says what it finds."),
+            " where it is), then restart the kernel."),
+    "fallback": "without the package: no checks, hints or predictions, and a demo that fails is skipped",
+    # The stub of every answer cell: ``raise NotImplementedError("<stage>: ...")``.
+    "stub": "replace this line with your code",
 }
 
 _TEMPLATE = '''{intro}
-import contextlib
-import importlib.util
-import subprocess
-import sys
-
 # {location_comment}
 CHECKS_PACKAGE = {location!r}
-
-for module, requirement in (("matplotlib", "matplotlib"), ("{package}", CHECKS_PACKAGE)):
-    if importlib.util.find_spec(module) is None:
-        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", requirement], capture_output=True)
-        importlib.invalidate_caches()
-if importlib.util.find_spec("matplotlib") is None:
-    print({no_matplotlib})
+import contextlib, importlib.util, subprocess, sys
+if importlib.util.find_spec("{package}") is None:
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", CHECKS_PACKAGE], capture_output=True)
+    importlib.invalidate_caches()
 try:
-    from {package} import self_checks
-
-    check = self_checks({language!r})
-    hint = check.hint
-except ImportError:
+    from {package} import notebook_helpers
+    check, hint, predict, reveal, needs, tr = notebook_helpers({language!r})
+except ImportError:  # {fallback}
     print({off})
-
-    def check(stage):
-        print({no_check})
-
-    def hint(stage):
-        print({no_hint})
-
-
-@contextlib.contextmanager
-def needs(stage):
-    """{needs_doc}
-    """
-    try:
-        yield
-    except NotImplementedError as error:
-        named = str(error).split(":")[0]
-        unfinished = named if named.isidentifier() else stage
-        print({finish_first})
-    except Exception as error:  # {wrong_answer}
-        where = error.__traceback__
-        while where.tb_next is not None:
-            where = where.tb_next
-        if isinstance(error, NameError) and where.tb_frame.f_code.co_name == "<module>":
-            print({needs_name})
-        else:
-            reason = f"{{type(error).__name__}}: {{error}}".splitlines()[0][:300]
-            print({stopped})'''
+    check = hint = predict = reveal = lambda *args, **kwargs: None
+    needs, tr = (lambda stage: contextlib.suppress(Exception)), str'''
 
 
 def _pieces(text: str, width: int = 80) -> list[str]:
@@ -135,15 +90,15 @@ def words(language: str) -> Mapping[str, str]:
     return languages.messages(language, "self_checks_cell", WORDS, LOCALES_DIR)
 
 
+def stub(language: str, stage: str) -> str:
+    """The line that stands for ``stage``'s answer in a student notebook, worded in ``language``."""
+    return f'raise NotImplementedError("{stage}: {words(language)["stub"]}")'
+
+
 def self_checks_source(language: str, location: str | None = None) -> str:
     """The cell's code for a notebook in ``language``, installing the package from ``location``
     (by default the wheel's file name: a wheel beside the notebook)."""
     said = words(language)
     return _TEMPLATE.format(intro=said["intro"], location=location or wheel_name(),
                             location_comment=said["location"], package=PACKAGE_IMPORT_NAME,
-                            language=language, no_matplotlib=_f_string(said["no_matplotlib"], 10),
-                            off=_f_string(said["off"], 10), no_check=_f_string(said["no_check"], 14),
-                            no_hint=_f_string(said["no_hint"], 14),
-                            needs_doc="\n    ".join(piece.rstrip() for piece in _pieces(said["needs_doc"])),
-                            finish_first=_f_string(said["finish_first"], 14), wrong_answer=said["wrong_answer"],
-                            needs_name=_f_string(said["needs_name"], 18), stopped=_f_string(said["stopped"], 18))
+                            language=language, fallback=said["fallback"], off=_f_string(said["off"], 10))

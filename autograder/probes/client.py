@@ -127,6 +127,14 @@ class Submission:
             raise WorkerCrashed(finding("bad_reply"))
         return reply.get("result"), [str(key) for key in reply["changed_args"]]
 
+    def call_recording_torch_functions(self, name: str, *args, **kwargs) -> tuple[Any, list[str]]:
+        """Call the student's function ``name``; returns its result and the names of the torch
+        functions the call made (``torch.softmax`` shows as "softmax")."""
+        reply = self._request("call", name, record_torch_functions=True, args=list(args), kwargs=kwargs)
+        if not isinstance(reply, dict) or not isinstance(reply.get("torch_functions"), list):
+            raise WorkerCrashed(finding("bad_reply"))
+        return reply.get("result"), [str(function) for function in reply["torch_functions"]]
+
     def call_then_fill(self, name: str, args: tuple, fill: dict[int, float], **kwargs):
         """Call ``name``, then fill the listed arguments in place and return the result.
 
@@ -163,7 +171,7 @@ class Submission:
     # -- plumbing ---------------------------------------------------------------------
     def _request(self, op: str, target: str | RemoteObject, *, method: str | None = None, name: str | None = None,
                  fill_args_after: list | None = None, report_changed_args: bool = False, stand_in_gpu: bool = False,
-                 **values):
+                 record_torch_functions: bool = False, **values):
         """One probe: ``op`` on ``target`` (a name in the notebook, or an object in the worker).
 
         The header's own fields are plain JSON; every value the probe carries (arguments,
@@ -178,6 +186,7 @@ class Submission:
             "fill_args_after": fill_args_after or [],
             "report_changed_args": report_changed_args,
             "stand_in_gpu": stand_in_gpu,
+            "record_torch_functions": record_torch_functions,
             "values": encoder.encode(self._swap_handles(values)),
         }
         return self._decode_reply(self._transport.request(header, encoder.tensors))

@@ -93,7 +93,7 @@ def term_row(submission: Submission, grading: Grading, policy: AssignmentPolicy,
         return dataclasses.replace(row, submission_time=SubmissionTime(due=_due(policy)), adjustments=adjustments,
                                    score=max(0.0, round(sum(a.points for a in adjustments), 2)))
     time = submission_time(submission.received_at, policy, row.max_score)
-    score = row.tests_score - time.penalty + sum(adjustment.points for adjustment in adjustments)
+    score = row.tests_score + row.predictions_score - time.penalty + sum(a.points for a in adjustments)
     return dataclasses.replace(row, score=max(0.0, round(score, 2)), submission_time=time, adjustments=adjustments)
 
 

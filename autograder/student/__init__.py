@@ -1,15 +1,16 @@
 """The student side: what a notebook imports, shipped alone as the student package.
 
-The public self-checks (``check("<stage>")``), the running example, the curriculum's stage
-names and the student-facing translations. Nothing here imports grading code, reads the
-solutions or holds reference code: this folder is the whole student package, built by
+The public self-checks (``check("<stage>")``) and their hints in tiers, recorded predictions, the
+figures of recognised mistakes, the running example, the curriculum's stage names and the
+student-facing translations (demo texts included). Nothing here imports grading code or reads the
+solutions; the only code that solves a stage is each stage's third-tier hint, shown when a student
+asks for it (and recorded in the notebook). This folder is the whole student package, built by
 ``make student-package`` (see ``pyproject.toml`` here). Its modules import one another
 relatively, so the same files are ``autograder.student`` to the grader and
 ``attention_kit_student`` to students.
 
-    from attention_kit_student import self_checks
-    check = self_checks("zh")       # the self-checks, speaking the notebook's language
-    hint = check.hint               # a stage's hint, for a student who asks
+    from attention_kit_student import notebook_helpers
+    check, hint, predict, reveal, needs, tr = notebook_helpers("zh")   # what a notebook's setup cell binds
 """
 
 
@@ -19,4 +20,8 @@ def __getattr__(name: str):
         from .selfcheck import runner
 
         return getattr(runner, name)
+    if name == "notebook_helpers":
+        from .notebook import notebook_helpers
+
+        return notebook_helpers
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -41,8 +41,9 @@ MISTAKES: dict[str, str] = {
         " torch.rand(x.shape, ...), so that each element is dropped on its own."
     ),
     "parameters_misnamed": (
-        "the parameters are named differently from the notebook (names are case-sensitive): the"
-        " grader gives the reference's weights by name, so use exactly the names the notebook gives."
+        "the parameters are named differently from the notebook (names are case-sensitive): weights are"
+        " loaded into a module by name (a state_dict, the notebook's weight copies), so use exactly the"
+        " names the notebook gives."
     ),
     "misspelt_method": (
         "a method's name is misspelt, so PyTorch never calls it: write __init__ (two underscores on"
@@ -152,6 +153,10 @@ MISTAKES: dict[str, str] = {
         "the exponentials overflowed on large inputs (inf / inf gives NaN): subtract the maximum"
         " values along `dim` before taking exp (max(dim=...) returns the values and their indices:"
         " it is the values that keep every exponent at or below 0)."
+    ),
+    "library_softmax": (
+        "the function calls one of torch's softmax functions (torch.softmax, F.softmax, Tensor.softmax,"
+        " nn.Softmax, log_softmax): this stage asks for the formula itself, exp and a sum, so write them."
     ),
     "softmax_global_max": (
         "you subtracted the maximum of the whole tensor, so rows far below it underflow to 0 / 0:"

@@ -15,6 +15,7 @@ import traceback
 import types
 
 import torch
+from torch.overrides import TorchFunctionMode
 
 from autograder.worker import fake_gpu
 from autograder.worker.precision import float32_pinned, pin_float32
@@ -22,6 +23,7 @@ from autograder.worker.protocol import Decoder, Encoder, Message, RemoteRef, See
 
 # Only the student's own frames are shown in a traceback, and only this much of it.
 MAX_ERROR_CHARS = 4000
+MAX_RECORDED_FUNCTIONS = 200  # distinct torch functions a recorded call reports
 
 
 def reset_torch_state(threads: int | None = None) -> None:
@@ -200,6 +202,10 @@ class ProbeServer:
     def _op_call(self, header: dict, decoder: Decoder, values: dict):
         function = self._callable(header, decoder)
         args, kwargs = values.get("args", []), values.get("kwargs", {})
+        if header.get("record_torch_functions"):
+            with _TorchFunctionRecorder() as recorder:
+                result = function(*args, **kwargs)
+            return {"result": result, "torch_functions": sorted(recorder.names)[:MAX_RECORDED_FUNCTIONS]}
         if header.get("stand_in_gpu"):  # the device checks: on fake tensors, every device mix refused
             target = self._target(header, decoder)
             modules = [value for value in (target, *args, *kwargs.values()) if isinstance(value, torch.nn.Module)]
@@ -246,6 +252,21 @@ class ProbeServer:
             module.load_state_dict(weights, strict=False)
             module.eval()
         return {"module": module, "description": description}
+
+
+class _TorchFunctionRecorder(TorchFunctionMode):
+    """The names of the torch functions a call makes, however spelled (``torch.softmax``,
+    ``Tensor.softmax``, ``F.softmax``, ``torch.ops.aten._softmax`` all reach the mode): the
+    trusted side checks the "from the formula" stages with them (ARCHITECTURE.md, "Fairness")."""
+
+    def __init__(self):
+        super().__init__()
+        self.names: set[str] = set()
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if len(self.names) < MAX_RECORDED_FUNCTIONS:
+            self.names.add(str(getattr(func, "__name__", ""))[:100])
+        return func(*args, **(kwargs or {}))
 
 
 def _tensor_arguments(args: list, kwargs: dict, clone: bool = True) -> dict[str, torch.Tensor]:

@@ -1,8 +1,7 @@
-"""Softmax through logarithms (log_softmax, the log of the sum), inner products with
-torch.inner and tensordot, methods instead of functions."""
+"""Softmax through logarithms (the log of the sum, logsumexp), inner products with torch.inner
+and tensordot, methods instead of functions."""
 
 import torch
-import torch.nn.functional as F
 
 
 def attention_scores_for_query(inputs, query):
@@ -18,7 +17,7 @@ def softmax_naive(x, dim=-1):
 
 
 def softmax_stable(x, dim=-1):
-    return F.log_softmax(x, dim=dim).exp()
+    return (x - x.logsumexp(dim=dim, keepdim=True)).exp()
 
 
 def context_vector(attn_weights, inputs):

@@ -6,11 +6,11 @@ import torch
 from torch import nn
 
 from ..example import your_journey_inputs
-from .book import BOOK_SELF_ATTENTION_V1, BOOK_SELF_ATTENTION_V2, BOOK_V1_SCALED_SCORES_2, BOOK_V1_SCORES_2
+from .book import BOOK_SELF_ATTENTION_V1, BOOK_SELF_ATTENTION_V2, BOOK_V1_SCALED_SCORES_2
+from .cases import book_queries_and_keys
 from .catalog import text
 from .expectations import (
     call_student,
-    close,
     expect_attribute,
     expect_close,
     expect_shape,
@@ -18,28 +18,22 @@ from .expectations import (
     seed_weights,
     seeded,
     shape_text,
-    show,
 )
+from .known import expected
 from .registry import check_of
 
 
-@check_of("scaled_dot_product_scores", hint="hint.sdp_values")
+@check_of("scaled_dot_product_scores")
 def _check_scaled_dot_product_scores(ns):
     f = ns["scaled_dot_product_scores"]
-    generator = seeded(123)  # the book's W_query, W_key under torch.manual_seed(123)
-    w_query, w_key = torch.rand(3, 2, generator=generator), torch.rand(3, 2, generator=generator)
-    inputs = your_journey_inputs()
-    queries, keys = inputs @ w_query, inputs @ w_key  # (6, 2) each
+    queries, keys = book_queries_and_keys()  # the book's W_query, W_key under torch.manual_seed(123)
+    generator = seeded(123)
     call = "scaled_dot_product_scores(queries, keys)"
     scores = expect_shape(call_student("keys_T_on_batch", f, queries, keys), (6, 6), call,
-                           "hint.sdp_values")
-    row_1 = text("what.row_journey", call=call)
-    for wrong, hint in ((BOOK_V1_SCORES_2, "no_sqrt_scaling"),
-                        (torch.tensor(BOOK_V1_SCORES_2) / 2, "scaled_by_d_k")):
-        if close(scores[1], wrong):
-            fail("values", what=row_1, expected=show(torch.tensor(BOOK_V1_SCALED_SCORES_2)),
-                 got=show(scores[1]), hint=hint)
-    expect_close(scores[1], BOOK_V1_SCALED_SCORES_2, row_1, "hint.sdp_values")
+                           "idea", case="scaled_dot_product_scores")
+    expect_close(scores, expected("scaled_dot_product_scores"), call, "idea",
+                 case="scaled_dot_product_scores")
+    expect_close(scores[1], BOOK_V1_SCALED_SCORES_2, text("what.row_journey", call=call), "idea")
     batched = call_student("keys_T_on_batch", f, torch.stack((queries, queries)),
                     torch.stack((keys, keys)))
     expect_close(batched, torch.stack((scores, scores)).detach(),
@@ -51,7 +45,7 @@ def _check_scaled_dot_product_scores(ns):
                   "keys_T_on_batch")
 
 
-@check_of("SelfAttention_v1", hint="hint.v1_params")
+@check_of("SelfAttention_v1")
 def _check_self_attention_v1(ns):
     seed_weights(123)
     module = ns["SelfAttention_v1"](3, 2)
@@ -62,12 +56,13 @@ def _check_self_attention_v1(ns):
             fail("param_shape", what="SelfAttention_v1(3, 2)", name=name, expected="(3, 2)",
                   got=shape_text(parameter.shape), hint="hint.v1_params")
     expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V1,
-                  text("what.seeded", call="SelfAttention_v1(3, 2)", seed=123), "hint.v1_values")
+                 text("what.seeded", call="SelfAttention_v1(3, 2)", seed=123), "idea",
+                 case="SelfAttention_v1")
     expect_shape(ns["SelfAttention_v1"](3, 5)(your_journey_inputs()), (6, 5),
-                  "SelfAttention_v1(3, 5)(inputs)", "hint.v1_values")
+                  "SelfAttention_v1(3, 5)(inputs)", "idea")
 
 
-@check_of("SelfAttention_v2", hint="hint.v2_layers")
+@check_of("SelfAttention_v2")
 def _check_self_attention_v2(ns):
     cls = ns["SelfAttention_v2"]
     seed_weights(789)
@@ -79,13 +74,14 @@ def _check_self_attention_v2(ns):
             fail("values", what=f"SelfAttention_v2(3, 2).{name}.bias", expected=text("is.none"),
                   got=text("is.a_bias"), hint="hint.v2_layers")
     expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V2,
-                  text("what.seeded", call="SelfAttention_v2(3, 2)", seed=789), "hint.v2_values")
+                 text("what.seeded", call="SelfAttention_v2(3, 2)", seed=789), "idea",
+                 case="SelfAttention_v2")
     if cls(3, 2, qkv_bias=True).W_query.bias is None:
         fail("values", what="SelfAttention_v2(3, 2, qkv_bias=True).W_query.bias",
               expected=text("is.a_bias"), got=text("is.none"), hint="hint.v2_layers")
 
 
-@check_of("copy_v2_weights_into_v1", hint="hint.copy_transpose")
+@check_of("copy_v2_weights_into_v1")
 def _check_copy_v2_weights_into_v1(ns):
     names = ("W_query", "W_key", "W_value")
     generator = seeded(31)
@@ -99,9 +95,11 @@ def _check_copy_v2_weights_into_v1(ns):
     ns["copy_v2_weights_into_v1"](sa_v2, sa_v1)
     x = torch.randn(5, 3, generator=generator)  # (T, d_in)
     for name in names:
-        copied = expect_attribute(sa_v1, name, nn.Parameter, text("what.the_copy"),
-                                  "hint.copy_transpose")
+        copied = expect_attribute(sa_v1, name, nn.Parameter, text("what.the_copy"), "copy_replaced_parameter")
+        if tuple(copied.shape) != (3, 2):
+            fail("param_shape", what=text("what.the_copy"), name=name, expected="(3, 2)",
+                 got=shape_text(copied.shape), hint="copy_without_transpose")
         # What the copy must achieve: v1's projection x @ W equals v2's layer applied to x.
         with torch.no_grad():
             expect_close(x @ copied, getattr(sa_v2, name)(x), text("what.after_copy", name=name),
-                         "hint.copy_transpose", atol=1e-6)
+                         "idea", atol=1e-6)

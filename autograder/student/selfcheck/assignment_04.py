@@ -11,18 +11,19 @@ from .expectations import (
     call_student,
     expect_attribute,
     expect_close,
-    expect_no_leak,
+    expect_no_future_leak,
     expect_raises,
     expect_shape,
     fail,
     seed_weights,
     seeded,
 )
+from .known import expected
 from .modules import expect_book_module
 from .registry import check_of
 
 
-@check_of("MultiHeadAttentionWrapper", hint="hint.wrapper_heads")
+@check_of("MultiHeadAttentionWrapper")
 def _check_multi_head_attention_wrapper(ns):
     call = "MultiHeadAttentionWrapper(3, 2, 6, 0.0, num_heads=2)"
     seed_weights(123)
@@ -33,28 +34,30 @@ def _check_multi_head_attention_wrapper(ns):
               got=", ".join(type(head).__name__ for head in heads) or text("is.nothing"),
               hint="hint.wrapper_heads")
     what = text("what.seeded", call=call, seed=123)
-    out = expect_shape(wrapper(book_batch()), (2, 6, 4), what, "hint.wrapper_values")
-    expect_close(out, [BOOK_WRAPPER] * 2, what, "hint.wrapper_values")
+    case = "MultiHeadAttentionWrapper"
+    out = expect_shape(wrapper(book_batch()), (2, 6, 4), what, "idea", case)
+    expect_close(out, [BOOK_WRAPPER] * 2, what, "idea", case=case)
 
 
-@check_of("wrapper_with_2d_output", hint="hint.wrapper_2d")
+@check_of("wrapper_with_2d_output")
 def _check_wrapper_with_2d_output(ns):
     module = ns["wrapper_with_2d_output"](3, 6, 0.0)
     heads = getattr(module, "heads", None)
     if not isinstance(heads, nn.ModuleList) or len(heads) != 2:
         fail("values", what="wrapper_with_2d_output(3, 6, 0.0).heads",
               expected=text("is.module_list", count=2), got=type(heads).__name__,
-              hint="hint.wrapper_2d")
+              hint="idea")
     expect_shape(module(book_batch()), (2, 6, 2), "wrapper_with_2d_output(3, 6, 0.0)(batch)",
-                  "hint.wrapper_2d")
+                  "idea")
 
 
-@check_of("split_heads", hint="hint.split_heads")
+@check_of("split_heads")
 def _check_split_heads(ns):
     f = ns["split_heads"]
     x = torch.arange(2 * 5 * 12, dtype=torch.float32).reshape(2, 5, 12)  # (b, T, d_out)
-    heads = expect_shape(f(x, 3), (2, 3, 5, 4), text("what.on_shape", call="split_heads(x, 3)",
-                                                       shape="(2, 5, 12)"), "view_without_transpose")
+    heads = expect_shape(f(x, 3), (2, 3, 5, 4), text("what.on_shape", call="split_heads(x, 3)", shape="(2, 5, 12)"),
+                         "idea", "split_heads")
+    expect_close(heads, expected("split_heads"), "split_heads(x, 3)", "idea", atol=0, case="split_heads")
     for b, h, t in ((0, 0, 0), (0, 1, 4), (1, 2, 3)):
         expect_close(heads[b, h, t], x[b, t, 4 * h : 4 * h + 4],
                       text("what.split_entry", b=b, h=h, t=t), "view_without_transpose", atol=0)
@@ -68,46 +71,47 @@ def _check_split_heads(ns):
               got=repr(str(error)), hint="hint.split_error")
 
 
-@check_of("merge_heads", hint="hint.merge_layout")
+@check_of("merge_heads")
 def _check_merge_heads(ns):
     f = ns["merge_heads"]
     heads = torch.arange(2 * 3 * 5 * 4, dtype=torch.float32).reshape(2, 3, 5, 4)  # (b, h, T, hd)
     merged = call_student("hint.merge_contiguous", f, heads)
     expect_shape(merged, (2, 5, 12), text("what.on_shape", call="merge_heads(x)", shape="(2, 3, 5, 4)"),
-                 "hint.merge_layout")
+                 "idea", "merge_heads")
+    expect_close(merged, expected("merge_heads"), "merge_heads(x)", "idea", atol=0, case="merge_heads")
     for b, h, t in ((0, 0, 0), (0, 1, 4), (1, 2, 3), (1, 0, 2)):
         expect_close(merged[b, t, 4 * h : 4 * h + 4], heads[b, h, t],
-                     text("what.merge_entry", b=b, h=h, t=t), "hint.merge_layout", atol=0)
+                     text("what.merge_entry", b=b, h=h, t=t), "idea", atol=0)
 
 
-@check_of("MultiHeadAttention", hint="hint.mha_values")
+@check_of("MultiHeadAttention")
 def _check_multi_head_attention(ns):
     cls = ns["MultiHeadAttention"]
     expect_book_module(cls, "MultiHeadAttention", BOOK_MULTI_HEAD, layers=("W_query", "W_key", "W_value", "out_proj"),
-                       layers_hint="hint.mha_layers", values_hint="hint.mha_values", num_heads=2)
+                       layers_hint="hint.mha_layers", values_hint="idea", num_heads=2)
     wide = cls(6, 12, 8, 0.0, num_heads=3)
     x = torch.randn(2, 5, 6, generator=seeded(8))
     out = expect_shape(wide(x), (2, 5, 12), text("what.on_shape", call=(
-        "MultiHeadAttention(6, 12, 8, 0.0, num_heads=3)"), shape="(2, 5, 6)"), "hint.mha_values")
-    expect_no_leak(wide, x, out)
+        "MultiHeadAttention(6, 12, 8, 0.0, num_heads=3)"), shape="(2, 5, 6)"), "idea")
+    expect_no_future_leak(wide, x, out)
 
 
-@check_of("gpt2_small_attention", hint="hint.gpt2")
+@check_of("gpt2_small_attention")
 def _check_gpt2_small_attention(ns):
     module = ns["gpt2_small_attention"]()
     if not isinstance(module, nn.Module):
         fail("values", what="gpt2_small_attention()", expected=text("is.module"),
-              got=type(module).__name__, hint="hint.gpt2")
+              got=type(module).__name__, hint="idea")
     count = sum(parameter.numel() for parameter in module.parameters())
     if count != GPT2_SMALL_ATTENTION_PARAMETERS:
         fail("values", what=text("what.parameter_count"),
               expected=f"{GPT2_SMALL_ATTENTION_PARAMETERS:,}", got=f"{count:,}",
-              hint="hint.gpt2")
+              hint="idea")
     mask = getattr(module, "mask", None)
     settings = (("num_heads", getattr(module, "num_heads", 12), 12),
                 ("mask.shape", tuple(mask.shape) if mask is not None else (1024, 1024), (1024, 1024)),
                 ("dropout.p", getattr(getattr(module, "dropout", None), "p", 0.0), 0.0))
-    for setting, got, expected in settings:
-        if got != expected:
-            fail("values", what=text("what.gpt2_setting", setting=setting), expected=str(expected),
-                  got=str(got), hint="hint.gpt2")
+    for setting, got, wanted in settings:
+        if got != wanted:
+            fail("values", what=text("what.gpt2_setting", setting=setting), expected=str(wanted),
+                  got=str(got), hint="idea")

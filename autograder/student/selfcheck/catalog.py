@@ -16,15 +16,25 @@ from collections.abc import Iterator, Mapping
 
 from .. import language as languages
 from ..mistakes import MISTAKES
+from .hints import CODE, FUNCTIONS, IDEAS
 
 MESSAGES: dict[str, str] = {
     # The line a check prints.
     "passed": "✅ {stage} passed its public check",
     "failed": "❌ {stage}: {detail}",
-    # The line under a failed check, and what hint("<stage>") prints.
-    "hint_offer": '   💡 Stuck? hint("{stage}") suggests what to change.',
-    "hint_line": "💡 {stage}: {hint}",
+    # The line under a failed check, and what hint("<stage>", tier) prints.
+    "hint_offer": '   💡 Stuck? hint("{stage}") gives the idea; hint("{stage}", 2) names the functions.',
+    "hint_line": "💡 {stage} (hint {tier} of 3): {hint}",
+    "hint_code": "💡 {stage} (hint 3 of 3), code to start from (make it yours: the check still has the last word):",
+    "hint_more.2": '   More: hint("{stage}", 2) names the functions that do it.',
+    "hint_more.3": '   More: hint("{stage}", 3) shows code to start from.',
     "hint_passed": "✅ {stage} passes its public check: no hint needed.",
+    "hint_tiers": 'hint("{stage}", {tier}): the hints come in three tiers, 1, 2 and 3.',
+    # What needs("<stage>") says when a demo cannot run yet, or a wrong answer broke it.
+    "needs.finish_first": "⏭ Finish `{stage}` first: this demo runs once it works.",
+    "needs.name": "⏭ This demo needs `{name}`, which a demo above makes: finish the stages above first.",
+    "needs.stopped": ('⚠ This demo stopped at {reason}. It runs your `{stage}` (or a stage it uses):'
+                      ' check("{stage}") says what it finds.'),
     # What went wrong.
     "unknown_stage": "there is no stage called {stage!r}; the stages are: {known}",
     "unknown_stage_near": "there is no stage called {stage!r}; did you mean {suggestion!r}?",
@@ -56,7 +66,6 @@ MESSAGES: dict[str, str] = {
     "what.sums_along": "the sums along dim={dim} of {call}",
     "what.row": "row {row} of {call}",
     "what.rows": "rows {rows} of {call}",
-    "what.last_rows": "the last row of every sequence of {call}",
     "what.seeded": "{call} under torch.manual_seed({seed}), on the running example",
     "what.after_copy": "x @ sa_v1.{name} after the copy, next to sa_v2.{name}(x)",
     "what.the_copy": "sa_v1 after the copy",
@@ -65,9 +74,9 @@ MESSAGES: dict[str, str] = {
     "what.kept_values": "the values kept by {call}",
     "what.zero_fraction": "the fraction of zeros made by {call}",
     "what.same_seed": "two calls with generators seeded alike",
-    "what.input_after": "x after the call",
+    "what.input_after": "the input of {call}, after the call",
     "what.longer_context": "{call} with context_length=10, on 6 tokens",
-    "what.no_leak": "the outputs of the earlier tokens after changing the last token",
+    "what.no_leak": "the outputs of tokens 0 to {position} after changing the tokens from {later} on",
     "what.eval_mode": "{call} in eval mode",
     "what.split_entry": "split_heads(x, 3)[{b}, {h}, {t}] (head {h} of token {t})",
     "what.merge_entry": "the features of head {h} in merge_heads(x)[{b}, {t}] (token {t})",
@@ -93,95 +102,49 @@ MESSAGES: dict[str, str] = {
     "is.names_sizes": "a message naming {a} and {b}",
     "is.module": "an nn.Module",
     "is.empty_tensor": "an empty tensor",
-    # Hints, shown only when a student asks (hint("<stage>")): one per stage to get started,
-    # and one per finding; a finding that matches a known mistake uses the mistake's text.
-    "hint.scores_for_query": (
-        "One matrix-vector product computes the dot product of the query with every row:"
-        " (T, d) @ (d,) -> (T,)."
-    ),
-    "hint.scores_all": (
-        "Entry [i, j] is the dot product of rows i and j: multiply inputs by its own transpose,"
-        " (T, d) @ (d, T) -> (T, T)."
-    ),
+    "is.non_finite": "({count} not finite, the first {value} at {index})",
+    "is.overflow": "nan, as the formula gives when exp overflows",
+    "is.from_formula": "the formula, with exp and a sum",
+    "is.library_softmax": "a call of one of torch's softmax functions",
+    # The figure of a recognised mistake: what each panel is, and what to look at.
+    "figure.yours": "your attention weights",
+    "figure.right": "the right attention weights",
+    "figure.key": "key (the token attended to)",
+    "figure.query": "query",
+    "figure.future": "The upper triangle is lit: tokens attend to tokens that come after them.",
+    "figure.columns": "Each column sums to 1, not each row: the softmax ran over the wrong dimension.",
+    "figure.pale_rows": ("Pale rows: after the future is zeroed, the rows no longer sum to 1 (the sums are at the"
+                         " right)."),
+    # Hints for what a check found, shown only when a student asks (hint("<stage>")) and instead of
+    # the stage's idea (hints.py); a finding that matches a known mistake uses the mistake's text.
     "hint.rows_sum_to_one": (
         "Each slice along `dim` must sum to 1: divide exp(x) by its sum over `dim`"
         " (keepdim=True so the shapes broadcast)."
-    ),
-    "hint.softmax_values": "softmax(x)_i = exp(x_i) / sum_j exp(x_j), computed along `dim`.",
-    "hint.softmax_naive": (
-        "Follow the formula: the exp of every entry, divided by the sum of the exps along `dim`;"
-        " with keepdim=True the sum keeps a dimension of size 1, so the division broadcasts."
-    ),
-    "hint.softmax_stable": (
-        "Before the exp, subtract from each slice along `dim` its own largest value (keepdim=True"
-        " again): the result does not change, and the largest exp becomes exp(0) = 1."
-    ),
-    "hint.context_sum": (
-        "Weight each input row by its attention weight and add the rows up:"
-        " (T,) @ (T, d) -> (d,)."
-    ),
-    "hint.simple_self_attention": (
-        "Three steps: the (T, T) scores of every pair, a softmax over each row (dim=-1), then for"
-        " every row the weighted sum of the inputs, (T, T) @ (T, d) -> (T, d)."
-    ),
-    "hint.sdp_values": (
-        "Multiply the queries by the keys with only their last two dimensions swapped"
-        " (transpose(-2, -1)), then divide by the square root of d_k = keys.shape[-1]."
     ),
     "hint.v1_params": (
         "Create self.W_query, self.W_key and self.W_value, in that order, each an nn.Parameter"
         " holding torch.rand(d_in, d_out)."
     ),
-    "hint.v1_values": (
-        "Check the creation order (W_query, W_key, W_value), x @ W for the projections, scores"
-        " divided by keys.shape[-1] ** 0.5, softmax over dim=-1, then the product with the values."
-    ),
     "hint.v2_layers": (
         "Create self.W_query, self.W_key and self.W_value, in that order, as"
         " nn.Linear(d_in, d_out, bias=qkv_bias)."
     ),
-    "hint.v2_values": (
-        "Same computation as SelfAttention_v1, with the nn.Linear layers doing the projections."
-    ),
-    "hint.copy_transpose": (
-        "nn.Linear stores its weight as (d_out, d_in) and computes x @ weight.T, while v1 computes"
-        " x @ W with W of shape (d_in, d_out): each W must become the transposed weight of the"
-        " matching layer. Write into parameters under torch.no_grad()."
-    ),
-    "hint.prefix_mean": "Row t of the output is the mean of rows 0..t of the input (per batch).",
-    "hint.prefix_matmul": (
-        "Row t of the (T, T) matrix holds 1/(t+1) in its first t+1 columns and 0 after them: a"
-        " lower triangle of ones (torch.tril) divided by its row sums. (T, T) @ (B, T, C)"
-        " broadcasts over the batch."
-    ),
-    "hint.softmax_mask": (
-        "Fill the future positions (where tril == 0) with -inf, softmax over the last dim, then"
-        " multiply by x."
-    ),
     "hint.mask_bool": "Return a torch.bool tensor (for example with .bool() or dtype=torch.bool).",
-    "hint.mask_future": (
-        "True marks the hidden future: entry [i, j] is True exactly when j > i, that is strictly"
-        " above the diagonal (the diagonal itself stays False). torch.triu keeps what lies above"
-        " a diagonal of your choice."
-    ),
     "hint.mask_device": "Create the tensor on `device`, e.g. torch.ones(..., device=device).",
     "hint.sizes_from_input": (
-        "Read every size from the input (T = x.shape[-2]): the grader tries other lengths, and it never"
-        " runs the demo cell that sets T."
+        "Read every size from the input (T = x.shape[-2]): a function must work for any length, not only"
+        " for the demo cell's T = 8, which it cannot see when it is called elsewhere."
+    ),
+    "hint.naive_overflows": (
+        "softmax_naive is the formula as it stands, so it overflows for [1000, 1001, 1002], as the demo shows;"
+        " yours gives finite weights there: it already subtracts something (that is softmax_stable's job,"
+        " next), or it calls a softmax of torch's."
     ),
     "hint.input_dtype": (
         "Create the tensors you need with the input's dtype and device, e.g. torch.zeros(T, T,"
         " dtype=x.dtype, device=x.device): float64 inputs must work too."
     ),
-    "hint.renormalise": (
-        "Zero the entries above the diagonal, then divide each row by its new sum"
-        " (sum over dim=-1 with keepdim=True)."
-    ),
     "hint.future_zero": "Every weight above the diagonal (a future token) must be exactly 0.",
-    "hint.masked_softmax": (
-        "masked_fill the positions above the diagonal with -inf, divide by sqrt(d_k), then"
-        " softmax over the last dim."
-    ),
     "hint.dropout_rate": "Each element should be zeroed with probability p.",
     "hint.dropout_generator": (
         "Draw the random numbers with torch.rand(..., generator=generator) so a seeded generator"
@@ -189,12 +152,6 @@ MESSAGES: dict[str, str] = {
     ),
     "hint.dropout_all": "When p == 1 every element is dropped: return torch.zeros_like(x).",
     "hint.dropout_range": "Raise ValueError with a clear message when p is outside [0, 1].",
-    "hint.dropout_inplace": "Do not modify x in place; return a new tensor.",
-    "hint.dropout_steps": (
-        "Handle the special cases first (p outside [0, 1], training=False, p == 0, p == 1). Then"
-        " draw one uniform number per element (torch.rand with the generator, on x's device),"
-        " keep the elements whose number is at least p, and divide the kept ones by 1 - p."
-    ),
     "hint.causal_buffer": (
         "A tensor that must move with the module (.to(device)) but is not trained belongs in a"
         " buffer: self.register_buffer(\"mask\", ...), with a (context_length, context_length)"
@@ -204,40 +161,14 @@ MESSAGES: dict[str, str] = {
         "Create W_query, W_key, W_value (in that order) as nn.Linear(d_in, d_out, bias=qkv_bias)"
         " and self.dropout = nn.Dropout(dropout)."
     ),
-    "hint.causal_values": (
-        "With a batch, swap only the last two dimensions of the keys; fill the future scores with"
-        " -inf through the mask sliced to [:T, :T]; divide by sqrt(d_k), softmax over the last"
-        " dim, dropout, then multiply by the values."
-    ),
-    "hint.mask_slice": (
-        "Slice the mask to the current length, self.mask.bool()[:T, :T], so any"
-        " T <= context_length works."
-    ),
-    "hint.no_leak": "Outputs for earlier tokens must not change when a later token changes.",
     "hint.eval_dropout": "In eval mode nn.Dropout is the identity; apply it through self.dropout.",
     "hint.wrapper_heads": (
         "self.heads must be an nn.ModuleList of num_heads CausalAttention modules: a plain Python"
         " list would hide their parameters from the module."
     ),
-    "hint.wrapper_values": (
-        "Concatenate the heads' outputs along the last dim: torch.cat(..., dim=-1)."
-    ),
-    "hint.wrapper_2d": (
-        "Each head contributes d_out features and the wrapper concatenates them: with two heads,"
-        " which d_out gives 2 features in all?"
-    ),
-    "hint.split_heads": (
-        "First view the last dimension as (num_heads, head_dim), giving (b, T, h, hd), then swap"
-        " the token and head dimensions. Viewing straight to (b, h, T, hd) has the right shape"
-        " but mixes tokens and heads."
-    ),
     "hint.split_view": "Use view + transpose: the result should share memory with x (no copy).",
     "hint.split_error": (
         "Raise ValueError when d_out % num_heads != 0, naming both numbers in the message."
-    ),
-    "hint.merge_layout": (
-        "Undo split_heads in reverse order: put the heads next to the features again"
-        " (transpose(1, 2)), then view the result as (b, T, h * hd)."
     ),
     "hint.merge_contiguous": (
         "view() needs contiguous memory after a transpose: call .contiguous() before .view()."
@@ -245,14 +176,6 @@ MESSAGES: dict[str, str] = {
     "hint.mha_layers": (
         "Create W_query, W_key, W_value as nn.Linear(d_in, d_out, bias=qkv_bias), then"
         " out_proj = nn.Linear(d_out, d_out), in that order."
-    ),
-    "hint.mha_values": (
-        "Project, split into heads, scale by sqrt(head_dim), mask the future with -inf, softmax,"
-        " dropout, multiply by the values, merge the heads, then apply out_proj."
-    ),
-    "hint.gpt2": (
-        "GPT-2 small has 12 heads, 768 features in and out, and a context of 1024 tokens; this"
-        " exercise uses no dropout, and everything else keeps its default."
     ),
 }
 
@@ -271,27 +194,47 @@ def texts(language: str) -> Mapping[str, str]:
             **languages.messages(language, "selfcheck", MESSAGES)}
 
 
-# The words of the check being run, in its notebook's language.
-_texts: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar("selfcheck_texts", default=None)
+# The language of the check being run: its notebook's.
+_language: contextvars.ContextVar[str] = contextvars.ContextVar("selfcheck_language",
+                                                                default=languages.DEFAULT_LANGUAGE)
 
 
 def _in_force() -> Mapping[str, str]:
-    return _texts.get() or texts(languages.DEFAULT_LANGUAGE)
+    return texts(_language.get())
 
 
 @contextlib.contextmanager
 def speaking(language: str) -> Iterator[None]:
     """Within the block, the checks' messages are in ``language``."""
-    token = _texts.set(texts(language))
+    token = _language.set(language)
     try:
         yield
     finally:
-        _texts.reset(token)
+        _language.reset(token)
 
 
-def hint_text(key: str) -> str:
-    """A hint: a stage's (``hint.*``) or a known mistake's (its id), in the language in force."""
-    return _in_force()[key]
+IDEA = "idea"  # a finding with no fix of its own: hint(stage) gives the stage's idea
+
+
+def hint_text(key: str) -> str | None:
+    """A finding's hint (``hint.*``) or a known mistake's (its id), in the language in force;
+    None for ``IDEA``."""
+    return None if key == IDEA else _in_force()[key]
+
+
+@functools.cache
+def _hint_tiers(language: str) -> Mapping[str, str]:
+    english = {**{f"idea.{stage}": text for stage, text in IDEAS.items()},
+               **{f"functions.{stage}": text for stage, text in FUNCTIONS.items()}}
+    return languages.messages(language, "hints", english)
+
+
+def tier_text(stage: str, tier: int) -> str:
+    """The hint of ``stage`` at ``tier`` (1 the idea, 2 the functions, 3 the code), in the language
+    in force (the code is code, the same in every language)."""
+    if tier == 3:
+        return CODE[stage]
+    return _hint_tiers(_language.get())[f"{'idea' if tier == 1 else 'functions'}.{stage}"]
 
 
 def text(key: str, **fields) -> str:

@@ -2,8 +2,11 @@
 
 A failed expectation raises ``Mismatch``: what was found, already worded in the notebook's
 language (``catalog``), and apart from it the hint, the fix a student sees only when asking for
-it (``hint("<stage>")``). Expected values are the book's printed numbers, small tensors written
-out, and invariants (rows sum to 1, no future leaks...); nothing here computes an answer.
+it (``hint("<stage>")``), and, for a recognised mistake in attention weights, the figure that
+shows it (``figures``). Expected values are the book's printed numbers, small tensors written
+out, invariants (rows sum to 1, no future leaks...), and the outputs the kit wrote down for the
+checks' fixed inputs (``known``): a failed output that one named mistake of the catalogue gives
+is named, as the hidden tests name it. Nothing here computes an answer.
 """
 
 from __future__ import annotations
@@ -12,17 +15,22 @@ from collections.abc import Callable
 
 import torch
 
+from . import known
 from .catalog import hint_text, text
+from .figures import MistakeFigure, figure_for
 
 ATOL = 1e-4  # the book prints 4 decimals
+SHOWN_VALUES = 8
 
 
 class Mismatch(Exception):
-    """A finding of a check, already worded for the student, and the hint that would fix it."""
+    """A finding of a check, already worded for the student, the hint that would fix it, and the
+    figure of the mistake when one shows it."""
 
-    def __init__(self, message: str, hint: str | None = None):
+    def __init__(self, message: str, hint: str | None = None, figure: MistakeFigure | None = None):
         super().__init__(message)
         self.hint = hint
+        self.figure = figure
 
 
 def one_line(error: BaseException) -> str:
@@ -32,20 +40,33 @@ def one_line(error: BaseException) -> str:
     return first if len(first) <= 300 else first[:297] + "..."
 
 
-def fail(key: str, hint: str | None = None, **fields) -> None:
-    """Raise the finding ``key`` with its fields; ``hint`` is a hint's key (shown on request)."""
-    raise Mismatch(text(key, **fields), hint_text(hint) if hint else None)
+def fail(key: str, hint: str | None = None, figure: MistakeFigure | None = None, **fields) -> None:
+    """Raise the finding ``key`` with its fields; ``hint`` is a hint's key or a mistake's id
+    (shown on request)."""
+    raise Mismatch(text(key, **fields), hint_text(hint) if hint else None, figure)
+
+
+def _index_text(index) -> str:
+    return "(" + ", ".join(str(int(i)) for i in index) + ")"
 
 
 def show(value) -> str:
-    """A short, readable rendering of a tensor (or anything else) for a message."""
+    """A short, readable rendering of a tensor (or anything else) for a message. Values that are
+    not finite are counted and located even when they lie beyond the first few shown."""
     if not isinstance(value, torch.Tensor):
         return type(value).__name__
     if value.numel() == 0:
         return text("is.empty_tensor")
-    flat = value.detach().to("cpu", torch.float64).reshape(-1)
-    numbers = ", ".join(f"{x:.4f}" for x in flat[:8].tolist())
-    return f"[{numbers}{', ...' if value.numel() > 8 else ''}]"
+    values = value.detach().to("cpu", torch.float64)
+    flat = values.reshape(-1)
+    numbers = ", ".join(f"{x:.4f}" for x in flat[:SHOWN_VALUES].tolist())
+    shown = f"[{numbers}{', ...' if value.numel() > SHOWN_VALUES else ''}]"
+    bad = ~torch.isfinite(values)
+    if bad.any():
+        first = bad.nonzero()[0]
+        shown += " " + text("is.non_finite", count=int(bad.sum()), value=f"{values[tuple(first)].item()}",
+                            index=_index_text(first))
+    return shown
 
 
 def shape_text(shape) -> str:
@@ -58,11 +79,16 @@ def expect_tensor(value, what: str) -> torch.Tensor:
     return value
 
 
-def expect_shape(value, shape, what: str, hint: str) -> torch.Tensor:
+def _named(actual, case: str | None, hint: str) -> str:
+    """The named mistake that ``actual`` reproduces on the case's input, else ``hint``."""
+    return known.named_mistake(actual, case) or hint
+
+
+def expect_shape(value, shape, what: str, hint: str, case: str | None = None) -> torch.Tensor:
     tensor = expect_tensor(value, what)
     if tuple(tensor.shape) != tuple(shape):
         fail("shape", what=what, expected=shape_text(shape), got=shape_text(tensor.shape),
-              hint=hint)
+             hint=_named(tensor, case, hint))
     return tensor
 
 
@@ -72,25 +98,34 @@ def close(actual: torch.Tensor, expected, atol: float = ATOL) -> bool:
     return actual.shape == expected.shape and torch.allclose(actual, expected, atol=atol, rtol=0)
 
 
-def expect_close(actual, expected, what: str, hint: str, atol: float = ATOL) -> None:
-    actual = expect_shape(actual, torch.as_tensor(expected).shape, what, hint)
-    if not close(actual, expected, atol):
-        fail("values", what=what, expected=show(torch.as_tensor(expected)), got=show(actual),
-              hint=hint)
+def expect_close(actual, expected, what: str, hint: str, atol: float = ATOL, case: str | None = None,
+                 weights=None, right_weights=None) -> None:
+    """``actual`` equals ``expected`` (to ``atol``). On the fixed input of ``case``, a failed output
+    that a named mistake gives names it; a mistake in attention weights is drawn from ``weights``
+    (the student's, by default ``actual``) beside ``right_weights`` (by default ``expected``)."""
+    actual = expect_shape(actual, torch.as_tensor(expected).shape, what, hint, case)
+    if close(actual, expected, atol):
+        return
+    mistake = known.named_mistake(actual, case)
+    figure = figure_for(mistake, actual if weights is None else weights,
+                        torch.as_tensor(expected) if right_weights is None else right_weights)
+    fail("values", what=what, expected=show(torch.as_tensor(expected)), got=show(actual), hint=mistake or hint,
+         figure=figure)
 
 
 def expect_attribute(module, name: str, kind: type, what: str, hint: str):
     value = getattr(module, name, None)
     if not isinstance(value, kind):
         fail("attribute", what=what, name=name, expected=kind.__name__,
-              got=type(value).__name__, hint=hint)
+             got=type(value).__name__, hint=hint)
     return value
 
 
 def expect_buffer(module, what: str) -> None:
-    if "mask" not in dict(module.named_buffers()):
+    """The module keeps a buffer (the causal mask, under any name), so that it moves with it."""
+    if not dict(module.named_buffers()):
         fail("attribute", what=what, name="mask", expected=text("is.buffer"),
-              got=type(getattr(module, "mask", None)).__name__, hint="hint.causal_buffer")
+             got=type(getattr(module, "mask", None)).__name__, hint="hint.causal_buffer")
 
 
 def expect_raises(call: Callable[[], object], error: type[Exception], what: str, hint: str):
@@ -100,7 +135,7 @@ def expect_raises(call: Callable[[], object], error: type[Exception], what: str,
         return raised
     except Exception as other:  # any other type is the finding
         fail("wrong_raise", what=what, expected=error.__name__, got=type(other).__name__,
-              hint=hint)
+             hint=hint)
     fail("no_raise", what=what, expected=error.__name__, hint=hint)
 
 
@@ -114,32 +149,73 @@ def call_student(hint: str, function: Callable, *args, **kwargs):
         raise Mismatch(text("raised", error_type="RuntimeError", error=one_line(error)), hint_text(hint)) from None
 
 
+def expect_unchanged(call: Callable[[torch.Tensor], object], x: torch.Tensor, what: str) -> object:
+    """``call(x)`` leaves ``x`` as it was (no in-place change); returns what it returned."""
+    before = x.clone()
+    result = call(x)
+    if not torch.equal(x, before):
+        fail("values", what=text("what.input_after", call=what), expected=text("is.unchanged"),
+             got=text("is.changed"), hint="input_modified_in_place")
+    return result
+
+
 def rows_sum_to_one(weights: torch.Tensor, dim: int = -1) -> bool:
     sums = weights.detach().to(torch.float64).sum(dim=dim)
     return bool(torch.allclose(sums, torch.ones_like(sums), atol=1e-5))
 
 
-def expect_causal_weights(weights: torch.Tensor, call: str, hint: str) -> None:
-    """No NaN, zeros above the diagonal, rows summing to 1."""
+def expect_causal_weights(weights: torch.Tensor, call: str, hint: str, case: str | None = None) -> None:
+    """No NaN, zeros above the diagonal, rows summing to 1; on the fixed input of ``case`` a named
+    mistake is named (and drawn)."""
+    def failing(key: str, fallback: str, **fields):
+        mistake = known.named_mistake(weights, case)
+        right = known.expected(case) if case is not None else None
+        fail(key, hint=mistake or fallback, figure=figure_for(mistake, weights, right), **fields)
+
     if torch.isnan(weights).any():
-        fail("values", what=call, expected=text("is.no_nan"), got=show(weights),
-              hint=hint)
+        failing("values", hint, what=call, expected=text("is.no_nan"), got=show(weights))
     num_tokens = weights.shape[-1]  # the future of query i: every key j > i
     above = torch.stack([weights.detach()[..., i, j] for i in range(num_tokens) for j in range(i + 1, num_tokens)])
     if above.abs().sum() != 0:
-        fail("values", what=text("what.above_diagonal", call=call),
-              expected=text("is.all", value=0), got=show(above), hint="hint.future_zero")
+        failing("values", "hint.future_zero", what=text("what.above_diagonal", call=call),
+                expected=text("is.all", value=0), got=show(above))
     if not rows_sum_to_one(weights):
-        fail("values", what=text("what.row_sums", call=call), expected=text("is.all", value=1),
-              got=show(weights.detach().sum(dim=-1)), hint=hint)
+        failing("values", hint, what=text("what.row_sums", call=call), expected=text("is.all", value=1),
+                got=show(weights.detach().sum(dim=-1)))
 
 
-def expect_no_leak(module, x: torch.Tensor, out: torch.Tensor) -> None:
-    """Changing the last token must leave the outputs of the earlier ones alone."""
-    changed = x.clone()
-    changed[:, -1] += 1.0
-    expect_close(module(changed)[:, :-1], out[:, :-1].detach(), text("what.no_leak"),
-                  "hint.no_leak", atol=1e-6)
+def attention_weights(module, x: torch.Tensor) -> torch.Tensor | None:
+    """The weights ``module`` passes through its ``dropout`` layer on ``x`` (a forward hook sees
+    what a layer receives), or None when it has no such layer or never calls it."""
+    layer = getattr(module, "dropout", None)
+    if not isinstance(layer, torch.nn.Module):
+        return None
+    caught = []
+    hook = layer.register_forward_hook(lambda layer, inputs, output: caught.append(inputs[0]))
+    try:
+        with torch.no_grad():
+            module(x)
+    except Exception:  # noqa: BLE001 - the figure is a help; the check itself reports what raised
+        return None
+    finally:
+        hook.remove()
+    return caught[0] if caught and isinstance(caught[0], torch.Tensor) else None
+
+
+def expect_no_future_leak(module, x: torch.Tensor, out: torch.Tensor, case: str | None = None) -> None:
+    """Changing the tokens after position t leaves the outputs of positions 0..t alone, for every
+    t; a leak is drawn from the module's own weights beside the right ones of ``case``."""
+    generator = torch.Generator().manual_seed(97)
+    for t in range(x.shape[1] - 1):
+        changed = x.clone()
+        changed[:, t + 1:] = torch.randn(changed[:, t + 1:].shape, generator=generator, dtype=x.dtype)
+        with torch.no_grad():
+            again = module(changed)
+        if not close(again[:, : t + 1], out[:, : t + 1].detach(), atol=1e-6):
+            right = known.weights(case) if case is not None else None
+            figure = figure_for("future_leak", attention_weights(module, x), right)
+            fail("values", what=text("what.no_leak", position=t, later=t + 1), expected=text("is.unchanged"),
+                 got=text("is.changed"), hint="future_leak", figure=figure)
 
 
 def seeded(seed: int) -> torch.Generator:
@@ -149,5 +225,3 @@ def seeded(seed: int) -> torch.Generator:
 def seed_weights(seed: int) -> None:
     """Like torch.manual_seed for module initialisation, touching only the CPU generator."""
     torch.random.default_generator.manual_seed(seed)
-
-

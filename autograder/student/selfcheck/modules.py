@@ -1,5 +1,5 @@
 """What every self-attention module of the course shares: built as the book builds it, it
-outputs the book's numbers, and a longer context changes nothing."""
+outputs the book's numbers, hides the future, and a longer context changes nothing."""
 
 from __future__ import annotations
 
@@ -8,12 +8,16 @@ from collections.abc import Sequence
 import torch
 from torch import nn
 
+from . import known
 from .book import book_batch
 from .catalog import text
 from .expectations import (
+    attention_weights,
+    close,
     expect_attribute,
     expect_buffer,
     expect_close,
+    expect_no_future_leak,
     expect_shape,
     seed_weights,
 )
@@ -21,11 +25,13 @@ from .expectations import (
 
 def expect_book_module(cls: type, class_name: str, book_output: list, *, layers: Sequence[str], layers_hint: str,
                        values_hint: str, **kwargs) -> tuple[nn.Module, torch.Tensor, torch.Tensor]:
-    """``cls(3, 2, 6, 0.0, **kwargs)`` under the book's seed 123: its ``layers`` are ``nn.Linear``, its
-    mask is a buffer, and on the book's batch it gives ``book_output``, also with a context of 10.
-    Returns the module, the batch and its output."""
+    """``cls(3, 2, 6, 0.0, **kwargs)`` under the book's seed 123: its ``layers`` are ``nn.Linear``, it
+    keeps a buffer, on the book's batch it gives ``book_output`` (a failure that a named mistake
+    gives is named, and one that leaks the future says so, with the module's weights drawn beside
+    the right ones), it hides the future, and a context of 10 changes nothing. Returns the module,
+    the batch and its output."""
     arguments = ", ".join(["3, 2, 6, 0.0", *(f"{key}={value}" for key, value in kwargs.items())])
-    call = f"{class_name}({arguments})"
+    call, case = f"{class_name}({arguments})", class_name
     seed_weights(123)
     module = cls(3, 2, 6, 0.0, **kwargs)
     for name in layers:
@@ -33,9 +39,14 @@ def expect_book_module(cls: type, class_name: str, book_output: list, *, layers:
     expect_buffer(module, call)
     batch = book_batch()
     what = text("what.seeded", call=call, seed=123)
-    out = expect_shape(module(batch), (2, 6, 2), what, values_hint)
-    expect_close(out, [book_output] * 2, what, values_hint)
+    out = expect_shape(module(batch), (2, 6, 2), what, values_hint, case)
+    expected = [book_output] * 2
+    if not close(out, expected) and known.named_mistake(out, case) is None:
+        expect_no_future_leak(module, batch, out, case)  # an unnamed failure that leaks says so first
+    expect_close(out, expected, what, values_hint, case=case, weights=attention_weights(module, batch),
+                 right_weights=known.weights(case))
+    expect_no_future_leak(module, batch, out, case)
     seed_weights(123)
-    expect_close(cls(3, 2, 10, 0.0, **kwargs)(batch), [book_output] * 2,
-                 text("what.longer_context", call=class_name), "hint.mask_slice")
+    expect_close(cls(3, 2, 10, 0.0, **kwargs)(batch), expected,
+                 text("what.longer_context", call=class_name), "mask_not_sliced")
     return module, batch, out

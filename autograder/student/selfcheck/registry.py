@@ -1,5 +1,4 @@
-"""The public check of each stage, registered by ``@check_of("<stage>", hint=...)`` where it is
-defined, with the hint a student gets on asking before the check has found anything to fix."""
+"""The public check of each stage, registered by ``@check_of("<stage>")`` where it is defined."""
 
 from __future__ import annotations
 
@@ -8,18 +7,15 @@ from collections.abc import Callable, Mapping
 Check = Callable[[Mapping], None]  # raises Mismatch (or whatever the student's code raises)
 
 CHECKS: dict[str, Check] = {}
-FIRST_HINTS: dict[str, str] = {}  # stage -> the key of its hint for getting started
 
 
-def check_of(stage: str, hint: str) -> Callable[[Check], Check]:
-    """Register the decorated function as the public check of ``stage``; ``hint`` is the key of
-    the stage's hint for a student who has not written it yet."""
+def check_of(stage: str) -> Callable[[Check], Check]:
+    """Register the decorated function as the public check of ``stage``."""
 
     def register(function: Check) -> Check:
         if stage in CHECKS:
             raise ValueError(f"{stage} has two public checks")
         CHECKS[stage] = function
-        FIRST_HINTS[stage] = hint
         return function
 
     return register

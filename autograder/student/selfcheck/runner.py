@@ -1,5 +1,5 @@
-"""Run a stage's public check and say, in the notebook's language, how it went; give its hint
-only when the student asks for it."""
+"""Run a stage's public check and say, in the notebook's language, how it went; give its hints,
+in tiers, only when the student asks for them."""
 
 from __future__ import annotations
 
@@ -12,19 +12,25 @@ import torch
 
 from .. import language as languages
 from ..curriculum import assignment_of
-from .catalog import hint_text, speaking, text
+from ..records import show
+from .catalog import speaking, text, tier_text
 from .expectations import Mismatch, one_line
-from .registry import CHECKS, FIRST_HINTS
+from .figures import MistakeFigure, draw, use_fonts
+from .hints import TIERS
+from .registry import CHECKS
 
 
 @dataclass(frozen=True)
 class CheckResult:
     """The outcome of one public check: ``message`` is the line shown to the student; ``hint``,
-    when the check found something to fix, is what ``hint("<stage>")`` shows."""
+    when the check found something specific to fix, is what ``hint("<stage>")`` shows instead of
+    the stage's idea; ``figure``, for a recognised mistake in attention weights, shows it."""
 
     passed: bool
     message: str
     hint: str | None = None
+    figure: MistakeFigure | None = None
+    found: bool = False  # the check found something to fix (not a stage left unwritten or unknown)
 
 
 def run_check(stage: str | None, namespace: Mapping, language: str | None = None) -> CheckResult:
@@ -54,25 +60,25 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
     if stage not in namespace:
         detail = text("not_defined", stage=stage)
         return CheckResult(False, text("failed", stage=stage, detail=detail))
-    hint = None
+    hint, figure, found = None, None, True
     try:
         # The checks seed torch freely; the student's own random stream is left as it was.
         with torch.random.fork_rng(devices=[]):
             CHECKS[stage](namespace)
     except Mismatch as mismatch:
-        detail, hint = str(mismatch), mismatch.hint or hint_text(FIRST_HINTS[stage])
+        detail, hint, figure = str(mismatch), mismatch.hint, mismatch.figure
     except NotImplementedError as error:
         reason = one_line(error)
         if not reason or reason.startswith(f"{stage}:"):
             detail = text("not_implemented")
         else:
             detail = text("not_implemented_elsewhere", reason=reason)
+        found = False  # nothing written yet: no finding, the hints are the stage's own
     except Exception as error:  # whatever student code raises becomes one line
         detail = text("raised", error_type=type(error).__name__, error=one_line(error))
-        hint = hint_text(FIRST_HINTS[stage])
     else:
         return CheckResult(True, text("passed", stage=stage))
-    return CheckResult(False, text("failed", stage=stage, detail=detail), hint)
+    return CheckResult(False, text("failed", stage=stage, detail=detail), hint, figure, found)
 
 
 def nearest_stage(name: str) -> str | None:
@@ -82,16 +88,27 @@ def nearest_stage(name: str) -> str | None:
     return close[0] if close else None
 
 
-def hint_line(stage: str | None, namespace: Mapping, language: str | None = None) -> str:
-    """What ``hint(stage)`` prints: the fix for what the check finds now, the stage's first hint
-    when there is nothing to diagnose yet (not written), or that no hint is needed."""
-    result = run_check(stage, namespace, language)
-    with speaking(_language(stage, namespace, language)):
+def hint_line(stage: str | None, namespace: Mapping, language: str | None = None, tier: int = 1) -> str:
+    """What ``hint(stage, tier)`` shows: tier 1 the fix for what the check finds now (or the
+    stage's idea when it finds nothing specific), tier 2 the functions, tier 3 code to start
+    from; on a stage that passes, tier 1 says no hint is needed. Without a stage, or with an
+    unknown one, the check's message says which stages exist."""
+    language = _language(stage, namespace, language)
+    if stage not in CHECKS:
+        return run_check(stage, namespace, language).message
+    with speaking(language):
+        if tier not in range(1, TIERS + 1):
+            return text("hint_tiers", stage=stage, tier=tier)
+        if tier == 3:
+            return text("hint_code", stage=stage) + "\n\n" + tier_text(stage, 3)
+        if tier == 2:
+            return text("hint_line", stage=stage, tier=2, hint=tier_text(stage, 2)) + "\n" + \
+                text("hint_more.3", stage=stage)
+        result = run_check(stage, namespace, language)
         if result.passed:
             return text("hint_passed", stage=stage)
-        if stage not in CHECKS:  # no stage, or an unknown one: the message says which exist
-            return result.message
-        return text("hint_line", stage=stage, hint=result.hint or hint_text(FIRST_HINTS[stage]))
+        return text("hint_line", stage=stage, tier=1, hint=result.hint or tier_text(stage, 1)) + "\n" + \
+            text("hint_more.2", stage=stage)
 
 
 def _callers_globals() -> Mapping:
@@ -100,33 +117,57 @@ def _callers_globals() -> Mapping:
     return caller.f_globals if caller is not None else {}
 
 
+def _show_figure(figure: MistakeFigure, language: str) -> None:
+    """Draw the figure of a recognised mistake under the check's line, in a notebook."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:
+        return
+    if get_ipython() is None:
+        return
+    use_fonts(language)
+    with speaking(language):
+        drawn = draw(figure, text)
+    display(drawn)
+
+
 def check(stage: str | None = None, namespace: Mapping | None = None, language: str | None = None) -> None:
     """Print one line saying whether `stage` passes its public check, in `language` (by default
-    the notebook's, see `run_check`), and, when it found something to fix, a second line offering
-    the hint.
+    the notebook's, see `run_check`); when it found something to fix, a second line offering
+    the hints, and, for a recognised mistake in attention weights, its figure.
 
     Without `namespace`, the definitions are looked up in the caller's globals (the notebook).
     """
     namespace = _callers_globals() if namespace is None else namespace
+    language = _language(stage, namespace, language)
     result = run_check(stage, namespace, language)
     print(result.message)
-    if result.hint is not None:
-        with speaking(_language(stage, namespace, language)):
+    if result.found:
+        with speaking(language):
             print(text("hint_offer", stage=stage))
+    if result.figure is not None:
+        _show_figure(result.figure, language)
 
 
-def hint(stage: str | None = None, namespace: Mapping | None = None, language: str | None = None) -> None:
-    """Print the hint for `stage` (see `hint_line`), in `language` (by default the notebook's).
+def hint(stage: str | None = None, tier: int = 1, namespace: Mapping | None = None,
+         language: str | None = None) -> None:
+    """Show the hint of `stage` at `tier` (see `hint_line`), in `language` (by default the
+    notebook's), and keep in the notebook which tier was opened.
 
     Without `namespace`, the definitions are looked up in the caller's globals (the notebook).
     """
-    print(hint_line(stage, _callers_globals() if namespace is None else namespace, language))
+    namespace = _callers_globals() if namespace is None else namespace
+    line = hint_line(stage, namespace, language, tier)
+    if stage in CHECKS and tier in range(1, TIERS + 1):
+        show(line, {"hint": {"stage": stage, "tier": tier}})
+    else:
+        print(line)
 
 
 class SelfChecks:
-    """`check` and `hint` in one language: what a notebook's setup cell binds, as
-    ``check = self_checks("zh")`` and ``hint = check.hint`` (a kernel on Colab cannot read its
-    notebook to learn the language)."""
+    """`check` and `hint` in one language: what a notebook's setup cell binds (a kernel on Colab
+    cannot read its notebook to learn the language)."""
 
     def __init__(self, language: str | None = None):
         self.language = language if language in languages.LANGUAGES else None
@@ -135,9 +176,9 @@ class SelfChecks:
         """Run the public check of `stage` (see `check`)."""
         check(stage, _callers_globals() if namespace is None else namespace, self.language)
 
-    def hint(self, stage: str | None = None, namespace: Mapping | None = None) -> None:
-        """Print the hint for `stage` (see `hint`)."""
-        hint(stage, _callers_globals() if namespace is None else namespace, self.language)
+    def hint(self, stage: str | None = None, tier: int = 1, namespace: Mapping | None = None) -> None:
+        """Show the hint of `stage` at `tier`, 1 to 3 (see `hint`)."""
+        hint(stage, tier, _callers_globals() if namespace is None else namespace, self.language)
 
 
 def self_checks(language: str | None = None) -> SelfChecks:

@@ -1,0 +1,244 @@
+"""Recorded predictions: a student answers in code before a demo runs, and the demo says after it
+whether the prediction held.
+
+    predict("no_positions", overall=30, position_1=100)   # before the demo, in its own cell
+    ...                                                  # the demo runs and measures
+    reveal("no_positions", overall=48.5, position_1=100)  # the demo's last line: the comparison
+
+Each question has one or more fields, each a number (right within a tolerance) or a choice
+among short names. The answer a student writes stays in the notebook's code, where the grader
+reads it without running it and judges it with ``judge`` against the outcome the demos measure,
+which the grader keeps; a prediction scores nothing unless the instructor gives it points.
+Questions and their words are here; the answer key is not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from . import language as languages
+from .records import show
+
+ANSWER = "answer"  # the field of a question with one answer, given without a name: predict("q", "nan")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One thing to predict: a number in [low, high], right within ``tolerance`` of the outcome,
+    or (with ``choices``) one of a few short names."""
+
+    name: str
+    low: float = 0.0
+    high: float = 0.0
+    tolerance: float = 0.0
+    choices: tuple[str, ...] = ()
+
+    @property
+    def is_choice(self) -> bool:
+        return bool(self.choices)
+
+    def problem(self, value: object) -> tuple[str, dict] | None:
+        """Why ``value`` is no answer to this field (a message key and its fields), or None."""
+        if value is Ellipsis:
+            return ("replace_dots", {}) if self.name == ANSWER else ("replace_field_dots", {"field": self.name})
+        if self.is_choice:
+            if value not in self.choices:
+                return "not_a_choice", {"field": self.name, "value": repr(value),
+                                        "choices": ", ".join(repr(choice) for choice in self.choices)}
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return "not_a_number", {"field": self.name, "value": repr(value)}
+        if not self.low <= value <= self.high:
+            return "out_of_range", {"field": self.name, "value": _number(value), "low": _number(self.low),
+                                    "high": _number(self.high)}
+        return None
+
+    def holds(self, answer: object, outcome: object) -> bool:
+        """Whether ``answer`` is right for the measured ``outcome``."""
+        if self.is_choice:
+            return answer == outcome
+        return abs(float(answer) - float(outcome)) <= self.tolerance + 1e-9
+
+
+@dataclass(frozen=True)
+class Question:
+    """A prediction a notebook asks for before one of its demos."""
+
+    id: str
+    assignment: str
+    fields: tuple[Field, ...]
+
+    def field_names(self) -> list[str]:
+        return [field.name for field in self.fields]
+
+
+def _number_field(name: str, low: float, high: float, tolerance: float) -> Field:
+    return Field(name, low=low, high=high, tolerance=tolerance)
+
+
+def _choice_field(name: str, *choices: str) -> Field:
+    return Field(name, choices=choices)
+
+
+QUESTIONS: dict[str, Question] = {question.id: question for question in (
+    # 01: what softmax_naive makes of [1000, 1001, 1002]; the largest weight of the heat map; whether
+    # reversing the sentence changes any token's context vector.
+    Question("naive_overflow", "01_attention_scores", (_choice_field(ANSWER, "weights", "nan", "inf", "error"),)),
+    Question("largest_weight", "01_attention_scores", (_number_field(ANSWER, 0.0, 1.0, 0.05),)),
+    Question("reversed_sentence", "01_attention_scores", (_choice_field(ANSWER, "same", "different"),)),
+    # 02: the spread of q·k for keys of 1024 features; whether one shared W learns a one-way relation.
+    Question("scores_spread", "02_self_attention", (_number_field(ANSWER, 0.0, 10_000.0, 4.0),)),
+    Question("shared_w", "02_self_attention", (_choice_field(ANSWER, "as_well", "worse"),)),
+    # 03: the darkest cell of row 4 of the trained head; accuracy without position embeddings (%).
+    Question("trained_head", "03_causal_attention", (_number_field("column", 0, 7, 0),)),
+    Question("no_positions", "03_causal_attention", (_number_field("overall", 0, 100, 10),
+                                                     _number_field("position_1", 0, 100, 10))),
+    # 04: how two heads share two jobs; the parameters of a 12-head wrapper; the loss of the
+    # two-layer model on the repeated stretch and on the other tokens of its sequences.
+    Question("two_heads", "04_multi_head_attention", (_choice_field(ANSWER, "split", "both_mixed", "one_does_both"),)),
+    Question("wrapper_parameters", "04_multi_head_attention", (_number_field(ANSWER, 0, 1e9, 0),)),
+    Question("induction", "04_multi_head_attention", (_choice_field("repeated", "guessing", "near_zero"),
+                                                      _choice_field("other", "guessing", "near_zero"))),
+)}
+
+
+def questions_of(assignment: str) -> list[Question]:
+    return [question for question in QUESTIONS.values() if question.assignment == assignment]
+
+
+def answer_fields(question: Question, answer: object, fields: Mapping[str, object]) -> dict[str, object]:
+    """The fields of a call ``predict(question, answer, **fields)``: a lone answer names the
+    question's single field."""
+    given = dict(fields)
+    if answer is not None:
+        given.setdefault(question.fields[0].name if len(question.fields) == 1 else ANSWER, answer)
+    return given
+
+
+def problems(question: Question, given: Mapping[str, object]) -> list[tuple[str, dict]]:
+    """What keeps ``given`` from being an answer to ``question``: message keys and their fields."""
+    unknown = sorted(set(given) - set(question.field_names()))
+    if unknown:
+        return [("unknown_fields", {"question": question.id, "fields": ", ".join(unknown),
+                                    "expected": ", ".join(question.field_names())})]
+    found = []
+    for field in question.fields:
+        if field.name not in given:
+            found.append(("missing_field", {"field": field.name}))
+        elif (problem := field.problem(given[field.name])) is not None:
+            found.append(problem)
+    return found
+
+
+def judge(question: Question, answer: Mapping[str, object], outcome: Mapping[str, object]) -> bool:
+    """Whether a well-formed ``answer`` is right for the measured ``outcome``, field by field."""
+    return all(field.holds(answer[field.name], outcome[field.name]) for field in question.fields)
+
+
+def _number(value: float) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def answer_text(question: Question, values: Mapping[str, object]) -> str:
+    """``values`` as the student wrote them: ``'nan'``, or ``overall=30, position_1=100``."""
+    def one(value):
+        return repr(value) if isinstance(value, str) else _number(value)
+
+    if [field.name for field in question.fields] == [ANSWER]:
+        return one(values[ANSWER])
+    return ", ".join(f"{field.name}={one(values[field.name])}" for field in question.fields)
+
+
+# -- what the student sees -----------------------------------------------------------------
+
+MESSAGES: dict[str, str] = {
+    "recorded": "📝 Prediction recorded: {answer}. Now run the demo below and compare.",
+    "unknown_question": "There is no prediction called {question!r}; this course asks for: {known}.",
+    "unknown_fields": "{question} has no {fields}: write {expected}.",
+    "missing_field": "give a value for {field}",
+    "replace_dots": "write your prediction in place of the ...",
+    "replace_field_dots": "write your prediction for {field} in place of its ...",
+    "not_a_choice": "{field} = {value} is not one of the choices: write one of {choices}",
+    "not_a_number": "{field} = {value} is not a number: write a number",
+    "out_of_range": "{field} = {value} is outside {low} to {high}",
+    "not_recorded": "✏️ Not recorded yet: {problems}.",
+    "right": "✅ You predicted {answer}; the demo measured {outcome}. Right!",
+    "wrong": "🔎 You predicted {answer}; the demo measured {outcome}. Not this time.",
+    "no_prediction": "The demo measured {outcome}. (No prediction was recorded above: make one next time before you"
+                     " run the demo; it is how you find out what you expected.)",
+    "explain.naive_overflow": "exp(1000) is already too large for a float32: it overflows to inf, and inf / inf is"
+                              " nan in every entry.",
+    "explain.largest_weight": "Within a row the scores differ by less than 0.8 and e^0.8 is about 2.2, so no weight"
+                              " can be much larger than the 1/6 of a uniform row.",
+    "explain.reversed_sentence": "Attention alone only compares embeddings: every token gets exactly the same"
+                                 " context vector, and the rows come out in the new order.",
+    "explain.scores_spread": "The q·k of random vectors with d_k independent entries has a standard deviation of"
+                             " about sqrt(d_k): sqrt(1024) = 32.",
+    "explain.shared_w": "With one W the score matrix x W Wᵀ xᵀ is symmetric: a digit cannot score the next digit high"
+                        " while the next one scores it low, which the task needs of every digit around the clock.",
+    "explain.trained_head": "The head finds the digit just before the query by its position: row 4 looks at"
+                            " column 3, not at the other 1 in column 1.",
+    "explain.no_positions": "Position 1 sees only two tokens, itself and its answer: a head that looks away from"
+                            " its own digit is right there every time. Later positions see more tokens, and the"
+                            " same rule can only guess among them.",
+    "explain.two_heads": "Each head can average only what it looks at: one head per job keeps each answer clean.",
+    "explain.wrapper_parameters": "Twelve heads with three 768 × 64 matrices each are 1,769,472 parameters: exactly"
+                                  " the three 768 × 768 matrices of MultiHeadAttention.",
+    "explain.induction": "On the repeated stretch the model copies what followed the token's first appearance; the"
+                         " other tokens cannot be known in advance, so their loss stays at guessing.",
+}
+
+
+def _texts(language: str) -> Mapping[str, str]:
+    return languages.messages(language, "predictions", MESSAGES)
+
+
+class Predictions:
+    """``predict`` and ``reveal`` for one kernel, speaking one language; the answers made so far."""
+
+    def __init__(self, language: str = languages.DEFAULT_LANGUAGE):
+        self.language = language
+        self.answers: dict[str, dict[str, object]] = {}
+
+    def _text(self, key: str, **fields) -> str:
+        return _texts(self.language)[key].format(**fields)
+
+    def _question(self, question_id: str) -> Question | None:
+        question = QUESTIONS.get(question_id)
+        if question is None:
+            print(self._text("unknown_question", question=question_id, known=", ".join(QUESTIONS)))
+        return question
+
+    def predict(self, question_id: str, answer: object = None, /, **fields: object) -> None:
+        """Record a prediction for the demo that follows (in the output, where the grader sees it)."""
+        question = self._question(question_id)
+        if question is None:
+            return
+        given = answer_fields(question, answer, fields)
+        found = problems(question, given)
+        if found:
+            self.answers.pop(question.id, None)
+            listed = "; ".join(self._text(key, **values) for key, values in found)
+            print(self._text("not_recorded", problems=listed))
+            return
+        self.answers[question.id] = given
+        show(self._text("recorded", answer=answer_text(question, given)),
+             {"prediction": {"question": question.id, "answer": given}})
+
+    def reveal(self, question_id: str, outcome: object = None, /, **fields: object) -> None:
+        """After the demo: the measured ``outcome`` beside the prediction, and why it is so."""
+        question = self._question(question_id)
+        if question is None:
+            return
+        measured = answer_fields(question, outcome, fields)
+        outcome_text = answer_text(question, measured)
+        answer = self.answers.get(question.id)
+        if answer is None:
+            line = self._text("no_prediction", outcome=outcome_text)
+        else:
+            verdict = "right" if judge(question, answer, measured) else "wrong"
+            line = self._text(verdict, answer=answer_text(question, answer), outcome=outcome_text)
+        show(f"{line}\n   {self._text('explain.' + question.id)}",
+             {"outcome": {"question": question.id, "measured": measured}})
