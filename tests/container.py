@@ -79,7 +79,7 @@ PRIVATE_MOUNTS = ["unshare", "--mount", "--propagation", "private"]
 
 
 @contextlib.contextmanager
-def _cgroups(memory_mb: int, cpu: float) -> Iterator[tuple[list[Path], Path]]:
+def fresh_cgroups(memory_mb: int, cpu: float) -> Iterator[tuple[list[Path], Path]]:
     """Fresh cgroups with the limits; yields the files to write a pid into, and a function that
     reads the memory the cgroup holds now (what the kernel cannot reclaim: anonymous and shared)."""
     name = f"attention-kit-test-{os.getpid()}"
@@ -146,7 +146,7 @@ def run_as_container(command: list[str], *, memory_mb: int = 768, cpu: float = 0
     """Run ``command`` inside fresh cgroups, without CAP_SYS_ADMIN; returns its result and the
     peak of the memory it held (sampled every 20 ms: page cache, which the kernel reclaims before
     it kills anything, is not counted)."""
-    with _cgroups(memory_mb, cpu) as (groups, holding):
+    with fresh_cgroups(memory_mb, cpu) as (groups, holding):
         join = "; ".join(f"echo $$ > {group}" for group in groups)
         wrapped = ["bash", "-c", f'{join}; exec "$@"', "bash", *PRIVATE_MOUNTS, *open_to_others(DROP_SYS_ADMIN),
                    *command]

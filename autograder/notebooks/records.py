@@ -17,8 +17,7 @@ import ast
 from dataclasses import dataclass, field
 
 from autograder.student.predictions import QUESTIONS, answer_fields, problems
-from autograder.student.records import RECORD_KEY
-from autograder.student.selfcheck.hints import TIERS
+from autograder.student.records import RECORD_KEY, TIERS
 
 MAX_CELL_CHARS = 200_000  # as the definitions' reader: a longer cell is not read
 

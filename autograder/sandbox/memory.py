@@ -96,10 +96,12 @@ def _enclosing_groups() -> list[Path]:
 
 
 def _limit_and_use(group: Path) -> tuple[int | None, int]:
-    """A group's memory limit (None: none) and what it uses that cannot be reclaimed (its use
-    less the inactive file cache, which the kernel drops before it kills anyone)."""
-    for limit_file, use_file, inactive in (("memory.max", "memory.current", "inactive_file"),
-                                           ("memory.limit_in_bytes", "memory.usage_in_bytes", "total_inactive_file")):
+    """A group's memory limit (None: none) and what it uses that cannot be reclaimed: its use less
+    its file cache, active or not. The kernel drops clean file pages before it kills anyone, and a
+    fresh container is charged for every page of torch's libraries it reads first (about 240 MiB),
+    so counting them would refuse a container that the same files, cached, leave room in."""
+    for limit_file, use_file, prefix in (("memory.max", "memory.current", ""),
+                                         ("memory.limit_in_bytes", "memory.usage_in_bytes", "total_")):
         try:
             text = (group / limit_file).read_text().strip()
         except OSError:
@@ -108,7 +110,7 @@ def _limit_and_use(group: Path) -> tuple[int | None, int]:
         try:
             used = int((group / use_file).read_text())
             stats = dict(line.split() for line in (group / "memory.stat").read_text().splitlines())
-            used -= int(stats.get(inactive, 0))
+            used -= sum(int(stats.get(f"{prefix}{lru}_file", 0)) for lru in ("active", "inactive"))
         except (OSError, ValueError):
             used = 0
         return limit, max(0, used)

@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from container import busy_host, container_skip_reason, run_as_container
+from container import busy_host, container_skip_reason, fresh_cgroups, run_as_container
 from containment import make_context
 from hostile_corpus import A1, A4, wrapped
 
 from autograder.notebooks.variants import load_solution, write_submission
+from autograder.sandbox.memory import _limit_and_use
 
 pytestmark = pytest.mark.slow
 
@@ -77,6 +80,30 @@ def test_a_student_over_their_memory_loses_only_their_own_test(tmp_path, memory_
         keys = {test["finding"]["key"] for test in tests if test["status"] != "passed"}
         assert keys <= {"memory_limit", "memory_refused"}, (student, keys)  # named as a memory limit
     assert run.peak_mb < memory_mb
+
+
+def test_file_pages_a_fresh_container_is_charged_for_leave_room_for_workers(tmp_path):
+    """A fresh container is charged for every page of torch's libraries it reads first, and pages
+    read twice sit on the active list; the kernel drops them all before it kills anyone, so the
+    memory plan counts none of them (the 512 MiB container above was refused on CI's fresh runner,
+    its cache counted as in use). 96 MiB of a file nobody had cached, read twice, in a fresh group."""
+    if reason := container_skip_reason():
+        pytest.skip(reason)
+    cached = tmp_path / "library.so"
+    cached.write_bytes(os.urandom(96 * 2**20))
+    with cached.open("rb") as handle:
+        os.fsync(handle.fileno())
+        os.posix_fadvise(handle.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)  # out of the cache: charged on the next read
+    with fresh_cgroups(1024, 2) as (groups, _):
+        join = "; ".join(f"echo $$ > {group}" for group in groups)
+        subprocess.run(["bash", "-c", f"{join}; cat {cached} > /dev/null; cat {cached} > /dev/null"], check=True)
+        group = groups[0].parent
+        charged = int((group / ("memory.usage_in_bytes" if (group / "memory.usage_in_bytes").exists()
+                                else "memory.current")).read_text())
+        limit, used = _limit_and_use(group)
+    assert limit == 1024 * 2**20
+    assert charged >= 80 * 2**20  # the pages were charged to the group
+    assert used < 16 * 2**20, used / 2**20
 
 
 def test_doctor_prints_each_workers_memory(tmp_path):

@@ -9,8 +9,6 @@ the grader reports it, for no points.
 
 from __future__ import annotations
 
-TIERS = 3
-
 IDEAS: dict[str, str] = {
     "attention_scores_for_query": (
         "A score is a dot product: multiply the query and a token feature by feature, and add up. One"

@@ -12,11 +12,10 @@ import torch
 
 from .. import language as languages
 from ..curriculum import assignment_of
-from ..records import show
+from ..records import TIERS, show
 from .catalog import speaking, text, tier_text
 from .expectations import Mismatch, one_line
 from .figures import MistakeFigure, draw, use_fonts
-from .hints import TIERS
 from .registry import CHECKS
 
 
