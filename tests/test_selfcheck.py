@@ -284,6 +284,50 @@ def test_a_recognised_mistake_in_attention_weights_comes_with_its_figure(stage, 
         assert catalog.texts(language)[figures.CAPTIONS[mistake]] in titles
 
 
+FIRST_CHECK_IN_A_KERNEL = """
+import sys
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+import torch
+from autograder.student.selfcheck import check
+
+def softmax_naive(x, dim=-1):  # the softmax over the wrong dimension: a figure shows its columns
+    exp_x = torch.exp(x)
+    return exp_x / exp_x.sum(dim=0, keepdim=True)
+
+InteractiveShell.instance()
+with capture_output() as captured:
+    check("softmax_naive", {"softmax_naive": softmax_naive}, "{language}")
+print(repr([sorted(output.data) for output in captured.outputs]))
+print("matplotlib.pyplot" in sys.modules)
+import matplotlib.figure, gc
+gc.collect()
+print(sum(isinstance(thing, matplotlib.figure.Figure) for thing in gc.get_objects()))
+"""
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_mistakes_figure_shows_as_an_image_on_the_first_check_before_any_plot(language):
+    """In a fresh IPython shell that has drawn nothing, the check publishes a PNG (not the text
+    "<Figure size ...>"), without pyplot, and keeps no figure alive."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", FIRST_CHECK_IN_A_KERNEL.replace("{language}", language)],
+                          capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr
+    outputs, pyplot_loaded, figures_alive = done.stdout.strip().splitlines()[-3:]
+    assert "'image/png'" in outputs
+    assert pyplot_loaded == "False"
+    assert figures_alive == "0"
+
+
+def test_outside_a_notebook_a_mistakes_figure_is_its_caption_in_words(capsys):
+    check("softmax_naive", {"softmax_naive": _softmax_over_dim_0})
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "   📊 " + catalog.texts("en")["figure.columns"]
+
+
 def test_the_nan_that_proves_an_overflow_is_located_even_beyond_the_values_shown():
     def softmax_stable(x, dim=-1):  # the maximum of the whole tensor: rows far below it give 0 / 0
         exp_x = torch.exp(x - x.max())
@@ -490,3 +534,43 @@ def test_a_copy_by_new_parameters_passes_too():
             setattr(sa_v1, name, torch.nn.Parameter(getattr(sa_v2, name).weight.T.detach().clone()))
 
     assert run_check("copy_v2_weights_into_v1", {"copy_v2_weights_into_v1": copy_v2_weights_into_v1}).passed
+
+
+LEAKS = {  # a module that sees the future, three ways
+    "no mask": ("attn_scores = attn_scores.masked_fill(future, -torch.inf)", "pass"),
+    "a mask filled with 0": ("masked_fill(future, -torch.inf)", "masked_fill(future, 0.0)"),
+    "a transposed mask": ("masked_fill(future, -torch.inf)", "masked_fill(future.T, -torch.inf)"),
+}
+
+
+@pytest.mark.parametrize("leak", LEAKS)
+@pytest.mark.parametrize(("assignment", "stage"), [("03_causal_attention", "CausalAttention"),
+                                                   ("04_multi_head_attention", "MultiHeadAttention")])
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_a_module_that_leaks_the_future_is_told_so_in_the_check_line(solution_definitions, assignment, stage,
+                                                                     leak, language):
+    """The notebooks promise it (NB3's and NB4's module prompts): the perturbation probe runs before
+    the comparison with the book's numbers, so the line names the leak, not a value mismatch."""
+    namespace = dict(solution_definitions[assignment])
+    exec(cell_source(answer_cell(with_replacement(load_solution(assignment), stage, *LEAKS[leak]), stage)), namespace)
+    result = run_check(stage, namespace, language)
+    assert not result.passed
+    with catalog.speaking(language):
+        leaked = catalog.text("what.no_leak", position=0, later=1)
+        assert leaked in result.message, result.message
+        assert catalog.text("is.changed") in result.message
+    assert result.figure is not None  # the leak drawn beside the right weights
+
+
+def test_dropout_on_the_output_fails_the_public_check(solution_definitions):
+    """The demos read the attention weights where they pass through self.dropout: dropout on the
+    context vectors would have them draw (T, d_out) outputs as weights."""
+    assignment, stage = "03_causal_attention", "CausalAttention"
+    namespace = dict(solution_definitions[assignment])
+    wrong = with_replacement(load_solution(assignment), stage, "attn_weights = self.dropout(attn_weights)\n"
+                             "        return attn_weights @ values", "return self.dropout(attn_weights @ values)")
+    exec(cell_source(answer_cell(wrong, stage)), namespace)
+    result = run_check(stage, namespace)
+    assert not result.passed
+    assert "self.dropout" in result.message and "(2, 6, 6)" in result.message
+    assert result.hint == catalog.texts("en")["dropout_on_output"]

@@ -76,6 +76,7 @@ MESSAGES: dict[str, str] = {
     "what.longer_context": "{call} with context_length=10, on 6 tokens",
     "what.no_leak": "the outputs of tokens 0 to {position} after changing the tokens from {later} on",
     "what.eval_mode": "{call} in eval mode",
+    "what.dropped": "what {call} passes through self.dropout in training mode (the attention weights)",
     "what.split_entry": "split_heads(x, 3)[{b}, {h}, {t}] (head {h} of token {t})",
     "what.merge_entry": "the features of head {h} in merge_heads(x)[{b}, {t}] (token {t})",
     "what.error_message": "the ValueError message",

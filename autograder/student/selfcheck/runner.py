@@ -14,7 +14,7 @@ from ..curriculum import assignment_of
 from ..records import show
 from .catalog import speaking, text, tier_text
 from .expectations import Mismatch, one_line
-from .figures import MistakeFigure, draw, use_fonts
+from .figures import CAPTIONS, MistakeFigure, png, use_fonts
 from .hints import TIERS
 from .registry import CHECKS
 
@@ -105,18 +105,20 @@ def _callers_globals() -> Mapping:
 
 
 def _show_figure(figure: MistakeFigure, language: str) -> None:
-    """Draw the figure of a recognised mistake under the check's line, in a notebook."""
-    try:
-        from IPython import get_ipython
-        from IPython.display import display
-    except ImportError:
-        return
-    if get_ipython() is None:
-        return
-    use_fonts(language)
+    """Show the figure of a recognised mistake under the check's line: as a PNG image in a notebook
+    (drawn off-screen, so it appears on the first check, before any plot), as its caption in words
+    elsewhere (a terminal, a script)."""
     with speaking(language):
-        drawn = draw(figure, text)
-    display(drawn)
+        try:
+            from IPython import get_ipython
+            from IPython.display import Image, display
+        except ImportError:
+            get_ipython = None
+        if get_ipython is None or get_ipython() is None:
+            print("   📊 " + text(CAPTIONS[figure.mistake]))
+            return
+        use_fonts(language)
+        display(Image(data=png(figure, text), format="png"))
 
 
 def check(stage: str, namespace: Mapping | None = None, language: str | None = None) -> None:
