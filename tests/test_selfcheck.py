@@ -214,15 +214,23 @@ def test_known_mistakes_get_their_hint_only_when_asked_for(stage, wrong, expecte
         assert result.hint == catalog.texts("en")[expected_hint]
         assert result.hint not in result.message
         check(stage, {stage: wrong})
+        caption = f"   📊 {catalog.text(figures.CAPTIONS[result.figure.mistake])}\n" if result.figure else ""
         assert capsys.readouterr().out == (f'{result.message}\n   💡 Stuck? hint("{stage}") gives the idea;'
-                                           f' hint("{stage}", 2) names the functions.\n')
+                                           f' hint("{stage}", 2) names the functions.\n{caption}')
         globals()[stage] = wrong  # hint() looks the stage up in its caller's globals, as in a notebook
         try:
             hint(stage)
+            first = capsys.readouterr().out
+            hint(stage, 3)
+            third = capsys.readouterr().out
         finally:
             del globals()[stage]
-    assert capsys.readouterr().out == (f"💡 {stage} (hint 1 of 3): {result.hint}\n"
-                                       f'   More: hint("{stage}", 2) names the functions that do it.\n')
+    # Tier 1 says what is wrong in words (or gives the idea); the fix itself comes with the code.
+    said = catalog.diagnosis(result.hint) or IDEAS[stage]
+    assert first == (f"💡 {stage} (hint 1 of 3): {said}\n"
+                     f'   More: hint("{stage}", 2) names the functions that do it.\n')
+    assert not catalog.holds_code(said)
+    assert f"{result.hint}\n\n{CODE[stage]}" in third
 
 
 def test_the_catalogue_names_dividing_by_the_square_root_of_d_out_in_multi_head_attention():
@@ -574,3 +582,59 @@ def test_dropout_on_the_output_fails_the_public_check(solution_definitions):
     assert not result.passed
     assert "self.dropout" in result.message and "(2, 6, 6)" in result.message
     assert result.hint == catalog.texts("en")["dropout_on_output"]
+
+
+def _solution_code_atoms(stage: str) -> set[str]:
+    """The pieces of code in the stage's solution (its master's answer cell and its tier-3 code)
+    that a hint must not show before tier 3, without spaces: every call with arguments, every
+    arithmetic or matrix product, every keyword argument, every slice."""
+    assignment = next(assignment for assignment in ASSIGNMENTS if stage in STAGES_BY_ASSIGNMENT[assignment])
+    source = textwrap.dedent(cell_source(answer_cell(load_solution(assignment), stage)))
+    atoms = set()
+    for tree in (ast.parse(source), ast.parse(textwrap.dedent(CODE[stage]))):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and (node.args or node.keywords) and not (
+                    isinstance(node.func, ast.Name) and node.func.id in {"super", "range", "len", "ValueError"}):
+                atoms.add(ast.unparse(node))
+            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+                atoms.add(ast.unparse(node))
+            elif isinstance(node, ast.keyword) and node.arg is not None and not isinstance(node.value, ast.Name):
+                atoms.add(f"{node.arg}={ast.unparse(node.value)}")
+            elif isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Slice, ast.Tuple)):
+                atoms.add(ast.unparse(node))
+    return {re.sub(r"\s+", "", atom) for atom in atoms}
+
+
+def _findings_of(stage: str) -> set[str]:
+    """The keys of the findings and named mistakes a stage's check can give as its hint."""
+    import inspect
+
+    from autograder.student.selfcheck import registry
+    source = inspect.getsource(inspect.getmodule(registry.CHECKS[stage]))
+    keys = set(re.findall(r'"(hint\.\w+)"', source))
+    assignment = next(assignment for assignment in ASSIGNMENTS if stage in STAGES_BY_ASSIGNMENT[assignment])
+    from autograder.student.selfcheck import known
+    cases = [case for case in known._cases() if case == stage or case.startswith(stage)]
+    return keys | {mistake for case in cases for mistake in known.mistakes(case)} | {"future_leak"} \
+        if assignment in ("03_causal_attention", "04_multi_head_attention") else \
+        keys | {mistake for case in cases for mistake in known.mistakes(case)}
+
+
+@pytest.mark.parametrize("stage", all_stages())
+def test_hint_tiers_1_and_2_hold_no_code_line_of_the_solution(stage):
+    """Tier 1 is the idea in words (for a recognised mistake too); tier 2 names the functions; the
+    code comes at tier 3 only, when asked for."""
+    atoms = _solution_code_atoms(stage)
+    assert atoms
+    for language in ("en", "zh", "pt"):
+        with catalog.speaking(language):
+            shown = {"idea": catalog.tier_text(stage, 1), "functions": catalog.tier_text(stage, 2)}
+            for key in _findings_of(stage):
+                said = catalog.diagnosis(catalog.texts(language)[key])
+                if said is not None:
+                    shown[key] = said
+        for key, said in shown.items():
+            flat = re.sub(r"\s+|`", "", said)
+            assert not [atom for atom in atoms if atom in flat], (language, stage, key, said)
+            if key != "functions":
+                assert not catalog.holds_code(said), (language, stage, key, said)
