@@ -580,7 +580,8 @@ def test_dropout_on_the_output_fails_the_public_check(solution_definitions):
     exec(cell_source(answer_cell(wrong, stage)), namespace)
     result = run_check(stage, namespace)
     assert not result.passed
-    assert "self.dropout" in result.message and "(2, 6, 6)" in result.message
+    assert "self.dropout" in result.message
+    assert "(2, 6, 6)" in result.message
     assert result.hint == catalog.texts("en")["dropout_on_output"]
 
 
@@ -593,10 +594,10 @@ def _solution_code_atoms(stage: str) -> set[str]:
     atoms = set()
     for tree in (ast.parse(source), ast.parse(textwrap.dedent(CODE[stage]))):
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and (node.args or node.keywords) and not (
-                    isinstance(node.func, ast.Name) and node.func.id in {"super", "range", "len", "ValueError"}):
-                atoms.add(ast.unparse(node))
-            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            plain = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in {
+                "super", "range", "len", "ValueError"}
+            call = isinstance(node, ast.Call) and (node.args or node.keywords) and not plain
+            if call or (isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)):
                 atoms.add(ast.unparse(node))
             elif isinstance(node, ast.keyword) and node.arg is not None and not isinstance(node.value, ast.Name):
                 atoms.add(f"{node.arg}={ast.unparse(node.value)}")

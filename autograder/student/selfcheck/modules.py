@@ -13,7 +13,6 @@ from .book import book_batch
 from .catalog import text
 from .expectations import (
     attention_weights,
-    close,
     expect_attribute,
     expect_buffer,
     expect_close,
