@@ -214,15 +214,23 @@ def test_known_mistakes_get_their_hint_only_when_asked_for(stage, wrong, expecte
         assert result.hint == catalog.texts("en")[expected_hint]
         assert result.hint not in result.message
         check(stage, {stage: wrong})
+        caption = f"   📊 {catalog.text(figures.CAPTIONS[result.figure.mistake])}\n" if result.figure else ""
         assert capsys.readouterr().out == (f'{result.message}\n   💡 Stuck? hint("{stage}") gives the idea;'
-                                           f' hint("{stage}", 2) names the functions.\n')
+                                           f' hint("{stage}", 2) names the functions.\n{caption}')
         globals()[stage] = wrong  # hint() looks the stage up in its caller's globals, as in a notebook
         try:
             hint(stage)
+            first = capsys.readouterr().out
+            hint(stage, 3)
+            third = capsys.readouterr().out
         finally:
             del globals()[stage]
-    assert capsys.readouterr().out == (f"💡 {stage} (hint 1 of 3): {result.hint}\n"
-                                       f'   More: hint("{stage}", 2) names the functions that do it.\n')
+    # Tier 1 says what is wrong in words (or gives the idea); the fix itself comes with the code.
+    said = catalog.diagnosis(result.hint) or IDEAS[stage]
+    assert first == (f"💡 {stage} (hint 1 of 3): {said}\n"
+                     f'   More: hint("{stage}", 2) names the functions that do it.\n')
+    assert not catalog.holds_code(said)
+    assert f"{result.hint}\n\n{CODE[stage]}" in third
 
 
 def test_the_catalogue_names_dividing_by_the_square_root_of_d_out_in_multi_head_attention():
@@ -282,6 +290,50 @@ def test_a_recognised_mistake_in_attention_weights_comes_with_its_figure(stage, 
             drawn.savefig(tmp_path / f"{language}.png")
         titles = [text.get_text() for ax in drawn.axes for text in (ax.title,)] + [drawn._suptitle.get_text()]
         assert catalog.texts(language)[figures.CAPTIONS[mistake]] in titles
+
+
+FIRST_CHECK_IN_A_KERNEL = """
+import sys
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+import torch
+from autograder.student.selfcheck import check
+
+def softmax_naive(x, dim=-1):  # the softmax over the wrong dimension: a figure shows its columns
+    exp_x = torch.exp(x)
+    return exp_x / exp_x.sum(dim=0, keepdim=True)
+
+InteractiveShell.instance()
+with capture_output() as captured:
+    check("softmax_naive", {"softmax_naive": softmax_naive}, "{language}")
+print(repr([sorted(output.data) for output in captured.outputs]))
+print("matplotlib.pyplot" in sys.modules)
+import matplotlib.figure, gc
+gc.collect()
+print(sum(isinstance(thing, matplotlib.figure.Figure) for thing in gc.get_objects()))
+"""
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_mistakes_figure_shows_as_an_image_on_the_first_check_before_any_plot(language):
+    """In a fresh IPython shell that has drawn nothing, the check publishes a PNG (not the text
+    "<Figure size ...>"), without pyplot, and keeps no figure alive."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", FIRST_CHECK_IN_A_KERNEL.replace("{language}", language)],
+                          capture_output=True, text=True, timeout=300, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr
+    outputs, pyplot_loaded, figures_alive = done.stdout.strip().splitlines()[-3:]
+    assert "'image/png'" in outputs
+    assert pyplot_loaded == "False"
+    assert figures_alive == "0"
+
+
+def test_outside_a_notebook_a_mistakes_figure_is_its_caption_in_words(capsys):
+    check("softmax_naive", {"softmax_naive": _softmax_over_dim_0})
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1] == "   📊 " + catalog.texts("en")["figure.columns"]
 
 
 def test_the_nan_that_proves_an_overflow_is_located_even_beyond_the_values_shown():
@@ -490,3 +542,100 @@ def test_a_copy_by_new_parameters_passes_too():
             setattr(sa_v1, name, torch.nn.Parameter(getattr(sa_v2, name).weight.T.detach().clone()))
 
     assert run_check("copy_v2_weights_into_v1", {"copy_v2_weights_into_v1": copy_v2_weights_into_v1}).passed
+
+
+LEAKS = {  # a module that sees the future, three ways
+    "no mask": ("attn_scores = attn_scores.masked_fill(future, -torch.inf)", "pass"),
+    "a mask filled with 0": ("masked_fill(future, -torch.inf)", "masked_fill(future, 0.0)"),
+    "a transposed mask": ("masked_fill(future, -torch.inf)", "masked_fill(future.T, -torch.inf)"),
+}
+
+
+@pytest.mark.parametrize("leak", LEAKS)
+@pytest.mark.parametrize(("assignment", "stage"), [("03_causal_attention", "CausalAttention"),
+                                                   ("04_multi_head_attention", "MultiHeadAttention")])
+@pytest.mark.parametrize("language", ["en", "pt"])
+def test_a_module_that_leaks_the_future_is_told_so_in_the_check_line(solution_definitions, assignment, stage,
+                                                                     leak, language):
+    """The notebooks promise it (NB3's and NB4's module prompts): the perturbation probe runs before
+    the comparison with the book's numbers, so the line names the leak, not a value mismatch."""
+    namespace = dict(solution_definitions[assignment])
+    exec(cell_source(answer_cell(with_replacement(load_solution(assignment), stage, *LEAKS[leak]), stage)), namespace)
+    result = run_check(stage, namespace, language)
+    assert not result.passed
+    with catalog.speaking(language):
+        leaked = catalog.text("what.no_leak", position=0, later=1)
+        assert leaked in result.message, result.message
+        assert catalog.text("is.changed") in result.message
+    assert result.figure is not None  # the leak drawn beside the right weights
+
+
+def test_dropout_on_the_output_fails_the_public_check(solution_definitions):
+    """The demos read the attention weights where they pass through self.dropout: dropout on the
+    context vectors would have them draw (T, d_out) outputs as weights."""
+    assignment, stage = "03_causal_attention", "CausalAttention"
+    namespace = dict(solution_definitions[assignment])
+    wrong = with_replacement(load_solution(assignment), stage, "attn_weights = self.dropout(attn_weights)\n"
+                             "        return attn_weights @ values", "return self.dropout(attn_weights @ values)")
+    exec(cell_source(answer_cell(wrong, stage)), namespace)
+    result = run_check(stage, namespace)
+    assert not result.passed
+    assert "self.dropout" in result.message
+    assert "(2, 6, 6)" in result.message
+    assert result.hint == catalog.texts("en")["dropout_on_output"]
+
+
+def _solution_code_atoms(stage: str) -> set[str]:
+    """The pieces of code in the stage's solution (its master's answer cell and its tier-3 code)
+    that a hint must not show before tier 3, without spaces: every call with arguments, every
+    arithmetic or matrix product, every keyword argument, every slice."""
+    assignment = next(assignment for assignment in ASSIGNMENTS if stage in STAGES_BY_ASSIGNMENT[assignment])
+    source = textwrap.dedent(cell_source(answer_cell(load_solution(assignment), stage)))
+    atoms = set()
+    for tree in (ast.parse(source), ast.parse(textwrap.dedent(CODE[stage]))):
+        for node in ast.walk(tree):
+            plain = isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in {
+                "super", "range", "len", "ValueError"}
+            call = isinstance(node, ast.Call) and (node.args or node.keywords) and not plain
+            if call or (isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)):
+                atoms.add(ast.unparse(node))
+            elif isinstance(node, ast.keyword) and node.arg is not None and not isinstance(node.value, ast.Name):
+                atoms.add(f"{node.arg}={ast.unparse(node.value)}")
+            elif isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Slice, ast.Tuple)):
+                atoms.add(ast.unparse(node))
+    return {re.sub(r"\s+", "", atom) for atom in atoms}
+
+
+def _findings_of(stage: str) -> set[str]:
+    """The keys of the findings and named mistakes a stage's check can give as its hint."""
+    import inspect
+
+    from autograder.student.selfcheck import registry
+    source = inspect.getsource(inspect.getmodule(registry.CHECKS[stage]))
+    keys = set(re.findall(r'"(hint\.\w+)"', source))
+    assignment = next(assignment for assignment in ASSIGNMENTS if stage in STAGES_BY_ASSIGNMENT[assignment])
+    from autograder.student.selfcheck import known
+    cases = [case for case in known._cases() if case == stage or case.startswith(stage)]
+    return keys | {mistake for case in cases for mistake in known.mistakes(case)} | {"future_leak"} \
+        if assignment in ("03_causal_attention", "04_multi_head_attention") else \
+        keys | {mistake for case in cases for mistake in known.mistakes(case)}
+
+
+@pytest.mark.parametrize("stage", all_stages())
+def test_hint_tiers_1_and_2_hold_no_code_line_of_the_solution(stage):
+    """Tier 1 is the idea in words (for a recognised mistake too); tier 2 names the functions; the
+    code comes at tier 3 only, when asked for."""
+    atoms = _solution_code_atoms(stage)
+    assert atoms
+    for language in ("en", "zh", "pt"):
+        with catalog.speaking(language):
+            shown = {"idea": catalog.tier_text(stage, 1), "functions": catalog.tier_text(stage, 2)}
+            for key in _findings_of(stage):
+                said = catalog.diagnosis(catalog.texts(language)[key])
+                if said is not None:
+                    shown[key] = said
+        for key, said in shown.items():
+            flat = re.sub(r"\s+|`", "", said)
+            assert not [atom for atom in atoms if atom in flat], (language, stage, key, said)
+            if key != "functions":
+                assert not catalog.holds_code(said), (language, stage, key, said)

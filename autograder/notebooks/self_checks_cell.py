@@ -1,16 +1,16 @@
-"""The notebooks' setup cell: installs the student package where it is missing and binds its
+"""The notebooks' setup cell: installs the student package where it is missing and imports its
 helpers in the notebook's language (``check``, ``hint``, ``predict``, ``reveal``, ``needs`` and
-``tr``, see ``autograder.student.notebook``). Everything a notebook used to define here lives in
-the package now; the cell keeps the install and a three-line stand-in for when the package is
-absent, so that a notebook still runs top to bottom on Colab, JupyterHub or VS Code without it
-(the checks are then off, and a demo that fails is skipped).
+``tr``, from ``attention_kit_student.<language>``, see ``autograder.student.notebook``). Six lines
+of code: everything else lives in the package. Without the package (no wheel beside the
+notebook, no network) the cell stops at its import, and the comment just above it, which the
+traceback shows, says how to install it: a notebook without its checks would teach on silently.
 
 Every notebook (masters, released notebooks, translations and release bundles) holds this
 cell under the id ``self-checks``, as its first code cell; ``make assignments`` writes it, with
 the package location the instructor chose (``--checks-package``: a wheel file beside the
 notebook, a URL or a package name). It is the same code everywhere but for the location, the
-language and the words of its comments and message. The stubs of the answer cells are worded
-here too (``stub``).
+language and the words of its comments. The stubs of the answer cells are worded here too
+(``stub``).
 """
 
 from __future__ import annotations
@@ -42,9 +42,8 @@ def wheel_name() -> str:
 WORDS: dict[str, str] = {
     "intro": "# The course's helpers, from a small package (attention-kit-student) installed here where it is missing.",
     "location": "from your instructor: a file beside this notebook, a URL or a package name",
-    "off": ("Self-checks are off: install them with  pip install {CHECKS_PACKAGE}  (ask your instructor"
-            " where it is), then restart the kernel."),
-    "fallback": "without the package: no checks, hints or predictions, and a demo that fails is skipped",
+    "missing": ("If this cell stops at No module named 'attention_kit_student', install the package with"
+                "  pip install {CHECKS_PACKAGE}  (ask your instructor where it is), then restart the kernel."),
     # The stub of every answer cell: ``raise NotImplementedError("<stage>: ...")``.
     "stub": "replace this line with your code",
 }
@@ -52,37 +51,35 @@ WORDS: dict[str, str] = {
 _TEMPLATE = '''{intro}
 # {location_comment}
 CHECKS_PACKAGE = {location!r}
-import contextlib, importlib.util, subprocess, sys
+import importlib.util, subprocess, sys
 if importlib.util.find_spec("{package}") is None:
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", CHECKS_PACKAGE], capture_output=True)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", CHECKS_PACKAGE])
     importlib.invalidate_caches()
-try:
-    from {package} import notebook_helpers
-    check, hint, predict, reveal, needs, tr = notebook_helpers({language!r})
-except ImportError:  # {fallback}
-    print({off})
-    check = hint = predict = reveal = lambda *args, **kwargs: None
-    needs, tr = (lambda stage: contextlib.suppress(Exception)), str'''
+{missing}
+from {package}.{language} import check, hint, predict, reveal, needs, tr'''
 
 
 def _pieces(text: str, width: int = 80) -> list[str]:
-    """``text`` cut into pieces about ``width`` columns wide (a CJK character takes two), at a
-    space or next to a non-ASCII character; a ``{field}`` is never cut."""
-    pieces, piece, columns = [], "", 0
-    for atom in re.findall(r"\{[^}]*\}|.", text, flags=re.DOTALL):
-        piece += atom
-        columns += sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in atom)
-        if columns >= width and (atom == " " or not atom.isascii()):
+    """``text`` cut into pieces at most ``width`` columns wide (a CJK character takes two), between
+    words or next to a non-ASCII character. A command set off by two spaces on each side, as the
+    texts write one to copy, and a single word longer than ``width``, stay whole."""
+    pieces, piece = [], ""
+    for token in re.findall(r"  \S.*?\S  |\s+|[!-~]+|.", text):
+        if _columns(piece + token) > width and piece.strip():
             pieces.append(piece)
-            piece, columns = "", 0
-    return [*pieces, piece] if piece else pieces
+            piece = token.lstrip()
+        else:
+            piece += token
+    return [*pieces, piece] if piece.strip() else pieces
 
 
-def _f_string(text: str, indent: int) -> str:
-    """``text`` as string literals that Python joins, one piece per line: f-strings where it has
-    ``{fields}``."""
-    prefix = "f" if "{" in text else ""
-    return ("\n" + " " * indent).join(f"{prefix}{piece!r}" for piece in _pieces(text))
+def _columns(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def _comment(text: str) -> str:
+    """``text`` as comment lines about 80 columns wide."""
+    return "\n".join("# " + piece.strip() for piece in _pieces(text))
 
 
 def words(language: str) -> Mapping[str, str]:
@@ -98,7 +95,7 @@ def stub(language: str, stage: str) -> str:
 def self_checks_source(language: str, location: str | None = None) -> str:
     """The cell's code for a notebook in ``language``, installing the package from ``location``
     (by default the wheel's file name: a wheel beside the notebook)."""
-    said = words(language)
-    return _TEMPLATE.format(intro=said["intro"], location=location or wheel_name(),
-                            location_comment=said["location"], package=PACKAGE_IMPORT_NAME,
-                            language=language, fallback=said["fallback"], off=_f_string(said["off"], 10))
+    said, location = words(language), location or wheel_name()
+    return _TEMPLATE.format(intro=said["intro"], location=location, location_comment=said["location"],
+                            package=PACKAGE_IMPORT_NAME, language=language,
+                            missing=_comment(said["missing"].format(CHECKS_PACKAGE=location)))

@@ -27,7 +27,8 @@ from autograder.worker.warmup import warm_up_torch
 # worker's import is free (and the student package imports although the kit's folder, where
 # an editable install keeps it, is hidden from workers).
 PRELOADED_MODULES = ["numpy", "matplotlib.pyplot", "contextlib", "importlib.util", "subprocess",
-                     "attention_kit_student", "attention_kit_student.selfcheck"]
+                     "attention_kit_student", "attention_kit_student.selfcheck",
+                     "attention_kit_student.en", "attention_kit_student.zh", "attention_kit_student.pt"]
 
 
 def warm_up() -> None:

@@ -45,6 +45,22 @@ def _check_scaled_dot_product_scores(ns):
                   "keys_T_on_batch")
 
 
+def _creation_order(module, names, seed: int) -> list[str] | None:
+    """The order in which ``module``'s parameters ``names`` drew their numbers from torch.rand under
+    ``seed``, when each holds one of the first draws; None when they do not (another filling). A
+    forward that is right gives other numbers than the book's when the order differs, and looks
+    then like a mistake it is not (transposed scores, say)."""
+    seed_weights(seed)
+    draws = [torch.rand(getattr(module, name).shape) for name in names]
+    found = {}
+    for name in names:
+        which = [index for index, draw in enumerate(draws) if torch.equal(getattr(module, name).detach(), draw)]
+        if len(which) != 1:
+            return None
+        found[which[0]] = name
+    return [found[index] for index in sorted(found)] if len(found) == len(names) else None
+
+
 @check_of("SelfAttention_v1")
 def _check_self_attention_v1(ns):
     seed_weights(123)
@@ -55,6 +71,10 @@ def _check_self_attention_v1(ns):
         if tuple(parameter.shape) != (3, 2):
             fail("param_shape", what="SelfAttention_v1(3, 2)", name=name, expected="(3, 2)",
                   got=shape_text(parameter.shape), hint="hint.v1_params")
+    order = _creation_order(module, ("W_query", "W_key", "W_value"), 123)
+    if order is not None and order != ["W_query", "W_key", "W_value"]:
+        fail("creation_order", what="SelfAttention_v1(3, 2)", got=", ".join(order),
+             expected="W_query, W_key, W_value", hint="hint.creation_order")
     expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V1,
                  text("what.seeded", call="SelfAttention_v1(3, 2)", seed=123), "idea",
                  case="SelfAttention_v1")

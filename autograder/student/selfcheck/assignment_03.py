@@ -10,6 +10,7 @@ from .cases import book_softmax_weights
 from .catalog import text
 from .expectations import (
     call_student,
+    dropout_input,
     expect_attribute,
     expect_causal_weights,
     expect_close,
@@ -158,3 +159,7 @@ def _check_causal_attention(ns):
     seed_weights(123)
     expect_close(cls(3, 2, 6, 0.5).eval()(batch), [BOOK_CAUSAL_ATTENTION] * 2,
                  text("what.eval_mode", call="CausalAttention(3, 2, 6, 0.5)"), "hint.eval_dropout")
+    dropped = dropout_input(cls(3, 2, 6, 0.5), batch)
+    if dropped is not None and tuple(dropped.shape) != (2, 6, 6):
+        fail("shape", what=text("what.dropped", call="CausalAttention(3, 2, 6, 0.5)"), expected="(2, 6, 6)",
+             got=tuple(dropped.shape), hint="dropout_on_output")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import re
 from collections.abc import Iterator, Mapping
 
 from .. import language as languages
@@ -57,6 +58,8 @@ MESSAGES: dict[str, str] = {
     "param_shape": "{what}: `{name}` should have shape {expected}, got {got}.",
     "no_raise": "{what} should raise {expected}, but it returned normally.",
     "wrong_raise": "{what} should raise {expected}, but it raised {got}.",
+    "creation_order": ("{what} creates its parameters in the order {got}, the book in the order {expected}:"
+                       " under the same seed each gets other random numbers, so its numbers differ from the book's."),
     # What was looked at, and what was expected of it.
     "what.query_journey": "{call} (the attention scores of 'journey')",
     "what.other_sizes": "{call} for {tokens} tokens of size {size}",
@@ -78,6 +81,7 @@ MESSAGES: dict[str, str] = {
     "what.longer_context": "{call} with context_length=10, on 6 tokens",
     "what.no_leak": "the outputs of tokens 0 to {position} after changing the tokens from {later} on",
     "what.eval_mode": "{call} in eval mode",
+    "what.dropped": "what {call} passes through self.dropout in training mode (the attention weights)",
     "what.split_entry": "split_heads(x, 3)[{b}, {h}, {t}] (head {h} of token {t})",
     "what.merge_entry": "the features of head {h} in merge_heads(x)[{b}, {t}] (token {t})",
     "what.error_message": "the ValueError message",
@@ -124,6 +128,10 @@ MESSAGES: dict[str, str] = {
     "hint.v1_params": (
         "Create self.W_query, self.W_key and self.W_value, in that order, each an nn.Parameter"
         " holding torch.rand(d_in, d_out)."
+    ),
+    "hint.creation_order": (
+        "Nothing in forward need be wrong. The numbers differ from the book's only because the parameters"
+        " were created in another order, and the first one created takes the first random numbers."
     ),
     "hint.v2_layers": (
         "Create self.W_query, self.W_key and self.W_value, in that order, as"
@@ -227,6 +235,22 @@ def _hint_tiers(language: str) -> Mapping[str, str]:
     english = {**{f"idea.{stage}": text for stage, text in IDEAS.items()},
                **{f"functions.{stage}": text for stage, text in FUNCTIONS.items()}}
     return languages.messages(language, "hints", english)
+
+
+def holds_code(text: str) -> bool:
+    """Whether ``text`` shows code (a call with arguments, a product, a transpose, an argument, an
+    assignment, an expression in backticks) rather than saying in words what is wrong."""
+    return bool(re.search(r"\w\s*@\s*[\w(]|\.m?T\b|\w\s*=\s*[\w.\-]", text)
+                or any(not span.isidentifier() for span in re.findall(r"`([^`]*)`", text))
+                or any(not call.group(0).startswith("sqrt(") for call in re.finditer(r"[\w.]+\([^()]*\)", text)))
+
+
+def diagnosis(finding: str) -> str | None:
+    """A finding's first tier: what is wrong, the part before its fix (the fix follows the first
+    colon); None when even that part shows code (tier 1 is words only)."""
+    found = re.search(r":\s|：", finding)
+    said = (finding[: found.start()] if found else finding).rstrip(" .。")
+    return None if holds_code(said) else said + ("。" if re.search(r"[\u4e00-\u9fff]", said) else ".")
 
 
 def tier_text(stage: str, tier: int) -> str:

@@ -185,8 +185,17 @@ def expect_causal_weights(weights: torch.Tensor, call: str, hint: str, case: str
 
 
 def attention_weights(module, x: torch.Tensor) -> torch.Tensor | None:
-    """The weights ``module`` passes through its ``dropout`` layer on ``x`` (a forward hook sees
-    what a layer receives), or None when it has no such layer or never calls it."""
+    """The weights ``module`` passes through its ``dropout`` layer on ``x``: None when it has no
+    such layer, never calls it, or drops something that is not a (..., T, T) matrix of weights
+    (dropout on the values or the outputs)."""
+    caught = dropout_input(module, x)
+    tokens = x.shape[-2]
+    return caught if caught is not None and caught.shape[-2:] == (tokens, tokens) else None
+
+
+def dropout_input(module, x: torch.Tensor) -> torch.Tensor | None:
+    """What ``module``'s ``dropout`` layer receives on ``x`` (a forward hook sees it), or None when
+    it has no such layer or never calls it."""
     layer = getattr(module, "dropout", None)
     if not isinstance(layer, torch.nn.Module):
         return None
@@ -204,7 +213,9 @@ def attention_weights(module, x: torch.Tensor) -> torch.Tensor | None:
 
 def expect_no_future_leak(module, x: torch.Tensor, out: torch.Tensor, case: str | None = None) -> None:
     """Changing the tokens after position t leaves the outputs of positions 0..t alone, for every
-    t; a leak is drawn from the module's own weights beside the right ones of ``case``."""
+    t; a leak is drawn from the module's own weights beside the right ones of ``case``, and its hint
+    is the named mistake that ``out`` reproduces (no mask, a mask filled with 0, a transposed
+    mask), or the leak itself."""
     generator = torch.Generator().manual_seed(97)
     for t in range(x.shape[1] - 1):
         changed = x.clone()
@@ -215,7 +226,7 @@ def expect_no_future_leak(module, x: torch.Tensor, out: torch.Tensor, case: str 
             right = known.weights(case) if case is not None else None
             figure = figure_for("future_leak", attention_weights(module, x), right)
             fail("values", what=text("what.no_leak", position=t, later=t + 1), expected=text("is.unchanged"),
-                 got=text("is.changed"), hint="future_leak", figure=figure)
+                 got=text("is.changed"), hint=known.named_mistake(out, case) or "future_leak", figure=figure)
 
 
 def seeded(seed: int) -> torch.Generator:

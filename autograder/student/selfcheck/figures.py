@@ -100,3 +100,17 @@ def draw(figure: MistakeFigure, words):
     drawn.colorbar(image, ax=axes, shrink=0.8, pad=0.06)
     drawn.suptitle(words(CAPTIONS[figure.mistake]), fontsize=10)
     return drawn
+
+
+def png(figure: MistakeFigure, words) -> bytes:
+    """The figure drawn as PNG bytes with matplotlib's Agg canvas: no pyplot, so it renders the
+    same whether or not the notebook has drawn a plot yet (a bare ``Figure`` shows as text until
+    pyplot has set up the notebook's image formatter)."""
+    import io
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    drawn = draw(figure, words)
+    buffer = io.BytesIO()
+    FigureCanvasAgg(drawn).print_png(buffer)
+    return buffer.getvalue()

@@ -109,60 +109,66 @@ IDEAS: dict[str, str] = {
 }
 
 FUNCTIONS: dict[str, str] = {
-    "attention_scores_for_query": "The matrix-vector product `@`: (T, d) @ (d,) -> (T,).",
-    "attention_scores": "`@` and a transpose, `.T` (for a 2-D tensor): (T, d) @ (d, T) -> (T, T).",
-    "softmax_naive": "`torch.exp`, and `.sum(dim=dim, keepdim=True)`.",
+    "attention_scores_for_query": 'The matrix-vector product `@`, between the matrix of tokens and the query.',
+    "attention_scores": '`@` and a transpose, `.T` (for a 2-D tensor).',
+    "softmax_naive": '`torch.exp` and `.sum`, with its `dim` and `keepdim` arguments.',
     "softmax_stable": (
-        "`x.max(dim=dim, keepdim=True)` (it returns `.values` and `.indices`) or `torch.amax`, then"
-        " `torch.exp` and `.sum(dim=dim, keepdim=True)` as in softmax_naive."
+        '`.max` (it returns `values` and `indices`) or `torch.amax`, along `dim` and keeping it;'
+        ' then `torch.exp` and `.sum` as in softmax_naive.'
     ),
-    "context_vector": "`@`: (T,) @ (T, d) -> (d,).",
-    "simple_self_attention": "Your `attention_scores`, `torch.softmax(..., dim=-1)` (or your softmax) and `@`.",
+    "context_vector": '`@`, between the weights and the matrix of tokens.',
+    "simple_self_attention": (
+        'Your `attention_scores`, `torch.softmax` (or your softmax) over the last dimension, and'
+        ' `@`.'
+    ),
     "scaled_dot_product_scores": (
-        "`keys.transpose(-2, -1)` (it swaps only the last two dimensions), `@`, and `keys.shape[-1] ** 0.5`."
+        '`@`, `.transpose` with dimensions counted from the end, and `.shape` for the key'
+        ' size.'
     ),
     "SelfAttention_v1": (
-        "`nn.Parameter(torch.rand(d_in, d_out))` for each matrix; in forward `@`, `.T`,"
-        " `torch.softmax(..., dim=-1)` and `keys.shape[-1] ** 0.5`."
+        '`nn.Parameter` and `torch.rand` in `__init__`; in forward `@`, `.T`, `torch.softmax` and'
+        ' `.shape`.'
     ),
-    "SelfAttention_v2": "`nn.Linear(d_in, d_out, bias=qkv_bias)`; in forward `self.W_query(x)` and the rest as in v1.",
+    "SelfAttention_v2": (
+        '`nn.Linear` with its `bias` argument; in forward, call each layer on x, and the rest as'
+        ' in v1.'
+    ),
     "copy_v2_weights_into_v1": (
-        "`sa_v2.W_query.weight` (shape (d_out, d_in)) and its `.T`; `with torch.no_grad():` and"
-        " `parameter.copy_(...)`, or a new `nn.Parameter(...)`."
+        "The layers' `weight` and its `.T`; `torch.no_grad` and `copy_`, or a new"
+        ' `nn.Parameter`.'
     ),
-    "causal_average_loop": "`torch.zeros_like(x)`, two `range` loops, and `.mean(dim=0)`.",
+    "causal_average_loop": '`torch.zeros_like`, two `range` loops, and `.mean`.',
     "causal_average_matmul": (
-        "`torch.tril(torch.ones(T, T, dtype=x.dtype, device=x.device))`, `.sum(dim=1, keepdim=True)` and `@`."
+        "`torch.tril` and `torch.ones` (with x's dtype and device), `.sum` keeping the dimension,"
+        ' and `@`.'
     ),
     "causal_average_softmax": (
-        "`torch.zeros(T, T, ...)`, `torch.tril`, a comparison such as `== 0`, `.masked_fill(..., float('-inf'))`"
-        " and `torch.softmax(..., dim=-1)`."
+        '`torch.zeros`, `torch.tril`, a comparison, `.masked_fill` with minus infinity, and'
+        ' `torch.softmax`.'
     ),
-    "causal_mask": "`torch.ones(..., dtype=torch.bool, device=device)` and `torch.triu(..., diagonal=1)`.",
-    "mask_and_renormalize": "`torch.tril` (it works on the last two dimensions) and `.sum(dim=-1, keepdim=True)`.",
+    "causal_mask": '`torch.ones` (boolean, on `device`) and `torch.triu` with its `diagonal` argument.',
+    "mask_and_renormalize": '`torch.tril` (it works on the last two dimensions) and `.sum` keeping the dimension.',
     "masked_softmax": (
-        "`torch.triu(torch.ones(T, T, dtype=torch.bool, device=...), diagonal=1)`, `.masked_fill(mask, -torch.inf)`"
-        " (not the in-place `masked_fill_`), and `torch.softmax(..., dim=-1)`."
+        '`torch.triu` and `torch.ones` for a boolean mask, `.masked_fill` (not the in-place'
+        ' `masked_fill_`), and `torch.softmax`.'
     ),
     "inverted_dropout": (
-        "`raise ValueError(...)`, `torch.zeros_like`, `torch.rand(x.shape, generator=generator, device=x.device)`,"
-        " a comparison `>= p`."
+        '`ValueError`, `torch.zeros_like`, `torch.rand` with its `generator` argument, and a'
+        ' comparison with p.'
     ),
     "CausalAttention": (
-        "`nn.Linear`, `nn.Dropout`, `self.register_buffer(name, tensor)`, `torch.triu`, `keys.transpose(1, 2)`,"
-        " `.masked_fill`, `torch.softmax`, and the slice `[:T, :T]`."
+        '`nn.Linear`, `nn.Dropout`, `register_buffer`, `torch.triu`, `.transpose`, `.masked_fill`,'
+        ' `torch.softmax`, and a slice of the mask.'
     ),
-    "MultiHeadAttentionWrapper": "`nn.ModuleList([...])` and `torch.cat(outputs, dim=-1)`.",
-    "wrapper_with_2d_output": "Your `MultiHeadAttentionWrapper(d_in, d_out, context_length, dropout, num_heads=2)`.",
-    "split_heads": "`x.view(b, T, num_heads, head_dim)`, then `.transpose(1, 2)`; `raise ValueError(...)`.",
-    "merge_heads": "`.transpose(1, 2)`, `.contiguous()` and `.view(b, T, h * hd)` (or `.reshape`).",
+    "MultiHeadAttentionWrapper": '`nn.ModuleList` and `torch.cat` along the last dimension.',
+    "wrapper_with_2d_output": 'Your `MultiHeadAttentionWrapper`, with two heads.',
+    "split_heads": '`.view` and `.transpose`, and `ValueError`.',
+    "merge_heads": '`.transpose`, `.contiguous` and `.view` (or `.reshape`).',
     "MultiHeadAttention": (
-        "Four `nn.Linear`, `nn.Dropout`, `register_buffer`, your `split_heads` and `merge_heads`,"
-        " `keys.transpose(2, 3)`, `.masked_fill`, `torch.softmax` and `self.out_proj`."
+        'Four `nn.Linear`, `nn.Dropout`, `register_buffer`, your `split_heads` and `merge_heads`,'
+        ' `.transpose`, `.masked_fill`, `torch.softmax` and `out_proj`.'
     ),
-    "gpt2_small_attention": (
-        "Your `MultiHeadAttention(d_in=..., d_out=..., context_length=..., dropout=..., num_heads=...)`."
-    ),
+    "gpt2_small_attention": 'Your `MultiHeadAttention`, with its keyword arguments named.',
 }
 
 CODE: dict[str, str] = {

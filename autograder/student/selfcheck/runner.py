@@ -13,9 +13,9 @@ import torch
 from .. import language as languages
 from ..curriculum import assignment_of
 from ..records import TIERS, show
-from .catalog import speaking, text, tier_text
+from .catalog import diagnosis, speaking, text, tier_text
 from .expectations import Mismatch, one_line
-from .figures import MistakeFigure, draw, use_fonts
+from .figures import CAPTIONS, MistakeFigure, png, use_fonts
 from .registry import CHECKS
 
 
@@ -88,26 +88,28 @@ def nearest_stage(name: str) -> str | None:
 
 
 def hint_line(stage: str | None, namespace: Mapping, language: str | None = None, tier: int = 1) -> str:
-    """What ``hint(stage, tier)`` shows: tier 1 the fix for what the check finds now (or the
-    stage's idea when it finds nothing specific), tier 2 the functions, tier 3 code to start
-    from; on a stage that passes, tier 1 says no hint is needed. Without a stage, or with an
-    unknown one, the check's message says which stages exist."""
+    """What ``hint(stage, tier)`` shows: tier 1 the idea, in words only (what the check finds now,
+    when it names it without code, else the stage's idea), tier 2 the functions, by name; tier 3
+    code to start from, after the full text of what the check finds (its fix). On a stage that
+    passes, tier 1 says no hint is needed. Without a stage, or with an unknown one, the check's
+    message says which stages exist."""
     language = _language(stage, namespace, language)
     if stage not in CHECKS:
         return run_check(stage, namespace, language).message
     with speaking(language):
         if tier not in range(1, TIERS + 1):
             return text("hint_tiers", stage=stage, tier=tier)
-        if tier == 3:
-            return text("hint_code", stage=stage) + "\n\n" + tier_text(stage, 3)
         if tier == 2:
             return text("hint_line", stage=stage, tier=2, hint=tier_text(stage, 2)) + "\n" + \
                 text("hint_more.3", stage=stage)
         result = run_check(stage, namespace, language)
+        if tier == 3:
+            fix = f"{result.hint}\n\n" if result.hint and not result.passed else ""
+            return text("hint_code", stage=stage) + "\n\n" + fix + tier_text(stage, 3)
         if result.passed:
             return text("hint_passed", stage=stage)
-        return text("hint_line", stage=stage, tier=1, hint=result.hint or tier_text(stage, 1)) + "\n" + \
-            text("hint_more.2", stage=stage)
+        said = (diagnosis(result.hint) if result.hint else None) or tier_text(stage, 1)
+        return text("hint_line", stage=stage, tier=1, hint=said) + "\n" + text("hint_more.2", stage=stage)
 
 
 def _callers_globals() -> Mapping:
@@ -117,18 +119,20 @@ def _callers_globals() -> Mapping:
 
 
 def _show_figure(figure: MistakeFigure, language: str) -> None:
-    """Draw the figure of a recognised mistake under the check's line, in a notebook."""
-    try:
-        from IPython import get_ipython
-        from IPython.display import display
-    except ImportError:
-        return
-    if get_ipython() is None:
-        return
-    use_fonts(language)
+    """Show the figure of a recognised mistake under the check's line: as a PNG image in a notebook
+    (drawn off-screen, so it appears on the first check, before any plot), as its caption in words
+    elsewhere (a terminal, a script)."""
     with speaking(language):
-        drawn = draw(figure, text)
-    display(drawn)
+        try:
+            from IPython import get_ipython
+            from IPython.display import Image, display
+        except ImportError:
+            get_ipython = None
+        if get_ipython is None or get_ipython() is None:
+            print("   📊 " + text(CAPTIONS[figure.mistake]))
+            return
+        use_fonts(language)
+        display(Image(data=png(figure, text), format="png"))
 
 
 def check(stage: str | None = None, namespace: Mapping | None = None, language: str | None = None) -> None:
