@@ -164,6 +164,39 @@ def test_sizes_that_do_not_make_the_tensor_are_quoted():
     assert render(slip.evidence) == " — the sizes (2, 5, 3, 1) make 30 elements, and the tensor has 120."
 
 
+def test_sizes_that_do_not_make_a_merged_tensor_name_no_view_mistake():
+    """Merging transposed heads, the sizes are the output's: the tensor came out of an earlier step
+    in another shape (values not split, say), which the sizes cannot tell."""
+    slip = slip_in_error("RuntimeError", "shape '[2, 4, 6]' is invalid for input of size 96",
+                         "context = context.transpose(1, 2).contiguous().view(b, num_tokens, self.d_out)", [])
+    assert slip.mistake is None
+    assert render(slip.evidence) == " — the sizes (2, 4, 6) make 48 elements, and the tensor has 96."
+
+
+def test_an_attribute_that_holds_what_register_buffer_returned_is_named():
+    source = ("class Head(nn.Module):\n    def __init__(self, n):\n        super().__init__()\n"
+              "        self.mask = self.register_buffer('mask', torch.ones(n, n))\n")
+    slip = slip_in_error("TypeError", "'NoneType' object is not subscriptable",
+                         "scores = scores.masked_fill(self.mask[:T, :T], -torch.inf)", [source])
+    assert slip.mistake == "registered_result_assigned"
+    assert render(slip.evidence) == (" — self.mask is assigned what register_buffer returns, None, which takes the"
+                                     " place of what register_buffer registered.")
+    assert slip_in_error("TypeError", "'NoneType' object is not subscriptable", "x = self.other[0]",
+                         [source]) is None
+
+
+def test_outputs_of_one_sequence_that_follow_the_others_are_a_mixed_batch_not_a_leak():
+    x = torch.randn(3, 4, 2, dtype=torch.float64)
+
+    def mixed(t):  # keys transposed on the batch axis: token i of every sequence meets sequence i
+        return t.transpose(0, 1).sum(dim=1, keepdim=True).transpose(0, 1).expand_as(t) * 1.0
+
+    explainer = modules.future_of_sequence(mixed, x, 7)
+    found = explainer(mixed(x), x)
+    assert found.mistake == "batch_mixed"
+    assert modules.future_of_sequence(lambda t: t.cumsum(dim=1), x, 7)(x.cumsum(dim=1), x) is None
+
+
 WRAPPER = """
 class Head(nn.Module):
     def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):

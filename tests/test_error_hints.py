@@ -70,6 +70,40 @@ def test_a_mask_used_whole_is_not_sliced_and_a_sliced_one_is_no_such_mistake():
     assert mistake_in_error("CausalAttention", *sliced) is None
 
 
+def test_a_4d_mask_cut_with_two_indices_is_told_from_one_cut_right():
+    mask = torch.ones(1, 1, 8, 8).bool().triu(1)
+    leading = student_error(MASK_NOT_SLICED.replace("(mask,", "(mask[:T, :T],"), "attend(s, m)",
+                            s=torch.ones(2, 3, 5, 5), m=mask, T=5)
+    assert mistake_in_error("MultiHeadAttention", *leading) == "mask_sliced_leading_axes"
+    two_d = student_error(MASK_NOT_SLICED.replace("(mask,", "(mask[:T, :T],"), "attend(s, m)",
+                          s=torch.ones(2, 3, 5, 6), m=torch.ones(8, 8).bool().triu(1), T=5)
+    assert mistake_in_error("MultiHeadAttention", *two_d) != "mask_sliced_leading_axes"  # scores (5, 6)
+
+
+def test_the_students_own_value_error_on_divisible_sizes_is_a_divisibility_test_written_backwards():
+    backwards = """
+def split(x, num_heads):
+    if num_heads % x.shape[-1] != 0:
+        raise ValueError("d_out must be divisible by num_heads")
+    return x
+"""
+    error = student_error(backwards, "split(a, 3)", a=torch.ones(2, 5, 12))
+    assert mistake_in_error("split_heads", *error) == "divisible_sizes_rejected"
+    unpacked = student_error("def split(x, h):\n    b, T, d = x.shape\n    return x\n", "split(a, 3)",
+                             a=torch.ones(2, 3, 5, 4))  # torch's own ValueError: not the student's raise
+    assert mistake_in_error("split_heads", *unpacked) is None
+
+
+def test_weights_that_do_not_fit_the_values_or_x_name_what_the_stage_multiplies():
+    unsplit = student_error("def f(w, values):\n    attn_weights = w\n    return attn_weights @ values\n", "f(a, b)",
+                            a=torch.ones(2, 3, 5, 5), b=torch.ones(2, 5, 12))
+    assert mistake_in_error("MultiHeadAttention", *unsplit) == "values_not_split"
+    features = student_error("def f(x):\n    wei = torch.ones(x.shape[-1], x.shape[-1])\n    return wei @ x\n",
+                             "f(a)", a=torch.ones(2, 5, 3))
+    assert mistake_in_error("causal_average_softmax", *features) == "average_weights_shape"
+    assert mistake_in_error("causal_average_loop", *features) is None
+
+
 def test_torchs_own_words_name_their_mistakes_on_every_stage():
     dot = student_error("def f(inputs, query):\n    return torch.dot(inputs, query)\n", "f(a, b)",
                         a=torch.ones(6, 3), b=torch.ones(3))

@@ -140,6 +140,15 @@ def test_a_seeded_generator_gives_the_same_draw(session):
     assert torch.equal(first, student.call("draw", (3, 4), generator=Seeded(7)))
 
 
+def test_each_probe_starts_from_the_same_seed_and_two_calls_in_one_draw_on(session):
+    _, student = session
+    alone = student.call("draw", (3, 4))
+    assert torch.equal(alone, student.call("draw", (3, 4)))  # every probe starts from PROBE_SEED
+    first, second = student.call_twice("draw", (3, 4))
+    assert torch.equal(first, alone)
+    assert not torch.equal(first, second)
+
+
 def test_a_tensor_subclass_does_not_cross_as_a_tensor(session):
     _, student = session
     assert student.call("subclass", torch.ones(2)) == ForeignValue("Sneaky")

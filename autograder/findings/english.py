@@ -86,6 +86,26 @@ SENTENCES: dict[str, str] = {
     "dropout_on_output": (
         "{what}: the output is not a weighted sum of the values with the dropped-out attention"
         " weights."),
+    "batch_mixed": (
+        "{what}: changing only sequences 1 to {last} of the batch changed the output of sequence 0."
+    ),
+    "dropout_renormalised": (
+        "{what}: after dropout, every row that kept a weight sums to 1 again (a row that lost them"
+        " all is NaN): the survivors were divided by their sum, not scaled by 1 / (1 - p)."
+    ),
+    "initial_parameters_differ": (
+        "{what} built under a seed: its initial {name} is not what torch.rand({shape}) draws there,"
+        " in the order W_query, W_key, W_value, as the notebook asks."
+    ),
+    "argument_not_passed_on": (
+        "{what}: its wrapper fails on x of shape {shape}, though your {call}, built with the same"
+        " arguments, runs on it."
+    ),
+    "same_mask_without_generator": (
+        "{what}, called twice without a generator, dropped exactly the same elements both times:"
+        " without a generator the mask must come from PyTorch's default random stream, which moves "
+        "on at every call."
+    ),
     # 04_multi_head_attention.
     "heads_not_module_list": (
         "{call}.heads should be an nn.ModuleList, so that the heads' weights belong to the module."),
@@ -157,6 +177,14 @@ SENTENCES: dict[str, str] = {
     "evidence.misspelt_method": " — {class_name} defines {written}, not {meant}, so PyTorch never calls it.",
     "evidence.did_you_mean": " — {owner} has no attribute {name}; did you mean {suggestion}?",
     "evidence.unknown_keyword": " — {function} takes no keyword {keyword}; did you mean {suggestion}?",
+    "evidence.batch_mixed": (
+        " Changing only sequences 1 to {last} of the batch changed your result for sequence 0: the"
+        " sequences of the batch are mixed."
+    ),
+    "evidence.registered_result_assigned": (
+        " — {name} is assigned what {method} returns, None, which takes the place of what {method}"
+        " registered."
+    ),
     "evidence.view_sizes": " — the sizes {shape} make {asked} elements, and the tensor has {size}.",
     "evidence.arguments_out_of_order": (
         " — {call} passes {argument} where {function} takes {meant}: its parameters are, in this"

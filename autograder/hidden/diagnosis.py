@@ -10,7 +10,8 @@ each *explainer* looking for one relation between the student's output and the r
 - the output is the softmax of the right result (normalised when it should not be);
 - the right values in another order of axes, or in another shape;
 - attention computed with the scores divided by another number (the divisor is fitted);
-- earlier outputs that change when only later inputs change (the future leaks; a probe);
+- earlier outputs that change when only later inputs change (the future leaks; a probe), or one
+  sequence's outputs that change when only the others of its batch change (they are mixed);
 - every value 0.
 
 An explainer returns an ``Explanation``: the evidence, a phrase that states what was found (with
@@ -408,6 +409,8 @@ def future_changes_past(probe: Callable[[torch.Tensor], Finding | None]) -> Expl
         if actual.shape != expected.shape:
             return None  # positions are only where the reference has them in an output of its shape
         leaked = probe(actual)
-        return Explanation(leaked, "future_leak") if leaked is not None else None
+        if leaked is None:
+            return None
+        return Explanation(leaked, "batch_mixed" if leaked.key == "evidence.batch_mixed" else "future_leak")
 
     return explainer

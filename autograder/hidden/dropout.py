@@ -142,10 +142,29 @@ class WeightsRevealing:
             # No weight is 0, yet training changed them: dropout acted on the scores, before the softmax.
             raise Failure(finding("zero_fraction", "dropout_before_softmax", what=its_weights, fraction=f"{0:.1%}",
                                   p=self.p, expected_fraction=f"{self.p:.0%}"))
+        expect(not _renormalised(dropped, self.weights, self.p),
+               finding("dropout_renormalised", "dropout_renormalised", what=its_weights))
         expect_zero_fraction(kept.cpu()[visible], self.p, its_weights)
         expect(_sums_kept(dropped, totals), finding("dropout_on_output", "dropout_on_output", what=what))
         expect_tensor(dropped, self.weights * kept / (1 - self.p), finding("what.weights_kept", what=what),
                       mistakes=lambda: wrong_outputs.dropout_mistakes(self.weights, kept, self.p))
+
+
+def _renormalised(dropped: torch.Tensor, weights: torch.Tensor, p: float) -> bool:
+    """Whether the dropped-out weights were divided by their row sums again (rows summing to 1,
+    and 0 / 0 = NaN where a row lost every weight) instead of scaled by 1 / (1 - p): each row that
+    kept a weight is the kept weights over their sum, and some such row differs from the
+    inverted dropout of the same weights."""
+    finite = torch.isfinite(dropped).all(dim=-1)
+    if not bool(finite.any()) or not bool(((dropped == 0) & (weights != 0)).any()):
+        return False  # nothing finite to read, or nothing dropped: no dropout to renormalise after
+    kept = (dropped != 0) & finite[..., None]
+    survivors = weights * kept
+    renormalised = survivors / survivors.sum(dim=-1, keepdim=True)
+    rtol, atol = TOLERANCES[torch.float64]
+    rows = finite & (survivors.sum(dim=-1) > 0)
+    return bool(rows.any()) and torch.allclose(dropped[rows], renormalised[rows], rtol=rtol, atol=atol) and not (
+        torch.allclose(dropped[rows], survivors[rows] / (1 - p), rtol=rtol, atol=atol))
 
 
 def _sums_kept(weights: torch.Tensor, totals: torch.Tensor) -> bool:

@@ -40,6 +40,11 @@ _UNTRANSPOSED_WEIGHT = re.compile(r"(@|\bmatmul\(\s*\w+\s*,)\s*self\.\w+\.weight
 _FLOAT_SIZE = re.compile(r"tuple of ints,? ?but (got|found element of type) float"
                          r"|'float' object cannot be interpreted as an integer")
 
+# A (1, 1, ctx, ctx) mask left whole against (b, h, T, T) scores: masked_fill names the mask first
+# (tensor a, the larger: ctx > T) at the keys' dim; the stand-in GPU says it would broadcast to it.
+_UNCUT_4D_MASK = re.compile(r"size of tensor a \((?P<mask>\d+)\) must match the size of tensor b \((?P<scores>\d+)\)"
+                            r" at non-singleton dimension 3|broadcastable to \[1, 1, \d+, \d+\]")
+
 
 @dataclass(frozen=True)
 class ErrorRule:
@@ -57,7 +62,7 @@ class ErrorRule:
     def fits(self, stage: str, error_type: str, message: str, line: str) -> bool:
         return (error_type in self.error_types and (self.stages is None or stage in self.stages)
                 and not (self.line_without is not None and self.line_without.search(line))
-                and (self.message is None or bool(self.message.search(message)))
+                and (self.message is None or _found(self.message, message))
                 and (self.line is None or bool(self.line.search(line))))
 
 
@@ -103,12 +108,24 @@ RULES = [
     ErrorRule("merged_weights", _SIZES,
               re.compile(r"merge_heads\(\s*(self\.dropout\()?\w*(weight|att|wei)\w*\s*\)"),
               stages=frozenset({"MultiHeadAttention"})),
+    # A 4-D (1, 1, ctx, ctx) mask cut with [:T, :T]: the two leading size-1 axes were cut, and the
+    # mask's last axes still hold context_length where the scores' hold T.
+    ErrorRule("mask_sliced_leading_axes", _UNCUT_4D_MASK,
+              re.compile(r"(mask|tril|bias)\w*\s*\[\s*:\s*[\w.]+\s*,\s*:\s*[\w.]+\s*\]"),
+              stages=frozenset({"MultiHeadAttention"})),
+    # Weights (b, h, T, T) that do not fit the values: queries and keys were split into heads
+    # (the weights have their shape), the values were not.
+    ErrorRule("values_not_split", _SIZES, re.compile(r"(weight|att|wei|score)\w*\)?\s*@\s*\w*val"),
+              stages=frozenset({"MultiHeadAttention"})),
     ErrorRule("mask_not_sliced", _SIZES, re.compile(r"mask|tril|bias"), stages=_MASKED_MODULES,
               line_without=re.compile(r"\[[^\]]*:")),
     ErrorRule("batch_dims_not_handled", _SIZES, stages=frozenset({"masked_softmax", "mask_and_renormalize"})),
     ErrorRule("softmax_missing_keepdim", _SIZES, stages=frozenset({"softmax_naive", "softmax_stable"})),
     ErrorRule("missing_transpose", re.compile(r"shapes cannot be multiplied \((\d+)x(\d+) and \1x\2\)"),
               stages=frozenset({"attention_scores", "simple_self_attention"})),
+    # The running mean's (T, T) weights times x (B, T, C): only T from the token axis, first, fits.
+    ErrorRule("average_weights_shape", _SIZES, re.compile(r"@|\bmatmul\(|\bbmm\("),
+              stages=frozenset({"causal_average_softmax"})),
     ErrorRule("operands_swapped", _SIZES, re.compile(r"@|\bmatmul\(|\bmm\(|\bmv\("),
               stages=frozenset({"attention_scores_for_query", "context_vector", "causal_average_matmul"})),
     # Element by element, shapes line up from the last dim: a (T,) vector against (T, d) or (b, T, C).
@@ -117,7 +134,21 @@ RULES = [
               line_without=re.compile(r"@|\bmatmul\(|\bmm\(|\bbmm\(|einsum")),
     # MultiHeadAttention's own check refusing the exercise's numbers: d_out is not num_heads * 64.
     ErrorRule("gpt2_head_count", error_types=("ValueError",), stages=frozenset({"gpt2_small_attention"})),
+    # The student's own ValueError where the tests give sizes that divide (the tests that give
+    # indivisible ones expect it): the divisibility test is wrong.
+    ErrorRule("divisible_sizes_rejected", line=re.compile(r"^raise\s+ValueError\b"), error_types=("ValueError",),
+              stages=frozenset({"split_heads", "MultiHeadAttention"})),
 ]
+
+
+def _found(pattern: re.Pattern, message: str) -> bool:
+    """Whether ``pattern`` is in ``message``; where it quotes a mask's size and the scores', the
+    mask's must be the larger (a mask left whole holds context_length, at least T)."""
+    match = pattern.search(message)
+    if match is None:
+        return False
+    sizes = {name: value for name, value in match.groupdict().items() if value is not None}
+    return "mask" not in sizes or int(sizes["mask"]) > int(sizes["scores"])
 
 
 def student_lines(student_traceback: str) -> list[str]:

@@ -344,6 +344,9 @@ def future_of_sequence(call: Callable[[torch.Tensor], object], x: torch.Tensor, 
     tokens after position t alone were changed must give the same outputs up to t."""
 
     def leak(actual: torch.Tensor) -> Finding | None:
+        mixed = _batch_mixed(call, x, actual, seed)
+        if mixed is not None:
+            return mixed  # one sequence's output follows another's tokens: not a leak along time
         for t in range(x.shape[1] - 1):
             changed = x.clone()
             changed[:, t + 1:] = randn(seed + t, *changed[:, t + 1:].shape, dtype=x.dtype, device=x.device)
@@ -358,6 +361,26 @@ def future_of_sequence(call: Callable[[torch.Tensor], object], x: torch.Tensor, 
         return None
 
     return diagnosis.future_changes_past(leak)
+
+
+def _batch_mixed(call: Callable[[torch.Tensor], object], x: torch.Tensor, actual: torch.Tensor,
+                 seed: int) -> Finding | None:
+    """The evidence that ``call`` mixes the sequences of a batch (b, T, ...): changing only
+    sequences 1 to b - 1 changes the output of sequence 0. A transpose of the batch axis with
+    the tokens' does so, and then also moves later tokens into earlier positions: the sequences
+    are what to look at first."""
+    if x.shape[0] < 2 or actual.shape[:2] != x.shape[:2]:
+        return None  # one sequence, or an output whose first axis is not the batch's
+    changed = x.clone()
+    changed[1:] = randn(seed + 1000, *changed[1:].shape, dtype=x.dtype, device=x.device)
+    try:
+        after = call(changed)
+    except StudentError:
+        return None
+    if isinstance(after, torch.Tensor) and after.shape == actual.shape and not torch.allclose(
+            after[:1].detach().cpu().double(), actual[:1], rtol=1e-5, atol=1e-7, equal_nan=True):
+        return finding("evidence.batch_mixed", last=x.shape[0] - 1)
+    return None
 
 
 def future_of_square(call: Callable[[torch.Tensor], object], square: torch.Tensor, seed: int) -> diagnosis.Explainer:
@@ -395,6 +418,9 @@ def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x
     batch, num_tokens, _ = x.shape
     before = module(x)
     rtol, atol = TOLERANCES[x.dtype]
+    if isinstance(before, torch.Tensor) and _batch_mixed(module, x, before.detach().cpu().double(), seed):
+        # Sequence 0 follows the others' tokens: any position may then follow later ones.
+        raise Failure(finding("batch_mixed", "batch_mixed", what=what, last=batch - 1))
     for trial in range(2):
         for t in range(num_tokens - 1):
             changed = x.clone()

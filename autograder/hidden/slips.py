@@ -56,6 +56,8 @@ _DIM_ARGUMENTS = (
 )
 _KEYWORDS_IN_LINE = re.compile(r"\b(\w+)\s*=(?!=)")
 _VIEW_SIZES = re.compile(r"shape '\[([-\d, ]+)\]' is invalid for input of size (\d+)")
+# A view or reshape of a tensor just transposed (or permuted): the heads merged back.
+_MERGE_VIEW = re.compile(r"(\.transpose\([^()]*\)|\.permute\([^()]*\)|\.mT)\s*(\.contiguous\(\))?\s*\.(view|reshape)\(")
 # A call with plain arguments, ``Name(a, b, c)``: the candidates for arguments out of order.
 _SIMPLE_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(([^()]*)\)")
 
@@ -64,7 +66,7 @@ _SIMPLE_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(([^()]*)\)")
 class Slip:
     """A slip the exception shows: the mistake to name, and the evidence quoting the names."""
 
-    mistake: str
+    mistake: str | None  # None: the evidence is stated, but it points to no one mistake
     evidence: Finding
 
 
@@ -74,7 +76,8 @@ def slip_in_error(error_type: str, message: str, line: str, sources: Sequence[st
     student's line where it was raised, ``lines`` all their lines of the traceback (outermost
     first), ``sources`` the code of the notebook's definitions."""
     trees = _parsed(sources)
-    for reader in (_dim_is_a_size, _misspelt_method, _attribute_typo, _keyword_typo, _view_sizes):
+    for reader in (_dim_is_a_size, _misspelt_method, _attribute_typo, _keyword_typo, _view_sizes,
+                   _assigned_none):
         slip = reader(error_type, message, line, trees)
         if slip is not None:
             return slip
@@ -260,8 +263,37 @@ def _view_sizes(error_type: str, message: str, line: str, trees) -> Slip | None:
     for size in sizes:
         asked *= size
     shape = "(" + ", ".join(map(str, sizes)) + ("," if len(sizes) == 1 else "") + ")"
-    return Slip("view_sizes_wrong", finding("evidence.view_sizes", shape=shape, asked=asked,
-                                            size=int(match.group(2))))
+    # Merging transposed heads back, the sizes are the output's own (b, T, d_out): when they do
+    # not make the tensor, the tensor came out of an earlier step in another shape.
+    mistake = None if _MERGE_VIEW.search(line) else "view_sizes_wrong"
+    return Slip(mistake, finding("evidence.view_sizes", shape=shape, asked=asked, size=int(match.group(2))))
+
+
+# -- an attribute that holds what a registering method returned: None ------------------------------
+_NONE_USED = re.compile(r"'NoneType' object (is not subscriptable|is not callable|has no attribute)"
+                        r"|unsupported operand type.*'NoneType'|argument .* must be Tensor, not NoneType")
+# nn.Module's methods that register what they are given under a name, and return None.
+_REGISTERING = ("register_buffer", "register_parameter", "register_module", "add_module")
+
+
+def _assigned_none(error_type: str, message: str, line: str, trees) -> Slip | None:
+    """``self.mask = self.register_buffer("mask", ...)``: the method sets self.mask itself and
+    returns None, which the assignment then stores in its place. Named when the failing line
+    uses an attribute that the student's code assigns so."""
+    if error_type not in ("TypeError", "AttributeError") or not _NONE_USED.search(message):
+        return None
+    for tree in trees:
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                    and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _REGISTERING):
+                continue
+            for target in node.targets:
+                if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
+                        and re.search(rf"\b{re.escape(target.value.id)}\.{re.escape(target.attr)}\b", line)):
+                    return Slip("registered_result_assigned", finding(
+                        "evidence.registered_result_assigned", name=f"{target.value.id}.{target.attr}",
+                        method=node.value.func.attr))
+    return None
 
 
 # -- arguments by position, in another order ---------------------------------------------------------

@@ -63,7 +63,9 @@ def attention_scores_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
     return {"transposed_product": [reference.attention_scores(inputs.T)],
             "elementwise_product": [inputs * inputs],
             "scaled_too_early": [reference.attention_scores(inputs) / math.sqrt(inputs.shape[-1])],
-            "diagonal_changed": [reference.attention_scores(inputs).fill_diagonal_(0.0)]}
+            "diagonal_changed": [reference.attention_scores(inputs).fill_diagonal_(0.0)],
+            # The (T, T, d) products summed over a token axis, not the features: (T, d).
+            "products_summed_over_tokens": [(inputs[:, None, :] * inputs[None, :, :]).sum(dim=0)]}
 
 
 def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
@@ -192,6 +194,7 @@ def masked_softmax_mistakes(scores: torch.Tensor, d_k: int) -> WrongOutputs:
     variants = _weight_variants(d_k, num_tokens, set(scores.shape[:-2]), True, scores.device, scores.ndim)
     wrong = {mistake_id: [_weights(scores, **(right | options)) for options in option_list]
              for mistake_id, option_list in variants.items()}
+    wrong["scores_all_nan"] = [torch.full_like(scores, math.nan)]  # finite scores, NaN weights everywhere
     return wrong
 
 
@@ -236,10 +239,11 @@ def attention_computation(module: torch.nn.Module, x: torch.Tensor, *, causal: b
 
     @torch.no_grad()
     def attend(split=split, merge=merge, out=out_proj, transpose_keys=_last_two_swapped, roles=(0, 1, 2),
-               scores_transposed=False, return_weights=False, weights_transposed=False, **options):
+               scores_transposed=False, return_weights=False, weights_transposed=False, activation=_same,
+               **options):
         # roles 3 to 6: the input itself, never projected, then x @ layer.weight without its transpose.
         projected = (queries, keys, values, x, *(untransposed or ()))
-        q, k, v = (split(projected[role]) for role in roles)
+        q, k, v = (split(activation(projected[role])) for role in roles)
         scores = q @ transpose_keys(k)
         weights = _weights(scores.transpose(-2, -1) if scores_transposed else scores, **(right | options))
         if return_weights:
@@ -274,6 +278,9 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
     wrong["scores_transposed"] = [attend(scores_transposed=True)]
     wrong["weights_transposed"] = [attend(weights_transposed=True)]
     wrong["wrong_projection"] = [attend(roles=roles) for roles in _WRONG_ROLES]
+    # An MLP's habit: an activation after each projection (negative features wiped out).
+    wrong["activation_on_projections"] = [attend(activation=activation)
+                                          for activation in (torch.relu, torch.nn.functional.gelu)]
     if _projections(module, x, untransposed=True) is not None:  # a square layer: x @ weight runs, and is wrong
         wrong["linear_weight_untransposed"] = [attend(roles=(4, 5, 6))]
     with contextlib.suppress(RuntimeError, ValueError):  # heads cannot split an input of another size
@@ -355,7 +362,8 @@ def merge_heads_mistakes(x: torch.Tensor) -> WrongOutputs:
     return {"heads_concat_wrong_dim": [torch.cat(x.unbind(1), dim=dim) for dim in (0, 1)],
             "view_without_transpose": [x.reshape(batch, num_tokens, -1)],
             "wrong_transpose": [x.transpose(2, 3).reshape(batch, num_tokens, -1)],
-            "heads_interleaved": [x.permute(0, 2, 3, 1).reshape(batch, num_tokens, -1)]}
+            "heads_interleaved": [x.permute(0, 2, 3, 1).reshape(batch, num_tokens, -1)],
+            "heads_summed": [x.sum(dim=1), x.mean(dim=1)]}
 
 
 # -- 03: masks, running means and dropout --------------------------------------------------
@@ -407,6 +415,10 @@ def causal_average_mistakes(average: Callable, x: torch.Tensor) -> WrongOutputs:
         "mask_missing": [x.mean(dim=1, keepdim=True).expand_as(x)],
         "divided_by_sequence_length": [right * counts / num_tokens],
         "features_averaged": [x.mean(dim=-1, keepdim=True).expand_as(x)],
+        # A mean of the whole prefix, tokens and features together: one number fills every feature.
+        "mean_over_all_dims": [right.mean(dim=-1, keepdim=True).expand_as(x)],
+        # Floor division of the triangle by its row sums: 1 // (t + 1) is 0 from row 1 on.
+        "floor_division": [torch.div(lower, lower.sum(dim=1, keepdim=True), rounding_mode="floor") @ x],
         "count_off_by_one": [right * counts / (counts - 1), right * counts / (counts - 1).clamp(min=1)],
         "weights_transposed": [normalised.T @ x],
         # The row sums without keepdim, (T,): they line up with the last dim, so column j is divided.

@@ -18,6 +18,7 @@ from autograder.hidden.modules import (
     module_pair,
     randn,
 )
+from autograder.worker.probe_server import PROBE_SEED
 
 ASSIGNMENT = "02_self_attention"
 
@@ -81,6 +82,28 @@ def test_self_attention_v1_gradients(student, reference, device, dtype):
 @pytest.mark.behaviour
 def test_self_attention_v1_runs_on_meta_device(student):
     expect_class_runs_on_stand_in(student, "SelfAttention_v1", 5, 4, input_shape=(6, 5), output_shape=(6, 4))
+
+
+@pytest.mark.SelfAttention_v1
+@pytest.mark.behaviour
+def test_self_attention_v1_starts_from_torch_rand(student, reference):
+    """The notebook asks for each matrix filled by torch.rand, in the order W_query, W_key, W_value,
+    so that a seed gives the book's numbers: built in a probe (which starts from torch's seed
+    ``PROBE_SEED``), the module holds what the reference draws from that seed."""
+    d_in, d_out = SIZES[1][2:]
+    module = student.new("SelfAttention_v1", d_in, d_out)
+    with torch.random.fork_rng(devices=[]):
+        torch.default_generator.manual_seed(PROBE_SEED)
+        ref = reference.SelfAttention_v1(d_in, d_out)
+    what = call_text("SelfAttention_v1", d_in, d_out)
+    names = ("W_query", "W_key", "W_value")
+    parameters = module.describe().get("parameters", {})
+    if any(parameters.get(name, [None])[0] != [d_in, d_out] for name in names):
+        return  # names or shapes unlike the notebook's: the forward test says which
+    for name in names:
+        expect(torch.equal(module.attr(name).detach().cpu(), getattr(ref, name).detach()),
+               finding("initial_parameters_differ", "init_not_torch_rand", what=what, name=name,
+                       shape=f"{d_in}, {d_out}"))
 
 
 @pytest.mark.SelfAttention_v2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import torch
 
@@ -169,6 +171,22 @@ def test_mask_and_renormalize(student, reference, device, dtype, seed, shape, ze
 
 @pytest.mark.mask_and_renormalize
 @pytest.mark.behaviour
+def test_mask_and_renormalize_gradient(student, reference, device, dtype):
+    """The weights come from a softmax that is trained through this step: its gradient must be
+    the reference's, finite everywhere (a log of the zeroed weights gives NaN there)."""
+    weights = torch.softmax(randn(73, 2, 4, 4, dtype=dtype, device=device), dim=-1).requires_grad_()
+    grad_output = randn(173, 2, 4, 4, dtype=dtype, device=device)
+    reference.mask_and_renormalize(weights).backward(grad_output)
+    result = student.backward("mask_and_renormalize", (weights,), grad_output)
+    future = torch.ones(4, 4, dtype=torch.bool, device=device).triu(1)
+    expect_tensor(result["arg_grads"][0], weights.grad,
+                  finding("what.argument_gradient", call="mask_and_renormalize(attn_weights)",
+                          argument="attn_weights", shape=shape_text(weights.shape)),
+                  mistakes={"gradient_nan_at_zeros": [weights.grad.masked_fill(future, math.nan)]})
+
+
+@pytest.mark.mask_and_renormalize
+@pytest.mark.behaviour
 def test_mask_and_renormalize_on_meta_device(student):
     weights = torch.empty(2, 6, 6, device="meta")
     _check_on_stand_in(student, "mask_and_renormalize", (weights,), weights, "mask_and_renormalize(attn_weights)")
@@ -308,6 +326,11 @@ def test_inverted_dropout_follows_the_generator(student, device):
     what = "inverted_dropout(x, p=0.4, generator=g)"
     expect(torch.equal(first, again), finding("same_seed_different_masks", "dropout_ignores_generator", what=what))
     expect(not torch.equal(first, other), finding("different_seeds_same_mask", "dropout_ignores_generator", what=what))
+    # Without a generator, PyTorch's default stream: it moves on between two calls (in one probe).
+    unseeded, next_call = student.call_twice("inverted_dropout", x, 0.4)
+    expect(not (isinstance(unseeded, torch.Tensor) and isinstance(next_call, torch.Tensor)
+                and torch.equal(unseeded != 0, next_call != 0)),
+           finding("same_mask_without_generator", "dropout_fixed_seed", what="inverted_dropout(x, p=0.4)"))
 
 
 # -- CausalAttention --------------------------------------------------------------------------

@@ -100,7 +100,8 @@ def test_wrapper_runs_on_meta_device(student):
 
 
 @pytest.mark.wrapper_with_2d_output
-@pytest.mark.parametrize(("seed", "d_in", "context_length"), [(141, 3, 6), (142, 5, 4)])
+# The book's context_length of 6, a shorter one, and a longer one that a sequence fills (T = 8).
+@pytest.mark.parametrize(("seed", "d_in", "context_length"), [(141, 3, 6), (142, 5, 4), (144, 4, 8)])
 def test_wrapper_with_2d_output(student, reference, device, dtype, seed, d_in, context_length):
     """Book exercise 3.2: a two-head wrapper whose output has 2 features."""
     what = call_text("wrapper_with_2d_output", d_in, context_length, 0.0)
@@ -115,11 +116,27 @@ def test_wrapper_with_2d_output(student, reference, device, dtype, seed, d_in, c
                                    heads=num_heads))
     module.to(device, dtype)
     x = randn(seed + 100, 2, context_length, d_in, dtype=dtype, device=device)
-    features = module(x).shape[-1]
+    features = _output_of_wrapper(student, module, x, what, d_in, context_length).shape[-1]
     expect(features == 2, finding("wrong_feature_count", "one_head_of_two_features", what=what, features=features))
     load_reference_weights(module, ref, what)
     module.eval()
     expect_same_output(module, ref, x, what)
+
+
+def _output_of_wrapper(student, module: RemoteObject, x: torch.Tensor, what: str, d_in: int,
+                       context_length: int) -> torch.Tensor:
+    """``module(x)`` for a sequence as long as ``context_length``; where it raises but the student's
+    own two-head wrapper built with the function's arguments runs, one was not passed on."""
+    try:
+        return module(x)
+    except StudentError as error:
+        try:
+            student.new("MultiHeadAttentionWrapper", d_in, 1, context_length, 0.0, 2).to(x.device, x.dtype)(x)
+        except StudentError:
+            raise error from None  # the class itself fails here: its own error is the one to show
+        own = call_text("MultiHeadAttentionWrapper", d_in, 1, context_length, 0.0, 2)
+        raise Failure(finding("argument_not_passed_on", "argument_not_passed", what=what, call=own,
+                              shape=shape_text(x.shape))) from None
 
 
 # torch's words when backward finds a tensor it saved changed in place (never shown).

@@ -127,6 +127,14 @@ class Submission:
             raise WorkerCrashed(finding("bad_reply"))
         return reply.get("result"), [str(key) for key in reply["changed_args"]]
 
+    def call_twice(self, name: str, *args, **kwargs) -> tuple[Any, Any]:
+        """Call the student's function ``name`` twice in one probe (each probe starts from the same
+        seed, so two probes draw the same random numbers; two calls in one draw on)."""
+        reply = self._request("call", name, twice=True, args=list(args), kwargs=kwargs)
+        if not isinstance(reply, list) or len(reply) != 2:
+            raise WorkerCrashed(finding("bad_reply"))
+        return reply[0], reply[1]
+
     def call_recording_torch_functions(self, name: str, *args, **kwargs) -> tuple[Any, list[str]]:
         """Call the student's function ``name``; returns its result and the names of the torch
         functions the call made (``torch.softmax`` shows as "softmax")."""
@@ -171,7 +179,7 @@ class Submission:
     # -- plumbing ---------------------------------------------------------------------
     def _request(self, op: str, target: str | RemoteObject, *, method: str | None = None, name: str | None = None,
                  fill_args_after: list | None = None, report_changed_args: bool = False, stand_in_gpu: bool = False,
-                 record_torch_functions: bool = False, **values):
+                 record_torch_functions: bool = False, twice: bool = False, **values):
         """One probe: ``op`` on ``target`` (a name in the notebook, or an object in the worker).
 
         The header's own fields are plain JSON; every value the probe carries (arguments,
@@ -187,6 +195,7 @@ class Submission:
             "report_changed_args": report_changed_args,
             "stand_in_gpu": stand_in_gpu,
             "record_torch_functions": record_torch_functions,
+            "twice": twice,
             "values": encoder.encode(self._swap_handles(values)),
         }
         return self._decode_reply(self._transport.request(header, encoder.tensors))

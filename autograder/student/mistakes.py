@@ -560,4 +560,90 @@ MISTAKES: dict[str, str] = {
     "gpt2_head_count": (
         "GPT-2 small has 12 heads of 64 features (d_out = 768, num_heads = 12)."
     ),
+    "batch_mixed": (
+        "the sequences of a batch were mixed: the output of one sequence changed when only the"
+        " others changed. Each sequence of (b, T, d) must be attended to on its own: check which"
+        " dimensions each transpose, view and product touches, and leave the batch dimension (the"
+        " first) where it is."
+    ),
+    "dropout_renormalised": (
+        "the attention weights were renormalised after dropout (divided by their row sums), so"
+        " every row sums to 1 again: that undoes the 1 / (1 - p) scaling of inverted dropout, and a"
+        " row whose weights were all dropped becomes 0 / 0 = NaN. After dropout the rows are not"
+        " expected to sum to 1: use the dropped-out weights as they are."
+    ),
+    "registered_result_assigned": (
+        "register_buffer (like register_parameter and add_module) stores the tensor under the name"
+        " you give it and returns None: assigning its result to the same attribute replaces what it"
+        " registered with None. Call it on its own, without an assignment."
+    ),
+    "divisible_sizes_rejected": (
+        "your own ValueError was raised for sizes that divide evenly (d_out a multiple of"
+        " num_heads): the divisibility test is written the wrong way round; it must fail only when"
+        " d_out cannot be shared equally among the heads."
+    ),
+    "mask_sliced_leading_axes": (
+        "a 4-D mask of shape (1, 1, context_length, context_length) was cut with two indices, which"
+        " cut its first two dimensions (of size 1), not the positions: its last two dimensions still"
+        " hold context_length, while the scores hold T. Cut the last two dimensions, or keep a 2-D"
+        " mask."
+    ),
+    "mean_over_all_dims": (
+        "the mean was taken over every dimension of the prefix at once (a .mean() without dim),"
+        " tokens and features together, so one number fills all C features: average over the tokens"
+        " only, keeping each feature apart, so that position t holds a vector of C features."
+    ),
+    "floor_division": (
+        "a division used //, floor division, which rounds down to a whole number: 1 // 3 is 0, so"
+        " every weight below 1 became 0 (each row of the triangle past the first is all zeros)."
+        " Divide with /."
+    ),
+    "scores_all_nan": (
+        "every weight is NaN although the scores are finite: a NaN entered every score before the"
+        " softmax. In floating point 0 * inf and inf - inf are NaN (a 0/1 mask multiplied by -inf"
+        " gives NaN wherever it is 0), and a row whose scores are all -inf gives 0 / 0. Hide the"
+        " future positions with masked_fill or torch.where, not with arithmetic on infinities."
+    ),
+    "activation_on_projections": (
+        "an activation function (relu, say) was applied to the queries, keys or values: in"
+        " attention they are plain linear projections of the input, and an activation wipes out"
+        " their negative components. Use the projections' outputs as they are."
+    ),
+    "products_summed_over_tokens": (
+        "the products of the features were summed over a token dimension instead of over the"
+        " features: entry [i, j] is the dot product of tokens i and j, a sum over the last"
+        " dimension, so that the result has one row and one column per token, (T, T)."
+    ),
+    "init_not_torch_rand": (
+        "the parameters are not filled as the notebook asks: each is torch.rand(d_in, d_out),"
+        " uniform in [0, 1), created in the order W_query, W_key, W_value, with nothing added or"
+        " rescaled, so that under a seed your module starts from the book's numbers."
+    ),
+    "argument_not_passed": (
+        "the function's arguments were not all passed on (a fixed number, such as the book's, took"
+        " the place of d_in or context_length): build the wrapper with the arguments the caller"
+        " gives, so that it fits inputs of any size the caller asks for."
+    ),
+    "values_not_split": (
+        "the attention weights (b, num_heads, T, T) met values of another shape: the values must be"
+        " split into heads like the queries and keys, (b, num_heads, T, head_dim), so that each head"
+        " mixes its own part of the values."
+    ),
+    "average_weights_shape": (
+        "the weights of the running mean do not fit x (B, T, C) in the product: they must be (T,"
+        " T), with T the number of tokens, x.shape[1] (not the size of another axis), and come first"
+        " in the product, so that each position mixes the tokens."
+    ),
+    "gradient_nan_at_zeros": (
+        "the values are right but the gradient is NaN where the weights were zeroed: a function"
+        " whose derivative is infinite at 0 (log, sqrt, a power below 1) was applied to the zeros,"
+        " and in backward 0 × inf gives NaN. Renormalise with arithmetic that is smooth at 0, a"
+        " division by the row sums."
+    ),
+    "dropout_fixed_seed": (
+        "without a generator, the random numbers must come from PyTorch's default stream"
+        " (generator=None does that): a generator made and seeded inside the function gives the same "
+        "mask at every call, and torch.manual_seed no longer changes it. Pass generator on as it is"
+        " given."
+    ),
 }

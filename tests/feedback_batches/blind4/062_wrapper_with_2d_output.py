@@ -1,0 +1,11 @@
+import torch
+from torch import nn
+
+
+def wrapper_with_2d_output(d_in, context_length, dropout):
+    """Book exercise 3.2: a two-head wrapper with 2 output features in total."""
+    num_heads = 2
+    total_features = 2
+    return MultiHeadAttentionWrapper(
+        d_in, total_features / num_heads, context_length, dropout, num_heads=num_heads
+    )

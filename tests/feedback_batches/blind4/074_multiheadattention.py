@@ -1,0 +1,42 @@
+import math
+
+import torch
+from torch import nn
+
+
+class MultiHeadAttention(nn.Module):
+    """Causal multi-head attention with one projection split across the heads.
+
+    Attributes: W_query, W_key, W_value, out_proj (nn.Linear, created in that order; the grader
+    loads its weights into them by name), dropout (nn.Dropout, on the attention weights: the
+    trained demos read the weights as they pass through it), and the causal mask, a buffer.
+    forward: x (b, T, d_in) with T <= context_length -> (b, T, d_out)
+    """
+
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        if d_out % num_heads != 0:
+            raise ValueError(f"d_out ({d_out}) must be divisible by num_heads ({num_heads})")
+        self.d_out = d_out
+        self.num_heads = num_heads
+        self.head_dim = d_out // num_heads
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)
+        self.dropout = nn.Dropout(dropout)
+        # (1, 1, ctx, ctx) so that it broadcasts over the batch and the heads
+        mask = torch.triu(torch.ones(context_length, context_length, dtype=torch.bool), diagonal=1)
+        self.register_buffer("mask", mask.view(1, 1, context_length, context_length))
+
+    def forward(self, x):
+        b, num_tokens, d_in = x.shape
+        queries = self.W_query(x).view(b, num_tokens, self.num_heads, self.head_dim).transpose(1, 2)
+        keys = self.W_key(x).view(b, num_tokens, self.num_heads, self.head_dim).transpose(1, 2)
+        values = self.W_value(x).view(b, num_tokens, self.num_heads, self.head_dim).transpose(1, 2)
+        attn_scores = queries @ keys.transpose(2, 3)  # (b, h, T, T)
+        attn_scores = attn_scores.masked_fill(self.mask[:num_tokens, :num_tokens], -torch.inf)
+        attn_weights = torch.softmax(attn_scores / math.sqrt(self.head_dim), dim=-1)
+        attn_weights = self.dropout(attn_weights)
+        context = (attn_weights @ values).transpose(1, 2).contiguous().view(b, num_tokens, self.d_out)
+        return self.out_proj(context)

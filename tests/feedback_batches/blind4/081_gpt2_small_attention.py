@@ -1,0 +1,17 @@
+import torch
+from torch import nn
+
+
+def gpt2_small_attention():
+    """Book exercise 3.3: GPT-2 small's attention (12 heads, 768 features, context 1024)."""
+    GPT_CONFIG_124M = {
+        "emb_dim": 768,  # embedding size: the attention's input and output
+        "context_length": 1024,
+        "n_heads": 12,
+        "drop_rate": 0.0,  # no dropout for this exercise
+        "qkv_bias": False,
+    }
+    cfg = GPT_CONFIG_124M
+    return MultiHeadAttention(
+        cfg["emb_dim"], cfg["emb_dim"], cfg["context_length"], cfg["drop_rate"], cfg["n_heads"], cfg["qkv_bias"]
+    )
