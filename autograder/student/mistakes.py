@@ -179,8 +179,8 @@ MISTAKES: dict[str, str] = {
         " the number of tokens."
     ),
     "keys_T_on_batch": (
-        "on a batch, keys.T reverses every dimension, (b, T, d) -> (d, T, b); transpose only the"
-        " last two: keys.transpose(-2, -1) or keys.mT."
+        "on a batch, the full transpose (the T attribute) reverses every dimension, so keys of shape"
+        " (b, T, d) become (d, T, b): transpose only the last two, keys.transpose(-2, -1) or keys.mT."
     ),
     "mask_after_softmax": (
         "the future was zeroed after the softmax without renormalising, so rows no longer sum to"
@@ -202,6 +202,13 @@ MISTAKES: dict[str, str] = {
     "future_leak": (
         "an output changed when only later tokens changed, so the attention sees the future:"
         " hide the positions above the diagonal before the softmax."
+    ),
+    "tokens_mixed_outside_weights": (
+        "the attention weights hide the future, yet an output changed when only later tokens"
+        " changed, so tokens are mixed outside the weights: the mask is not the problem; look at the"
+        " steps that move values between positions, above all how the heads are split and merged"
+        " (a view or reshape straight to the other layout, without swapping the heads and tokens"
+        " axes, mixes tokens)."
     ),
     "prefix_sum": (
         "the rows of the lower-triangular matrix were not normalised, so you computed running"
@@ -293,9 +300,9 @@ MISTAKES: dict[str, str] = {
         " the transposed weight of the layer with the same name in v2."
     ),
     "mask_missing": (
-        "nothing was hidden, so every token still sees the whole sequence, future included (filling"
-        " the future with 0 instead of -inf hides nothing either: the softmax turns a 0 into a"
-        " weight like any other): keep only the current and earlier tokens."
+        "nothing was hidden, so every token still sees the whole sequence, future included: keep"
+        " only the current and earlier tokens (a mask must fill the future with -inf, not 0, since"
+        " the softmax turns a 0 into a weight like any other)."
     ),
     "normalised_wrong_dim": (
         "the rows were normalised along the wrong dimension: divide each row by its own sum,"

@@ -11,6 +11,7 @@ from .expectations import (
     call_student,
     expect_attribute,
     expect_close,
+    expect_dropout_on_weights,
     expect_no_future_leak,
     expect_raises,
     expect_shape,
@@ -44,9 +45,10 @@ def _check_wrapper_with_2d_output(ns):
     module = ns["wrapper_with_2d_output"](3, 6, 0.0)
     heads = getattr(module, "heads", None)
     if not isinstance(heads, nn.ModuleList) or len(heads) != 2:
+        got = (text("is.list_of_length", kind=type(heads).__name__, count=len(heads))
+               if isinstance(heads, nn.ModuleList) else type(heads).__name__)
         fail("values", what="wrapper_with_2d_output(3, 6, 0.0).heads",
-              expected=text("is.module_list", count=2), got=type(heads).__name__,
-              hint="idea")
+              expected=text("is.module_list", count=2), got=got, hint="idea")
     expect_shape(module(book_batch()), (2, 6, 2), "wrapper_with_2d_output(3, 6, 0.0)(batch)",
                   "idea")
 
@@ -94,6 +96,9 @@ def _check_multi_head_attention(ns):
     out = expect_shape(wide(x), (2, 5, 12), text("what.on_shape", call=(
         "MultiHeadAttention(6, 12, 8, 0.0, num_heads=3)"), shape="(2, 5, 6)"), "idea")
     expect_no_future_leak(wide, x, out)
+    seed_weights(123)
+    call = "MultiHeadAttention(3, 2, 6, 0.5, num_heads=2)"
+    expect_dropout_on_weights(cls(3, 2, 6, 0.5, num_heads=2), book_batch(), call)
 
 
 @check_of("gpt2_small_attention")
