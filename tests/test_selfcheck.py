@@ -767,7 +767,11 @@ def test_tier_1_of_every_mistake_is_a_whole_sentence_that_keeps_code_spelt_as_co
         said = catalog.diagnosis(texts[mistake])
         if said is not None:
             assert said.count("(") + said.count("（") == said.count(")") + said.count("）"), (mistake, said)
-    assert catalog.diagnosis(texts["keys_T_on_batch"]) is not None
+    assert texts["valid_p_rejected"].startswith("p = 0")  # code keeps its case
+    for mistake in ("keys_T_on_batch", "transposed_product", "returned_weights", "scores_transposed",
+                    "dropout_p1_division", "mask_plain_attribute", "missing_transpose", "max_returns_tuple",
+                    "split_copies", "tokens_mixed_outside_weights"):
+        assert catalog.diagnosis(texts[mistake]) is not None, mistake
     with catalog.speaking(language):
         for key in ("hint.split_view", "hint.split_error"):  # the idea, not the recipe
             assert catalog.diagnosis(catalog.hint_text(key)) is not None, key
@@ -805,3 +809,16 @@ def test_a_reveal_states_the_tolerance_and_the_parts_of_a_prediction_that_were_r
     assert "Not this time. (A number counts as right within ±0.05 of the measurement.)" in shown
     assert "Not this time. (The number must match exactly.)" in shown
     assert "You got" not in shown
+
+
+def test_a_module_mixing_tokens_through_a_failing_split_heads_is_sent_to_that_stage(solution_definitions):
+    """A wrong split_heads makes MultiHeadAttention's outputs leak with right-looking weights: the
+    check points at the stage that fails its own check, not at the mask."""
+    namespace = dict(solution_definitions["04_multi_head_attention"])
+    namespace["split_heads"] = _split_without_transpose
+    exec(cell_source(answer_cell(load_solution("04_multi_head_attention"), "MultiHeadAttention")), namespace)
+    result = run_check("MultiHeadAttention", namespace)
+    assert result.hint == catalog.texts("en")["tokens_mixed_outside_weights"]
+    assert result.message.endswith(catalog.text("helper_fails", stage="split_heads"))
+    assert "merge_heads" not in result.message
+    assert result.figure is None

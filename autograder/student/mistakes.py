@@ -134,8 +134,9 @@ MISTAKES: dict[str, str] = {
         " features (inputs @ query)."
     ),
     "transposed_product": (
-        "you computed inputs.T @ inputs, which compares features; attention scores compare"
-        " tokens: inputs @ inputs.T gives one row and one column per token."
+        "the product compares features with features, while attention scores compare tokens with"
+        " tokens: inputs @ inputs.T gives one row and one column per token (you computed"
+        " inputs.T @ inputs)."
     ),
     "softmax_wrong_dim": (
         "the softmax normalised over the wrong dimension: normalise along `dim` (for attention"
@@ -167,7 +168,7 @@ MISTAKES: dict[str, str] = {
         " row sums to 1."
     ),
     "returned_weights": (
-        "you returned the attention weights; return the context vectors, weights @ inputs."
+        "you returned the attention weights, not the context vectors: return weights @ inputs."
     ),
     "no_sqrt_scaling": (
         "the attention scores were not divided by sqrt(d_k), the square root of the key size."
@@ -284,8 +285,8 @@ MISTAKES: dict[str, str] = {
         " and negative scores give negative weights; use torch.softmax(scores, dim=-1)."
     ),
     "scores_transposed": (
-        "the scores were transposed (keys @ queries.T, or queries and keys swapped): row i must"
-        " hold query i's scores against every key, queries @ keys.transpose(-2, -1)."
+        "the scores were transposed, as if queries and keys had swapped roles: row i must hold query"
+        " i's scores against every key, queries @ keys.transpose(-2, -1), not keys @ queries.T."
     ),
     "returned_weights_not_scores": (
         "a softmax was applied: this function returns the scores themselves (scaled where the"
@@ -326,8 +327,8 @@ MISTAKES: dict[str, str] = {
         " so that each row still sums to 1."
     ),
     "dropout_p1_division": (
-        "with p = 1 every element is dropped and 0 / (1 - p) gives NaN: return zeros when"
-        " p == 1."
+        "when every element is dropped, dividing by one minus p divides zero by zero and gives NaN:"
+        " return zeros when p == 1, since 0 / (1 - p) is NaN there."
     ),
     "input_modified_in_place": (
         "the function changed its input tensor in place (an operation ending in _, or an"
@@ -347,8 +348,8 @@ MISTAKES: dict[str, str] = {
         " before view (or use reshape, which copies when it must)."
     ),
     "mask_plain_attribute": (
-        "the mask is a plain tensor attribute, so .to(device) does not move it: store it with"
-        " self.register_buffer(\"mask\", ...)."
+        "the mask is a plain tensor attribute, so moving the module to another device leaves it"
+        " behind: store it with self.register_buffer(\"mask\", ...), which .to(device) moves."
     ),
     "parameter_transposed": (
         "a weight matrix was created with its two dimensions swapped: the notebook gives its shape,"
@@ -406,11 +407,11 @@ MISTAKES: dict[str, str] = {
         " whose rows you want in the result: inputs @ query, attn_weights @ inputs, weights @ x."
     ),
     "missing_transpose": (
-        "inputs @ inputs multiplies (T, d) by (T, d), which does not fit: transpose the second"
-        " factor, inputs @ inputs.T, to compare every token with every token."
+        "the product multiplies a (T, d) matrix by another (T, d) matrix, which does not fit:"
+        " transpose the second factor, inputs @ inputs.T, to compare every token with every token."
     ),
     "max_returns_tuple": (
-        "x.max(dim=...) returns two tensors, the values and their indices: subtract"
+        "a maximum along a dimension returns two tensors, the values and their indices: subtract"
         " x.max(dim=dim, keepdim=True).values (or use torch.amax)."
     ),
     "weighted_sum_missing": (
@@ -549,8 +550,9 @@ MISTAKES: dict[str, str] = {
         " heads.0.W_query.weight, heads.1...: keep them in an nn.ModuleList."
     ),
     "split_copies": (
-        "split_heads returned a copy (contiguous(), reshape of a transposed tensor, torch.stack"
-        " or torch.cat): the notebook asks for a view, x.view(b, T, num_heads, head_dim).transpose(1, 2)."
+        "split_heads returned a copy, while the notebook asks for a view that shares the input's memory:"
+        " avoid contiguous(), a reshape of a transposed tensor, torch.stack and torch.cat;"
+        " x.view(b, T, num_heads, head_dim).transpose(1, 2) is a view."
     ),
     "gpt2_qkv_bias": (
         "the exercise builds this layer without biases in the query, key and value projections"

@@ -6,8 +6,9 @@ import torch
 from torch import nn
 
 from .book import BOOK_MULTI_HEAD, BOOK_WRAPPER, GPT2_SMALL_ATTENTION_PARAMETERS, book_batch
-from .catalog import text
+from .catalog import hint_text, text
 from .expectations import (
+    Mismatch,
     call_student,
     expect_attribute,
     expect_close,
@@ -21,7 +22,7 @@ from .expectations import (
 )
 from .known import expected
 from .modules import expect_book_module
-from .registry import check_of
+from .registry import CHECKS, check_of
 
 
 @check_of("MultiHeadAttentionWrapper")
@@ -88,6 +89,30 @@ def _check_merge_heads(ns):
 
 @check_of("MultiHeadAttention")
 def _check_multi_head_attention(ns):
+    try:
+        _check_multi_head_attention_itself(ns)
+    except Mismatch as mismatch:
+        if mismatch.hint != hint_text("tokens_mixed_outside_weights"):
+            raise
+        failing = [stage for stage in ("split_heads", "merge_heads") if not _passes(stage, ns)]
+        if not failing:
+            raise
+        also = " ".join(text("helper_fails", stage=stage) for stage in failing)
+        raise Mismatch(f"{mismatch} {also}", mismatch.hint, mismatch.figure) from None
+
+
+def _passes(stage: str, ns) -> bool:
+    """Whether the notebook's ``stage`` passes its own check (True when it is not there to check)."""
+    if stage not in ns:
+        return True
+    try:
+        CHECKS[stage](ns)
+    except Exception:  # noqa: BLE001 - any failure of the other stage is the evidence
+        return False
+    return True
+
+
+def _check_multi_head_attention_itself(ns):
     cls = ns["MultiHeadAttention"]
     expect_book_module(cls, "MultiHeadAttention", BOOK_MULTI_HEAD, layers=("W_query", "W_key", "W_value", "out_proj"),
                        layers_hint="hint.mha_layers", values_hint="idea", num_heads=2)

@@ -86,6 +86,7 @@ MESSAGES: dict[str, str] = {
     "what.input_after": "the input of {call}, after the call",
     "what.longer_context": "{call} with context_length=10, on 6 tokens",
     "what.no_leak": "the outputs of tokens 0 to {position} after changing the tokens from {later} on",
+    "helper_fails": "Also, {stage} fails its own check: fix it first if your MultiHeadAttention uses it.",
     "what.no_leak_first": "the output of token 0 after changing the tokens from {later} on",
     "what.eval_mode": "{call} in eval mode",
     "what.dropped": "what {call} passes through self.dropout in training mode (the attention weights)",
@@ -205,7 +206,7 @@ MESSAGES: dict[str, str] = {
 def _sentence(text: str) -> str:
     """A mistake's text as a hint that follows a full stop: with a capital letter, unless it starts
     with code (`nn.Linear`, `x.max`), which keeps its spelling."""
-    return text if re.match(r"\w+[.(_]", text) else text[:1].upper() + text[1:]
+    return text if re.match(r"\w+(?:[.(_]|\s*[=@])", text) else text[:1].upper() + text[1:]
 
 
 @functools.cache
