@@ -142,6 +142,20 @@ def _masked_without_renormalising(attn_weights):
     return torch.tril(attn_weights)
 
 
+def _stable_without_keepdim(x, dim=-1):
+    shifted = torch.exp(x - x.max(dim=dim).values)
+    return shifted / shifted.sum(dim=dim, keepdim=True)
+
+
+def _dropout_in_place(x, p, training=True, generator=None):
+    keep = torch.rand(x.shape, generator=generator) >= p
+    return x.mul_(keep).div_(1 - p)
+
+
+def _dropout_times_keep_probability(x, p, training=True, generator=None):
+    return x * (torch.rand(x.shape, generator=generator) >= p) * (1 - p)
+
+
 def _tril_mask(num_tokens, device=None):
     return torch.ones(num_tokens, num_tokens, device=device).tril().bool()
 
@@ -195,6 +209,9 @@ KNOWN_MISTAKES = [
     ("mask_and_renormalize", _masked_without_renormalising, "mask_after_softmax"),
     ("causal_mask", _tril_mask, "mask_inverted"),
     ("inverted_dropout", _dropout_without_rescaling, "dropout_not_rescaled"),
+    ("softmax_stable", _stable_without_keepdim, "softmax_missing_keepdim"),
+    ("inverted_dropout", _dropout_in_place, "input_modified_in_place"),
+    ("inverted_dropout", _dropout_times_keep_probability, "dropout_scaled_by_p"),
     ("split_heads", _split_without_transpose, "view_without_transpose"),
     ("merge_heads", _merge_without_contiguous, "hint.merge_contiguous"),
     ("causal_average_matmul", _unnormalised_prefix_sum, "prefix_sum"),
@@ -564,7 +581,7 @@ def test_a_module_that_leaks_the_future_is_told_so_in_the_check_line(solution_de
     result = run_check(stage, namespace, language)
     assert not result.passed
     with catalog.speaking(language):
-        leaked = catalog.text("what.no_leak", position=0, later=1)
+        leaked = catalog.text("what.no_leak_first", later=1)
         assert leaked in result.message, result.message
         assert catalog.text("is.changed") in result.message
     assert result.figure is not None  # the leak drawn beside the right weights
@@ -581,7 +598,7 @@ def test_dropout_on_the_output_fails_the_public_check(solution_definitions):
     result = run_check(stage, namespace)
     assert not result.passed
     assert "self.dropout" in result.message
-    assert "(2, 6, 6)" in result.message
+    assert "(..., 6, 6)" in result.message
     assert result.hint == catalog.texts("en")["dropout_on_output"]
 
 
@@ -616,7 +633,9 @@ def _findings_of(stage: str) -> set[str]:
     assignment = next(assignment for assignment in ASSIGNMENTS if stage in STAGES_BY_ASSIGNMENT[assignment])
     from autograder.student.selfcheck import known
     cases = [case for case in known._cases() if case == stage or case.startswith(stage)]
-    return keys | {mistake for case in cases for mistake in known.mistakes(case)} | {"future_leak"} \
+    read_from_weights = {"future_leak", "tokens_mixed_outside_weights", "softmax_wrong_dim", "mask_after_softmax",
+                         "not_normalised", "dropout_missing", "dropout_on_output"}
+    return keys | {mistake for case in cases for mistake in known.mistakes(case)} | read_from_weights \
         if assignment in ("03_causal_attention", "04_multi_head_attention") else \
         keys | {mistake for case in cases for mistake in known.mistakes(case)}
 
@@ -639,3 +658,167 @@ def test_hint_tiers_1_and_2_hold_no_code_line_of_the_solution(stage):
             assert not [atom for atom in atoms if atom in flat], (language, stage, key, said)
             if key != "functions":
                 assert not catalog.holds_code(said), (language, stage, key, said)
+
+
+# The leak probe names what the module's own attention weights show (issue 34, second review).
+LEAKS_READ_FROM_THE_WEIGHTS = [
+    ("CausalAttention", "attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)",
+     "attn_weights = torch.softmax(queries @ keys.transpose(1, 2) / keys.shape[-1] ** 0.5, dim=-1)"
+     ".masked_fill(future, 0.0)", "mask_after_softmax", "mask_after_softmax"),
+    ("CausalAttention", "attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)",
+     "attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=1)", "softmax_wrong_dim",
+     "softmax_wrong_dim"),
+    ("MultiHeadAttention", "context = merge_heads(attn_weights @ values)",
+     "context = (attn_weights @ values).reshape(x.shape[0], num_tokens, -1)", "tokens_mixed_outside_weights", None),
+]
+
+
+@pytest.mark.parametrize(("module", "old", "new", "mistake", "drawn"), LEAKS_READ_FROM_THE_WEIGHTS,
+                         ids=[leak[3] for leak in LEAKS_READ_FROM_THE_WEIGHTS])
+def test_a_leak_is_named_from_the_attention_weights_and_never_drawn_against_its_caption(module, old, new,
+                                                                                        mistake, drawn):
+    """Weights that hide the future but are normalised wrongly get their own name and figure;
+    right weights in a module whose outputs still leak point away from the mask; the lit-triangle
+    caption comes only over a lit triangle."""
+    wrong = (_causal_attention if module == "CausalAttention" else _multi_head_attention)(old, new)
+    namespace = {module: wrong, **(_split_and_merge() if module == "MultiHeadAttention" else {})}
+    for language in ("en", "zh", "pt"):
+        result = run_check(module, namespace, language)
+        assert not result.passed
+        assert result.hint == catalog.texts(language)[mistake]
+        assert catalog.texts(language)["future_leak"] not in result.hint
+        if drawn is None:
+            assert result.figure is None
+        else:
+            assert result.figure.mistake == drawn
+            assert figures.CAPTIONS[drawn] != "figure.future"
+            assert result.figure.yours.triu(diagonal=1).abs().sum() == 0  # the map shows no future
+        said = hint_line(module, namespace, language, 1)
+        assert catalog.diagnosis(result.hint) in said
+    assert "the output of token 0 after changing the tokens from 1 on" in run_check(module, namespace, "en").message
+    if mistake == "tokens_mixed_outside_weights":
+        fix = MISTAKES[mistake]
+        assert "split and merged" in fix
+        assert "the mask is not the problem" in fix
+
+
+def _module_edited(assignment: str, stage: str, *edits: tuple[str, str]):
+    """The solution's ``stage`` class with each (old, new) substitution made in its answer cell."""
+    notebook = load_solution(assignment)
+    for old, new in edits:
+        notebook = with_replacement(notebook, stage, old, new)
+    namespace, failures = worker_load_definitions([vars(block) for block in extract_definitions(notebook).blocks])
+    assert failures == []
+    return namespace[stage]
+
+
+MHA_WEIGHTS_DROPPED = "attn_weights = self.dropout(attn_weights)  # (b, h, T, T)"
+
+
+@pytest.mark.parametrize(("module", "edits", "mistake"), [
+    ("CausalAttention", [("attn_weights = self.dropout(attn_weights)", "pass")], "dropout_missing"),
+    ("MultiHeadAttention", [(MHA_WEIGHTS_DROPPED, "pass")], "dropout_missing"),
+    ("MultiHeadAttention", [(MHA_WEIGHTS_DROPPED, "pass"),
+                            ("return self.out_proj(context)", "return self.dropout(self.out_proj(context))")],
+     "dropout_on_output"),
+], ids=["CausalAttention-never", "MultiHeadAttention-never", "MultiHeadAttention-after-out_proj"])
+def test_a_module_must_drop_its_attention_weights_through_self_dropout(module, edits, mistake):
+    """The demos read the weights where they pass through self.dropout: a module that never drops
+    them, or drops its output instead, fails its check, not a demo later."""
+    assignment = "03_causal_attention" if module == "CausalAttention" else "04_multi_head_attention"
+    wrong = _module_edited(assignment, module, *edits)
+    namespace = {module: wrong, **(_split_and_merge() if module == "MultiHeadAttention" else {})}
+    result = run_check(module, namespace)
+    assert not result.passed
+    assert "self.dropout" in result.message
+    assert result.hint == catalog.texts("en")[mistake]
+
+
+def test_a_module_causal_through_is_causal_without_a_mask_buffer_passes_as_the_grader_accepts_it():
+    """NB4's grading section accepts no mask at all where is_causal=True makes the module causal,
+    as the hidden tests do; a mask kept as a plain attribute is still caught, by its own name."""
+    sdpa = ("nn.functional.scaled_dot_product_attention(queries, keys, values, is_causal=True,"
+            " dropout_p=self.dropout.p if self.training else 0.0)")
+    is_causal = _module_edited(
+        "04_multi_head_attention", "MultiHeadAttention",
+        ('self.register_buffer("mask", future)', "pass"),
+        ("attn_scores = queries @ keys.transpose(2, 3)", "pass  #"),
+        ("future = self.mask[:num_tokens, :num_tokens]", "pass  #"),
+        ("attn_scores = attn_scores.masked_fill(future, -torch.inf)", "pass  #"),
+        ("attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)", "pass"),
+        (MHA_WEIGHTS_DROPPED, "pass"),
+        ("context = merge_heads(attn_weights @ values)", f"context = merge_heads({sdpa})"))
+    assert run_check("MultiHeadAttention", {"MultiHeadAttention": is_causal, **_split_and_merge()}).passed
+    plain = _module_edited("03_causal_attention", "CausalAttention",
+                           ('self.register_buffer("mask", future)', "self.future = future"),
+                           ("self.mask[:num_tokens, :num_tokens]", "self.future[:num_tokens, :num_tokens]"))
+    result = run_check("CausalAttention", {"CausalAttention": plain})
+    assert "`future` as a plain attribute, not a registered buffer" in result.message
+    assert catalog.diagnosis(result.hint) in hint_line("CausalAttention", {"CausalAttention": plain}, "en", 1)
+
+
+@pytest.mark.parametrize("language", ["en", "zh", "pt"])
+def test_tier_1_of_every_mistake_is_a_whole_sentence_that_keeps_code_spelt_as_code(language):
+    """A hint starting with code keeps its spelling (nn.Linear, not Nn.Linear), and tier 1 (the
+    part before the fix) closes every parenthesis it opens; keys.T on a batch is said in words."""
+    texts = catalog.texts(language)
+    assert texts["copy_without_transpose"].startswith("nn.Linear")
+    for mistake in MISTAKES:
+        said = catalog.diagnosis(texts[mistake])
+        if said is not None:
+            assert said.count("(") + said.count("（") == said.count(")") + said.count("）"), (mistake, said)
+    assert texts["valid_p_rejected"].startswith("p = 0")  # code keeps its case
+    for mistake in ("keys_T_on_batch", "transposed_product", "returned_weights", "scores_transposed",
+                    "dropout_p1_division", "mask_plain_attribute", "missing_transpose", "max_returns_tuple",
+                    "split_copies", "tokens_mixed_outside_weights"):
+        assert catalog.diagnosis(texts[mistake]) is not None, mistake
+    with catalog.speaking(language):
+        for key in ("hint.split_view", "hint.split_error"):  # the idea, not the recipe
+            assert catalog.diagnosis(catalog.hint_text(key)) is not None, key
+
+
+def test_a_wrapper_with_one_head_is_told_how_many_heads_it_has():
+    def one_head(d_in, context_length, dropout):
+        module = torch.nn.Module()
+        module.heads = torch.nn.ModuleList([torch.nn.Identity()])
+        return module
+
+    result = run_check("wrapper_with_2d_output", {"wrapper_with_2d_output": one_head})
+    assert result.message.endswith("expected an nn.ModuleList of 2 heads, got ModuleList of length 1.")
+
+
+def test_a_reveal_states_the_tolerance_and_the_parts_of_a_prediction_that_were_right(capsys):
+    from autograder.student.predictions import Predictions
+
+    for language, tolerance, part in (("en", "within overall ±10, position_1 ±10", "You got position_1 right."),
+                                      ("zh", "overall ±10, position_1 ±10", "其中 position_1 预测对了。"),
+                                      ("pt", "overall ±10, position_1 ±10", "Você acertou position_1.")):
+        predictions = Predictions(language)
+        predictions.predict("no_positions", overall=10, position_1=100)
+        capsys.readouterr()
+        predictions.reveal("no_positions", overall=48.5, position_1=100)
+        shown = capsys.readouterr().out
+        assert tolerance in shown
+        assert part in shown
+    predictions = Predictions("en")
+    predictions.predict("largest_weight", 0.3)
+    predictions.predict("wrapper_parameters", 1.77e6)
+    predictions.reveal("largest_weight", 0.24)
+    predictions.reveal("wrapper_parameters", 1769472)
+    shown = capsys.readouterr().out
+    assert "Not this time. (A number counts as right within ±0.05 of the measurement.)" in shown
+    assert "Not this time. (The number must match exactly.)" in shown
+    assert "You got" not in shown
+
+
+def test_a_module_mixing_tokens_through_a_failing_split_heads_is_sent_to_that_stage(solution_definitions):
+    """A wrong split_heads makes MultiHeadAttention's outputs leak with right-looking weights: the
+    check points at the stage that fails its own check, not at the mask."""
+    namespace = dict(solution_definitions["04_multi_head_attention"])
+    namespace["split_heads"] = _split_without_transpose
+    exec(cell_source(answer_cell(load_solution("04_multi_head_attention"), "MultiHeadAttention")), namespace)
+    result = run_check("MultiHeadAttention", namespace)
+    assert result.hint == catalog.texts("en")["tokens_mixed_outside_weights"]
+    assert result.message.endswith(catalog.text("helper_fails", stage="split_heads"))
+    assert "merge_heads" not in result.message
+    assert result.figure is None

@@ -134,8 +134,9 @@ MISTAKES: dict[str, str] = {
         " features (inputs @ query)."
     ),
     "transposed_product": (
-        "you computed inputs.T @ inputs, which compares features; attention scores compare"
-        " tokens: inputs @ inputs.T gives one row and one column per token."
+        "the product compares features with features, while attention scores compare tokens with"
+        " tokens: inputs @ inputs.T gives one row and one column per token (you computed"
+        " inputs.T @ inputs)."
     ),
     "softmax_wrong_dim": (
         "the softmax normalised over the wrong dimension: normalise along `dim` (for attention"
@@ -167,7 +168,7 @@ MISTAKES: dict[str, str] = {
         " row sums to 1."
     ),
     "returned_weights": (
-        "you returned the attention weights; return the context vectors, weights @ inputs."
+        "you returned the attention weights, not the context vectors: return weights @ inputs."
     ),
     "no_sqrt_scaling": (
         "the attention scores were not divided by sqrt(d_k), the square root of the key size."
@@ -179,8 +180,8 @@ MISTAKES: dict[str, str] = {
         " the number of tokens."
     ),
     "keys_T_on_batch": (
-        "on a batch, keys.T reverses every dimension, (b, T, d) -> (d, T, b); transpose only the"
-        " last two: keys.transpose(-2, -1) or keys.mT."
+        "on a batch, the full transpose (the T attribute) reverses every dimension, so keys of shape"
+        " (b, T, d) become (d, T, b): transpose only the last two, keys.transpose(-2, -1) or keys.mT."
     ),
     "mask_after_softmax": (
         "the future was zeroed after the softmax without renormalising, so rows no longer sum to"
@@ -202,6 +203,13 @@ MISTAKES: dict[str, str] = {
     "future_leak": (
         "an output changed when only later tokens changed, so the attention sees the future:"
         " hide the positions above the diagonal before the softmax."
+    ),
+    "tokens_mixed_outside_weights": (
+        "the attention weights hide the future, yet an output changed when only later tokens"
+        " changed, so tokens are mixed outside the weights: the mask is not the problem; look at the"
+        " steps that move values between positions, above all how the heads are split and merged"
+        " (a view or reshape straight to the other layout, without swapping the heads and tokens"
+        " axes, mixes tokens)."
     ),
     "prefix_sum": (
         "the rows of the lower-triangular matrix were not normalised, so you computed running"
@@ -277,8 +285,8 @@ MISTAKES: dict[str, str] = {
         " and negative scores give negative weights; use torch.softmax(scores, dim=-1)."
     ),
     "scores_transposed": (
-        "the scores were transposed (keys @ queries.T, or queries and keys swapped): row i must"
-        " hold query i's scores against every key, queries @ keys.transpose(-2, -1)."
+        "the scores were transposed, as if queries and keys had swapped roles: row i must hold query"
+        " i's scores against every key, queries @ keys.transpose(-2, -1), not keys @ queries.T."
     ),
     "returned_weights_not_scores": (
         "a softmax was applied: this function returns the scores themselves (scaled where the"
@@ -293,9 +301,9 @@ MISTAKES: dict[str, str] = {
         " the transposed weight of the layer with the same name in v2."
     ),
     "mask_missing": (
-        "nothing was hidden, so every token still sees the whole sequence, future included (filling"
-        " the future with 0 instead of -inf hides nothing either: the softmax turns a 0 into a"
-        " weight like any other): keep only the current and earlier tokens."
+        "nothing was hidden, so every token still sees the whole sequence, future included: keep"
+        " only the current and earlier tokens (a mask must fill the future with -inf, not 0, since"
+        " the softmax turns a 0 into a weight like any other)."
     ),
     "normalised_wrong_dim": (
         "the rows were normalised along the wrong dimension: divide each row by its own sum,"
@@ -319,8 +327,8 @@ MISTAKES: dict[str, str] = {
         " so that each row still sums to 1."
     ),
     "dropout_p1_division": (
-        "with p = 1 every element is dropped and 0 / (1 - p) gives NaN: return zeros when"
-        " p == 1."
+        "when every element is dropped, dividing by one minus p divides zero by zero and gives NaN:"
+        " return zeros when p == 1, since 0 / (1 - p) is NaN there."
     ),
     "input_modified_in_place": (
         "the function changed its input tensor in place (an operation ending in _, or an"
@@ -340,8 +348,8 @@ MISTAKES: dict[str, str] = {
         " before view (or use reshape, which copies when it must)."
     ),
     "mask_plain_attribute": (
-        "the mask is a plain tensor attribute, so .to(device) does not move it: store it with"
-        " self.register_buffer(\"mask\", ...)."
+        "the mask is a plain tensor attribute, so moving the module to another device leaves it"
+        " behind: store it with self.register_buffer(\"mask\", ...), which .to(device) moves."
     ),
     "parameter_transposed": (
         "a weight matrix was created with its two dimensions swapped: the notebook gives its shape,"
@@ -399,11 +407,11 @@ MISTAKES: dict[str, str] = {
         " whose rows you want in the result: inputs @ query, attn_weights @ inputs, weights @ x."
     ),
     "missing_transpose": (
-        "inputs @ inputs multiplies (T, d) by (T, d), which does not fit: transpose the second"
-        " factor, inputs @ inputs.T, to compare every token with every token."
+        "the product multiplies a (T, d) matrix by another (T, d) matrix, which does not fit:"
+        " transpose the second factor, inputs @ inputs.T, to compare every token with every token."
     ),
     "max_returns_tuple": (
-        "x.max(dim=...) returns two tensors, the values and their indices: subtract"
+        "a maximum along a dimension returns two tensors, the values and their indices: subtract"
         " x.max(dim=dim, keepdim=True).values (or use torch.amax)."
     ),
     "weighted_sum_missing": (
@@ -542,8 +550,9 @@ MISTAKES: dict[str, str] = {
         " heads.0.W_query.weight, heads.1...: keep them in an nn.ModuleList."
     ),
     "split_copies": (
-        "split_heads returned a copy (contiguous(), reshape of a transposed tensor, torch.stack"
-        " or torch.cat): the notebook asks for a view, x.view(b, T, num_heads, head_dim).transpose(1, 2)."
+        "split_heads returned a copy, while the notebook asks for a view that shares the input's memory:"
+        " avoid contiguous(), a reshape of a transposed tensor, torch.stack and torch.cat;"
+        " x.view(b, T, num_heads, head_dim).transpose(1, 2) is a view."
     ),
     "gpt2_qkv_bias": (
         "the exercise builds this layer without biases in the query, key and value projections"

@@ -166,6 +166,9 @@ MESSAGES: dict[str, str] = {
     "not_recorded": "✏️ Not recorded yet: {problems}.",
     "right": "✅ You predicted {answer}; the demo measured {outcome}. Right!",
     "wrong": "🔎 You predicted {answer}; the demo measured {outcome}. Not this time.",
+    "tolerance": "(A number counts as right within {tolerances} of the measurement.)",
+    "exact": "(The number must match exactly.)",
+    "parts_right": "You got {fields} right.",
     "no_prediction": "The demo measured {outcome}. (No prediction was recorded above: make one next time before you"
                      " run the demo; it is how you find out what you expected.)",
     "explain.naive_overflow": "exp(1000) is already too large for a float32: it overflows to inf, and inf / inf is"
@@ -227,6 +230,25 @@ class Predictions:
         show(self._text("recorded", answer=answer_text(question, given)),
              {"prediction": {"question": question.id, "answer": given}})
 
+    def _verdict_details(self, question: Question, answer: Mapping[str, object], measured: Mapping[str, object],
+                         verdict: str) -> list[str]:
+        """The tolerance of the numbers, and, when a prediction of several parts missed, the parts
+        it got right."""
+        numbers = [field for field in question.fields if not field.is_choice]
+        loose = [field for field in numbers if field.tolerance > 0]
+        several = len(question.fields) > 1
+        details = []
+        if loose:
+            tolerances = ", ".join(f"{field.name} ±{_number(field.tolerance)}" if several
+                                   else f"±{_number(field.tolerance)}" for field in loose)
+            details.append(self._text("tolerance", tolerances=tolerances))
+        elif numbers:
+            details.append(self._text("exact"))
+        right = [field.name for field in question.fields if field.holds(answer[field.name], measured[field.name])]
+        if verdict == "wrong" and several and right:
+            details.append(self._text("parts_right", fields=", ".join(right)))
+        return details
+
     def reveal(self, question_id: str, outcome: object = None, /, **fields: object) -> None:
         """After the demo: the measured ``outcome`` beside the prediction, and why it is so."""
         question = self._question(question_id)
@@ -240,5 +262,6 @@ class Predictions:
         else:
             verdict = "right" if judge(question, answer, measured) else "wrong"
             line = self._text(verdict, answer=answer_text(question, answer), outcome=outcome_text)
+            line += "".join(f" {part}" for part in self._verdict_details(question, answer, measured, verdict))
         show(f"{line}\n   {self._text('explain.' + question.id)}",
              {"outcome": {"question": question.id, "measured": measured}})

@@ -74,6 +74,20 @@ def _check_softmax_naive(ns):
         fail("values", what=call, expected=text("is.overflow"), got=show(weights), hint=hint)
 
 
+def _non_finite_mistake(f) -> str:
+    """Why softmax_stable gave NaN on the large scores, read from each row alone: every row finite
+    alone means the rows disturbed each other (a reduction that lost its dimension broadcast along
+    the wrong axis); the first row NaN alone means the exponentials overflowed; else only the idea."""
+    try:
+        alone = [f(torch.tensor(row)) for row in LARGE_SCORES]
+    except Exception:  # noqa: BLE001 - the evidence is incomplete: say no more than the symptom
+        return "idea"
+    if all(isinstance(row, torch.Tensor) and torch.isfinite(row).all() for row in alone):
+        return "softmax_missing_keepdim"
+    first = alone[0]
+    return "softmax_overflow" if isinstance(first, torch.Tensor) and torch.isnan(first).any() else "idea"
+
+
 @check_of("softmax_stable")
 def _check_softmax_stable(ns):
     f, case = ns["softmax_stable"], "softmax/large"
@@ -81,7 +95,7 @@ def _check_softmax_stable(ns):
     weights = expect_shape(f(torch.tensor(LARGE_SCORES)), (3, 3), call, "idea", case=case)
     if not torch.isfinite(weights).all():
         fail("values", what=call, expected=text("is.finite"), got=show(weights),
-             hint=named_mistake(weights, case) or "softmax_overflow")
+             hint=named_mistake(weights, case) or _non_finite_mistake(f))
     expect_close(weights, expected(case), call, "idea", case=case)
     _check_softmax(ns, "softmax_stable")
     if library_softmax_called(lambda: f(torch.tensor(SOFTMAX_INPUT))):

@@ -49,12 +49,18 @@ MESSAGES: dict[str, str] = {
         "not implemented yet: it stopped at NotImplementedError({reason!r}); finish that part first"
     ),
     "raised": "raised {error_type}: {error}",
-    "not_tensor": "{what} should be a torch.Tensor, got {got} (is a `return` missing?)",
+    "not_tensor": "{what} should be a torch.Tensor, got {got}.",
+    "not_tensor_none": "{what} should be a torch.Tensor, got None (is a `return` missing?)",
     "shape": "{what}: expected shape {expected}, got {got}.",
     "dtype": "{what}: expected dtype {expected}, got {got}.",
     "device": "{what}: expected a tensor on the {expected} device, got {got}.",
     "values": "{what}: expected {expected}, got {got}.",
     "attribute": "{what}: expected an attribute `{name}` of type {expected}, got {got}.",
+    "plain_tensor": ("{what} keeps the tensor `{name}` as a plain attribute, not a registered buffer, so it"
+                     " would stay behind when the module moves to another device."),
+    "dropout_not_called": ("{call} in training mode never calls self.dropout, and its output is the same"
+                           " as in eval mode: nothing is dropped (the demos read the attention weights"
+                           " where they pass through self.dropout)."),
     "param_shape": "{what}: `{name}` should have shape {expected}, got {got}.",
     "no_raise": "{what} should raise {expected}, but it returned normally.",
     "wrong_raise": "{what} should raise {expected}, but it raised {got}.",
@@ -80,6 +86,8 @@ MESSAGES: dict[str, str] = {
     "what.input_after": "the input of {call}, after the call",
     "what.longer_context": "{call} with context_length=10, on 6 tokens",
     "what.no_leak": "the outputs of tokens 0 to {position} after changing the tokens from {later} on",
+    "helper_fails": "Also, {stage} fails its own check: fix it first if your MultiHeadAttention uses it.",
+    "what.no_leak_first": "the output of token 0 after changing the tokens from {later} on",
     "what.eval_mode": "{call} in eval mode",
     "what.dropped": "what {call} passes through self.dropout in training mode (the attention weights)",
     "what.split_entry": "split_heads(x, 3)[{b}, {h}, {t}] (head {h} of token {t})",
@@ -100,6 +108,7 @@ MESSAGES: dict[str, str] = {
     "is.buffer": "registered buffer",
     "is.heads": "{count} CausalAttention modules",
     "is.module_list": "an nn.ModuleList of {count} heads",
+    "is.list_of_length": "{kind} of length {count}",
     "is.nothing": "nothing",
     "is.view": "a view of x",
     "is.copy": "a copy",
@@ -161,7 +170,7 @@ MESSAGES: dict[str, str] = {
     "hint.dropout_all": "When p == 1 every element is dropped: return torch.zeros_like(x).",
     "hint.dropout_range": "Raise ValueError with a clear message when p is outside [0, 1].",
     "hint.causal_buffer": (
-        "A tensor that must move with the module (.to(device)) but is not trained belongs in a"
+        "A tensor that must move with the module to another device, but is not trained, belongs in a"
         " buffer: self.register_buffer(\"mask\", ...), with a (context_length, context_length)"
         " tensor that marks the future above the diagonal."
     ),
@@ -174,9 +183,14 @@ MESSAGES: dict[str, str] = {
         "self.heads must be an nn.ModuleList of num_heads CausalAttention modules: a plain Python"
         " list would hide their parameters from the module."
     ),
-    "hint.split_view": "Use view + transpose: the result should share memory with x (no copy).",
+    "hint.split_view": (
+        "Your result is a copy, while a view shares the memory of x: find the step that copies"
+        " (reshape after a transpose, contiguous, clone) and split with view and transpose alone."
+    ),
     "hint.split_error": (
-        "Raise ValueError when d_out % num_heads != 0, naming both numbers in the message."
+        "The features must split evenly into the heads, and a ValueError that names both sizes says"
+        " when they do not: raise ValueError when d_out % num_heads != 0, naming both numbers in the"
+        " message."
     ),
     "hint.merge_contiguous": (
         "view() needs contiguous memory after a transpose: call .contiguous() before .view()."
@@ -190,8 +204,9 @@ MESSAGES: dict[str, str] = {
 
 
 def _sentence(text: str) -> str:
-    """A mistake's text as a hint that follows a full stop: with a capital letter."""
-    return text[:1].upper() + text[1:]
+    """A mistake's text as a hint that follows a full stop: with a capital letter, unless it starts
+    with code (`nn.Linear`, `x.max`), which keeps its spelling."""
+    return text if re.match(r"\w+(?:[.(_]|\s*[=@])", text) else text[:1].upper() + text[1:]
 
 
 @functools.cache

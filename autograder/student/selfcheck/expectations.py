@@ -75,7 +75,7 @@ def shape_text(shape) -> str:
 
 def expect_tensor(value, what: str) -> torch.Tensor:
     if not isinstance(value, torch.Tensor):
-        fail("not_tensor", what=what, got=type(value).__name__)
+        fail("not_tensor_none" if value is None else "not_tensor", what=what, got=type(value).__name__)
     return value
 
 
@@ -122,10 +122,14 @@ def expect_attribute(module, name: str, kind: type, what: str, hint: str):
 
 
 def expect_buffer(module, what: str) -> None:
-    """The module keeps a buffer (the causal mask, under any name), so that it moves with it."""
-    if not dict(module.named_buffers()):
-        fail("attribute", what=what, name="mask", expected=text("is.buffer"),
-             got=type(getattr(module, "mask", None)).__name__, hint="hint.causal_buffer")
+    """No tensor the module keeps is left behind when it moves (``.to(device)``): the causal mask,
+    under any name, is a registered buffer. A module that keeps no mask at all (causal through
+    ``F.scaled_dot_product_attention(..., is_causal=True)``) needs none, as the hidden tests agree;
+    the leak probe checks that it hides the future."""
+    plain = sorted(name for name, value in vars(module).items()
+                   if isinstance(value, torch.Tensor) and not isinstance(value, torch.nn.Parameter))
+    if plain:
+        fail("plain_tensor", what=what, name=plain[0], hint="hint.causal_buffer")
 
 
 def expect_raises(call: Callable[[], object], error: type[Exception], what: str, hint: str):
@@ -211,11 +215,56 @@ def dropout_input(module, x: torch.Tensor) -> torch.Tensor | None:
     return caught[0] if caught and isinstance(caught[0], torch.Tensor) else None
 
 
+def leak_reading(weights: torch.Tensor | None) -> str | None:
+    """What the attention weights a module passed through its dropout say about a leaking output:
+    ``future_leak`` when they themselves weigh a later token; when they hide the future, the
+    mistake their sums show (columns summing to 1: the softmax ran over the wrong dimension; rows
+    summing to less than 1: the future was zeroed after the softmax; other sums: not normalised);
+    and when they are right, tokens mixed outside the weights. None without weights to read."""
+    if weights is None or not torch.isfinite(weights).all():
+        return None
+    matrices = weights.detach().to(torch.float64)
+    tokens = matrices.shape[-1]
+    positions = torch.arange(tokens)
+    future = positions[None, :] > positions[:, None]  # key after query
+    if matrices[..., future].abs().sum() > 0:
+        return "future_leak"
+    rows = matrices.sum(dim=-1)
+    if torch.allclose(rows, torch.ones_like(rows), atol=1e-5):
+        return "tokens_mixed_outside_weights"
+    if rows_sum_to_one(matrices, dim=-2):
+        return "softmax_wrong_dim"
+    return "mask_after_softmax" if bool((rows <= 1 + 1e-5).all()) else "not_normalised"
+
+
+def expect_dropout_on_weights(module, x: torch.Tensor, call: str) -> None:
+    """In training mode (the module built with dropout 0.5), the module drops its attention
+    weights: its ``dropout`` layer receives (..., T, T) weights (the demos read them there), and
+    when the layer is never called the output still differs from eval mode's (dropout inside
+    F.scaled_dot_product_attention)."""
+    module.train()
+    dropped = dropout_input(module, x)
+    tokens = x.shape[-2]
+    if dropped is not None and tuple(dropped.shape[-2:]) != (tokens, tokens):
+        fail("shape", what=text("what.dropped", call=call), expected=f"(..., {tokens}, {tokens})",
+             got=shape_text(dropped.shape), hint="dropout_on_output")
+    if dropped is None:
+        with torch.no_grad():
+            training = module(x)
+            evaluating = module.eval()(x)
+        module.train()
+        if torch.equal(training, evaluating):
+            fail("dropout_not_called", call=call, hint="dropout_missing")
+
+
 def expect_no_future_leak(module, x: torch.Tensor, out: torch.Tensor, case: str | None = None) -> None:
     """Changing the tokens after position t leaves the outputs of positions 0..t alone, for every
-    t; a leak is drawn from the module's own weights beside the right ones of ``case``, and its hint
-    is the named mistake that ``out`` reproduces (no mask, a mask filled with 0, a transposed
-    mask), or the leak itself."""
+    t. A leak is named from the evidence: the attention weights the module passes through its
+    dropout (``leak_reading``) come first, so the upper triangle is said to be lit, and drawn, only
+    when it is; weights that hide the future but are wrongly normalised get their own name and
+    figure, and right weights point at what mixes tokens after them. Without weights to read, the
+    named mistake that ``out`` reproduces (no mask, a mask filled with 0, a transposed mask), or the
+    leak itself."""
     generator = torch.Generator().manual_seed(97)
     for t in range(x.shape[1] - 1):
         changed = x.clone()
@@ -223,10 +272,19 @@ def expect_no_future_leak(module, x: torch.Tensor, out: torch.Tensor, case: str 
         with torch.no_grad():
             again = module(changed)
         if not close(again[:, : t + 1], out[:, : t + 1].detach(), atol=1e-6):
-            right = known.weights(case) if case is not None else None
-            figure = figure_for("future_leak", attention_weights(module, x), right)
-            fail("values", what=text("what.no_leak", position=t, later=t + 1), expected=text("is.unchanged"),
-                 got=text("is.changed"), hint=known.named_mistake(out, case) or "future_leak", figure=figure)
+            weights = attention_weights(module, x)
+            reading = leak_reading(weights)
+            named = known.named_mistake(out, case)
+            if reading in (None, "future_leak"):
+                mistake = named or "future_leak"
+                drawn = "future_leak" if reading == "future_leak" else None
+            else:
+                mistake = drawn = reading
+            figure = figure_for(drawn, weights, known.weights(case) if case is not None else None)
+            what = (text("what.no_leak_first", later=t + 1) if t == 0
+                    else text("what.no_leak", position=t, later=t + 1))
+            fail("values", what=what, expected=text("is.unchanged"), got=text("is.changed"), hint=mistake,
+                 figure=figure)
 
 
 def seeded(seed: int) -> torch.Generator:
