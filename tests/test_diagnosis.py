@@ -4,6 +4,7 @@ students' and instructors' small helpers that issue 35 added (nearest stage name
 
 from __future__ import annotations
 
+import copy
 import io
 import math
 import types
@@ -466,3 +467,16 @@ def test_a_causal_mask_in_attention_that_has_none_yet_is_named():
     candidates = wrong_outputs.attention_mistakes(module, x, causal=False)
     assert matching_mistake(causal, right, candidates) == "mask_not_asked"
     assert matching_mistake(right, right, candidates) is None
+
+
+def test_a_parameter_that_forward_changed_is_found_by_reading_it_back():
+    from autograder.hidden.parameters import parameter_map
+
+    reference = torch.nn.Module()
+    reference.W_query = torch.nn.Linear(3, 2)
+    student = copy.deepcopy(reference)
+    found = parameter_map({name: list(p.shape) for name, p in student.named_parameters()}, reference)
+    assert modules._parameter_changed_by_forward(_Described(student), found, reference) is None
+    with torch.no_grad():
+        student.W_query.weight.data /= 2  # what a forward that folds a scale into the weight leaves
+    assert modules._parameter_changed_by_forward(_Described(student), found, reference) == "W_query.weight"

@@ -188,6 +188,9 @@ SENTENCES: dict[str, str] = {
     "evidence.diagonal_times": (
         " Every value off the diagonal is right; each one on it is {factor} times the reference's."),
     "evidence.diagonal_only": " Every value off the diagonal is right; those on it are not.",
+    "evidence.parameter_changed": (
+        " — after one forward and backward pass, {name} no longer holds the value it was given: the"
+        " forward pass changed it."),
     "evidence.batch_carried_over": (
         " Changing only sequence 0 of the batch changed your result for a later sequence (one of 1 to"
         " {last}): something computed for one sequence carries over into the next."

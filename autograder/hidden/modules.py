@@ -226,18 +226,47 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
     grad_output = randn(seed, *output.shape, dtype=output.dtype, device=output.device)
     output.backward(grad_output)
     result = module.backward((x.detach().clone().requires_grad_(True),), grad_output)
-    expect_tensor(result["output"], output.detach(), finding("what.training", what=what))
-    expect_tensor(result["arg_grads"][0], x_reference.grad, finding("what.input_gradient", what=what))
     found = parameter_map({name: list(shape) for name, (shape, _) in module.describe()["parameters"].items()},
                           reference)
+    try:
+        expect_tensor(result["output"], output.detach(), finding("what.training", what=what))
+        expect_tensor(result["arg_grads"][0], x_reference.grad, finding("what.input_gradient", what=what))
+        for name, param in reference.named_parameters():
+            gradient = reference_gradient(found, name, result["param_grads"])
+            if gradient is None and found.slots.get(name) is not None:
+                # The parameter is there but no gradient reached it: frozen, or used through .data or
+                # .detach() in forward. Nothing was returned wrongly, so it is not told as a missing return.
+                raise Failure(finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what,
+                                      name=found.slots[name].name))
+            expect_tensor(gradient, param.grad, finding("what.parameter_gradient", what=what, name=name))
+    except Failure as failure:
+        changed = _parameter_changed_by_forward(module, found, reference)
+        if changed is None:
+            raise
+        raise Failure(failure.finding.with_mistake("forward_changes_parameters").with_notes(
+            finding("evidence.parameter_changed", name=changed))) from None
+
+
+def _parameter_changed_by_forward(module: RemoteObject, found: ParameterMap, reference: torch.nn.Module) -> str | None:
+    """The name of a parameter of the student's module that no longer holds the reference's
+    value it was given: its forward pass changed it (no optimiser step ran). None when every one
+    read back is unchanged."""
     for name, param in reference.named_parameters():
-        gradient = reference_gradient(found, name, result["param_grads"])
-        if gradient is None and found.slots.get(name) is not None:
-            # The parameter is there but no gradient reached it: frozen, or used through .data or
-            # .detach() in forward. Nothing was returned wrongly, so it is not told as a missing return.
-            raise Failure(finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what,
-                                  name=found.slots[name].name))
-        expect_tensor(gradient, param.grad, finding("what.parameter_gradient", what=what, name=name))
+        slot = found.slots.get(name)
+        if slot is None or slot.part is not None:
+            continue  # not there, or fused with others: not read back
+        owner = module
+        *path, last = slot.name.split(".")
+        try:
+            for step in path:
+                owner = owner.attr(step)
+            value = owner.attr(last)
+        except StudentError:
+            continue
+        if isinstance(value, torch.Tensor) and value.shape == param.shape and not torch.allclose(
+                value.detach().cpu().double(), param.detach().cpu().double(), rtol=1e-6, atol=1e-9):
+            return slot.name
+    return None
 
 
 def expect_value_error(call: Callable[[], object], wrong_error: Callable[[str], Finding], no_error: Finding,

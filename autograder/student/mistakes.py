@@ -519,6 +519,12 @@ MISTAKES: dict[str, str] = {
         " tensor (torch.zeros_like, torch.tensor) instead of computed from the input. Compute it from the input,"
         " with autograd on, so the module can be trained."
     ),
+    "forward_changes_parameters": (
+        "forward changed the module's parameters (through .data, or an in-place operation on a"
+        " weight): every call then starts from other weights, and the ones loaded or trained are"
+        " lost. forward must only read the parameters: scale the result (or a copy), never the"
+        " weight itself."
+    ),
     "mask_not_asked": (
         "a causal mask was applied, but this self-attention has none: every token attends to all the"
         " tokens of its sequence, earlier and later (masks, and is_causal, come with causal attention"
