@@ -4,8 +4,10 @@ students' and instructors' small helpers that issue 35 added (nearest stage name
 
 from __future__ import annotations
 
+import copy
 import io
 import math
+import types
 from contextlib import redirect_stdout
 
 import pytest
@@ -14,7 +16,8 @@ import torch
 from autograder.feedback.similarity_page import marked_html
 from autograder.findings.finding import Failure, finding
 from autograder.findings.render import render
-from autograder.hidden import diagnosis, modules, observations
+from autograder.grading import plugin
+from autograder.hidden import diagnosis, modules, observations, signatures
 from autograder.hidden.compare import expect_tensor
 from autograder.hidden.slips import slip_in_error
 from autograder.student.selfcheck.runner import check, hint, run_check
@@ -321,3 +324,159 @@ def test_float32_is_pinned_both_ways_and_read_back():
     assert settings["cuda.matmul.fp32_precision"] == settings["backends.fp32_precision"] == "ieee"
     assert settings["cuda.matmul.allow_tf32"] == settings["cudnn.allow_tf32"] == "False"
     assert settings["sdpa.math_only"] == "True"
+
+
+def test_later_sequences_that_follow_an_earlier_one_are_a_carry_over_not_a_leak():
+    """A running total kept across the sequences of a batch: sequence 0 is right, later ones start
+    from the totals before them. Changing only the later tokens changes them too, so the leak probe
+    alone would read it as the future; changing only sequence 0 tells it apart."""
+    x = torch.randn(3, 4, 2, dtype=torch.float64)
+
+    def carried(t):
+        running = torch.zeros(t.shape[-1], dtype=t.dtype)
+        out = torch.empty_like(t)
+        for b in range(t.shape[0]):  # the total is never reset for the next sequence
+            for position in range(t.shape[1]):
+                running = running + t[b, position]
+                out[b, position] = running / (position + 1)
+        return out
+
+    found = modules.future_of_sequence(carried, x, 7)(carried(x), x)
+    assert found.mistake == "batch_carried_over"
+    assert "carries over into the next" in render(found.evidence)
+
+
+def test_a_default_other_than_the_notebooks_is_read_from_the_signature():
+    def inverted_dropout(x, p, training=True, generator=None):  # the notebook's signature
+        return x
+
+    class CausalAttention:
+        def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+            pass
+
+    changed = signatures.changed_defaults(
+        "inverted_dropout", inverted_dropout, ["def inverted_dropout(x, p, training=False, generator=None):\n  pass\n"])
+    assert [(c.parameter, c.written, c.given) for c in changed] == [("training", "False", "True")]
+    written = ("class CausalAttention:\n"
+               "    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=True): pass\n")
+    assert [c.parameter for c in signatures.changed_defaults("CausalAttention", CausalAttention, [written])] == [
+        "qkv_bias"]
+    # The same default written otherwise, an expression, or a later definition that keeps it: nothing changed.
+    for source in ("def inverted_dropout(x, p, training=1 == 1, generator=None): pass\n",
+                   "def inverted_dropout(x, p, training=False): pass\n"
+                   "def inverted_dropout(x, p, training=True): pass\n",
+                   "def inverted_dropout(x, p, *, training=True, generator=None): pass\n"):
+        assert signatures.changed_defaults("inverted_dropout", inverted_dropout, [source]) == [], source
+    assert signatures.changed_defaults("inverted_dropout", inverted_dropout, ["def broken(:"]) == []
+    # 0 and 0.0 mean the same default; True and 1 do not.
+    assert signatures.changed_defaults("f", lambda x, dropout=0.0: x, ["def f(x, dropout=0): pass\n"]) == []
+    assert len(signatures.changed_defaults("f", lambda x, flag=True: x, ["def f(x, flag=1): pass\n"])) == 1
+
+
+def test_a_changed_default_is_the_mistake_named_in_place_of_what_the_values_suggested():
+    source = "def inverted_dropout(x, p, training=False, generator=None):\n    return x\n"
+    failed = finding("zero_fraction", "dropout_missing", what="inverted_dropout(x, p=0.1)", fraction="0.0%", p=0.1,
+                     expected_fraction="10%").with_notes(finding("evidence.all_zeros"))
+    named = plugin._with_changed_defaults(failed, "inverted_dropout", "03_causal_attention", [source])
+    assert named.mistakes() == {"default_changed"}
+    assert ("your signature gives training the default False; the notebook's gives True" in render(named))
+    kept = "def inverted_dropout(x, p, training=True, generator=None):\n    return x\n"
+    assert plugin._with_changed_defaults(failed, "inverted_dropout", "03_causal_attention", [kept]) is failed
+    stub = finding("not_implemented", stage="inverted_dropout")
+    assert plugin._with_changed_defaults(stub, "inverted_dropout", "03_causal_attention", [source]) is stub
+
+
+class _Described:
+    """A module as the hidden tests see one in the worker: described, and read attribute by attribute."""
+
+    def __init__(self, module: torch.nn.Module):
+        self.module = module
+
+    def describe(self) -> dict:
+        return {"children": {name: type(child).__name__ for name, child in self.module.named_children()}}
+
+    def attr(self, name: str):
+        value = getattr(self.module, name)
+        return _Described(value) if isinstance(value, torch.nn.Module) else value
+
+
+def test_dropout_layers_that_ignore_the_modules_dropout_argument_are_named():
+    from autograder.hidden.dropout import WeightsRevealing
+
+    class Attention(torch.nn.Module):
+        def __init__(self, dropout):
+            super().__init__()
+            self.dropout = torch.nn.Dropout(dropout)
+
+    failure = Failure(finding("zero_fraction", "dropout_keep_probability", what="CausalAttention(8, 9, 10, 0.6)",
+                              fraction="49.3%", p=0.6, expected_fraction="60%"))
+
+    def revealing(module, p):
+        return WeightsRevealing(_Described(module), torch.zeros(1), torch.zeros(1), "CausalAttention", p, dict)
+
+    ignored = revealing(Attention(0.5), 0.6)._with_layers_ignoring_p(failure)
+    assert ignored.finding.mistake == "dropout_argument_ignored"
+    assert "its dropout layers drop with self.dropout.p = 0.5" in render(ignored.finding)
+    assert revealing(Attention(0.6), 0.6)._with_layers_ignoring_p(failure) is failure  # the layer is right
+    assert revealing(torch.nn.Linear(2, 2), 0.6)._with_layers_ignoring_p(failure) is failure  # no layer to read
+
+
+def test_the_large_softmax_inputs_tell_one_wrong_scaling_from_another():
+    """x / max inside the exp and x / sum without it both give nearly uniform rows; on inputs too
+    narrow for their size (500 ± 2) float32's tolerance took one for the other."""
+    from autograder.hidden import wrong_outputs
+    from autograder.hidden.compare import matching_mistake
+    from autograder.hidden_tests.test_01_attention_scores import large_inputs
+
+    reference = types.SimpleNamespace(softmax_naive=lambda x, dim: torch.exp(x) / torch.exp(x).sum(dim, keepdim=True),
+                                      softmax_stable=torch.softmax)
+    x = large_inputs(torch.float32, "cpu")
+    assert not bool(torch.isfinite(torch.exp(x)).all())  # the naive formula still overflows
+    e = torch.exp(x / x.max(dim=-1, keepdim=True).values)
+    divided_by_max = e / e.sum(dim=-1, keepdim=True)
+    candidates = wrong_outputs.softmax_mistakes(reference, x, -1)
+    assert matching_mistake(divided_by_max, torch.softmax(x, dim=-1), candidates) is None
+    without_exp = x / x.sum(dim=-1, keepdim=True)
+    assert matching_mistake(without_exp, torch.softmax(x, dim=-1), candidates) == "normalised_without_exp"
+
+
+def test_scores_right_but_on_the_diagonal_quote_the_diagonals_factor():
+    x = torch.randn(5, 3, dtype=torch.float64)
+    right = x @ x.T
+    upper = torch.triu(right)
+    found = diagnosis.explain(upper + upper.T, right, [diagnosis.diagonal_only()])  # the diagonal counted twice
+    assert [explanation.mistake for explanation in found] == ["diagonal_changed"]
+    assert render(found[0].evidence) == (" Every value off the diagonal is right; each one on it is 2 times the"
+                                         " reference's.")
+    assert diagnosis.explain(right * 2, right, [diagnosis.diagonal_only()]) == []  # off the diagonal too
+    assert diagnosis.explain(right[:, :4], right[:, :4] + 1, [diagnosis.diagonal_only()]) == []  # not square
+
+
+def test_a_causal_mask_in_attention_that_has_none_yet_is_named():
+    from autograder.hidden import wrong_outputs
+    from autograder.hidden.compare import matching_mistake
+
+    torch.manual_seed(3)
+    module = torch.nn.Module()
+    module.W_query, module.W_key, module.W_value = (torch.nn.Linear(3, 2, dtype=torch.float64) for _ in range(3))
+    x = torch.randn(6, 3, dtype=torch.float64)
+    with torch.no_grad():
+        q, k, v = module.W_query(x), module.W_key(x), module.W_value(x)
+        right = torch.nn.functional.scaled_dot_product_attention(q, k, v)
+        causal = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+    candidates = wrong_outputs.attention_mistakes(module, x, causal=False)
+    assert matching_mistake(causal, right, candidates) == "mask_not_asked"
+    assert matching_mistake(right, right, candidates) is None
+
+
+def test_a_parameter_that_forward_changed_is_found_by_reading_it_back():
+    from autograder.hidden.parameters import parameter_map
+
+    reference = torch.nn.Module()
+    reference.W_query = torch.nn.Linear(3, 2)
+    student = copy.deepcopy(reference)
+    found = parameter_map({name: list(p.shape) for name, p in student.named_parameters()}, reference)
+    assert modules._parameter_changed_by_forward(_Described(student), found, reference) is None
+    with torch.no_grad():
+        student.W_query.weight.data /= 2  # what a forward that folds a scale into the weight leaves
+    assert modules._parameter_changed_by_forward(_Described(student), found, reference) == "W_query.weight"

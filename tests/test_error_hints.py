@@ -171,3 +171,30 @@ def test_a_stubs_not_implemented_error_is_told_apart_from_torchs():
 def test_the_meta_devices_own_limits_are_no_mistake(source, limit):
     error_type, message, _ = student_error(source, "f(a)", a=torch.empty(3, device="meta"))
     assert meta_cannot_run(error_type, message) is limit
+
+
+def test_methods_numbers_and_generators_where_torch_wants_tensors_are_named():
+    unpacked = student_error("def f(x):\n    b, T, d = x.size\n    return x\n", "f(a)", a=torch.ones(2, 3, 4))
+    assert mistake_in_error("split_heads", *unpacked) == "method_not_called"
+    number = student_error("def f(x, d_k):\n    return x / torch.sqrt(d_k)\n", "f(a, 4)", a=torch.ones(2, 2))
+    assert mistake_in_error("masked_softmax", *number) == "tensor_function_on_number"
+    joined = student_error("def f(xs):\n    return torch.cat((x * 2 for x in xs), dim=-1)\n", "f([a, a])",
+                           a=torch.ones(2, 2))
+    assert mistake_in_error("MultiHeadAttentionWrapper", *joined) == "generator_not_sequence"
+    one_matrix = student_error("def f(w):\n    keep = torch.ones_like(w[0]).tril()\n    return w * keep\n", "f(a)",
+                               a=torch.ones(4, 4))
+    assert mistake_in_error("mask_and_renormalize", *one_matrix) == "batch_dims_not_handled"
+
+
+ROWS_ONLY = """
+def attend(scores, mask):
+    return scores.masked_fill(mask[:scores.shape[-1]], 0.0)
+"""
+
+
+def test_a_mask_cut_on_its_rows_only_is_told_from_one_not_cut():
+    rows_only = student_error(ROWS_ONLY, "attend(s, m)", s=torch.ones(2, 5, 5), m=torch.ones(8, 8, dtype=torch.bool))
+    assert mistake_in_error("CausalAttention", *rows_only) == "mask_rows_only_sliced"
+    whole = student_error(ROWS_ONLY.replace("mask[:scores.shape[-1]]", "mask"), "attend(s, m)", s=torch.ones(2, 5, 5),
+                          m=torch.ones(8, 8, dtype=torch.bool))
+    assert mistake_in_error("CausalAttention", *whole) == "mask_not_sliced"

@@ -325,7 +325,8 @@ SAMPLES = {
     "divisor": "64", "right": "sqrt(d_k) = 2", "later": 3, "low": -3, "high": 2, "written": "__init_",
     "meant": "__init__", "owner": "torch.nn", "suggestion": "Module", "keyword": "biass",
     "function": "Linear.__init__", "kept": 36, "sizes": "d_out = 10", "asked": 30, "size": 120,
-    "last": 3, "method": "register_buffer", "context_length": 8,
+    "last": 3, "method": "register_buffer", "context_length": 8, "parameter": "training", "given": "True",
+    "layers": "self.dropout.p = 0.5",
 }
 # Fields that hold phrases of the table itself (nested findings), with an example of each.
 PHRASES = {

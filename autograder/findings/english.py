@@ -89,6 +89,10 @@ SENTENCES: dict[str, str] = {
     "batch_mixed": (
         "{what}: changing only sequences 1 to {last} of the batch changed the output of sequence 0."
     ),
+    "batch_carried_over": (
+        "{what}: changing only sequence 0 of the batch changed the output of a later sequence (one of"
+        " 1 to {last})."
+    ),
     "dropout_renormalised": (
         "{what}: after dropout, every row that kept a weight sums to 1 again (a row that lost them"
         " all is NaN): the survivors were divided by their sum, not scaled by 1 / (1 - p)."
@@ -180,6 +184,22 @@ SENTENCES: dict[str, str] = {
     "evidence.batch_mixed": (
         " Changing only sequences 1 to {last} of the batch changed your result for sequence 0: the"
         " sequences of the batch are mixed."
+    ),
+    "evidence.diagonal_times": (
+        " Every value off the diagonal is right; each one on it is {factor} times the reference's."),
+    "evidence.diagonal_only": " Every value off the diagonal is right; those on it are not.",
+    "evidence.parameter_changed": (
+        " — after one forward and backward pass, {name} no longer holds the value it was given: the"
+        " forward pass changed it."),
+    "evidence.batch_carried_over": (
+        " Changing only sequence 0 of the batch changed your result for a later sequence (one of 1 to"
+        " {last}): something computed for one sequence carries over into the next."
+    ),
+    "evidence.default_changed": (
+        " — your signature gives {parameter} the default {written}; the notebook's gives {given}."
+    ),
+    "evidence.dropout_layers_p": (
+        " — the module was built with dropout = {p}, but its dropout layers drop with {layers}."
     ),
     "evidence.registered_result_assigned": (
         " — {name} is assigned what {method} returns, None, which takes the place of what {method}"

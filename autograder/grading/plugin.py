@@ -21,11 +21,12 @@ from typing import Protocol
 
 import pytest
 
+from autograder.course.reference import load_reference
 from autograder.findings.finding import Failure, Finding, finding
 from autograder.grading import loading
 from autograder.grading.jobs import PreparedSubmission, SubmissionKey, SubmissionRecord, TestOutcome
 from autograder.grading.results import TestStatus
-from autograder.hidden import error_hints, observations, slips
+from autograder.hidden import error_hints, observations, signatures, slips
 from autograder.probes.client import Submission
 from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, StudentError, WorkerCrashed
 from autograder.student.curriculum import all_stages
@@ -120,6 +121,36 @@ def _student_error_finding(error: StudentError, stage: str, submission: Submissi
     if error.type_name == "NameError" and problems:
         notes.append(finding("while_loading", problems=_quoted(problems)))
     return found.with_notes(*notes, detail=error.student_traceback)
+
+
+# Findings that say the stage's code is not there to judge: no default of it is charged.
+_NOTHING_TO_JUDGE = ("not_implemented", "did_not_load", "not_defined")
+
+
+def _with_changed_defaults(found: Finding, stage: str, assignment: str | None, sources: list[str]) -> Finding:
+    """A failure of a stage whose signature has a default other than the notebook's: that is the
+    mistake named (the tests call the stage as the notebook does, leaving such arguments out), in
+    place of any name the values suggested, and the default is quoted (``signatures``)."""
+    if assignment is None or found.key in _NOTHING_TO_JUDGE:
+        return found
+    reference = getattr(load_reference(assignment), stage, None)
+    changed = signatures.changed_defaults(stage, reference, sources) if reference is not None else []
+    if not changed:
+        return found
+    first = changed[0]
+    return _unnamed(found).with_mistake("default_changed").with_notes(finding(
+        "evidence.default_changed", parameter=first.parameter, written=first.written, given=first.given))
+
+
+def _unnamed(found: Finding) -> Finding:
+    """``found`` with no mistake named in it or in the findings it holds."""
+    def fields(value):
+        if isinstance(value, Finding):
+            return _unnamed(value)
+        return [_unnamed(item) for item in value] if isinstance(value, list) else value
+
+    return Finding(found.key, {name: fields(value) for name, value in found.fields.items()}, None,
+                   tuple(_unnamed(note) for note in found.notes), found.detail)
 
 
 def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission | None,
@@ -266,6 +297,9 @@ class GradingPlugin:
             status, found = describe_failure(call.excinfo, stage, self._open.get(submission.key), self._memory_limit,
                                              self._loaded.get(submission.key),
                                              [block.source for block in submission.code.blocks])
+            if status is not TestStatus.TIMEOUT:
+                found = _with_changed_defaults(found, stage, getattr(item.module, "ASSIGNMENT", None),
+                                               [block.source for block in submission.code.blocks])
             found = found.within()  # every test's share of the results file and the feedback page
         if call.when == "call" or (call.when == "setup" and status is not TestStatus.PASSED):
             self._record(item, submission, stage, status, found, observed.largest_difference)

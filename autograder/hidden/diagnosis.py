@@ -9,9 +9,11 @@ each *explainer* looking for one relation between the student's output and the r
 - the values sum to 1 along another dim than the reference's (normalised along the wrong dim);
 - the output is the softmax of the right result (normalised when it should not be);
 - the right values in another order of axes, or in another shape;
+- a square output right everywhere but on its diagonal;
 - attention computed with the scores divided by another number (the divisor is fitted);
 - earlier outputs that change when only later inputs change (the future leaks; a probe), or one
-  sequence's outputs that change when only the others of its batch change (they are mixed);
+  sequence's outputs that change when only the others of its batch change (they are mixed), or
+  later sequences' outputs that change when only the first changes (something carries over);
 - every value 0.
 
 An explainer returns an ``Explanation``: the evidence, a phrase that states what was found (with
@@ -178,6 +180,29 @@ def _common_factor(actual: torch.Tensor, expected: torch.Tensor) -> float | None
     if torch.allclose(actual, factor * expected, rtol=1e-5, atol=1e-6 * scale * max(1.0, abs(factor))):
         return factor
     return None
+
+
+def diagonal_only(mistake: str | None = "diagonal_changed") -> Explainer:
+    """Square (..., T, T) outputs right everywhere but on the diagonal: each token's own entry was
+    changed (zeroed, doubled, left out); the evidence quotes the diagonal's factor where it is one
+    number (2: counted twice)."""
+
+    def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+        if not _comparable(actual, expected) or actual.ndim < 2 or actual.shape[-1] < 2:
+            return None
+        if actual.shape[-1] != actual.shape[-2]:
+            return None
+        diagonal = torch.eye(actual.shape[-1], dtype=torch.bool).expand_as(actual)
+        scale = float(expected.abs().max()) or 1.0
+        close = torch.isclose(actual, expected, rtol=1e-5, atol=1e-6 * scale)
+        if not bool(close[~diagonal].all()) or bool(close[diagonal].all()):
+            return None
+        factor = _common_factor(actual.diagonal(dim1=-2, dim2=-1), expected.diagonal(dim1=-2, dim2=-1))
+        evidence = (finding("evidence.diagonal_times", factor=number_text(factor)) if factor is not None
+                    else finding("evidence.diagonal_only"))
+        return Explanation(evidence, mistake)
+
+    return explainer
 
 
 def right_values_elsewhere(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
@@ -400,6 +425,10 @@ def fitted_divisor(actual: torch.Tensor, attend: Callable[[float], torch.Tensor]
 
 
 # -- the future, probed --------------------------------------------------------------------------
+# The mistake each evidence of sequences mixed within a batch points to (not a leak along time).
+BATCH_EVIDENCE = {"evidence.batch_mixed": "batch_mixed", "evidence.batch_carried_over": "batch_carried_over"}
+
+
 def future_changes_past(probe: Callable[[torch.Tensor], Finding | None]) -> Explainer:
     """The output at earlier positions changed when only later inputs changed: ``probe(actual)``
     runs the student's code on inputs whose future alone was changed and returns the evidence of
@@ -411,6 +440,6 @@ def future_changes_past(probe: Callable[[torch.Tensor], Finding | None]) -> Expl
         leaked = probe(actual)
         if leaked is None:
             return None
-        return Explanation(leaked, "batch_mixed" if leaked.key == "evidence.batch_mixed" else "future_leak")
+        return Explanation(leaked, BATCH_EVIDENCE.get(leaked.key, "future_leak"))
 
     return explainer

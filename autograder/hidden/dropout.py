@@ -124,6 +124,17 @@ class WeightsRevealing:
         one, or by F.scaled_dot_product_attention's dropout_p)."""
         return [name for name, kind in self.module.describe()["children"].items() if kind == "Dropout"]
 
+    def _with_layers_ignoring_p(self, failure: Failure) -> Failure:
+        """A wrong fraction of zeros from a module whose nn.Dropout layers all drop with another
+        probability than the ``dropout`` it was built with: the layers ignore the argument, which
+        says more than the fraction does (p = 0.5 is nn.Dropout's own default)."""
+        layers = {layer: self.module.attr(layer).attr("p") for layer in self._dropout_layers()}
+        if not layers or any(not isinstance(p, float | int) or math.isclose(p, self.p) for p in layers.values()):
+            return failure
+        quoted = ", ".join(f"self.{layer}.p = {p:g}" for layer, p in layers.items())
+        return Failure(failure.finding.with_mistake("dropout_argument_ignored").with_notes(
+            finding("evidence.dropout_layers_p", layers=quoted, p=self.p)))
+
     def _training_weights(self, what: What, switched_off: str | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """The weights and their sums read from one training-mode output (``switched_off``: a
         dropout layer of the module put in eval mode first)."""
@@ -144,7 +155,10 @@ class WeightsRevealing:
                                   p=self.p, expected_fraction=f"{self.p:.0%}"))
         expect(not _renormalised(dropped, self.weights, self.p),
                finding("dropout_renormalised", "dropout_renormalised", what=its_weights))
-        expect_zero_fraction(kept.cpu()[visible], self.p, its_weights)
+        try:
+            expect_zero_fraction(kept.cpu()[visible], self.p, its_weights)
+        except Failure as failure:
+            raise self._with_layers_ignoring_p(failure) from None
         expect(_sums_kept(dropped, totals), finding("dropout_on_output", "dropout_on_output", what=what))
         expect_tensor(dropped, self.weights * kept / (1 - self.p), finding("what.weights_kept", what=what),
                       mistakes=lambda: wrong_outputs.dropout_mistakes(self.weights, kept, self.p))

@@ -75,7 +75,17 @@ RULES = [
     ErrorRule("max_returns_tuple", re.compile(r"return_types\.(max|min)"), error_types=("TypeError",)),
     # An operand that is a method, not its result: a call without parentheses, or .values on a
     # plain tensor (Tensor.values is a method; only max and min return values and indices).
-    ErrorRule("method_not_called", re.compile(r"unsupported operand type.*'(builtin_function_or_method|method)'"),
+    ErrorRule("method_not_called", re.compile(r"unsupported operand type.*'(builtin_function_or_method|method)'"
+                                              r"|cannot unpack non-iterable (builtin_function_or_method|method) object"
+                                              r"|'(builtin_function_or_method|method)' object is not (subscriptable"
+                                              r"|iterable)"),
+              error_types=("TypeError",)),
+    # torch.sqrt(d_k) and the like: a function of tensors given a Python number.
+    ErrorRule("tensor_function_on_number",
+              re.compile(r"argument '\w+' \(position \d+\) must be Tensor, not (int|float)"),
+              error_types=("TypeError",)),
+    # torch.cat((head(x) for head in self.heads)): a generator expression, where torch wants a sequence.
+    ErrorRule("generator_not_sequence", re.compile(r"must be tuple of Tensors, not generator"),
               error_types=("TypeError",)),
     ErrorRule("dot_needs_vectors", re.compile(r"1D tensors expected")),
     ErrorRule("fixed_rank", re.compile(r"einsum\(\): the number of subscripts|batch[12] must be a 3D tensor"
@@ -117,9 +127,15 @@ RULES = [
     # (the weights have their shape), the values were not.
     ErrorRule("values_not_split", _SIZES, re.compile(r"(weight|att|wei|score)\w*\)?\s*@\s*\w*val"),
               stages=frozenset({"MultiHeadAttention"})),
+    # mask[:T]: the rows cut to the sequence, the columns left at context_length.
+    ErrorRule("mask_rows_only_sliced", _SIZES, re.compile(r"(mask|tril|bias)\w*\s*\[\s*:\s*[\w.]+(\[[^\[\]]*\])?\s*\]"),
+              stages=frozenset({"CausalAttention"})),
     ErrorRule("mask_not_sliced", _SIZES, re.compile(r"mask|tril|bias"), stages=_MASKED_MODULES,
               line_without=re.compile(r"\[[^\]]*:")),
     ErrorRule("batch_dims_not_handled", _SIZES, stages=frozenset({"masked_softmax", "mask_and_renormalize"})),
+    # One matrix taken out of a batch (x[0]) that was not a batch: a (T, T) input leaves a vector.
+    ErrorRule("batch_dims_not_handled", re.compile(r"must have at least 2 dimensions"),
+              stages=frozenset({"masked_softmax", "mask_and_renormalize"})),
     ErrorRule("softmax_missing_keepdim", _SIZES, stages=frozenset({"softmax_naive", "softmax_stable"})),
     ErrorRule("missing_transpose", re.compile(r"shapes cannot be multiplied \((\d+)x(\d+) and \1x\2\)"),
               stages=frozenset({"attention_scores", "simple_self_attention"})),

@@ -226,18 +226,47 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
     grad_output = randn(seed, *output.shape, dtype=output.dtype, device=output.device)
     output.backward(grad_output)
     result = module.backward((x.detach().clone().requires_grad_(True),), grad_output)
-    expect_tensor(result["output"], output.detach(), finding("what.training", what=what))
-    expect_tensor(result["arg_grads"][0], x_reference.grad, finding("what.input_gradient", what=what))
     found = parameter_map({name: list(shape) for name, (shape, _) in module.describe()["parameters"].items()},
                           reference)
+    try:
+        expect_tensor(result["output"], output.detach(), finding("what.training", what=what))
+        expect_tensor(result["arg_grads"][0], x_reference.grad, finding("what.input_gradient", what=what))
+        for name, param in reference.named_parameters():
+            gradient = reference_gradient(found, name, result["param_grads"])
+            if gradient is None and found.slots.get(name) is not None:
+                # The parameter is there but no gradient reached it: frozen, or used through .data or
+                # .detach() in forward. Nothing was returned wrongly, so it is not told as a missing return.
+                raise Failure(finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what,
+                                      name=found.slots[name].name))
+            expect_tensor(gradient, param.grad, finding("what.parameter_gradient", what=what, name=name))
+    except Failure as failure:
+        changed = _parameter_changed_by_forward(module, found, reference)
+        if changed is None:
+            raise
+        raise Failure(failure.finding.with_mistake("forward_changes_parameters").with_notes(
+            finding("evidence.parameter_changed", name=changed))) from None
+
+
+def _parameter_changed_by_forward(module: RemoteObject, found: ParameterMap, reference: torch.nn.Module) -> str | None:
+    """The name of a parameter of the student's module that no longer holds the reference's
+    value it was given: its forward pass changed it (no optimiser step ran). None when every one
+    read back is unchanged."""
     for name, param in reference.named_parameters():
-        gradient = reference_gradient(found, name, result["param_grads"])
-        if gradient is None and found.slots.get(name) is not None:
-            # The parameter is there but no gradient reached it: frozen, or used through .data or
-            # .detach() in forward. Nothing was returned wrongly, so it is not told as a missing return.
-            raise Failure(finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what,
-                                  name=found.slots[name].name))
-        expect_tensor(gradient, param.grad, finding("what.parameter_gradient", what=what, name=name))
+        slot = found.slots.get(name)
+        if slot is None or slot.part is not None:
+            continue  # not there, or fused with others: not read back
+        owner = module
+        *path, last = slot.name.split(".")
+        try:
+            for step in path:
+                owner = owner.attr(step)
+            value = owner.attr(last)
+        except StudentError:
+            continue
+        if isinstance(value, torch.Tensor) and value.shape == param.shape and not torch.allclose(
+                value.detach().cpu().double(), param.detach().cpu().double(), rtol=1e-6, atol=1e-9):
+            return slot.name
+    return None
 
 
 def expect_value_error(call: Callable[[], object], wrong_error: Callable[[str], Finding], no_error: Finding,
@@ -366,20 +395,24 @@ def future_of_sequence(call: Callable[[torch.Tensor], object], x: torch.Tensor, 
 def _batch_mixed(call: Callable[[torch.Tensor], object], x: torch.Tensor, actual: torch.Tensor,
                  seed: int) -> Finding | None:
     """The evidence that ``call`` mixes the sequences of a batch (b, T, ...): changing only
-    sequences 1 to b - 1 changes the output of sequence 0. A transpose of the batch axis with
-    the tokens' does so, and then also moves later tokens into earlier positions: the sequences
-    are what to look at first."""
+    sequences 1 to b - 1 changes the output of sequence 0 (``evidence.batch_mixed``), or changing
+    only sequence 0 changes the output of a later one (``evidence.batch_carried_over``: something
+    computed for one sequence, a running total say, carries over into the next). A transpose of
+    the batch axis with the tokens' does so, and then also moves later tokens into earlier
+    positions: the sequences are what to look at first."""
     if x.shape[0] < 2 or actual.shape[:2] != x.shape[:2]:
         return None  # one sequence, or an output whose first axis is not the batch's
-    changed = x.clone()
-    changed[1:] = randn(seed + 1000, *changed[1:].shape, dtype=x.dtype, device=x.device)
-    try:
-        after = call(changed)
-    except StudentError:
-        return None
-    if isinstance(after, torch.Tensor) and after.shape == actual.shape and not torch.allclose(
-            after[:1].detach().cpu().double(), actual[:1], rtol=1e-5, atol=1e-7, equal_nan=True):
-        return finding("evidence.batch_mixed", last=x.shape[0] - 1)
+    for changed_part, watched, evidence in ((slice(1, None), slice(0, 1), "evidence.batch_mixed"),
+                                            (slice(0, 1), slice(1, None), "evidence.batch_carried_over")):
+        changed = x.clone()
+        changed[changed_part] = randn(seed + 1000, *changed[changed_part].shape, dtype=x.dtype, device=x.device)
+        try:
+            after = call(changed)
+        except StudentError:
+            return None
+        if isinstance(after, torch.Tensor) and after.shape == actual.shape and not torch.allclose(
+                after[watched].detach().cpu().double(), actual[watched], rtol=1e-5, atol=1e-7, equal_nan=True):
+            return finding(evidence, last=x.shape[0] - 1)
     return None
 
 
@@ -418,9 +451,11 @@ def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x
     batch, num_tokens, _ = x.shape
     before = module(x)
     rtol, atol = TOLERANCES[x.dtype]
-    if isinstance(before, torch.Tensor) and _batch_mixed(module, x, before.detach().cpu().double(), seed):
-        # Sequence 0 follows the others' tokens: any position may then follow later ones.
-        raise Failure(finding("batch_mixed", "batch_mixed", what=what, last=batch - 1))
+    mixed = _batch_mixed(module, x, before.detach().cpu().double(), seed) if isinstance(before, torch.Tensor) else None
+    if mixed is not None:
+        # One sequence follows another's tokens: any position may then follow later ones.
+        kind = diagnosis.BATCH_EVIDENCE[mixed.key]
+        raise Failure(finding(kind, kind, what=what, last=batch - 1))
     for trial in range(2):
         for t in range(num_tokens - 1):
             changed = x.clone()

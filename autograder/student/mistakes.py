@@ -458,8 +458,8 @@ MISTAKES: dict[str, str] = {
         " like every other entry, and attention needs it."
     ),
     "method_not_called": (
-        "a method itself, not its result, was used in arithmetic: check for a call without its"
-        " parentheses, and for .values on a tensor that is already the result (only max and min"
+        "a method itself, not its result, was used (in arithmetic, unpacked or indexed): check for a"
+        " call without its parentheses, and for .values on a tensor that is already the result (only max and min"
         " return values with their indices; a sum returns the tensor itself)."
     ),
     "parameters_plain_tensors": (
@@ -527,6 +527,31 @@ MISTAKES: dict[str, str] = {
         " tensor (torch.zeros_like, torch.tensor) instead of computed from the input. Compute it from the input,"
         " with autograd on, so the module can be trained."
     ),
+    "forward_changes_parameters": (
+        "forward changed the module's parameters (through .data, or an in-place operation on a"
+        " weight): every call then starts from other weights, and the ones loaded or trained are"
+        " lost. forward must only read the parameters: scale the result (or a copy), never the"
+        " weight itself."
+    ),
+    "mask_not_asked": (
+        "a causal mask was applied, but this self-attention has none: every token attends to all the"
+        " tokens of its sequence, earlier and later (masks, and is_causal, come with causal attention"
+        " in the next notebook)."
+    ),
+    "mask_rows_only_sliced": (
+        "the mask was cut on its rows only: cutting one dimension of the context_length x"
+        " context_length buffer leaves the other at context_length, while the scores are T x T. Cut"
+        " both of the mask's dimensions to the number of tokens."
+    ),
+    "tensor_function_on_number": (
+        "a torch function that takes tensors was given a plain Python number (a size such as d_k is"
+        " an int): use Python's own arithmetic for numbers (math, or a power), or make a tensor"
+        " first."
+    ),
+    "generator_not_sequence": (
+        "torch.cat and torch.stack take a list or tuple of tensors, not a generator expression"
+        " (parentheses around a for make a generator): build a list of the tensors to join."
+    ),
     "mask_not_sliced": (
         "the mask was not cut to the sequence: the buffer holds context_length x context_length,"
         " but T tokens need its top-left corner, mask[:T, :T]."
@@ -574,6 +599,22 @@ MISTAKES: dict[str, str] = {
         " others changed. Each sequence of (b, T, d) must be attended to on its own: check which"
         " dimensions each transpose, view and product touches, and leave the batch dimension (the"
         " first) where it is."
+    ),
+    "batch_carried_over": (
+        "the sequences of a batch were not kept apart: the output of a later sequence changed when"
+        " only an earlier one changed, so something computed for one sequence (a running total, a"
+        " counter, a tensor kept from before) carries over into the next. Each sequence of (b, T, d)"
+        " must be computed from its own tokens only: start such a value afresh for every sequence."
+    ),
+    "default_changed": (
+        "a default in your signature differs from the notebook's: the notebook (and the grader) call"
+        " this code leaving that argument out, so it must mean what the notebook says. Keep the"
+        " signature, defaults included, exactly as the notebook gives it."
+    ),
+    "dropout_argument_ignored": (
+        "the dropout layer does not use the `dropout` argument the module was built with: nn.Dropout()"
+        " with no argument always drops half the elements (p = 0.5). Give the layer the probability"
+        " passed to __init__."
     ),
     "dropout_renormalised": (
         "the attention weights were renormalised after dropout (divided by their row sums), so"
