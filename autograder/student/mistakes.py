@@ -607,9 +607,9 @@ MISTAKES: dict[str, str] = {
         " must be computed from its own tokens only: start such a value afresh for every sequence."
     ),
     "default_changed": (
-        "a default in your signature differs from the notebook's: the notebook (and the grader) call"
-        " this code leaving that argument out, so it must mean what the notebook says. Keep the"
-        " signature, defaults included, exactly as the notebook gives it."
+        "a default in your signature differs from the notebook's: code that calls this one (the"
+        " notebook's demos, the layers built on it) leaves that argument out, so it must mean what the"
+        " notebook says. Keep the signature, defaults included, exactly as the notebook gives it."
     ),
     "dropout_argument_ignored": (
         "the dropout layer does not use the `dropout` argument the module was built with: nn.Dropout()"
