@@ -294,12 +294,11 @@ class GradingPlugin:
         if call.excinfo is None:
             status, found = TestStatus.PASSED, observed.notes[0] if observed.notes else None
         else:
+            sources = [block.source for block in submission.code.blocks]
             status, found = describe_failure(call.excinfo, stage, self._open.get(submission.key), self._memory_limit,
-                                             self._loaded.get(submission.key),
-                                             [block.source for block in submission.code.blocks])
+                                             self._loaded.get(submission.key), sources)
             if status is not TestStatus.TIMEOUT:
-                found = _with_changed_defaults(found, stage, getattr(item.module, "ASSIGNMENT", None),
-                                               [block.source for block in submission.code.blocks])
+                found = _with_changed_defaults(found, stage, getattr(item.module, "ASSIGNMENT", None), sources)
             found = found.within()  # every test's share of the results file and the feedback page
         if call.when == "call" or (call.when == "setup" and status is not TestStatus.PASSED):
             self._record(item, submission, stage, status, found, observed.largest_difference)
