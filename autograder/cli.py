@@ -1,5 +1,5 @@
 """The command line: ``python -m autograder grade|doctor|merge|report|gradebook|export|similarity|serve|service ...``
-(see README.md)."""
+(see the documentation in docs/)."""
 
 from __future__ import annotations
 
@@ -47,6 +47,13 @@ from autograder.term.adjustments import AdjustmentsError, read_adjustments
 from autograder.term.answers import graded_answers
 from autograder.term.lateness import DueDateError, check_late_penalty, parse_due_dates
 from autograder.term.scoring import TermPolicy, apply_term
+
+# The submission service's commands (autograder/service/commands.py) parse their own arguments:
+# main hands them over before the parser below runs, which lists them only so that --help does.
+SERVICE_COMMANDS = {
+    "serve": "run the submission service: its web process and grading workers (serve --help)",
+    "service": "the submission service's instructor commands and grading worker (service --help)",
+}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -116,6 +123,8 @@ def _parser() -> argparse.ArgumentParser:
                                           " alike, per assignment")
     similarity.add_argument("out", type=Path, help="the --out folder of a grading run")
     similarity.add_argument("--pairs", type=int, default=10, help="pairs listed per assignment (default 10)")
+    for name, summary in SERVICE_COMMANDS.items():
+        commands.add_parser(name, help=summary, add_help=False)
     return parser
 
 
@@ -499,7 +508,7 @@ _COMMANDS = {"grade": _grade, "report": _report, "doctor": _doctor, "gradebook":
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv and argv[0] in ("serve", "service"):  # the submission service (autograder/service/)
+    if argv and argv[0] in SERVICE_COMMANDS:  # the submission service (autograder/service/)
         from autograder.service.commands import serve_main, service_main
 
         return (serve_main if argv[0] == "serve" else service_main)(argv[1:])
