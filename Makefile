@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # own configuration is warning-free (tests/test_student_package.py checks the build).
 QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
 
-.PHONY: serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
+.PHONY: docs-screenshots serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
 
 # `make`: set up, then build the student package into dist/.
 all: student-package
@@ -72,6 +72,11 @@ WORKERS ?= 1
 DB ?= sqlite
 bench-serve: setup
 	$(BIN)/python -m autograder.tools.bench_serve --workers $(WORKERS) --database $(DB)
+
+# The service's screenshots on the documentation's pages (docs/img/), taken by its browser tests.
+docs-screenshots: setup
+	KIT_DOCS_SCREENSHOTS=$(CURDIR)/docs/img $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_service_browser.py \
+		tests/test_service_lti.py::test_an_instructor_adds_an_assignment_by_deep_linking
 
 demo: setup
 	$(BIN)/python -m autograder grade source_data/example_class --out grading-output

@@ -23,7 +23,7 @@ import requests
 from lti_harness import CLIENT_ID, LivePlatform
 from playwright import sync_api as playwright
 from service_harness import LiveService, notebook_bytes
-from test_service_browser import CHROMIUM, CHROMIUM_ARGS
+from test_service_browser import CHROMIUM, CHROMIUM_ARGS, screenshot
 
 A01, A02 = "01_attention_scores", "02_self_attention"
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
@@ -83,6 +83,7 @@ def add_assignment(service, person, course: str, assignment: str = A01) -> int:
     page.click("#add-tool")  # the LMS's "add external tool": a deep linking launch into the service
     page.wait_for_selector("#offers")
     assert page.inner_text("h1") == "Add an assignment to your course"
+    screenshot(page, "lti-deep-linking")  # for the documentation (KIT_DOCS_SCREENSHOTS), else nothing
     page.click(f"#add-{assignment}")  # posts the signed content item back to the LMS
     page.wait_for_url(re.compile(rf"/course/{course}/$"))
     [(link_id,)] = service.lms.query("SELECT l.id FROM lti_platform_resourcelink l WHERE l.course_id = ? AND"
