@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # own configuration is warning-free (tests/test_student_package.py checks the build).
 QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
 
-.PHONY: docs-screenshots serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
+.PHONY: docs docs-screenshots serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
 
 # `make`: set up, then build the student package into dist/.
 all: student-package
@@ -61,7 +61,7 @@ test: setup
 	$(VERMIN)
 	$(BIN)/python -m pytest
 
-# The submission service (README, "Running the service"): the demo course on http://127.0.0.1:8000,
+# The submission service (docs/service/index.md): the demo course on http://127.0.0.1:8000,
 # its sign-in links printed at the first start; SQLite in service-data/ (as root: /var/lib/attention-kit).
 serve: setup
 	$(BIN)/python -m autograder serve --demo
@@ -72,6 +72,10 @@ WORKERS ?= 1
 DB ?= sqlite
 bench-serve: setup
 	$(BIN)/python -m autograder.tools.bench_serve --workers $(WORKERS) --database $(DB)
+
+# The documentation site, from docs/ into site/ (mkdocs.yml; offline: no fonts or plugins fetch anything).
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 # The service's screenshots on the documentation's pages (docs/img/), taken by its browser tests.
 docs-screenshots: setup
@@ -94,7 +98,7 @@ FUZZ_MINUTES ?= 30
 fuzz: setup
 	$(BIN)/python tests/fuzz/run_fuzz.py --minutes $(FUZZ_MINUTES)
 
-# The GPU steps (README, "On a GPU"): doctor, the example class on cpu, cuda and auto, and the CUDA
+# The GPU steps (docs/instructors/machines.md): doctor, the example class on cpu, cuda and auto, and the CUDA
 # hidden tests on the solutions, the correct idioms and the mutants; logs in gpu-check/.
 gpu-check: setup
 	$(BIN)/python -m autograder.tools.gpu_check
@@ -109,11 +113,11 @@ gpu-wheels: setup
 		--implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
 		--platform manylinux2014_x86_64 -d .whl $(GPU_WHEELS)
 
-# Platforms (README.md, "Platforms"). OUT: a grading run's --out folder; COURSE: an nbgrader course.
+# Platforms (docs/platforms/). OUT: a grading run's --out folder; COURSE: an nbgrader course.
 OUT ?= grading-output
 COURSE ?= course
 
-# What an instructor hands out, per language and notebook, in dist/release/ (README.md, "Platforms").
+# What an instructor hands out, per language and notebook, in dist/release/ (docs/instructors/handing-out.md).
 release: student-package
 	$(BIN)/python -m autograder.notebooks.release $(CHECKS_OPTION)
 
@@ -135,4 +139,4 @@ gradebook: setup
 	$(BIN)/python -m autograder gradebook $(OUT) --course $(COURSE)
 
 clean:
-	rm -rf $(VENV) course grading-output bench-output build dist
+	rm -rf $(VENV) course grading-output bench-output build dist site

@@ -1,4 +1,4 @@
-"""The service's deployment files (README.md, "Deployment"): the systemd units, the container image
+"""The service's deployment files (docs/service/deployment.md): the systemd units, the container image
 and the Kubernetes Deployments. No container engine or cluster runs here, so each file is checked
 as far as this machine can: systemd's own verifier, Kubernetes' own schemas, every command run
 against the kit's real command line, every path the image copies or installs found in the kit,
@@ -174,8 +174,9 @@ def test_the_web_pod_is_never_root_and_takes_its_secrets_from_a_secret():
     environment = {variable["name"]: variable for variable in container["env"]}
     for secret in ("KIT_SERVICE_DATABASE_URL", "KIT_SERVICE_SECRET_KEY"):
         assert "secretKeyRef" in environment[secret]["valueFrom"]
-    documented = set(re.findall(r"`(KIT_SERVICE_[A-Z_]+)`", (KIT_ROOT / "README.md").read_text()))
-    assert set(environment) <= documented, "the web pod sets a setting the README does not document"
+    settings_page = KIT_ROOT / "docs" / "service" / "settings.md"
+    documented = set(re.findall(r"`(KIT_SERVICE_[A-Z_]+)`", settings_page.read_text()))
+    assert set(environment) <= documented, "the web pod sets a setting docs/service/settings.md does not document"
     # The service has no health endpoint: no probe may pretend to check one.
     assert not {"livenessProbe", "readinessProbe", "startupProbe"} & set(container)
     service = _documents("service-web.yaml")["Service"]["spec"]
