@@ -85,7 +85,7 @@ def behaviour_tests(assignment_id: str) -> frozenset[str]:
 
 
 def points_table() -> str:
-    """The README's table of points per notebook and stage (``python -m autograder.course.rubric``)."""
+    """The table of points per notebook and stage on docs/grading/points.md (``python -m autograder.course.rubric``)."""
     lines = ["| notebook | points per stage | total |", "| --- | --- | --- |"]
     for assignment_id, stages in STAGES_BY_ASSIGNMENT.items():
         stage_of = stage_of_test_functions(assignment_id)

@@ -93,7 +93,7 @@ def _single_notebook(path: Path, assignment: str | None) -> list[SubmissionEntry
         raise DiscoveryError(
             f"{path.name} is a zip file, not a notebook or a folder of submissions: unpack it into"
             " course/downloaded/<assignment_id>/archive/ and sort it with `nbgrader zip_collect <assignment_id>`"
-            " (README, \"nbgrader\"), then grade course/submitted"
+            " (docs/platforms/nbgrader.md), then grade course/submitted"
         )
     if path.suffix != ".ipynb":
         raise DiscoveryError(f"{path.name} is not a notebook (.ipynb): give one notebook, or the folder of"
@@ -200,5 +200,5 @@ def _nothing_to_grade(submitted: Path, assignment_ids: list[str]) -> str:
     if loose:
         message += (f". It holds {len(loose)} notebooks or zip files side by side ({_listed(sorted(loose))}), as a"
                     " download from Canvas, Moodle or Gradescope does: sort them into that layout first, for example"
-                    " with `nbgrader zip_collect <assignment_id>` (README, \"nbgrader\")")
+                    " with `nbgrader zip_collect <assignment_id>` (docs/platforms/nbgrader.md)")
     return message

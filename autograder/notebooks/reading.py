@@ -37,7 +37,7 @@ MAX_LOAD_PROBLEMS = 20
 # Top-level statements that define something without running demo work.
 _DEFINITION_NODES = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 # Packages a notebook imports for the student's own use, never for a graded definition: otter
-# (README, "otter-grader") and the self-check package. They are not loaded for grading, so a
+# (docs/platforms/otter.md) and the self-check package. They are not loaded for grading, so a
 # grading machine without them reports nothing.
 STUDENT_SIDE_PACKAGES = frozenset({"otter", "attention_kit_student"})
 # A cell is named by its first line of code, cut to this many characters.

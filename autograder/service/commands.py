@@ -39,7 +39,7 @@ def _migrate() -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m autograder service",
                                      description="The submission service's instructor commands and grading worker.")
-    parser.add_argument("--config", type=Path, help="a TOML file of settings (see README, Running the service)")
+    parser.add_argument("--config", type=Path, help="a TOML file of settings (see docs/service/settings.md)")
     commands = parser.add_subparsers(dest="action", required=True)
     commands.add_parser("migrate", help="create or update the database")
     commands.add_parser("worker", help="run one grading worker (serve starts them)")
@@ -298,7 +298,7 @@ def serve_main(argv: list[str]) -> int:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=1, help="grading workers on this machine (default 1)")
     parser.add_argument("--web-processes", type=int, default=4, help="gunicorn worker processes (default 4)")
-    parser.add_argument("--config", type=Path, help="a TOML file of settings (see README, Running the service)")
+    parser.add_argument("--config", type=Path, help="a TOML file of settings (see docs/service/settings.md)")
     parser.add_argument("--demo", action="store_true", help="on a new database, seed the demo course and print its"
                         " sign-in links (make serve does this)")
     args = parser.parse_args(argv)

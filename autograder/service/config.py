@@ -1,6 +1,6 @@
 """The service's configuration: environment variables ``KIT_SERVICE_*``, or the same keys (lower
 case, without the prefix) in a TOML file named by ``KIT_SERVICE_CONFIG`` or ``serve --config``.
-An environment variable wins over the file. README.md, "Running the service", lists them."""
+An environment variable wins over the file. docs/service/settings.md lists them."""
 
 from __future__ import annotations
 
