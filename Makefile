@@ -93,7 +93,8 @@ bench: setup
 	$(BIN)/python -m autograder.tools.bench
 
 # Every student-controlled input of the trusted side, fuzzed with Hypothesis for FUZZ_MINUTES (make
-# test runs the same tests with a small budget); prints the examples tried per input.
+# test runs the same tests with a small budget, on the same examples every run); prints the examples
+# tried per input.
 FUZZ_MINUTES ?= 30
 fuzz: setup
 	$(BIN)/python tests/fuzz/run_fuzz.py --minutes $(FUZZ_MINUTES)

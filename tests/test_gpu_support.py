@@ -142,7 +142,7 @@ def _in_a_child(action) -> int:
         os.close(read)
         try:
             result = action()
-        except BaseException:  # noqa: BLE001
+        except BaseException:  # noqa: BLE001 - the child must write back and exit, whatever happened
             result = -1
         os.write(write, str(result).encode())
         os._exit(0)

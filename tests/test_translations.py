@@ -28,7 +28,6 @@ from nbclient import NotebookClient
 
 from autograder.course.paths import ASSIGNMENTS_DIR, KIT_ROOT, LOCALES_DIR, solution_notebook, student_notebook
 from autograder.feedback import page as feedback_page
-from autograder.feedback.page import PAGE_TEXT
 from autograder.findings.english import SENTENCES
 from autograder.findings.finding import Failure, Finding, finding
 from autograder.findings.render import render
@@ -50,11 +49,9 @@ from autograder.student import language as i18n
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import LANGUAGES, TRANSLATIONS, kernel_language, notebook_language
 from autograder.student.mistakes import MISTAKES
-from autograder.student.predictions import MESSAGES as PREDICTION_MESSAGES
-from autograder.student.selfcheck import MESSAGES as SELFCHECK_MESSAGES
 from autograder.student.selfcheck import catalog as selfcheck_catalog
 from autograder.student.selfcheck import run_check
-from autograder.student.selfcheck.hints import FUNCTIONS, IDEAS
+from autograder.tools import translations
 
 NOTEBOOKS = [(language, assignment) for language in TRANSLATIONS for assignment in ASSIGNMENTS]
 # What a check prints for a stub, per language (the start of the line after the stage name).
@@ -182,25 +179,85 @@ def test_the_build_stops_before_writing_when_a_translation_is_missing(tmp_path, 
 
 
 @pytest.mark.parametrize("language", TRANSLATIONS)
-@pytest.mark.parametrize(("name", "english"), [
-    ("selfcheck", SELFCHECK_MESSAGES),
-    ("mistakes", MISTAKES),
-    ("predictions", PREDICTION_MESSAGES),
-    ("hints", {**{f"idea.{stage}": text for stage, text in IDEAS.items()},
-               **{f"functions.{stage}": text for stage, text in FUNCTIONS.items()}}),
-    ("feedback", PAGE_TEXT),
-    ("findings", SENTENCES),
-    ("self_checks_cell", self_checks_cell.WORDS),
-])
-def test_message_catalog_has_every_key_with_the_same_fields(language, name, english):
-    locales = i18n.STUDENT_LOCALES_DIR if name in ("selfcheck", "mistakes", "predictions", "hints") else LOCALES_DIR
-    catalog = i18n.load_catalog(language, name, locales)
-    assert set(catalog) == set(english), f"autograder/locales/{language}/{name}.json is out of step with English"
+@pytest.mark.parametrize("name", translations.CATALOGS)
+def test_message_catalog_has_every_key_with_the_same_fields(language, name):
+    english = translations.CATALOGS[name].english
+    catalog = i18n.load_catalog(language, name, translations.CATALOGS[name].locales)
+    assert set(catalog) == set(english), f"{translations.translations_path(language, name)} is out of step with English"
     for key, template in english.items():
         assert _fields(catalog[key]) == _fields(template), f"{language}/{name}.json: {key}"
         words = re.sub(r"\{[^}]*\}", "", template)
         if re.search(r"[a-z]{4}", words):
             assert catalog[key] != template, f"{language}/{name}.json: {key} is not translated"
+
+
+@pytest.mark.parametrize("language", TRANSLATIONS)
+@pytest.mark.parametrize("name", translations.CATALOGS)
+def test_every_message_translation_was_reviewed_against_todays_english(language, name):
+    assert translations.review_problems(language, name) == []
+
+
+def _findings_translating(english: dict[str, str], tmp_path, monkeypatch) -> Path:
+    """The findings catalogs and their hashes, copied under ``tmp_path``, now translating ``english``."""
+    locales = tmp_path / "locales"
+    shutil.copytree(LOCALES_DIR, locales)
+    monkeypatch.setitem(translations.CATALOGS, "findings", translations.MessageCatalog(locales, english))
+    return locales
+
+
+def test_a_changed_english_message_fails_in_each_language_until_its_translation_is_reviewed(tmp_path, monkeypatch):
+    changed = {"wrong_shape": "{what}: the shape is {actual_shape}.",
+               "wrong_dtype": "{what}: the dtype is {actual_dtype}."}
+    locales = _findings_translating({**SENTENCES, **changed}, tmp_path, monkeypatch)
+    for language in TRANSLATIONS:
+        shape, dtype = translations.review_problems(language, "findings")
+        assert f"locales/{language}/findings.json: the English of 'wrong_shape' changed" in shape
+        assert f"since its {language} translation was reviewed; it now reads '{{what}}: the shape is" in shape
+        assert f"`python -m autograder.tools.translations review {language} findings wrong_shape`" in shape
+        assert "'wrong_dtype'" in dtype
+    before = read_json(locales / "zh" / "findings.hashes.json")
+    assert translations.main(["review", "zh", "findings", "wrong_shape"]) == 0
+    [left] = translations.review_problems("zh", "findings")
+    assert "the English of 'wrong_dtype' changed" in left
+    assert len(translations.review_problems("pt", "findings")) == 2  # each language is reviewed on its own
+    after = read_json(locales / "zh" / "findings.hashes.json")
+    assert list(after) == list(before)
+    assert {key for key in after if after[key] != before[key]} == {"wrong_shape"}
+
+
+def test_a_new_english_message_fails_until_it_is_translated_and_reviewed(tmp_path, monkeypatch, capsys):
+    locales = _findings_translating({**SENTENCES, "brand_new": "A new sentence about {what}."}, tmp_path, monkeypatch)
+    [problem] = translations.review_problems("zh", "findings")
+    assert "locales/zh/findings.json: 'brand_new' has no zh translation" in problem
+    assert translations.main(["review", "zh", "findings", "brand_new"]) == 1
+    assert "has no 'brand_new': translate it first" in capsys.readouterr().err
+    catalog = read_json(locales / "zh" / "findings.json")
+    (locales / "zh" / "findings.json").write_text(json.dumps({**catalog, "brand_new": "关于 {what} 的新句子。"}))
+    [problem] = translations.review_problems("zh", "findings")
+    assert "the zh translation of 'brand_new' was never reviewed" in problem
+    assert translations.main(["review", "zh", "findings", "brand_new"]) == 0
+    assert translations.review_problems("zh", "findings") == []
+
+
+def test_a_removed_english_message_fails_until_its_translation_and_hash_are_gone(tmp_path, monkeypatch):
+    english = {key: text for key, text in SENTENCES.items() if key != "wrong_shape"}
+    locales = _findings_translating(english, tmp_path, monkeypatch)
+    [problem] = translations.review_problems("pt", "findings")
+    assert problem.endswith("locales/pt/findings.json: 'wrong_shape' is no English message any more: remove it")
+    catalog = read_json(locales / "pt" / "findings.json")
+    del catalog["wrong_shape"]
+    (locales / "pt" / "findings.json").write_text(json.dumps(catalog))
+    [problem] = translations.review_problems("pt", "findings")
+    assert "locales/pt/findings.hashes.json: 'wrong_shape' has no translation" in problem
+    translations.review("pt", "findings", ["not_tensor"])  # any review rewrites the hashes keyed like the catalog
+    assert translations.review_problems("pt", "findings") == []
+
+
+def test_a_review_names_the_keys_or_says_all():
+    with pytest.raises(SystemExit):
+        translations.main(["review", "zh", "findings"])
+    with pytest.raises(SystemExit):
+        translations.main(["review", "zh", "findings", "wrong_shape", "--all"])
 
 
 def test_every_chinese_character_a_figure_shows_is_in_the_bundled_font():

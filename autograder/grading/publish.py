@@ -45,7 +45,7 @@ class OutputFolderError(Exception):
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")  # noqa: UP017 - runs on 3.10 too
+    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")  # not datetime.UTC: the kit runs on 3.10 too
 
 
 def _exchange(first: Path, second: Path) -> bool:

@@ -55,7 +55,7 @@ def course_database(course_dir: Path) -> tuple[str, str]:
                              " run `make assignments` to build course/, or pass --course <your course>")
     try:
         config = PyFileConfigLoader(CONFIG_FILE, path=str(course_dir)).load_config()
-    except Exception as error:  # the file is Python: whatever it raises means it cannot be used
+    except Exception as error:  # noqa: BLE001 - the file is Python: whatever it raises means it cannot be used
         raise GradebookError(f"cannot read {config_file}: {type(error).__name__}: {error}") from None
     coursedir = CourseDirectory(config=config)
     coursedir.root = str(course_dir.resolve())  # the folder may have moved since its config was written

@@ -3,7 +3,9 @@
 English is the master language: the master notebooks and every English message live in the
 code. Translations are data, one JSON catalog per message family keyed like the English: the
 student side's (``selfcheck.json``, ``mistakes.json``) in this package's ``locales/<language>/``;
-the grader keeps its own (notebook markdown, findings, the feedback page) elsewhere.
+the grader keeps its own (notebook markdown, findings, the feedback page) elsewhere. Beside a
+catalog, ``<name>.hashes.json`` records which English each entry was reviewed against; only the
+kit's tests and reviewers read it (``autograder.tools.translations``), never this package.
 
 A translated notebook says its language in its metadata, ``metadata.attention_kit.language``;
 a notebook without that key is English. The grader reads it from the submitted file

@@ -31,7 +31,7 @@ TIMESTAMP_FILE = "timestamp.txt"
 MAX_TIMESTAMP_BYTES = 256  # nbgrader writes about 30
 _NUMERIC_OFFSET = re.compile(r"^([+-])(\d\d):?(\d\d)$")
 _UTC_NAMES = {"UTC", "GMT", "Z"}
-UTC = timezone.utc  # noqa: UP017 - datetime.UTC is Python 3.11's, and the kit runs on 3.10 too
+UTC = timezone.utc  # datetime.UTC is Python 3.11's, and the kit runs on 3.10 too
 # A submission time outside these is no submission time: before 1970, or later than a day after
 # the grading run (clocks drift, never by a day). Every later step can then compute with it.
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)

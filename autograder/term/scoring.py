@@ -22,7 +22,7 @@ class TermPolicy:
     late_penalty_percent: float = 0.0
     adjustments: dict[tuple[str, str], tuple[Adjustment, ...]] = field(default_factory=dict)
     # When the run grades: a submission time more than a day after it is none (term.lateness).
-    graded_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))  # noqa: UP017 - 3.10 too
+    graded_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))  # not datetime.UTC: 3.10 too
 
 
 def submission_time(row: GradedRow, entry: SubmissionEntry, policy: TermPolicy) -> SubmissionTime:

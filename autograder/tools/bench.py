@@ -65,7 +65,7 @@ def mutant_corpus() -> list:
     tests_folder = str(KIT_ROOT / "tests")
     if tests_folder not in sys.path:
         sys.path.insert(0, tests_folder)
-    from mutations import MUTATIONS  # noqa: PLC0415 - test data, found only in a checkout
+    from mutations import MUTATIONS  # imported here: test data, found only in a checkout
 
     return MUTATIONS
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from autograder.notebooks.variants import load_solution, notebook_text
 
-UTC = timezone.utc  # noqa: UP017 - the kit runs on 3.10 too
+UTC = timezone.utc  # not datetime.UTC: the kit runs on 3.10 too
 
 # -- timestamp.txt ---------------------------------------------------------------------------
 # Zone names as the last word: real ones, folders and files of the tz database, paths,

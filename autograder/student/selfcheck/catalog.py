@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 
 from .. import language as languages
 from ..mistakes import MISTAKES
-from .hints import CODE, FUNCTIONS, IDEAS
+from .hints import CODE, TIER_WORDS
 
 MESSAGES: dict[str, str] = {
     # The line a check prints.
@@ -247,9 +247,7 @@ def hint_text(key: str) -> str | None:
 
 @functools.cache
 def _hint_tiers(language: str) -> Mapping[str, str]:
-    english = {**{f"idea.{stage}": text for stage, text in IDEAS.items()},
-               **{f"functions.{stage}": text for stage, text in FUNCTIONS.items()}}
-    return languages.messages(language, "hints", english)
+    return languages.messages(language, "hints", TIER_WORDS)
 
 
 def holds_code(text: str) -> bool:

@@ -171,6 +171,10 @@ FUNCTIONS: dict[str, str] = {
     "gpt2_small_attention": 'Your `MultiHeadAttention`, with its keyword arguments named.',
 }
 
+# Tiers 1 and 2 keyed as ``hints.json`` translates them: one catalog for both tiers' words.
+TIER_WORDS: dict[str, str] = {**{f"idea.{stage}": text for stage, text in IDEAS.items()},
+                              **{f"functions.{stage}": text for stage, text in FUNCTIONS.items()}}
+
 CODE: dict[str, str] = {
     "attention_scores_for_query": "return inputs @ query  # (T, d) @ (d,) -> (T,)",
     "attention_scores": "return inputs @ inputs.T  # (T, d) @ (d, T) -> (T, T)",
