@@ -71,6 +71,29 @@ def printed_text(notebook: nbformat.NotebookNode) -> str:
     return re.sub(r"\s+", " ", "\n".join(parts))
 
 
+_NUMBER = r"-?\d+\.\d+"
+
+
+def _in_last_places(number: str, like: str) -> int:
+    """``number`` in units of the last decimal place that ``like`` prints."""
+    return round(float(number) * 10 ** len(like.split(".")[1]))
+
+
+def printed_close(expected: str, text: str) -> bool:
+    """Whether ``text`` prints ``expected`` (a printed tensor, say) with each decimal number at
+    most one unit of its last printed place away: a float32 value that sits at a rounding edge
+    prints one unit apart on a CPU whose kernels round it the other way."""
+    numbers = re.findall(_NUMBER, expected)
+    pattern = re.escape(expected)
+    for number in numbers:
+        pattern = pattern.replace(re.escape(number), f"({_NUMBER})", 1)
+    for match in re.finditer(pattern, text):
+        if all(abs(_in_last_places(found, book) - _in_last_places(book, book)) <= 1
+               for found, book in zip(match.groups(), numbers)):
+            return True
+    return False
+
+
 def errors(notebook: nbformat.NotebookNode) -> list[tuple[str, str, str]]:
     """(cell id, exception name, message) for every cell that raised."""
     return [

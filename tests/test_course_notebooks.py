@@ -13,7 +13,7 @@ import string
 import nbformat
 import pytest
 import torch
-from kit_notebooks import errors, execute_notebooks, load_definitions, notebook_paths, printed_text
+from kit_notebooks import errors, execute_notebooks, load_definitions, notebook_paths, printed_close, printed_text
 from mutations import MUTATIONS
 
 from autograder.course.paths import ASSIGNMENTS_DIR, solution_notebook, student_notebook
@@ -555,7 +555,7 @@ def test_solution_runs_and_prints_the_book_values(executed, assignment):
     assert errors(notebook) == []
     text = printed_text(notebook)
     for value in BOOK_VALUES[assignment]:
-        assert value in text, f"{value!r} not printed by the solution of {assignment}"
+        assert printed_close(value, text), f"{value!r} not printed by the solution of {assignment}"
     for stage in STAGES_BY_ASSIGNMENT[assignment]:
         assert f"✅ {stage} passed its public check" in text
     assert "❌" not in text

@@ -138,7 +138,8 @@ def _torch_and_cuda(machine: dict) -> list[Check]:
     """torch's build, the NVIDIA driver against it, and the device nodes a CUDA worker opens."""
     build = machine.get("cuda_build")
     checks = [Check("torch", State.OK, f"{machine.get('torch')}, " + (f"built for CUDA {build}" if build
-                                                                     else "a CPU build"))]
+                                                                     else "a CPU build")
+                    + f"; CPU kernels for {machine.get('cpu_capability')}")]
     driver = machine.get("driver")
     problem = machine.get("cuda_problem", "")
     if driver:

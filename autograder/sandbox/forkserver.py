@@ -19,6 +19,10 @@ from autograder.worker.nvidia import CUDA_ENVIRONMENT
 
 # Isolated mode (-I) ignores the environment and the working directory; the fork server and its
 # shards then import this very kit (the folder holding this package), not another install of it.
+# torch's choice of CPU kernels, which the operator may make (to reproduce another CPU's float
+# rounding on this one, say): it reaches the fork server, whose torch picks the kernels that its
+# shards and workers then inherit.
+TORCH_CPU_ENVIRONMENT = ("ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS")
 _BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); from autograder.worker.forkserver import main;"
          " main(sys.argv[2:])")
 
@@ -49,7 +53,8 @@ class ForkServer:
                        # Should anything in the server ask torch about CUDA, it asks NVML, which
                        # leaves CUDA uninitialised for the shards and workers it forks.
                        "PYTORCH_NVML_BASED_CUDA_CHECK": "1",
-                       **{name: os.environ[name] for name in CUDA_ENVIRONMENT if name in os.environ}}
+                       **{name: os.environ[name] for name in (*CUDA_ENVIRONMENT, *TORCH_CPU_ENVIRONMENT)
+                          if name in os.environ}}
         server_fds = [theirs.fileno() for _, theirs in pairs]
         # A session of its own: Ctrl-C at a terminal reaches the grading command alone, which
         # then stops the server, its shards and workers itself (they end with its channels anyway).

@@ -18,11 +18,13 @@ from autograder.worker.nvidia import CudaContext, cuda_driver_problem, nvidia_dr
 
 def machine_report() -> dict:
     """What this machine offers torch, found without initialising CUDA: the accelerators it could
-    use, torch's version and CUDA build, the NVIDIA driver and, when CUDA cannot be used, why."""
+    use, torch's version, CUDA build and CPU kernels, the NVIDIA driver and, when CUDA cannot be
+    used, why."""
     driver = nvidia_driver()
     problem = cuda_driver_problem(driver, torch.version.cuda)
     return {"accelerators": {"cuda": not problem, "mps": torch.backends.mps.is_available()},
             "torch": torch.__version__, "cuda_build": torch.version.cuda,
+            "cpu_capability": torch.backends.cpu.get_cpu_capability(),
             "driver": asdict(driver) if driver else None, "cuda_problem": problem}
 
 
