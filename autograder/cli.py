@@ -16,7 +16,6 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from autograder.course.paths import KIT_ROOT
 from autograder.course.reference import BrokenReferenceError
 from autograder.course.rubric import RubricError
 from autograder.grading.discovery import (
@@ -39,6 +38,7 @@ from autograder.grading.outputs import (
 from autograder.grading.publish import FAILED_FILE, OutputFolder, OutputFolderError, command_line
 from autograder.grading.results import UNSAFE_FLAG, GradedRow, RowKind
 from autograder.grading.trust import GraderUntrusted
+from autograder.paths import KIT_ROOT
 from autograder.platforms.junit import junit_xml
 from autograder.platforms.lms_export import ROSTER_COLUMNS, Lms, RosterError, export_grades, read_roster
 from autograder.probes.errors import SandboxError

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder.course.paths import KIT_ROOT
 from autograder.notebooks.reading import extract_definitions
+from autograder.paths import KIT_ROOT
 from autograder.probes.client import Submission
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid

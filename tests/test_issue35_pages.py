@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from autograder.course.paths import ASSIGNMENTS_DIR
 from autograder.feedback.page import PAGE_TEXT, feedback_html
 from autograder.findings.english import SENTENCES
 from autograder.grading.engine import GradeOptions, grade_class
@@ -31,6 +30,7 @@ from autograder.notebooks.variants import (
     with_replacement,
     write_submission,
 )
+from autograder.paths import ASSIGNMENTS_DIR
 from autograder.platforms.gradescope.results import results_document
 from autograder.student.mistakes import MISTAKES
 

@@ -26,7 +26,6 @@ from kit_notebooks import errors, execute_notebooks, load_definitions, printed_t
 from mutations import CORPUS
 from nbclient import NotebookClient
 
-from autograder.course.paths import ASSIGNMENTS_DIR, KIT_ROOT, LOCALES_DIR, solution_notebook, student_notebook
 from autograder.feedback import page as feedback_page
 from autograder.feedback.page import PAGE_TEXT
 from autograder.findings.english import SENTENCES
@@ -44,6 +43,7 @@ from autograder.notebooks import self_checks_cell
 from autograder.notebooks.reading import extract_definitions
 from autograder.notebooks.translation import TranslationError, english_hash, translated_notebook, translation_problems
 from autograder.notebooks.variants import filled, load_solution, with_answer, with_replacement, write_submission
+from autograder.paths import ASSIGNMENTS_DIR, KIT_ROOT, LOCALES_DIR, solution_notebook, student_notebook
 from autograder.probes.client import Submission
 from autograder.probes.errors import StudentError
 from autograder.student import language as i18n

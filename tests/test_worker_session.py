@@ -214,7 +214,7 @@ def test_closing_without_waiting_keeps_few_handles_and_leaves_nothing_running(se
 
 
 def test_the_kit_and_the_submissions_are_out_of_sight(session, tmp_path):
-    from autograder.course.paths import SOLUTIONS_DIR
+    from autograder.paths import SOLUTIONS_DIR
 
     _, student = session
     (tmp_path / "other_student.ipynb").write_text("{}")

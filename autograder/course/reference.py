@@ -10,7 +10,7 @@ import functools
 import types
 
 from autograder.notebooks.reading import extract_notebook_file
-from autograder.course.paths import solution_notebook
+from autograder.paths import solution_notebook
 
 
 class BrokenReferenceError(Exception):

@@ -13,9 +13,9 @@ import functools
 import re
 from collections.abc import Mapping
 
-from autograder.course.paths import LOCALES_DIR
 from autograder.findings.english import SENTENCES
 from autograder.findings.finding import FieldValue, Finding
+from autograder.paths import LOCALES_DIR
 from autograder.student import language as languages
 from autograder.student.mistakes import MISTAKES
 

@@ -18,12 +18,12 @@ from multiprocessing.connection import Connection
 
 import pytest
 
-from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 from autograder.course.reference import load_reference
 from autograder.grading import trust
 from autograder.grading.jobs import ACCELERATORS, PreparedSubmission, ShardJob
 from autograder.grading.plugin import NOTEBOOK_BUDGET_TIMEOUTS, GradingPlugin, SubmissionOpener
 from autograder.grading.results import RunTrust
+from autograder.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 from autograder.probes.errors import SandboxError, WorkerProblem
 from autograder.sandbox.guarantees import check_guarantees
 from autograder.sandbox.opener import SandboxedOpener

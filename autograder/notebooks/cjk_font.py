@@ -20,7 +20,7 @@ from pathlib import Path
 
 from fontTools import subset
 
-from autograder.course.paths import STUDENT_PACKAGE_DIR
+from autograder.paths import STUDENT_PACKAGE_DIR
 from autograder.student.selfcheck.figures import CJK_FONT
 
 SOURCE_FONT = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 from autograder.probes.errors import SandboxError
 from autograder.worker.nvidia import CUDA_ENVIRONMENT
 

@@ -262,7 +262,7 @@ def _passback() -> int:
 
 def _seed_demo(base_url: str, days: float) -> list[str]:
     """The demo course: an instructor, the example class's students and their notebooks."""
-    from autograder.course.paths import KIT_ROOT
+    from autograder.paths import KIT_ROOT
     from autograder.service import accounts
     from autograder.service.web.submitting import store_upload
     from autograder.service.web.uploads import Refusal

@@ -33,7 +33,6 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from autograder.course.paths import KIT_ROOT
 from autograder.grading.discovery import discover
 from autograder.grading.engine import GradeOptions, grade_entries
 from autograder.notebooks.building import write_course_config
@@ -48,6 +47,7 @@ from autograder.notebooks.variants import (
     with_answer,
     write_submission,
 )
+from autograder.paths import KIT_ROOT
 from autograder.sandbox.layout import is_worker_uid
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.tools.inprocess import InProcessWorkers

@@ -225,7 +225,7 @@ import sys
 
 
 def _attack():
-    for name in ("autograder.course.reference", "autograder.course.paths", "autograder.course.rubric",
+    for name in ("autograder.course.reference", "autograder.paths", "autograder.course.rubric",
                  "autograder.grading.engine", "autograder.grading.plugin", "autograder.hidden_tests.conftest"):
         try:
             module = importlib.import_module(name)
@@ -237,7 +237,7 @@ def _attack():
                 return True
             except BaseException:
                 pass
-        if name == "autograder.course.paths":
+        if name == "autograder.paths":
             try:
                 if any(module.SOLUTIONS_DIR.iterdir()) or any(module.HIDDEN_TESTS_DIR.iterdir()):
                     return True
