@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from autograder.notebooks.reading import extract_definitions
 from autograder.paths import KIT_ROOT
 from autograder.probes.client import Submission
+from autograder.reading.notebook import extract_definitions
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
 from autograder.sandbox.session import ForkServerChannel, WorkerSession

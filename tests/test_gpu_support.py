@@ -35,9 +35,9 @@ from autograder.grading.outputs import write_shard_record
 from autograder.grading.results import TestStatus
 from autograder.grading.shard import pytest_args
 from autograder.notebooks.example_class import EXAMPLE_CLASS_DIR
-from autograder.notebooks.reading import extract_definitions
 from autograder.probes.client import Submission
 from autograder.probes.errors import SandboxError, StudentError
+from autograder.reading.notebook import extract_definitions
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, with_cuda, worker_uid
 from autograder.sandbox.session import ForkServerChannel, WorkerSession

@@ -40,12 +40,12 @@ from autograder.hidden_tests import test_03_causal_attention as causal_tests
 from autograder.hidden_tests import test_04_multi_head_attention as multi_head_tests
 from autograder.notebooks import building as build_assignments
 from autograder.notebooks import self_checks_cell
-from autograder.notebooks.reading import extract_definitions
 from autograder.notebooks.translation import TranslationError, english_hash, translated_notebook, translation_problems
 from autograder.notebooks.variants import filled, load_solution, with_answer, with_replacement, write_submission
 from autograder.paths import ASSIGNMENTS_DIR, KIT_ROOT, LOCALES_DIR, solution_notebook, student_notebook
 from autograder.probes.client import Submission
 from autograder.probes.errors import StudentError
+from autograder.reading.notebook import extract_definitions
 from autograder.student import language as i18n
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import LANGUAGES, TRANSLATIONS, kernel_language, notebook_language

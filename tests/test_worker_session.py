@@ -14,9 +14,9 @@ import psutil
 import pytest
 import torch
 
-from autograder.notebooks.reading import extract_definitions
 from autograder.probes.client import Submission
 from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, StudentError, WorkerCrashed
+from autograder.reading.notebook import extract_definitions
 from autograder.sandbox import session as worker_session
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import types
 
-from autograder.notebooks.reading import extract_notebook_file
+from autograder.reading.notebook import extract_notebook_file
 from autograder.paths import solution_notebook
 
 

@@ -21,7 +21,7 @@ from dataclasses import replace
 from autograder.findings.finding import finding
 from autograder.grading.jobs import TestOutcome
 from autograder.grading.results import WAITING_KEY, TestStatus
-from autograder.notebooks.reading import ExtractedCode
+from autograder.reading.notebook import ExtractedCode
 
 
 def stages_called(code: ExtractedCode, stages: Collection[str]) -> dict[str, set[str]]:

@@ -38,7 +38,7 @@ from autograder.grading.results import (
     assignment_position,
 )
 from autograder.grading.workers import SandboxedWorkers, StartedShard, Workers
-from autograder.notebooks.reading import ExtractedCode, NotebookError, extract_notebook_file
+from autograder.reading.notebook import ExtractedCode, NotebookError, extract_notebook_file
 from autograder.sandbox.layout import MANUAL_SLOT
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 

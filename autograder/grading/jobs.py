@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from autograder.findings.finding import Finding
 from autograder.grading.results import TestStatus
-from autograder.notebooks.reading import ExtractedCode
+from autograder.reading.notebook import ExtractedCode
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Isolation, Targets
 from autograder.worker.nvidia import CudaContext

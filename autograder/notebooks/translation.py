@@ -20,9 +20,9 @@ import sys
 
 import nbformat
 
-from autograder.notebooks.reading import cell_source
 from autograder.notebooks.solutions_only import student_cells
 from autograder.paths import KIT_ROOT, LOCALES_DIR, solution_notebook
+from autograder.reading.notebook import cell_source
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.student.language import METADATA_KEY, TRANSLATIONS, CatalogError, catalog_path, load_catalog
 

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from autograder.grading.jobs import PreparedSubmission
-from autograder.notebooks.reading import extract_notebook_file
 from autograder.probes.client import Submission
 from autograder.probes.errors import ProbeTimeout, WorkerCrashed, WorkerProblem
+from autograder.reading.notebook import extract_notebook_file
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, with_cuda, worker_uid
 from autograder.sandbox.session import ForkServerChannel, WorkerSession, wait_for_killed_workers

@@ -19,8 +19,8 @@ import torch
 
 from autograder.findings.finding import Finding, finding
 from autograder.findings.render import render
-from autograder.notebooks.reading import ExtractedCode
 from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, WorkerCrashed, WorkerProblem
+from autograder.reading.notebook import ExtractedCode
 from autograder.sandbox.clock import StudentClock, wall_ceiling
 from autograder.sandbox.leftovers import kill_until_none_left, sweep_user
 from autograder.worker import cgroups, protocol

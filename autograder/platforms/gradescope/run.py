@@ -27,9 +27,9 @@ from autograder.grading.engine import GradeOptions, GradingError, grade_class
 from autograder.grading.outputs import write_atomically
 from autograder.grading.results import GradedRow, RowStatus
 from autograder.grading.trust import GraderUntrusted
-from autograder.notebooks.reading import MAX_NOTEBOOK_BYTES
 from autograder.platforms.gradescope.results import results_document
 from autograder.probes.errors import SandboxError
+from autograder.reading.notebook import MAX_NOTEBOOK_BYTES
 from autograder.student.curriculum import ASSIGNMENTS
 
 STUDENT_ID = "submission"

@@ -21,7 +21,7 @@ from autograder.grading.engine import GradingError, graded_row
 from autograder.grading.jobs import GradeOptions, PreparedSubmission, ShardJob
 from autograder.grading.results import GradedRow, RowKind, RowStatus, RunTrust
 from autograder.grading.workers import SandboxedWorkers, StartedShard
-from autograder.notebooks.reading import NotebookError, extract_notebook_file
+from autograder.reading.notebook import NotebookError, extract_notebook_file
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 
 

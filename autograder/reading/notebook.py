@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.findings.finding import Finding, finding
-from autograder.notebooks.records import LearningRecords, learning_records
+from autograder.reading.learning_records import LearningRecords, learning_records
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE, MAX_NOTEBOOK_BYTES, notebook_language
 
