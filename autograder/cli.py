@@ -26,22 +26,17 @@ from autograder.grading.discovery import (
     not_student_folders,
 )
 from autograder.grading.engine import GradingError, grade_entries
-from autograder.grading.jobs import ACCELERATORS, GradeOptions
 from autograder.grading.merge import MergeError, merge_shards
-from autograder.grading.outputs import (
-    OutputsError,
-    read_outputs,
-    write_atomically,
-    write_outputs,
-    write_shard_record,
-)
+from autograder.grading.outputs import write_outputs, write_shard_record
 from autograder.grading.publish import FAILED_FILE, OutputFolder, OutputFolderError, command_line
-from autograder.grading.results import UNSAFE_FLAG, GradedRow, RowKind
 from autograder.grading.trust import GraderUntrusted
 from autograder.paths import KIT_ROOT
 from autograder.platforms.junit import junit_xml
 from autograder.platforms.lms_export import ROSTER_COLUMNS, Lms, RosterError, export_grades, read_roster
 from autograder.probes.errors import SandboxError
+from autograder.records.files import OutputsError, read_outputs, write_atomically
+from autograder.records.jobs import ACCELERATORS, GradeOptions
+from autograder.records.results import UNSAFE_FLAG, GradedRow, RowKind
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.term.adjustments import AdjustmentsError, read_adjustments
 from autograder.term.answers import graded_answers

@@ -12,8 +12,8 @@ import pytest
 from mutations import CORPUS
 
 from autograder.grading.engine import GradeOptions, grade_class
-from autograder.grading.results import GradedRow
 from autograder.notebooks.variants import load_solution, stubbed, with_answer, with_cell, write_submission
+from autograder.records.results import GradedRow
 from autograder.student.curriculum import ASSIGNMENTS, assignment_of
 
 ALTERNATIVES_DIR = Path(__file__).resolve().parent / "alternative_answers"

@@ -4,7 +4,7 @@
   the rest of the kit (no grading, reference, rubric or hidden-test code can reach a worker).
 - ``autograder/student/`` is the student package (``attention_kit_student`` once built): it
   imports nothing from the rest of the kit, and only relatively, so it works under either name.
-- Reading results (``autograder.grading.results`` and what reads outputs) does not load torch.
+- Reading results (``autograder.records.results`` and what reads outputs) does not load torch.
 """
 
 from __future__ import annotations
@@ -65,9 +65,9 @@ def _modules_after_import(module: str) -> list[str]:
     return result.stdout.split()
 
 
-@pytest.mark.parametrize("module", ["autograder.grading.results", "autograder.grading.outputs",
-                                    "autograder.feedback.report", "autograder.platforms.junit",
-                                    "autograder.platforms.gradescope.results"])
+@pytest.mark.parametrize("module", ["autograder.records.results", "autograder.records.files",
+                                    "autograder.grading.outputs", "autograder.feedback.report",
+                                    "autograder.platforms.junit", "autograder.platforms.gradescope.results"])
 def test_reading_results_does_not_load_torch(module):
     assert "torch" not in _modules_after_import(module)
 

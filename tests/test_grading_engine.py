@@ -20,7 +20,6 @@ from pathlib import Path
 import psutil
 import pytest
 
-from autograder.grading.outputs import read_outputs
 from autograder.notebooks.variants import (
     load_solution,
     load_student,
@@ -30,6 +29,7 @@ from autograder.notebooks.variants import (
     with_replacement,
     write_submission,
 )
+from autograder.records.files import read_outputs
 from autograder.sandbox.layout import worker_uids_of
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.worker.names import SERVER_NAME, SHARD_NAME

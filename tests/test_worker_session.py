@@ -409,7 +409,7 @@ def _notebook(source: str):
 def test_a_students_notebooks_share_one_worker_in_namespaces_of_their_own(forkserver, tmp_path):
     """One worker start per student, not per notebook: the second notebook is loaded into the same
     worker, without the first's definitions; another student gets a worker of their own."""
-    from autograder.grading.jobs import PreparedSubmission
+    from autograder.records.jobs import PreparedSubmission
     from autograder.sandbox.opener import SandboxedOpener
 
     opener = SandboxedOpener(forkserver, standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)]), timeout=5,
@@ -429,7 +429,7 @@ def test_a_students_notebooks_share_one_worker_in_namespaces_of_their_own(forkse
 
 
 def test_a_students_next_notebook_gets_a_fresh_worker_after_a_crash(forkserver, tmp_path):
-    from autograder.grading.jobs import PreparedSubmission
+    from autograder.records.jobs import PreparedSubmission
     from autograder.sandbox.opener import SandboxedOpener
 
     opener = SandboxedOpener(forkserver, standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)]), timeout=5)

@@ -17,16 +17,11 @@ from pathlib import Path
 
 from autograder.course import predictions, rubric
 from autograder.grading import dependencies, trust
-from autograder.grading.discovery import SubmissionEntry, discover
-from autograder.grading.jobs import (
-    GradeOptions,
-    PreparedSubmission,
-    ShardJob,
-    SubmissionKey,
-    SubmissionRecord,
-    TestOutcome,
-)
-from autograder.grading.results import (
+from autograder.grading.discovery import discover
+from autograder.grading.workers import SandboxedWorkers, StartedShard, Workers
+from autograder.reading.notebook import ExtractedCode, NotebookError, extract_notebook_file
+from autograder.records.jobs import GradeOptions, PreparedSubmission, ShardJob, SubmissionRecord, TestOutcome
+from autograder.records.results import (
     GradedRow,
     HintUse,
     PredictionResult,
@@ -37,8 +32,7 @@ from autograder.grading.results import (
     TestStatus,
     assignment_position,
 )
-from autograder.grading.workers import SandboxedWorkers, StartedShard, Workers
-from autograder.reading.notebook import ExtractedCode, NotebookError, extract_notebook_file
+from autograder.records.submissions import SubmissionEntry, SubmissionKey
 from autograder.sandbox.layout import MANUAL_SLOT
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 

@@ -16,16 +16,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.grading.outputs import (
-    PER_STUDENT_FILES,
-    SHARD_RECORD,
-    OutputsError,
-    csv_read,
-    read_outputs,
-    write_atomically,
-)
+from autograder.grading.outputs import PER_STUDENT_FILES, SHARD_RECORD
 from autograder.grading.publish import OutputFolder
-from autograder.grading.results import CSV_COLUMNS, assignment_position
+from autograder.records.files import OutputsError, csv_read, read_outputs, write_atomically
+from autograder.records.results import CSV_COLUMNS, assignment_position
 
 
 class MergeError(Exception):

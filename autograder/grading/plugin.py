@@ -24,11 +24,12 @@ import pytest
 from autograder.course.reference import load_reference
 from autograder.findings.finding import Failure, Finding, finding
 from autograder.grading import loading
-from autograder.grading.jobs import PreparedSubmission, SubmissionKey, SubmissionRecord, TestOutcome
-from autograder.grading.results import TestStatus
 from autograder.hidden import error_hints, observations, signatures, slips
 from autograder.probes.client import Submission
 from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, StudentError, WorkerCrashed
+from autograder.records.jobs import PreparedSubmission, SubmissionRecord, TestOutcome
+from autograder.records.results import TestStatus
+from autograder.records.submissions import SubmissionKey
 from autograder.student.curriculum import all_stages
 from autograder.worker.precision import float32_settings
 

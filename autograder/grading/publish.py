@@ -32,6 +32,8 @@ import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 
+from autograder.records.files import write_atomically
+
 FAILED_FILE = "FAILED"
 GRADES_FILE = "grades.csv"
 _STAGING_MARK = ".staging-"
@@ -230,8 +232,6 @@ class OutputFolder:
             shutil.rmtree(leftover, ignore_errors=True)
 
     def _write_failed(self, text: str) -> None:
-        from autograder.grading.outputs import write_atomically  # outputs imports this module's names
-
         write_atomically(self.out / FAILED_FILE, text + "\n", private=self._private)
 
     def fail(self, why: str) -> None:

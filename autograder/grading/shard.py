@@ -20,11 +20,11 @@ import pytest
 
 from autograder.course.reference import load_reference
 from autograder.grading import trust
-from autograder.grading.jobs import ACCELERATORS, PreparedSubmission, ShardJob
 from autograder.grading.plugin import NOTEBOOK_BUDGET_TIMEOUTS, GradingPlugin, SubmissionOpener
-from autograder.grading.results import RunTrust
 from autograder.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 from autograder.probes.errors import SandboxError, WorkerProblem
+from autograder.records.jobs import ACCELERATORS, PreparedSubmission, ShardJob
+from autograder.records.results import RunTrust
 from autograder.sandbox.guarantees import check_guarantees
 from autograder.sandbox.opener import SandboxedOpener
 from autograder.sandbox.session import ForkServerChannel

@@ -22,8 +22,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Protocol
 
-from autograder.grading.jobs import GradeOptions, ShardJob, tested_devices
 from autograder.probes.errors import SandboxError
+from autograder.records.jobs import GradeOptions, ShardJob, tested_devices
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import standard_sandbox, with_cuda, worker_uid
 from autograder.sandbox.leftovers import sweep_user

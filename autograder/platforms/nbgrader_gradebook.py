@@ -27,8 +27,8 @@ from sqlalchemy.exc import SAWarning
 from traitlets.config.loader import PyFileConfigLoader
 
 from autograder.grading.discovery import MISSING
-from autograder.grading.results import GradedRow
 from autograder.notebooks.nbgrader_commands import alembic_on_path
+from autograder.records.results import GradedRow
 from autograder.student.curriculum import ASSIGNMENTS
 
 CONFIG_FILE = "nbgrader_config.py"

@@ -7,10 +7,10 @@ import functools
 from collections.abc import Iterator
 from pathlib import Path
 
-from autograder.grading.jobs import PreparedSubmission
 from autograder.probes.client import Submission
 from autograder.probes.errors import ProbeTimeout, WorkerCrashed, WorkerProblem
 from autograder.reading.notebook import extract_notebook_file
+from autograder.records.jobs import PreparedSubmission
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, with_cuda, worker_uid
 from autograder.sandbox.session import ForkServerChannel, WorkerSession, wait_for_killed_workers

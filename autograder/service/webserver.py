@@ -112,7 +112,7 @@ def _warm_up() -> None:
         readable.append(entry)
     font_manager.fontManager.ttflist = readable
     from autograder.feedback.report import report_html
-    from autograder.grading.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
+    from autograder.records.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
     from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
     rows = []

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograder.grading.discovery import SubmissionEntry
-from autograder.grading.results import GradedRow, each_row
 from autograder.reading.notebook import NotebookError, extract_notebook_file
+from autograder.records.results import GradedRow, each_row
+from autograder.records.submissions import SubmissionEntry
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
 ANSWERS_FOLDER = "answers"

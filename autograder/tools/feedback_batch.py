@@ -33,9 +33,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from autograder.grading.engine import GradeOptions, GradingError, grade_class
-from autograder.grading.results import GradedRow
 from autograder.grading.trust import GraderUntrusted
 from autograder.notebooks.variants import load_solution, with_answer, write_submission
+from autograder.records.results import GradedRow
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.mistakes import MISTAKES
 

@@ -26,9 +26,9 @@ from rich.console import Console
 from rich.table import Table
 
 from autograder.grading.engine import GradeOptions
-from autograder.grading.jobs import ShardJob
 from autograder.notebooks.example_class import complete_notebook
 from autograder.notebooks.variants import write_submission
+from autograder.records.jobs import ShardJob
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.tools.bench import BENCH_DIR, GradingTime, time_ours
 from autograder.tools.inprocess import InProcessWorkers

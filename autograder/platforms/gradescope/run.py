@@ -24,12 +24,12 @@ from autograder.course import rubric
 from autograder.course.reference import BrokenReferenceError
 from autograder.course.rubric import RubricError
 from autograder.grading.engine import GradeOptions, GradingError, grade_class
-from autograder.grading.outputs import write_atomically
-from autograder.grading.results import GradedRow, RowStatus
 from autograder.grading.trust import GraderUntrusted
 from autograder.platforms.gradescope.results import results_document
 from autograder.probes.errors import SandboxError
 from autograder.reading.notebook import MAX_NOTEBOOK_BYTES
+from autograder.records.files import write_atomically
+from autograder.records.results import GradedRow, RowStatus
 from autograder.student.curriculum import ASSIGNMENTS
 
 STUDENT_ID = "submission"

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from autograder.grading import trust
 from autograder.grading.engine import GradingError, graded_row
-from autograder.grading.jobs import GradeOptions, PreparedSubmission, ShardJob
-from autograder.grading.results import GradedRow, RowKind, RowStatus, RunTrust
 from autograder.grading.workers import SandboxedWorkers, StartedShard
 from autograder.reading.notebook import NotebookError, extract_notebook_file
+from autograder.records.jobs import GradeOptions, PreparedSubmission, ShardJob
+from autograder.records.results import GradedRow, RowKind, RowStatus, RunTrust
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 
 
