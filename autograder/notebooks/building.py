@@ -29,10 +29,10 @@ import nbformat
 from nbgrader.utils import compute_checksum
 
 from autograder.notebooks import self_checks_cell
-from autograder.notebooks.nbgrader_commands import run_nbgrader
 from autograder.notebooks.solutions_only import student_cells
 from autograder.notebooks.translation import TranslationError, translated_notebook
 from autograder.paths import ASSIGNMENTS_DIR, DIST_DIR, KIT_ROOT, solution_notebook
+from autograder.platforms.nbgrader_commands import run_nbgrader
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE, TRANSLATIONS
 

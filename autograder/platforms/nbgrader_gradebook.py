@@ -27,7 +27,7 @@ from sqlalchemy.exc import SAWarning
 from traitlets.config.loader import PyFileConfigLoader
 
 from autograder.grading.discovery import MISSING
-from autograder.notebooks.nbgrader_commands import alembic_on_path
+from autograder.platforms.nbgrader_commands import alembic_on_path
 from autograder.records.results import GradedRow
 from autograder.student.curriculum import ASSIGNMENTS
 

@@ -37,7 +37,6 @@ from autograder.grading.discovery import discover
 from autograder.grading.engine import GradeOptions, grade_entries
 from autograder.notebooks.building import write_course_config
 from autograder.notebooks.example_class import complete_notebook
-from autograder.notebooks.nbgrader_commands import run_nbgrader
 from autograder.notebooks.variants import (
     load_solution,
     load_student,
@@ -47,6 +46,7 @@ from autograder.notebooks.variants import (
     write_submission,
 )
 from autograder.paths import KIT_ROOT
+from autograder.platforms.nbgrader_commands import run_nbgrader
 from autograder.reading.notebook import cell_source
 from autograder.sandbox.layout import is_worker_uid
 from autograder.student.curriculum import ASSIGNMENTS
