@@ -33,9 +33,9 @@ from autograder.findings.finding import Failure, Finding, finding
 from autograder.findings.render import render
 from autograder.grading.engine import GradeOptions, grade_class
 from autograder.grading.outputs import write_outputs
-from autograder.grading.plugin import describe_failure
 from autograder.hidden import modules
 from autograder.hidden.compare import expect_structure, expect_tensor
+from autograder.hidden.failures import describe_failure
 from autograder.hidden_tests import test_03_causal_attention as causal_tests
 from autograder.hidden_tests import test_04_multi_head_attention as multi_head_tests
 from autograder.notebooks import building as build_assignments

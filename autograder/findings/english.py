@@ -240,7 +240,7 @@ SENTENCES: dict[str, str] = {
     "problems.separator": "; ",
     # Follows a sentence that names a known mistake (autograder/student/mistakes.py).
     "hint.likely_mistake": " Likely mistake: {mistake}",
-    # The grader's own findings: what became of the student's code (autograder/grading/plugin.py,
+    # The grader's own findings: what became of the student's code (autograder/hidden/failures.py,
     # autograder/sandbox/session.py) and of their notebook (autograder/reading/notebook.py).
     "not_implemented": "{stage} is not implemented yet: the stub still raises NotImplementedError.",
     "no_message": "{stage} did not pass a hidden check.",
