@@ -20,7 +20,7 @@ import pytest
 
 from autograder.feedback.page import PAGE_TEXT, feedback_html
 from autograder.findings.english import SENTENCES
-from autograder.grading.engine import GradeOptions, grade_class
+from autograder.grading.engine import grade_class
 from autograder.grading.outputs import write_outputs
 from autograder.notebooks.variants import (
     filled,
@@ -32,6 +32,7 @@ from autograder.notebooks.variants import (
 )
 from autograder.paths import ASSIGNMENTS_DIR
 from autograder.platforms.gradescope.results import results_document
+from autograder.records.jobs import GradeOptions
 from autograder.student.mistakes import MISTAKES
 
 pytestmark = pytest.mark.slow

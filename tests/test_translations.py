@@ -31,7 +31,7 @@ from autograder.feedback.page import PAGE_TEXT
 from autograder.findings.english import SENTENCES
 from autograder.findings.finding import Failure, Finding, finding
 from autograder.findings.render import render
-from autograder.grading.engine import GradeOptions, grade_class
+from autograder.grading.engine import grade_class
 from autograder.grading.outputs import write_outputs
 from autograder.hidden import modules
 from autograder.hidden.compare import expect_structure, expect_tensor
@@ -46,6 +46,7 @@ from autograder.paths import ASSIGNMENTS_DIR, KIT_ROOT, LOCALES_DIR, solution_no
 from autograder.probes.client import Submission
 from autograder.probes.errors import StudentError
 from autograder.reading.notebook import extract_definitions
+from autograder.records.jobs import GradeOptions
 from autograder.student import language as i18n
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import LANGUAGES, TRANSLATIONS, kernel_language, notebook_language

@@ -18,6 +18,7 @@ from pathlib import Path
 from autograder.course import predictions, rubric
 from autograder.grading import dependencies, trust
 from autograder.grading.discovery import discover
+from autograder.grading.link import RecordsReady, ShardFailed, ShardMessage, SubmissionDone, TrustProved, Untrusted
 from autograder.grading.workers import SandboxedWorkers, StartedShard, Workers
 from autograder.reading.notebook import ExtractedCode, NotebookError, extract_notebook_file
 from autograder.records.jobs import GradeOptions, PreparedSubmission, ShardJob, SubmissionRecord, TestOutcome
@@ -61,21 +62,22 @@ def _run_shards(jobs: list[ShardJob], workers: Workers, progress: ProgressCallba
         while running:
             for ready in connection.wait(list(running)):
                 try:
-                    kind, payload = ready.recv()
+                    message: ShardMessage = ready.recv()
                 except EOFError:
                     raise GradingError("a grading shard stopped without reporting (killed by a signal or by the"
                                        " out-of-memory killer?); no grades were written") from None
-                if kind == "done":
-                    progress(*payload)
-                elif kind == "trust":
-                    trusts.append(payload)
-                elif kind == "records":
-                    records.update(payload)
-                    running.pop(ready).link.close()
-                elif kind == "untrusted":
-                    raise trust.GraderUntrusted(payload)
-                else:
-                    raise GradingError(f"a grading shard failed:\n{payload}")
+                match message:
+                    case SubmissionDone(key):
+                        progress(*key)
+                    case TrustProved(proved):
+                        trusts.append(proved)
+                    case RecordsReady(shard_records):
+                        records.update(shard_records)
+                        running.pop(ready).link.close()
+                    case Untrusted(reason):
+                        raise trust.GraderUntrusted(reason)
+                    case ShardFailed(reason):
+                        raise GradingError(f"a grading shard failed:\n{reason}")
     finally:
         for shard in running.values():
             shard.kill()

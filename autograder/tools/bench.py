@@ -34,7 +34,7 @@ from rich.console import Console
 from rich.table import Table
 
 from autograder.grading.discovery import discover
-from autograder.grading.engine import GradeOptions, grade_entries
+from autograder.grading.engine import grade_entries
 from autograder.notebooks.building import write_course_config
 from autograder.notebooks.example_class import complete_notebook
 from autograder.notebooks.variants import (
@@ -48,6 +48,7 @@ from autograder.notebooks.variants import (
 from autograder.paths import KIT_ROOT
 from autograder.platforms.nbgrader_commands import run_nbgrader
 from autograder.reading.notebook import cell_source
+from autograder.records.jobs import GradeOptions
 from autograder.sandbox.layout import is_worker_uid
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.tools.inprocess import InProcessWorkers
