@@ -9,7 +9,9 @@ import os
 import signal
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 
 from rich.console import Console
 from rich.markup import escape
@@ -25,7 +27,7 @@ from autograder.grading.discovery import (
     grading_output_folders,
     not_student_folders,
 )
-from autograder.grading.engine import GradingError, grade_entries
+from autograder.grading.engine import GradingError, ProgressCallback, grade_entries
 from autograder.grading.merge import MergeError, merge_shards
 from autograder.grading.outputs import write_outputs, write_shard_record
 from autograder.grading.publish import FAILED_FILE, OutputFolder, OutputFolderError, command_line
@@ -114,7 +116,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _progress_callback(console: Console, total: int):
+def _progress_callback(console: Console, total: int) -> tuple[Progress | None, ProgressCallback]:
     """A progress bar on a terminal, plain lines elsewhere (CI logs)."""
     if console.is_terminal:
         progress = Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
@@ -191,7 +193,7 @@ def _print_trust(console: Console, rows: list[GradedRow]) -> None:
     if isolations:
         console.print(f"Isolation: {'; '.join(isolations)}", highlight=False, soft_wrap=True)
     trust = next((row.trust for row in rows if row.trust is not None and row.trust.guarantees), None)
-    if trust is not None:
+    if trust is not None and trust.guarantees is not None:
         held = ", ".join(guarantee.value for guarantee in trust.guarantees.held) or "none"
         console.print(f"Proved before grading: {held}", highlight=False, soft_wrap=True)
         if trust.guarantees.broken:
@@ -211,7 +213,7 @@ class _NoSuchDevice(Exception):
     """``--device cuda`` on a machine without one (the fork server says which devices it has)."""
 
 
-def _announce(console: Console, count: int, asked: str):
+def _announce(console: Console, count: int, asked: str) -> Callable[[list[str]], None]:
     """What to say once the tested devices are known (and refuse --device cuda without one)."""
     def announce(devices: list[str]) -> None:
         if asked == "cuda" and "cuda" not in devices:
@@ -484,7 +486,7 @@ class _Stopped(BaseException):
     """SIGTERM (a CI job cancelled, a pod evicted): the run stops as it does on Ctrl-C."""
 
 
-def _stop(signum, frame) -> None:
+def _stop(signum: int, frame: FrameType | None) -> None:
     raise _Stopped
 
 

@@ -164,6 +164,7 @@ def discover(submitted: Path, assignment: str | None = None) -> list[SubmissionE
     for student in students:
         for assignment_id in assignment_ids:
             folder = student / assignment_id
+            problem: RowStatus | None
             if student.is_symlink():
                 path = folder / f"{assignment_id}.ipynb"
                 problem = _unreadable(f"the student folder {student.name} is a symbolic link")

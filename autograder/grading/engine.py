@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing import connection
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 from autograder.course import predictions, rubric
@@ -52,7 +53,7 @@ def _run_shards(jobs: list[ShardJob], workers: Workers, progress: ProgressCallba
     dies is noticed at once (its link closes), and on any failure the others are killed, not
     waited for.
     """
-    running: dict[object, StartedShard] = {}
+    running: dict[Connection, StartedShard] = {}
     records: dict[SubmissionKey, SubmissionRecord] = {}
     trusts: list[RunTrust] = []
     try:
@@ -60,9 +61,10 @@ def _run_shards(jobs: list[ShardJob], workers: Workers, progress: ProgressCallba
             shard = workers.start_shard(job)
             running[shard.link] = shard
         while running:
-            for ready in connection.wait(list(running)):
+            ready = connection.wait(list(running))
+            for link in [link for link in running if link in ready]:
                 try:
-                    message: ShardMessage = ready.recv()
+                    message: ShardMessage = link.recv()
                 except EOFError:
                     raise GradingError("a grading shard stopped without reporting (killed by a signal or by the"
                                        " out-of-memory killer?); no grades were written") from None
@@ -73,7 +75,7 @@ def _run_shards(jobs: list[ShardJob], workers: Workers, progress: ProgressCallba
                         trusts.append(proved)
                     case RecordsReady(shard_records):
                         records.update(shard_records)
-                        running.pop(ready).link.close()
+                        running.pop(link).link.close()
                     case Untrusted(reason):
                         raise trust.GraderUntrusted(reason)
                     case ShardFailed(reason):

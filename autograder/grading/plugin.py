@@ -170,7 +170,8 @@ class GradingPlugin:
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> pytest.TestReport | None:
         """Record the outcome, and report it without formatting a traceback nobody reads."""
         submission = self._submission_of(item)
-        if submission is None or (call.excinfo is not None and call.excinfo.errisinstance(pytest.skip.Exception)):
+        if (submission is None or not isinstance(item, pytest.Function)
+                or (call.excinfo is not None and call.excinfo.errisinstance(pytest.skip.Exception))):
             return None  # pytest's own report
         if call.excinfo is not None and call.excinfo.errisinstance((SandboxError, GraderOverloaded)):
             # The grader's own failure (its fork server is gone, say): never the student's result.
@@ -190,9 +191,11 @@ class GradingPlugin:
             found = found.within()  # every test's share of the results file and the feedback page
         if call.when == "call" or (call.when == "setup" and status is not TestStatus.PASSED):
             self._record(item, submission, stage, status, found, observed.largest_difference)
+        when = call.when
+        assert when != "collect"  # a test's own phases (pytest's TestReport.from_item_and_call asserts it too)
         return pytest.TestReport(item.nodeid, item.location, {},
                                  "passed" if status is TestStatus.PASSED else "failed",
-                                 str(found) if found else None, call.when, (), call.duration, call.start, call.stop)
+                                 str(found) if found else None, when, (), call.duration, call.start, call.stop)
 
     def pytest_sessionfinish(self) -> None:
         self._opener.finish()
@@ -201,10 +204,10 @@ class GradingPlugin:
         if report.failed:
             self.problems.append(f"{report.nodeid or 'collection'}: {report.longreprtext}")
 
-    def pytest_internalerror(self, excrepr) -> None:
+    def pytest_internalerror(self, excrepr: object) -> None:
         self.problems.append(str(excrepr))
 
-    def _record(self, item: pytest.Item, submission: PreparedSubmission, stage: str, status: TestStatus,
+    def _record(self, item: pytest.Function, submission: PreparedSubmission, stage: str, status: TestStatus,
                 found: Finding | None, largest_difference: float | None = None) -> None:
         record = self.records[submission.key]
         name = self._test_name(item, submission)

@@ -39,6 +39,8 @@ def serve(link_fd: int, control_fd: int) -> None:
     through the job slot's control channel."""
     link = Connection(link_fd)
     job: ShardJob = link.recv()
+    if job.sandbox is None:
+        raise SandboxError("a shard forked by the fork server was sent a job without a sandbox")
     channel = ForkServerChannel(socket.socket(fileno=control_fd))
     budget = NOTEBOOK_BUDGET_TIMEOUTS * job.options.timeout
     run(job, link, SandboxedOpener(channel, job.sandbox, job.options.timeout, budget), channel)
@@ -75,8 +77,12 @@ def _grade(submissions: list[PreparedSubmission], job: ShardJob, link: Connectio
     assignments = {s.assignment_id for s in submissions}
     for assignment in assignments:
         load_reference(assignment)
-    plugin = GradingPlugin(submissions, opener, job.options.timeout,
-                           on_submission_done=lambda s: s.canary or link.send(SubmissionDone(s.key)),
+
+    def report_done(submission: PreparedSubmission) -> None:
+        if not submission.canary:  # the canaries are the grader's, no student's progress
+            link.send(SubmissionDone(submission.key))
+
+    plugin = GradingPlugin(submissions, opener, job.options.timeout, on_submission_done=report_done,
                            memory_limit=f"{job.sandbox.memory_bytes // 2**20} MiB" if job.sandbox else None)
     exit_code = _own_pytest(pytest_args(assignments, job.devices), plugin)
     if exit_code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
@@ -116,6 +122,8 @@ def _proved_trust(job: ShardJob, channel: ForkServerChannel | None) -> RunTrust:
     """What the guarantees checked from this slot's workers allow (GraderUntrusted: nothing)."""
     if channel is None:
         return RunTrust(None)
+    if job.sandbox is None or job.neighbour is None or job.targets is None:
+        raise SandboxError("a sandboxed shard's job must give its sandbox, its neighbour's and the guarantees' targets")
     try:
         report = check_guarantees(channel, job.sandbox, job.neighbour, job.targets)
     except WorkerProblem as problem:
