@@ -72,7 +72,7 @@ class _Fields(dict):
         super().__init__()
         self._found, self._language = found, language
 
-    def __missing__(self, name: str):
+    def __missing__(self, name: str) -> str | int:
         if name not in self._found.fields:
             return "{" + name + "}"
         return _field(self._found.fields[name], self._language)

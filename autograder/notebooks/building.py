@@ -83,7 +83,7 @@ def unguarded_demos(notebook: nbformat.NotebookNode, assignment_id: str) -> list
         is_check = all(isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
                        and getattr(node.value.func, "id", None) == "check" for node in tree.body)
         guarded = len(tree.body) == 1 and isinstance(tree.body[0], ast.With) and \
-            getattr(tree.body[0].items[0].context_expr.func, "id", None) == "needs"
+            getattr(getattr(tree.body[0].items[0].context_expr, "func", None), "id", None) == "needs"
         if started and calls_a_stage and not is_check and not guarded:
             found.append(cell.get("id", "?"))
     return found

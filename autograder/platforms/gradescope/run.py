@@ -27,11 +27,11 @@ from autograder.grading.engine import GradingError, grade_class
 from autograder.grading.trust import GraderUntrusted
 from autograder.platforms.gradescope.results import results_document
 from autograder.probes.errors import SandboxError
-from autograder.reading.notebook import MAX_NOTEBOOK_BYTES
 from autograder.records.files import write_atomically
 from autograder.records.jobs import GradeOptions
 from autograder.records.results import GradedRow, RowStatus
 from autograder.student.curriculum import ASSIGNMENTS
+from autograder.student.language import MAX_NOTEBOOK_BYTES
 
 STUDENT_ID = "submission"
 
