@@ -4,8 +4,8 @@ with, in terms a student can act on.
 A probe that ran out of time or a worker that crashed carries its finding; a check that failed
 raises ``Failure(finding)``; the student's own exception is read whole (``slips``, then
 ``error_hints``' rules, with the student's failing line and traceback), and a name lost while
-loading says "did not load" and why (``loading``). A failure of a stage whose signature changed a
-default of the notebook's names that change as the mistake (``signatures``). The grading plugin
+loading says "did not load" and why (``loading``). A failed stage whose signature changes one of
+the notebook's defaults has that change named as its mistake (``signatures``). The grading plugin
 (``autograder.grading.plugin``) records what this decides; nothing here runs a test.
 """
 
