@@ -9,14 +9,15 @@ import os
 import signal
 import sys
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 
 from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from autograder.course.paths import KIT_ROOT
 from autograder.course.reference import BrokenReferenceError
 from autograder.course.rubric import RubricError
 from autograder.grading.discovery import (
@@ -26,22 +27,18 @@ from autograder.grading.discovery import (
     grading_output_folders,
     not_student_folders,
 )
-from autograder.grading.engine import GradingError, grade_entries
-from autograder.grading.jobs import ACCELERATORS, GradeOptions
+from autograder.grading.engine import GradingError, ProgressCallback, grade_entries
 from autograder.grading.merge import MergeError, merge_shards
-from autograder.grading.outputs import (
-    OutputsError,
-    read_outputs,
-    write_atomically,
-    write_outputs,
-    write_shard_record,
-)
+from autograder.grading.outputs import write_outputs, write_shard_record
 from autograder.grading.publish import FAILED_FILE, OutputFolder, OutputFolderError, command_line
-from autograder.grading.results import UNSAFE_FLAG, GradedRow, RowKind
 from autograder.grading.trust import GraderUntrusted
+from autograder.paths import KIT_ROOT
 from autograder.platforms.junit import junit_xml
 from autograder.platforms.lms_export import ROSTER_COLUMNS, Lms, RosterError, export_grades, read_roster
 from autograder.probes.errors import SandboxError
+from autograder.records.files import OutputsError, read_outputs, write_atomically
+from autograder.records.jobs import ACCELERATORS, GradeOptions
+from autograder.records.results import UNSAFE_FLAG, GradedRow, RowKind
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.term.adjustments import AdjustmentsError, read_adjustments
 from autograder.term.answers import graded_answers
@@ -128,7 +125,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _progress_callback(console: Console, total: int):
+def _progress_callback(console: Console, total: int) -> tuple[Progress | None, ProgressCallback]:
     """A progress bar on a terminal, plain lines elsewhere (CI logs)."""
     if console.is_terminal:
         progress = Progress(TextColumn("grading"), BarColumn(), MofNCompleteColumn(),
@@ -205,7 +202,7 @@ def _print_trust(console: Console, rows: list[GradedRow]) -> None:
     if isolations:
         console.print(f"Isolation: {'; '.join(isolations)}", highlight=False, soft_wrap=True)
     trust = next((row.trust for row in rows if row.trust is not None and row.trust.guarantees), None)
-    if trust is not None:
+    if trust is not None and trust.guarantees is not None:
         held = ", ".join(guarantee.value for guarantee in trust.guarantees.held) or "none"
         console.print(f"Proved before grading: {held}", highlight=False, soft_wrap=True)
         if trust.guarantees.broken:
@@ -225,7 +222,7 @@ class _NoSuchDevice(Exception):
     """``--device cuda`` on a machine without one (the fork server says which devices it has)."""
 
 
-def _announce(console: Console, count: int, asked: str):
+def _announce(console: Console, count: int, asked: str) -> Callable[[list[str]], None]:
     """What to say once the tested devices are known (and refuse --device cuda without one)."""
     def announce(devices: list[str]) -> None:
         if asked == "cuda" and "cuda" not in devices:
@@ -498,7 +495,7 @@ class _Stopped(BaseException):
     """SIGTERM (a CI job cancelled, a pod evicted): the run stops as it does on Ctrl-C."""
 
 
-def _stop(signum, frame) -> None:
+def _stop(signum: int, frame: FrameType | None) -> None:
     raise _Stopped
 
 

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 # Runs a command as on a kernel without Landlock (Gradescope's runners, many Kubernetes nodes).

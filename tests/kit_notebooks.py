@@ -10,8 +10,8 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-from autograder.course.paths import KIT_ROOT, solution_notebook, student_notebook
-from autograder.notebooks.reading import extract_notebook_file
+from autograder.paths import KIT_ROOT, solution_notebook, student_notebook
+from autograder.reading.notebook import extract_notebook_file
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.worker.probe_server import load_definitions as worker_load_definitions
 

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from mutations import CORPUS
 
-from autograder.grading.engine import GradeOptions, grade_class
-from autograder.grading.results import GradedRow
+from autograder.grading.engine import grade_class
 from autograder.notebooks.variants import load_solution, stubbed, with_answer, with_cell, write_submission
+from autograder.records.jobs import GradeOptions
+from autograder.records.results import GradedRow
 from autograder.student.curriculum import ASSIGNMENTS, assignment_of
 
 ALTERNATIVES_DIR = Path(__file__).resolve().parent / "alternative_answers"

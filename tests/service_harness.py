@@ -27,7 +27,7 @@ from pathlib import Path
 import psutil
 import requests
 
-from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT
+from autograder.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 
 EXAMPLE = KIT_ROOT / "source_data" / "example_class"
 

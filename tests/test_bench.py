@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from autograder.grading.engine import GradeOptions
-from autograder.notebooks.reading import cell_source
+from autograder.reading.notebook import cell_source
+from autograder.records.jobs import GradeOptions
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.tools import bench, time_breakdown
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course.paths import ASSIGNMENTS_DIR
 from autograder.notebooks import building as build_assignments
 from autograder.notebooks.building import build
+from autograder.paths import ASSIGNMENTS_DIR
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.student.language import TRANSLATIONS
 

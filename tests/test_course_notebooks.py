@@ -16,10 +16,10 @@ import torch
 from kit_notebooks import errors, execute_notebooks, load_definitions, notebook_paths, printed_close, printed_text
 from mutations import MUTATIONS
 
-from autograder.course.paths import ASSIGNMENTS_DIR, solution_notebook, student_notebook
 from autograder.course.predictions import outcomes as prediction_outcomes
 from autograder.notebooks.solutions_only import is_solutions_only
 from autograder.notebooks.variants import filled, load_solution, load_student, with_replacement
+from autograder.paths import ASSIGNMENTS_DIR, solution_notebook, student_notebook
 from autograder.student import language as languages
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages, assignment_of
 from autograder.student.language import TRANSLATIONS

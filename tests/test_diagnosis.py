@@ -16,8 +16,7 @@ import torch
 from autograder.feedback.similarity_page import marked_html
 from autograder.findings.finding import Failure, finding
 from autograder.findings.render import render
-from autograder.grading import plugin
-from autograder.hidden import diagnosis, modules, observations, signatures
+from autograder.hidden import diagnosis, failures, modules, observations, signatures
 from autograder.hidden.compare import expect_tensor
 from autograder.hidden.slips import slip_in_error
 from autograder.student.selfcheck.runner import check, hint, run_check
@@ -377,13 +376,13 @@ def test_a_changed_default_is_the_mistake_named_in_place_of_what_the_values_sugg
     source = "def inverted_dropout(x, p, training=False, generator=None):\n    return x\n"
     failed = finding("zero_fraction", "dropout_missing", what="inverted_dropout(x, p=0.1)", fraction="0.0%", p=0.1,
                      expected_fraction="10%").with_notes(finding("evidence.all_zeros"))
-    named = plugin._with_changed_defaults(failed, "inverted_dropout", "03_causal_attention", [source])
+    named = failures.with_changed_defaults(failed, "inverted_dropout", "03_causal_attention", [source])
     assert named.mistakes() == {"default_changed"}
     assert ("your signature gives training the default False; the notebook's gives True" in render(named))
     kept = "def inverted_dropout(x, p, training=True, generator=None):\n    return x\n"
-    assert plugin._with_changed_defaults(failed, "inverted_dropout", "03_causal_attention", [kept]) is failed
+    assert failures.with_changed_defaults(failed, "inverted_dropout", "03_causal_attention", [kept]) is failed
     stub = finding("not_implemented", stage="inverted_dropout")
-    assert plugin._with_changed_defaults(stub, "inverted_dropout", "03_causal_attention", [source]) is stub
+    assert failures.with_changed_defaults(stub, "inverted_dropout", "03_causal_attention", [source]) is stub
 
 
 class _Described:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from autograder.feedback.page import feedback_html
-from autograder.grading.results import GradedRow
+from autograder.records.results import GradedRow
 from autograder.student.mistakes import MISTAKES
 from autograder.tools.feedback_batch import SOLUTION_ID, BatchEntry, CaseReport, case_report, graded_rows, read_batch
 

@@ -29,15 +29,15 @@ import torch
 from autograder.findings.finding import finding
 from autograder.grading import dependencies
 from autograder.grading.engine import score_outcomes
-from autograder.grading.jobs import TestOutcome
 from autograder.grading.merge import MergeError, merge_shards
 from autograder.grading.outputs import write_shard_record
-from autograder.grading.results import TestStatus
 from autograder.grading.shard import pytest_args
 from autograder.notebooks.example_class import EXAMPLE_CLASS_DIR
-from autograder.notebooks.reading import extract_definitions
 from autograder.probes.client import Submission
 from autograder.probes.errors import SandboxError, StudentError
+from autograder.reading.notebook import extract_definitions
+from autograder.records.jobs import TestOutcome
+from autograder.records.results import TestStatus
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, with_cuda, worker_uid
 from autograder.sandbox.session import ForkServerChannel, WorkerSession

@@ -20,7 +20,6 @@ from pathlib import Path
 import psutil
 import pytest
 
-from autograder.grading.outputs import read_outputs
 from autograder.notebooks.variants import (
     load_solution,
     load_student,
@@ -30,6 +29,7 @@ from autograder.notebooks.variants import (
     with_replacement,
     write_submission,
 )
+from autograder.records.files import read_outputs
 from autograder.sandbox.layout import worker_uids_of
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.worker.names import SERVER_NAME, SHARD_NAME
@@ -261,7 +261,7 @@ def test_bad_arguments_exit_non_zero_with_a_message(tmp_path):
 
 
 def test_a_kit_reached_through_a_symlink_grades_the_same(tmp_path):
-    from autograder.course.paths import KIT_ROOT
+    from autograder.paths import KIT_ROOT
 
     link = tmp_path / "kit-link"
     link.symlink_to(KIT_ROOT)
@@ -283,7 +283,7 @@ def test_a_broken_hidden_test_stops_grading_with_its_error(tmp_path):
     A copy of the kit with one hidden test broken grades it: the grading command and its shards
     use the kit they were started from.
     """
-    from autograder.course.paths import KIT_ROOT
+    from autograder.paths import KIT_ROOT
 
     kit = tmp_path / "kit"
     for part in ("autograder", "solutions", "pyproject.toml"):

@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 
 from autograder.course import rubric
-from autograder.course.paths import HIDDEN_TESTS_DIR
+from autograder.paths import HIDDEN_TESTS_DIR
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
 
 

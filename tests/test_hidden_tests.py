@@ -17,11 +17,11 @@ from wrong_answers import WRONG_ANSWERS
 
 from autograder.feedback.page import feedback_html
 from autograder.findings.english import SENTENCES
-from autograder.grading.results import GradedRow
 from autograder.notebooks.variants import (
     load_solution,
     solved_source,
 )
+from autograder.records.results import GradedRow
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages, assignment_of
 from autograder.student.mistakes import MISTAKES as MESSAGES
 

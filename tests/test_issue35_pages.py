@@ -18,10 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from autograder.course.paths import ASSIGNMENTS_DIR
 from autograder.feedback.page import PAGE_TEXT, feedback_html
 from autograder.findings.english import SENTENCES
-from autograder.grading.engine import GradeOptions, grade_class
+from autograder.grading.engine import grade_class
 from autograder.grading.outputs import write_outputs
 from autograder.notebooks.variants import (
     filled,
@@ -31,7 +30,9 @@ from autograder.notebooks.variants import (
     with_replacement,
     write_submission,
 )
+from autograder.paths import ASSIGNMENTS_DIR
 from autograder.platforms.gradescope.results import results_document
+from autograder.records.jobs import GradeOptions
 from autograder.student.mistakes import MISTAKES
 
 pytestmark = pytest.mark.slow

@@ -9,10 +9,10 @@ import pytest
 from kit_notebooks import execute_notebooks
 
 from autograder.course import predictions, rubric
-from autograder.course.paths import student_notebook
-from autograder.grading.results import GradedRow, HintUse, PredictionResult, RowKind, RowStatus
-from autograder.notebooks.reading import extract_definitions
-from autograder.notebooks.records import learning_records
+from autograder.paths import student_notebook
+from autograder.reading.learning_records import learning_records
+from autograder.reading.notebook import extract_definitions
+from autograder.records.results import GradedRow, HintUse, PredictionResult, RowKind, RowStatus
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.predictions import QUESTIONS, judge, problems
 

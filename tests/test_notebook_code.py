@@ -5,15 +5,15 @@ import re
 
 import pytest
 
-from autograder.notebooks import reading as notebook_code
-from autograder.notebooks.reading import (
+from autograder.notebooks.variants import load_solution, load_student
+from autograder.reading import notebook as notebook_code
+from autograder.reading.notebook import (
     EmptyNotebook,
     NotebookError,
     OtherAssignmentNotebook,
     extract_definitions,
     extract_notebook_file,
 )
-from autograder.notebooks.variants import load_solution, load_student
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
 

@@ -21,8 +21,8 @@ import torch
 from meta_class import ALTERNATIVES
 from mutations import CORPUS
 
-from autograder.grading.results import GradedRow
 from autograder.notebooks.example_class import EXAMPLE_CLASS_DIR
+from autograder.records.results import GradedRow
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.worker.nvidia import cuda_driver_problem, nvidia_driver
 

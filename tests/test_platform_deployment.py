@@ -19,7 +19,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 
 PLATFORMS = KIT_ROOT / "autograder" / "platforms"
 SYSTEMD = PLATFORMS / "systemd"

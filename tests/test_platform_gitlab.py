@@ -12,8 +12,8 @@ import yaml
 from platform_class import ASSIGNMENT, wrong_dim_notebook
 from service_harness import LiveService, secret_lines
 
-from autograder.course.paths import KIT_ROOT
 from autograder.notebooks.variants import notebook_text
+from autograder.paths import KIT_ROOT
 
 TEMPLATE = KIT_ROOT / "autograder" / "platforms" / "gitlab" / "student-repo.gitlab-ci.yml"
 

@@ -10,9 +10,9 @@ from platform_class import FAIL_UNDER, graded_class
 
 from autograder import cli
 from autograder.findings.finding import finding
-from autograder.grading.outputs import read_outputs
-from autograder.grading.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
 from autograder.platforms.junit import junit_xml
+from autograder.records.files import read_outputs
+from autograder.records.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
 
 
 @pytest.fixture(scope="module")

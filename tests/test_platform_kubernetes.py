@@ -17,7 +17,7 @@ import yaml
 from container import NO_LANDLOCK, container_skip_reason, run_as_container
 from test_sharding import write_mixed_class
 
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 
 MANIFEST = KIT_ROOT / "autograder" / "platforms" / "kubernetes" / "grade-indexed-job.yaml"
 KUBERNETES_VERSIONS = ["1.31.0", "1.33.0"]

@@ -17,8 +17,8 @@ import sys
 import pytest
 from platform_class import ASSIGNMENT, graded_class
 
-from autograder.grading.outputs import read_outputs
 from autograder.platforms.lms_export import Lms, RosterError, export_grades, read_roster
+from autograder.records.files import read_outputs
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,7 @@ import pytest
 from kit_notebooks import load_definitions
 from platform_class import ASSIGNMENT, write_class
 
-from autograder.course.paths import ASSIGNMENTS_DIR, solution_notebook, student_notebook
+from autograder.paths import ASSIGNMENTS_DIR, solution_notebook, student_notebook
 from autograder.platforms.otter_tests import TESTS_FOLDER, expected_files, write_test_files
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.selfcheck import run_check

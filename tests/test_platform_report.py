@@ -12,8 +12,8 @@ from platform_class import graded_class
 from autograder import cli
 from autograder.feedback.report import common_mistakes, stage_pass_rates
 from autograder.findings.finding import finding
-from autograder.grading.outputs import read_outputs
-from autograder.grading.results import GradedRow, HintUse, RowKind, RowStatus, ScoredTest, TestStatus
+from autograder.records.files import read_outputs
+from autograder.records.results import GradedRow, HintUse, RowKind, RowStatus, ScoredTest, TestStatus
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

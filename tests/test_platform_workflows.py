@@ -19,9 +19,9 @@ from platform_class import ASSIGNMENT, wrong_dim_notebook
 from service_harness import LiveService, secret_lines
 from test_sharding import write_mixed_class
 
-from autograder.course.paths import KIT_ROOT
-from autograder.grading.outputs import read_outputs
 from autograder.notebooks.variants import notebook_text
+from autograder.paths import KIT_ROOT
+from autograder.records.files import read_outputs
 
 WORKFLOWS = KIT_ROOT / ".github" / "workflows"
 _EXPRESSION = re.compile(r"\$\{\{\s*(.+?)\s*\}\}")

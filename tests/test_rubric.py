@@ -3,7 +3,7 @@
 import re
 
 from autograder.course import rubric
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
 POINTS_PAGE = KIT_ROOT / "docs" / "grading" / "points.md"

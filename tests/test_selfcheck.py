@@ -12,9 +12,9 @@ import pytest
 import torch
 from kit_notebooks import load_definitions
 
-from autograder.course.paths import solution_notebook, student_notebook
-from autograder.notebooks.reading import cell_source, extract_definitions
 from autograder.notebooks.variants import answer_cell, load_solution, with_replacement
+from autograder.paths import solution_notebook, student_notebook
+from autograder.reading.notebook import cell_source, extract_definitions
 from autograder.student import selfcheck
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
 from autograder.student.example import your_journey_inputs, your_journey_tokens

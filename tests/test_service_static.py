@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from autograder.course.paths import KIT_ROOT, LOCALES_DIR
+from autograder.paths import KIT_ROOT, LOCALES_DIR
 from autograder.service.web.text import SERVICE_TEXT
 from autograder.student.language import TRANSLATIONS
 

@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from autograder.grading.discovery import ClassShard, SubmissionEntry
+from autograder.grading.discovery import ClassShard
 from autograder.grading.merge import MergeError, merge_shards
 from autograder.grading.outputs import write_outputs, write_shard_record
-from autograder.grading.results import CSV_COLUMNS, GradedRow, RowKind, RowStatus
 from autograder.notebooks.variants import load_solution, load_student, with_answer, write_submission
+from autograder.records.results import CSV_COLUMNS, GradedRow, RowKind, RowStatus
+from autograder.records.submissions import SubmissionEntry
 
 ASSIGNMENT = "01_attention_scores"
 

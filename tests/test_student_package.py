@@ -26,10 +26,10 @@ import nbformat
 import pytest
 from kit_notebooks import errors, printed_text
 
-from autograder.course.paths import KIT_ROOT, STUDENT_PACKAGE_DIR, solution_notebook
 from autograder.notebooks import release, self_checks_cell
 from autograder.notebooks.building import with_self_checks
 from autograder.notebooks.variants import filled
+from autograder.paths import KIT_ROOT, STUDENT_PACKAGE_DIR, solution_notebook
 from autograder.student import language as languages
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.selfcheck import MESSAGES

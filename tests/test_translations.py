@@ -26,25 +26,26 @@ from kit_notebooks import errors, execute_notebooks, load_definitions, printed_t
 from mutations import CORPUS
 from nbclient import NotebookClient
 
-from autograder.course.paths import ASSIGNMENTS_DIR, KIT_ROOT, LOCALES_DIR, solution_notebook, student_notebook
 from autograder.feedback import page as feedback_page
 from autograder.findings.english import SENTENCES
 from autograder.findings.finding import Failure, Finding, finding
 from autograder.findings.render import render
-from autograder.grading.engine import GradeOptions, grade_class
+from autograder.grading.engine import grade_class
 from autograder.grading.outputs import write_outputs
-from autograder.grading.plugin import describe_failure
 from autograder.hidden import modules
 from autograder.hidden.compare import expect_structure, expect_tensor
+from autograder.hidden.failures import describe_failure
 from autograder.hidden_tests import test_03_causal_attention as causal_tests
 from autograder.hidden_tests import test_04_multi_head_attention as multi_head_tests
 from autograder.notebooks import building as build_assignments
 from autograder.notebooks import self_checks_cell
-from autograder.notebooks.reading import extract_definitions
 from autograder.notebooks.translation import TranslationError, english_hash, translated_notebook, translation_problems
 from autograder.notebooks.variants import filled, load_solution, with_answer, with_replacement, write_submission
+from autograder.paths import ASSIGNMENTS_DIR, KIT_ROOT, LOCALES_DIR, solution_notebook, student_notebook
 from autograder.probes.client import Submission
 from autograder.probes.errors import StudentError
+from autograder.reading.notebook import extract_definitions
+from autograder.records.jobs import GradeOptions
 from autograder.student import language as i18n
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import LANGUAGES, TRANSLATIONS, kernel_language, notebook_language

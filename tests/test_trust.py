@@ -11,8 +11,8 @@ import pytest
 
 from autograder.findings.finding import finding
 from autograder.grading import trust
-from autograder.grading.jobs import SubmissionRecord, TestOutcome
-from autograder.grading.results import UNSAFE_FLAG, GradedRow, RowKind, RowStatus, RunTrust, TestStatus
+from autograder.records.jobs import SubmissionRecord, TestOutcome
+from autograder.records.results import UNSAFE_FLAG, GradedRow, RowKind, RowStatus, RunTrust, TestStatus
 from autograder.sandbox.layout import closed_to_others
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.worker.isolation import Guarantee, GuaranteeReport, Isolation, IsolationLevel, Layer

@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from autograder.course.paths import KIT_ROOT
 from autograder.grading.discovery import discover
 from autograder.grading.engine import grade_entries
-from autograder.grading.jobs import GradeOptions
 from autograder.grading.publish import FAILED_FILE
 from autograder.grading.trust import READABILITY_PROBE
 from autograder.notebooks.variants import load_solution, load_student, write_submission
+from autograder.paths import KIT_ROOT
+from autograder.records.jobs import GradeOptions
 from autograder.tools.inprocess import InProcessWorkers
 
 pytestmark = pytest.mark.slow

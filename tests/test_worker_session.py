@@ -14,9 +14,9 @@ import psutil
 import pytest
 import torch
 
-from autograder.notebooks.reading import extract_definitions
 from autograder.probes.client import Submission
 from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, StudentError, WorkerCrashed
+from autograder.reading.notebook import extract_definitions
 from autograder.sandbox import session as worker_session
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
@@ -214,7 +214,7 @@ def test_closing_without_waiting_keeps_few_handles_and_leaves_nothing_running(se
 
 
 def test_the_kit_and_the_submissions_are_out_of_sight(session, tmp_path):
-    from autograder.course.paths import SOLUTIONS_DIR
+    from autograder.paths import SOLUTIONS_DIR
 
     _, student = session
     (tmp_path / "other_student.ipynb").write_text("{}")
@@ -409,7 +409,7 @@ def _notebook(source: str):
 def test_a_students_notebooks_share_one_worker_in_namespaces_of_their_own(forkserver, tmp_path):
     """One worker start per student, not per notebook: the second notebook is loaded into the same
     worker, without the first's definitions; another student gets a worker of their own."""
-    from autograder.grading.jobs import PreparedSubmission
+    from autograder.records.jobs import PreparedSubmission
     from autograder.sandbox.opener import SandboxedOpener
 
     opener = SandboxedOpener(forkserver, standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)]), timeout=5,
@@ -429,7 +429,7 @@ def test_a_students_notebooks_share_one_worker_in_namespaces_of_their_own(forkse
 
 
 def test_a_students_next_notebook_gets_a_fresh_worker_after_a_crash(forkserver, tmp_path):
-    from autograder.grading.jobs import PreparedSubmission
+    from autograder.records.jobs import PreparedSubmission
     from autograder.sandbox.opener import SandboxedOpener
 
     opener = SandboxedOpener(forkserver, standard_sandbox(worker_uid(MANUAL_SLOT), [str(tmp_path)]), timeout=5)

@@ -12,7 +12,7 @@ import functools
 from pathlib import Path
 
 from autograder.course import rubric
-from autograder.grading.results import PredictionResult
+from autograder.records.results import PredictionResult
 from autograder.student.predictions import QUESTIONS, judge, questions_of
 from autograder.worker.compat import tomllib
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import functools
 import types
 
-from autograder.notebooks.reading import extract_notebook_file
-from autograder.course.paths import solution_notebook
+from autograder.reading.notebook import extract_notebook_file
+from autograder.paths import solution_notebook
 
 
 class BrokenReferenceError(Exception):

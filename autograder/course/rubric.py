@@ -15,7 +15,7 @@ from pathlib import Path
 
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.predictions import questions_of
-from autograder.course.paths import HIDDEN_TESTS_DIR
+from autograder.paths import HIDDEN_TESTS_DIR
 
 RUBRIC_FILE = Path(__file__).resolve().parent / "rubric.toml"
 

@@ -13,10 +13,10 @@ from datetime import datetime
 
 import jinja2
 
-from autograder.course.paths import LOCALES_DIR
 from autograder.findings.finding import Finding
 from autograder.findings.render import render
-from autograder.grading.results import GradedRow, ScoredTest, SubmissionTime
+from autograder.paths import LOCALES_DIR
+from autograder.records.results import GradedRow, ScoredTest, SubmissionTime
 from autograder.student import language as languages
 
 PAGE_TEXT: dict[str, str] = {

@@ -23,8 +23,8 @@ from matplotlib.ticker import MaxNLocator
 from autograder.course.predictions import outcomes as prediction_outcomes
 from autograder.feedback.page import templates
 from autograder.findings.render import mistake_texts
-from autograder.grading.outputs import read_outputs, write_atomically
-from autograder.grading.results import GradedRow, ordered_assignments
+from autograder.records.files import read_outputs, write_atomically
+from autograder.records.results import GradedRow, ordered_assignments
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.predictions import answer_text, questions_of
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from autograder.feedback.page import templates
-from autograder.grading.outputs import write_atomically
+from autograder.records.files import write_atomically
 from autograder.term.similarity import AssignmentSimilarity, MarkedCode
 
 PAGE_NAME = "similarity.html"

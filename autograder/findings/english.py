@@ -240,8 +240,8 @@ SENTENCES: dict[str, str] = {
     "problems.separator": "; ",
     # Follows a sentence that names a known mistake (autograder/student/mistakes.py).
     "hint.likely_mistake": " Likely mistake: {mistake}",
-    # The grader's own findings: what became of the student's code (autograder/grading/plugin.py,
-    # autograder/sandbox/session.py) and of their notebook (autograder/notebooks/reading.py).
+    # The grader's own findings: what became of the student's code (autograder/hidden/failures.py,
+    # autograder/sandbox/session.py) and of their notebook (autograder/reading/notebook.py).
     "not_implemented": "{stage} is not implemented yet: the stub still raises NotImplementedError.",
     "no_message": "{stage} did not pass a hidden check.",
     "grader_could_not_check": (
@@ -296,7 +296,7 @@ SENTENCES: dict[str, str] = {
     "cell.code": "code cell {position} of {count} (it begins `{first_line}`)",
     "did_not_load": "{name} did not load, so no test of it could run: {problem}",
     "more_load_problems": "and {count} more problems while loading",
-    # How the notebook was read: the grading contract at work (autograder/notebooks/reading.py).
+    # How the notebook was read: the grading contract at work (autograder/reading/notebook.py).
     "note.ignored_definition": (
         "{name} is defined again in {cell}, outside its answer cell: that definition was"
         " ignored (only the answer cell of {name} is graded)."),

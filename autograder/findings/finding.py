@@ -147,7 +147,7 @@ def _as_field(value: object) -> FieldValue:
     return clean_text(str(value), MAX_FIELD_CHARS)
 
 
-def _field_to_json(value: FieldValue):
+def _field_to_json(value: FieldValue) -> object:
     if isinstance(value, Finding):
         return value.to_json()
     if isinstance(value, list):

@@ -13,9 +13,9 @@ import functools
 import re
 from collections.abc import Mapping
 
-from autograder.course.paths import LOCALES_DIR
 from autograder.findings.english import SENTENCES
 from autograder.findings.finding import FieldValue, Finding
+from autograder.paths import LOCALES_DIR
 from autograder.student import language as languages
 from autograder.student.mistakes import MISTAKES
 
@@ -72,7 +72,7 @@ class _Fields(dict):
         super().__init__()
         self._found, self._language = found, language
 
-    def __missing__(self, name: str):
+    def __missing__(self, name: str) -> str | int:
         if name not in self._found.fields:
             return "{" + name + "}"
         return _field(self._found.fields[name], self._language)

@@ -19,9 +19,9 @@ from collections.abc import Collection
 from dataclasses import replace
 
 from autograder.findings.finding import finding
-from autograder.grading.jobs import TestOutcome
-from autograder.grading.results import WAITING_KEY, TestStatus
-from autograder.notebooks.reading import ExtractedCode
+from autograder.reading.notebook import ExtractedCode
+from autograder.records.jobs import TestOutcome
+from autograder.records.results import WAITING_KEY, TestStatus
 
 
 def stages_called(code: ExtractedCode, stages: Collection[str]) -> dict[str, set[str]]:

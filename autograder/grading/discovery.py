@@ -7,7 +7,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.grading.results import RowKind, RowStatus
+from autograder.records.results import RowKind, RowStatus
+from autograder.records.submissions import SubmissionEntry
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.worker.text import BIDI_CONTROLS, clean_text
 
@@ -21,20 +22,6 @@ _CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{BIDI_CONTROLS}]")
 
 class DiscoveryError(Exception):
     """The input cannot be graded at all (wrong path, unknown assignment)."""
-
-
-@dataclass(frozen=True)
-class SubmissionEntry:
-    """One (student, assignment) pair; ``problem`` is set when there is nothing to grade."""
-
-    student_id: str
-    assignment_id: str
-    path: Path
-    problem: RowStatus | None = None
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return self.student_id, self.assignment_id
 
 
 # A misnamed notebook's status lists this many of the notebooks found instead (and counts the rest).
@@ -177,6 +164,7 @@ def discover(submitted: Path, assignment: str | None = None) -> list[SubmissionE
     for student in students:
         for assignment_id in assignment_ids:
             folder = student / assignment_id
+            problem: RowStatus | None
             if student.is_symlink():
                 path = folder / f"{assignment_id}.ipynb"
                 problem = _unreadable(f"the student folder {student.name} is a symbolic link")

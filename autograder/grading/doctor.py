@@ -21,10 +21,10 @@ from pathlib import Path
 from autograder.course.reference import BrokenReferenceError
 from autograder.course.rubric import RubricError
 from autograder.grading.engine import GradingError, GradingRun, run_shards_on
-from autograder.grading.jobs import GradeOptions
 from autograder.grading.trust import GraderUntrusted
 from autograder.grading.workers import SandboxedWorkers
 from autograder.probes.errors import SandboxError
+from autograder.records.jobs import GradeOptions
 from autograder.sandbox.layout import closed_to_others, python_paths
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.worker import landlock, syscall_filter

@@ -13,20 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing import connection
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 from autograder.course import predictions, rubric
 from autograder.grading import dependencies, trust
-from autograder.grading.discovery import SubmissionEntry, discover
-from autograder.grading.jobs import (
-    GradeOptions,
-    PreparedSubmission,
-    ShardJob,
-    SubmissionKey,
-    SubmissionRecord,
-    TestOutcome,
-)
-from autograder.grading.results import (
+from autograder.grading.discovery import discover
+from autograder.grading.link import RecordsReady, ShardFailed, ShardMessage, SubmissionDone, TrustProved, Untrusted
+from autograder.grading.workers import SandboxedWorkers, StartedShard, Workers
+from autograder.reading.notebook import ExtractedCode, NotebookError, extract_notebook_file
+from autograder.records.jobs import GradeOptions, PreparedSubmission, ShardJob, SubmissionRecord, TestOutcome
+from autograder.records.results import (
     GradedRow,
     HintUse,
     PredictionResult,
@@ -37,8 +34,7 @@ from autograder.grading.results import (
     TestStatus,
     assignment_position,
 )
-from autograder.grading.workers import SandboxedWorkers, StartedShard, Workers
-from autograder.notebooks.reading import ExtractedCode, NotebookError, extract_notebook_file
+from autograder.records.submissions import SubmissionEntry, SubmissionKey
 from autograder.sandbox.layout import MANUAL_SLOT
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 
@@ -57,7 +53,7 @@ def _run_shards(jobs: list[ShardJob], workers: Workers, progress: ProgressCallba
     dies is noticed at once (its link closes), and on any failure the others are killed, not
     waited for.
     """
-    running: dict[object, StartedShard] = {}
+    running: dict[Connection, StartedShard] = {}
     records: dict[SubmissionKey, SubmissionRecord] = {}
     trusts: list[RunTrust] = []
     try:
@@ -65,23 +61,25 @@ def _run_shards(jobs: list[ShardJob], workers: Workers, progress: ProgressCallba
             shard = workers.start_shard(job)
             running[shard.link] = shard
         while running:
-            for ready in connection.wait(list(running)):
+            ready = connection.wait(list(running))
+            for link in [link for link in running if link in ready]:
                 try:
-                    kind, payload = ready.recv()
+                    message: ShardMessage = link.recv()
                 except EOFError:
                     raise GradingError("a grading shard stopped without reporting (killed by a signal or by the"
                                        " out-of-memory killer?); no grades were written") from None
-                if kind == "done":
-                    progress(*payload)
-                elif kind == "trust":
-                    trusts.append(payload)
-                elif kind == "records":
-                    records.update(payload)
-                    running.pop(ready).link.close()
-                elif kind == "untrusted":
-                    raise trust.GraderUntrusted(payload)
-                else:
-                    raise GradingError(f"a grading shard failed:\n{payload}")
+                match message:
+                    case SubmissionDone(key):
+                        progress(*key)
+                    case TrustProved(proved):
+                        trusts.append(proved)
+                    case RecordsReady(shard_records):
+                        records.update(shard_records)
+                        running.pop(link).link.close()
+                    case Untrusted(reason):
+                        raise trust.GraderUntrusted(reason)
+                    case ShardFailed(reason):
+                        raise GradingError(f"a grading shard failed:\n{reason}")
     finally:
         for shard in running.values():
             shard.kill()

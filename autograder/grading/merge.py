@@ -16,16 +16,10 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.grading.outputs import (
-    PER_STUDENT_FILES,
-    SHARD_RECORD,
-    OutputsError,
-    csv_read,
-    read_outputs,
-    write_atomically,
-)
+from autograder.grading.outputs import PER_STUDENT_FILES, SHARD_RECORD
 from autograder.grading.publish import OutputFolder
-from autograder.grading.results import CSV_COLUMNS, assignment_position
+from autograder.records.files import OutputsError, csv_read, read_outputs, write_atomically
+from autograder.records.results import CSV_COLUMNS, GradedRow, assignment_position
 
 
 class MergeError(Exception):
@@ -60,7 +54,7 @@ def _grade_rows(shard: Path) -> list[list[str]]:
     return rows
 
 
-def _whole_results(path: Path, row) -> bool:
+def _whole_results(path: Path, row: GradedRow) -> bool:
     """Whether ``path`` is the results file of ``row`` as grades.csv has it."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
@@ -128,7 +122,8 @@ def merge_shards(shards: list[Path], out: Path, command: str = "merge") -> int:
         _finished(shard)
     _check_the_whole_class(shards, [_shard_record(shard) for shard in shards])
     shard_rows = [_grade_rows(shard) for shard in shards]
-    rows, source_of = [], {}
+    rows: list[list[str]] = []
+    source_of: dict[tuple[str, str], Path] = {}
     for shard, rows_of_shard in zip(shards, shard_rows, strict=True):
         for row in rows_of_shard:
             key = (csv_read(row[0]), row[1])

@@ -4,8 +4,8 @@ The ``student`` fixture is parametrised (module scope) over the submissions of e
 module's assignment, so pytest runs every test of one student before the next and each
 student's worker lives exactly as long as their tests. How a submission is opened is given
 to the plugin (a sandboxed worker when grading; in-process for the benchmark's floor).
-Outcomes are recorded here, in the trusted process, as findings; nothing a worker prints is
-ever read.
+Outcomes are recorded here, in the trusted process, as findings (what a failure says is
+``autograder.hidden.failures``'); nothing a worker prints is ever read.
 """
 
 from __future__ import annotations
@@ -21,14 +21,13 @@ from typing import Protocol
 
 import pytest
 
-from autograder.course.reference import load_reference
-from autograder.findings.finding import Failure, Finding, finding
-from autograder.grading import loading
-from autograder.grading.jobs import PreparedSubmission, SubmissionKey, SubmissionRecord, TestOutcome
-from autograder.grading.results import TestStatus
-from autograder.hidden import error_hints, observations, signatures, slips
+from autograder.findings.finding import Finding, finding
+from autograder.hidden import failures, loading, observations
 from autograder.probes.client import Submission
-from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, StudentError, WorkerCrashed
+from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError
+from autograder.records.jobs import PreparedSubmission, SubmissionRecord, TestOutcome
+from autograder.records.results import TestStatus
+from autograder.records.submissions import SubmissionKey
 from autograder.student.curriculum import all_stages
 from autograder.worker.precision import float32_settings
 
@@ -44,9 +43,6 @@ TRIES_WHEN_OVERLOADED = 3
 # the limit on every probe cannot stretch grading without bound. The worker's session caps each
 # answer at what is left of it (``SandboxedOpener``), and no test starts once it is spent.
 NOTEBOOK_BUDGET_TIMEOUTS = 6
-# A message that quotes the notebook's loading problems quotes this many (the rest are counted).
-MAX_QUOTED_PROBLEMS = 5
-
 class SubmissionOpener(Protocol):
     """Opens a submission for its tests: a context manager giving its ``Submission``."""
 
@@ -64,114 +60,6 @@ def stage_of(item: pytest.Item) -> str:
     if len(stages) != 1:
         raise pytest.UsageError(f"{item.nodeid} must carry exactly one stage marker, has {stages}")
     return stages[0]
-
-
-def _quoted(problems: list[Finding]) -> list[Finding]:
-    """The first few of ``problems``, and how many more: every NameError quotes them, so a notebook
-    with thousands of broken definitions must not make every message that long."""
-    if len(problems) <= MAX_QUOTED_PROBLEMS:
-        return list(problems)
-    return [*problems[:MAX_QUOTED_PROBLEMS], finding("problems.more", count=len(problems) - MAX_QUOTED_PROBLEMS)]
-
-
-_UNDEFINED = re.compile(r"^name '(\w+)' is not defined")
-# What an allocation refused at a worker's memory limit raises (its address-space limit refuses
-# the allocation before the kernel would have to kill anything): Python's, torch's and numpy's.
-_ALLOCATION_REFUSED = re.compile(r"can't allocate memory|Unable to allocate|Cannot allocate memory")
-
-
-def refused_allocation(error: StudentError) -> bool:
-    """Whether the student's code raised because an allocation went over the worker's memory limit."""
-    return error.type_name == "MemoryError" or (error.type_name in ("RuntimeError", "OutOfMemoryError")
-                                                 and bool(_ALLOCATION_REFUSED.search(error.message)))
-
-
-def _student_error_finding(error: StudentError, stage: str, submission: Submission | None,
-                           memory_limit: str | None = None, notebook: loading.LoadedNotebook | None = None,
-                           sources: list[str] | None = None) -> Finding:
-    """What an exception of the student's code says: "did not load" (and why) for a name whose
-    definition was lost while loading, and nothing else; else the error with the slip or the
-    mistake it shows (``slips``, then ``error_hints``' rules) and the student's traceback."""
-    if error_hints.raised_by_stub(error.type_name, error.student_traceback, error.message):
-        return finding("not_implemented", stage=stage)
-    if memory_limit is not None and refused_allocation(error):
-        return finding("memory_refused", doing=finding("doing.answering"), limit=memory_limit,
-                       error=error.message).with_notes(detail=error.student_traceback)
-    undefined = error.undefined_name
-    if undefined is None and error.type_name == "NameError":
-        match = _UNDEFINED.match(error.message)
-        undefined = match.group(1) if match else None
-    if notebook is not None and undefined in notebook.lost:
-        return finding("did_not_load", name=undefined, problem=notebook.lost[undefined])
-    line = error_hints.failing_line(error.student_traceback)
-    slip = slips.slip_in_error(error.type_name, error.message, line, sources or [],
-                               error_hints.student_lines(error.student_traceback))
-    if error.undefined_name is not None:
-        found = finding("not_defined", name=error.undefined_name)
-    elif slip is not None:
-        found = finding("raised", slip.mistake, error_type=error.type_name, message=error.message).with_notes(
-            slip.evidence)
-    else:
-        mistake = error_hints.mistake_in_error(stage, error.type_name, error.message, error.student_traceback)
-        found = finding("raised", mistake, error_type=error.type_name, message=error.message)
-    notes = []
-    if error.type_name == "NameError" and error.message.startswith("name "):
-        notes.append(finding("demo_variable"))
-    problems = notebook.problems if notebook is not None else submission.load_problems if submission else []
-    if error.type_name == "NameError" and problems:
-        notes.append(finding("while_loading", problems=_quoted(problems)))
-    return found.with_notes(*notes, detail=error.student_traceback)
-
-
-# Findings that say the stage's code is not there to judge: no default of it is charged.
-_NOTHING_TO_JUDGE = ("not_implemented", "did_not_load", "not_defined")
-
-
-def _with_changed_defaults(found: Finding, stage: str, assignment: str | None, sources: list[str]) -> Finding:
-    """A failure of a stage whose signature has a default other than the notebook's: that is the
-    mistake named (the tests call the stage as the notebook does, leaving such arguments out), in
-    place of any name the values suggested, and the default is quoted (``signatures``)."""
-    if assignment is None or found.key in _NOTHING_TO_JUDGE:
-        return found
-    reference = getattr(load_reference(assignment), stage, None)
-    changed = signatures.changed_defaults(stage, reference, sources) if reference is not None else []
-    if not changed:
-        return found
-    first = changed[0]
-    return _unnamed(found).with_mistake("default_changed").with_notes(finding(
-        "evidence.default_changed", parameter=first.parameter, written=first.written, given=first.given))
-
-
-def _unnamed(found: Finding) -> Finding:
-    """``found`` with no mistake named in it or in the findings it holds."""
-    def fields(value):
-        if isinstance(value, Finding):
-            return _unnamed(value)
-        return [_unnamed(item) for item in value] if isinstance(value, list) else value
-
-    return Finding(found.key, {name: fields(value) for name, value in found.fields.items()}, None,
-                   tuple(_unnamed(note) for note in found.notes), found.detail)
-
-
-def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission | None,
-                     memory_limit: str | None = None, notebook: loading.LoadedNotebook | None = None,
-                     sources: list[str] | None = None) -> tuple[TestStatus, Finding]:
-    """The status and finding of a failed test, in terms a student can act on (``memory_limit``:
-    each worker's, as the student should read it, when the submission runs in one; ``notebook``:
-    what became of its definitions while loading; ``sources``: their code, read for slips)."""
-    error = excinfo.value
-    if isinstance(error, ProbeTimeout):
-        return TestStatus.TIMEOUT, error.finding
-    if isinstance(error, WorkerCrashed):
-        return TestStatus.ERROR, error.finding
-    if isinstance(error, StudentError):
-        return TestStatus.ERROR, _student_error_finding(error, stage, submission, memory_limit, notebook, sources)
-    if isinstance(error, Failure):
-        return TestStatus.FAILED, error.finding
-    if isinstance(error, AssertionError):
-        text = str(error)
-        return TestStatus.FAILED, finding("verbatim", text=text) if text else finding("no_message", stage=stage)
-    return TestStatus.ERROR, finding("grader_could_not_check", stage=stage, error_type=type(error).__name__)
 
 
 def _overloaded(error: Exception) -> str | None:
@@ -282,7 +170,8 @@ class GradingPlugin:
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> pytest.TestReport | None:
         """Record the outcome, and report it without formatting a traceback nobody reads."""
         submission = self._submission_of(item)
-        if submission is None or (call.excinfo is not None and call.excinfo.errisinstance(pytest.skip.Exception)):
+        if (submission is None or not isinstance(item, pytest.Function)
+                or (call.excinfo is not None and call.excinfo.errisinstance(pytest.skip.Exception))):
             return None  # pytest's own report
         if call.excinfo is not None and call.excinfo.errisinstance((SandboxError, GraderOverloaded)):
             # The grader's own failure (its fork server is gone, say): never the student's result.
@@ -295,16 +184,18 @@ class GradingPlugin:
             status, found = TestStatus.PASSED, observed.notes[0] if observed.notes else None
         else:
             sources = [block.source for block in submission.code.blocks]
-            status, found = describe_failure(call.excinfo, stage, self._open.get(submission.key), self._memory_limit,
-                                             self._loaded.get(submission.key), sources)
+            status, found = failures.describe_failure(call.excinfo, stage, self._open.get(submission.key),
+                                                      self._memory_limit, self._loaded.get(submission.key), sources)
             if status is not TestStatus.TIMEOUT:
-                found = _with_changed_defaults(found, stage, getattr(item.module, "ASSIGNMENT", None), sources)
+                found = failures.with_changed_defaults(found, stage, getattr(item.module, "ASSIGNMENT", None), sources)
             found = found.within()  # every test's share of the results file and the feedback page
         if call.when == "call" or (call.when == "setup" and status is not TestStatus.PASSED):
             self._record(item, submission, stage, status, found, observed.largest_difference)
+        when = call.when
+        assert when != "collect"  # a test's own phases (pytest's TestReport.from_item_and_call asserts it too)
         return pytest.TestReport(item.nodeid, item.location, {},
                                  "passed" if status is TestStatus.PASSED else "failed",
-                                 str(found) if found else None, call.when, (), call.duration, call.start, call.stop)
+                                 str(found) if found else None, when, (), call.duration, call.start, call.stop)
 
     def pytest_sessionfinish(self) -> None:
         self._opener.finish()
@@ -313,10 +204,10 @@ class GradingPlugin:
         if report.failed:
             self.problems.append(f"{report.nodeid or 'collection'}: {report.longreprtext}")
 
-    def pytest_internalerror(self, excrepr) -> None:
+    def pytest_internalerror(self, excrepr: object) -> None:
         self.problems.append(str(excrepr))
 
-    def _record(self, item: pytest.Item, submission: PreparedSubmission, stage: str, status: TestStatus,
+    def _record(self, item: pytest.Function, submission: PreparedSubmission, stage: str, status: TestStatus,
                 found: Finding | None, largest_difference: float | None = None) -> None:
         record = self.records[submission.key]
         name = self._test_name(item, submission)

@@ -31,6 +31,9 @@ import sys
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
+from types import TracebackType
+
+from autograder.records.files import write_atomically
 
 FAILED_FILE = "FAILED"
 GRADES_FILE = "grades.csv"
@@ -159,10 +162,11 @@ class OutputFolder:
             raise
         return self
 
-    def __exit__(self, kind, error, traceback) -> None:
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
         try:
             if not self.published and not self._failed:
-                self.fail(_why(kind, error))
+                self.fail(_why(error))
         finally:
             self._lock.release()
 
@@ -230,8 +234,6 @@ class OutputFolder:
             shutil.rmtree(leftover, ignore_errors=True)
 
     def _write_failed(self, text: str) -> None:
-        from autograder.grading.outputs import write_atomically  # outputs imports this module's names
-
         write_atomically(self.out / FAILED_FILE, text + "\n", private=self._private)
 
     def fail(self, why: str) -> None:
@@ -246,15 +248,15 @@ class OutputFolder:
                                " the last run that finished, if any; grade again to replace them.")
 
 
-def _why(kind, error) -> str:
+def _why(error: BaseException | None) -> str:
     """What ended a run that did not publish, in a few words."""
-    if kind is None:
+    if error is None:
         return "it stopped before publishing its outputs"
-    if issubclass(kind, KeyboardInterrupt):
+    if isinstance(error, KeyboardInterrupt):
         return "it was interrupted"
-    if issubclass(kind, SystemExit):
+    if isinstance(error, SystemExit):
         return f"it exited with status {error.code}"
-    return f"{kind.__name__}: {str(error)[:500]}"
+    return f"{type(error).__name__}: {str(error)[:500]}"
 
 
 def command_line() -> str:

@@ -5,7 +5,8 @@ each shard then shares (``autograder.worker.forkserver``; trusted code is import
 the shard, never in the server). A shard first proves the guarantees from real workers of its
 job slot, then loads the references, runs the hidden tests (the canaries first) and reports,
 in order, through its link to the grading command: the run's trust, each finished submission,
-then the records. Whatever fails is reported as the grader's failure, never as a student's.
+then the records (typed messages: ``autograder.grading.link``). Whatever fails is reported as
+the grader's failure, never as a student's.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ from multiprocessing.connection import Connection
 
 import pytest
 
-from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 from autograder.course.reference import load_reference
 from autograder.grading import trust
-from autograder.grading.jobs import ACCELERATORS, PreparedSubmission, ShardJob
+from autograder.grading.link import RecordsReady, ShardFailed, SubmissionDone, TrustProved, Untrusted
 from autograder.grading.plugin import NOTEBOOK_BUDGET_TIMEOUTS, GradingPlugin, SubmissionOpener
-from autograder.grading.results import RunTrust
+from autograder.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 from autograder.probes.errors import SandboxError, WorkerProblem
+from autograder.records.jobs import ACCELERATORS, PreparedSubmission, ShardJob
+from autograder.records.results import RunTrust
 from autograder.sandbox.guarantees import check_guarantees
 from autograder.sandbox.opener import SandboxedOpener
 from autograder.sandbox.session import ForkServerChannel
@@ -37,6 +39,8 @@ def serve(link_fd: int, control_fd: int) -> None:
     through the job slot's control channel."""
     link = Connection(link_fd)
     job: ShardJob = link.recv()
+    if job.sandbox is None:
+        raise SandboxError("a shard forked by the fork server was sent a job without a sandbox")
     channel = ForkServerChannel(socket.socket(fileno=control_fd))
     budget = NOTEBOOK_BUDGET_TIMEOUTS * job.options.timeout
     run(job, link, SandboxedOpener(channel, job.sandbox, job.options.timeout, budget), channel)
@@ -49,7 +53,7 @@ def run(job: ShardJob, link: Connection, opener: SubmissionOpener, channel: Fork
     guarantees it proved and the canaries it graded at the start, until the link closes."""
     try:
         warnings.simplefilter("ignore")  # a reference's UserWarning is no student's business
-        link.send(("trust", _proved_trust(job, channel)))
+        link.send(TrustProved(_proved_trust(job, channel)))
         if "cuda" in job.devices:
             _open_own_cuda_context()
         submissions = job.submissions
@@ -59,11 +63,11 @@ def run(job: ShardJob, link: Connection, opener: SubmissionOpener, channel: Fork
             except EOFError:
                 break
     except trust.GraderUntrusted as error:
-        link.send(("untrusted", str(error)))
+        link.send(Untrusted(str(error)))
     except SandboxError as error:
-        link.send(("failed", str(error)))
+        link.send(ShardFailed(str(error)))
     except BaseException:  # noqa: BLE001 - the grading command must hear about any failure
-        link.send(("failed", traceback.format_exc()[-4000:]))
+        link.send(ShardFailed(traceback.format_exc()[-4000:]))
     finally:
         link.close()
 
@@ -73,15 +77,19 @@ def _grade(submissions: list[PreparedSubmission], job: ShardJob, link: Connectio
     assignments = {s.assignment_id for s in submissions}
     for assignment in assignments:
         load_reference(assignment)
-    plugin = GradingPlugin(submissions, opener, job.options.timeout,
-                           on_submission_done=lambda s: s.canary or link.send(("done", s.key)),
+
+    def report_done(submission: PreparedSubmission) -> None:
+        if not submission.canary:  # the canaries are the grader's, no student's progress
+            link.send(SubmissionDone(submission.key))
+
+    plugin = GradingPlugin(submissions, opener, job.options.timeout, on_submission_done=report_done,
                            memory_limit=f"{job.sandbox.memory_bytes // 2**20} MiB" if job.sandbox else None)
     exit_code = _own_pytest(pytest_args(assignments, job.devices), plugin)
     if exit_code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
-        link.send(("failed", f"the hidden tests could not run (pytest exit code {int(exit_code)}):\n"
-                             + "\n".join(plugin.problems)[-4000:]))
+        link.send(ShardFailed(f"the hidden tests could not run (pytest exit code {int(exit_code)}):\n"
+                              + "\n".join(plugin.problems)[-4000:]))
         return False
-    link.send(("records", plugin.records))
+    link.send(RecordsReady(plugin.records))
     return True
 
 
@@ -114,6 +122,8 @@ def _proved_trust(job: ShardJob, channel: ForkServerChannel | None) -> RunTrust:
     """What the guarantees checked from this slot's workers allow (GraderUntrusted: nothing)."""
     if channel is None:
         return RunTrust(None)
+    if job.sandbox is None or job.neighbour is None or job.targets is None:
+        raise SandboxError("a sandboxed shard's job must give its sandbox, its neighbour's and the guarantees' targets")
     try:
         report = check_guarantees(channel, job.sandbox, job.neighbour, job.targets)
     except WorkerProblem as problem:

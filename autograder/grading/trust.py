@@ -16,12 +16,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from autograder.course.paths import HIDDEN_TESTS_DIR, KIT_ROOT, solution_notebook
 from autograder.course.rubric import RUBRIC_FILE
 from autograder.findings.render import render
-from autograder.grading.jobs import PreparedSubmission, SubmissionKey, SubmissionRecord, TestOutcome
-from autograder.grading.results import UNSAFE_FLAG, RunTrust, TestStatus
-from autograder.notebooks.reading import extract_notebook_file
+from autograder.paths import HIDDEN_TESTS_DIR, KIT_ROOT, solution_notebook
+from autograder.reading.notebook import extract_notebook_file
+from autograder.records.jobs import PreparedSubmission, SubmissionRecord, TestOutcome
+from autograder.records.results import UNSAFE_FLAG, RunTrust, TestStatus
+from autograder.records.submissions import SubmissionKey
 from autograder.sandbox.layout import closed_to_others, python_paths, python_probe_files
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.worker.isolation import Guarantee, GuaranteeReport, Targets

@@ -22,8 +22,8 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Protocol
 
-from autograder.grading.jobs import GradeOptions, ShardJob, tested_devices
 from autograder.probes.errors import SandboxError
+from autograder.records.jobs import GradeOptions, ShardJob, tested_devices
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import standard_sandbox, with_cuda, worker_uid
 from autograder.sandbox.leftovers import sweep_user
@@ -48,7 +48,7 @@ class Workers(Protocol):
 
     def __enter__(self) -> Workers: ...
 
-    def __exit__(self, *exc) -> None: ...
+    def __exit__(self, *exc: object) -> None: ...
 
     def devices(self, option: str) -> list[str]:
         """The devices the hidden tests run on, for ``--device option``."""
@@ -88,8 +88,15 @@ class SandboxedWorkers(AbstractContextManager):
                 self._cgroup_problem = f"cgroups cannot be made here ({error.strerror or error})"
         return self
 
-    def __exit__(self, *exc) -> None:
-        self._forkserver.close()
+    @property
+    def _server(self) -> ForkServer:
+        """The fork server, which entering the workers starts."""
+        if self._forkserver is None:
+            raise RuntimeError("the workers are used before they are entered (with SandboxedWorkers(...) as ...)")
+        return self._forkserver
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.close()
         # Workers die with the fork server; when a run stops early (a refusal, a dead shard), no
         # shard closed its workers, so what they may have left is cleared here.
         if os.geteuid() == 0:
@@ -100,18 +107,18 @@ class SandboxedWorkers(AbstractContextManager):
             cgroups.remove([str(group) for group in Path(run_group).glob("worker-*")] + [run_group])
 
     def devices(self, option: str) -> list[str]:
-        return tested_devices(option, self._forkserver.accelerators)
+        return tested_devices(option, self._server.accelerators)
 
     @property
     def machine(self) -> dict:
         """What the machine offers torch, as the fork server found it (``worker.accelerators``)."""
-        return self._forkserver.machine
+        return self._server.machine
 
     @property
     def memory(self) -> MemoryPlan:
         """Each worker's memory, planned once the fork server is warm (``sandbox.memory``)."""
         if self._memory is None:
-            self._forkserver.machine  # noqa: B018 - waits until the server is warm, so that its memory counts
+            self._server.machine  # noqa: B018 - waits until the server is warm, so that its memory counts
             self._memory = plan_memory(self._options.memory_bytes, self._slots)
         return self._memory
 
@@ -128,11 +135,11 @@ class SandboxedWorkers(AbstractContextManager):
 
     @property
     def pids(self) -> list[int]:
-        return [self._forkserver.pid]
+        return [self._server.pid]
 
     def start_shard(self, job: ShardJob) -> StartedShard:
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        pid = self._forkserver.launch_shard(theirs, job.slot)
+        pid = self._server.launch_shard(theirs, job.slot)
         theirs.close()
         link = Connection(ours.detach())
         link.send(job)

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from autograder.course.paths import solution_notebook
 from autograder.course.reference import load_reference
 from autograder.grading.plugin import GRADING_PLUGIN
+from autograder.paths import solution_notebook
 from autograder.worker.precision import math_attention_kernel, pin_float32
 
 DEVICES = ["cpu", "cuda", "mps"]

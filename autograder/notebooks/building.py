@@ -28,11 +28,11 @@ from pathlib import Path
 import nbformat
 from nbgrader.utils import compute_checksum
 
-from autograder.course.paths import ASSIGNMENTS_DIR, DIST_DIR, KIT_ROOT, solution_notebook
 from autograder.notebooks import self_checks_cell
-from autograder.notebooks.nbgrader_commands import run_nbgrader
 from autograder.notebooks.solutions_only import student_cells
 from autograder.notebooks.translation import TranslationError, translated_notebook
+from autograder.paths import ASSIGNMENTS_DIR, DIST_DIR, KIT_ROOT, solution_notebook
+from autograder.platforms.nbgrader_commands import run_nbgrader
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE, TRANSLATIONS
 
@@ -83,7 +83,7 @@ def unguarded_demos(notebook: nbformat.NotebookNode, assignment_id: str) -> list
         is_check = all(isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
                        and getattr(node.value.func, "id", None) == "check" for node in tree.body)
         guarded = len(tree.body) == 1 and isinstance(tree.body[0], ast.With) and \
-            getattr(tree.body[0].items[0].context_expr.func, "id", None) == "needs"
+            getattr(getattr(tree.body[0].items[0].context_expr, "func", None), "id", None) == "needs"
         if started and calls_a_stage and not is_check and not guarded:
             found.append(cell.get("id", "?"))
     return found

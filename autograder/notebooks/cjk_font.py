@@ -20,7 +20,7 @@ from pathlib import Path
 
 from fontTools import subset
 
-from autograder.course.paths import STUDENT_PACKAGE_DIR
+from autograder.paths import STUDENT_PACKAGE_DIR
 from autograder.student.selfcheck.figures import CJK_FONT
 
 SOURCE_FONT = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
@@ -30,7 +30,7 @@ CATALOGS = ("demos", "selfcheck")
 def characters() -> str:
     """Every character beyond ASCII in the Chinese texts that figures may show, sorted; symbols
     such as ✅ are left out (the self-checks print them; no figure draws one)."""
-    found = set()
+    found: set[str] = set()
     for name in CATALOGS:
         catalog = json.loads((STUDENT_PACKAGE_DIR / "locales" / "zh" / f"{name}.json").read_text(encoding="utf-8"))
         for text in catalog.values():

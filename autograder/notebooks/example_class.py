@@ -11,7 +11,6 @@ import shutil
 import sys
 from pathlib import Path
 
-from autograder.course.paths import SOURCE_DATA_DIR
 from autograder.notebooks.variants import (
     filled,
     load_solution,
@@ -20,6 +19,7 @@ from autograder.notebooks.variants import (
     with_replacement,
     write_submission,
 )
+from autograder.paths import SOURCE_DATA_DIR
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 
 EXAMPLE_CLASS_DIR = SOURCE_DATA_DIR / "example_class"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+import types
 from collections.abc import Callable
 
 import torch
@@ -35,7 +36,7 @@ FLOAT32_NOISE = 2.0**-16
 DISTINCT_MARGIN = 16
 
 
-def _reference(stage_or_class: str):
+def _reference(stage_or_class: str) -> types.SimpleNamespace:
     """The reference namespace that defines ``stage_or_class``."""
     for assignment in ("01_attention_scores", "02_self_attention", "03_causal_attention", "04_multi_head_attention"):
         namespace = load_reference(assignment)
@@ -80,7 +81,8 @@ def attention_weights(module: torch.nn.Module, x: torch.Tensor) -> torch.Tensor 
     return caught[0] if caught else None
 
 
-def _module_case(class_name: str, args: tuple, kwargs: dict, seed: int, x: torch.Tensor):
+def _module_case(class_name: str, args: tuple, kwargs: dict, seed: int, x: torch.Tensor
+                 ) -> tuple[torch.Tensor, torch.Tensor | None, wrong_outputs.WrongOutputs]:
     ref = _reference(class_name)
     seed_weights(seed)
     module = getattr(ref, class_name)(*args, **kwargs)
@@ -99,7 +101,7 @@ def _module_case(class_name: str, args: tuple, kwargs: dict, seed: int, x: torch
     return output, weights[0] if weights is not None else None, wrong
 
 
-def _data(tensor: torch.Tensor):
+def _data(tensor: torch.Tensor) -> list:
     """A tensor as nested lists, at float32's precision (booleans as 0 and 1)."""
     values = tensor.detach().to("cpu", torch.float64)
     return json.loads(json.dumps(values.tolist(), allow_nan=True),
@@ -146,7 +148,7 @@ def _distinct(expected: torch.Tensor, wrong: dict[str, list[torch.Tensor]]) -> d
 @torch.no_grad()
 def known_outputs() -> dict:
     """Every case's right output, right weights (modules) and mistakes' outputs."""
-    found = {}
+    found: dict[str, dict[str, object]] = {}
     for case, (function, build) in cases.FUNCTION_CASES.items():
         expected, wrong = _function_case(function, build())
         found[case] = {"expected": _data(expected), "mistakes": _distinct(expected, wrong)}

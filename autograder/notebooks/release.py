@@ -21,9 +21,9 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.course.paths import ASSIGNMENTS_DIR, DIST_DIR
 from autograder.notebooks import self_checks_cell
 from autograder.notebooks.building import with_self_checks
+from autograder.paths import ASSIGNMENTS_DIR, DIST_DIR
 from autograder.platforms.otter_tests import TESTS_FOLDER
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.student.language import DEFAULT_LANGUAGE, LANGUAGES

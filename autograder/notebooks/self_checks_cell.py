@@ -19,7 +19,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
-from autograder.course.paths import LOCALES_DIR, STUDENT_PACKAGE_DIR
+from autograder.paths import LOCALES_DIR, STUDENT_PACKAGE_DIR
 from autograder.student import language as languages
 from autograder.worker.compat import tomllib
 

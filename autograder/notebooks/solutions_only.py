@@ -12,7 +12,7 @@ from autograder.student.language import METADATA_KEY
 MARKER = "solutions_only"
 
 
-def is_solutions_only(cell) -> bool:
+def is_solutions_only(cell: dict) -> bool:
     """Whether ``cell`` (a notebook cell, as nbformat or plain JSON) is for the solutions only."""
     metadata = cell.get("metadata", {}).get(METADATA_KEY, {})
     return isinstance(metadata, dict) and metadata.get(MARKER) is True

@@ -20,9 +20,9 @@ import sys
 
 import nbformat
 
-from autograder.course.paths import KIT_ROOT, LOCALES_DIR, solution_notebook
-from autograder.notebooks.reading import cell_source
 from autograder.notebooks.solutions_only import student_cells
+from autograder.paths import KIT_ROOT, LOCALES_DIR, solution_notebook
+from autograder.reading.notebook import cell_source
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.student.language import METADATA_KEY, TRANSLATIONS, CatalogError, catalog_path, load_catalog
 
@@ -36,13 +36,13 @@ def english_hash(markdown: str) -> str:
     return hashlib.sha256(markdown.encode("utf-8")).hexdigest()[:16]
 
 
-def _markdown_cells(notebook) -> dict[str, str]:
+def _markdown_cells(notebook: dict) -> dict[str, str]:
     """The markdown that students read, by cell id (answers for the solutions only are not translated)."""
     return {cell["id"]: cell_source(cell) for cell in student_cells(notebook["cells"])
             if cell["cell_type"] == "markdown"}
 
 
-def translation_problems(notebook, language: str, assignment_id: str) -> list[str]:
+def translation_problems(notebook: dict, language: str, assignment_id: str) -> list[str]:
     """What keeps ``notebook`` (the English one) from being translated; empty when nothing does."""
     where = catalog_path(language, assignment_id, LOCALES_DIR).relative_to(KIT_ROOT)
     try:

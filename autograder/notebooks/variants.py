@@ -10,8 +10,8 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.course.paths import solution_notebook, student_notebook
-from autograder.notebooks.reading import cell_source
+from autograder.paths import solution_notebook, student_notebook
+from autograder.reading.notebook import cell_source
 
 _SOLUTION_REGION = re.compile(r"( *)### BEGIN SOLUTION\n.*?### END SOLUTION\n?", re.DOTALL)
 

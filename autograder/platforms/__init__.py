@@ -1,1 +1,2 @@
-"""Adapters from the grader's outputs to course platforms: nbgrader, otter-grader, Gradescope, CI."""
+"""Adapters between the grader and course platforms: nbgrader (its command line and gradebook),
+otter-grader, Gradescope, CI. The notebooks' builder and release bundles sit above them."""

@@ -19,8 +19,8 @@ import json
 import sys
 from pathlib import Path
 
-from autograder.grading.outputs import OutputsError, read_outputs
-from autograder.grading.results import GradedRow
+from autograder.records.files import OutputsError, read_outputs
+from autograder.records.results import GradedRow
 
 VERSION = 1
 

@@ -13,7 +13,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from collections import Counter
 
-from autograder.grading.results import GradedRow, row_order
+from autograder.records.results import GradedRow, row_order
 
 # Characters XML 1.0 cannot hold (control characters a student's exception text may carry).
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")

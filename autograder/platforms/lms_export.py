@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.grading.outputs import csv_safe
-from autograder.grading.results import GradedRow
+from autograder.records.files import csv_safe
+from autograder.records.results import GradedRow
 from autograder.worker.compat import StrEnum
 
 ROSTER_COLUMNS = ("student_id", "name", "canvas_id", "sis_user_id", "login", "email", "id_number", "section")

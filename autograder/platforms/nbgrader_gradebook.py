@@ -20,15 +20,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from nbgrader.api import Grade, Gradebook, MissingEntry
+from nbgrader.api import Grade, Gradebook, GradeCell, MissingEntry, SubmittedNotebook
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.utils import parse_utc
 from sqlalchemy.exc import SAWarning
 from traitlets.config.loader import PyFileConfigLoader
 
 from autograder.grading.discovery import MISSING
-from autograder.grading.results import GradedRow
-from autograder.notebooks.nbgrader_commands import alembic_on_path
+from autograder.platforms.nbgrader_commands import alembic_on_path
+from autograder.records.results import GradedRow
 from autograder.student.curriculum import ASSIGNMENTS
 
 CONFIG_FILE = "nbgrader_config.py"
@@ -80,7 +80,7 @@ def _stage_maxima(rows: list[GradedRow]) -> dict[str, float]:
     return stage_points(graded[0], graded[0].max_score, maxima=True) if graded else {}
 
 
-def _grade(gradebook: Gradebook, submitted_notebook, cell) -> Grade:
+def _grade(gradebook: Gradebook, submitted_notebook: SubmittedNotebook, cell: GradeCell) -> Grade:
     """The grade of one cell in a submitted notebook, created when the cell is newer than it."""
     for grade in submitted_notebook.grades:
         if grade.cell_id == cell.id:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from autograder.course.paths import ASSIGNMENTS_DIR
+from autograder.paths import ASSIGNMENTS_DIR
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE, TRANSLATIONS
 

@@ -26,7 +26,7 @@ class Transport(Protocol):
     def request(self, header: dict, tensors: dict[str, torch.Tensor]) -> Message: ...
 
 
-def _place_on_reported_device(tensor: torch.Tensor, device: str, requires_grad: bool):
+def _place_on_reported_device(tensor: torch.Tensor, device: str, requires_grad: bool) -> torch.Tensor:
     """Put a returned tensor where the worker said it was, so device checks compare truly."""
     target = torch.device(device)
     if target.type == "cpu":
@@ -53,30 +53,30 @@ class RemoteObject:
     def __repr__(self) -> str:
         return f"<student {self.type_name}>"
 
-    def __call__(self, *args, **kwargs):
+    def __call__(self, *args: object, **kwargs: object) -> Any:
         return self.method("__call__", *args, **kwargs)
 
-    def call_on_stand_in_gpu(self, *args, **kwargs):
+    def call_on_stand_in_gpu(self, *args: object, **kwargs: object) -> Any:
         """Call the module on the worker's stand-in GPU (``autograder.worker.fake_gpu``): meta
         tensors in, meta tensors back for what stayed on it, CPU tensors for what did not. The
         module is moved there first, and stays there (its weights are gone)."""
         return self._submission._request("call", self, method="__call__", stand_in_gpu=True, args=list(args),
                                          kwargs=kwargs)
 
-    def method(self, name: str, *args, **kwargs):
+    def method(self, name: str, *args: object, **kwargs: object) -> Any:
         return self._submission._request("call", self, method=name, args=list(args), kwargs=kwargs)
 
-    def attr(self, name: str):
+    def attr(self, name: str) -> Any:
         return self._submission._request("getattr", self, name=name)
 
     def describe(self) -> dict:
         """Parameters, buffers, children and plain tensor attributes of a module."""
         return self._submission._request("describe", self)
 
-    def load_state_dict(self, state_dict: dict[str, torch.Tensor], strict: bool = True):
+    def load_state_dict(self, state_dict: dict[str, torch.Tensor], strict: bool = True) -> Any:
         return self.method("load_state_dict", dict(state_dict), strict=strict)
 
-    def to(self, *args, **kwargs) -> RemoteObject:
+    def to(self, *args: object, **kwargs: object) -> RemoteObject:
         return self.method("to", *args, **kwargs)
 
     def train(self, mode: bool = True) -> RemoteObject:
@@ -110,16 +110,16 @@ class Submission:
         """What this notebook's answers took of the student's time so far (0 without a worker's clock)."""
         return getattr(self._transport, "students_seconds", 0.0)
 
-    def call(self, name: str, *args, **kwargs):
+    def call(self, name: str, *args: object, **kwargs: object) -> Any:
         """Call the student's function ``name``; tensors go in and come back as data."""
         return self._request("call", name, args=list(args), kwargs=kwargs)
 
-    def call_on_stand_in_gpu(self, name: str, *args, **kwargs):
+    def call_on_stand_in_gpu(self, name: str, *args: object, **kwargs: object) -> Any:
         """Call the student's function ``name`` on the worker's stand-in GPU (as
         ``RemoteObject.call_on_stand_in_gpu``; a "meta" device argument means that GPU)."""
         return self._request("call", name, stand_in_gpu=True, args=list(args), kwargs=kwargs)
 
-    def call_reporting_changes(self, name: str, *args, **kwargs) -> tuple[Any, list[str]]:
+    def call_reporting_changes(self, name: str, *args: object, **kwargs: object) -> tuple[Any, list[str]]:
         """Call the student's function ``name``; returns its result and the tensor arguments it
         changed in place (by position, "0", or keyword)."""
         reply = self._request("call", name, report_changed_args=True, args=list(args), kwargs=kwargs)
@@ -127,7 +127,7 @@ class Submission:
             raise WorkerCrashed(finding("bad_reply"))
         return reply.get("result"), [str(key) for key in reply["changed_args"]]
 
-    def call_twice(self, name: str, *args, **kwargs) -> tuple[Any, Any]:
+    def call_twice(self, name: str, *args: object, **kwargs: object) -> tuple[Any, Any]:
         """Call the student's function ``name`` twice in one probe (each probe starts from the same
         seed, so two probes draw the same random numbers; two calls in one draw on)."""
         reply = self._request("call", name, twice=True, args=list(args), kwargs=kwargs)
@@ -135,7 +135,7 @@ class Submission:
             raise WorkerCrashed(finding("bad_reply"))
         return reply[0], reply[1]
 
-    def call_recording_torch_functions(self, name: str, *args, **kwargs) -> tuple[Any, list[str]]:
+    def call_recording_torch_functions(self, name: str, *args: object, **kwargs: object) -> tuple[Any, list[str]]:
         """Call the student's function ``name``; returns its result and the names of the torch
         functions the call made (``torch.softmax`` shows as "softmax")."""
         reply = self._request("call", name, record_torch_functions=True, args=list(args), kwargs=kwargs)
@@ -143,14 +143,14 @@ class Submission:
             raise WorkerCrashed(finding("bad_reply"))
         return reply.get("result"), [str(function) for function in reply["torch_functions"]]
 
-    def call_then_fill(self, name: str, args: tuple, fill: dict[int, float], **kwargs):
+    def call_then_fill(self, name: str, args: tuple, fill: dict[int, float], **kwargs: object) -> Any:
         """Call ``name``, then fill the listed arguments in place and return the result.
 
         If the result shares memory with an argument (a view), the fill shows in it.
         """
         return self._request("call", name, fill_args_after=sorted(fill.items()), args=list(args), kwargs=kwargs)
 
-    def new(self, class_name: str, *args, **kwargs) -> RemoteObject:
+    def new(self, class_name: str, *args: object, **kwargs: object) -> RemoteObject:
         """Construct the student's class ``class_name`` in the worker."""
         result = self.call(class_name, *args, **kwargs)
         if not isinstance(result, RemoteObject):
@@ -179,7 +179,7 @@ class Submission:
     # -- plumbing ---------------------------------------------------------------------
     def _request(self, op: str, target: str | RemoteObject, *, method: str | None = None, name: str | None = None,
                  fill_args_after: list | None = None, report_changed_args: bool = False, stand_in_gpu: bool = False,
-                 record_torch_functions: bool = False, twice: bool = False, **values):
+                 record_torch_functions: bool = False, twice: bool = False, **values: object) -> Any:
         """One probe: ``op`` on ``target`` (a name in the notebook, or an object in the worker).
 
         The header's own fields are plain JSON; every value the probe carries (arguments,
@@ -205,7 +205,7 @@ class Submission:
             raise WorkerCrashed(finding("object_lost"))
         return handle.ref
 
-    def _swap_handles(self, value):
+    def _swap_handles(self, value: Any) -> Any:
         if isinstance(value, RemoteObject):
             return self._checked_ref(value)
         if type(value) in (list, tuple):
@@ -214,7 +214,7 @@ class Submission:
             return {key: self._swap_handles(item) for key, item in value.items()}
         return value
 
-    def _decode_reply(self, reply: Message):
+    def _decode_reply(self, reply: Message) -> Any:
         header = reply.header
         if header.get("ok") is not True:
             error = header.get("error")
@@ -229,7 +229,7 @@ class Submission:
         except ProtocolError as error:  # over a budget: three million values, a shape of 200,000 sizes...
             raise WorkerCrashed(finding("reply_refused", error=str(error))) from None
 
-    def _wrap_refs(self, value) -> Any:
+    def _wrap_refs(self, value: object) -> Any:
         if isinstance(value, RemoteRef):
             return RemoteObject(self, value, self._transport.generation)
         if isinstance(value, list):

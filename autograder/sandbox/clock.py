@@ -68,9 +68,9 @@ class StudentClock:
     def elapsed(self, *, precise: bool = False) -> float:
         """The student's seconds since ``start``: cheap (one file read) unless ``precise``, which
         also reads the CPU time of every process of the worker."""
-        now = self._read(with_cpu=precise)
-        waited = max(0.0, now.run_delay - self._start.run_delay)
-        seconds = now.wall - self._start.wall - waited
+        now, start = self._read(with_cpu=precise), self._started()
+        waited = max(0.0, now.run_delay - start.run_delay)
+        seconds = now.wall - start.wall - waited
         if precise:
             if self._start_cpu is None:  # the first precise reading: CPU time counts from here
                 self._start_cpu = now.cpu
@@ -78,7 +78,13 @@ class StudentClock:
         return seconds
 
     def wall(self) -> float:
-        return time.monotonic() - self._start.wall
+        return time.monotonic() - self._started().wall
+
+    def _started(self) -> _Reading:
+        """The reading ``start`` took: an answer is timed from there."""
+        if self._start is None:
+            raise RuntimeError("the student's clock is read before it was started")
+        return self._start
 
     def held_back_by_the_machine(self) -> bool:
         """Whether an answer that reached the wall clock's ceiling was kept from the CPU by others:

@@ -9,7 +9,7 @@ import os
 import socket
 
 
-def read_any(paths):
+def read_any(paths: list[str]) -> list[str]:
     """The files among ``paths`` whose first byte could be read."""
     readable = []
     for path in paths:
@@ -22,7 +22,7 @@ def read_any(paths):
     return readable
 
 
-def write_any(folders):
+def write_any(folders: list[str]) -> list[list[object]]:
     """The folders among ``folders`` in which a new file could be created, each as
     ``[folder, device, inode]``: what the folder at that path is, seen from here."""
     written = []
@@ -38,7 +38,7 @@ def write_any(folders):
     return written
 
 
-def connect(port):
+def connect(port: int) -> bool:
     """Whether a TCP connection to 127.0.0.1:``port`` could be opened."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as connection:
@@ -49,7 +49,7 @@ def connect(port):
         return False
 
 
-def signal_any(pids):
+def signal_any(pids: list[int]) -> list[int]:
     """The processes among ``pids`` that could be sent a signal (0: a check, nothing is sent)."""
     reached = []
     for pid in pids:
@@ -61,7 +61,7 @@ def signal_any(pids):
     return reached
 
 
-def leave_file():
+def leave_file() -> str:
     """Write a file in the worker's own folder and return its absolute path."""
     path = os.path.abspath("left-by-another-worker")
     with open(path, "w") as handle:

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 from autograder.probes.errors import SandboxError
 from autograder.worker.nvidia import CUDA_ENVIRONMENT
 
@@ -75,17 +75,18 @@ class ForkServer:
     def machine(self) -> dict:
         """What the machine offers torch (``worker.accelerators.machine_report``: the accelerators,
         torch's CUDA build, the NVIDIA driver); waits for the server's hello, sent once it is warm."""
-        self._await_hello()
-        return self._machine
+        return self._await_hello()
 
     @property
     def accelerators(self) -> dict[str, bool]:
         """The accelerators torch could use (found without initialising CUDA)."""
         return self.machine["accelerators"]
 
-    def _await_hello(self) -> None:
+    def _await_hello(self) -> dict:
+        """The server's hello (what the machine offers), read once: it comes first on the launcher."""
         if self._machine is None:
             self._machine = json.loads(self._reply("starting up"))
+        return self._machine
 
     def control(self, slot: int) -> socket.socket:
         """The control channel of job slot ``slot`` (see ``sandbox.session.ForkServerChannel``)."""

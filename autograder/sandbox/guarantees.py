@@ -16,8 +16,8 @@ import socket
 from collections.abc import Iterator
 from pathlib import Path
 
-from autograder.notebooks.reading import extract_definitions
 from autograder.probes.client import Submission
+from autograder.reading.notebook import extract_definitions
 from autograder.sandbox import escape_attempts
 from autograder.sandbox.session import ForkServerChannel, WorkerSession
 from autograder.worker.config import SandboxConfig

@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 from autograder.worker.config import SandboxConfig
 from autograder.worker.nvidia import CUDA_ENVIRONMENT, nvidia_device_nodes
 

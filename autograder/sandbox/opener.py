@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from autograder.grading.jobs import PreparedSubmission
-from autograder.notebooks.reading import extract_notebook_file
+import torch
+
 from autograder.probes.client import Submission
 from autograder.probes.errors import ProbeTimeout, WorkerCrashed, WorkerProblem
+from autograder.reading.notebook import extract_notebook_file
+from autograder.records.jobs import PreparedSubmission
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, with_cuda, worker_uid
-from autograder.sandbox.session import ForkServerChannel, WorkerSession, wait_for_killed_workers
+from autograder.sandbox.session import ForkServerChannel, WorkerReady, WorkerSession, wait_for_killed_workers
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.worker import protocol
 from autograder.worker.config import SandboxConfig
 
 
@@ -26,7 +29,7 @@ class _BrokenTransport:
     def __init__(self, error: WorkerProblem):
         self._error = error
 
-    def request(self, header, tensors):
+    def request(self, header: dict, tensors: dict[str, torch.Tensor]) -> protocol.Message:
         raise self._error
 
 
@@ -53,7 +56,7 @@ class SandboxedOpener:
     def __call__(self, prepared: PreparedSubmission) -> Iterator[Submission]:
         if self._kept is not None and self._kept[0] == prepared.student_id:
             session = self._kept[1]
-            loading = functools.partial(session.load, prepared.code)
+            loading: Callable[[], WorkerReady] = functools.partial(session.load, prepared.code)
         else:
             self._release()
             session = WorkerSession(self._forkserver, prepared.code, self._sandbox, self._timeout, self._budget)

@@ -19,8 +19,8 @@ import torch
 
 from autograder.findings.finding import Finding, finding
 from autograder.findings.render import render
-from autograder.notebooks.reading import ExtractedCode
 from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, WorkerCrashed, WorkerProblem
+from autograder.reading.notebook import ExtractedCode
 from autograder.sandbox.clock import StudentClock, wall_ceiling
 from autograder.sandbox.leftovers import kill_until_none_left, sweep_user
 from autograder.worker import cgroups, protocol
@@ -117,6 +117,7 @@ class WorkerSession:
         self._forkserver = forkserver
         self._request = {"sandbox": sandbox.to_dict(), "blocks": [vars(b) for b in code.blocks]}
         self._uid = sandbox.uid
+        self._memory_bytes = sandbox.memory_bytes
         self._timeout = timeout
         self._budget = budget
         self.students_seconds = 0.0  # what this notebook's answers took of the student's time
@@ -133,7 +134,7 @@ class WorkerSession:
 
     def start(self) -> WorkerReady:
         """Fork a fresh worker and wait until it has loaded the definitions."""
-        sandbox = self._start_sandbox()
+        pid, sandbox = self._start_sandbox()
         if "sandbox_error" in sandbox.header:
             self.close()
             raise SandboxError(f"the worker's sandbox could not be set up: {sandbox.header['sandbox_error']}")
@@ -151,10 +152,10 @@ class WorkerSession:
         self._cgroups = [group for group in groups if isinstance(group, str) and CGROUP_NAME.fullmatch(group)] \
             if isinstance(groups, list) else []
         self._confined = (isolation, CudaContext.from_json(sandbox.header.get("cuda")))
-        self._worker = _child_of(self._pid)
+        self._worker = _child_of(pid)
         self._worker_exit = _open_pidfd(self._worker) if self._worker is not None else None
         reply = self._exchange(None, {}, "doing.loading", max_bytes=LOADED_REPLY_BYTES, timeout=self._students_time())
-        self._namespace_init = _open_namespace_init(self._pid)
+        self._namespace_init = _open_namespace_init(pid)
         return self._loaded(reply)
 
     def load(self, code: ExtractedCode) -> WorkerReady:
@@ -186,8 +187,8 @@ class WorkerSession:
             *self._confined,
         )
 
-    def _start_sandbox(self) -> protocol.Message:
-        """Fork a worker and read its first frame, sent once it is confined and before any student
+    def _start_sandbox(self) -> tuple[int, protocol.Message]:
+        """Fork a worker (its pid is returned) and read its first frame, sent once it is confined and before any student
         code runs: that frame alone is believed (a notebook could forge anything later, a
         "sandbox_error" that stops the class included). Until then nothing the student wrote has
         run, so a worker that does not get there is the grader's problem: it is started once more,
@@ -195,11 +196,11 @@ class WorkerSession:
         for attempt in range(1, SANDBOX_START_TRIES + 1):
             self.close()
             self.generation += 1
-            self._pid, self._sock = self._forkserver.spawn(self._request)
-            self._supervisor = _open_pidfd(self._pid)
+            pid, self._sock = self._forkserver.spawn(self._request)
+            self._pid, self._supervisor = pid, _open_pidfd(pid)
             try:
-                return self._exchange(None, {}, "doing.sandbox", timeout=max(self._timeout, SANDBOX_START_SECONDS),
-                                      max_bytes=SANDBOX_REPLY_BYTES, students=False)
+                return pid, self._exchange(None, {}, "doing.sandbox", timeout=max(self._timeout, SANDBOX_START_SECONDS),
+                                           max_bytes=SANDBOX_REPLY_BYTES, students=False)
             except (ProbeTimeout, WorkerCrashed, GraderOverloaded) as problem:
                 if attempt == SANDBOX_START_TRIES:
                     why = render(problem.finding) if isinstance(problem, WorkerProblem) else str(problem)
@@ -234,12 +235,15 @@ class WorkerSession:
             raise ProbeTimeout(finding("notebook_budget", budget=f"{self._budget:g}"))
         return min(self._timeout, left)
 
-    def _exchange(self, header, tensors, doing: str, max_bytes: int, timeout: float,
-                  students: bool = True) -> protocol.Message:
+    def _exchange(self, header: dict | None, tensors: dict[str, torch.Tensor], doing: str, max_bytes: int,
+                  timeout: float, students: bool = True) -> protocol.Message:
         """Send ``header`` (if any) and read a reply of at most ``max_bytes`` within ``timeout``;
         ``doing`` (a ``doing.*`` key) says what the worker was doing, for the student, should it
         run out of time or stop. ``students``: the time is the student's (``sandbox.clock``), not
         the grader's own (a worker confining itself is timed on the wall clock)."""
+        if self._sock is None or self._pid is None:
+            raise RuntimeError("no worker is running to exchange with")
+        sock = self._sock
         clock = StudentClock(self._pid, self._worker) if students else None
         # One deadline for the whole answer: a worker that sends a byte now and then must not
         # keep the grader waiting forever (a socket timeout alone restarts at every byte).
@@ -248,20 +252,20 @@ class WorkerSession:
         took = 0.0
         try:
             if header is not None:
-                self._sock.settimeout(ceiling)
-                protocol.send(self._sock, header, tensors)
+                sock.settimeout(ceiling)
+                protocol.send(sock, header, tensors)
             if clock:
                 clock.start()
-                self._await_answer(clock, timeout, deadline)
+                self._await_answer(sock, clock, timeout, deadline)
                 took = clock.elapsed()  # the reply is arriving: reading it is the grader's time
-            reply = _bounded_reply(protocol.receive(self._sock, max_bytes, deadline, REPLY_HEADER_BYTES))
+            reply = _bounded_reply(protocol.receive(sock, max_bytes, deadline, REPLY_HEADER_BYTES))
         except (TimeoutError, _OverTheLimit) as over:
-            timed = clock is not None and clock.started
-            held_back = isinstance(over, TimeoutError) and timed and clock.held_back_by_the_machine() \
-                and clock.elapsed(precise=True) < timeout
-            waited = clock.wall() if timed else ceiling
+            timed = clock if clock is not None and clock.started else None
+            held_back = isinstance(over, TimeoutError) and timed is not None and timed.held_back_by_the_machine() \
+                and timed.elapsed(precise=True) < timeout
+            waited = timed.wall() if timed is not None else ceiling
             self.close()
-            if not held_back and timed:
+            if not held_back and timed is not None:
                 self.students_seconds += timeout  # the student's code used all it could
             if held_back:
                 raise GraderOverloaded(f"a worker waited {waited:.0f} s for a CPU while its code used less than its"
@@ -281,19 +285,19 @@ class WorkerSession:
                 raise GraderOverloaded("the out-of-memory killer stopped a worker that was within its own limit:"
                                        " the container or machine ran out of memory") from None
             if killed is OomKill.OWN_LIMIT:
-                limit = f"{self._request['sandbox']['memory_bytes'] // 2**20} MiB"
+                limit = f"{self._memory_bytes // 2**20} MiB"
                 raise WorkerCrashed(finding("memory_limit", doing=finding(doing), limit=limit)) from None
             raise WorkerCrashed(finding("crashed", doing=finding(doing), error=str(error))) from None
         self.students_seconds += took
         return reply
 
-    def _await_answer(self, clock: StudentClock, limit: float, deadline: float) -> None:
+    def _await_answer(self, sock: socket.socket, clock: StudentClock, limit: float, deadline: float) -> None:
         """Return once the worker's reply starts to arrive (or its socket closes); raise EOFError
         once the worker has exited (its supervisor may still hold the socket open), _OverTheLimit
         once the student's clock passes ``limit``, TimeoutError at ``deadline``. The clock is read
         ever more rarely, from 20 ms to every quarter of a second."""
         poller = select.poll()
-        poller.register(self._sock, select.POLLIN)
+        poller.register(sock, select.POLLIN)
         if self._worker_exit is not None:
             poller.register(self._worker_exit, select.POLLIN)
         interval = 0.02
@@ -302,7 +306,7 @@ class WorkerSession:
             if left <= 0:
                 raise TimeoutError
             ready = {fd for fd, _ in poller.poll(min(interval, left) * 1000)}
-            if self._sock.fileno() in ready:
+            if sock.fileno() in ready:
                 return
             if ready:
                 raise EOFError("the worker exited")
@@ -343,7 +347,7 @@ class WorkerSession:
         # Without a PID namespace to kill (the limits-only fallback, or no handle on it), every
         # descendant of the supervisor (a child subreaper: setsid() and double forks keep them its
         # own) is killed, then the supervisor; a worker user of its own is swept as well.
-        sweep = self._uid is not None and self._namespace_init is None
+        sweep = self._uid if self._namespace_init is None else None  # a worker user of its own
         _kill_descendants(self._pid)
         if self._namespace_init is not None:
             _kill_namespace(self._namespace_init)
@@ -358,8 +362,8 @@ class WorkerSession:
             self._supervisor = None
         else:
             _wait_until_gone(self._pid)
-        if sweep:
-            sweep_user(self._uid)
+        if sweep is not None:
+            sweep_user(sweep)
         self._pid = None
         if self._scratch is not None:  # nothing left for the next worker of this uid to find
             shutil.rmtree(self._scratch, ignore_errors=True)
@@ -422,7 +426,7 @@ def _open_pidfd(pid: int) -> int | None:
         return None
 
 
-def _bounded_strings(value, count: int, chars: int) -> list[str]:
+def _bounded_strings(value: object, count: int, chars: int) -> list[str]:
     items = value if isinstance(value, list) else []
     return [clean_text(item, chars) for item in items[:count] if isinstance(item, str)]
 

@@ -217,13 +217,13 @@ def service_main(argv: list[str]) -> int:
         print(f"{args.user_id}, {args.assignment}: {args.points:+g} points ({args.reason.strip()})")
         return 0
     if args.action == "grades":
-        from autograder.grading.outputs import write_atomically
+        from autograder.records.files import write_atomically
 
         write_atomically(args.out, gradebook.grades_csv(gradebook.class_rows()))
         print(f"wrote {args.out}")
         return 0
     if args.action in ("report", "similarity"):
-        from autograder.grading.outputs import write_atomically
+        from autograder.records.files import write_atomically
 
         html = gradebook.report_page() if args.action == "report" else gradebook.similarity_page()
         write_atomically(args.out, html)
@@ -241,7 +241,7 @@ def service_main(argv: list[str]) -> int:
 def _worker() -> int:
     from django.conf import settings
 
-    from autograder.grading.jobs import GradeOptions
+    from autograder.records.jobs import GradeOptions
     from autograder.service.grader.runtime import run
 
     config = settings.CONFIG
@@ -262,7 +262,7 @@ def _passback() -> int:
 
 def _seed_demo(base_url: str, days: float) -> list[str]:
     """The demo course: an instructor, the example class's students and their notebooks."""
-    from autograder.course.paths import KIT_ROOT
+    from autograder.paths import KIT_ROOT
     from autograder.service import accounts
     from autograder.service.web.submitting import store_upload
     from autograder.service.web.uploads import Refusal

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 
 if sys.version_info >= (3, 11):
     import tomllib

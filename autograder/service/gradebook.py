@@ -10,8 +10,8 @@ from pathlib import Path
 
 from django.contrib.auth import get_user_model
 
-from autograder.grading.outputs import csv_safe
-from autograder.grading.results import CSV_COLUMNS, GradedRow, row_order
+from autograder.records.files import csv_safe
+from autograder.records.results import CSV_COLUMNS, GradedRow, row_order
 from autograder.service.models import LtiMembership, LtiResourceLink, Submission
 from autograder.service.policy import (
     ScoredSubmission,

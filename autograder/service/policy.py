@@ -9,8 +9,8 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from autograder.grading.results import Adjustment as TermAdjustment
-from autograder.grading.results import GradedRow, RowKind, RowStatus, SubmissionTime
+from autograder.records.results import Adjustment as TermAdjustment
+from autograder.records.results import GradedRow, RowKind, RowStatus, SubmissionTime
 from autograder.service.models import (
     Adjustment,
     AssignmentPolicy,

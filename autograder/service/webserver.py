@@ -79,7 +79,7 @@ def _warm_up() -> None:
     for name in kit_templates.list_templates():
         kit_templates.get_template(name)
     # Every translation catalog, into the process's cache (pages render in three languages).
-    from autograder.course.paths import LOCALES_DIR
+    from autograder.paths import LOCALES_DIR
     from autograder.student import language as languages
 
     for locales in (LOCALES_DIR, languages.STUDENT_LOCALES_DIR):
@@ -113,7 +113,7 @@ def _warm_up() -> None:
         readable.append(entry)
     font_manager.fontManager.ttflist = readable
     from autograder.feedback.report import report_html
-    from autograder.grading.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
+    from autograder.records.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
     from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
     rows = []

@@ -4,7 +4,7 @@ the outcomes the demos measured.
 A kernel cannot write its notebook's metadata, and no frontend (Jupyter, Colab, VS Code) lets
 it; what it can do everywhere is give an output metadata of its own. So each hint, prediction
 and outcome is shown as an output whose metadata holds the record, under ``attention_kit``;
-the notebook keeps it when saved, and the grader reads it there (``autograder.notebooks.records``)
+the notebook keeps it when saved, and the grader reads it there (``autograder.reading.learning_records``)
 without running anything. Outside a notebook the text is simply printed.
 """
 

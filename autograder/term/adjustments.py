@@ -14,8 +14,8 @@ import math
 from collections.abc import Collection
 from pathlib import Path
 
-from autograder.grading.outputs import csv_read
-from autograder.grading.results import Adjustment
+from autograder.records.files import csv_read
+from autograder.records.results import Adjustment
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.worker.text import clean_text
 

@@ -1,15 +1,15 @@
 """The code a grading run graded, kept as ``<out>/answers/<student_id>/<assignment_id>.py`` for
 the commands that come after it (``similarity``) and for the instructor answering a regrade
 request: the imports and the definitions of the answer cells, as the grading contract reads them
-(``autograder.notebooks.reading``), without the demo cells."""
+(``autograder.reading.notebook``), without the demo cells."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from autograder.grading.discovery import SubmissionEntry
-from autograder.grading.results import GradedRow, each_row
-from autograder.notebooks.reading import NotebookError, extract_notebook_file
+from autograder.reading.notebook import NotebookError, extract_notebook_file
+from autograder.records.results import GradedRow, each_row
+from autograder.records.submissions import SubmissionEntry
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
 ANSWERS_FOLDER = "answers"

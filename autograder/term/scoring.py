@@ -9,8 +9,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
-from autograder.grading.discovery import SubmissionEntry
-from autograder.grading.results import Adjustment, GradedRow, SubmissionTime, each_row
+from autograder.records.results import Adjustment, GradedRow, SubmissionTime, each_row
+from autograder.records.submissions import SubmissionEntry
 from autograder.term.lateness import days_late, late_penalty, read_timestamp
 
 

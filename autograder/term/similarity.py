@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 from copydetect import CodeFingerprint, compare_files
 
-from autograder.course.paths import student_notebook
-from autograder.notebooks.reading import NotebookError, extract_definitions, read_notebook_json
+from autograder.paths import student_notebook
+from autograder.reading.notebook import NotebookError, extract_definitions, read_notebook_json
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.term.answers import ANSWERS_FOLDER, graded_code
 

@@ -33,13 +33,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from autograder.course.paths import KIT_ROOT
 from autograder.grading.discovery import discover
-from autograder.grading.engine import GradeOptions, grade_entries
+from autograder.grading.engine import grade_entries
 from autograder.notebooks.building import write_course_config
 from autograder.notebooks.example_class import complete_notebook
-from autograder.notebooks.nbgrader_commands import run_nbgrader
-from autograder.notebooks.reading import cell_source
 from autograder.notebooks.variants import (
     load_solution,
     load_student,
@@ -48,6 +45,10 @@ from autograder.notebooks.variants import (
     with_answer,
     write_submission,
 )
+from autograder.paths import KIT_ROOT
+from autograder.platforms.nbgrader_commands import run_nbgrader
+from autograder.reading.notebook import cell_source
+from autograder.records.jobs import GradeOptions
 from autograder.sandbox.layout import is_worker_uid
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.tools.inprocess import InProcessWorkers

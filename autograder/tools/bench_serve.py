@@ -46,7 +46,7 @@ from pathlib import Path
 
 import psutil
 
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 from autograder.platforms.service_client import _multipart
 from autograder.student.curriculum import ASSIGNMENTS
 

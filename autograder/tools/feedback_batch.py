@@ -32,10 +32,11 @@ import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from autograder.grading.engine import GradeOptions, GradingError, grade_class
-from autograder.grading.results import GradedRow
+from autograder.grading.engine import GradingError, grade_class
 from autograder.grading.trust import GraderUntrusted
 from autograder.notebooks.variants import load_solution, with_answer, write_submission
+from autograder.records.jobs import GradeOptions
+from autograder.records.results import GradedRow
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.mistakes import MISTAKES
 

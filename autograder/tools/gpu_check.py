@@ -27,8 +27,8 @@ import threading
 import time
 from pathlib import Path
 
-from autograder.course.paths import KIT_ROOT
 from autograder.notebooks.example_class import EXAMPLE_CLASS_DIR
+from autograder.paths import KIT_ROOT
 from autograder.worker.accelerators import machine_report
 
 DEVICES = ("cpu", "cuda", "auto")

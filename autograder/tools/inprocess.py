@@ -15,9 +15,9 @@ from collections.abc import Iterator
 import torch
 
 from autograder.grading import shard
-from autograder.grading.jobs import PreparedSubmission, ShardJob, tested_devices
 from autograder.grading.workers import StartedShard
 from autograder.probes.client import Submission
+from autograder.records.jobs import PreparedSubmission, ShardJob, tested_devices
 from autograder.sandbox.session import load_problem
 from autograder.worker.accelerators import machine_report
 from autograder.worker.probe_server import ProbeServer, load_definitions

@@ -25,10 +25,10 @@ from collections import Counter
 from rich.console import Console
 from rich.table import Table
 
-from autograder.grading.engine import GradeOptions
-from autograder.grading.jobs import ShardJob
+from autograder.grading.link import ShardMessage, SubmissionDone
 from autograder.notebooks.example_class import complete_notebook
 from autograder.notebooks.variants import write_submission
+from autograder.records.jobs import GradeOptions, ShardJob
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.tools.bench import BENCH_DIR, GradingTime, time_ours
 from autograder.tools.inprocess import InProcessWorkers
@@ -80,8 +80,8 @@ class _CountingAfterFirstNotebook:
     def __init__(self, link, sampler: StackSampler):
         self._link, self._sampler = link, sampler
 
-    def send(self, message) -> None:
-        if message[0] == "done":
+    def send(self, message: ShardMessage) -> None:
+        if isinstance(message, SubmissionDone):
             self._sampler.counting.set()
         self._link.send(message)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from hostile_corpus import Context, Hostile, write_notebook
 
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 from autograder.sandbox.layout import GRADER_BLOCKS, UID_BLOCK_VARIABLE, UIDS_PER_GRADER, WORKER_UID_BASE
 
 RUNNER = Path(__file__).resolve().parent / "contained_grading.py"

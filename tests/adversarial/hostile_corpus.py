@@ -225,7 +225,7 @@ import sys
 
 
 def _attack():
-    for name in ("autograder.course.reference", "autograder.course.paths", "autograder.course.rubric",
+    for name in ("autograder.course.reference", "autograder.paths", "autograder.course.rubric",
                  "autograder.grading.engine", "autograder.grading.plugin", "autograder.hidden_tests.conftest"):
         try:
             module = importlib.import_module(name)
@@ -237,7 +237,7 @@ def _attack():
                 return True
             except BaseException:
                 pass
-        if name == "autograder.course.paths":
+        if name == "autograder.paths":
             try:
                 if any(module.SOLUTIONS_DIR.iterdir()) or any(module.HIDDEN_TESTS_DIR.iterdir()):
                     return True
@@ -476,8 +476,8 @@ def _trick():
     _pytest.runner.pytest_runtest_makereport = lambda *args, **kwargs: None
     builtins.AssertionError = type("AssertionError", (Exception,), {})
     try:
-        import autograder.grading.plugin as plugin
-        plugin.describe_failure = lambda *args, **kwargs: ("passed", "")
+        import autograder.hidden.failures as failures
+        failures.describe_failure = lambda *args, **kwargs: ("passed", "")
     except BaseException:
         pass
 '''), why="pytest and the grading plugin replaced in the worker"),

@@ -93,7 +93,7 @@ def test_a_formula_in_a_folder_name_is_defused_in_grades_csv(mixed_run: GradingR
     assert not [line for line in lines if line.startswith(("=", "+", "-", "@"))]
     assert any(line.startswith(f"'{FORMULA},") for line in lines)
     # The commands that read grades.csv back see the student's own name.
-    from autograder.grading.outputs import read_outputs
+    from autograder.records.files import read_outputs
 
     assert FORMULA in {row.student_id for row in read_outputs(mixed_run.context.out)}
 

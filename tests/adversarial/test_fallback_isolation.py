@@ -34,8 +34,8 @@ from container import PRIVATE_MOUNTS, open_to_others
 from containment import GRADE_ARGS, GradingRun, control_id, grade_contained, make_context
 from hostile_corpus import A1, hostile_submissions
 
-from autograder.course.paths import KIT_ROOT
 from autograder.notebooks.variants import load_solution
+from autograder.paths import KIT_ROOT
 from autograder.worker.landlock import abi_version
 
 pytestmark = pytest.mark.slow

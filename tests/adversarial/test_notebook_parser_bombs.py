@@ -53,7 +53,7 @@ def test_a_parser_bomb_leaves_nothing_running(bombed_run: GradingRun):
 
 def test_many_one_line_definitions_parse_in_linear_time():
     notebook = {"cells": [{"cell_type": "code", "metadata": {}, "source": "class A: 1/0\n" * 10_000}]}
-    code = ("import json, sys; from autograder.notebooks.reading import extract_definitions;"
+    code = ("import json, sys; from autograder.reading.notebook import extract_definitions;"
             " print(len(extract_definitions(json.load(sys.stdin)).blocks))")
     result = subprocess.run([sys.executable, "-c", code], input=json.dumps(notebook), capture_output=True,
                             text=True, timeout=10, check=True)

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from student_inputs import folder_names, notebook_files, place_timestamp, timestamp_files
 
 from autograder.grading.discovery import NOT_STUDENTS, student_name
-from autograder.grading.outputs import read_outputs
 from autograder.notebooks.variants import load_solution, notebook_text, write_submission
+from autograder.records.files import read_outputs
 
 A1, A2 = "01_attention_scores", "02_self_attention"
 INNOCENTS = ("innocent-1", "innocent-2")

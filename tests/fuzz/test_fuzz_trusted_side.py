@@ -30,10 +30,11 @@ from student_inputs import (
 from autograder.grading.discovery import DiscoveryError, discover, not_student_folders
 from autograder.grading.engine import _prepare
 from autograder.grading.merge import MergeError, merge_shards
-from autograder.grading.outputs import read_outputs, write_outputs, write_shard_record
+from autograder.grading.outputs import write_outputs, write_shard_record
 from autograder.grading.publish import OutputFolder
-from autograder.grading.results import GradedRow, RowKind
 from autograder.notebooks.variants import load_solution, notebook_text, write_submission
+from autograder.records.files import read_outputs
+from autograder.records.results import GradedRow, RowKind
 from autograder.term.adjustments import AdjustmentsError, read_adjustments
 from autograder.term.answers import graded_answers
 from autograder.term.scoring import TermPolicy, apply_term

@@ -14,7 +14,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 from autograder.student.curriculum import ASSIGNMENTS
 
 SCRIPTS_DIR = Path(__file__).resolve().parent

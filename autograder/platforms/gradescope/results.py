@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from autograder.feedback.page import page_text
 from autograder.findings.render import render
-from autograder.grading.results import GradedRow
+from autograder.records.results import GradedRow
 
 SUMMARY_VISIBILITY = "visible"
 DETAIL_VISIBILITY = "after_due_date"

@@ -23,14 +23,15 @@ from pathlib import Path
 from autograder.course import rubric
 from autograder.course.reference import BrokenReferenceError
 from autograder.course.rubric import RubricError
-from autograder.grading.engine import GradeOptions, GradingError, grade_class
-from autograder.grading.outputs import write_atomically
-from autograder.grading.results import GradedRow, RowStatus
+from autograder.grading.engine import GradingError, grade_class
 from autograder.grading.trust import GraderUntrusted
-from autograder.notebooks.reading import MAX_NOTEBOOK_BYTES
 from autograder.platforms.gradescope.results import results_document
 from autograder.probes.errors import SandboxError
+from autograder.records.files import write_atomically
+from autograder.records.jobs import GradeOptions
+from autograder.records.results import GradedRow, RowStatus
 from autograder.student.curriculum import ASSIGNMENTS
+from autograder.student.language import MAX_NOTEBOOK_BYTES
 
 STUDENT_ID = "submission"
 

@@ -24,9 +24,9 @@ from django.db import close_old_connections, connection
 from django.utils import timezone
 
 from autograder.grading.engine import GradingError
-from autograder.grading.jobs import GradeOptions
 from autograder.grading.trust import GraderUntrusted
 from autograder.probes.errors import SandboxError
+from autograder.records.jobs import GradeOptions
 from autograder.service import queue
 from autograder.service.grader.warm import WarmGrader
 from autograder.service.models import GradingWorker, WorkerState

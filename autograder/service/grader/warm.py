@@ -18,10 +18,12 @@ from pathlib import Path
 
 from autograder.grading import trust
 from autograder.grading.engine import GradingError, graded_row
-from autograder.grading.jobs import GradeOptions, PreparedSubmission, ShardJob
-from autograder.grading.results import GradedRow, RowKind, RowStatus, RunTrust
+from autograder.grading.link import RecordsReady, ShardFailed, ShardMessage, SubmissionDone, TrustProved, Untrusted
 from autograder.grading.workers import SandboxedWorkers, StartedShard
-from autograder.notebooks.reading import NotebookError, extract_notebook_file
+from autograder.reading.notebook import NotebookError, extract_notebook_file
+from autograder.records.jobs import GradeOptions, PreparedSubmission, ShardJob, SubmissionRecord
+from autograder.records.results import GradedRow, RowKind, RowStatus, RunTrust
+from autograder.records.submissions import SubmissionKey
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 
 
@@ -69,25 +71,28 @@ class WarmGrader:
             raise
         self.started_at = time.monotonic()
 
-    def _receive(self) -> dict:
+    def _receive(self) -> dict[SubmissionKey, SubmissionRecord]:
         """What the shard reports for the submissions just sent: its records."""
         link = self._shard.link
         while True:
             if not connection.wait([link], timeout=600):
                 raise GradingError("the grading shard gave no answer in 10 minutes")
             try:
-                kind, payload = link.recv()
+                message: ShardMessage = link.recv()
             except EOFError:
                 raise GradingError("the grading shard stopped (killed by a signal or by the out-of-memory"
                                    " killer?)") from None
-            if kind == "trust":
-                self.trust = payload
-            elif kind == "records":
-                return payload
-            elif kind == "untrusted":
-                raise trust.GraderUntrusted(payload)
-            elif kind != "done":
-                raise GradingError(f"the grading shard failed:\n{payload}")
+            match message:
+                case TrustProved(proved):
+                    self.trust = proved
+                case RecordsReady(records):
+                    return records
+                case Untrusted(reason):
+                    raise trust.GraderUntrusted(reason)
+                case ShardFailed(reason):
+                    raise GradingError(f"the grading shard failed:\n{reason}")
+                case SubmissionDone():
+                    pass  # progress: the service follows its gradings in the database
 
     def grade(self, submissions: list[tuple[int, str, str, bytes]]) -> list[GradedRow]:
         """The rows of several notebooks ``(index, student_id, assignment_id, notebook)``, as
@@ -110,7 +115,7 @@ class WarmGrader:
             prepared.append(PreparedSubmission(index, f"{student_id}#{index}", assignment_id, code))
         if prepared:
             self._shard.link.send(prepared)
-            records: dict = self._receive()
+            records = self._receive()
             for submission in prepared:
                 student_id = submission.student_id.rsplit("#", 1)[0]
                 rows[submission.index] = graded_row(student_id, submission.assignment_id, records[submission.key],

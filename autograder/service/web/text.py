@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from autograder.course.paths import LOCALES_DIR
+from autograder.paths import LOCALES_DIR
 from autograder.student import language as languages
 
 SERVICE_TEXT: dict[str, str] = {

@@ -9,7 +9,7 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from autograder.notebooks.reading import NotebookError, OtherAssignmentNotebook, extract_notebook_file
+from autograder.reading.notebook import NotebookError, OtherAssignmentNotebook, extract_notebook_file
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
 MAX_ZIP_MEMBERS = 200

@@ -14,6 +14,7 @@ Both come from a hostile file: every value is checked and bounded before it is k
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from autograder.student.predictions import QUESTIONS, answer_fields, problems
@@ -38,7 +39,7 @@ def _source(cell: dict) -> str:
     return source if isinstance(source, str) else ""
 
 
-def _literal(node: ast.AST):
+def _literal(node: ast.AST) -> object:
     try:
         return ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
@@ -48,7 +49,7 @@ def _literal(node: ast.AST):
 _NOT_LITERAL = object()
 
 
-def _calls(tree: ast.AST, name: str):
+def _calls(tree: ast.AST, name: str) -> Iterator[ast.Call]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
             yield node
@@ -68,7 +69,7 @@ def _prediction(call: ast.Call) -> tuple[str, dict | None] | None:
     if len(call.args) > 2 or any(keyword.arg is None for keyword in call.keywords):
         return question.id, None
     answer = _literal(call.args[1]) if len(call.args) == 2 else None
-    fields = {keyword.arg: _literal(keyword.value) for keyword in call.keywords}
+    fields = {keyword.arg: _literal(keyword.value) for keyword in call.keywords if keyword.arg is not None}
     if answer is _NOT_LITERAL or _NOT_LITERAL in fields.values():
         return question.id, None
     given = answer_fields(question, answer, fields)

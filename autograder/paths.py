@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-KIT_ROOT = Path(__file__).resolve().parents[2]
+KIT_ROOT = Path(__file__).resolve().parents[1]
 SOLUTIONS_DIR = KIT_ROOT / "solutions"
 ASSIGNMENTS_DIR = KIT_ROOT / "assignments"
 SOURCE_DATA_DIR = KIT_ROOT / "source_data"

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder.findings.finding import Finding, finding
-from autograder.notebooks.records import LearningRecords, learning_records
+from autograder.reading.learning_records import LearningRecords, learning_records
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE, MAX_NOTEBOOK_BYTES, notebook_language
 
@@ -210,7 +210,7 @@ def _is_simple_value(node: ast.AST, imported: set[str]) -> bool:
     if isinstance(node, ast.Dict):
         return all(item is not None and _is_simple_value(item, imported) for item in node.keys + node.values)
     if isinstance(node, ast.Attribute):
-        root = node
+        root: ast.expr = node
         while isinstance(root, ast.Attribute):
             root = root.value
         return isinstance(root, ast.Name) and root.id in imported
@@ -329,14 +329,15 @@ def extract_definitions(notebook: dict, graded_names: Collection[str] | None = N
                     extracted.notes.append(finding("note.answer_cell_missing", name=name, cell=place))
                     noted.add(name)
             start = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-            if start == node.end_lineno:
+            end = node.end_lineno if node.end_lineno is not None else start  # ast.parse sets it on every statement
+            if start == end:
                 # One line may hold several statements (`import os; os.system(...)`): take ours only.
                 # (Offsets count UTF-8 bytes; slicing the line read once keeps extraction linear.)
                 line_bytes = lines[start - 1].encode()
                 block_source = line_bytes[node.col_offset:node.end_col_offset].decode()
             else:
-                last = lines[node.end_lineno - 1].encode()[: node.end_col_offset].decode()
-                block_source = "\n".join([*lines[start - 1 : node.end_lineno - 1], last])
+                last = lines[end - 1].encode()[: node.end_col_offset].decode()
+                block_source = "\n".join([*lines[start - 1 : end - 1], last])
             extracted.blocks.append(CodeBlock(block_source, index, start, names))
     extracted.problems = _bounded(extracted.problems)
     extracted.notes = _bounded(extracted.notes)
@@ -391,5 +392,5 @@ def _other_assignment(notebook: dict, code: ExtractedCode, this: str) -> str | N
                   if marker.get("solution") is True and isinstance(marker.get("grade_id"), str)}
     found = answer_ids or {name for block in code.blocks for name in block.names}
     counts = {assignment: len(found & set(stages)) for assignment, stages in STAGES_BY_ASSIGNMENT.items()}
-    best = max(counts, key=counts.get)
+    best = max(counts, key=counts.__getitem__)
     return best if best != this and counts[best] > counts[this] else None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from autograder.findings.finding import Finding, finding
 from autograder.hidden import slips
-from autograder.notebooks.reading import ExtractedCode
+from autograder.reading.notebook import ExtractedCode
 
 
 @dataclass

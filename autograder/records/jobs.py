@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from autograder.findings.finding import Finding
-from autograder.grading.results import TestStatus
-from autograder.notebooks.reading import ExtractedCode
+from autograder.reading.notebook import ExtractedCode
+from autograder.records.results import TestStatus
+from autograder.records.submissions import SubmissionKey
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Isolation, Targets
 from autograder.worker.nvidia import CudaContext
 
-SubmissionKey = tuple[str, str]  # (student_id, assignment_id)
 ACCELERATORS = ("cuda", "mps")
 
 
