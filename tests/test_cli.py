@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from autograder import cli
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 
 
 def _help(*command: str) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 
 DOCS = KIT_ROOT / "docs"
 # The pages, the files at the root the site includes or that point into it.

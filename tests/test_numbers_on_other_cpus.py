@@ -19,7 +19,7 @@ import sys
 
 import pytest
 
-from autograder.course.paths import KIT_ROOT
+from autograder.paths import KIT_ROOT
 from autograder.notebooks import known_outputs
 from autograder.notebooks.variants import load_solution, write_submission
 from autograder.student.curriculum import ASSIGNMENTS

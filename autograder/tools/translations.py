@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from autograder.course.paths import KIT_ROOT, LOCALES_DIR
+from autograder.paths import KIT_ROOT, LOCALES_DIR
 from autograder.feedback.page import PAGE_TEXT
 from autograder.findings.english import SENTENCES
 from autograder.notebooks.self_checks_cell import WORDS as SELF_CHECKS_CELL_WORDS
