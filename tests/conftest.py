@@ -1,9 +1,56 @@
-"""Fixtures shared by the kit's test modules."""
+"""Fixtures shared by the kit's test modules, and the rule that a test is marked for what it starts.
 
+``make test-fast`` leaves out the tests marked ``live``, ``browser``, ``container`` or ``slow``.
+A test that starts a live server, Chromium or a container without its marker would slip into the
+fast loop and slow it down, so the helpers that start them refuse to, from an unmarked test, with
+the marker to add (a module-scoped fixture counts for the test that first asks for it).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+import container
 import pytest
+from lti_harness import LivePlatform
 from meta_class import graded  # noqa: F401 - the meta-class, graded once per session
+from playwright.sync_api import BrowserType
+from service_harness import LiveService
 
 from autograder.tools.scratch_postgres import ScratchPostgres
+
+# The test being run (set up, called, torn down), for the helpers that check its markers.
+_running: list[pytest.Item] = []
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    _running.append(item)
+    try:
+        return (yield)
+    finally:
+        _running.pop()
+
+
+def _needs_marker(marker: str, what: str, start: Callable) -> Callable:
+    """``start``, refusing to run for a test that is not marked ``marker``."""
+
+    @functools.wraps(start)
+    def guarded(*args, **kwargs):
+        if _running and _running[-1].get_closest_marker(marker) is None:
+            pytest.fail(f"{_running[-1].nodeid} starts {what}: mark it @pytest.mark.{marker}"
+                        " (make test-fast leaves such tests out)", pytrace=False)
+        return start(*args, **kwargs)
+
+    return guarded
+
+
+LiveService.start = _needs_marker("live", "the submission service", LiveService.start)
+LivePlatform.start = _needs_marker("live", "the stand-in LMS", LivePlatform.start)
+ScratchPostgres.start = _needs_marker("live", "a PostgreSQL server", ScratchPostgres.start)
+BrowserType.launch = _needs_marker("browser", "Chromium", BrowserType.launch)
+container.fresh_cgroups = _needs_marker("container", "a container's cgroups", container.fresh_cgroups)
 
 
 @pytest.fixture(scope="session")
