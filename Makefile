@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # own configuration is warning-free (tests/test_student_package.py checks the build).
 QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
 
-.PHONY: docs docs-screenshots serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
+.PHONY: test-fast docs docs-screenshots serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
 
 # `make`: set up, then build the student package into dist/.
 all: student-package
@@ -56,10 +56,23 @@ assignments: setup
 MIN_PYTHON := 3.10
 VERMIN := $(BIN)/vermin --quiet --no-tips --violations --eval-annotations --target=$(MIN_PYTHON)- --exclude str.decode autograder tests
 
+# The suite on TEST_WORKERS pytest-xdist workers, each test file kept on one worker (tests/conftest.py).
+# `make test` runs every test once: lint, the fast tests (what `make test-fast` runs, so a slip fails
+# in minutes), then the rest (slow: notebooks executed, whole classes graded; live servers, Chromium,
+# containers), printing the 30 slowest of each.
+TEST_WORKERS ?= 2
+FAST := not slow and not live and not browser and not container
+PYTEST := $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder --durations=30
 test: setup
 	$(BIN)/ruff check .
 	$(VERMIN)
-	$(BIN)/python -m pytest
+	$(PYTEST) -m "$(FAST)"
+	$(PYTEST) -m "not ($(FAST))"
+
+# The inner loop, in about two minutes: no live server, browser or container, no notebook executed.
+test-fast: setup
+	$(BIN)/ruff check .
+	$(PYTEST) -m "$(FAST)"
 
 # The submission service (docs/service/index.md): the demo course on http://127.0.0.1:8000,
 # its sign-in links printed at the first start; SQLite in service-data/ (as root: /var/lib/attention-kit).

@@ -1,9 +1,16 @@
-"""Fixtures shared by the kit's test modules, and the rule that a test is marked for what it starts.
+"""Fixtures shared by the kit's test modules; the rule that a test is marked for what it starts;
+and how the suite shares a machine's cores.
 
 ``make test-fast`` leaves out the tests marked ``live``, ``browser``, ``container`` or ``slow``.
 A test that starts a live server, Chromium or a container without its marker would slip into the
 fast loop and slow it down, so the helpers that start them refuse to, from an unmarked test, with
 the marker to add (a module-scoped fixture counts for the test that first asks for it).
+
+``make test`` runs the suite on several pytest-xdist workers (``--dist loadgroup``). Each test
+file stays on one worker, so a module's fixtures (a live service, notebooks executed once) are
+made once; files that share a session's fixture name one ``xdist_group`` (the meta-class:
+``meta-class``) so that it too is made once. The heaviest files (slow, live, container) are sent
+first, so that no worker is left with a long one at the end.
 """
 
 from __future__ import annotations
@@ -51,6 +58,23 @@ LivePlatform.start = _needs_marker("live", "the stand-in LMS", LivePlatform.star
 ScratchPostgres.start = _needs_marker("live", "a PostgreSQL server", ScratchPostgres.start)
 BrowserType.launch = _needs_marker("browser", "Chromium", BrowserType.launch)
 container.fresh_cgroups = _needs_marker("container", "a container's cgroups", container.fresh_cgroups)
+
+
+HEAVY = ("slow", "live", "browser", "container")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.path.relative_to(config.rootpath).as_posix()))
+    heavy = {_group(item) for item in items if any(item.get_closest_marker(marker) for marker in HEAVY)}
+    items.sort(key=lambda item: _group(item) not in heavy)  # stable: each file keeps its order
+
+
+def _group(item: pytest.Item) -> str:
+    marker = item.get_closest_marker("xdist_group")
+    return str(marker.args[0] if marker.args else marker.kwargs["name"])
 
 
 @pytest.fixture(scope="session")

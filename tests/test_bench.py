@@ -47,6 +47,7 @@ def test_nbgrader_masters_grade_each_self_check():
     assert all("run_check(" in cell_source(cell) for cell in graded)
 
 
+@pytest.mark.slow
 def test_a_class_of_one_is_graded_with_its_memory_watched(tmp_path):
     bench.build_class(tmp_path / "class", 1)
     one = bench.class_of([min((tmp_path / "class").glob("*/*/*.ipynb"))], tmp_path / "class", tmp_path / "one")
@@ -67,6 +68,7 @@ def test_the_time_per_further_notebook_is_the_slope_of_the_completions():
     assert further.cpu == pytest.approx(0.8)
 
 
+@pytest.mark.slow
 def test_the_time_breakdown_charges_every_sample_to_a_part_of_the_grader():
     assert time_breakdown.main(["--students", "3", "--rounds", "1"]) == 0
     samples = dict(line.split("\t") for line in time_breakdown.SampledWorkers.result_file.read_text().splitlines())

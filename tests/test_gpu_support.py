@@ -305,6 +305,7 @@ def _shard_with_devices(source: Path, target: Path, shard: tuple[int, int], devi
     return target
 
 
+@pytest.mark.slow
 def test_merge_refuses_shards_graded_on_different_devices(graded_example_class, tmp_path):
     cpu = _shard_with_devices(graded_example_class, tmp_path / "cpu-node", (1, 2), ["cpu"])
     gpu = _shard_with_devices(graded_example_class, tmp_path / "gpu-node", (2, 2), ["cpu", "cuda"])

@@ -25,7 +25,8 @@ from autograder.records.results import GradedRow
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages, assignment_of
 from autograder.student.mistakes import MISTAKES as MESSAGES
 
-pytestmark = pytest.mark.slow
+# The meta-class (conftest's ``graded``) is graded once per session: its users share a worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("meta-class")]
 
 
 # Stages whose hidden tests construct another stage's class: copying weights needs both

@@ -201,6 +201,7 @@ def test_gradescopes_visible_text_is_in_the_notebooks_language(graded, student, 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (make setup installs it)")
 @pytest.mark.parametrize(("student", "language"), [("chinese", "zh"), ("portuguese", "pt")])
+@pytest.mark.browser
 def test_the_translated_feedback_page_read_in_chromium_holds_no_english(graded, student, language, tmp_path):
     from playwright.sync_api import sync_playwright
 

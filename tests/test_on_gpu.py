@@ -28,7 +28,8 @@ from autograder.worker.nvidia import cuda_driver_problem, nvidia_driver
 
 # Asked of NVML, not of torch.cuda: this process may fork (the benchmark's floor, in other tests).
 _PROBLEM = cuda_driver_problem(nvidia_driver(), torch.version.cuda)
-pytestmark = [pytest.mark.slow, pytest.mark.skipif(bool(_PROBLEM), reason=f"no usable CUDA here: {_PROBLEM}")]
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("meta-class"),  # the meta-class is graded once
+              pytest.mark.skipif(bool(_PROBLEM), reason=f"no usable CUDA here: {_PROBLEM}")]
 
 
 def _on(device: str, row: GradedRow) -> list:

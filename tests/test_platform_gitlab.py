@@ -52,6 +52,7 @@ def test_the_job_keeps_what_the_service_said_and_installs_nothing_of_the_kit():
 
 
 @pytest.mark.slow
+@pytest.mark.live
 def test_the_script_submits_the_notebook_and_shows_the_score_as_coverage(tmp_path, service):
     (tmp_path / "attention.ipynb").write_text(notebook_text(wrong_dim_notebook()))
     result = _run_script(tmp_path, service, {"NOTEBOOK": "attention.ipynb", "FAIL_UNDER": "50"})
@@ -66,6 +67,7 @@ def test_the_script_submits_the_notebook_and_shows_the_score_as_coverage(tmp_pat
 
 
 @pytest.mark.slow
+@pytest.mark.live
 def test_a_missing_notebook_is_red_and_a_low_score_only_under_fail_under(tmp_path, service):
     result = _run_script(tmp_path, service, {"FAIL_UNDER": ""})
     assert result.returncode == 2

@@ -212,6 +212,7 @@ def open_folder():
 @pytest.mark.slow
 @pytest.mark.parametrize("landlock", [True, False], ids=["landlock", "no-landlock"])
 @pytest.mark.parametrize(("name", "expected_score"), [("correct", 100.0), ("reads-the-solutions", 0.0)])
+@pytest.mark.container
 def test_run_autograder_in_gradescopes_conditions(open_folder, autograder_zip, name, expected_score, landlock):
     """No CAP_SYS_ADMIN, 768 MB and half a CPU, as Gradescope runs it, on a kernel with Landlock
     and on one without (Gradescope's runners): the canary and the start-up checks pass, correct

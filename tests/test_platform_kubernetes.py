@@ -84,6 +84,7 @@ def _pod_command(kit: Path, volume: Path) -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("landlock", [True, False], ids=["landlock", "no-landlock"])
+@pytest.mark.container
 def test_each_pods_command_grades_its_shard_and_the_shards_merge(pod_volumes, landlock):
     """Each pod's command, run as a pod runs it (root without CAP_SYS_ADMIN, limited memory and
     CPU), on a node with Landlock and on one without: every shard grades, and the shards merge."""
@@ -107,6 +108,7 @@ def test_each_pods_command_grades_its_shard_and_the_shards_merge(pod_volumes, la
 
 
 @pytest.mark.slow
+@pytest.mark.container
 def test_without_its_modes_the_pod_refuses_on_a_node_without_landlock(pod_volumes):
     """The modes are what keeps the secrets there: without them the grader proves that student code
     could read the solutions, and refuses before writing any row."""

@@ -156,6 +156,7 @@ def _run_student_workflow(workspace, service, inputs: dict[str, str], student: s
 
 
 @pytest.mark.slow
+@pytest.mark.live
 def test_student_workflow_submits_with_a_token_and_prints_the_result(tmp_path, service):
     (tmp_path / "student").mkdir()
     (tmp_path / "student" / "attention.ipynb").write_text(notebook_text(wrong_dim_notebook()))
@@ -193,6 +194,7 @@ def test_student_workflow_submits_with_a_token_and_prints_the_result(tmp_path, s
 
 
 @pytest.mark.slow
+@pytest.mark.live
 def test_student_workflow_is_red_when_the_notebook_is_missing_refused_or_below_fail_under(tmp_path, service):
     (tmp_path / "student").mkdir()
     missing = _run_student_workflow(tmp_path, service, {"assignment": ASSIGNMENT, "notebook": "", "fail_under": ""})

@@ -15,6 +15,8 @@ import pytest
 from playwright import sync_api as playwright
 from service_harness import LiveService, notebook_bytes
 
+pytestmark = [pytest.mark.live, pytest.mark.browser]
+
 CHROMIUM = "/usr/bin/chromium"
 # As the machine's closed network needs: no background connections, no first-run dialogs.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

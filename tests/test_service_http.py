@@ -21,6 +21,8 @@ from service_harness import LiveService, notebook_bytes, secret_lines
 
 from autograder.paths import KIT_ROOT
 
+pytestmark = pytest.mark.live
+
 A01, A02, A03, A04 = "01_attention_scores", "02_self_attention", "03_causal_attention", "04_multi_head_attention"
 
 

@@ -25,6 +25,8 @@ from playwright import sync_api as playwright
 from service_harness import LiveService, notebook_bytes
 from test_service_browser import CHROMIUM, CHROMIUM_ARGS, screenshot
 
+pytestmark = [pytest.mark.live, pytest.mark.browser]
+
 A01, A02 = "01_attention_scores", "02_self_attention"
 CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 

@@ -13,6 +13,8 @@ import pytest
 import requests
 from service_harness import LiveService, notebook_bytes
 
+pytestmark = pytest.mark.live
+
 KINDS = [("ada_full_marks", "01_attention_scores"), ("ben_partial", "02_self_attention"),
          ("cy_untouched_stubs", "03_causal_attention"), ("ada_full_marks", "04_multi_head_attention")]
 

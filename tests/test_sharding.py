@@ -138,6 +138,7 @@ def test_merge_replaces_an_earlier_merge(tmp_path):
     assert not (out / "results" / "bo" / f"{ASSIGNMENT}.json").exists()
 
 
+@pytest.mark.slow
 def test_an_empty_share_writes_an_empty_grades_file_and_merges(tmp_path):
     write_submission(tmp_path / "in", "ada", ASSIGNMENT, load_solution(ASSIGNMENT))
     empty = _run("grade", str(tmp_path / "in"), "--out", str(tmp_path / "s2"), "--shard", "2/2")

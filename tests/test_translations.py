@@ -628,10 +628,11 @@ def test_findings_are_worded_only_in_the_table(path):
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("meta-class")  # reads the meta-class, graded once per session
 @pytest.mark.parametrize("language", TRANSLATIONS)
 def test_every_mutants_failure_is_rendered_without_english(graded_mutants, language):
     """Every finding of a failed test of every mistake of the corpus (tests/mutations.py and
-    tests/wrong_answers.py), graded by the engine."""
+    tests/wrong_answers.py), graded by the engine in the meta-class."""
     assert len(graded_mutants) > 50
     for found in graded_mutants:
         localized = render(found, language)
@@ -640,11 +641,8 @@ def test_every_mutants_failure_is_rendered_without_english(graded_mutants, langu
 
 
 @pytest.fixture(scope="module")
-def graded_mutants(tmp_path_factory) -> list[Finding]:
-    root = tmp_path_factory.mktemp("mutants")
-    for mutation in CORPUS:
-        write_submission(root / "submitted", mutation.name, mutation.assignment, mutation.notebook())
-    rows = grade_class(root / "submitted", root / "out", GradeOptions(jobs=2, device="cpu"))
+def graded_mutants(graded) -> list[Finding]:
+    rows = [graded[(mutation.name, mutation.assignment)] for mutation in CORPUS]
     failed = {json.dumps(test.finding.to_json(), sort_keys=True) for row in rows for test in row.tests
               if test.status == "failed"}
     return [Finding.from_json(json.loads(text)) for text in sorted(failed)]

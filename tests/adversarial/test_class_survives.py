@@ -204,6 +204,7 @@ def _trick():
 ''')
 
 
+@pytest.mark.container
 def test_a_hoarder_in_an_8_gib_container_loses_only_its_own_tests(tmp_path):
     """Without a cgroup per worker, the container's OOM killer would pick any process of the
     class (the grader's included), and nobody would get a grade."""
@@ -257,6 +258,7 @@ class _StreamsWhenDefined:
 '''
 
 
+@pytest.mark.container
 def test_streaming_attackers_in_a_768_mb_container_cost_the_innocent_nothing(tmp_path):
     """Two students stream 500 MiB replies beside innocent students and the canaries, in
     Gradescope's 768 MB and half a CPU with two job slots: the grader refuses each reply before it

@@ -25,7 +25,7 @@ from hostile_corpus import A1, A4, wrapped
 from autograder.notebooks.variants import load_solution, write_submission
 from autograder.sandbox.memory import _limit_and_use
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.container]
 
 # 3 GiB, more than any container here holds, taken two ways: allocated by torch (an address-space
 # limit refuses it), and held in memfd files outside the worker's address space (only its memory

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from hypothesis import Phase, given, settings
 from hypothesis import strategies as st
 from student_inputs import folder_names, notebook_files, place_timestamp, timestamp_files
@@ -29,6 +30,7 @@ hostile_students = st.lists(st.tuples(folder_names, st.sampled_from([A1, A2]), t
                             min_size=1, max_size=3, unique_by=lambda student: student[0])
 
 
+@pytest.mark.slow
 @settings(max_examples=CLASSES, phases=(Phase.explicit, Phase.reuse, Phase.generate))  # a class is too dear to shrink
 @given(hostile=hostile_students)
 def test_a_class_with_hostile_students_is_graded_whole(tried, tmp_path_factory, hostile):
