@@ -22,11 +22,13 @@ from hypothesis import HealthCheck, settings
 _RELAXED = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture,
             HealthCheck.filter_too_much]
 # derandomize: every run draws from a seed fixed per test (and keeps no example database), whatever
-# --hypothesis-seed says; the fuzz profile must stay random for run_fuzz.py's seeds to count.
+# --hypothesis-seed says; the fuzz profile must stay random for run_fuzz.py's seeds to count. Both
+# say so outright: on a machine with CI set, Hypothesis's own defaults (every profile's parent) are
+# derandomised, which would make every fuzz round draw the same examples.
 settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_check=_RELAXED, print_blob=True,
                           derandomize=True)
 settings.register_profile("fuzz", max_examples=int(os.environ.get("FUZZ_EXAMPLES", "2000")), deadline=None,
-                          suppress_health_check=_RELAXED, print_blob=True)
+                          suppress_health_check=_RELAXED, print_blob=True, derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 _tried: Counter[str] = Counter()

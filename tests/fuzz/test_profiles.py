@@ -35,9 +35,12 @@ def run(tmp_path):
     (tmp_path / "test_property.py").write_text(PROPERTY)
     runs = iter(range(100))
 
-    def examples(*options: str, profile: str | None = None) -> list[str]:
+    def examples(*options: str, profile: str | None = None, on_ci: bool = False) -> list[str]:
         tried = tmp_path / f"run-{next(runs)}.txt"
-        environment = {key: value for key, value in os.environ.items() if not key.startswith(("HYPOTHESIS", "FUZZ"))}
+        environment = {key: value for key, value in os.environ.items()
+                       if not key.startswith(("HYPOTHESIS", "FUZZ")) and key != "CI"}
+        if on_ci:  # Hypothesis's own defaults change where CI is set
+            environment["CI"] = "true"
         # Hypothesis' plugin alone: the others take seconds to load and have no say in the examples.
         environment.update(EXAMPLES_FILE=str(tried), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
         if profile:
@@ -57,7 +60,8 @@ def test_make_tests_profile_tries_the_same_examples_in_every_run(run):
     assert run("--hypothesis-seed=7") == first  # a seed given by hand changes nothing either
 
 
-def test_make_fuzzs_rounds_draw_with_their_seeds(run):
-    first = run("--hypothesis-seed=1", profile="fuzz")
-    assert run("--hypothesis-seed=1", profile="fuzz") == first  # a failing round can be rerun
-    assert set(run("--hypothesis-seed=2", profile="fuzz")) != set(first)
+@pytest.mark.parametrize("on_ci", [False, True], ids=["here", "on-ci"])
+def test_make_fuzzs_rounds_draw_with_their_seeds(run, on_ci):
+    first = run("--hypothesis-seed=1", profile="fuzz", on_ci=on_ci)
+    assert run("--hypothesis-seed=1", profile="fuzz", on_ci=on_ci) == first  # a failing round can be rerun
+    assert set(run("--hypothesis-seed=2", profile="fuzz", on_ci=on_ci)) != set(first)
