@@ -3,7 +3,12 @@
 import pytest
 from meta_class import graded  # noqa: F401 - the meta-class, graded once per session
 
+from autograder.grading import markers
 from autograder.tools.scratch_postgres import ScratchPostgres
+
+
+def pytest_configure(config):
+    markers.declare(config)  # the stage markers, from the curriculum (--strict-markers is on)
 
 
 @pytest.fixture(scope="session")
