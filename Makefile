@@ -54,7 +54,7 @@ assignments: setup
 
 # The oldest Python the kit supports: 3.10, Gradescope's newest image (Ubuntu 22.04).
 MIN_PYTHON := 3.10
-VERMIN := $(BIN)/vermin --quiet --no-tips --violations --eval-annotations --target=$(MIN_PYTHON)- --exclude str.decode autograder tests
+VERMIN := $(BIN)/vermin --quiet --no-tips --violations --eval-annotations --target=$(MIN_PYTHON)- --exclude str.decode autograder tests tools
 
 test: setup
 	$(BIN)/ruff check .
@@ -71,7 +71,7 @@ serve: setup
 WORKERS ?= 1
 DB ?= sqlite
 bench-serve: setup
-	$(BIN)/python -m autograder.tools.bench_serve --workers $(WORKERS) --database $(DB)
+	$(BIN)/python -m tools.bench_serve --workers $(WORKERS) --database $(DB)
 
 # The documentation site, from docs/ into site/ (mkdocs.yml; offline: no fonts or plugins fetch anything).
 docs: setup
@@ -90,7 +90,7 @@ lint: setup
 	$(VERMIN)
 
 bench: setup
-	$(BIN)/python -m autograder.tools.bench
+	$(BIN)/python -m tools.bench
 
 # Every student-controlled input of the trusted side, fuzzed with Hypothesis for FUZZ_MINUTES (make
 # test runs the same tests with a small budget, on the same examples every run); prints the examples

@@ -4,7 +4,7 @@ import pytest
 from meta_class import graded  # noqa: F401 - the meta-class, graded once per session
 
 from autograder.grading import markers
-from autograder.tools.scratch_postgres import ScratchPostgres
+from tools.scratch_postgres import ScratchPostgres
 
 
 def pytest_configure(config):
