@@ -29,7 +29,8 @@ KUBERNETES_VERSIONS = ["1.31.0", "1.33.0"]
 UNIT_KIT_ROOT = "/opt/attention-kit"  # where the units expect the kit
 IMAGE_KIT_ROOT = "/kit"  # where the image holds it
 # Tracked top-level entries the image leaves out: what runs no grading and serves no page.
-NOT_IN_THE_IMAGE = {".ci", ".github", ".gitignore", "ARCHITECTURE.md", "SECURITY.md", "tests", "tools"}
+NOT_IN_THE_IMAGE = {".ci", ".github", ".gitignore", "ARCHITECTURE.md", "SECURITY.md", "CONTRIBUTING.md", "mkdocs.yml",
+                    "docs", "tests", "tools"}
 
 
 def _documents(name: str) -> dict[str, dict]:
