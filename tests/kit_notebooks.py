@@ -89,7 +89,7 @@ def printed_close(expected: str, text: str) -> bool:
         pattern = pattern.replace(re.escape(number), f"({_NUMBER})", 1)
     for match in re.finditer(pattern, text):
         if all(abs(_in_last_places(found, book) - _in_last_places(book, book)) <= 1
-               for found, book in zip(match.groups(), numbers)):
+               for found, book in zip(match.groups(), numbers, strict=True)):
             return True
     return False
 

@@ -19,9 +19,9 @@ import sys
 
 import pytest
 
-from autograder.paths import KIT_ROOT
 from autograder.notebooks import known_outputs
 from autograder.notebooks.variants import load_solution, write_submission
+from autograder.paths import KIT_ROOT
 from autograder.student.curriculum import ASSIGNMENTS
 
 OTHER_CPU = {"ATEN_CPU_CAPABILITY": "default", "MKL_ENABLE_INSTRUCTIONS": "SSE4_2"}

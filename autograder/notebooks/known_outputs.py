@@ -140,7 +140,7 @@ def _distinct(expected: torch.Tensor, wrong: dict[str, list[torch.Tensor]]) -> d
         if unclear:
             raise ValueError(f"{mistake_id}: its output lies {unclear[0]:.2g} of the scale from the right one, too"
                              " close to tell apart the same way on every CPU: change the case's input")
-        different = [output for output, distance in zip(outputs, distances) if distance >= FLOAT32_NOISE]
+        different = [output for output, distance in zip(outputs, distances, strict=True) if distance >= FLOAT32_NOISE]
         if different:
             kept[mistake_id] = [_data(output) for output in different]
     return kept
@@ -203,7 +203,7 @@ def differences(committed: dict, fresh: dict) -> list[str]:
             if len(outputs[0]) != len(outputs[1]):
                 found.append(f"{case}: mistake {mistake_id}: {len(outputs[0])} outputs are now {len(outputs[1])}")
                 continue
-            found += [difference for index, pair in enumerate(zip(*outputs))
+            found += [difference for index, pair in enumerate(zip(*outputs, strict=True))
                       for difference in _tensor_differences(*pair, f"{case}: mistake {mistake_id}[{index}]")]
     return found
 

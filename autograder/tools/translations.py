@@ -37,11 +37,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
-from autograder.paths import KIT_ROOT, LOCALES_DIR
 from autograder.feedback.page import PAGE_TEXT
 from autograder.findings.english import SENTENCES
 from autograder.notebooks.self_checks_cell import WORDS as SELF_CHECKS_CELL_WORDS
 from autograder.notebooks.translation import english_hash
+from autograder.paths import KIT_ROOT, LOCALES_DIR
 from autograder.service.web.text import SERVICE_TEXT
 from autograder.student.language import STUDENT_LOCALES_DIR, TRANSLATIONS, catalog_path
 from autograder.student.mistakes import MISTAKES
