@@ -166,7 +166,7 @@ def rendered(outputs: dict | None = None) -> str:
                       sort_keys=True) + "\n"
 
 
-def _tensor_differences(committed, fresh, where: str) -> list[str]:
+def _tensor_differences(committed: list | None, fresh: list | None, where: str) -> list[str]:
     """How a committed tensor (nested lists, or None) differs from a fresh one beyond float32's noise."""
     if committed is None or fresh is None:
         return [] if committed is fresh else [f"{where}: {'new' if committed is None else 'gone'}"]
