@@ -9,20 +9,25 @@ STAMP := $(VENV)/.installed
 # own configuration is warning-free (tests/test_student_package.py checks the build).
 QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
 
-.PHONY: test-fast docs docs-screenshots serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
+.PHONY: test-fast constraints docs docs-screenshots serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
 
 # `make`: set up, then build the student package into dist/.
 all: student-package
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml autograder/student/pyproject.toml
+# The versions every setup installs (make setup, CI, the container image) are pinned in constraints.txt;
+# `make constraints` refreshes them. torch is pinned here, and the kit's own packages are editable.
+CONSTRAINTS := constraints.txt
+SETUP_EXTRAS := dev,service,nbgrader
+
+$(STAMP): pyproject.toml autograder/student/pyproject.toml $(CONSTRAINTS)
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is not here: install Python 3.11 (or 3.10 or newer) and run 'make PYTHON=/path/to/python3'"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
-	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e autograder/student
+	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) torch==2.13.0
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e '.[$(SETUP_EXTRAS)]'
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e autograder/student
 	@# The service's browser tests drive Debian's Chromium (Playwright never downloads a browser here),
 	@# and its tests start a PostgreSQL server of their own from Debian's packages; systemd's verifier
 	@# checks the example units (tests/test_platform_deployment.py).
@@ -32,6 +37,23 @@ $(STAMP): pyproject.toml autograder/student/pyproject.toml
 		else echo "The service's tests need Chromium, PostgreSQL and systemd-analyze: install Debian's packages"\
 		"'chromium', 'postgresql' and 'systemd' (apt-get install chromium postgresql systemd)"; exit 1; fi; }
 	touch $(STAMP)
+
+# constraints.txt afresh: what .[$(SETUP_EXTRAS)] pulls in today, resolved in a scratch venv (without torch,
+# pinned above, and the kit's editable packages). Run it to move to newer releases, then make test, and
+# commit the file: CI installs exactly what the tests passed with.
+CONSTRAINTS_VENV := .constraints-venv
+constraints:
+	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) is not here: run 'make constraints PYTHON=/path/to/python3'"; exit 1; }
+	rm -rf $(CONSTRAINTS_VENV)
+	$(PYTHON) -m venv $(CONSTRAINTS_VENV)
+	$(CONSTRAINTS_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(CONSTRAINTS_VENV)/bin/python -m pip install --quiet torch==2.13.0
+	$(QUIET_BUILD) $(CONSTRAINTS_VENV)/bin/python -m pip install --quiet -e '.[$(SETUP_EXTRAS)]' -e autograder/student
+	{ echo "# Written by make constraints: the versions make setup and CI install (pip install -c constraints.txt)."; \
+	  $(CONSTRAINTS_VENV)/bin/python -m pip freeze --all --exclude-editable | grep -v -i -E '^(pip|torch)=='; \
+	} > $(CONSTRAINTS).new
+	mv $(CONSTRAINTS).new $(CONSTRAINTS)
+	rm -rf $(CONSTRAINTS_VENV)
 
 # The student package (wheel and sdist) into dist/: self-checks, running example, translations.
 student-package: setup
@@ -54,7 +76,7 @@ assignments: setup
 
 # The oldest Python the kit supports: 3.10, Gradescope's newest image (Ubuntu 22.04).
 MIN_PYTHON := 3.10
-VERMIN := $(BIN)/vermin --quiet --no-tips --violations --eval-annotations --target=$(MIN_PYTHON)- --exclude str.decode autograder tests
+VERMIN := $(BIN)/vermin --quiet --no-tips --violations --eval-annotations --target=$(MIN_PYTHON)- --exclude str.decode autograder tests tools
 
 # The suite on TEST_WORKERS pytest-xdist workers, each test file kept on one worker (tests/conftest.py).
 # `make test` runs every test once: lint, the fast tests (what `make test-fast` runs, so a slip fails
@@ -84,7 +106,7 @@ serve: setup
 WORKERS ?= 1
 DB ?= sqlite
 bench-serve: setup
-	$(BIN)/python -m autograder.tools.bench_serve --workers $(WORKERS) --database $(DB)
+	$(BIN)/python -m tools.bench_serve --workers $(WORKERS) --database $(DB)
 
 # The documentation site, from docs/ into site/ (mkdocs.yml; offline: no fonts or plugins fetch anything).
 docs: setup
@@ -103,7 +125,7 @@ lint: setup
 	$(VERMIN)
 
 bench: setup
-	$(BIN)/python -m autograder.tools.bench
+	$(BIN)/python -m tools.bench
 
 # Every student-controlled input of the trusted side, fuzzed with Hypothesis for FUZZ_MINUTES (make
 # test runs the same tests with a small budget, on the same examples every run); prints the examples

@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from autograder import extras
 from autograder.course.reference import BrokenReferenceError
 from autograder.course.rubric import RubricError
 from autograder.grading.discovery import (
@@ -446,6 +447,11 @@ def _similarity(args: argparse.Namespace, console: Console) -> int:
 
 
 def _gradebook(args: argparse.Namespace, console: Console) -> int:
+    try:
+        extras.require("nbgrader", "python -m autograder gradebook")
+    except extras.MissingExtra as missing:
+        console.print(str(missing), markup=False, highlight=False, soft_wrap=True)
+        return 2
     from autograder.platforms.nbgrader_gradebook import GradebookError, record_grades  # nbgrader loads slowly
 
     try:
@@ -508,7 +514,11 @@ def main(argv: list[str] | None = None) -> int:
     if argv and argv[0] in SERVICE_COMMANDS:  # the submission service (autograder/service/)
         from autograder.service.commands import serve_main, service_main
 
-        return (serve_main if argv[0] == "serve" else service_main)(argv[1:])
+        try:
+            return (serve_main if argv[0] == "serve" else service_main)(argv[1:])
+        except extras.MissingExtra as missing:
+            print(missing, file=sys.stderr)
+            return 2
     args = _parser().parse_args(argv)
     console = Console(file=sys.stdout, soft_wrap=True)  # piped output: long lines and paths stay whole
     signal.signal(signal.SIGTERM, _stop)

@@ -25,7 +25,12 @@ from meta_class import graded  # noqa: F401 - the meta-class, graded once per se
 from playwright.sync_api import BrowserType
 from service_harness import LiveService
 
-from autograder.tools.scratch_postgres import ScratchPostgres
+from autograder.grading import markers
+from tools.scratch_postgres import ScratchPostgres
+
+
+def pytest_configure(config):
+    markers.declare(config)  # the stage markers, from the curriculum (--strict-markers is on)
 
 # The test being run (set up, called, torn down), for the helpers that check its markers.
 _running: list[pytest.Item] = []

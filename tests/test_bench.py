@@ -16,7 +16,7 @@ import pytest
 from autograder.reading.notebook import cell_source
 from autograder.records.jobs import GradeOptions
 from autograder.student.curriculum import ASSIGNMENTS
-from autograder.tools import bench, time_breakdown
+from tools import bench, time_breakdown
 
 
 def test_the_class_is_mostly_complete_with_plausible_mistakes_and_some_stubs(tmp_path):

@@ -33,6 +33,7 @@ from autograder.grading.merge import MergeError, merge_shards
 from autograder.grading.outputs import write_shard_record
 from autograder.grading.shard import pytest_args
 from autograder.notebooks.example_class import EXAMPLE_CLASS_DIR
+from autograder.paths import KIT_ROOT
 from autograder.probes.client import Submission
 from autograder.probes.errors import SandboxError, StudentError
 from autograder.reading.notebook import extract_definitions
@@ -115,10 +116,9 @@ def test_the_fork_server_learns_of_cuda_without_initialising_it(tmp_path, monkey
 
 def test_no_process_that_forks_calls_torch_cuda():
     """The fork server, its warm-up and the in-process floor ask only ``machine_report``."""
-    kit = Path(accelerators.__file__).resolve().parents[1]
-    for module in ("worker/forkserver.py", "worker/warmup.py", "tools/inprocess.py", "tools/bench.py",
-                   "sandbox/forkserver.py"):
-        source = (kit / module).read_text(encoding="utf-8")
+    for module in ("autograder/worker/forkserver.py", "autograder/worker/warmup.py", "tools/inprocess.py",
+                   "tools/bench.py", "autograder/sandbox/forkserver.py"):
+        source = (KIT_ROOT / module).read_text(encoding="utf-8")
         code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("#"))
         assert "torch.cuda." not in code, module
 

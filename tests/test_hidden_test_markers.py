@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 
 import pytest
 
 from autograder.course import rubric
-from autograder.paths import HIDDEN_TESTS_DIR
+from autograder.grading import markers
+from autograder.grading.shard import pytest_args
+from autograder.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
 
 
@@ -43,3 +47,20 @@ def test_rubric_gives_points_to_exactly_the_hidden_tests(assignment_id):
     assert sorted(set(points) - set(tests)) == [], "rubric.toml entries without a hidden test"
     assert all(value > 0 and value == int(value) for value in points.values())
     assert rubric.max_score(assignment_id) == 100
+
+
+def test_every_stage_has_its_marker_declared_from_the_curriculum():
+    declared = {line.split(":")[0] for line in markers.marker_lines()}
+    assert declared == {markers.BEHAVIOUR, *all_stages()}
+
+
+def test_the_graders_session_declares_the_stage_markers_without_the_kits_pyproject(tmp_path):
+    """The grader's own pytest session (--strict-markers) reads the markers from the curriculum, through
+    the hidden tests' conftest: an installed kit has no pyproject.toml to list them."""
+    bare = tmp_path / "pytest.ini"
+    bare.write_text("[pytest]\n")  # no markers at all
+    args = [*pytest_args(set(ASSIGNMENTS), ["cpu"]), "--collect-only", "-c", str(bare)]
+    assert "--strict-markers" in args
+    result = subprocess.run([sys.executable, "-m", "pytest", *args], cwd=KIT_ROOT, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]

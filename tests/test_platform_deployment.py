@@ -31,7 +31,7 @@ IMAGE_KIT_ROOT = "/kit"  # where the image holds it
 # Tracked top-level entries the image leaves out: what runs no grading and serves no page (the
 # documentation and its site's settings, the kit's own tests).
 NOT_IN_THE_IMAGE = {".ci", ".github", ".gitignore", "ARCHITECTURE.md", "SECURITY.md", "CONTRIBUTING.md", "docs",
-                    "mkdocs.yml", "tests"}
+                    "mkdocs.yml", "tests", "tools"}
 
 
 def _documents(name: str) -> dict[str, dict]:
@@ -136,9 +136,12 @@ def test_the_image_installs_the_kit_as_make_setup_does():
     assert torch_pin in run_install
     python = re.search(r"^PYTHON \?= (\S+)", makefile, re.MULTILINE).group(1)
     assert run_install.startswith(f"{python} -m venv .venv")
-    for editable in re.findall(r"-e (\S+)", run_install):
+    for editable in re.findall(r"-e '?([^'\s\[]+)", run_install):
         assert (KIT_ROOT / editable / "pyproject.toml").exists()
         assert re.search(rf"-e '?{re.escape(editable)}[\['\s]", makefile), f"make setup does not install {editable}"
+    assert "-e '.[service]'" in run_install  # the image's default command is the service
+    installs = re.findall(r"pip install [^&]*", run_install)[1:]  # after pip: torch, the kit, its student package
+    assert all("-c constraints.txt" in install for install in installs), installs
 
 
 def test_the_images_default_command_is_the_web_as_its_unprivileged_user():

@@ -18,6 +18,7 @@ from autograder.reading.notebook import cell_source, extract_definitions
 from autograder.student import selfcheck
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages
 from autograder.student.example import your_journey_inputs, your_journey_tokens
+from autograder.student.language import LANGUAGES
 from autograder.student.mistakes import MISTAKES
 from autograder.student.selfcheck import CheckResult, catalog, check, figures, hint, run_check, self_checks
 from autograder.student.selfcheck.figures import draw, use_fonts
@@ -298,7 +299,7 @@ def test_a_recognised_mistake_in_attention_weights_comes_with_its_figure(stage, 
     else:
         assert figure.yours.triu(diagonal=1).sum() > 1
     torch.testing.assert_close(figure.right.sum(dim=-1), torch.ones(6, dtype=torch.float64))
-    for language in ("en", "zh", "pt"):
+    for language in LANGUAGES:
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # a glyph missing from every font is a warning: none may be
             use_fonts(language)
@@ -389,7 +390,7 @@ def test_every_stage_has_three_tiers_in_every_language_and_only_the_third_shows_
     assert set(IDEAS) == set(FUNCTIONS) == set(CODE) == set(all_stages())
     for stage in all_stages():
         ast.parse(textwrap.dedent(CODE[stage]))  # the code of tier 3 is Python
-        for language in ("en", "zh", "pt"):
+        for language in LANGUAGES:
             with catalog.speaking(language):
                 idea, functions = catalog.tier_text(stage, 1), catalog.tier_text(stage, 2)
             assert idea
@@ -637,7 +638,7 @@ def test_hint_tiers_1_and_2_hold_no_code_line_of_the_solution(stage):
     code comes at tier 3 only, when asked for."""
     atoms = _solution_code_atoms(stage)
     assert atoms
-    for language in ("en", "zh", "pt"):
+    for language in LANGUAGES:
         with catalog.speaking(language):
             shown = {"idea": catalog.tier_text(stage, 1), "functions": catalog.tier_text(stage, 2)}
             for key in _findings_of(stage):
@@ -673,7 +674,7 @@ def test_a_leak_is_named_from_the_attention_weights_and_never_drawn_against_its_
     caption comes only over a lit triangle."""
     wrong = (_causal_attention if module == "CausalAttention" else _multi_head_attention)(old, new)
     namespace = {module: wrong, **(_split_and_merge() if module == "MultiHeadAttention" else {})}
-    for language in ("en", "zh", "pt"):
+    for language in LANGUAGES:
         result = run_check(module, namespace, language)
         assert not result.passed
         assert result.hint == catalog.texts(language)[mistake]
@@ -748,7 +749,7 @@ def test_a_module_causal_through_is_causal_without_a_mask_buffer_passes_as_the_g
     assert catalog.diagnosis(result.hint) in hint_line("CausalAttention", {"CausalAttention": plain}, "en", 1)
 
 
-@pytest.mark.parametrize("language", ["en", "zh", "pt"])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_tier_1_of_every_mistake_is_a_whole_sentence_that_keeps_code_spelt_as_code(language):
     """A hint starting with code keeps its spelling (nn.Linear, not Nn.Linear), and tier 1 (the
     part before the fix) closes every parenthesis it opens; keys.T on a batch is said in words."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import copy
+import importlib
 import json
 import os
 import re
@@ -53,6 +54,7 @@ from autograder.student.mistakes import MISTAKES
 from autograder.student.selfcheck import catalog as selfcheck_catalog
 from autograder.student.selfcheck import run_check
 from autograder.tools import translations
+from autograder.worker import forkserver
 
 NOTEBOOKS = [(language, assignment) for language in TRANSLATIONS for assignment in ASSIGNMENTS]
 # What a check prints for a stub, per language (the start of the line after the stage name).
@@ -79,6 +81,14 @@ def _fields(template: str) -> set[str]:
 
 
 # ---------------------------------------------------------------- the notebooks (fast)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_language_has_the_module_its_setup_cell_imports_and_workers_preload_it(language):
+    """The setup cell imports ``attention_kit_student.<language>``; workers cannot read the kit's folder,
+    so the fork server must have imported it before they start."""
+    assert callable(importlib.import_module(f"attention_kit_student.{language}").check)
+    assert f"attention_kit_student.{language}" in forkserver.helper_modules()
 
 
 @pytest.mark.parametrize(("language", "assignment"), NOTEBOOKS)

@@ -27,7 +27,7 @@ from autograder.grading.trust import READABILITY_PROBE
 from autograder.notebooks.variants import load_solution, load_student, write_submission
 from autograder.paths import KIT_ROOT
 from autograder.records.jobs import GradeOptions
-from autograder.tools.inprocess import InProcessWorkers
+from tools.inprocess import InProcessWorkers
 
 pytestmark = pytest.mark.slow
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import inspect
 import re
 import sys
 import time
@@ -71,6 +72,15 @@ def _overloaded(error: Exception) -> str | None:
     if type(error).__name__ == "OutOfMemoryError":
         return f"the grader's GPU ran out of memory: {str(error)[:200]}"
     return None
+
+
+def _arguments(item: pytest.Function) -> dict[str, object]:
+    """What the test function takes, from the fixtures pytest set up for it: its parameters without a
+    default, as pytest passes them (read from the function's signature, not pytest's private
+    ``_fixtureinfo``; ``funcargs`` also holds autouse fixtures the function does not take)."""
+    parameters = inspect.signature(item.obj).parameters.values()
+    return {parameter.name: item.funcargs[parameter.name] for parameter in parameters
+            if parameter.default is parameter.empty and parameter.name in item.funcargs}
 
 
 def _recover_memory() -> None:
@@ -150,7 +160,7 @@ class GradingPlugin:
         """Run a hidden test; run it again when the machine, not the student, stopped it."""
         if self._submission_of(pyfuncitem) is None:
             return None  # pytest's own call
-        arguments = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
+        arguments = _arguments(pyfuncitem)
         for attempt in range(1, TRIES_WHEN_OVERLOADED + 1):
             try:
                 pyfuncitem.obj(**arguments)
@@ -193,9 +203,10 @@ class GradingPlugin:
             self._record(item, submission, stage, status, found, observed.largest_difference)
         when = call.when
         assert when != "collect"  # a test's own phases (pytest's TestReport.from_item_and_call asserts it too)
-        return pytest.TestReport(item.nodeid, item.location, {},
-                                 "passed" if status is TestStatus.PASSED else "failed",
-                                 str(found) if found else None, when, (), call.duration, call.start, call.stop)
+        return pytest.TestReport(nodeid=item.nodeid, location=item.location, keywords={},
+                                 outcome="passed" if status is TestStatus.PASSED else "failed",
+                                 longrepr=str(found) if found else None, when=when, duration=call.duration,
+                                 start=call.start, stop=call.stop)
 
     def pytest_sessionfinish(self) -> None:
         self._opener.finish()

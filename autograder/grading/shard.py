@@ -138,7 +138,10 @@ def pytest_args(assignments: set[str], devices: list[str]) -> list[str]:
     # Plugins that cost time on every test and give the grader nothing are switched off: the
     # terminal report alone costs about 0.5 ms per test (GradingPlugin keeps what went wrong),
     # and unraisableexception and threadexception run full garbage collections.
-    args = ["--capture=no", "--assert=plain", "--import-mode=importlib", "-o", "addopts=", "--rootdir", str(KIT_ROOT)]
+    # --strict-markers: a hidden test whose stage marker the curriculum does not know (a typo) stops the
+    # run, rather than scoring under no stage (autograder/grading/markers.py declares them).
+    args = ["--capture=no", "--assert=plain", "--import-mode=importlib", "-o", "addopts=", "--strict-markers",
+            "--rootdir", str(KIT_ROOT)]
     for plugin in ("terminal", "cacheprovider", "logging", "warnings", "junitxml", "doctest", "pastebin", "stepwise",
                    "unraisableexception", "threadexception"):
         args += ["-p", f"no:{plugin}"]

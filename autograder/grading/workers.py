@@ -4,7 +4,7 @@ workers of its job slot.
 ``SandboxedWorkers`` is what grading uses: one fork server (the only process that imports
 torch before any shard exists) forks every shard and every worker; each job slot's workers run
 as a user of their own, in a sandbox that hides the submissions and the outputs. The benchmark's
-in-process floor (``autograder.tools.inprocess``) is the other kind. Nothing here imports torch.
+in-process floor (``tools/inprocess.py``, outside the installed package) is the other kind. Nothing here imports torch.
 """
 
 from __future__ import annotations

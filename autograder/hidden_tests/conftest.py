@@ -13,6 +13,7 @@ import pytest
 import torch
 
 from autograder.course.reference import load_reference
+from autograder.grading import markers
 from autograder.grading.plugin import GRADING_PLUGIN
 from autograder.paths import solution_notebook
 from autograder.worker.precision import math_attention_kernel, pin_float32
@@ -46,6 +47,8 @@ def dtype(request) -> torch.dtype:
 
 
 def pytest_configure(config):
+    # The stage markers, from the curriculum: the grader's session reads no pyproject.toml's list.
+    markers.declare(config)
     # One thread, as in the grader: tiny tensors only lose time to a thread pool.
     torch.set_num_threads(1)
     # TF32 would make correct GPU answers differ from the reference by about 1e-3, and the fused

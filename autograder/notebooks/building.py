@@ -26,8 +26,8 @@ import tempfile
 from pathlib import Path
 
 import nbformat
-from nbgrader.utils import compute_checksum
 
+from autograder import extras
 from autograder.notebooks import self_checks_cell
 from autograder.notebooks.solutions_only import student_cells
 from autograder.notebooks.translation import TranslationError, translated_notebook
@@ -131,6 +131,8 @@ def run_generate_assignment(course_dir: Path, assignment_id: str) -> Path:
 def finish_student_notebook(released: Path, location: str | None = None) -> nbformat.NotebookNode:
     """Name the stage in every stub, leave out the cells for the solutions only, strip anything
     run-specific, and write the self-checks cell (English, installing from ``location``)."""
+    from nbgrader.utils import compute_checksum  # the [nbgrader] extra: main() checks it is there
+
     notebook = with_self_checks(nbformat.read(released, as_version=4), DEFAULT_LANGUAGE, location)
     notebook.cells = student_cells(notebook.cells)
     for cell in notebook.cells:
@@ -151,6 +153,8 @@ def finish_student_notebook(released: Path, location: str | None = None) -> nbfo
 
 def with_stubs_in(notebook: nbformat.NotebookNode, language: str) -> nbformat.NotebookNode:
     """``notebook`` (a released one) with the stub of every answer cell worded in ``language``."""
+    from nbgrader.utils import compute_checksum
+
     for cell in notebook.cells:
         nbgrader = cell.metadata.get("nbgrader", {})
         if cell.cell_type == "code" and nbgrader.get("solution"):
@@ -228,8 +232,9 @@ def main(argv: list[str] | None = None) -> int:
                              f" notebook (default: {self_checks_cell.wheel_name()}), a URL or a package name")
     args = parser.parse_args(argv)
     try:
+        extras.require("nbgrader", "python -m autograder.notebooks.building (make assignments)")
         build(ASSIGNMENTS_DIR, COURSE_DIR, args.checks_package)
-    except BuildError as error:
+    except (BuildError, extras.MissingExtra) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     return 0

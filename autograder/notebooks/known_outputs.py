@@ -21,6 +21,7 @@ import torch
 
 from autograder.course.reference import load_reference
 from autograder.hidden import wrong_outputs
+from autograder.student.curriculum import ASSIGNMENTS
 from autograder.student.selfcheck import cases
 from autograder.student.selfcheck.expectations import seed_weights
 from autograder.student.selfcheck.known import KNOWN_FILE
@@ -38,7 +39,7 @@ DISTINCT_MARGIN = 16
 
 def _reference(stage_or_class: str) -> types.SimpleNamespace:
     """The reference namespace that defines ``stage_or_class``."""
-    for assignment in ("01_attention_scores", "02_self_attention", "03_causal_attention", "04_multi_head_attention"):
+    for assignment in ASSIGNMENTS:
         namespace = load_reference(assignment)
         if hasattr(namespace, stage_or_class):
             return namespace

@@ -18,10 +18,13 @@ import time
 import traceback
 from pathlib import Path
 
+from autograder import extras
+
 SETTINGS = "autograder.service.settings"
 
 
 def _setup(config: Path | None = None) -> None:
+    extras.require("service", "python -m autograder serve (and service)")  # before Django is imported
     if config is not None:
         os.environ["KIT_SERVICE_CONFIG"] = str(config.resolve())
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", SETTINGS)

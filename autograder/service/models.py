@@ -11,9 +11,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from autograder.student.curriculum import ASSIGNMENTS
-
-ASSIGNMENT_CHOICES = [(assignment, assignment) for assignment in ASSIGNMENTS]
+# An assignment id is a plain string here, with no choices: a choices list would be frozen into the
+# migrations, so a new notebook would need one. What may be stored is checked against the curriculum
+# (autograder.student.curriculum.ASSIGNMENTS) where an id comes in: uploads, the API, the instructor's
+# pages and commands, LTI launches.
 
 
 class Visibility(models.TextChoices):
@@ -32,7 +33,7 @@ class Counting(models.TextChoices):
 class AssignmentPolicy(models.Model):
     """How one assignment runs in the service. Times are the server's."""
 
-    assignment_id = models.CharField(max_length=64, primary_key=True, choices=ASSIGNMENT_CHOICES)
+    assignment_id = models.CharField(max_length=64, primary_key=True)
     accepting = models.BooleanField(default=True)
     due_at = models.DateTimeField(null=True, blank=True)
     late_penalty_percent = models.FloatField(default=0.0)  # of the maximum, per started day late
@@ -72,7 +73,7 @@ class Submission(models.Model):
     """One upload, stored whole before it is acknowledged."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="submissions")
-    assignment_id = models.CharField(max_length=64, choices=ASSIGNMENT_CHOICES)
+    assignment_id = models.CharField(max_length=64)
     received_at = models.DateTimeField(db_index=True)  # the server's clock, never the student's
     sha256 = models.CharField(max_length=64)
     size = models.PositiveIntegerField()
@@ -116,7 +117,7 @@ class Adjustment(models.Model):
     """Points added to (or taken from) a student's counted score for an assignment, with a reason."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="adjustments")
-    assignment_id = models.CharField(max_length=64, choices=ASSIGNMENT_CHOICES)
+    assignment_id = models.CharField(max_length=64)
     points = models.FloatField()
     reason = models.CharField(max_length=500)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -226,7 +227,7 @@ class LtiResourceLink(models.Model):
 
     context = models.ForeignKey(LtiContext, on_delete=models.CASCADE, related_name="links")
     resource_link_id = models.CharField(max_length=255)
-    assignment_id = models.CharField(max_length=64, choices=ASSIGNMENT_CHOICES)
+    assignment_id = models.CharField(max_length=64)
     title = models.CharField(max_length=255, blank=True)
     lineitem_url = models.URLField(max_length=1024, blank=True)
     # A sender finding or making the line item holds it (two would otherwise make two line items).

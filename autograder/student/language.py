@@ -21,10 +21,13 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+# The kit's languages, English first and then in build order, each with the BCP 47 tag its pages
+# declare (<html lang>): the one list of them that everything else reads. A new language is a line
+# here, its catalogs and its setup cell's module (docs/contributing/index.md, "Adding a language").
+HTML_LANG = {"en": "en", "zh": "zh-Hans", "pt": "pt-BR"}
 DEFAULT_LANGUAGE = "en"
-TRANSLATIONS = ("zh", "pt")  # the languages with catalogs, in build order
-LANGUAGES = (DEFAULT_LANGUAGE, *TRANSLATIONS)
-HTML_LANG = {"en": "en", "zh": "zh-Hans", "pt": "pt-BR"}  # BCP 47 tags for <html lang>
+LANGUAGES = tuple(HTML_LANG)
+TRANSLATIONS = LANGUAGES[1:]  # the languages with catalogs
 
 METADATA_KEY = "attention_kit"
 STUDENT_LOCALES_DIR = Path(__file__).resolve().parent / "locales"

@@ -25,15 +25,25 @@ from autograder.worker.warmup import warm_up_torch
 
 # Modules the notebooks import at the top (their setup cell's included): loaded once here, so a
 # worker's import is free (and the student package imports although the kit's folder, where
-# an editable install keeps it, is hidden from workers).
+# an editable install keeps it, is hidden from workers). The setup cell's module of each language
+# follows (``helper_modules``).
 PRELOADED_MODULES = ["numpy", "matplotlib.pyplot", "contextlib", "importlib.util", "subprocess",
-                     "attention_kit_student", "attention_kit_student.selfcheck",
-                     "attention_kit_student.en", "attention_kit_student.zh", "attention_kit_student.pt"]
+                     "attention_kit_student", "attention_kit_student.selfcheck"]
+
+
+def helper_modules() -> list[str]:
+    """``attention_kit_student.<language>`` for every language of the student package's own list
+    (a new language is preloaded with no change here); none without the package."""
+    try:
+        languages = importlib.import_module("attention_kit_student.language").LANGUAGES
+    except ImportError:
+        return []
+    return [f"attention_kit_student.{language}" for language in languages]
 
 
 def warm_up() -> None:
     """Pay imports and torch's first-call costs once, here, rather than in every worker."""
-    for name in PRELOADED_MODULES:
+    for name in [*PRELOADED_MODULES, *helper_modules()]:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
     warm_up_torch()

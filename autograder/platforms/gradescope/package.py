@@ -20,7 +20,7 @@ from autograder.student.curriculum import ASSIGNMENTS
 SCRIPTS_DIR = Path(__file__).resolve().parent
 SCRIPTS = ("setup.sh", "run_autograder")
 DEFAULT_OUT = KIT_ROOT / "build" / "gradescope"
-_KIT_FILES = ("pyproject.toml", "README.md")
+_KIT_FILES = ("pyproject.toml", "README.md", "constraints.txt")
 _KIT_FOLDERS = ("autograder", "solutions")
 _LEFT_OUT = ("__pycache__", ".ipynb_checkpoints", "build")  # and *.egg-info: build leftovers
 _DATE = (1980, 1, 1, 0, 0, 0)

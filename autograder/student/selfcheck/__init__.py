@@ -13,14 +13,19 @@ waits until the student asks for it. Passing is a good sign, not the grade: the 
 compare against the reference on many more shapes, dtypes and devices. Nothing here reads the
 solutions, holds a reference implementation or computes an answer.
 
-The checks of each notebook live in ``assignment_0N`` and register themselves with
-``registry.check_of``; ``runner`` runs one and words the result in the notebook's language
-(``catalog``).
+The checks of each notebook live in ``assignment_<nn>`` (``nn``: the number its id starts with)
+and register themselves with ``registry.check_of`` when imported, for every notebook of the
+curriculum; ``runner`` runs one and words the result in the notebook's language (``catalog``).
 """
 
-from . import assignment_01, assignment_02, assignment_03, assignment_04  # noqa: F401
+import importlib
+
+from ..curriculum import ASSIGNMENTS
 from .catalog import MESSAGES
 from .registry import CHECKS
 from .runner import CheckResult, SelfChecks, check, hint, run_check, self_checks
+
+for _assignment in ASSIGNMENTS:
+    importlib.import_module(f"{__name__}.assignment_{_assignment[:2]}")
 
 __all__ = ["CHECKS", "MESSAGES", "CheckResult", "SelfChecks", "check", "hint", "run_check", "self_checks"]

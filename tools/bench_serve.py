@@ -18,7 +18,7 @@ it (the kit's figures are measured on shared machines: the load says how much of
 took). The memory (RSS) of every process of the service is sampled and each kind's peak printed.
 The load is bounded in count and time and goes to 127.0.0.1 only.
 
-    python -m autograder.tools.bench_serve [--students 200] [--window 60] [--warm 20] [--workers 1]
+    python -m tools.bench_serve [--students 200] [--window 60] [--warm 20] [--workers 1]
                                            [--database sqlite|postgres] [--poll SECONDS]
 """
 
@@ -114,7 +114,7 @@ class Service:
         self.postgres = None
         self.env = {**os.environ, "KIT_SERVICE_DATA": str(self.root / "data"), "KIT_SERVICE_BASE_URL": self.base}
         if database == "postgres":
-            from autograder.tools.scratch_postgres import ScratchPostgres
+            from tools.scratch_postgres import ScratchPostgres
 
             self.postgres = ScratchPostgres().start()
             self.env["KIT_SERVICE_DATABASE_URL"] = self.postgres.url

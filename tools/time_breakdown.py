@@ -1,4 +1,4 @@
-"""``python -m autograder.tools.time_breakdown``: where a complete notebook's grading time goes.
+"""``python -m tools.time_breakdown``: where a complete notebook's grading time goes.
 
 A class of complete notebooks (every assignment, several students) is graded with the bench's
 in-process floor (one shard, student code in the shard's own process: no isolation) while a
@@ -11,7 +11,7 @@ that a before and an after can be told apart from noise. What isolation itself c
 sandboxed worker per notebook, the socket between them) is the bench's isolated time minus this
 floor.
 
-    python -m autograder.tools.time_breakdown [--students N] [--rounds R]
+    python -m tools.time_breakdown [--students N] [--rounds R]
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from autograder.notebooks.example_class import complete_notebook
 from autograder.notebooks.variants import write_submission
 from autograder.records.jobs import GradeOptions, ShardJob
 from autograder.student.curriculum import ASSIGNMENTS
-from autograder.tools.bench import BENCH_DIR, GradingTime, time_ours
-from autograder.tools.inprocess import InProcessWorkers
+from tools.bench import BENCH_DIR, GradingTime, time_ours
+from tools.inprocess import InProcessWorkers
 
 # (part, how a frame's file shows it): the first part found on a sample's stack gets the sample.
 PARTS = [
@@ -120,7 +120,7 @@ def sampled_run(students: int) -> tuple[GradingTime, Counter]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder.tools.time_breakdown",
+    parser = argparse.ArgumentParser(prog="python -m tools.time_breakdown",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=6, help="complete copies of every notebook (default 6)")
     parser.add_argument("--rounds", type=int, default=3, help="times the class is graded (default 3)")

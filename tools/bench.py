@@ -11,7 +11,7 @@ run in one process with no isolation at all: what the checks themselves cost. Ou
 start-up (a fork server importing torch, then the canary) is paid once per run, so the bench
 also prints it, the cost of each further notebook, and that cost for each kind of notebook.
 
-    python -m autograder.tools.bench [--students N] [--rounds R] [--jobs J]
+    python -m tools.bench [--students N] [--rounds R] [--jobs J]
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from autograder.reading.notebook import cell_source
 from autograder.records.jobs import GradeOptions
 from autograder.sandbox.layout import is_worker_uid
 from autograder.student.curriculum import ASSIGNMENTS
-from autograder.tools.inprocess import InProcessWorkers
+from tools.inprocess import InProcessWorkers
 
 BENCH_DIR = KIT_ROOT / "bench-output"
 CHAPTER = 1200  # notebooks of one chapter in a 300-student course
@@ -315,7 +315,7 @@ def _spread(runs: list[GradingTime]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder.tools.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=20, help="students in the generated class (default 20)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of our grader (default 3; the median counts)")
     parser.add_argument("--nbgrader-rounds", type=int, default=1, help="rounds of nbgrader autograde (default 1)")
