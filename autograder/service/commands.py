@@ -326,22 +326,38 @@ def serve_main(argv: list[str]) -> int:
 
 
 def _fork(run, *args) -> int:
-    """A child of serve running ``run(*args)``, which exits with it."""
+    """A child of serve running ``run(*args)``, which exits with it. gunicorn ends its arbiter, and
+    each of the web workers it forks from there, with ``sys.exit``: that is their exit status, no
+    failure to print."""
     pid = os.fork()
     if pid == 0:
         code = 1
         try:
             code = run(*args) or 0
+        except SystemExit as stop:
+            code = _exit_status(stop)
         except BaseException:  # noqa: BLE001 - say why the child could not run, then go
             traceback.print_exc()
         finally:
+            for stream in (sys.stdout, sys.stderr):  # os._exit flushes nothing
+                with contextlib.suppress(Exception):
+                    stream.flush()
             os._exit(code)
     return pid
 
 
+def _exit_status(stop: SystemExit) -> int:
+    """The status ``sys.exit(value)`` gives the interpreter: a number as it is, None as 0, a
+    message printed and 1."""
+    if stop.code is None or isinstance(stop.code, int):
+        return stop.code or 0
+    print(stop.code, file=sys.stderr)
+    return 1
+
+
 def _supervise(args, config) -> int:
     """Run the web process, the passback sender and the grading workers until stopped; restart a
-    worker or the sender when it dies."""
+    worker or the sender when it dies. Exits 0 only when every child stopped with status 0."""
     from autograder.service.lti.sender import serve_unprivileged
     from autograder.service.webserver import run_web
 
@@ -376,22 +392,35 @@ def _supervise(args, config) -> int:
                           file=sys.stderr, flush=True)
                     workers[index] = subprocess.Popen(worker_command)
     finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.terminate()
-        for pid in (web_pid, sender_pid):
-            if pid:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGTERM)
-        for worker in workers:
-            try:
-                worker.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                worker.kill()
-        for pid in (web_pid, sender_pid):
-            if pid:
-                with contextlib.suppress(ChildProcessError):
-                    os.waitpid(pid, 0)
-    return 0
+        unclean = _stop_children({"the web process": web_pid, "the passback sender": sender_pid}, workers)
+        for line in unclean:
+            print(f"{line} did not stop cleanly", file=sys.stderr, flush=True)
+    return 1 if unclean else 0
 
 
+def _stop_children(forked: dict[str, int], workers: list[subprocess.Popen]) -> list[str]:
+    """SIGTERM to each child (a grading worker finishes its job first; after 20 s it is killed),
+    then what did not exit with status 0, each named with its status."""
+    for worker in workers:
+        if worker.poll() is None:
+            worker.terminate()
+    for pid in forked.values():
+        if pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+    unclean = []
+    for worker in workers:
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+        if worker.returncode != 0:
+            unclean.append(f"grading worker {worker.pid} (exit status {worker.returncode})")
+    for name, pid in forked.items():
+        if pid:
+            with contextlib.suppress(ChildProcessError):
+                status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+                if status != 0:
+                    unclean.append(f"{name} {pid} (exit status {status})")
+    return unclean

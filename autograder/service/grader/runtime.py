@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 import socket
 import sys
 import threading
@@ -105,8 +106,21 @@ def _task_loop(running: _Running):
                   startup_delay=False, max_tasks=None, worker_id=running.worker_id[:64], excluded_queue_names=[])
 
 
+def _stop_now(signum: int, frame: object) -> None:
+    """SIGTERM or SIGINT while no job runs (the grader starting, a wait before trying again): stop
+    now. The grader's processes are closed on the way out, and the worker exits 0. In the task
+    loop, django-tasks' own handler lets the job in hand finish first."""
+    raise SystemExit(0)
+
+
+def _handle_stop_signals() -> None:
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, _stop_now)
+
+
 def run(options: GradeOptions) -> int:
     global _RUNNING
+    _handle_stop_signals()
     worker_id = f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
     now = timezone.now()
     GradingWorker.objects.create(worker_id=worker_id, host=socket.gethostname(), pid=os.getpid(), started_at=now,
@@ -133,7 +147,7 @@ def run(options: GradeOptions) -> int:
             running.loop = _task_loop(running)
             running.loop.configure_signals()
             running.loop.run()
-            running.loop.reset_signals()
+            _handle_stop_signals()
             running.grader.close()
             running.grader = None
             if not running.needs_restart:
