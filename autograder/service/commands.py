@@ -11,9 +11,11 @@ import contextlib
 import csv
 import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -303,6 +305,17 @@ def serve_main(argv: list[str]) -> int:
                         " sign-in links (make serve does this)")
     args = parser.parse_args(argv)
     os.environ.setdefault("KIT_SERVICE_BASE_URL", f"http://{args.host}:{args.port}")
+    # prometheus-client's multiprocess folder (autograder.service.metrics): fresh for each serve,
+    # named before any process imports the library, which reads it once.
+    metrics_folder = Path(tempfile.mkdtemp(prefix="attention-kit-metrics-"))
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_folder)
+    try:
+        return _serve(args, metrics_folder)
+    finally:
+        shutil.rmtree(metrics_folder, ignore_errors=True)
+
+
+def _serve(args: argparse.Namespace, metrics_folder: Path) -> int:
     _setup(args.config)
     from django.conf import settings
     from django.contrib.auth import get_user_model
@@ -319,6 +332,10 @@ def serve_main(argv: list[str]) -> int:
             print("  " + line)
     if config.database_url.startswith("sqlite"):
         _prepare_data_dir(config.data_dir, config.web_user)
+    if os.geteuid() == 0:
+        from autograder.service.webserver import web_user_ids
+
+        os.chown(metrics_folder, *web_user_ids(config.web_user))  # the web processes write their counts there
     from django.db import connections
 
     connections.close_all()  # nothing of this process's connections crosses a fork

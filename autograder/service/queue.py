@@ -73,6 +73,12 @@ def release(grading: Grading, worker_id: str) -> None:
             grade.enqueue(grading.id)
 
 
+def living_workers(now=None):
+    """The grading workers that have not stopped and whose heartbeat is fresh, whatever their state."""
+    now = now or timezone.now()
+    return GradingWorker.objects.exclude(state=WorkerState.STOPPED).filter(heartbeat_at__gte=now - STALE_AFTER)
+
+
 def _dead(worker: GradingWorker, now) -> bool:
     if worker.state == WorkerState.STOPPED or worker.heartbeat_at < now - STALE_AFTER:
         return True
