@@ -173,3 +173,53 @@ def test_the_metrics_scraped_during_a_rush_match_the_database(request, database)
         assert sorted(int(found) for found in re.findall(r"^grading job submission=(\d+) ", log, re.MULTILINE)) == ids
     finally:
         live.close()
+
+
+def _without_csrf(html: str) -> str:
+    """A page without the one thing each rendering makes anew: its forms' CSRF token."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', 'name="csrfmiddlewaretoken"', html)
+
+
+def _pages(live: LiveService, submissions: dict[str, int]) -> dict[str, str]:
+    """Each student's feedback page and the instructor's class table, as they read them."""
+    pages = {}
+    for student, submission in submissions.items():
+        answer = live.signed_in(student).get(f"{live.url}/submissions/{submission}/feedback", timeout=30)
+        assert answer.status_code == 200, answer.text[-500:]
+        pages[student] = answer.text
+    table = live.signed_in("teacher", instructor=True).get(f"{live.url}/instructor/class", timeout=30)
+    assert table.status_code == 200
+    pages["class table"] = _without_csrf(table.text)
+    return pages
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+def test_a_backup_restored_into_a_fresh_service_serves_the_same_pages(request, database):
+    server = request.getfixturevalue("postgres") if database == "postgres" else None
+    original = LiveService(database_url=server.new_database("original") if server else None).start()
+    restored = LiveService(workers=0, database_url=server.new_database("restored") if server else None)
+    try:
+        submissions = {}
+        for student, source, assignment in (("kept", "ada_full_marks", "01_attention_scores"),
+                                            ("also_kept", "ben_partial", "02_self_attention")):
+            token = _token(original, student)
+            answer = original.api_submit(token, assignment, notebook_bytes(source, assignment))
+            submissions[student] = answer.json()["id"]
+            original.wait_graded(token, submissions[student])
+        before = _pages(original, submissions)
+        assert "kept" in before["class table"]
+
+        backup = original.root / "service.backup"
+        original.cli("backup", str(backup))  # while the service runs
+        assert backup.stat().st_mode & 0o777 == 0o600  # it holds the tool's keys
+        refused = original.cli("restore", str(backup), check=False)
+        assert refused.returncode == 1
+        assert "--replace" in refused.stderr  # a database in use is never overwritten unasked
+        original.stop()
+
+        restored.cli("restore", str(backup))  # into a fresh data folder (and a new PostgreSQL database)
+        restored.start(wait_for_worker=False)
+        assert _pages(restored, submissions) == before
+    finally:
+        restored.close()
+        original.close()

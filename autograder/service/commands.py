@@ -81,6 +81,12 @@ def _parser() -> argparse.ArgumentParser:
         command = commands.add_parser(name, help=f"write {what}")
         command.add_argument("--out", type=Path, required=True)
     commands.add_parser("status", help="the grading workers and the queue")
+    backup = commands.add_parser("backup", help="copy the database to a file, while the service runs (SQLite's"
+                                 " online backup; pg_dump on PostgreSQL)")
+    backup.add_argument("out", type=Path, help="the backup file to write (0600: it holds the tool's keys)")
+    restore = commands.add_parser("restore", help="put a backup in place of the database (stop serve first)")
+    restore.add_argument("backup", type=Path, help="a file that `service backup` wrote")
+    restore.add_argument("--replace", action="store_true", help="replace a database that already holds a service")
     commands.add_parser("passback", help="deliver scores to LMS gradebooks (serve starts one)")
     lti = commands.add_parser("lti", help="LTI 1.3: register learning platforms, rotate the tool's key")
     lti_actions = lti.add_subparsers(dest="lti_action", required=True)
@@ -124,6 +130,15 @@ def service_main(argv: list[str]) -> int:
         from autograder.service.lti.admin import lti_command
 
         return lti_command(args)
+    if args.action in ("backup", "restore"):
+        from autograder.service import backup
+
+        try:
+            print(backup.backup(args.out) if args.action == "backup" else backup.restore(args.backup, args.replace))
+        except backup.BackupError as error:
+            print(error, file=sys.stderr)
+            return 1
+        return 0
     from django.conf import settings
 
     from autograder.service import accounts, gradebook, queue
