@@ -101,7 +101,8 @@ test-fast: setup
 serve: setup
 	$(BIN)/python -m autograder serve --demo
 
-# The service under load on loopback: warm upload-to-feedback latency and a 200-student rush, with
+# The service under load on loopback: warm upload-to-feedback latency, a 200-student rush, and a
+# mixed rush (5 % of it endless loops or memory hogs: the innocent students' latency), with
 # WORKERS grading workers on DB (sqlite, or postgres: a scratch PostgreSQL server on loopback).
 WORKERS ?= 1
 DB ?= sqlite

@@ -18,7 +18,8 @@ from autograder.paths import KIT_ROOT
 
 # The modules each extra's packages provide (their import names), as pyproject.toml lists them.
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
-    "service": ("django", "django_tasks", "django_tasks_db", "gunicorn", "psycopg", "pylti1p3"),
+    "service": ("django", "django_tasks", "django_tasks_db", "gunicorn", "psycopg", "pylti1p3",
+                "prometheus_client"),
     "nbgrader": ("nbgrader",),
 }
 

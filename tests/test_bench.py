@@ -1,4 +1,5 @@
-"""The benchmark's own parts: its class, its class of one, its nbgrader masters and its memory watch.
+"""The benchmark's own parts: its class, its class of one, its nbgrader masters and its memory watch,
+and the service bench's mixed rush.
 
 The full ``make bench`` takes minutes (nbgrader autograde on every notebook) and is run by hand;
 these tests keep its pieces honest.
@@ -8,15 +9,18 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 
+from autograder.notebooks.variants import answer_cell
 from autograder.reading.notebook import cell_source
 from autograder.records.jobs import GradeOptions
 from autograder.student.curriculum import ASSIGNMENTS
-from tools import bench, time_breakdown
+from tools import bench, bench_serve, time_breakdown
 
 
 def test_the_class_is_mostly_complete_with_plausible_mistakes_and_some_stubs(tmp_path):
@@ -76,3 +80,17 @@ def test_the_time_breakdown_charges_every_sample_to_a_part_of_the_grader():
     assert set(samples) <= parts
     assert int(samples["the student's code, run by the probe server"]) > 0
     assert int(samples["the reference solution"]) > 0
+
+
+def test_the_mixed_rush_holds_its_share_of_endless_loops_and_memory_hogs_spread_over_the_window():
+    random.seed(0)
+    plan = bench_serve.rush_plan([f"student{index}" for index in range(200)], 60, 0.05)
+    kinds = Counter(kind for _, _, kind, _ in plan)
+    assert (kinds["endless loop"], kinds["memory hog"]) == (5, 5)
+    assert sum(kinds.values()) == 200
+    assert all(0 <= second <= 60 for *_, second in plan)
+    plain = {kind for _, _, kind, _ in bench_serve.rush_plan([f"student{index}" for index in range(200)], 60)}
+    assert plain.isdisjoint(bench_serve.MISBEHAVING)  # the plain rush: a class's mix only
+    for kind, answer in bench_serve.MISBEHAVING.items():
+        notebook = json.loads(bench_serve._misbehaving_notebook(kind, "tag"))
+        assert cell_source(answer_cell(notebook, "softmax_naive")) == answer

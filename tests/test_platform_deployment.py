@@ -182,12 +182,28 @@ def test_the_web_pod_is_never_root_and_takes_its_secrets_from_a_secret():
     settings_page = KIT_ROOT / "docs" / "service" / "settings.md"
     documented = set(re.findall(r"`(KIT_SERVICE_[A-Z_]+)`", settings_page.read_text()))
     assert set(environment) <= documented, "the web pod sets a setting docs/service/settings.md does not document"
-    # The service has no health endpoint: no probe may pretend to check one.
-    assert not {"livenessProbe", "readinessProbe", "startupProbe"} & set(container)
+    assert "secretKeyRef" in environment["KIT_SERVICE_METRICS_TOKEN"]["valueFrom"]
     service = _documents("service-web.yaml")["Service"]["spec"]
     assert service["selector"].items() <= _documents("service-web.yaml")["Deployment"]["spec"]["template"][
         "metadata"]["labels"].items()
     assert service["ports"][0]["targetPort"] == container["ports"][0]["name"]
+
+
+def test_the_web_pod_is_probed_at_the_services_own_health_and_readiness_addresses():
+    """Liveness (and start-up) at /healthz, readiness at /readyz: addresses the web really serves,
+    on its port, with a Host header its settings allow (Django answers no other host)."""
+    [container] = _pod("service-web.yaml")["containers"]
+    served = set(re.findall(r'path\("([^"<]+)"', (KIT_ROOT / "autograder" / "service" / "web" / "urls.py").read_text()))
+    environment = {variable["name"]: variable.get("value") for variable in container["env"]}
+    allowed = environment["KIT_SERVICE_ALLOWED_HOSTS"].split(",")
+    paths = {}
+    for kind in ("startupProbe", "livenessProbe", "readinessProbe"):
+        probe = container[kind]["httpGet"]
+        assert probe["port"] == container["ports"][0]["name"]
+        assert probe["path"].lstrip("/") in served, f"{kind} probes {probe['path']}, which the web does not serve"
+        assert [header["value"] for header in probe["httpHeaders"] if header["name"] == "Host"][0] in allowed
+        paths[kind] = probe["path"]
+    assert paths == {"startupProbe": "/healthz", "livenessProbe": "/healthz", "readinessProbe": "/readyz"}
 
 
 def test_the_worker_pods_are_exactly_as_privileged_as_the_indexed_jobs():

@@ -11,7 +11,11 @@ reports the submission graded (what a student waits for the feedback page):
    over the four assignments), each then polling its status as the queue page and the CI client
    do (as often as the service's ``poll_after`` asks, or every ``--poll`` seconds); the
    throughput, p50/p95/max, that every upload was stored and graded exactly once, and each
-   grading worker's own throughput (what one more worker, or machine, would add).
+   grading worker's own throughput (what one more worker, or machine, would add);
+3. **mixed rush**: the same rush by other students, but ``--misbehaving`` of them (5 %) upload a
+   notebook whose ``softmax_naive`` loops forever or takes memory until the sandbox stops it (half
+   each): p50/p95/max for the innocent students, whose wait must not depend on those notebooks
+   (the goal: p95 <= 15 s with two workers on two cores), and for the others apart.
 
 The machine's load average is printed before the service starts, when the rush begins and during
 it (the kit's figures are measured on shared machines: the load says how much of the CPU others
@@ -19,7 +23,7 @@ took). The memory (RSS) of every process of the service is sampled and each kind
 The load is bounded in count and time and goes to 127.0.0.1 only.
 
     python -m tools.bench_serve [--students 200] [--window 60] [--warm 20] [--workers 1]
-                                           [--database sqlite|postgres] [--poll SECONDS]
+                              [--database sqlite|postgres] [--poll SECONDS] [--misbehaving 0.05]
 """
 
 from __future__ import annotations
@@ -46,12 +50,20 @@ from pathlib import Path
 
 import psutil
 
+from autograder.notebooks.variants import with_answer
 from autograder.paths import KIT_ROOT
 from autograder.platforms.service_client import _multipart
 from autograder.student.curriculum import ASSIGNMENTS
 
 EXAMPLE = KIT_ROOT / "source_data" / "example_class"
 MIX = ["ada_full_marks"] * 10 + ["ben_partial"] * 7 + ["cy_untouched_stubs"] * 3  # complete, mistakes, stubs
+# The mixed rush's misbehaving answers: a stage that never returns, and one that takes memory
+# (128 MiB at a time, written) until the sandbox's limit stops it.
+MISBEHAVING = {
+    "endless loop": "import torch\n\ndef softmax_naive(x, dim=-1):\n    while True:\n        pass\n",
+    "memory hog": "import torch\n\ndef softmax_naive(x, dim=-1):\n    held = []\n    while True:\n"
+                  "        held.append(torch.ones(2**25))\n",
+}
 
 
 def _notebook(student: str, assignment: str, tag: str) -> bytes:
@@ -61,6 +73,27 @@ def _notebook(student: str, assignment: str, tag: str) -> bytes:
     notebook = json.loads(path.read_text(encoding="utf-8"))
     notebook["metadata"].setdefault("attention_kit", {})["bench"] = tag  # distinct bytes
     return json.dumps(notebook).encode()
+
+
+def _misbehaving_notebook(kind: str, tag: str) -> bytes:
+    """A complete first notebook whose ``softmax_naive`` is one of ``MISBEHAVING``."""
+    notebook = json.loads(_notebook("ada_full_marks", ASSIGNMENTS[0], tag))
+    return json.dumps(with_answer(notebook, "softmax_naive", MISBEHAVING[kind])).encode()
+
+
+def rush_plan(students: list[str], window: float, misbehaving: float = 0.0) -> list[tuple[str, str, str, float]]:
+    """``(student, assignment, kind, second)`` per student: a class's mix over the four assignments,
+    each uploading at a random second of the window; every ``1/misbehaving``-th student's notebook
+    instead loops forever or hogs memory (in turn), spread over the rush."""
+    every = round(1 / misbehaving) if misbehaving else 0
+    kinds = list(MISBEHAVING)
+    plan = []
+    for index, student in enumerate(students):
+        assignment, kind = ASSIGNMENTS[index % len(ASSIGNMENTS)], MIX[index % len(MIX)]
+        if every and index % every == every // 2:
+            assignment, kind = ASSIGNMENTS[0], kinds[(index // every) % len(kinds)]
+        plan.append((student, assignment, kind, random.uniform(0, window)))
+    return plan
 
 
 def _request(url: str, token: str, body: bytes | None = None, content_type: str = "") -> dict:
@@ -210,6 +243,57 @@ def _load() -> str:
     return ", ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
+def _rush(service: Service, tokens: dict[str, str], plan: list[tuple[str, str, str, float]],
+          poll: float | None) -> tuple[list[tuple[float, int]], float, str, list[float]]:
+    """Each student of ``plan`` uploads at their second and polls until graded: (latency, id) per
+    student, the rush's seconds, and the load average when it began and (1 min) during it."""
+    load_before = _load()
+    loads_from = len(service.loads)
+    rush_start = time.perf_counter()
+
+    def one(item) -> tuple[float, int]:
+        student, assignment, kind, at = item
+        time.sleep(max(0.0, rush_start + at - time.perf_counter()))
+        content = (_misbehaving_notebook(kind, student) if kind in MISBEHAVING else
+                   _notebook(kind, assignment, student))
+        return _submit_and_wait(service.base, tokens[student], assignment, content, poll)
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(plan)) as pool:
+        results = list(pool.map(one, plan))
+    elapsed = time.perf_counter() - rush_start
+    return results, elapsed, load_before, service.loads[loads_from:] or [os.getloadavg()[0]]
+
+
+def _latencies(label: str, latencies: list[float]) -> str:
+    return (f"  {label}: p50 {statistics.median(latencies):.2f} s, p95 {_percentile(latencies, 0.95):.2f} s,"
+            f" max {max(latencies):.2f} s")
+
+
+def _report_rush(service: Service, title: str, results: list[tuple[float, int]], elapsed: float, load_before: str,
+                 during: list[float]) -> bool:
+    """Print what the rush measured; whether every upload was stored and graded exactly once."""
+    ids = ",".join(str(submission) for _, submission in results)
+    stored = service.query(f"SELECT COUNT(*) FROM service_submission WHERE id IN ({ids})")[0][0]
+    graded = service.query(f"SELECT submission_id, COUNT(*) FROM service_grading WHERE state = 'done' AND"
+                           f" submission_id IN ({ids}) GROUP BY submission_id")
+    once = sum(1 for _, count in graded if count == 1)
+    per_worker = service.query(f"SELECT worker_id, COUNT(*), MIN(claimed_at), MAX(finished_at) FROM"
+                               f" service_grading WHERE submission_id IN ({ids}) GROUP BY worker_id")
+    print(f"\n{title}")
+    print(f"  load average when it began: {load_before}; during it (1 min): mean {statistics.mean(during):.2f},"
+          f" max {max(during):.2f} (the rush's own processes included)")
+    print(f"  all graded after {elapsed:.1f} s; stored {stored}/{len(results)}, graded exactly once"
+          f" {once}/{len(results)}")
+    first = min(_seconds(start) for _, _, start, _ in per_worker)
+    last = max(_seconds(end) for _, _, _, end in per_worker)
+    print(f"  throughput: {len(results) / elapsed:.2f} notebooks/s over the rush; the graders'"
+          f" {len(results) / (last - first):.2f} notebooks/s from the first claim to the last result")
+    for worker, count, start, end in sorted(per_worker):
+        print(f"  grading worker {worker}: {count} notebooks, {count / (_seconds(end) - _seconds(start)):.2f}"
+              f" notebooks/s from its first claim to its last result")
+    return stored == once == len(results)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=200)
@@ -219,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("--poll", type=float, default=None, help="seconds between a student's polls in the rush"
                         " (default: what the service asks for, as the queue page and the CI client do)")
+    parser.add_argument("--misbehaving", type=float, default=0.05, help="the share of the mixed rush's students"
+                        " whose notebook loops forever or hogs memory (0: no mixed rush)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     random.seed(args.seed)
@@ -228,8 +314,9 @@ def main(argv: list[str] | None = None) -> int:
     service = Service(args.workers, args.database)
     try:
         print(f"ready in {time.perf_counter() - started:.1f} s (web, workers, start-up checks and canaries)")
-        students = [f"bench{index:03d}" for index in range(args.students)] + ["warm"]
-        tokens = service.tokens(students)
+        students = [f"bench{index:03d}" for index in range(args.students)]
+        mixed_students = [f"mixed{index:03d}" for index in range(args.students)] if args.misbehaving else []
+        tokens = service.tokens([*students, *mixed_students, "warm"])
 
         print(f"\nLoad average when the warm uploads began: {_load()}")
         warm = [_submit_and_wait(service.base, tokens["warm"], ASSIGNMENTS[0],
@@ -238,49 +325,29 @@ def main(argv: list[str] | None = None) -> int:
         print(f"Warm, one complete notebook at a time ({args.warm} uploads): upload to graded p50"
               f" {statistics.median(warm):.3f} s, p95 {_percentile(warm, 0.95):.3f} s, max {max(warm):.3f} s")
 
-        plan = [(student, ASSIGNMENTS[index % len(ASSIGNMENTS)], MIX[index % len(MIX)],
-                 random.uniform(0, args.window)) for index, student in enumerate(students[:-1])]
-        load_before = _load()
-        loads_from = len(service.loads)
-        rush_start = time.perf_counter()
-
-        def one(item) -> tuple[float, int]:
-            student, assignment, kind, at = item
-            time.sleep(max(0.0, rush_start + at - time.perf_counter()))
-            content = _notebook(kind, assignment, student)
-            return _submit_and_wait(service.base, tokens[student], assignment, content, args.poll)
-
-        with concurrent.futures.ThreadPoolExecutor(max_workers=len(plan)) as pool:
-            results = list(pool.map(one, plan))
-        elapsed = time.perf_counter() - rush_start
-        during = service.loads[loads_from:] or [os.getloadavg()[0]]
-        latencies = [latency for latency, _ in results]
-        ids = ",".join(str(submission) for _, submission in results)
-        stored = service.query(f"SELECT COUNT(*) FROM service_submission WHERE id IN ({ids})")[0][0]
-        graded = service.query(f"SELECT submission_id, COUNT(*) FROM service_grading WHERE state = 'done' AND"
-                               f" submission_id IN ({ids}) GROUP BY submission_id")
-        once = sum(1 for _, count in graded if count == 1)
-        per_worker = service.query(f"SELECT worker_id, COUNT(*), MIN(claimed_at), MAX(finished_at) FROM"
-                                   f" service_grading WHERE submission_id IN ({ids}) GROUP BY worker_id")
         polling = f"every {args.poll:g} s" if args.poll is not None else "as the service asks (poll_after)"
-        print(f"\nRush: {len(plan)} students, each uploading once within {args.window:g} s, polling {polling}")
-        print(f"  load average when it began: {load_before}; during it (1 min): mean {statistics.mean(during):.2f},"
-              f" max {max(during):.2f} (the rush's own processes included)")
-        print(f"  all graded after {elapsed:.1f} s; stored {stored}/{len(plan)},"
-              f" graded exactly once {once}/{len(plan)}")
-        print(f"  upload to graded: p50 {statistics.median(latencies):.2f} s, p95 {_percentile(latencies, 0.95):.2f} s,"
-              f" max {max(latencies):.2f} s")
-        first = min(_seconds(start) for _, _, start, _ in per_worker)
-        last = max(_seconds(end) for _, _, _, end in per_worker)
-        print(f"  throughput: {len(plan) / elapsed:.2f} notebooks/s over the rush; the graders'"
-              f" {len(plan) / (last - first):.2f} notebooks/s from the first claim to the last result")
-        for worker, count, start, end in sorted(per_worker):
-            print(f"  grading worker {worker}: {count} notebooks, {count / (_seconds(end) - _seconds(start)):.2f}"
-                  f" notebooks/s from its first claim to its last result")
+        results, elapsed, load_before, during = _rush(service, tokens, rush_plan(students, args.window), args.poll)
+        whole = _report_rush(service, f"Rush: {len(students)} students, each uploading once within {args.window:g} s,"
+                             f" polling {polling}", results, elapsed, load_before, during)
+        print(_latencies("upload to graded", [latency for latency, _ in results]))
+
+        if mixed_students:
+            plan = rush_plan(mixed_students, args.window, args.misbehaving)
+            results, elapsed, load_before, during = _rush(service, tokens, plan, args.poll)
+            misbehaving = [latency for (_, _, kind, _), (latency, _) in zip(plan, results, strict=True)
+                           if kind in MISBEHAVING]
+            innocent = [latency for (_, _, kind, _), (latency, _) in zip(plan, results, strict=True)
+                        if kind not in MISBEHAVING]
+            whole &= _report_rush(service, f"Mixed rush: the same, by {len(mixed_students)} other students,"
+                                  f" {len(misbehaving)} of whose notebooks loop forever or hog memory", results,
+                                  elapsed, load_before, during)
+            print(_latencies(f"upload to graded, the {len(innocent)} innocent students", innocent))
+            print(_latencies(f"upload to graded, the {len(misbehaving)} looping or hogging notebooks", misbehaving))
+
         print("\nPeak memory (RSS) by process kind:")
         for kind, peak in sorted(service.peaks.items()):
             print(f"  {kind}: {peak / 2**20:.0f} MiB")
-        return 0 if stored == once == len(plan) else 1
+        return 0 if whole else 1
     finally:
         service.close()
 

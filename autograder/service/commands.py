@@ -11,9 +11,11 @@ import contextlib
 import csv
 import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from pathlib import Path
@@ -82,6 +84,12 @@ def _parser() -> argparse.ArgumentParser:
         command = commands.add_parser(name, help=f"write {what}")
         command.add_argument("--out", type=Path, required=True)
     commands.add_parser("status", help="the grading workers and the queue")
+    backup = commands.add_parser("backup", help="copy the database to a file, while the service runs (SQLite's"
+                                 " online backup; pg_dump on PostgreSQL)")
+    backup.add_argument("out", type=Path, help="the backup file to write (0600: it holds the tool's keys)")
+    restore = commands.add_parser("restore", help="put a backup in place of the database (stop serve first)")
+    restore.add_argument("backup", type=Path, help="a file that `service backup` wrote")
+    restore.add_argument("--replace", action="store_true", help="replace a database that already holds a service")
     commands.add_parser("passback", help="deliver scores to LMS gradebooks (serve starts one)")
     lti = commands.add_parser("lti", help="LTI 1.3: register learning platforms, rotate the tool's key")
     lti_actions = lti.add_subparsers(dest="lti_action", required=True)
@@ -125,6 +133,15 @@ def service_main(argv: list[str]) -> int:
         from autograder.service.lti.admin import lti_command
 
         return lti_command(args)
+    if args.action in ("backup", "restore"):
+        from autograder.service import backup
+
+        try:
+            print(backup.backup(args.out) if args.action == "backup" else backup.restore(args.backup, args.replace))
+        except backup.BackupError as error:
+            print(error, file=sys.stderr)
+            return 1
+        return 0
     from django.conf import settings
 
     from autograder.service import accounts, gradebook, queue
@@ -306,6 +323,17 @@ def serve_main(argv: list[str]) -> int:
                         " sign-in links (make serve does this)")
     args = parser.parse_args(argv)
     os.environ.setdefault("KIT_SERVICE_BASE_URL", f"http://{args.host}:{args.port}")
+    # prometheus-client's multiprocess folder (autograder.service.metrics): fresh for each serve,
+    # named before any process imports the library, which reads it once.
+    metrics_folder = Path(tempfile.mkdtemp(prefix="attention-kit-metrics-"))
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_folder)
+    try:
+        return _serve(args, metrics_folder)
+    finally:
+        shutil.rmtree(metrics_folder, ignore_errors=True)
+
+
+def _serve(args: argparse.Namespace, metrics_folder: Path) -> int:
     _setup(args.config)
     from django.conf import settings
     from django.contrib.auth import get_user_model
@@ -322,6 +350,10 @@ def serve_main(argv: list[str]) -> int:
             print("  " + line)
     if config.database_url.startswith("sqlite"):
         _prepare_data_dir(config.data_dir, config.web_user)
+    if os.geteuid() == 0:
+        from autograder.service.webserver import web_user_ids
+
+        os.chown(metrics_folder, *web_user_ids(config.web_user))  # the web processes write their counts there
     from django.db import connections
 
     connections.close_all()  # nothing of this process's connections crosses a fork
@@ -329,22 +361,38 @@ def serve_main(argv: list[str]) -> int:
 
 
 def _fork(run, *args) -> int:
-    """A child of serve running ``run(*args)``, which exits with it."""
+    """A child of serve running ``run(*args)``, which exits with it. gunicorn ends its arbiter, and
+    each of the web workers it forks from there, with ``sys.exit``: that is their exit status, no
+    failure to print."""
     pid = os.fork()
     if pid == 0:
         code = 1
         try:
             code = run(*args) or 0
+        except SystemExit as stop:
+            code = _exit_status(stop)
         except BaseException:  # noqa: BLE001 - say why the child could not run, then go
             traceback.print_exc()
         finally:
+            for stream in (sys.stdout, sys.stderr):  # os._exit flushes nothing
+                with contextlib.suppress(Exception):
+                    stream.flush()
             os._exit(code)
     return pid
 
 
+def _exit_status(stop: SystemExit) -> int:
+    """The status ``sys.exit(value)`` gives the interpreter: a number as it is, None as 0, a
+    message printed and 1."""
+    if stop.code is None or isinstance(stop.code, int):
+        return stop.code or 0
+    print(stop.code, file=sys.stderr)
+    return 1
+
+
 def _supervise(args, config) -> int:
     """Run the web process, the passback sender and the grading workers until stopped; restart a
-    worker or the sender when it dies."""
+    worker or the sender when it dies. Exits 0 only when every child stopped with status 0."""
     from autograder.service.lti.sender import serve_unprivileged
     from autograder.service.webserver import run_web
 
@@ -379,22 +427,35 @@ def _supervise(args, config) -> int:
                           file=sys.stderr, flush=True)
                     workers[index] = subprocess.Popen(worker_command)
     finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.terminate()
-        for pid in (web_pid, sender_pid):
-            if pid:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGTERM)
-        for worker in workers:
-            try:
-                worker.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                worker.kill()
-        for pid in (web_pid, sender_pid):
-            if pid:
-                with contextlib.suppress(ChildProcessError):
-                    os.waitpid(pid, 0)
-    return 0
+        unclean = _stop_children({"the web process": web_pid, "the passback sender": sender_pid}, workers)
+        for line in unclean:
+            print(f"{line} did not stop cleanly", file=sys.stderr, flush=True)
+    return 1 if unclean else 0
 
 
+def _stop_children(forked: dict[str, int], workers: list[subprocess.Popen]) -> list[str]:
+    """SIGTERM to each child (a grading worker finishes its job first; after 20 s it is killed),
+    then what did not exit with status 0, each named with its status."""
+    for worker in workers:
+        if worker.poll() is None:
+            worker.terminate()
+    for pid in forked.values():
+        if pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+    unclean = []
+    for worker in workers:
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+        if worker.returncode != 0:
+            unclean.append(f"grading worker {worker.pid} (exit status {worker.returncode})")
+    for name, pid in forked.items():
+        if pid:
+            with contextlib.suppress(ChildProcessError):
+                status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+                if status != 0:
+                    unclean.append(f"{name} {pid} (exit status {status})")
+    return unclean

@@ -55,6 +55,7 @@ class ServiceConfig:
     upload_bytes_unzipped: int
     passback_retry_seconds: float  # the first retry of a score the LMS did not take; doubled each time
     passback_give_up_hours: float  # then the passback is failed, and the instructor's page says why
+    metrics_token: str  # who may scrape /metrics (from the environment only, as the secret key); "": nobody
 
     @classmethod
     def from_environment(cls) -> ServiceConfig:
@@ -81,7 +82,8 @@ class ServiceConfig:
                    get("behind_tls", "false").lower() in ("1", "true", "yes"), int(max_mb * 2**20),
                    number("signin_link_days", 30), number("test_timeout", 10), get("device", "auto"),
                    get("web_user", "nobody"), number("recheck_seconds", 3600), int(4 * max_mb * 2**20),
-                   number("passback_retry_seconds", 30), number("passback_give_up_hours", 72))
+                   number("passback_retry_seconds", 30), number("passback_give_up_hours", 72),
+                   os.environ.get(PREFIX + "METRICS_TOKEN", ""))
 
     @property
     def templates_dir(self) -> Path:

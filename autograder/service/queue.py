@@ -51,19 +51,6 @@ def claim(grading_id: int, worker_id: str) -> Grading | None:
     return Grading.objects.select_related("submission", "submission__user").get(id=grading_id) if taken else None
 
 
-def claim_more(worker_id: str, limit: int) -> list[Grading]:
-    """Up to ``limit`` more queued gradings, oldest first, for one pytest session (in a rush, one
-    session over several notebooks costs less than one each). Their own tasks, when they run,
-    find them taken and do nothing."""
-    taken = []
-    for grading_id in Grading.objects.filter(state=GradingState.QUEUED).order_by("id").values_list("id", flat=True)[
-            :limit]:
-        grading = claim(grading_id, worker_id)
-        if grading is not None:
-            taken.append(grading)
-    return taken
-
-
 def finish(grading: Grading, worker_id: str, row: dict, tests_score: float) -> bool:
     """Record the result, unless the claim was lost (the job was given to another worker), and, in
     the same transaction, the score the LMS is owed when the student came through LTI."""
@@ -84,6 +71,12 @@ def release(grading: Grading, worker_id: str) -> None:
         if Grading.objects.filter(id=grading.id, state=GradingState.RUNNING, worker_id=worker_id).update(
                 state=GradingState.QUEUED, worker_id=""):
             grade.enqueue(grading.id)
+
+
+def living_workers(now=None):
+    """The grading workers that have not stopped and whose heartbeat is fresh, whatever their state."""
+    now = now or timezone.now()
+    return GradingWorker.objects.exclude(state=WorkerState.STOPPED).filter(heartbeat_at__gte=now - STALE_AFTER)
 
 
 def _dead(worker: GradingWorker, now) -> bool:

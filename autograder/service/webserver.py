@@ -32,7 +32,7 @@ _PACKAGES = ("django", "gunicorn", "django_tasks", "django_tasks_db", "autograde
              "autograder.findings", "autograder.platforms.service_client", "autograder.term.similarity",
              "autograder.term.answers", "jinja2", "markupsafe", "copydetect", "encodings", "email", "http", "json",
              "urllib", "html", "xml.dom", "sqlite3", "concurrent.futures", "logging", "multiprocessing.connection",
-             "zoneinfo", "asyncio", "psycopg", "psycopg_binary", *SENDER_PACKAGES)
+             "zoneinfo", "asyncio", "psycopg", "psycopg_binary", "prometheus_client", *SENDER_PACKAGES)
 # Not needed, and not importable without what they drive (GIS libraries, other databases, other
 # workers' event loops, other platforms' codecs).
 _SKIPPED = ("django.contrib.gis", "django.db.backends.mysql", "django.db.backends.oracle", "django.contrib.postgres",

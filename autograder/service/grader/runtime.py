@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import signal
 import socket
 import sys
 import threading
@@ -29,13 +30,12 @@ from autograder.probes.errors import SandboxError
 from autograder.records.jobs import GradeOptions
 from autograder.service import queue
 from autograder.service.grader.warm import WarmGrader
-from autograder.service.models import GradingWorker, WorkerState
+from autograder.service.models import Grading, GradingWorker, WorkerState
 from autograder.service.tasks import QUEUE
 
 HEARTBEAT_SECONDS = 3.0
 RETRY_UNTRUSTED_SECONDS = 300.0
 POLL_SECONDS = 0.05
-BATCH = 4  # notebooks graded in one pytest session when more are waiting
 
 
 @dataclass
@@ -51,26 +51,37 @@ _RUNNING: _Running | None = None
 
 
 def grade_job(grading_id: int) -> None:
-    """Grade one queued grading (django-tasks calls this in the worker process)."""
+    """Grade one queued grading (django-tasks calls this in the worker process). A worker claims
+    one notebook at a time: whatever waits stays in the queue for whichever worker is free first,
+    so a notebook that loops until its time runs out delays no other student's."""
     running = _RUNNING
     if running is None or running.grader is None:
         raise RuntimeError("grade_job runs only inside a grading worker")
     grading = queue.claim(grading_id, running.worker_id)
     if grading is None:
         return  # done already, or another worker has it
-    batch = [grading, *queue.claim_more(running.worker_id, BATCH - 1)]
+    submission = grading.submission
+    started = time.monotonic()
     try:
-        rows = running.grader.grade([(claimed.id, claimed.submission.user.username, claimed.submission.assignment_id,
-                                      bytes(claimed.submission.notebook)) for claimed in batch])
-    except BaseException:
-        for claimed in batch:
-            queue.release(claimed, running.worker_id)  # the grader's failure is never the student's
+        row = running.grader.grade(grading.id, submission.user.username, submission.assignment_id,
+                                   bytes(submission.notebook))
+    except BaseException as error:
+        queue.release(grading, running.worker_id)  # the grader's failure is never the student's
+        _log_job(grading, running.worker_id, started, f"released (the grader failed: {type(error).__name__})")
         running.needs_restart = True
         if running.loop is not None:
             running.loop.running = False
         raise
-    for claimed, row in zip(batch, rows, strict=True):
-        queue.finish(claimed, running.worker_id, row.to_json(), row.tests_score)
+    recorded = queue.finish(grading, running.worker_id, row.to_json(), row.tests_score)
+    _log_job(grading, running.worker_id, started, row.status.kind.value if recorded else
+             "not recorded (its claim was lost: another worker grades it)")
+
+
+def _log_job(grading: Grading, worker_id: str, started: float, outcome: str) -> None:
+    """One line per grading job on the worker's output, for the operator: which submission, which
+    worker, how long, what came of it (no student's name: the submission id leads to it)."""
+    print(f"grading job submission={grading.submission_id} grading={grading.id} round={grading.round}"
+          f" worker={worker_id} seconds={time.monotonic() - started:.2f} outcome={outcome}", flush=True)
 
 
 def _report(worker_id: str, state: str, message: str = "", checked: bool = False) -> None:
@@ -105,8 +116,21 @@ def _task_loop(running: _Running):
                   startup_delay=False, max_tasks=None, worker_id=running.worker_id[:64], excluded_queue_names=[])
 
 
+def _stop_now(signum: int, frame: object) -> None:
+    """SIGTERM or SIGINT while no job runs (the grader starting, a wait before trying again): stop
+    now. The grader's processes are closed on the way out, and the worker exits 0. In the task
+    loop, django-tasks' own handler lets the job in hand finish first."""
+    raise SystemExit(0)
+
+
+def _handle_stop_signals() -> None:
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, _stop_now)
+
+
 def run(options: GradeOptions) -> int:
     global _RUNNING
+    _handle_stop_signals()
     worker_id = f"{socket.gethostname()[:40]}-{os.getpid()}-{secrets.token_hex(3)}"
     now = timezone.now()
     GradingWorker.objects.create(worker_id=worker_id, host=socket.gethostname(), pid=os.getpid(), started_at=now,
@@ -133,7 +157,7 @@ def run(options: GradeOptions) -> int:
             running.loop = _task_loop(running)
             running.loop.configure_signals()
             running.loop.run()
-            running.loop.reset_signals()
+            _handle_stop_signals()
             running.grader.close()
             running.grader = None
             if not running.needs_restart:

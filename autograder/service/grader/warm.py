@@ -94,33 +94,24 @@ class WarmGrader:
                 case SubmissionDone():
                     pass  # progress: the service follows its gradings in the database
 
-    def grade(self, submissions: list[tuple[int, str, str, bytes]]) -> list[GradedRow]:
-        """The rows of several notebooks ``(index, student_id, assignment_id, notebook)``, as
-        ``grade`` would write them before the term, graded in one pytest session (each student in
-        a confined worker of their own). ``index`` is unique among the submissions this grader sees."""
-        rows: dict[int, GradedRow] = {}
-        prepared = []
-        for index, student_id, assignment_id, notebook in submissions:
-            path = self._submitted / str(index) / assignment_id / f"{assignment_id}.ipynb"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(notebook)
-            try:
-                code = extract_notebook_file(path, STAGES_BY_ASSIGNMENT[assignment_id])
-            except NotebookError as error:
-                rows[index] = GradedRow(student_id, assignment_id, RowStatus(RowKind(error.row_kind), str(error)), 0.0,
-                                        _max_score(assignment_id), devices=tuple(self.devices))
-                continue
-            finally:
-                shutil.rmtree(path.parent.parent, ignore_errors=True)
-            prepared.append(PreparedSubmission(index, f"{student_id}#{index}", assignment_id, code))
-        if prepared:
-            self._shard.link.send(prepared)
-            records = self._receive()
-            for submission in prepared:
-                student_id = submission.student_id.rsplit("#", 1)[0]
-                rows[submission.index] = graded_row(student_id, submission.assignment_id, records[submission.key],
-                                                    submission.code, self.trust, self.devices)
-        return [rows[index] for index, *_ in submissions]
+    def grade(self, index: int, student_id: str, assignment_id: str, notebook: bytes) -> GradedRow:
+        """The row of one notebook, as ``grade`` would write it before the term, graded in a pytest
+        session of its own by a confined worker of its own. ``index`` is unique among the
+        submissions this grader sees."""
+        path = self._submitted / str(index) / assignment_id / f"{assignment_id}.ipynb"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(notebook)
+        try:
+            code = extract_notebook_file(path, STAGES_BY_ASSIGNMENT[assignment_id])
+        except NotebookError as error:
+            return GradedRow(student_id, assignment_id, RowStatus(RowKind(error.row_kind), str(error)), 0.0,
+                             _max_score(assignment_id), devices=tuple(self.devices))
+        finally:
+            shutil.rmtree(path.parent.parent, ignore_errors=True)
+        submission = PreparedSubmission(index, f"{student_id}#{index}", assignment_id, code)
+        self._shard.link.send([submission])
+        records = self._receive()
+        return graded_row(student_id, assignment_id, records[submission.key], code, self.trust, self.devices)
 
     def close(self) -> None:
         if self._shard is not None:

@@ -16,7 +16,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from autograder.platforms import service_client
-from autograder.service import accounts
+from autograder.service import accounts, metrics
 from autograder.service.models import Submission, Visibility
 from autograder.service.web.common import moment, refusal_status, refusal_text
 from autograder.service.web.student import result_of
@@ -48,6 +48,7 @@ def submit(request):
         submission = store_upload(user, assignment_id, sent.name if sent else "", sent.read() if sent else None,
                                   via="api")
     except Refusal as refusal:
+        metrics.count_refusal(refusal.key)
         return JsonResponse({"error": refusal_text(request, refusal, "en"), "refusal": refusal.key},
                             status=refusal_status(refusal))
     return JsonResponse({"id": submission.id, "received_at": moment(submission.received_at),

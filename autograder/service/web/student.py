@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from autograder.feedback.page import feedback_html
-from autograder.service import accounts, queue
+from autograder.service import accounts, metrics, queue
 from autograder.service.models import ApiToken, GradingState, Submission, Visibility
 from autograder.service.policy import adjustments_of, counted, policy_for, scored, visibility
 from autograder.service.web.common import (
@@ -118,6 +118,7 @@ def upload(request, assignment_id: str):
         submission = store_upload(request.user, assignment_id, sent.name if sent else "",
                                   sent.read() if sent else None, via="web")
     except Refusal as refusal:
+        metrics.count_refusal(refusal.key)
         if assignment_id not in ASSIGNMENTS:
             raise Http404 from None
         return _assignment_page(request, assignment_id, refusal)

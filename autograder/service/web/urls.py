@@ -1,6 +1,6 @@
 from django.urls import path
 
-from autograder.service.web import api, instructor, lti, student
+from autograder.service.web import api, instructor, lti, operations, student
 
 urlpatterns = [
     path("", student.home),
@@ -28,4 +28,7 @@ urlpatterns = [
     path("lti/login", lti.login),
     path("lti/launch", lti.launch),
     path("lti/jwks", lti.jwks),
+    path("healthz", operations.healthz),
+    path("readyz", operations.readyz),
+    path("metrics", operations.prometheus),
 ]
