@@ -63,8 +63,11 @@ test: setup
 
 # The submission service (docs/service/index.md): the demo course on http://127.0.0.1:8000,
 # its sign-in links printed at the first start; SQLite in service-data/ (as root: /var/lib/attention-kit).
+# PORT=... and DATA=... become its --port and --data (each beats the environment and --config).
+PORT ?=
+DATA ?=
 serve: setup
-	$(BIN)/python -m autograder serve --demo
+	$(BIN)/python -m autograder serve --demo $(if $(PORT),--port $(PORT)) $(if $(DATA),--data $(DATA))
 
 # The service under load on loopback: warm upload-to-feedback latency and a 200-student rush, with
 # WORKERS grading workers on DB (sqlite, or postgres: a scratch PostgreSQL server on loopback).

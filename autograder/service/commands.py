@@ -18,13 +18,32 @@ import time
 import traceback
 from pathlib import Path
 
-SETTINGS = "autograder.service.settings"
+from autograder.service.config import SETTINGS, ConfigError, ServiceConfig, use_command_line
+
+DJANGO_SETTINGS = "autograder.service.settings"
 
 
-def _setup(config: Path | None = None) -> None:
-    if config is not None:
-        os.environ["KIT_SERVICE_CONFIG"] = str(config.resolve())
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", SETTINGS)
+def _add_setting_flags(parser: argparse.ArgumentParser) -> None:
+    """A flag for every setting but the secret key: each beats the environment and the settings file."""
+    parser.add_argument("--config", type=Path, help="a TOML file of settings (see docs/service/settings.md)")
+    group = parser.add_argument_group("settings", "each beats its environment variable (KIT_SERVICE_<NAME>) and the"
+                                                  " settings file; --show-config / service config show the result")
+    for setting in SETTINGS:
+        if setting.has_flag:
+            group.add_argument(setting.flag, dest=f"setting_{setting.name}", metavar=setting.name.upper(),
+                               help=setting.what)
+
+
+def _use_setting_flags(args: argparse.Namespace) -> None:
+    given = {name.removeprefix("setting_"): str(value) for name, value in vars(args).items()
+             if name.startswith("setting_") and value is not None}
+    if args.config is not None:
+        given["config"] = str(args.config)
+    use_command_line(given)
+
+
+def _setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", DJANGO_SETTINGS)
     import django
 
     django.setup()
@@ -39,8 +58,9 @@ def _migrate() -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m autograder service",
                                      description="The submission service's instructor commands and grading worker.")
-    parser.add_argument("--config", type=Path, help="a TOML file of settings (see docs/service/settings.md)")
+    _add_setting_flags(parser)
     commands = parser.add_subparsers(dest="action", required=True)
+    commands.add_parser("config", help="each setting's effective value and where it comes from (secrets masked)")
     commands.add_parser("migrate", help="create or update the database")
     commands.add_parser("worker", help="run one grading worker (serve starts them)")
     links = commands.add_parser("links", help="a personal sign-in link for every student of a roster CSV")
@@ -110,7 +130,19 @@ def _when(text: str | None):
 
 def service_main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    _setup(args.config)
+    try:
+        _use_setting_flags(args)
+        if args.action == "config":
+            print(ServiceConfig.load().report())
+            return 0
+        _setup()
+        return _service_action(args)
+    except ConfigError as error:
+        print(f"service: {error}", file=sys.stderr)
+        return 2
+
+
+def _service_action(args: argparse.Namespace) -> int:
     if args.action == "migrate":
         _migrate()
         return 0
@@ -125,6 +157,7 @@ def service_main(argv: list[str]) -> int:
     from django.conf import settings
 
     from autograder.service import accounts, gradebook, queue
+    from autograder.service.addresses import link_base_url
     from autograder.service.models import Adjustment, Grading, GradingWorker, Submission
     from autograder.service.policy import policy_for
     from autograder.student.curriculum import ASSIGNMENTS
@@ -136,7 +169,7 @@ def service_main(argv: list[str]) -> int:
         except accounts.RosterError as error:
             print(error, file=sys.stderr)
             return 2
-        made = accounts.links_for_roster(entries, config.base_url, args.days or config.signin_link_days)
+        made = accounts.links_for_roster(entries, link_base_url(config), args.days or config.signin_link_days)
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(["student_id", "name", "email", "link"])
@@ -151,8 +184,9 @@ def service_main(argv: list[str]) -> int:
             print(buffer.getvalue(), end="")
         return 0
     if args.action == "instructor":
+        base_url = link_base_url(config)  # before anyone is made
         user = accounts.person(args.user_id, instructor=True, name=args.name)
-        print(accounts.make_signin_link(user, config.base_url, config.signin_link_days))
+        print(accounts.make_signin_link(user, base_url, config.signin_link_days))
         return 0
     from django.contrib.auth import get_user_model
 
@@ -294,28 +328,46 @@ def _prepare_data_dir(data_dir: Path, web_user: str) -> None:
 def serve_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder serve",
                                      description="Run the submission service: the web process and grading workers.")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=1, help="grading workers on this machine (default 1)")
     parser.add_argument("--web-processes", type=int, default=4, help="gunicorn worker processes (default 4)")
-    parser.add_argument("--config", type=Path, help="a TOML file of settings (see docs/service/settings.md)")
     parser.add_argument("--demo", action="store_true", help="on a new database, seed the demo course and print its"
                         " sign-in links (make serve does this)")
+    parser.add_argument("--show-config", action="store_true", help="print each setting's effective value and where it"
+                        " comes from (secrets masked), then stop")
+    _add_setting_flags(parser)
     args = parser.parse_args(argv)
-    os.environ.setdefault("KIT_SERVICE_BASE_URL", f"http://{args.host}:{args.port}")
-    _setup(args.config)
-    from django.conf import settings
+    try:
+        _use_setting_flags(args)
+        config = ServiceConfig.load()
+        if args.show_config:
+            print(config.report())
+            return 0
+        return _serve(args, config)
+    except ConfigError as error:
+        print(f"serve: {error}", file=sys.stderr)
+        return 2
+
+
+def _serve(args: argparse.Namespace, config: ServiceConfig) -> int:
+    from autograder.service.addresses import link_base_url, record_listening
+
+    config.data_dir.mkdir(parents=True, exist_ok=True)
+    record_listening(config)
+    demo_links_base = link_base_url(config) if args.demo else ""
+    if config.origins["base_url"].kind == "default" and not config.listens_on_loopback:
+        print(f"serve: base_url is the built-in default {config.base_url}, but serve listens on {config.host}: pages"
+              f" answer only to {', '.join(config.allowed_hosts)}, and links carry that address. Set base_url to the"
+              " address people use (--base-url, KIT_SERVICE_BASE_URL or the settings file).", file=sys.stderr)
+    _setup()
     from django.contrib.auth import get_user_model
 
-    config = settings.CONFIG
-    config.data_dir.mkdir(parents=True, exist_ok=True)
     _migrate()
     from autograder.service.lti.keys import current_key
 
     current_key()  # the tool's signing key, before any process may need it
     if args.demo and not get_user_model().objects.exists():
         print("Demo course: sign in with these links (each is a person's own):")
-        for line in _seed_demo(config.base_url, config.signin_link_days):
+        for line in _seed_demo(demo_links_base, config.signin_link_days):
             print("  " + line)
     if config.database_url.startswith("sqlite"):
         _prepare_data_dir(config.data_dir, config.web_user)
@@ -345,10 +397,17 @@ def _supervise(args, config) -> int:
     from autograder.service.lti.sender import serve_unprivileged
     from autograder.service.webserver import run_web
 
-    web_pid = _fork(run_web, f"{args.host}:{args.port}", args.web_processes, config.web_user)
+    web_pid = _fork(run_web, f"{config.host}:{config.port}", args.web_processes, config.web_user)
     sender_pid = _fork(serve_unprivileged, config.web_user)
     worker_command = [sys.executable, "-m", "autograder", "service", "worker"]
-    workers = [subprocess.Popen(worker_command) for _ in range(max(0, args.workers))]
+    # The workers resolve their settings as serve did: its flags travel as their variables, which
+    # beat the same variables and the settings file alike.
+    worker_environment = {**os.environ, **config.given_on_command_line()}
+
+    def start_worker() -> subprocess.Popen:
+        return subprocess.Popen(worker_command, env=worker_environment)
+
+    workers = [start_worker() for _ in range(max(0, args.workers))]
     stopping = False
 
     def stop(signum, frame):
@@ -374,7 +433,7 @@ def _supervise(args, config) -> int:
                 if worker.poll() is not None:
                     print(f"grading worker {worker.pid} stopped (exit {worker.returncode}); starting another",
                           file=sys.stderr, flush=True)
-                    workers[index] = subprocess.Popen(worker_command)
+                    workers[index] = start_worker()
     finally:
         for worker in workers:
             if worker.poll() is None:

@@ -1,11 +1,11 @@
-"""The service's Django settings, from environment variables (or a config file, see
-``autograder.service.config``). Defaults serve one machine on localhost with SQLite."""
+"""The service's Django settings, from the service's own (``autograder.service.config``: command-line
+flag, environment, settings file, default). Defaults serve one machine on localhost with SQLite."""
 
 from __future__ import annotations
 
 from autograder.service.config import ServiceConfig
 
-CONFIG = ServiceConfig.from_environment()
+CONFIG = ServiceConfig.load()
 
 SECRET_KEY = CONFIG.secret_key()
 DEBUG = False

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
 
+from autograder.service.addresses import link_base_url
 from autograder.service.lti.keys import current_key, rotate
 from autograder.service.models import LtiDeployment, LtiPlatform, PassbackState, ScorePassback, ToolKey
 
@@ -49,8 +50,9 @@ def _register(args) -> int:
 
 
 def _show() -> int:
+    base_url = link_base_url(settings.CONFIG)  # the addresses an LMS will call: never a default that leads nowhere
     print("Give the LMS these addresses of the tool (LTI 1.3, with deep linking and grade passback):")
-    for what, url in tool_addresses(settings.CONFIG.base_url):
+    for what, url in tool_addresses(base_url):
         print(f"  {what}: {url}")
     print("Registered platforms:")
     for platform in LtiPlatform.objects.prefetch_related("deployments"):
