@@ -70,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     instructor = commands.add_parser("instructor", help="make (or reuse) an instructor and print a sign-in link")
     instructor.add_argument("user_id")
     instructor.add_argument("--name", default="")
-    revoke = commands.add_parser("revoke", help="revoke a person's sign-in links and API tokens")
+    revoke = commands.add_parser("revoke", help="end a person's access: sign-in links, API tokens and every session")
     revoke.add_argument("user_id")
     token = commands.add_parser("token", help="make an API token for a student (printed once)")
     token.add_argument("user_id")
@@ -197,8 +197,8 @@ def _service_action(args: argparse.Namespace) -> int:
         return user
 
     if args.action == "revoke":
-        user = user_named(args.user_id)
-        print(f"revoked {accounts.revoke_links(user)} sign-in links and {accounts.revoke_tokens(user)} API tokens")
+        links, tokens = accounts.revoke_access(user_named(args.user_id))
+        print(f"revoked {links} sign-in links and {tokens} API tokens, and ended every session of {args.user_id}")
         return 0
     if args.action == "token":
         print(accounts.make_api_token(user_named(args.user_id)))

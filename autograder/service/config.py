@@ -133,6 +133,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("behind_tls", _switch, lambda _: False, "true behind a TLS proxy: Secure cookies, HSTS"),
     Setting("max_upload_mb", _positive, lambda _: 5.0, "the largest upload, in MB"),
     Setting("signin_link_days", _positive, lambda _: 30.0, "how long a sign-in link works"),
+    Setting("session_hours", _positive, lambda _: 24.0, "how long a signed-in browser stays signed in"),
     Setting("test_timeout", _positive, lambda _: 10.0, "as grade --timeout"),
     Setting("device", _text, lambda _: "auto", "as grade --device"),
     Setting("web_user", _text, lambda _: "nobody", "the web process's user when serve starts as root"),
@@ -232,6 +233,7 @@ class ServiceConfig:
     behind_tls: bool
     max_upload_bytes: int
     signin_link_days: float
+    session_hours: float
     test_timeout: float
     device: str
     web_user: str
@@ -256,7 +258,7 @@ class ServiceConfig:
         max_bytes = int(values["max_upload_mb"] * 2**20)
         return cls(values["data"], values["database_url"], values["host"], values["port"], values["base_url"],
                    list(values["allowed_hosts"]), values["behind_tls"], max_bytes, values["signin_link_days"],
-                   values["test_timeout"], values["device"], values["web_user"],
+                   values["session_hours"], values["test_timeout"], values["device"], values["web_user"],
                    values["recheck_seconds"], 4 * max_bytes, values["passback_retry_seconds"],
                    values["passback_give_up_hours"], values["secret_key"] or None, file_path, file_origin, origins,
                    values)
