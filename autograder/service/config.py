@@ -31,6 +31,9 @@ CONFIG_VARIABLE = PREFIX + "CONFIG"
 DEFAULT_DATA_AS_ROOT = Path("/var/lib/attention-kit")
 HERE = Path(__file__).resolve().parent
 MASK = "****"
+# A request body may exceed the upload limit by this much: the multipart framing and the form's
+# other fields (the CSRF token, the assignment) around the notebook.
+FORM_ALLOWANCE = 64 * 2**10
 
 
 class ConfigError(ValueError):
@@ -262,6 +265,11 @@ class ServiceConfig:
                    values["recheck_seconds"], 4 * max_bytes, values["passback_retry_seconds"],
                    values["passback_give_up_hours"], values["secret_key"] or None, file_path, file_origin, origins,
                    values)
+
+    @property
+    def max_request_bytes(self) -> int:
+        """The largest request body the web reads (``web/bounded_requests.py``)."""
+        return self.max_upload_bytes + FORM_ALLOWANCE
 
     @property
     def templates_dir(self) -> Path:

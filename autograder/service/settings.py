@@ -50,8 +50,11 @@ TIME_ZONE = "UTC"
 USE_I18N = False
 LOGIN_URL = "/signin"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-DATA_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_upload_bytes + 2**20
-FILE_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_upload_bytes + 2**20
+# No body above max_request_bytes reaches Django (web/bounded_requests.py), so an upload always fits
+# in memory: it is never written to disk (no temporary-file handler), and nothing reads more.
+DATA_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_request_bytes
+FILE_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_request_bytes
+FILE_UPLOAD_HANDLERS = ["django.core.files.uploadhandler.MemoryFileUploadHandler"]
 
 # Cookies: HttpOnly sessions, SameSite=Lax (Strict would drop the session on the link from an
 # e-mail), Secure behind TLS; the CSRF cookie stays readable by no script (the forms carry it).

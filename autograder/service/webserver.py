@@ -139,10 +139,10 @@ def drop_privileges(name: str) -> None:
 
 def run_web(bind: str, processes: int, web_user: str) -> None:
     """Serve until stopped (in this process: call it in a child)."""
-    from django.core.wsgi import get_wsgi_application
     from gunicorn.app.base import BaseApplication
 
-    application = get_wsgi_application()
+    from autograder.service.web.wsgi import application
+
     uid, gid = web_user_ids(web_user) if os.geteuid() == 0 else (os.geteuid(), os.getegid())
 
     class Web(BaseApplication):
