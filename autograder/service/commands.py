@@ -313,18 +313,6 @@ def _seed_demo(base_url: str, days: float) -> list[str]:
     return lines
 
 
-def _prepare_data_dir(data_dir: Path, web_user: str) -> None:
-    """The data folder, the web user's own when running as root (root's processes reach it anyway)."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    if os.geteuid() == 0:
-        from autograder.service.webserver import web_user_ids
-
-        uid, gid = web_user_ids(web_user)
-        os.chmod(data_dir, 0o700)
-        for path in [data_dir, *data_dir.iterdir()]:
-            os.chown(path, uid, gid)
-
-
 def serve_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder serve",
                                      description="Run the submission service: the web process and grading workers.")
@@ -350,8 +338,12 @@ def serve_main(argv: list[str]) -> int:
 
 def _serve(args: argparse.Namespace, config: ServiceConfig) -> int:
     from autograder.service.addresses import link_base_url, record_listening
+    from autograder.service.privileges import ensure_web_user, prepare_data_dir
 
-    config.data_dir.mkdir(parents=True, exist_ok=True)
+    # As root, the web's own user and its folder come first: the secret key and the database are
+    # made in it, never readable by anyone else.
+    owner = ensure_web_user(config.web_user) if os.geteuid() == 0 else None
+    prepare_data_dir(config.data_dir, owner)
     record_listening(config)
     demo_links_base = link_base_url(config) if args.demo else ""
     if config.origins["base_url"].kind == "default" and not config.listens_on_loopback:
@@ -369,8 +361,7 @@ def _serve(args: argparse.Namespace, config: ServiceConfig) -> int:
         print("Demo course: sign in with these links (each is a person's own):")
         for line in _seed_demo(demo_links_base, config.signin_link_days):
             print("  " + line)
-    if config.database_url.startswith("sqlite"):
-        _prepare_data_dir(config.data_dir, config.web_user)
+    prepare_data_dir(config.data_dir, owner)  # what the migrations made is the web user's too
     from django.db import connections
 
     connections.close_all()  # nothing of this process's connections crosses a fork

@@ -29,6 +29,9 @@ CONFIG_VARIABLE = PREFIX + "CONFIG"
 # As root, the web process runs as an unprivileged user, who must reach the database: not inside
 # a kit that may sit in a private folder.
 DEFAULT_DATA_AS_ROOT = Path("/var/lib/attention-kit")
+# The dedicated system user of the web process (the systemd unit's and the image's): never the
+# shared `nobody`, whose other daemons could then read the secret key.
+DEFAULT_WEB_USER = "attention-kit"
 HERE = Path(__file__).resolve().parent
 MASK = "****"
 # A request body may exceed the upload limit by this much: the multipart framing and the form's
@@ -139,7 +142,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("session_hours", _positive, lambda _: 24.0, "how long a signed-in browser stays signed in"),
     Setting("test_timeout", _positive, lambda _: 10.0, "as grade --timeout"),
     Setting("device", _text, lambda _: "auto", "as grade --device"),
-    Setting("web_user", _text, lambda _: "nobody", "the web process's user when serve starts as root"),
+    Setting("web_user", _text, lambda _: DEFAULT_WEB_USER,
+            "the web process's own system user when serve starts as root (made if missing)"),
     Setting("recheck_seconds", _positive, lambda _: 3600.0,
             "how often a grading worker proves its guarantees and runs the canaries again"),
     Setting("passback_retry_seconds", _positive, lambda _: 30.0,

@@ -189,7 +189,8 @@ def serve_unprivileged(web_user: str) -> int:
     import signal
 
     if os.geteuid() == 0:
-        from autograder.service.webserver import SENDER_PACKAGES, drop_privileges, import_everything
+        from autograder.service.privileges import drop_privileges
+        from autograder.service.webserver import SENDER_PACKAGES, import_everything
 
         for package in SENDER_PACKAGES:
             import_everything(package)
