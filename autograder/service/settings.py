@@ -72,11 +72,13 @@ if CONFIG.behind_tls:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Every record reaches one handler, through the filter that takes secrets out (log_redaction.py):
+# Django's refusals name the request's path, which for a sign-in link is the secret itself.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"django": {"handlers": ["console"], "level": "WARNING"},
-                "django_tasks_db": {"handlers": ["console"], "level": "WARNING"},
-                "autograder": {"handlers": ["console"], "level": "WARNING"}},
+    "filters": {"redact_secrets": {"()": "autograder.service.log_redaction.RedactSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {"django": {"handlers": ["console"], "level": "WARNING", "propagate": False}},
 }

@@ -20,6 +20,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from gunicorn.glogging import Logger
+
+from autograder.service.log_redaction import RedactSecrets
 from autograder.service.privileges import drop_privileges, web_temp_dir, web_user_ids
 
 # What LTI needs to talk to platforms (launches fetch a platform's keys; the passback sender posts
@@ -140,6 +143,16 @@ def _warm_up(owner: tuple[int, int]) -> None:
     report_html(rows)
 
 
+class RedactingLogger(Logger):
+    """gunicorn's logger, with secrets taken out of what it writes (it logs a failed request's URI)."""
+
+    def setup(self, cfg: object) -> None:
+        super().setup(cfg)
+        for log in (self.error_log, self.access_log):
+            if not any(isinstance(existing, RedactSecrets) for existing in log.filters):
+                log.addFilter(RedactSecrets())
+
+
 def run_web(bind: str, processes: int, web_user: str) -> None:
     """Serve until stopped (in this process: call it in a child)."""
     from django.conf import settings
@@ -160,6 +173,7 @@ def run_web(bind: str, processes: int, web_user: str) -> None:
                                "timeout": 120, "graceful_timeout": 5, "accesslog": None, "errorlog": "-",
                                "loglevel": "warning", "proc_name": "attention-kit-web",
                                "user": uid, "group": gid, "control_socket_disable": True,
+                               "logger_class": RedactingLogger,
                                "chdir": "/"}.items():  # the kit's folder may be closed to the web user
                 self.cfg.set(key, value)
 
