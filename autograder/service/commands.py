@@ -112,6 +112,9 @@ def _parser() -> argparse.ArgumentParser:
     register.add_argument("--jwks-url", required=True, help="the platform's public key set (JWKS) URL")
     register.add_argument("--audience", default="", help="the token endpoint's audience, when not its URL")
     register.add_argument("--deployment", action="append", default=[], help="a deployment id (repeat for more)")
+    register.add_argument("--service-host", action="append", help="a host (host or host:port) that serves the LMS's"
+                          " grades and class lists, when its launches name one besides its own addresses (repeat for"
+                          " more; given, it replaces the list)")
     lti_actions.add_parser("rotate-key", help="make a new signing key (the old one stays published for a day)")
     lti_actions.add_parser("roster", help="fetch each LMS course's class list (Names and Role Provisioning)")
     return parser
