@@ -98,8 +98,11 @@ test-fast: setup
 
 # The submission service (docs/service/index.md): the demo course on http://127.0.0.1:8000,
 # its sign-in links printed at the first start; SQLite in service-data/ (as root: /var/lib/attention-kit).
+# PORT=... and DATA=... become its --port and --data (each beats the environment and --config).
+PORT ?=
+DATA ?=
 serve: setup
-	$(BIN)/python -m autograder serve --demo
+	$(BIN)/python -m autograder serve --demo $(if $(PORT),--port $(PORT)) $(if $(DATA),--data $(DATA))
 
 # The service under load on loopback: warm upload-to-feedback latency, a 200-student rush, and a
 # mixed rush (5 % of it endless loops or memory hogs: the innocent students' latency), with

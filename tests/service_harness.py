@@ -64,10 +64,13 @@ def secret_lines() -> list[str]:
 
 class LiveService:
     def __init__(self, workers: int = 1, database_url: str | None = None, separate_workers: int = 0,
-                 **settings: str):
+                 serve_args: tuple[str, ...] = (), environment: dict[str, str] | None = None,
+                 **settings: str | None):
         """``workers``: grading workers that ``serve`` starts; ``separate_workers``: more, each the
         root of a process tree of its own (as on another machine); ``database_url``: PostgreSQL's
-        (default: SQLite in the data folder)."""
+        (default: SQLite in the data folder); ``serve_args``: more of serve's arguments;
+        ``environment``: more variables; ``settings``: KIT_SERVICE_<NAME> variables (None: unset,
+        so that a flag or the settings file decides)."""
         # Not under pytest's 0700 tmp folder: the web process's own user must reach the data.
         self.root = Path(tempfile.mkdtemp(prefix="kit-service-test-"))
         self.root.chmod(0o755)
@@ -77,7 +80,9 @@ class LiveService:
         self.workers = workers
         self.database_url = database_url
         self.env = {**os.environ, "KIT_SERVICE_DATA": str(self.data), "KIT_SERVICE_BASE_URL": self.url,
-                    **{f"KIT_SERVICE_{key.upper()}": value for key, value in settings.items()}}
+                    **{f"KIT_SERVICE_{key.upper()}": value for key, value in settings.items()}, **(environment or {})}
+        self.env = {key: value for key, value in self.env.items() if value is not None}
+        self.serve_args = tuple(serve_args)
         if database_url:
             self.env["KIT_SERVICE_DATABASE_URL"] = database_url
         self.process: subprocess.Popen | None = None
@@ -97,7 +102,8 @@ class LiveService:
     def _start(self, wait_for_worker: bool) -> LiveService:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "autograder", "serve", "--port", str(self.port), "--workers", str(self.workers)],
+                [sys.executable, "-m", "autograder", "serve", "--port", str(self.port), "--workers", str(self.workers),
+                 *self.serve_args],
                 cwd=KIT_ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -135,6 +141,11 @@ class LiveService:
                 process.kill()
         psutil.wait_procs(tree, timeout=30)
         self.separate[index].wait(timeout=30)
+
+    def web_processes(self) -> list[psutil.Process]:
+        """The web process (gunicorn's arbiter) and its workers, as they are now."""
+        web = psutil.Process(int(re.search(r"web pid (\d+)", self.log.read_text()).group(1)))
+        return [web, *web.children(recursive=True)]
 
     def ready_workers(self) -> list[tuple]:
         return self.query("SELECT worker_id, pid FROM service_gradingworker WHERE state = 'ready'")

@@ -119,9 +119,14 @@ def test_every_kit_file_and_module_a_page_names_exists(document):
 
 
 def test_every_setting_the_service_reads_is_on_the_settings_page():
-    config = (KIT_ROOT / "autograder" / "service" / "config.py").read_text(encoding="utf-8")
-    read = {f"KIT_SERVICE_{name.upper()}" for name in re.findall(r'(?:get|number)\("(\w+)"', config)}
-    read |= {f"KIT_SERVICE_{name}" for name in re.findall(r'PREFIX \+ "(\w+)"', config)}
-    assert len(read) > 10
+    """Each setting of autograder/service/config.py has its row: its file key, variable and flag."""
+    from autograder.service.config import CONFIG_VARIABLE, SETTINGS
+
+    assert len(SETTINGS) > 10
     page = (DOCS / "service" / "settings.md").read_text(encoding="utf-8")
+    read = {setting.variable for setting in SETTINGS} | {CONFIG_VARIABLE}
     assert sorted(read - set(re.findall(r"`(KIT_SERVICE_\w+)`", page))) == []
+    for setting in SETTINGS:
+        [row] = [line for line in page.splitlines() if line.startswith("|") and f"`{setting.variable}`" in line]
+        names = [f"`{setting.name}`" if setting.in_file else "", f"`{setting.flag}`" if setting.has_flag else ""]
+        assert all(name in row for name in names), f"{setting.variable}'s row lacks {names}"

@@ -8,15 +8,19 @@ tool's key is rotated under way; a column the tool must make is made once and ma
 the LMS deletes it; the course's class list (Names and Role Provisioning) lists who has not
 submitted. And each refusal: a token changed on the way (its signature), replayed (its
 nonce), expired, for another client id (its audience), from an unknown deployment or platform, or
-for a role the service does not know; each says why and creates nothing."""
+for a role the service does not know; each says why and creates nothing. And a launch that names
+its grade service or class list on another host (the loopback's, a cloud's metadata address)
+points the tool nowhere: nothing is fetched there, and the instructor's pages say why."""
 
 from __future__ import annotations
 
 import base64
 import json
 import re
+import threading
 import time
-from urllib.parse import parse_qsl, urlencode
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qsl, quote, urlencode
 
 import pytest
 import requests
@@ -397,3 +401,74 @@ def test_an_unknown_platform_is_refused_at_the_login(service):
     assert answer.status_code == 403
     assert 'data-reason="unknown_platform"' in answer.text
     assert "https://lms.example.org" in answer.text
+
+
+# -- a platform cannot point the service elsewhere -------------------------------------------------
+class Listener:
+    """An HTTP server on another loopback port that records every request it gets (and answers 200)."""
+
+    def __init__(self):
+        self.requests: list[str] = []
+        heard = self.requests
+
+        class Handler(BaseHTTPRequestHandler):
+            def _answer(self):
+                heard.append(f"{self.command} {self.path}")
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.end_headers()
+                self.wfile.write(b"{}")
+
+            do_GET = do_POST = do_PUT = _answer
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> Listener:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _passback_errors(service, subject: str) -> list[tuple[str, str]]:
+    return service.query("SELECT p.state, p.last_error FROM service_scorepassback p JOIN service_ltilinkuser u ON"
+                         " u.id = p.link_user_id JOIN service_ltiidentity i ON i.id = u.identity_id WHERE i.subject = ?"
+                         " AND p.state = 'failed'", subject)
+
+
+def test_a_launch_cannot_point_the_service_at_another_host(service, person, tmp_path):
+    with Listener() as listener:
+        targets = {"loop": f"{listener.url}/", "meta": "http://169.254.169.254/latest/meta-data/"}
+        for label, target in targets.items():
+            course = f"elsewhere-{label}"
+            link_id = placed_link(service, course)
+            knobs = {service_name: quote(f"{target}{path}", safe="")
+                     for service_name, path in (("lineitems", "lineitems"), ("memberships", "members"))}
+            page = launch(service, person, f"sly-{label}", course, link_id, **knobs)
+            assert page.url == f"{service.url}/assignments/{A01}"  # the student is let in; the addresses are not used
+            submit(page, service, notebook_bytes("ada_full_marks", A01, run=label), tmp_path)
+            wait_for(lambda label=label: _passback_errors(service, f"lms-sly-{label}") or listener.requests,
+                     what="the passback refused")
+            assert listener.requests == []  # the score was not sent to the other address
+            [(_, why)] = _passback_errors(service, f"lms-sly-{label}")
+            assert f"at {target}lineitems" in why
+            assert "is not on the hosts registered for lms" in why
+            assert "--service-host" in why
+
+            teacher = launch(service, person, f"teacher-{course}", course, link_id, role="Instructor", **knobs)
+            row = teacher.locator("#passbacks tr", has_text=f"sly-{label}").inner_text()
+            assert "is not on the hosts registered for lms" in row
+            teacher.goto(f"{service.url}/instructor/class")
+            teacher.click("#fetch-class-lists")
+            fetched = teacher.locator("#class-lists li", has_text=course).inner_text()
+            assert "not fetched" in fetched
+            assert f"at {target}members is not on the hosts registered for lms" in fetched
+        assert receipts(service, "sly-loop") == []
+        assert listener.requests == []  # nothing was fetched from the other address, not even once

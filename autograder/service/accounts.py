@@ -1,9 +1,16 @@
-"""Who is who: personal sign-in links and per-student API tokens, kept only as hashes.
+"""Who is who: personal sign-in links and per-student API tokens, kept only as hashes, and the
+end of a person's access.
 
 A sign-in link carries a random secret, signed with the service's key and a time stamp
 (``django.core.signing``): a tampered or expired link is refused before the database is asked.
 The database keeps the secret's SHA-256, the expiry and the revocation. An API token is a random
 secret whose SHA-256 and first characters (to tell tokens apart on a page) are kept.
+
+Access ends at once, everywhere (``revoke_access``, ``sign_out_everywhere``): besides the links
+and tokens, every session of the person ends with the next request it makes, not when its cookie
+expires. Django checks each request's session against the session hash of its user
+(``get_session_auth_hash``, a keyed hash of the password field): people here have no password,
+so that field serves as their session version, and ``end_sessions`` gives it a new random value.
 """
 
 from __future__ import annotations
@@ -55,23 +62,58 @@ def make_signin_link(user, base_url: str, days: float) -> str:
     return f"{base_url}/signin/{signing.TimestampSigner(salt=SIGNIN_SALT).sign(secret)}"
 
 
-def user_for_link(signed: str, max_days: float):
-    """The user a sign-in link is for, or None when it is forged, expired or revoked."""
+@dataclass(frozen=True)
+class LinkCheck:
+    """What a sign-in link is worth: its user, or why not (``invalid``, ``expired``, ``revoked``)."""
+
+    user: object | None
+    refusal: str = ""
+
+
+def check_link(signed: str, max_days: float) -> LinkCheck:
+    """The user a sign-in link is for, or why it signs no one in: forged or unknown, expired, revoked."""
     try:
         secret = signing.TimestampSigner(salt=SIGNIN_SALT).unsign(signed, max_age=timedelta(days=max_days))
-    except signing.BadSignature:  # SignatureExpired is one too
-        return None
+    except signing.SignatureExpired:
+        return LinkCheck(None, "expired")
+    except signing.BadSignature:
+        return LinkCheck(None, "invalid")
     now = timezone.now()
-    link = SignInLink.objects.select_related("user").filter(token_hash=digest(secret), revoked_at__isnull=True,
-                                                            expires_at__gt=now).first()
-    if link is None or not link.user.is_active:
-        return None
+    link = SignInLink.objects.select_related("user").filter(token_hash=digest(secret)).first()
+    if link is None:
+        return LinkCheck(None, "invalid")
+    if link.revoked_at is not None or not link.user.is_active:
+        return LinkCheck(None, "revoked")
+    if link.expires_at <= now:
+        return LinkCheck(None, "expired")
     SignInLink.objects.filter(id=link.id).update(last_used_at=now)
-    return link.user
+    return LinkCheck(link.user)
 
 
 def revoke_links(user) -> int:
     return SignInLink.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
+
+
+def end_sessions(user) -> None:
+    """End every session of ``user``, in every browser, at its next request (see the module's text)."""
+    user.set_unusable_password()  # a fresh random value: the session hash of every session changes
+    user.save(update_fields=["password"])
+
+
+def revoke_access(user) -> tuple[int, int]:
+    """End all of a person's access at once: sign-in links, API tokens, sessions; how many links and tokens."""
+    with transaction.atomic():
+        counts = revoke_links(user), revoke_tokens(user)
+        end_sessions(user)
+    return counts
+
+
+def sign_out_everywhere(user) -> int:
+    """End every session and API token of ``user`` (their sign-in links still work); how many tokens."""
+    with transaction.atomic():
+        tokens = revoke_tokens(user)
+        end_sessions(user)
+    return tokens
 
 
 def make_api_token(user) -> str:

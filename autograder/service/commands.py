@@ -21,15 +21,33 @@ import traceback
 from pathlib import Path
 
 from autograder import extras
+from autograder.service.config import SETTINGS, ConfigError, ServiceConfig, use_command_line
 
-SETTINGS = "autograder.service.settings"
+DJANGO_SETTINGS = "autograder.service.settings"
 
 
-def _setup(config: Path | None = None) -> None:
+def _add_setting_flags(parser: argparse.ArgumentParser) -> None:
+    """A flag for every setting but the secret key: each beats the environment and the settings file."""
+    parser.add_argument("--config", type=Path, help="a TOML file of settings (see docs/service/settings.md)")
+    group = parser.add_argument_group("settings", "each beats its environment variable (KIT_SERVICE_<NAME>) and the"
+                                                  " settings file; --show-config / service config show the result")
+    for setting in SETTINGS:
+        if setting.has_flag:
+            group.add_argument(setting.flag, dest=f"setting_{setting.name}", metavar=setting.name.upper(),
+                               help=setting.what)
+
+
+def _use_setting_flags(args: argparse.Namespace) -> None:
+    given = {name.removeprefix("setting_"): str(value) for name, value in vars(args).items()
+             if name.startswith("setting_") and value is not None}
+    if args.config is not None:
+        given["config"] = str(args.config)
+    use_command_line(given)
+
+
+def _setup() -> None:
     extras.require("service", "python -m autograder serve (and service)")  # before Django is imported
-    if config is not None:
-        os.environ["KIT_SERVICE_CONFIG"] = str(config.resolve())
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", SETTINGS)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", DJANGO_SETTINGS)
     import django
 
     django.setup()
@@ -44,8 +62,9 @@ def _migrate() -> None:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m autograder service",
                                      description="The submission service's instructor commands and grading worker.")
-    parser.add_argument("--config", type=Path, help="a TOML file of settings (see docs/service/settings.md)")
+    _add_setting_flags(parser)
     commands = parser.add_subparsers(dest="action", required=True)
+    commands.add_parser("config", help="each setting's effective value and where it comes from (secrets masked)")
     commands.add_parser("migrate", help="create or update the database")
     commands.add_parser("worker", help="run one grading worker (serve starts them)")
     links = commands.add_parser("links", help="a personal sign-in link for every student of a roster CSV")
@@ -55,7 +74,7 @@ def _parser() -> argparse.ArgumentParser:
     instructor = commands.add_parser("instructor", help="make (or reuse) an instructor and print a sign-in link")
     instructor.add_argument("user_id")
     instructor.add_argument("--name", default="")
-    revoke = commands.add_parser("revoke", help="revoke a person's sign-in links and API tokens")
+    revoke = commands.add_parser("revoke", help="end a person's access: sign-in links, API tokens and every session")
     revoke.add_argument("user_id")
     token = commands.add_parser("token", help="make an API token for a student (printed once)")
     token.add_argument("user_id")
@@ -103,6 +122,9 @@ def _parser() -> argparse.ArgumentParser:
     register.add_argument("--jwks-url", required=True, help="the platform's public key set (JWKS) URL")
     register.add_argument("--audience", default="", help="the token endpoint's audience, when not its URL")
     register.add_argument("--deployment", action="append", default=[], help="a deployment id (repeat for more)")
+    register.add_argument("--service-host", action="append", help="a host (host or host:port) that serves the LMS's"
+                          " grades and class lists, when its launches name one besides its own addresses (repeat for"
+                          " more; given, it replaces the list)")
     lti_actions.add_parser("rotate-key", help="make a new signing key (the old one stays published for a day)")
     lti_actions.add_parser("roster", help="fetch each LMS course's class list (Names and Role Provisioning)")
     return parser
@@ -121,7 +143,19 @@ def _when(text: str | None):
 
 def service_main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    _setup(args.config)
+    try:
+        _use_setting_flags(args)
+        if args.action == "config":
+            print(ServiceConfig.load().report())
+            return 0
+        _setup()
+        return _service_action(args)
+    except ConfigError as error:
+        print(f"service: {error}", file=sys.stderr)
+        return 2
+
+
+def _service_action(args: argparse.Namespace) -> int:
     if args.action == "migrate":
         _migrate()
         return 0
@@ -145,6 +179,7 @@ def service_main(argv: list[str]) -> int:
     from django.conf import settings
 
     from autograder.service import accounts, gradebook, queue
+    from autograder.service.addresses import link_base_url
     from autograder.service.models import Adjustment, Grading, GradingWorker, Submission
     from autograder.service.policy import policy_for
     from autograder.student.curriculum import ASSIGNMENTS
@@ -156,7 +191,7 @@ def service_main(argv: list[str]) -> int:
         except accounts.RosterError as error:
             print(error, file=sys.stderr)
             return 2
-        made = accounts.links_for_roster(entries, config.base_url, args.days or config.signin_link_days)
+        made = accounts.links_for_roster(entries, link_base_url(config), args.days or config.signin_link_days)
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(["student_id", "name", "email", "link"])
@@ -171,8 +206,9 @@ def service_main(argv: list[str]) -> int:
             print(buffer.getvalue(), end="")
         return 0
     if args.action == "instructor":
+        base_url = link_base_url(config)  # before anyone is made
         user = accounts.person(args.user_id, instructor=True, name=args.name)
-        print(accounts.make_signin_link(user, config.base_url, config.signin_link_days))
+        print(accounts.make_signin_link(user, base_url, config.signin_link_days))
         return 0
     from django.contrib.auth import get_user_model
 
@@ -183,8 +219,8 @@ def service_main(argv: list[str]) -> int:
         return user
 
     if args.action == "revoke":
-        user = user_named(args.user_id)
-        print(f"revoked {accounts.revoke_links(user)} sign-in links and {accounts.revoke_tokens(user)} API tokens")
+        links, tokens = accounts.revoke_access(user_named(args.user_id))
+        print(f"revoked {links} sign-in links and {tokens} API tokens, and ended every session of {args.user_id}")
         return 0
     if args.action == "token":
         print(accounts.make_api_token(user_named(args.user_id)))
@@ -299,61 +335,64 @@ def _seed_demo(base_url: str, days: float) -> list[str]:
     return lines
 
 
-def _prepare_data_dir(data_dir: Path, web_user: str) -> None:
-    """The data folder, the web user's own when running as root (root's processes reach it anyway)."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    if os.geteuid() == 0:
-        from autograder.service.webserver import web_user_ids
-
-        uid, gid = web_user_ids(web_user)
-        os.chmod(data_dir, 0o700)
-        for path in [data_dir, *data_dir.iterdir()]:
-            os.chown(path, uid, gid)
-
-
 def serve_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m autograder serve",
                                      description="Run the submission service: the web process and grading workers.")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--workers", type=int, default=1, help="grading workers on this machine (default 1)")
     parser.add_argument("--web-processes", type=int, default=4, help="gunicorn worker processes (default 4)")
-    parser.add_argument("--config", type=Path, help="a TOML file of settings (see docs/service/settings.md)")
     parser.add_argument("--demo", action="store_true", help="on a new database, seed the demo course and print its"
                         " sign-in links (make serve does this)")
+    parser.add_argument("--show-config", action="store_true", help="print each setting's effective value and where it"
+                        " comes from (secrets masked), then stop")
+    _add_setting_flags(parser)
     args = parser.parse_args(argv)
-    os.environ.setdefault("KIT_SERVICE_BASE_URL", f"http://{args.host}:{args.port}")
-    # prometheus-client's multiprocess folder (autograder.service.metrics): fresh for each serve,
-    # named before any process imports the library, which reads it once.
-    metrics_folder = Path(tempfile.mkdtemp(prefix="attention-kit-metrics-"))
-    os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_folder)
     try:
-        return _serve(args, metrics_folder)
-    finally:
-        shutil.rmtree(metrics_folder, ignore_errors=True)
+        _use_setting_flags(args)
+        config = ServiceConfig.load()
+        if args.show_config:
+            print(config.report())
+            return 0
+        # prometheus-client's multiprocess folder (autograder.service.metrics): fresh for each serve,
+        # named before any process imports the library, which reads it once.
+        metrics_folder = Path(tempfile.mkdtemp(prefix="attention-kit-metrics-"))
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_folder)
+        try:
+            return _serve(args, config, metrics_folder)
+        finally:
+            shutil.rmtree(metrics_folder, ignore_errors=True)
+    except ConfigError as error:
+        print(f"serve: {error}", file=sys.stderr)
+        return 2
 
 
-def _serve(args: argparse.Namespace, metrics_folder: Path) -> int:
-    _setup(args.config)
-    from django.conf import settings
+def _serve(args: argparse.Namespace, config: ServiceConfig, metrics_folder: Path) -> int:
+    from autograder.service.addresses import link_base_url, record_listening
+    from autograder.service.privileges import ensure_web_user, prepare_data_dir
+
+    # As root, the web's own user and its folder come first: the secret key and the database are
+    # made in it, never readable by anyone else.
+    owner = ensure_web_user(config.web_user) if os.geteuid() == 0 else None
+    prepare_data_dir(config.data_dir, owner)
+    record_listening(config)
+    demo_links_base = link_base_url(config) if args.demo else ""
+    if config.origins["base_url"].kind == "default" and not config.listens_on_loopback:
+        print(f"serve: base_url is the built-in default {config.base_url}, but serve listens on {config.host}: pages"
+              f" answer only to {', '.join(config.allowed_hosts)}, and links carry that address. Set base_url to the"
+              " address people use (--base-url, KIT_SERVICE_BASE_URL or the settings file).", file=sys.stderr)
+    _setup()
     from django.contrib.auth import get_user_model
 
-    config = settings.CONFIG
-    config.data_dir.mkdir(parents=True, exist_ok=True)
     _migrate()
     from autograder.service.lti.keys import current_key
 
     current_key()  # the tool's signing key, before any process may need it
     if args.demo and not get_user_model().objects.exists():
         print("Demo course: sign in with these links (each is a person's own):")
-        for line in _seed_demo(config.base_url, config.signin_link_days):
+        for line in _seed_demo(demo_links_base, config.signin_link_days):
             print("  " + line)
-    if config.database_url.startswith("sqlite"):
-        _prepare_data_dir(config.data_dir, config.web_user)
-    if os.geteuid() == 0:
-        from autograder.service.webserver import web_user_ids
-
-        os.chown(metrics_folder, *web_user_ids(config.web_user))  # the web processes write their counts there
+    prepare_data_dir(config.data_dir, owner)  # what the migrations made is the web user's too
+    if owner is not None:
+        os.chown(metrics_folder, *owner)  # the web processes write their counts there
     from django.db import connections
 
     connections.close_all()  # nothing of this process's connections crosses a fork
@@ -396,10 +435,17 @@ def _supervise(args, config) -> int:
     from autograder.service.lti.sender import serve_unprivileged
     from autograder.service.webserver import run_web
 
-    web_pid = _fork(run_web, f"{args.host}:{args.port}", args.web_processes, config.web_user)
+    web_pid = _fork(run_web, f"{config.host}:{config.port}", args.web_processes, config.web_user)
     sender_pid = _fork(serve_unprivileged, config.web_user)
     worker_command = [sys.executable, "-m", "autograder", "service", "worker"]
-    workers = [subprocess.Popen(worker_command) for _ in range(max(0, args.workers))]
+    # The workers resolve their settings as serve did: its flags travel as their variables, which
+    # beat the same variables and the settings file alike.
+    worker_environment = {**os.environ, **config.given_on_command_line()}
+
+    def start_worker() -> subprocess.Popen:
+        return subprocess.Popen(worker_command, env=worker_environment)
+
+    workers = [start_worker() for _ in range(max(0, args.workers))]
     stopping = False
 
     def stop(signum, frame):
@@ -425,7 +471,7 @@ def _supervise(args, config) -> int:
                 if worker.poll() is not None:
                     print(f"grading worker {worker.pid} stopped (exit {worker.returncode}); starting another",
                           file=sys.stderr, flush=True)
-                    workers[index] = subprocess.Popen(worker_command)
+                    workers[index] = start_worker()
     finally:
         unclean = _stop_children({"the web process": web_pid, "the passback sender": sender_pid}, workers)
         for line in unclean:

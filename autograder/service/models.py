@@ -163,6 +163,9 @@ class LtiPlatform(models.Model):
     auth_token_url = models.URLField(max_length=1024)  # its OAuth 2 token endpoint (grade passback)
     key_set_url = models.URLField(max_length=1024)  # its public keys (JWKS)
     auth_audience = models.CharField(max_length=1024, blank=True)  # the token endpoint's audience, if not its URL
+    # More hosts ("host" or "host:port") whose grade and class list services its launches may name,
+    # besides those of the addresses above (lti/endpoints.py): hosted Canvas serves them elsewhere.
+    service_hosts = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -1,11 +1,11 @@
-"""The service's Django settings, from environment variables (or a config file, see
-``autograder.service.config``). Defaults serve one machine on localhost with SQLite."""
+"""The service's Django settings, from the service's own (``autograder.service.config``: command-line
+flag, environment, settings file, default). Defaults serve one machine on localhost with SQLite."""
 
 from __future__ import annotations
 
 from autograder.service.config import ServiceConfig
 
-CONFIG = ServiceConfig.from_environment()
+CONFIG = ServiceConfig.load()
 
 SECRET_KEY = CONFIG.secret_key()
 DEBUG = False
@@ -50,8 +50,11 @@ TIME_ZONE = "UTC"
 USE_I18N = False
 LOGIN_URL = "/signin"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
-DATA_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_upload_bytes + 2**20
-FILE_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_upload_bytes + 2**20
+# No body above max_request_bytes reaches Django (web/bounded_requests.py), so an upload always fits
+# in memory: it is never written to disk (no temporary-file handler), and nothing reads more.
+DATA_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_request_bytes
+FILE_UPLOAD_MAX_MEMORY_SIZE = CONFIG.max_request_bytes
+FILE_UPLOAD_HANDLERS = ["django.core.files.uploadhandler.MemoryFileUploadHandler"]
 
 # Cookies: HttpOnly sessions, SameSite=Lax (Strict would drop the session on the link from an
 # e-mail), Secure behind TLS; the CSRF cookie stays readable by no script (the forms carry it).
@@ -59,7 +62,7 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_HTTPONLY = True
 CSRF_COOKIE_SAMESITE = "Lax"
-SESSION_COOKIE_AGE = 14 * 24 * 3600
+SESSION_COOKIE_AGE = int(CONFIG.session_hours * 3600)
 SESSION_COOKIE_SECURE = CONFIG.behind_tls
 CSRF_COOKIE_SECURE = CONFIG.behind_tls
 CSRF_TRUSTED_ORIGINS = CONFIG.trusted_origins
@@ -69,11 +72,13 @@ if CONFIG.behind_tls:
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Every record reaches one handler, through the filter that takes secrets out (log_redaction.py):
+# Django's refusals name the request's path, which for a sign-in link is the secret itself.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"django": {"handlers": ["console"], "level": "WARNING"},
-                "django_tasks_db": {"handlers": ["console"], "level": "WARNING"},
-                "autograder": {"handlers": ["console"], "level": "WARNING"}},
+    "filters": {"redact_secrets": {"()": "autograder.service.log_redaction.RedactSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact_secrets"]}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {"django": {"handlers": ["console"], "level": "WARNING", "propagate": False}},
 }

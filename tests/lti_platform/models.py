@@ -76,3 +76,7 @@ class PendingLaunch(models.Model):
     lifetime = models.IntegerField(default=300)  # seconds the id_token lives (negative: expired)
     audience = models.CharField(max_length=200, blank=True)  # another client id (misconfiguration)
     deployment = models.CharField(max_length=200, blank=True)  # another deployment id
+    # Services the launch names elsewhere than this platform (a platform pointing the tool at
+    # another host): its gradebook (line items) and its class list.
+    lineitems = models.CharField(max_length=500, blank=True)
+    memberships = models.CharField(max_length=500, blank=True)

@@ -102,7 +102,8 @@ def _start(request, course: Course, link: ResourceLink | None):
         hint=secrets.token_urlsafe(16), course=course, link=link, user_id=f"lms-{request.session['user']}",
         name=request.session["name"], roles=[*request.session["roles"], SYSTEM_USER],
         lifetime=int(knobs.get("lifetime", 300)), audience=knobs.get("audience", ""),
-        deployment=knobs.get("deployment", ""))
+        deployment=knobs.get("deployment", ""), lineitems=knobs.get("lineitems", ""),
+        memberships=knobs.get("memberships", ""))
     login = Login(DjangoRequest(request), Platform())
     login.set_lti_message_hint(pending.hint)
     if link is None:
@@ -135,11 +136,15 @@ def authorize(request):
     launch.set_user_data(pending.user_id, pending.roles, full_name=pending.name, email_address=f"{user}@example.edu")
     launch.set_extra_claims({"https://purl.imsglobal.org/spec/lti/claim/lis": {"person_sourcedid": user}})
     launch.set_launch_context_claim(course.course_id, context_title=course.title, context_label=course.course_id)
-    lineitems = _url(f"/ags/{course.course_id}/lineitems")
+    lineitems = pending.lineitems or _url(f"/ags/{course.course_id}/lineitems")
     link = pending.link
-    launch.set_ags(lineitems, f"{lineitems}/{link.line_item_id}" if link and link.line_item_id else None, True, True,
-                   True)
-    launch.set_nrps(_url(f"/nrps/{course.course_id}"))
+    line_item = None
+    if link and link.line_item_id:
+        line_item = f"{lineitems}/{link.line_item_id}"
+    elif link and pending.lineitems:
+        line_item = f"{lineitems}/1"  # a column on the other host
+    launch.set_ags(lineitems, line_item, True, True, True)
+    launch.set_nrps(pending.memberships or _url(f"/nrps/{course.course_id}"))
     if link is None:
         launch.set_dl(_url(f"/deep-link-return/{pending.hint}"), title="Add a tool", accept_types={"ltiResourceLink"})
     else:

@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
 
+from autograder.service.addresses import link_base_url
 from autograder.service.lti.keys import current_key, rotate
 from autograder.service.models import LtiDeployment, LtiPlatform, PassbackState, ScorePassback, ToolKey
 
@@ -35,27 +36,36 @@ def _register(args) -> int:
         except ValidationError:
             print(f"--{option.replace('_', '-')} must be an http(s) URL, not {getattr(args, option)!r}")
             return 2
+    chosen = {"issuer": args.issuer, "client_id": args.client_id, "auth_login_url": args.login_url,
+              "auth_token_url": args.token_url, "key_set_url": args.jwks_url, "auth_audience": args.audience}
+    if args.service_host is not None:
+        hosts = [host.strip().lower() for host in args.service_host if host.strip()]
+        if any("/" in host or "@" in host for host in hosts):
+            print(f"--service-host takes host or host:port, not a URL: {', '.join(args.service_host)}")
+            return 2
+        chosen["service_hosts"] = hosts
     with transaction.atomic():
-        platform, made = LtiPlatform.objects.update_or_create(name=args.name, defaults={
-            "issuer": args.issuer, "client_id": args.client_id, "auth_login_url": args.login_url,
-            "auth_token_url": args.token_url, "key_set_url": args.jwks_url, "auth_audience": args.audience})
+        platform, made = LtiPlatform.objects.update_or_create(name=args.name, defaults=chosen)
         for deployment in args.deployment:
             LtiDeployment.objects.get_or_create(platform=platform, deployment_id=deployment)
     current_key()
     deployments = ", ".join(platform.deployments.values_list("deployment_id", flat=True)) or "none yet (--deployment)"
     print(f"{'registered' if made else 'updated'} {platform.name}: issuer {platform.issuer}, client id"
-          f" {platform.client_id}, deployments {deployments}")
+          f" {platform.client_id}, deployments {deployments}, service hosts"
+          f" {', '.join(platform.service_hosts) or 'only its own addresses'}")
     return 0
 
 
 def _show() -> int:
+    base_url = link_base_url(settings.CONFIG)  # the addresses an LMS will call: never a default that leads nowhere
     print("Give the LMS these addresses of the tool (LTI 1.3, with deep linking and grade passback):")
-    for what, url in tool_addresses(settings.CONFIG.base_url):
+    for what, url in tool_addresses(base_url):
         print(f"  {what}: {url}")
     print("Registered platforms:")
     for platform in LtiPlatform.objects.prefetch_related("deployments"):
         deployments = ", ".join(d.deployment_id for d in platform.deployments.all()) or "none"
-        print(f"  {platform.name}: issuer {platform.issuer}, client id {platform.client_id}, deployments {deployments}")
+        print(f"  {platform.name}: issuer {platform.issuer}, client id {platform.client_id}, deployments {deployments},"
+              f" service hosts {', '.join(platform.service_hosts) or 'only its own addresses'}")
     print("Tool keys (the newest unretired one signs):")
     for key in ToolKey.objects.all():
         print(f"  {key.kid}: made {key.created_at:%Y-%m-%d %H:%M} UTC"

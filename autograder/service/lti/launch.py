@@ -32,6 +32,7 @@ from pylti1p3.contrib.django.session import DjangoSessionService
 from pylti1p3.exception import LtiException
 from pylti1p3.roles import AbstractRole, TeacherRole, TeachingAssistantRole
 
+from autograder.service.lti.endpoints import ForeignEndpoint
 from autograder.service.lti.tool import PlatformSession, Refused, ServiceToolConf, platform_for
 from autograder.service.models import (
     LtiContext,
@@ -72,8 +73,15 @@ class ServiceLaunch(DjangoMessageLaunch):
     """A launch POSTed by a platform, checked as the module says."""
 
     def __init__(self, request):
-        super().__init__(request, ServiceToolConf(), session_service=NonceOnce(request),
-                         requests_session=PlatformSession())
+        # No requests session yet: it is the platform's own (``validate_registration``), which the
+        # launch has not named yet; nothing is requested before.
+        super().__init__(request, ServiceToolConf(), session_service=NonceOnce(request))
+
+    def validate_registration(self) -> ServiceLaunch:
+        super().validate_registration()
+        self._requests_session = PlatformSession(platform_for(self._registration.get_issuer(),
+                                                              self._registration.get_client_id()))
+        return self
 
     def validate(self) -> ServiceLaunch:
         self._validated = True  # the steps read the body as they go (pylti1p3's own convention)
@@ -104,7 +112,7 @@ class ServiceLaunch(DjangoMessageLaunch):
             answer = self._requests_session.get(key_set_url)
             answer.raise_for_status()
             return answer.json()
-        except (requests.RequestException, ValueError) as error:
+        except (requests.RequestException, ValueError, ForeignEndpoint) as error:
             raise Refused("platform_keys", {"url": key_set_url[:300]}, str(error)) from None
 
     def validate_jwt_signature(self) -> ServiceLaunch:

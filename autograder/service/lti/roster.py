@@ -18,6 +18,7 @@ from pylti1p3.contrib.django import DjangoServiceConnector
 from pylti1p3.exception import LtiException, LtiServiceException
 from pylti1p3.names_roles import NamesRolesProvisioningService
 
+from autograder.service.lti import endpoints
 from autograder.service.lti.launch import CLAIM, STUDENT, course_role, identity_for
 from autograder.service.lti.tool import PlatformSession, registration
 from autograder.service.models import LtiContext, LtiMembership
@@ -31,10 +32,14 @@ def _members(context: LtiContext) -> list[dict]:
     if not context.memberships_url:
         raise RosterUnavailable("its launches name no class list: turn on Names and Role Provisioning for the"
                                 " tool in the LMS, then open the tool once from the course")
-    connector = DjangoServiceConnector(registration(context.deployment.platform), PlatformSession())
+    platform = context.deployment.platform
+    connector = DjangoServiceConnector(registration(platform), PlatformSession(platform))
     service = NamesRolesProvisioningService(connector, {"context_memberships_url": context.memberships_url})
     try:
+        endpoints.check(platform, context.memberships_url, "the class list its launches name")
         return service.get_members()
+    except endpoints.ForeignEndpoint as error:
+        raise RosterUnavailable(str(error)) from None
     except LtiServiceException as error:
         raise RosterUnavailable(f"the LMS refused the class list (HTTP {error.response.status_code})") from None
     except requests.RequestException as error:

@@ -31,6 +31,7 @@ from pylti1p3.exception import LtiException, LtiServiceException
 from pylti1p3.grade import Grade
 from pylti1p3.lineitem import LineItem
 
+from autograder.service.lti import endpoints
 from autograder.service.lti import passback as owed
 from autograder.service.lti.deep_linking import LINE_ITEM_TAG, assignment_title
 from autograder.service.lti.tool import PlatformSession, registration
@@ -110,7 +111,10 @@ def _send(passback: ScorePassback, sender_id: str) -> None:
     """One try; raises _Again or _Refused when it did not deliver."""
     link = passback.link_user.link
     context = link.context
-    connector = Connector(registration(context.deployment.platform), PlatformSession())
+    platform = context.deployment.platform
+    for url in filter(None, (context.lineitems_url, link.lineitem_url)):
+        endpoints.check(platform, url, "the gradebook its launches name")  # before any request, the token's too
+    connector = Connector(registration(platform), PlatformSession(platform))
     ags = AssignmentsGradesService(connector, {"scope": context.ags_scopes, "lineitems": context.lineitems_url or None,
                                                "lineitem": link.lineitem_url or None})
     if not ags.can_put_grade():
@@ -152,7 +156,7 @@ def deliver(passback: ScorePassback, sender_id: str) -> None:
         _send(passback, sender_id)
     except _Again as again:
         owed.retry_later(passback, sender_id, str(again), soon=again.soon)
-    except _Refused as refusal:
+    except (_Refused, endpoints.ForeignEndpoint) as refusal:
         owed.refused(passback, sender_id, str(refusal))
     except requests.RequestException as error:
         owed.retry_later(passback, sender_id, f"the LMS could not be reached ({type(error).__name__}: {error})"[:500])
@@ -189,7 +193,8 @@ def serve_unprivileged(web_user: str) -> int:
     import signal
 
     if os.geteuid() == 0:
-        from autograder.service.webserver import SENDER_PACKAGES, drop_privileges, import_everything
+        from autograder.service.privileges import drop_privileges
+        from autograder.service.webserver import SENDER_PACKAGES, import_everything
 
         for package in SENDER_PACKAGES:
             import_everything(package)

@@ -1,5 +1,5 @@
 """The platforms registered with the service, as pylti1p3 asks for them (a ToolConf), and what
-every request to a platform shares (a timeout).
+every request to a platform shares (a timeout, and only the platform's own hosts: endpoints.py).
 
 A platform is found by its issuer and the client id it gave the tool; a launch whose issuer is
 known but whose audience is another client id was meant for another tool, and is refused as
@@ -15,6 +15,7 @@ from pylti1p3.deployment import Deployment
 from pylti1p3.registration import Registration
 from pylti1p3.tool_config.abstract import ToolConfAbstract
 
+from autograder.service.lti import endpoints
 from autograder.service.lti.keys import current_key, public_pem, published_jwks
 from autograder.service.models import LtiDeployment, LtiPlatform
 
@@ -33,15 +34,21 @@ class Refused(Exception):
 
 
 class PlatformSession(requests.Session):
-    """A requests session whose every call has a timeout (pylti1p3 sets none)."""
+    """A requests session for one platform: every call has a timeout (pylti1p3 sets none), and
+    goes only to the platform's hosts, each redirect too (ForeignEndpoint otherwise)."""
 
-    def __init__(self):
+    def __init__(self, platform: LtiPlatform):
         super().__init__()
+        self.platform = platform
         self.headers["User-Agent"] = "attention-kit (pylti1p3next)"
 
     def request(self, *args, **kwargs):
         kwargs.setdefault("timeout", PLATFORM_TIMEOUT)
         return super().request(*args, **kwargs)
+
+    def send(self, request, **kwargs):
+        endpoints.check(self.platform, request.url or "")
+        return super().send(request, **kwargs)
 
 
 def registration(platform: LtiPlatform) -> Registration:

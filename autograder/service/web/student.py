@@ -29,10 +29,13 @@ from autograder.student.curriculum import ASSIGNMENTS
 
 @require_http_methods(["GET", "POST"])
 def signin(request, signed: str):
-    """GET shows a button (mail scanners that follow links sign no one in); POST signs in."""
-    user = accounts.user_for_link(signed, settings.CONFIG.signin_link_days)
+    """GET shows a button (mail scanners that follow links sign no one in); POST signs in. A link
+    that signs no one in says why: revoked, expired, or not valid."""
+    checked = accounts.check_link(signed, settings.CONFIG.signin_link_days)
+    user = checked.user
     if user is None:
-        return page(request, "signin.html", {"bad": True}, status=404)
+        key = {"revoked": "signin.revoked", "expired": "signin.expired"}.get(checked.refusal, "signin.bad")
+        return page(request, "signin.html", {"bad": say(request, key), "refusal": checked.refusal}, status=404)
     if request.method == "POST":
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("/")
@@ -42,6 +45,9 @@ def signin(request, signed: str):
 
 @require_POST
 def signout(request):
+    """Sign out here, or (``everywhere``) end every session and API token of the reader's."""
+    if request.POST.get("everywhere") and request.user.is_authenticated:
+        accounts.sign_out_everywhere(request.user)
     logout(request)
     return redirect("/")
 

@@ -12,11 +12,16 @@ from autograder.student import language as languages
 SERVICE_TEXT: dict[str, str] = {
     "title": "Attention kit: submissions",
     "sign_out": "Sign out",
+    "sign_out_everywhere": "Sign out everywhere",
+    "sign_out_everywhere_help": "Ends every session of yours, in every browser, and revokes your API tokens.",
     "welcome": "Sign in with the personal link your instructor sent you. Each link is yours alone: do not share it.",
     "signin.confirm": "Sign in as {name}?",
     "signin.button": "Sign in",
     "signin.bad": "This sign-in link is not valid: it may have expired or been replaced by a newer one. Ask your"
                   " instructor for a new link.",
+    "signin.revoked": "This sign-in link was revoked: it signs no one in any more. Ask your instructor for a new link"
+                      " if you still need one.",
+    "signin.expired": "This sign-in link has expired. Ask your instructor for a new link.",
     "assignments": "Your assignments",
     "column.assignment": "Assignment",
     "column.due": "Due",
