@@ -135,7 +135,7 @@ def test_a_misspelt_init_is_named_with_its_spelling(measured):
 
 
 def test_parameters_named_in_lower_case_are_named_so(measured):
-    """The copy stage's side of it ("is no longer a parameter") is in test_issue35_pages."""
+    """The copy stage's side of it ("is no longer a parameter") is in test_feedback_pages_say_what_happened."""
     assert MISTAKES["parameters_misnamed"] in _message(measured, "v1_lowercase_parameters.py")
 
 

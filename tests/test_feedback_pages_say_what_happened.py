@@ -92,7 +92,7 @@ def copy_v2_weights_into_v1(sa_v2, sa_v1):
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    root = tmp_path_factory.mktemp("issue35_pages")
+    root = tmp_path_factory.mktemp("pages_say_what_happened")
     for (student, assignment), notebook in _class().items():
         write_submission(root / "submitted", student, assignment, notebook)
     rows = grade_class(root / "submitted", root / "out", GradeOptions(jobs=2, device="cpu"))
