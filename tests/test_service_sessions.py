@@ -50,6 +50,31 @@ def test_revoking_a_student_ends_their_open_session_at_once(service):
 
 
 @pytest.mark.live
+@pytest.mark.browser
+def test_revoking_a_student_ends_the_session_of_their_open_browser(service, tmp_path):
+    notebook = tmp_path / f"{A01}.ipynb"
+    notebook.write_bytes(notebook_bytes("ada_full_marks", A01, run=3))
+    with playwright.sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = chromium.new_page()
+            page.goto(service.link_for("vic"))
+            page.click("#signin")
+            page.wait_for_url(re.compile(r"/$"))
+            page.goto(f"{service.url}/assignments/{A01}")  # the upload form is open when access ends
+            service.cli("revoke", "vic")
+            page.set_input_files("#notebook", str(notebook))
+            page.click("#submit")
+            page.wait_for_load_state()
+            assert page.locator("#signout").count() == 0  # signed out, not shown the upload's page
+            page.goto(f"{service.url}/assignments/{A01}")
+            assert page.locator("#notebook").count() == 0
+        finally:
+            chromium.close()
+    assert _uploads_of(service, "vic") == 0
+
+
+@pytest.mark.live
 def test_a_revoked_link_says_revoked_and_a_forged_one_says_not_valid(service):
     link = service.link_for("sami")
     service.cli("revoke", "sami")
