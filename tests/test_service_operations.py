@@ -41,6 +41,7 @@ def test_a_sigterm_stops_every_process_with_status_0_and_no_traceback():
         assert "Traceback" not in output, output[-4000:]
         assert "exited with code" not in output, output[-4000:]  # gunicorn's word for a worker that failed
         assert "did not stop cleanly" not in output, output[-4000:]
+        assert output.rstrip().endswith("serve stopped: every process exited cleanly"), output[-2000:]
     finally:
         live.close()
 
@@ -210,6 +211,7 @@ def test_a_backup_restored_into_a_fresh_service_serves_the_same_pages(request, d
         assert "kept" in before["class table"]
 
         backup = original.root / "service.backup"
+        old_link = original.link_for("kept")  # made before the backup: in it
         original.cli("backup", str(backup))  # while the service runs
         assert backup.stat().st_mode & 0o777 == 0o600  # it holds the tool's keys
         refused = original.cli("restore", str(backup), check=False)
@@ -217,9 +219,15 @@ def test_a_backup_restored_into_a_fresh_service_serves_the_same_pages(request, d
         assert "--replace" in refused.stderr  # a database in use is never overwritten unasked
         original.stop()
 
-        restored.cli("restore", str(backup))  # into a fresh data folder (and a new PostgreSQL database)
+        made_here = restored.cli("restore", str(backup))  # into a fresh data folder (and a new PostgreSQL database)
+        assert "was made just now" in made_here.stdout
+        assert "--secret-key" in made_here.stdout
+        # The old service's key comes with the backup: its sign-in links still sign in.
+        brought = restored.cli("restore", str(backup), "--replace", "--secret-key", str(original.data / "secret_key"))
+        assert "still work" in brought.stdout
         restored.start(wait_for_worker=False)
         assert _pages(restored, submissions) == before
+        assert requests.get(old_link.replace(original.url, restored.url), timeout=30).status_code == 200
     finally:
         restored.close()
         original.close()

@@ -9,7 +9,10 @@ copy of it is a backup of the service.
 
 A backup holds the tool's private keys and the hashes of sign-in links and tokens: it is written
 0600. The secret key is not in it (it lives in the environment or in ``<data>/secret_key``):
-without it, a restored service works, but sign-in links and sessions made before do not.
+without it, a restored service works, but sign-in links and sessions made before do not. So
+``restore --secret-key OLD`` puts the old service's key in place with the database, and a restore
+into a fresh data folder without it says that the key there was just made, and how to bring the
+old one.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import psutil
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection
@@ -48,11 +52,13 @@ def backup(target: Path) -> str:
     return f"backed up the service's database to {target}{_secret_key_reminder()}"
 
 
-def restore(source: Path, replace: bool) -> str:
-    """Put the backup ``source`` in place of the service's database (``serve`` stopped); what was done."""
+def restore(source: Path, replace: bool, secret_key: Path | None = None) -> str:
+    """Put the backup ``source`` in place of the service's database (``serve`` stopped), and the old
+    service's key file ``secret_key`` in place of this one's; what was done."""
     source = source.resolve()
     if not source.is_file():
         raise BackupError(f"{source}: no such backup file")
+    key = _key_to_bring(secret_key)
     if _holds_a_service() and not replace:
         raise BackupError("the service's database already holds submissions or accounts: give --replace to"
                           " replace it with the backup (stop serve and every grading worker first)")
@@ -62,8 +68,48 @@ def restore(source: Path, replace: bool) -> str:
         connection.close()
         _pg("pg_restore", "--clean", "--if-exists", "--no-owner", "--no-privileges", "--single-transaction",
             "--exit-on-error", str(source))
-    return (f"restored the service's database from {source}; start serve (it migrates the database if the kit is"
-            f" newer than the backup){_secret_key_reminder()}")
+    done = (f"restored the service's database from {source}; start serve (it migrates the database if the kit is"
+            " newer than the backup)")
+    if key is not None:
+        _put_key(key)
+        return f"{done}, with the secret key of {secret_key}: sign-in links and sessions made before still work"
+    return done + _restored_key_note()
+
+
+def _key_to_bring(secret_key: Path | None) -> str | None:
+    """The old service's secret key, read before anything is restored (a wrong path stops the restore)."""
+    if secret_key is None:
+        return None
+    if os.environ.get("KIT_SERVICE_SECRET_KEY"):
+        raise BackupError("--secret-key and KIT_SERVICE_SECRET_KEY both give a secret key: give the old key in one"
+                          " place (the environment wins over any file)")
+    try:
+        key = secret_key.read_text(encoding="utf-8").strip()
+    except OSError as error:
+        raise BackupError(f"--secret-key {secret_key}: cannot read it ({error.strerror})") from None
+    if not key:
+        raise BackupError(f"--secret-key {secret_key} is empty: give the old service's <data>/secret_key")
+    return key
+
+
+def _put_key(key: str) -> None:
+    path = settings.CONFIG.data_dir / "secret_key"
+    descriptor, partial = tempfile.mkstemp(prefix=".secret_key.", dir=path.parent)  # 0600
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(key + "\n")
+    os.replace(partial, path)
+
+
+def _restored_key_note() -> str:
+    """After a restore without --secret-key: whether this data folder's key was made just now."""
+    path = settings.CONFIG.data_dir / "secret_key"
+    if os.environ.get("KIT_SERVICE_SECRET_KEY") or not path.exists():
+        return ""
+    if path.stat().st_mtime >= psutil.Process().create_time() - 1:
+        return (f". The secret key {path} was made just now, so sign-in links and sessions of the backed-up service"
+                " will not work here: copy its <data>/secret_key over this one (0600) before starting serve, or"
+                " restore again with --replace --secret-key OLD_KEY_FILE")
+    return _secret_key_reminder()
 
 
 def _is_sqlite() -> bool:

@@ -109,6 +109,9 @@ def _parser() -> argparse.ArgumentParser:
     restore = commands.add_parser("restore", help="put a backup in place of the database (stop serve first)")
     restore.add_argument("backup", type=Path, help="a file that `service backup` wrote")
     restore.add_argument("--replace", action="store_true", help="replace a database that already holds a service")
+    restore.add_argument("--secret-key", type=Path, metavar="OLD_KEY_FILE",
+                         help="the backed-up service's <data>/secret_key, put in place with the database so that its"
+                         " sign-in links and sessions still work")
     commands.add_parser("passback", help="deliver scores to LMS gradebooks (serve starts one)")
     lti = commands.add_parser("lti", help="LTI 1.3: register learning platforms, rotate the tool's key")
     lti_actions = lti.add_subparsers(dest="lti_action", required=True)
@@ -171,7 +174,10 @@ def _service_action(args: argparse.Namespace) -> int:
         from autograder.service import backup
 
         try:
-            print(backup.backup(args.out) if args.action == "backup" else backup.restore(args.backup, args.replace))
+            if args.action == "backup":
+                print(backup.backup(args.out))
+            else:
+                print(backup.restore(args.backup, args.replace, args.secret_key))
         except backup.BackupError as error:
             print(error, file=sys.stderr)
             return 1
@@ -476,6 +482,8 @@ def _supervise(args, config) -> int:
         unclean = _stop_children({"the web process": web_pid, "the passback sender": sender_pid}, workers)
         for line in unclean:
             print(f"{line} did not stop cleanly", file=sys.stderr, flush=True)
+        if not unclean:
+            print("serve stopped: every process exited cleanly", flush=True)
     return 1 if unclean else 0
 
 
