@@ -4,6 +4,10 @@ The questions and their tolerances are the student package's (``autograder.stude
 the outcomes are here, in ``predictions.toml`` (what the solutions' demos measure, checked by a
 kit test), and the points in ``rubric.toml``'s ``[predictions]`` table (none unless an instructor
 gives some). An unanswered question is reported as such and scores nothing.
+
+The student package carries a copy of these outcomes (``autograder/student/prediction_outcomes.json``,
+written by ``make assignments``), so that ``reveal`` in the notebook gives the verdict given here,
+whatever the student's own demo measured.
 """
 
 from __future__ import annotations

@@ -8,6 +8,11 @@ a failed answer with the same catalogue (``autograder.hidden.wrong_outputs``), s
 the same mistakes. The inputs are the package's own (``selfcheck.cases``); the outputs come from
 the reference solutions, in this trusted process, and are written as data into
 ``autograder/student/selfcheck/known_outputs.json``. A kit test fails when that file is stale.
+
+Beside them it copies the answer key of the predictions (what the reference solution's demos
+measure, ``autograder/course/predictions.toml``) into ``autograder/student/prediction_outcomes.json``:
+``reveal`` judges a prediction against the reference's outcome, not against a demo that ran the
+student's unfinished code, and so says what the grader says.
 """
 
 from __future__ import annotations
@@ -19,9 +24,11 @@ from collections.abc import Callable
 
 import torch
 
+from autograder.course import predictions
 from autograder.course.reference import load_reference
 from autograder.hidden import wrong_outputs
 from autograder.student.curriculum import ASSIGNMENTS
+from autograder.student.predictions import OUTCOMES_FILE
 from autograder.student.selfcheck import cases
 from autograder.student.selfcheck.expectations import seed_weights
 from autograder.student.selfcheck.known import KNOWN_FILE
@@ -208,16 +215,38 @@ def differences(committed: dict, fresh: dict) -> list[str]:
     return found
 
 
-def stale(fresh: dict | None = None) -> list[str]:
-    """How the committed known outputs differ from what the kit computes now (empty: current)."""
+def prediction_outcomes_rendered() -> str:
+    """The student package's copy of the answer key, as the kit writes it."""
+    return json.dumps({"comment": "Written by python -m autograder.notebooks.known_outputs (make assignments) from"
+                                  " autograder/course/predictions.toml; do not edit.",
+                       "outcomes": predictions.outcomes()}, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _prediction_outcomes_stale() -> list[str]:
+    current = OUTCOMES_FILE.read_text(encoding="utf-8") if OUTCOMES_FILE.exists() else None
+    if current == prediction_outcomes_rendered():
+        return []
+    return [f"{OUTCOMES_FILE.name}: {'missing' if current is None else 'not the answer key of predictions.toml'}"]
+
+
+def _known_outputs_stale(fresh: dict | None = None) -> list[str]:
     committed = json.loads(KNOWN_FILE.read_text(encoding="utf-8")) if KNOWN_FILE.exists() else {}
     return differences(committed, known_outputs() if fresh is None else fresh)
 
 
+def stale(fresh: dict | None = None) -> list[str]:
+    """How the committed known outputs (and the predictions' reference outcomes) differ from what
+    the kit computes now (empty: current)."""
+    return _prediction_outcomes_stale() + _known_outputs_stale(fresh)
+
+
 def main() -> int:
     torch.set_num_threads(1)
+    if _prediction_outcomes_stale():
+        OUTCOMES_FILE.write_text(prediction_outcomes_rendered(), encoding="utf-8")
+        print(f"wrote {OUTCOMES_FILE}")
     fresh = known_outputs()
-    changed = stale(fresh)
+    changed = _known_outputs_stale(fresh)
     if not changed:
         # Another CPU's last digits are no change: rewriting would only churn the committed file.
         print(f"{KNOWN_FILE} is current (values equal to float32's noise); left as it is")

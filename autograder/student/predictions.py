@@ -7,21 +7,36 @@ whether the prediction held.
 
 Each question has one or more fields, each a number (right within a tolerance) or a choice
 among short names. The answer a student writes stays in the notebook's code, where the grader
-reads it without running it and judges it with ``judge`` against the outcome the demos measure,
-which the grader keeps; a prediction scores nothing unless the instructor gives it points.
-Questions and their words are here; the answer key is not.
+reads it without running it and judges it with ``judge`` against the outcome the reference
+solution's demos measure (the answer key, ``autograder/course/predictions.toml``); a prediction
+scores nothing unless the instructor gives it points.
+
+``reveal`` judges against the same reference outcome, which the kit copies beside this module
+(``prediction_outcomes.json``, data it writes), and not against what the student's own demo
+measured: a demo runs the student's code, and a stage that is still wrong (a ``softmax_naive``
+that calls ``torch.softmax``, a module that leaks the future) measures something else. Judged
+against that, a right prediction would be told it missed, and a verdict the grader never gives
+would reach the student. When the demo's measurement tells another story than the reference's,
+``reveal`` shows the reference's value, and says in one line what the student's demo measured
+instead, so that nothing it prints contradicts what the screen shows.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from . import language as languages
 from .records import show
 
 ANSWER = "answer"  # the field of a question with one answer, given without a name: predict("q", "nan")
+# What the reference solution's demos measure, per question: written by the kit from the answer key
+# (python -m autograder.notebooks.known_outputs, run by `make assignments`); a kit test fails when stale.
+OUTCOMES_FILE = Path(__file__).resolve().parent / "prediction_outcomes.json"
 
 
 @dataclass(frozen=True)
@@ -56,19 +71,29 @@ class Field:
         return None
 
     def holds(self, answer: object, outcome: object) -> bool:
-        """Whether ``answer`` is right for the measured ``outcome``."""
+        """Whether ``answer`` is right for the measured ``outcome``. A student's demo may measure
+        what no answer could be (a nan, a word outside the choices): that holds for nothing."""
         if self.is_choice:
             return answer == outcome
+        if not (_is_number(answer) and _is_number(outcome)):
+            return False
         return abs(float(answer) - float(outcome)) <= self.tolerance + 1e-9
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 @dataclass(frozen=True)
 class Question:
-    """A prediction a notebook asks for before one of its demos."""
+    """A prediction a notebook asks for before one of its demos, and the stage that demo runs
+    (``needs``), which ``reveal`` names when the student's demo measures something else; None
+    when the demo runs no code of the student's."""
 
     id: str
     assignment: str
     fields: tuple[Field, ...]
+    stage: str | None = None
 
     def field_names(self) -> list[str]:
         return [field.name for field in self.fields]
@@ -85,23 +110,40 @@ def _choice_field(name: str, *choices: str) -> Field:
 QUESTIONS: dict[str, Question] = {question.id: question for question in (
     # 01: what softmax_naive makes of [1000, 1001, 1002]; the largest weight of the heat map; whether
     # reversing the sentence changes any token's context vector.
-    Question("naive_overflow", "01_attention_scores", (_choice_field(ANSWER, "weights", "nan", "inf", "error"),)),
-    Question("largest_weight", "01_attention_scores", (_number_field(ANSWER, 0.0, 1.0, 0.05),)),
-    Question("reversed_sentence", "01_attention_scores", (_choice_field(ANSWER, "same", "different"),)),
+    Question("naive_overflow", "01_attention_scores", (_choice_field(ANSWER, "weights", "nan", "inf", "error"),),
+             "softmax_naive"),
+    Question("largest_weight", "01_attention_scores", (_number_field(ANSWER, 0.0, 1.0, 0.05),), "attention_scores"),
+    Question("reversed_sentence", "01_attention_scores", (_choice_field(ANSWER, "same", "different"),),
+             "simple_self_attention"),
     # 02: the spread of q·k for keys of 1024 features; whether one shared W learns a one-way relation.
     Question("scores_spread", "02_self_attention", (_number_field(ANSWER, 0.0, 10_000.0, 4.0),)),
-    Question("shared_w", "02_self_attention", (_choice_field(ANSWER, "as_well", "worse"),)),
+    Question("shared_w", "02_self_attention", (_choice_field(ANSWER, "as_well", "worse"),), "SelfAttention_v2"),
     # 03: the darkest cell of row 4 of the trained head; accuracy without position embeddings (%).
-    Question("trained_head", "03_causal_attention", (_number_field("column", 0, 7, 0),)),
+    Question("trained_head", "03_causal_attention", (_number_field("column", 0, 7, 0),), "CausalAttention"),
     Question("no_positions", "03_causal_attention", (_number_field("overall", 0, 100, 10),
-                                                     _number_field("position_1", 0, 100, 10))),
+                                                     _number_field("position_1", 0, 100, 10)), "CausalAttention"),
     # 04: how two heads share two jobs; the parameters of a 12-head wrapper; the loss of the
     # two-layer model on the repeated stretch and on the other tokens of its sequences.
-    Question("two_heads", "04_multi_head_attention", (_choice_field(ANSWER, "split", "both_mixed", "one_does_both"),)),
-    Question("wrapper_parameters", "04_multi_head_attention", (_number_field(ANSWER, 0, 1e9, 0),)),
+    Question("two_heads", "04_multi_head_attention", (_choice_field(ANSWER, "split", "both_mixed", "one_does_both"),),
+             "MultiHeadAttention"),
+    Question("wrapper_parameters", "04_multi_head_attention", (_number_field(ANSWER, 0, 1e9, 0),),
+             "MultiHeadAttentionWrapper"),
     Question("induction", "04_multi_head_attention", (_choice_field("repeated", "guessing", "near_zero"),
-                                                      _choice_field("other", "guessing", "near_zero"))),
+                                                      _choice_field("other", "guessing", "near_zero")),
+             "MultiHeadAttention"),
 )}
+
+
+@functools.cache
+def reference_outcomes() -> dict[str, dict[str, object]]:
+    """What the reference solution's demos measure, by question id (the answer key's copy beside
+    this module); empty when the file is missing or unreadable, and ``reveal`` then falls back on
+    the student's own measurement rather than fail a demo."""
+    try:
+        outcomes = json.loads(OUTCOMES_FILE.read_text(encoding="utf-8"))["outcomes"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    return outcomes if isinstance(outcomes, dict) else {}
 
 
 def questions_of(assignment: str) -> list[Question]:
@@ -144,11 +186,26 @@ def _number(value: float) -> str:
 def answer_text(question: Question, values: Mapping[str, object]) -> str:
     """``values`` as the student wrote them: ``'nan'``, or ``overall=30, position_1=100``."""
     def one(value):
-        return repr(value) if isinstance(value, str) else _number(value)
+        return _number(value) if _is_number(value) else repr(value)
 
     if [field.name for field in question.fields] == [ANSWER]:
-        return one(values[ANSWER])
-    return ", ".join(f"{field.name}={one(values[field.name])}" for field in question.fields)
+        return one(values.get(ANSWER))
+    return ", ".join(f"{field.name}={one(values.get(field.name))}" for field in question.fields)
+
+
+def tells_the_same(question: Question, measured: Mapping[str, object], reference: Mapping[str, object],
+                   answer: Mapping[str, object] | None) -> bool:
+    """Whether the student's demo measured what the reference measures, closely enough that the
+    verdict reads the same against either: every field within its tolerance of the reference and,
+    when there is an answer, each field of it right against both or wrong against both. Then the
+    screen's own number can stand in the verdict; otherwise the verdict must show the reference's."""
+    for field in question.fields:
+        if not field.holds(measured.get(field.name), reference[field.name]):
+            return False
+        if answer is not None and (field.holds(answer[field.name], measured[field.name])
+                                   != field.holds(answer[field.name], reference[field.name])):
+            return False
+    return True
 
 
 # -- what the student sees -----------------------------------------------------------------
@@ -166,6 +223,17 @@ MESSAGES: dict[str, str] = {
     "not_recorded": "✏️ Not recorded yet: {problems}.",
     "right": "✅ You predicted {answer}; the demo measured {outcome}. Right!",
     "wrong": "🔎 You predicted {answer}; the demo measured {outcome}. Not this time.",
+    "right_reference": "✅ You predicted {answer}; the reference solution measures {reference}. Right!",
+    "wrong_reference": "🔎 You predicted {answer}; the reference solution measures {reference}. Not this time.",
+    "no_prediction_reference": "The reference solution measures {reference}. (No prediction was recorded above: make"
+                               " one next time before you run the demo; it is how you find out what you expected.)",
+    "own_measurement": "⚠️ Your demo measured {measured} instead: the code it ran does not behave like the reference"
+                       " yet (check(\"{stage}\") and the checks before it say where), so your prediction is judged"
+                       " against the reference.",
+    "own_measurement_plain": "⚠️ Your demo measured {measured} instead, so your prediction is judged against the"
+                             " reference.",
+    "near_measurement": "(Your demo measured {measured}, within the tolerance of the reference: numbers differ a"
+                        " little from machine to machine, and your prediction is judged against the reference.)",
     "tolerance": "(A number counts as right within {tolerances} of the measurement.)",
     "exact": "(The number must match exactly.)",
     "parts_right": "You got {fields} right.",
@@ -230,10 +298,10 @@ class Predictions:
         show(self._text("recorded", answer=answer_text(question, given)),
              {"prediction": {"question": question.id, "answer": given}})
 
-    def _verdict_details(self, question: Question, answer: Mapping[str, object], measured: Mapping[str, object],
+    def _verdict_details(self, question: Question, answer: Mapping[str, object], judged_by: Mapping[str, object],
                          verdict: str) -> list[str]:
         """The tolerance of the numbers, and, when a prediction of several parts missed, the parts
-        it got right."""
+        it got right (against ``judged_by``, the outcome the verdict was given for)."""
         numbers = [field for field in question.fields if not field.is_choice]
         loose = [field for field in numbers if field.tolerance > 0]
         several = len(question.fields) > 1
@@ -244,24 +312,46 @@ class Predictions:
             details.append(self._text("tolerance", tolerances=tolerances))
         elif numbers:
             details.append(self._text("exact"))
-        right = [field.name for field in question.fields if field.holds(answer[field.name], measured[field.name])]
+        right = [field.name for field in question.fields if field.holds(answer[field.name], judged_by[field.name])]
         if verdict == "wrong" and several and right:
             details.append(self._text("parts_right", fields=", ".join(right)))
         return details
 
+    def _own_measurement(self, question: Question, measured: Mapping[str, object],
+                         reference: Mapping[str, object]) -> str:
+        """The one line that says the student's demo measured something else than the reference."""
+        measured_text = answer_text(question, measured)
+        if all(field.holds(measured.get(field.name), reference[field.name]) for field in question.fields):
+            return self._text("near_measurement", measured=measured_text)
+        if question.stage is None:
+            return self._text("own_measurement_plain", measured=measured_text)
+        return self._text("own_measurement", measured=measured_text, stage=question.stage)
+
     def reveal(self, question_id: str, outcome: object = None, /, **fields: object) -> None:
-        """After the demo: the measured ``outcome`` beside the prediction, and why it is so."""
+        """After the demo: the prediction judged against the reference solution's outcome, beside
+        what the demo measured, and why it is so.
+
+        The verdict is the grader's (the reference's outcome), whatever the student's code measured.
+        It names the demo's own measurement when that tells the same story; otherwise it names the
+        reference's, and one more line says what the demo measured instead, so that the verdict
+        never contradicts the numbers just printed above it."""
         question = self._question(question_id)
         if question is None:
             return
         measured = answer_fields(question, outcome, fields)
-        outcome_text = answer_text(question, measured)
+        reference = reference_outcomes().get(question.id, measured)
         answer = self.answers.get(question.id)
+        same = tells_the_same(question, measured, reference, answer)
         if answer is None:
-            line = self._text("no_prediction", outcome=outcome_text)
+            line = self._text("no_prediction", outcome=answer_text(question, measured)) if same else \
+                self._text("no_prediction_reference", reference=answer_text(question, reference))
         else:
-            verdict = "right" if judge(question, answer, measured) else "wrong"
-            line = self._text(verdict, answer=answer_text(question, answer), outcome=outcome_text)
-            line += "".join(f" {part}" for part in self._verdict_details(question, answer, measured, verdict))
+            verdict = "right" if judge(question, answer, reference) else "wrong"
+            line = self._text(verdict, answer=answer_text(question, answer), outcome=answer_text(question, measured)) \
+                if same else self._text(f"{verdict}_reference", answer=answer_text(question, answer),
+                                        reference=answer_text(question, reference))
+            line += "".join(f" {part}" for part in self._verdict_details(question, answer, reference, verdict))
+        if not same:
+            line += f"\n   {self._own_measurement(question, measured, reference)}"
         show(f"{line}\n   {self._text('explain.' + question.id)}",
              {"outcome": {"question": question.id, "measured": measured}})
