@@ -16,7 +16,7 @@ import sys
 import nbformat
 from nbclient import NotebookClient
 
-TIMEOUT_S = 300
+TIMEOUT_S = 1800  # a cell's backstop against a hung kernel, not a speed check (as kit_notebooks.py)
 AT_ONCE = 2  # kernels at a time: the machines that run the kit's tests have two cores
 
 

@@ -122,7 +122,7 @@ def _execute(python: Path, notebooks: dict[str, nbformat.NotebookNode], root: Pa
         jobs.append({"notebook": str(path), "cwd": str(folder)})
     spec = root / "jobs.json"
     spec.write_text(json.dumps(jobs))
-    subprocess.run([str(python), str(EXECUTE), str(spec)], check=True, timeout=1800, env=_clean_env(root))
+    subprocess.run([str(python), str(EXECUTE), str(spec)], check=True, timeout=3600, env=_clean_env(root))
     return {key: nbformat.read(job["notebook"], as_version=4) for key, job in zip(notebooks, jobs, strict=True)}
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 import nbformat
 import pytest
 import torch
-from kit_notebooks import errors, execute_notebooks, load_definitions, printed_text
+from kit_notebooks import NOTEBOOK_TIMEOUT_S, errors, execute_notebooks, load_definitions, printed_text
 from mutations import CORPUS
 from nbclient import NotebookClient
 
@@ -768,7 +768,7 @@ def test_translated_notebooks_run_and_their_checks_speak_their_language(tmp_path
 
     async def run(notebook, cwd, kernel_env, slots):
         async with slots:  # two kernels at a time: a busy two-core machine times out twelve
-            await NotebookClient(notebook, timeout=300, kernel_name="python3", allow_errors=True,
+            await NotebookClient(notebook, timeout=NOTEBOOK_TIMEOUT_S, kernel_name="python3", allow_errors=True,
                                  resources={"metadata": {"path": str(cwd)}}).async_execute(env=kernel_env)
 
     async def run_all():
