@@ -8,7 +8,6 @@ id_token."""
 
 from __future__ import annotations
 
-import re
 from urllib.parse import parse_qsl
 
 import pytest
@@ -16,7 +15,7 @@ import requests
 from lti_harness import LivePlatform
 from playwright import sync_api as playwright
 from service_harness import LiveService, notebook_bytes
-from test_service_browser import CHROMIUM, CHROMIUM_ARGS
+from test_service_browser import CHROMIUM, CHROMIUM_ARGS, _sign_in
 
 from autograder.service.log_redaction import redact
 
@@ -40,12 +39,6 @@ def service():
 
 def _signed_part(link: str) -> str:
     return link.rsplit("/signin/", 1)[1]
-
-
-def _sign_in(page, link: str) -> None:
-    page.goto(link)
-    page.click("#signin")
-    page.wait_for_url(re.compile(r"/(instructor/)?$"))
 
 
 def _submit(page, service, path, assignment: str = A01) -> None:

@@ -11,7 +11,7 @@ import pytest
 import requests
 from playwright import sync_api as playwright
 from service_harness import LiveService, notebook_bytes
-from test_service_browser import CHROMIUM, CHROMIUM_ARGS
+from test_service_browser import CHROMIUM, CHROMIUM_ARGS, _sign_in
 
 A01 = "01_attention_scores"
 SESSION_HOURS = 2
@@ -58,9 +58,7 @@ def test_revoking_a_student_ends_the_session_of_their_open_browser(service, tmp_
         chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = chromium.new_page()
-            page.goto(service.link_for("vic"))
-            page.click("#signin")
-            page.wait_for_url(re.compile(r"/$"))
+            _sign_in(page, service.link_for("vic"))
             page.goto(f"{service.url}/assignments/{A01}")  # the upload form is open when access ends
             service.cli("revoke", "vic")
             page.set_input_files("#notebook", str(notebook))
