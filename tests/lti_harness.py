@@ -96,3 +96,19 @@ class LivePlatform:
         with contextlib.closing(sqlite3.connect(self.root / "platform.sqlite3", timeout=30)) as connection:
             connection.execute(sql, params)
             connection.commit()
+
+
+@contextlib.contextmanager
+def served_with_platform(live: LiveService):
+    """``live`` started beside a stand-in LMS registered with it (``live.lms``); both are stopped
+    afterwards, even when one of them could not start."""
+    lms = LivePlatform(live.url)
+    try:
+        live.start()
+        lms.start()
+        lms.register_with(live)
+        live.lms = lms
+        yield live
+    finally:
+        lms.close()
+        live.close()

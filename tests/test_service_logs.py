@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 import requests
-from lti_harness import LivePlatform
+from lti_harness import served_with_platform
 from playwright import sync_api as playwright
 from service_harness import LiveService, notebook_bytes
 from test_service_browser import CHROMIUM, CHROMIUM_ARGS, _sign_in
@@ -24,17 +24,8 @@ A01, A02 = "01_attention_scores", "02_self_attention"
 
 @pytest.fixture(scope="module")
 def service():
-    live = LiveService()
-    lms = LivePlatform(live.url)
-    try:
-        live.start()
-        lms.start()
-        lms.register_with(live)
-        live.lms = lms
+    with served_with_platform(LiveService()) as live:
         yield live
-    finally:
-        lms.close()
-        live.close()
 
 
 def _signed_part(link: str) -> str:

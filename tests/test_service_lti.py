@@ -24,7 +24,7 @@ from urllib.parse import parse_qsl, quote, urlencode
 
 import pytest
 import requests
-from lti_harness import CLIENT_ID, LivePlatform
+from lti_harness import CLIENT_ID, served_with_platform
 from playwright import sync_api as playwright
 from service_harness import LiveService, notebook_bytes
 from test_service_browser import CHROMIUM, CHROMIUM_ARGS, screenshot
@@ -37,17 +37,8 @@ CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 
 @pytest.fixture(scope="module")
 def service():
-    live = LiveService(passback_retry_seconds="1")
-    lms = LivePlatform(live.url)
-    try:  # stopped even when one of them could not start
-        live.start()
-        lms.start()
-        lms.register_with(live)
-        live.lms = lms
+    with served_with_platform(LiveService(passback_retry_seconds="1")) as live:
         yield live
-    finally:
-        lms.close()
-        live.close()
 
 
 @pytest.fixture(scope="module")
