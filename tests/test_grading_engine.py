@@ -304,9 +304,17 @@ def test_a_broken_hidden_test_stops_grading_with_its_error(tmp_path):
 
 
 def _shards_and_forkserver(grader: psutil.Process) -> tuple[list[psutil.Process], list[psutil.Process]]:
-    """The grader's shards and its fork server, by the names they give themselves."""
-    descendants = grader.children(recursive=True)
-    return ([p for p in descendants if p.name() == SHARD_NAME], [p for p in descendants if p.name() == SERVER_NAME])
+    """The grader's shards and its fork server, by the names they give themselves. A descendant may
+    exit between the listing and the naming (a test's own short-lived process): it is no part of
+    either, so it is passed over."""
+    names = {}
+    for descendant in grader.children(recursive=True):
+        try:
+            names[descendant] = descendant.name()
+        except psutil.NoSuchProcess:
+            continue
+    return ([p for p, name in names.items() if name == SHARD_NAME],
+            [p for p, name in names.items() if name == SERVER_NAME])
 
 
 @pytest.mark.parametrize("victim", ["shard", "fork server"])
