@@ -6,11 +6,8 @@ A test that starts a live server, Chromium or a container without its marker wou
 fast loop and slow it down, so the helpers that start them refuse to, from an unmarked test, with
 the marker to add (a module-scoped fixture counts for the test that first asks for it).
 
-``make test`` runs the suite on several pytest-xdist workers (``--dist loadgroup``). Each test
-file stays on one worker, so a module's fixtures (a live service, notebooks executed once) are
-made once; files that share a session's fixture name one ``xdist_group`` (the meta-class:
-``meta-class``) so that it too is made once. The heaviest files (slow, live, container) are sent
-first, so that no worker is left with a long one at the end.
+``make test`` runs the suite on several pytest-xdist workers, each test file on one of them, the
+heaviest first, each process on one thread (tests/worker_groups.py).
 """
 
 from __future__ import annotations
@@ -24,12 +21,14 @@ from lti_harness import LivePlatform
 from meta_class import graded  # noqa: F401 - the meta-class, graded once per session
 from playwright.sync_api import BrowserType
 from service_harness import LiveService
+from worker_groups import one_thread_each, pytest_collection_modifyitems  # noqa: F401 - a hook: each file on one worker
 
 from autograder.grading import markers
 from tools.scratch_postgres import ScratchPostgres
 
 
 def pytest_configure(config):
+    one_thread_each()
     markers.declare(config)  # the stage markers, from the curriculum (--strict-markers is on)
 
 # The test being run (set up, called, torn down), for the helpers that check its markers.
@@ -63,23 +62,6 @@ LivePlatform.start = _needs_marker("live", "the stand-in LMS", LivePlatform.star
 ScratchPostgres.start = _needs_marker("live", "a PostgreSQL server", ScratchPostgres.start)
 BrowserType.launch = _needs_marker("browser", "Chromium", BrowserType.launch)
 container.fresh_cgroups = _needs_marker("container", "a container's cgroups", container.fresh_cgroups)
-
-
-HEAVY = ("slow", "live", "browser", "container")
-
-
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.path.relative_to(config.rootpath).as_posix()))
-    heavy = {_group(item) for item in items if any(item.get_closest_marker(marker) for marker in HEAVY)}
-    items.sort(key=lambda item: _group(item) not in heavy)  # stable: each file keeps its order
-
-
-def _group(item: pytest.Item) -> str:
-    marker = item.get_closest_marker("xdist_group")
-    return str(marker.args[0] if marker.args else marker.kwargs["name"])
 
 
 @pytest.fixture(scope="session")

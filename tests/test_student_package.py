@@ -105,7 +105,8 @@ def student_python(tmp_path_factory) -> StudentPython:
 
 def _clean_env(home: Path) -> dict[str, str]:
     """No PYTHONPATH, no user site, no kit: the environment a student's kernel has."""
-    return {"PATH": "/usr/bin:/bin", "HOME": str(home), "PYTHONNOUSERSITE": "1", "LANG": "C.UTF-8"}
+    return {"PATH": "/usr/bin:/bin", "HOME": str(home), "PYTHONNOUSERSITE": "1", "LANG": "C.UTF-8",
+            "OMP_NUM_THREADS": "1"}  # one thread per kernel, as every process of the suite (worker_groups.py)
 
 
 def _execute(python: Path, notebooks: dict[str, nbformat.NotebookNode], root: Path,

@@ -1,0 +1,48 @@
+"""How ``make test`` shares the machine's cores.
+
+Every process of the suite computes on one thread (``one_thread_each``): the suite already runs
+TEST_WORKERS pytest workers, and two notebook kernels beside each, on a machine of two cores, and
+torch's threads spin-wait against each other when there are more of them than cores (on two
+cores, a notebook's training cell took twenty times longer with two threads each than with one).
+
+The pytest-xdist workers (``--dist loadgroup``) are given one group per test file,
+so that a module's fixtures (a live service, notebooks executed once) are made once; files that
+share a session's fixture name one ``xdist_group`` (the meta-class: ``meta-class``) so that it too
+is made once. The heaviest files (slow, live, browser, container) are sent first, so that no worker
+is left with a long one at the end.
+
+pytest-xdist carries each test's group to its scheduler inside the test's node id. pytest 9.2
+builds node ids in a way that xdist 3.8 cannot write to, so there every group is silently ignored
+and each worker makes every module fixture again (pytest-dev/pytest-xdist#1386): pyproject.toml
+keeps pytest below 9.2 for the kit's tests, and tests/test_worker_groups.py fails when groups are
+not kept, whatever the cause.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+import torch
+
+HEAVY = ("slow", "live", "browser", "container")
+
+
+def one_thread_each() -> None:
+    """One thread for this process's torch, and for every process it starts (kernels, the CLI)."""
+    os.environ["OMP_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
+    torch.set_num_threads(1)
+
+
+def group(item: pytest.Item) -> str:
+    marker = item.get_closest_marker("xdist_group")
+    return str(marker.args[0] if marker.args else marker.kwargs["name"])
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(item.path.relative_to(config.rootpath).as_posix()))
+    heavy = {group(item) for item in items if any(item.get_closest_marker(marker) for marker in HEAVY)}
+    items.sort(key=lambda item: group(item) not in heavy)  # stable: each file keeps its order
