@@ -23,13 +23,14 @@ from __future__ import annotations
 import os
 
 import pytest
-import torch
 
 HEAVY = ("slow", "live", "browser", "container")
 
 
 def one_thread_each() -> None:
     """One thread for this process's torch, and for every process it starts (kernels, the CLI)."""
+    import torch  # here, so that tests/test_worker_groups.py's small sessions need not load it
+
     os.environ["OMP_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
     torch.set_num_threads(1)
 
