@@ -46,8 +46,15 @@ def _use_setting_flags(args: argparse.Namespace) -> None:
 
 
 def _setup() -> None:
+    """Django, on the kit's own settings whatever the shell holds: a ``DJANGO_SETTINGS_MODULE`` left
+    there by another Django project would otherwise make every command fail to import it (or, worse,
+    run on that project's database). One line says it was set aside."""
     extras.require("service", "python -m autograder serve (and service)")  # before Django is imported
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", DJANGO_SETTINGS)
+    inherited = os.environ.get("DJANGO_SETTINGS_MODULE", "")
+    if inherited and inherited != DJANGO_SETTINGS:
+        print(f"service: using the kit's own Django settings ({DJANGO_SETTINGS}), not DJANGO_SETTINGS_MODULE="
+              f"{inherited} from the environment", file=sys.stderr)
+    os.environ["DJANGO_SETTINGS_MODULE"] = DJANGO_SETTINGS  # the processes serve starts inherit it
     import django
 
     django.setup()
