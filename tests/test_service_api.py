@@ -10,7 +10,9 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import re
 import zipfile
+from datetime import datetime, timedelta
 
 import pytest
 from service_harness import notebook_bytes
@@ -154,3 +156,87 @@ def test_a_notebook_is_still_accepted_whatever_its_name(service_data):
     assert answer.status_code == 201, answer.content
     zipped = _submit(token, A02, _zip({f"{A02}.ipynb": notebook_bytes("ada_full_marks", A02)}), "export.zip")
     assert zipped.status_code == 201, zipped.content
+
+
+# -- the API: ISO-8601 times, the caller's own list, the feedback page's address --------------------
+ISO_WITH_OFFSET = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$")
+
+
+def test_received_at_is_iso_8601_with_its_offset(service_data):
+    token = _token_of(_student("iso"))
+    made = _submit(token, A01, notebook_bytes("ada_full_marks", A01, run="iso"), f"{A01}.ipynb")
+    assert made.status_code == 201, made.content
+    received = made.json()["received_at"]
+    assert ISO_WITH_OFFSET.match(received), received
+    assert abs(datetime.fromisoformat(received) - datetime.now().astimezone()) < timedelta(minutes=5)
+    status = _api(token).get(made.json()["status_url"]).json()
+    assert status["received_at"] == received
+
+
+def _graded(submission_id: int, score: float) -> None:
+    """Record a grading of the submission through the queue's own claim and finish, as a worker does."""
+    from autograder.records.results import GradedRow, RowKind, RowStatus
+    from autograder.service import queue
+    from autograder.service.models import Grading, Submission
+
+    submission = Submission.objects.get(id=submission_id)
+    grading = queue.claim(Grading.objects.get(submission=submission).id, "test-worker")
+    row = GradedRow(submission.user.username, submission.assignment_id, RowStatus(RowKind.GRADED), score, 100.0)
+    assert queue.finish(grading, "test-worker", row.to_json(), score)
+
+
+def test_the_list_holds_the_callers_own_submissions_as_their_own_addresses_describe_them(service_data):
+    ana, bob = _token_of(_student("ana_list")), _token_of(_student("bob_list"))
+    first = _submit(ana, A01, notebook_bytes("ada_full_marks", A01, run="ana1"), f"{A01}.ipynb").json()["id"]
+    second = _submit(ana, A02, notebook_bytes("ada_full_marks", A02, run="ana2"), f"{A02}.ipynb").json()["id"]
+    bobs = _submit(bob, A01, notebook_bytes("ada_full_marks", A01, run="bob"), f"{A01}.ipynb").json()["id"]
+    _graded(first, 75.0)
+
+    listed = _api(ana).get("/api/v1/submissions")
+    assert listed.status_code == 200, listed.content
+    items = listed.json()["submissions"]
+    assert [item["id"] for item in items] == [second, first]  # newest first, and never bob's
+    for item in items:
+        assert item == _api(ana).get(f"/api/v1/submissions/{item['id']}").json()  # the same policy shows the same
+    assert [item["id"] for item in _api(ana).get(f"/api/v1/submissions?assignment={A01}").json()["submissions"]] \
+        == [first]
+    assert [item["id"] for item in _api(bob).get("/api/v1/submissions").json()["submissions"]] == [bobs]
+    assert _api().get("/api/v1/submissions").status_code == 401
+    assert _api("kit_not-a-token").get("/api/v1/submissions").status_code == 401
+
+
+def test_the_feedback_address_is_given_only_when_the_policy_shows_the_feedback_and_leads_to_it(service_data):
+    from django.test import Client
+    from django.utils import timezone
+
+    from autograder.platforms.service_client import report
+    from autograder.service.policy import policy_for
+
+    student = _student("fay")
+    token = _token_of(student)
+    submitted = _submit(token, A01, notebook_bytes("ada_full_marks", A01, run="fay"), f"{A01}.ipynb").json()["id"]
+    _graded(submitted, 100.0)
+    status = _api(token).get(f"/api/v1/submissions/{submitted}").json()
+    assert status["feedback_url"] == f"/submissions/{submitted}/feedback"
+    browser = Client(HTTP_HOST=HOST)
+    browser.force_login(student)
+    feedback = browser.get(status["feedback_url"])
+    assert feedback.status_code == 200
+    assert "feedback for fay" in feedback.content.decode()
+    printed = report(status, "https://grader.example.edu")
+    assert f"Feedback page: https://grader.example.edu/submissions/{submitted}/feedback" in printed
+
+    policy = policy_for(A01)
+    policy.due_at, policy.visibility_before_due = timezone.now() + timedelta(days=3), "score"
+    policy.save()
+    try:
+        score_only = _api(token).get(f"/api/v1/submissions/{submitted}").json()
+        assert score_only["score"] == status["score"]  # the score shows, the feedback does not
+        assert "feedback_url" not in score_only
+        assert browser.get(f"/submissions/{submitted}/feedback").status_code == 404
+        printed = report(score_only, "https://grader.example.edu")
+        assert not [line for line in printed if line.startswith("Feedback page")]
+        assert f"Submission page: https://grader.example.edu/submissions/{submitted}" in printed
+    finally:
+        policy.due_at, policy.visibility_before_due = None, "everything"
+        policy.save()

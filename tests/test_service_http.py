@@ -179,8 +179,9 @@ def test_over_the_hourly_limit_the_refusal_says_when_the_next_is_allowed(service
         assert first.status_code == 201
         assert second.status_code == 429
         allowed = re.search(r"allowed at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC", second.json()["error"]).group(1)
-        expected = datetime.strptime(first.json()["received_at"], "%Y-%m-%d %H:%M:%S UTC") + timedelta(hours=1)
-        assert abs((datetime.strptime(allowed, "%Y-%m-%d %H:%M:%S") - expected).total_seconds()) <= 1
+        expected = datetime.fromisoformat(first.json()["received_at"]) + timedelta(hours=1)
+        shown = datetime.strptime(allowed, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc)
+        assert abs((shown - expected).total_seconds()) <= 1
     finally:
         service.cli("policy", A03, "--per-hour", "0")
 
