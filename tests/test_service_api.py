@@ -10,12 +10,17 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 import zipfile
 from datetime import datetime, timedelta
 
 import pytest
 from service_harness import notebook_bytes
+
+from autograder.paths import KIT_ROOT
 
 A01, A02 = "01_attention_scores", "02_self_attention"
 HOST = "localhost"  # one of the default allowed hosts
@@ -240,3 +245,34 @@ def test_the_feedback_address_is_given_only_when_the_policy_shows_the_feedback_a
     finally:
         policy.due_at, policy.visibility_before_due = None, "everything"
         policy.save()
+
+
+# -- service token: refuses an unknown student unless --create -----------------------------------
+def _service(data, *args: str) -> subprocess.CompletedProcess:
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("KIT_SERVICE_")}
+    return subprocess.run([sys.executable, "-m", "autograder", "service", *args], cwd=KIT_ROOT, capture_output=True,
+                          text=True, timeout=120, env={**environment, "KIT_SERVICE_DATA": str(data)})
+
+
+def test_service_token_refuses_an_unknown_student_saying_how_and_makes_them_with_create(service_data):
+    from django.contrib.auth import get_user_model
+
+    refused = _service(service_data, "token", "newcomer")
+    assert refused.returncode == 2
+    assert refused.stdout == ""
+    assert "there is no student 'newcomer'" in refused.stderr
+    assert "service token newcomer --create" in refused.stderr
+    assert not get_user_model().objects.filter(username="newcomer").exists()
+
+    made = _service(service_data, "token", "newcomer", "--create", "--name", "Nova Newcomer")
+    assert made.returncode == 0, made.stderr
+    token = made.stdout.strip()
+    assert "made the student newcomer (Nova Newcomer)" in made.stderr
+    user = get_user_model().objects.get(username="newcomer")
+    assert (user.first_name, user.is_staff) == ("Nova Newcomer", False)
+    assert _api(token).get("/api/v1/submissions").json() == {"submissions": []}  # the token is theirs
+
+    again = _service(service_data, "token", "newcomer", "--create")
+    assert again.returncode == 0, again.stderr
+    assert "made the student" not in again.stderr  # an existing student is only given a token
+    assert get_user_model().objects.get(username="newcomer").first_name == "Nova Newcomer"
