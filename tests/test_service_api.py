@@ -206,6 +206,10 @@ def test_the_list_holds_the_callers_own_submissions_as_their_own_addresses_descr
     assert [item["id"] for item in _api(ana).get(f"/api/v1/submissions?assignment={A01}").json()["submissions"]] \
         == [first]
     assert [item["id"] for item in _api(bob).get("/api/v1/submissions").json()["submissions"]] == [bobs]
+    from autograder.service import accounts
+
+    instructor = _token_of(accounts.person("ivy_list", instructor=True))
+    assert _api(instructor).get("/api/v1/submissions").json() == {"submissions": []}  # the API shows only one's own
     assert _api().get("/api/v1/submissions").status_code == 401
     assert _api("kit_not-a-token").get("/api/v1/submissions").status_code == 401
 
