@@ -166,7 +166,7 @@ def test_student_workflow_submits_with_a_token_and_prints_the_result(tmp_path, s
     printed = statuses["Submit: output"]
     assert "Score: 88.25 / 100 (graded)" in printed
     assert "softmax_naive: " in printed
-    assert re.search(r"Feedback page: http://127\.0\.0\.1:\d+/submissions/\d+", printed)
+    assert re.search(r"Feedback page: http://127\.0\.0\.1:\d+/submissions/\d+/feedback$", printed, re.MULTILINE)
     summary = (tmp_path / "summary.md").read_text()
     assert summary.startswith(f"## {ASSIGNMENT}\n")
     assert "Score: 88.25 / 100" in summary

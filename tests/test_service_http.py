@@ -134,10 +134,11 @@ def _zip_bomb() -> bytes:
 
 REFUSALS = {
     "too large": (lambda: b"{" + b" " * (2 * 2**20) + b"}", f"{A01}.ipynb", 413, "larger than 1 MB"),
-    "not a notebook": (lambda: b"just some text, not JSON", "notes.txt", 400, "cannot be read as a notebook"),
-    "a damaged zip": (lambda: b"PK\x03\x04broken", "export.zip", 400, "not a Jupyter notebook"),
+    "not a notebook": (lambda: b"just some text, not JSON", "notes.txt", 400,
+                       "notes.txt is plain text, not a notebook"),
+    "a damaged zip": (lambda: b"PK\x03\x04broken", "export.zip", 400, "export.zip is a damaged zip file"),
     "the wrong assignment": (lambda: notebook_bytes("ada_full_marks", A02), f"{A01}.ipynb", 400,
-                             "looks like 02_self_attention"),
+                             "looks like the notebook of 02_self_attention"),
     "a zip bomb": (_zip_bomb, "export.zip", 400, "unpacks to far more than a notebook"),
     "an empty file": (lambda: b"", f"{A01}.ipynb", 400, "The file is empty"),
 }
@@ -179,8 +180,9 @@ def test_over_the_hourly_limit_the_refusal_says_when_the_next_is_allowed(service
         assert first.status_code == 201
         assert second.status_code == 429
         allowed = re.search(r"allowed at (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC", second.json()["error"]).group(1)
-        expected = datetime.strptime(first.json()["received_at"], "%Y-%m-%d %H:%M:%S UTC") + timedelta(hours=1)
-        assert abs((datetime.strptime(allowed, "%Y-%m-%d %H:%M:%S") - expected).total_seconds()) <= 1
+        expected = datetime.fromisoformat(first.json()["received_at"]) + timedelta(hours=1)
+        shown = datetime.strptime(allowed, "%Y-%m-%d %H:%M:%S").replace(tzinfo=timezone.utc)
+        assert abs((shown - expected).total_seconds()) <= 1
     finally:
         service.cli("policy", A03, "--per-hour", "0")
 

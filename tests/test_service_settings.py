@@ -86,6 +86,19 @@ def test_a_settings_file_with_a_typo_or_the_secret_key_is_refused_saying_why(tmp
     assert "KIT_SERVICE_SECRET_KEY" in done.stderr
 
 
+
+def test_service_commands_use_the_kits_settings_whatever_django_settings_module_the_shell_holds(tmp_path):
+    """A shell that worked on another Django project keeps its DJANGO_SETTINGS_MODULE: the kit's
+    commands set it aside (one line says so) rather than fail to import someone else's settings."""
+    env = _bare_environment(tmp_path, DJANGO_SETTINGS_MODULE="someone.elses.settings")
+    for command in (["service", "migrate"], ["service", "status"]):
+        done = _run(*command, env=env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "Traceback" not in done.stderr
+        assert len(done.stderr.splitlines()) <= 1, done.stderr
+    assert "queue: {'queued': 0, 'running': 0, 'done': 0}" in done.stdout
+    assert (tmp_path / "data" / "service.sqlite3").is_file()  # the kit's own database, where its settings put it
+
 @pytest.mark.live
 def test_serve_answers_to_the_settings_files_base_url_and_its_links_carry_it(tmp_path):
     port = free_port()

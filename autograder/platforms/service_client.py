@@ -72,6 +72,9 @@ def _pause(status: dict) -> float:
 
 
 def report(status: dict, service: str) -> list[str]:
+    """What a CI job prints of a graded submission. The feedback page (``feedback_url``) is named
+    only when the service gives it, that is when the policy shows the feedback; else the link is
+    the submission's own page, named so (the score and the history)."""
     lines = [f"{status['assignment']}: received {status['received_at']} by the service"]
     if "score" not in status:
         lines.append(status.get("visible", "graded; the score is shown after the due date"))
@@ -82,7 +85,10 @@ def report(status: dict, service: str) -> list[str]:
                          f" {stage['points']:g} / {stage['max_points']:g} points")
             if stage.get("message"):
                 lines.append(f"      {stage['message']}")
-    lines.append(f"Feedback page: {service}{status['page_url']}")
+    if status.get("feedback_url"):
+        lines.append(f"Feedback page: {service}{status['feedback_url']}")
+    else:
+        lines.append(f"Submission page: {service}{status['page_url']}")
     return lines
 
 

@@ -59,9 +59,14 @@ class EmptyNotebook(NotebookError):
 
 
 class OtherAssignmentNotebook(NotebookError):
-    """Another assignment's notebook saved under this assignment's name."""
+    """Another assignment's notebook saved under this assignment's name; ``looks_like`` is that
+    assignment (the service words its own refusal from it, in the reader's language)."""
 
     row_kind = "misnamed"
+
+    def __init__(self, message: str, looks_like: str = "") -> None:
+        super().__init__(message)
+        self.looks_like = looks_like
 
 
 # What a student can do with a file the grader cannot read (never the parser's own words).
@@ -379,7 +384,7 @@ def extract_notebook_file(path: Path, graded_names: Collection[str] | None = Non
     if other is not None:
         raise OtherAssignmentNotebook(
             f"{path.name} looks like {other}, not {this}: its answer cells are {other}'s stages. Submit the"
-            f" notebook of {this} here, and that of {other} under its own name")
+            f" notebook of {this} here, and that of {other} under its own name", looks_like=other)
     return code
 
 

@@ -46,8 +46,15 @@ def _use_setting_flags(args: argparse.Namespace) -> None:
 
 
 def _setup() -> None:
+    """Django, on the kit's own settings whatever the shell holds: a ``DJANGO_SETTINGS_MODULE`` left
+    there by another Django project would otherwise make every command fail to import it (or, worse,
+    run on that project's database). One line says it was set aside."""
     extras.require("service", "python -m autograder serve (and service)")  # before Django is imported
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", DJANGO_SETTINGS)
+    inherited = os.environ.get("DJANGO_SETTINGS_MODULE", "")
+    if inherited and inherited != DJANGO_SETTINGS:
+        print(f"service: using the kit's own Django settings ({DJANGO_SETTINGS}), not DJANGO_SETTINGS_MODULE="
+              f"{inherited} from the environment", file=sys.stderr)
+    os.environ["DJANGO_SETTINGS_MODULE"] = DJANGO_SETTINGS  # the processes serve starts inherit it
     import django
 
     django.setup()
@@ -78,6 +85,9 @@ def _parser() -> argparse.ArgumentParser:
     revoke.add_argument("user_id")
     token = commands.add_parser("token", help="make an API token for a student (printed once)")
     token.add_argument("user_id")
+    token.add_argument("--create", action="store_true", help="make the student first when there is none of that id"
+                       " (else the command refuses: a typo would make a stranger)")
+    token.add_argument("--name", default="", help="the name a student made by --create is greeted with")
     policy = commands.add_parser("policy", help="show or change an assignment's policy")
     policy.add_argument("assignment")
     policy.add_argument("--due", help="ISO-8601 with offset, or 'none'")
@@ -229,8 +239,7 @@ def _service_action(args: argparse.Namespace) -> int:
         print(f"revoked {links} sign-in links and {tokens} API tokens, and ended every session of {args.user_id}")
         return 0
     if args.action == "token":
-        print(accounts.make_api_token(user_named(args.user_id)))
-        return 0
+        return _token(args)
     if args.action in ("policy", "adjust") and args.assignment not in ASSIGNMENTS:
         print(f"unknown assignment {args.assignment!r}; the assignments are {', '.join(ASSIGNMENTS)}", file=sys.stderr)
         return 2
@@ -298,6 +307,27 @@ def _service_action(args: argparse.Namespace) -> int:
         print(f"queue: {counts}")
         return 0
     return 2
+
+
+def _token(args: argparse.Namespace) -> int:
+    """``service token STUDENT``: a new API token, printed alone on stdout (a script reads it). An
+    unknown id is refused, since it is most often a typo, unless ``--create`` asks for the student;
+    what was made is said on stderr."""
+    from django.contrib.auth import get_user_model
+
+    from autograder.service import accounts
+
+    existing = get_user_model().objects.filter(username=args.user_id).first()
+    if existing is None and not args.create:
+        print(f"there is no student {args.user_id!r}: make their sign-in link from a roster first (service links"
+              f" roster.csv), or make the student now with `service token {args.user_id} --create --name \"...\"`",
+              file=sys.stderr)
+        return 2
+    user = existing or accounts.person(args.user_id, name=args.name)
+    if existing is None:
+        print(f"made the student {args.user_id} ({user.first_name or 'no name'})", file=sys.stderr)
+    print(accounts.make_api_token(user))
+    return 0
 
 
 def _worker() -> int:

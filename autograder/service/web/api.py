@@ -4,7 +4,10 @@
 ``GET /api/v1/submissions/<id>`` says where it is (while it waits, its place in the queue and
 ``poll_after``, the seconds before asking again) and, once graded, what the policy lets the
 student see: the score and, per stage, the tests passed and the feedback's text in the
-notebook's language. Nothing of the hidden tests leaves the server but what the feedback page says.
+notebook's language, and the feedback page's address when the policy shows it.
+``GET /api/v1/submissions`` lists the caller's own submissions, newest first, each as its own
+address answers (``?assignment=<id>`` for one assignment's). Times are ISO-8601 with their offset.
+Nothing of the hidden tests leaves the server but what the feedback page says.
 """
 
 from __future__ import annotations
@@ -13,12 +16,12 @@ from pathlib import Path
 
 from django.http import HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from autograder.platforms import service_client
 from autograder.service import accounts, metrics
 from autograder.service.models import Submission, Visibility
-from autograder.service.web.common import moment, refusal_status, refusal_text
+from autograder.service.web.common import iso_moment, refusal_status, refusal_text
 from autograder.service.web.student import result_of
 from autograder.service.web.submitting import store_upload
 from autograder.service.web.uploads import Refusal
@@ -37,11 +40,28 @@ def _unauthorised() -> JsonResponse:
 
 
 @csrf_exempt  # no cookie is read here: the token in the header is the credential
-@require_POST
-def submit(request):
+@require_http_methods(["GET", "POST"])
+def submissions(request):
+    """``/api/v1/submissions``: GET lists the caller's own submissions, POST submits one."""
     user = _caller(request)
     if user is None:
         return _unauthorised()
+    if request.method == "GET":
+        return _list(request, user)
+    return _submit(request, user)
+
+
+def _list(request, user) -> JsonResponse:
+    """The caller's own submissions, newest first, each described as ``status`` describes it: the
+    same policy decides what shows. Only ``user``'s: an instructor's token lists their own too."""
+    mine = Submission.objects.filter(user=user).prefetch_related("gradings")
+    assignment_id = request.GET.get("assignment")
+    if assignment_id:
+        mine = mine.filter(assignment_id=assignment_id)
+    return JsonResponse({"submissions": [_described(submission) for submission in mine]})
+
+
+def _submit(request, user) -> JsonResponse:
     sent = request.FILES.get("notebook")
     assignment_id = request.POST.get("assignment", "")
     try:
@@ -51,7 +71,7 @@ def submit(request):
         metrics.count_refusal(refusal.key)
         return JsonResponse({"error": refusal_text(request, refusal, "en"), "refusal": refusal.key},
                             status=refusal_status(refusal))
-    return JsonResponse({"id": submission.id, "received_at": moment(submission.received_at),
+    return JsonResponse({"id": submission.id, "received_at": iso_moment(submission.received_at),
                          "status_url": f"/api/v1/submissions/{submission.id}",
                          "page_url": f"/submissions/{submission.id}"}, status=201)
 
@@ -64,20 +84,27 @@ def status(request, submission_id: int):
     submission = Submission.objects.filter(id=submission_id, user=user).first()
     if submission is None:
         return JsonResponse({"error": "no such submission of yours"}, status=404)
+    return JsonResponse(_described(submission))
+
+
+def _described(submission: Submission) -> dict:
+    """A submission as its owner may see it now (``result_of`` and the assignment's policy): where
+    it waits, or the score, the stages and the feedback page's address as far as the policy shows them."""
     result = result_of(submission)
     body = {"id": submission.id, "assignment": submission.assignment_id, "state": result["state"],
-            "received_at": moment(submission.received_at), "page_url": f"/submissions/{submission.id}"}
+            "received_at": iso_moment(submission.received_at), "page_url": f"/submissions/{submission.id}"}
     if result["row"] is None:
-        return JsonResponse({**body, "position": result["position"], "poll_after": result["poll_after"]})
+        return {**body, "position": result["position"], "poll_after": result["poll_after"]}
     row, seen = result["row"], result["seen"]
     if seen == Visibility.PUBLIC:
-        return JsonResponse({**body, "visible": "public checks only until the due date"})
+        return {**body, "visible": "public checks only until the due date"}
     body.update(score=row.score, max_score=row.max_score, status=row.status.text())
     if seen == Visibility.EVERYTHING:
+        body["feedback_url"] = f"/submissions/{submission.id}/feedback"
         body["stages"] = [{"stage": total.stage, "passed": total.passed, "tests": total.total,
                            "points": total.points, "max_points": total.max_points,
                            "message": _first_failure(row, total.stage)} for total in row.stage_totals()]
-    return JsonResponse(body)
+    return body
 
 
 def _first_failure(row, stage: str) -> str:

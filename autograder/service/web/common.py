@@ -35,6 +35,12 @@ def moment(value) -> str:
     return value.astimezone(dt_timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC") if value else ""
 
 
+def iso_moment(value) -> str:
+    """A stored time as the API gives it: ISO-8601 in UTC with its offset, to the second
+    (``2026-11-28T15:04:05+00:00``), which every client's date parser reads as one moment."""
+    return value.astimezone(dt_timezone.utc).isoformat(timespec="seconds") if value else ""
+
+
 def say(request: HttpRequest, key: str, **fields) -> str:
     """One of the pages' sentences in the reader's language, its fields filled in."""
     return page_text(language_of(request))[key].format(**fields)

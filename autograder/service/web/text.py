@@ -71,12 +71,37 @@ SERVICE_TEXT: dict[str, str] = {
                          " Edit > Clear outputs of all cells), not a folder or an archive of other files.",
     "refusal.empty_file": "The file is empty. Save your notebook (File > Save) and upload the .ipynb file.",
     "refusal.no_file": "No file was chosen. Choose your .ipynb file, then press Submit.",
-    "refusal.not_a_notebook": "This file is not a Jupyter notebook. Upload the .ipynb file you worked in (or the zip"
+    "refusal.not_a_notebook": "{filename} is not a Jupyter notebook. Upload the .ipynb file you worked in (or the zip"
                               " that otter's grader.export() made).",
-    "refusal.not_a_notebook_detail": "This file cannot be graded: {detail}.",
-    "refusal.wrong_assignment": "This is not this assignment's notebook: {detail}.",
-    "refusal.zip_bomb": "This zip unpacks to far more than a notebook: upload the .ipynb itself.",
-    "refusal.zip_without_notebook": "The zip holds no notebook named {expected}: upload the .ipynb itself.",
+    "refusal.not_a_notebook_image": "{filename} is an image, not a notebook: the grader runs your code, so it needs"
+                                    " the notebook itself. In Jupyter, File > Download saves your .ipynb file;"
+                                    " upload that.",
+    "refusal.not_a_notebook_pdf": "{filename} is a PDF document, not a notebook: a PDF keeps no code the grader can"
+                                  " run. In Jupyter, File > Download saves your .ipynb file; upload that.",
+    "refusal.not_a_notebook_html": "{filename} is a web page (HTML), not a notebook: an exported page keeps no code"
+                                   " the grader can run. In Jupyter, File > Download saves your .ipynb file; upload"
+                                   " that.",
+    "refusal.not_a_notebook_python": "{filename} is a Python file, not a notebook: the grader reads your answers from"
+                                     " the notebook's cells. Upload the .ipynb file you worked in (in Jupyter, File >"
+                                     " Download).",
+    "refusal.not_a_notebook_text": "{filename} is plain text, not a notebook. Upload the .ipynb file you worked in (in"
+                                   " Jupyter, File > Download).",
+    "refusal.not_a_notebook_archive": "{filename} is a compressed archive other than a zip, not a notebook. Upload the"
+                                      " .ipynb file itself, or the zip that otter's grader.export() made.",
+    "refusal.not_a_notebook_damaged": "{filename} starts like a notebook but is damaged: it ends too early, or was"
+                                      " changed outside Jupyter, and cannot be read. Download your notebook again from"
+                                      " Jupyter (File > Download) and upload that.",
+    "refusal.not_a_notebook_json": "{filename} is a JSON file, but not a notebook (it has no cells). Upload the .ipynb"
+                                   " file you worked in (in Jupyter, File > Download).",
+    "refusal.not_a_notebook_detail": "{filename} cannot be graded: {detail}.",
+    "refusal.empty_notebook": "{filename} is a notebook without a line of code. Save the notebook you worked in (File"
+                              " > Save), download it (File > Download) and upload that.",
+    "refusal.wrong_assignment": "{filename} looks like the notebook of {other}, not of {expected}: its answer cells are"
+                                " {other}'s. Submit it to {other}, and the notebook of {expected} here.",
+    "refusal.damaged_zip": "{filename} is a damaged zip file: it cannot be opened. Make the zip again with otter's"
+                           " grader.export(), or upload the .ipynb itself.",
+    "refusal.zip_bomb": "{filename} unpacks to far more than a notebook: upload the .ipynb itself.",
+    "refusal.zip_without_notebook": "The zip {filename} holds no notebook named {expected}: upload the .ipynb itself.",
     "refusal.duplicate": "You uploaded this same file a moment ago; it is already in the queue.",
     "refusal.per_hour": "You have used this hour's submissions. The next one is allowed at {next_allowed}.",
     "refusal.total": "You have used all the submissions this assignment allows.",

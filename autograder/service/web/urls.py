@@ -12,7 +12,7 @@ urlpatterns = [
     path("submissions/<int:submission_id>/feedback", student.submission_feedback),
     path("token", student.token),
     path("client/submit.py", api.client),
-    path("api/v1/submissions", api.submit),
+    path("api/v1/submissions", api.submissions),
     path("api/v1/submissions/<int:submission_id>", api.status),
     path("instructor/", instructor.dashboard),
     path("instructor/policies/<str:assignment_id>", instructor.policy),

@@ -6,7 +6,8 @@ from django.core.wsgi import get_wsgi_application
 
 from autograder.service.web.bounded_requests import BoundedRequests
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "autograder.service.settings")
+# The kit's own settings, never a DJANGO_SETTINGS_MODULE another project left in the environment.
+os.environ["DJANGO_SETTINGS_MODULE"] = "autograder.service.settings"
 _django = get_wsgi_application()  # loads the settings
 
 from django.conf import settings  # noqa: E402 - read once Django is set up

@@ -1,0 +1,282 @@
+"""The service's uploads, API and token command, in one process through Django's test client, on a
+real SQLite database migrated for this module: a live server (gunicorn, a grading worker) adds
+nothing to what these tests ask. A refusal names the file the student uploaded and says what it is,
+in the reader's language; the API lists a caller's own submissions, with ISO-8601 times and the
+feedback page's address as far as the policy shows it; ``service token --create`` makes a student.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from datetime import datetime, timedelta
+
+import pytest
+from service_harness import notebook_bytes
+
+from autograder.paths import KIT_ROOT
+
+A01, A02 = "01_attention_scores", "02_self_attention"
+HOST = "localhost"  # one of the default allowed hosts
+
+
+@pytest.fixture(scope="module")
+def service_data(tmp_path_factory):
+    """Django on the kit's settings, over a fresh data folder whose database is migrated. The
+    environment is put back afterwards; Django stays set up for the rest of this process."""
+    data = tmp_path_factory.mktemp("service-data")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KIT_SERVICE_DATA", str(data))  # read once, when Django loads the settings
+        patch.setenv("DJANGO_SETTINGS_MODULE", "autograder.service.settings")
+        import django
+        from django.conf import settings
+
+        django.setup()
+        assert str(settings.CONFIG.data_dir) == str(data), "Django was set up before, on another data folder"
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0, interactive=False)
+        yield data
+
+
+def _student(name: str):
+    from autograder.service import accounts
+
+    return accounts.person(name, name=name.title())
+
+
+def _api(token: str | None = None):
+    from django.test import Client
+
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    return Client(HTTP_HOST=HOST, **headers)
+
+
+def _token_of(user) -> str:
+    from autograder.service import accounts
+
+    return accounts.make_api_token(user)
+
+
+def _submit(token: str, assignment: str, content: bytes, filename: str):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    return _api(token).post("/api/v1/submissions",
+                            {"assignment": assignment, "notebook": SimpleUploadedFile(filename, content)})
+
+
+def _stored() -> int:
+    from autograder.service.models import Submission
+
+    return Submission.objects.count()
+
+
+# -- refusals name the uploaded file and say what it is -------------------------------------------
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"
+JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + bytes(range(256))
+PDF = b"%PDF-1.7\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n" + bytes(range(128, 256))
+HTML = b"<!DOCTYPE html>\n<html>\n<head><meta charset='utf-8'><title>01_attention_scores</title></head></html>"
+PYTHON = b"import torch\n\n\ndef softmax_naive(x):\n    return torch.exp(x) / torch.exp(x).sum(dim=-1, keepdim=True)\n"
+TEXT = b"My answers: the softmax sums to one.\nI could not finish the last part.\n"
+DAMAGED = notebook_bytes("ada_full_marks", A01)[:3000]  # a notebook cut short
+NOT_CELLS = json.dumps({"name": "settings", "values": [1, 2, 3]}).encode()
+GZIP = gzip.compress(notebook_bytes("ada_full_marks", A01))
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, content in members.items():
+            archive.writestr(name, content)
+    return buffer.getvalue()
+
+
+# case -> (content, the name the student gave it, the refusal's key, what the English refusal says)
+KINDS = {
+    "a screenshot": (PNG, "screenshot.png", "not_a_notebook_image", "screenshot.png is an image, not a notebook"),
+    "a screenshot renamed .ipynb": (PNG, "my_answers.ipynb", "not_a_notebook_image",
+                                    "my_answers.ipynb is an image, not a notebook"),
+    "a photo": (JPEG, "IMG_0042.jpg", "not_a_notebook_image", "IMG_0042.jpg is an image, not a notebook"),
+    "a PDF export": (PDF, "attention.pdf", "not_a_notebook_pdf", "attention.pdf is a PDF document, not a notebook"),
+    "an HTML export": (HTML, "attention.html", "not_a_notebook_html", "attention.html is a web page (HTML)"),
+    "a Python file": (PYTHON, "attention.py", "not_a_notebook_python", "attention.py is a Python file, not a notebook"),
+    "plain text": (TEXT, "answers.txt", "not_a_notebook_text", "answers.txt is plain text, not a notebook"),
+    "a notebook cut short": (DAMAGED, "attention (1).ipynb", "not_a_notebook_damaged",
+                             "attention (1).ipynb starts like a notebook but is damaged"),
+    "JSON that is no notebook": (NOT_CELLS, "settings.json", "not_a_notebook_json",
+                                 "settings.json is a JSON file, but not a notebook"),
+    "a gzip": (GZIP, "attention.ipynb.gz", "not_a_notebook_archive", "attention.ipynb.gz is a compressed archive"),
+    "a damaged zip": (b"PK\x03\x04broken", "export.zip", "damaged_zip", "export.zip is a damaged zip file"),
+    "a zip without a notebook": (_zip({"word/document.xml": b"<w:document/>"}), "report.docx", "zip_without_notebook",
+                                 f"The zip report.docx holds no notebook named {A01}.ipynb"),
+    "another assignment's notebook": (notebook_bytes("ada_full_marks", A02), "my_work.ipynb", "wrong_assignment",
+                                      f"my_work.ipynb looks like the notebook of {A02}, not of {A01}"),
+}
+
+
+@pytest.mark.parametrize("case", list(KINDS))
+def test_a_refusal_names_the_uploaded_file_and_says_what_it_is(service_data, case):
+    content, filename, key, says = KINDS[case]
+    token = _token_of(_student("rex"))
+    before = _stored()
+    answer = _submit(token, A01, content, filename)
+    assert answer.status_code == 400, answer.content
+    assert answer.json()["refusal"] == key
+    assert says in answer.json()["error"]
+    if filename != f"{A01}.ipynb":
+        assert f"{A01}.ipynb" not in answer.json()["error"].replace(f"named {A01}.ipynb", "")
+    assert "damaged" not in answer.json()["error"] or key in ("not_a_notebook_damaged", "damaged_zip")
+    assert _stored() == before
+
+
+# What the assignment page says of a PNG in each language: the file's name, and "an image".
+IMAGE_IN = {"en": "screenshot.png is an image, not a notebook", "zh": "screenshot.png 是一张图片，不是笔记本",
+            "pt": "screenshot.png é uma imagem, não um notebook"}
+
+
+@pytest.mark.parametrize("language", list(IMAGE_IN))
+def test_the_upload_page_says_what_the_file_is_in_the_readers_language(service_data, language):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+
+    browser = Client(HTTP_HOST=HOST)
+    browser.force_login(_student(f"page_{language}"))
+    before = _stored()
+    page = browser.post(f"/assignments/{A01}/upload?lang={language}",
+                        {"notebook": SimpleUploadedFile("screenshot.png", PNG)})
+    assert page.status_code == 400
+    assert IMAGE_IN[language] in page.content.decode()
+    assert _stored() == before
+
+
+def test_a_notebook_is_still_accepted_whatever_its_name(service_data):
+    token = _token_of(_student("nia"))
+    answer = _submit(token, A01, notebook_bytes("ada_full_marks", A01, run="nia"), "Untitled (3).ipynb")
+    assert answer.status_code == 201, answer.content
+    zipped = _submit(token, A02, _zip({f"{A02}.ipynb": notebook_bytes("ada_full_marks", A02)}), "export.zip")
+    assert zipped.status_code == 201, zipped.content
+
+
+# -- the API: ISO-8601 times, the caller's own list, the feedback page's address --------------------
+ISO_WITH_OFFSET = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$")
+
+
+def test_received_at_is_iso_8601_with_its_offset(service_data):
+    token = _token_of(_student("iso"))
+    made = _submit(token, A01, notebook_bytes("ada_full_marks", A01, run="iso"), f"{A01}.ipynb")
+    assert made.status_code == 201, made.content
+    received = made.json()["received_at"]
+    assert ISO_WITH_OFFSET.match(received), received
+    assert abs(datetime.fromisoformat(received) - datetime.now().astimezone()) < timedelta(minutes=5)
+    status = _api(token).get(made.json()["status_url"]).json()
+    assert status["received_at"] == received
+
+
+def _graded(submission_id: int, score: float) -> None:
+    """Record a grading of the submission through the queue's own claim and finish, as a worker does."""
+    from autograder.records.results import GradedRow, RowKind, RowStatus
+    from autograder.service import queue
+    from autograder.service.models import Grading, Submission
+
+    submission = Submission.objects.get(id=submission_id)
+    grading = queue.claim(Grading.objects.get(submission=submission).id, "test-worker")
+    row = GradedRow(submission.user.username, submission.assignment_id, RowStatus(RowKind.GRADED), score, 100.0)
+    assert queue.finish(grading, "test-worker", row.to_json(), score)
+
+
+def test_the_list_holds_the_callers_own_submissions_as_their_own_addresses_describe_them(service_data):
+    ana, bob = _token_of(_student("ana_list")), _token_of(_student("bob_list"))
+    first = _submit(ana, A01, notebook_bytes("ada_full_marks", A01, run="ana1"), f"{A01}.ipynb").json()["id"]
+    second = _submit(ana, A02, notebook_bytes("ada_full_marks", A02, run="ana2"), f"{A02}.ipynb").json()["id"]
+    bobs = _submit(bob, A01, notebook_bytes("ada_full_marks", A01, run="bob"), f"{A01}.ipynb").json()["id"]
+    _graded(first, 75.0)
+
+    listed = _api(ana).get("/api/v1/submissions")
+    assert listed.status_code == 200, listed.content
+    items = listed.json()["submissions"]
+    assert [item["id"] for item in items] == [second, first]  # newest first, and never bob's
+    for item in items:
+        assert item == _api(ana).get(f"/api/v1/submissions/{item['id']}").json()  # the same policy shows the same
+    assert [item["id"] for item in _api(ana).get(f"/api/v1/submissions?assignment={A01}").json()["submissions"]] \
+        == [first]
+    assert [item["id"] for item in _api(bob).get("/api/v1/submissions").json()["submissions"]] == [bobs]
+    from autograder.service import accounts
+
+    instructor = _token_of(accounts.person("ivy_list", instructor=True))
+    assert _api(instructor).get("/api/v1/submissions").json() == {"submissions": []}  # the API shows only one's own
+    assert _api().get("/api/v1/submissions").status_code == 401
+    assert _api("kit_not-a-token").get("/api/v1/submissions").status_code == 401
+
+
+def test_the_feedback_address_is_given_only_when_the_policy_shows_the_feedback_and_leads_to_it(service_data):
+    from django.test import Client
+    from django.utils import timezone
+
+    from autograder.platforms.service_client import report
+    from autograder.service.policy import policy_for
+
+    student = _student("fay")
+    token = _token_of(student)
+    submitted = _submit(token, A01, notebook_bytes("ada_full_marks", A01, run="fay"), f"{A01}.ipynb").json()["id"]
+    _graded(submitted, 100.0)
+    status = _api(token).get(f"/api/v1/submissions/{submitted}").json()
+    assert status["feedback_url"] == f"/submissions/{submitted}/feedback"
+    browser = Client(HTTP_HOST=HOST)
+    browser.force_login(student)
+    feedback = browser.get(status["feedback_url"])
+    assert feedback.status_code == 200
+    assert "feedback for fay" in feedback.content.decode()
+    printed = report(status, "https://grader.example.edu")
+    assert f"Feedback page: https://grader.example.edu/submissions/{submitted}/feedback" in printed
+
+    policy = policy_for(A01)
+    policy.due_at, policy.visibility_before_due = timezone.now() + timedelta(days=3), "score"
+    policy.save()
+    try:
+        score_only = _api(token).get(f"/api/v1/submissions/{submitted}").json()
+        assert score_only["score"] == status["score"]  # the score shows, the feedback does not
+        assert "feedback_url" not in score_only
+        assert browser.get(f"/submissions/{submitted}/feedback").status_code == 404
+        printed = report(score_only, "https://grader.example.edu")
+        assert not [line for line in printed if line.startswith("Feedback page")]
+        assert f"Submission page: https://grader.example.edu/submissions/{submitted}" in printed
+    finally:
+        policy.due_at, policy.visibility_before_due = None, "everything"
+        policy.save()
+
+
+# -- service token: refuses an unknown student unless --create -----------------------------------
+def _service(data, *args: str) -> subprocess.CompletedProcess:
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("KIT_SERVICE_")}
+    return subprocess.run([sys.executable, "-m", "autograder", "service", *args], cwd=KIT_ROOT, capture_output=True,
+                          text=True, timeout=120, env={**environment, "KIT_SERVICE_DATA": str(data)})
+
+
+def test_service_token_refuses_an_unknown_student_saying_how_and_makes_them_with_create(service_data):
+    from django.contrib.auth import get_user_model
+
+    refused = _service(service_data, "token", "newcomer")
+    assert refused.returncode == 2
+    assert refused.stdout == ""
+    assert "there is no student 'newcomer'" in refused.stderr
+    assert "service token newcomer --create" in refused.stderr
+    assert not get_user_model().objects.filter(username="newcomer").exists()
+
+    made = _service(service_data, "token", "newcomer", "--create", "--name", "Nova Newcomer")
+    assert made.returncode == 0, made.stderr
+    token = made.stdout.strip()
+    assert "made the student newcomer (Nova Newcomer)" in made.stderr
+    user = get_user_model().objects.get(username="newcomer")
+    assert (user.first_name, user.is_staff) == ("Nova Newcomer", False)
+    assert _api(token).get("/api/v1/submissions").json() == {"submissions": []}  # the token is theirs
+
+    again = _service(service_data, "token", "newcomer", "--create")
+    assert again.returncode == 0, again.stderr
+    assert "made the student" not in again.stderr  # an existing student is only given a token
+    assert get_user_model().objects.get(username="newcomer").first_name == "Nova Newcomer"
