@@ -252,10 +252,12 @@ def test_the_feedback_address_is_given_only_when_the_policy_shows_the_feedback_a
 
 
 # -- service token: refuses an unknown student unless --create -----------------------------------
-def _service(data, *args: str) -> subprocess.CompletedProcess:
+def _service(data, *args: str, settings: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """``python -m autograder service ARGS`` on ``data``'s database, with ``settings``' KIT_SERVICE_* variables."""
     environment = {key: value for key, value in os.environ.items() if not key.startswith("KIT_SERVICE_")}
     return subprocess.run([sys.executable, "-m", "autograder", "service", *args], cwd=KIT_ROOT, capture_output=True,
-                          text=True, timeout=120, env={**environment, "KIT_SERVICE_DATA": str(data)})
+                          text=True, timeout=120,
+                          env={**environment, "KIT_SERVICE_DATA": str(data), **(settings or {})})
 
 
 def test_service_token_refuses_an_unknown_student_saying_how_and_makes_them_with_create(service_data):
@@ -280,3 +282,99 @@ def test_service_token_refuses_an_unknown_student_saying_how_and_makes_them_with
     assert again.returncode == 0, again.stderr
     assert "made the student" not in again.stderr  # an existing student is only given a token
     assert get_user_model().objects.get(username="newcomer").first_name == "Nova Newcomer"
+
+
+# -- an assignment's policy: one form for the page and service policy, the same refusals -----------
+A04 = "04_multi_head_attention"
+NOT_A_TIME = "tomorrow is not a date and time."
+NOT_A_NUMBER = "ten is not a number: the late penalty is a percent of the maximum, from 0 to 100."
+DATE_HINT = "2026-03-01T23:59+01:00"
+
+
+def _instructor():
+    from django.test import Client
+
+    from autograder.service import accounts
+
+    browser = Client(HTTP_HOST=HOST)
+    browser.force_login(accounts.person("clock_instructor", instructor=True, name="Clock Instructor"))
+    return browser
+
+
+def _policy_fields(**changed: str) -> dict[str, str]:
+    """What the policy page posts for an assignment left as it starts, with ``changed`` typed in."""
+    return {"accepting": "on", "due_at": "", "late_penalty_percent": "0", "closes_at": "",
+            "visibility_before_due": "everything", "counts": "latest", "per_hour_limit": "", "total_limit": "",
+            **changed}
+
+
+def _refusal_of(page, field: str) -> str:
+    """The sentence the policy page shows beside ``field``."""
+    found = re.search(rf'id="{field}-refusal"[^>]*>([^<]*)<', page.content.decode())
+    assert found, f"no refusal beside {field}"
+    import html
+
+    return html.unescape(found.group(1))
+
+
+@pytest.fixture
+def fresh_policy(service_data):
+    """A04's policy as it starts, and put back after the test."""
+    from autograder.service.models import AssignmentPolicy
+
+    AssignmentPolicy.objects.filter(assignment_id=A04).delete()
+    yield
+    AssignmentPolicy.objects.filter(assignment_id=A04).delete()
+
+
+def test_the_policy_page_refuses_each_field_in_words_beside_it_and_saves_nothing(fresh_policy):
+    from autograder.service.policy import policy_for
+
+    page = _instructor().post(f"/instructor/policies/{A04}",
+                              _policy_fields(due_at="tomorrow", late_penalty_percent="ten", per_hour_limit="0"))
+    assert page.status_code == 400
+    due, penalty = _refusal_of(page, "due_at"), _refusal_of(page, "late_penalty_percent")
+    assert due.startswith(NOT_A_TIME)
+    assert DATE_HINT in due
+    assert penalty == NOT_A_NUMBER  # no date hint under a penalty's refusal
+    assert _refusal_of(page, "per_hour_limit") == "A limit is at least 1, not 0 (leave it empty for none)."
+    text = page.content.decode()
+    assert "isoformat" not in text
+    assert "could not convert" not in text
+    assert 'value="tomorrow"' in text  # what was typed stays, to be corrected
+    stored = policy_for(A04)
+    assert (stored.due_at, stored.late_penalty_percent, stored.per_hour_limit) == (None, 0.0, None)
+
+
+def test_the_policy_page_refuses_in_the_readers_language(fresh_policy):
+    page = _instructor().post(f"/instructor/policies/{A04}?lang=zh", _policy_fields(late_penalty_percent="ten"))
+    assert page.status_code == 400
+    assert _refusal_of(page, "late_penalty_percent") == "ten 不是数字：迟交扣分是满分的百分比，从 0 到 100。"
+
+
+def test_service_policy_refuses_with_the_pages_words_and_changes_nothing(fresh_policy, service_data):
+    from autograder.service.policy import policy_for
+
+    refused = _service(service_data, "policy", A04, "--due", "tomorrow", "--late-penalty", "ten")
+    assert refused.returncode == 2, refused.stderr
+    lines = refused.stderr.splitlines()
+    assert any(line.startswith(f"--due: {NOT_A_TIME}") for line in lines), refused.stderr
+    assert f"--late-penalty: {NOT_A_NUMBER}" in lines
+    assert "Traceback" not in refused.stderr
+    assert policy_for(A04).due_at is None
+
+
+def test_a_due_date_with_its_offset_is_the_same_moment_from_the_page_and_the_command(fresh_policy, service_data):
+    from datetime import UTC
+
+    from autograder.service.policy import policy_for
+
+    meant = datetime(2026, 12, 1, 22, 59, tzinfo=UTC)
+    saved = _service(service_data, "policy", A04, "--due", "2026-12-01T23:59+01:00", "--late-penalty", "12.5")
+    assert saved.returncode == 0, saved.stderr
+    assert (policy_for(A04).due_at, policy_for(A04).late_penalty_percent) == (meant, 12.5)
+    page = _instructor().post(f"/instructor/policies/{A04}",
+                              _policy_fields(due_at="2026-12-01T23:59+01:00", late_penalty_percent="12.5"))
+    assert page.status_code == 302
+    assert policy_for(A04).due_at == meant
+

@@ -18,12 +18,15 @@ import sys
 import tempfile
 import time
 import traceback
+from datetime import UTC
 from pathlib import Path
 
 from autograder import extras
 from autograder.service.config import SETTINGS, ConfigError, ServiceConfig, use_command_line
 
 DJANGO_SETTINGS = "autograder.service.settings"
+# The course's time zone (UTC for now): a typed time without an offset is read in it.
+COURSE_ZONE = UTC
 
 
 def _add_setting_flags(parser: argparse.ArgumentParser) -> None:
@@ -90,9 +93,10 @@ def _parser() -> argparse.ArgumentParser:
     token.add_argument("--name", default="", help="the name a student made by --create is greeted with")
     policy = commands.add_parser("policy", help="show or change an assignment's policy")
     policy.add_argument("assignment")
-    policy.add_argument("--due", help="ISO-8601 with offset, or 'none'")
-    policy.add_argument("--late-penalty", type=float, help="percent of the maximum per started day late")
-    policy.add_argument("--closes", help="hard deadline, ISO-8601 with offset, or 'none'")
+    policy.add_argument("--due", help="2026-03-01T23:59 (the course's time zone) or with an offset"
+                        " (2026-03-01T23:59+01:00), or 'none'")
+    policy.add_argument("--late-penalty", help="percent of the maximum per started day late")
+    policy.add_argument("--closes", help="hard deadline, as --due, or 'none'")
     policy.add_argument("--visibility", choices=["everything", "score", "public"], help="what students see before due")
     policy.add_argument("--counts", choices=["latest", "best"])
     policy.add_argument("--per-hour", type=int, help="submissions per hour (0: no limit)")
@@ -143,17 +147,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _when(text: str | None):
-    from datetime import datetime, timezone
-
-    if text is None or text.lower() == "none":
-        return None
-    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    if moment.tzinfo is None:
-        raise SystemExit(f"{text}: give the offset from UTC (2026-03-01T23:59+01:00), so that it means one moment")
-    return moment.astimezone(timezone.utc)
-
-
 def service_main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -197,7 +190,6 @@ def _service_action(args: argparse.Namespace) -> int:
     from autograder.service import accounts, gradebook, queue
     from autograder.service.addresses import link_base_url
     from autograder.service.models import Adjustment, Grading, GradingWorker, Submission
-    from autograder.service.policy import policy_for
     from autograder.student.curriculum import ASSIGNMENTS
 
     config = settings.CONFIG
@@ -244,27 +236,7 @@ def _service_action(args: argparse.Namespace) -> int:
         print(f"unknown assignment {args.assignment!r}; the assignments are {', '.join(ASSIGNMENTS)}", file=sys.stderr)
         return 2
     if args.action == "policy":
-        policy = policy_for(args.assignment)
-        if args.due is not None:
-            policy.due_at = _when(args.due)
-        if args.closes is not None:
-            policy.closes_at = _when(args.closes)
-        for option, field in (("late_penalty", "late_penalty_percent"), ("visibility", "visibility_before_due"),
-                              ("counts", "counts")):
-            if getattr(args, option) is not None:
-                setattr(policy, field, getattr(args, option))
-        if args.per_hour is not None:
-            policy.per_hour_limit = args.per_hour or None
-        if args.total is not None:
-            policy.total_limit = args.total or None
-        if args.accepting is not None:
-            policy.accepting = args.accepting == "yes"
-        policy.save()
-        print(f"{policy.assignment_id}: due {policy.due_at or 'none'}, late penalty {policy.late_penalty_percent:g} %"
-              f" per day, closes {policy.closes_at or 'never'}, before due students see {policy.visibility_before_due},"
-              f" counts the {policy.counts}, limits {policy.per_hour_limit or '-'}/hour {policy.total_limit or '-'} in"
-              f" all, {'takes' if policy.accepting else 'does not take'} submissions")
-        return 0
+        return _policy(args)
     if args.action == "regrade":
         chosen = Submission.objects.all()
         if args.submission is not None:
@@ -307,6 +279,38 @@ def _service_action(args: argparse.Namespace) -> int:
         print(f"queue: {counts}")
         return 0
     return 2
+
+
+def _policy(args: argparse.Namespace) -> int:
+    """``service policy ASSIGNMENT [--due ...]``: the options given, over the stored policy, checked
+    by the policy page's own form (``web/policy_form.py``), so that a value means the same and is
+    refused in the same words in both; nothing is saved unless every value holds."""
+    from autograder.service.policy import policy_for
+    from autograder.service.web.policy_form import OPTIONS, PolicyForm
+
+    zone = COURSE_ZONE
+    policy = policy_for(args.assignment)
+    given = {"due_at": args.due, "closes_at": args.closes, "late_penalty_percent": args.late_penalty,
+             "visibility_before_due": args.visibility, "counts": args.counts,
+             # on the command line 0 means no limit, as an empty field does on the page
+             "per_hour_limit": None if args.per_hour is None else str(args.per_hour or ""),
+             "total_limit": None if args.total is None else str(args.total or ""),
+             "accepting": None if args.accepting is None else args.accepting == "yes"}
+    data = PolicyForm.data_of(policy, zone) | {name: value for name, value in given.items() if value is not None}
+    form = PolicyForm(data, language="en", zone=zone)
+    if not form.is_valid():
+        for name, messages in form.refusals().items():
+            for message in messages:
+                print(f"{OPTIONS[name]}: {message}", file=sys.stderr)
+        print(f"{args.assignment}: nothing was changed", file=sys.stderr)
+        return 2
+    form.apply(policy)
+    policy.save()
+    print(f"{policy.assignment_id}: due {policy.due_at or 'none'}, late penalty {policy.late_penalty_percent:g} %"
+          f" per day, closes {policy.closes_at or 'never'}, before due students see {policy.visibility_before_due},"
+          f" counts the {policy.counts}, limits {policy.per_hour_limit or '-'}/hour {policy.total_limit or '-'} in"
+          f" all, {'takes' if policy.accepting else 'does not take'} submissions")
+    return 0
 
 
 def _token(args: argparse.Namespace) -> int:

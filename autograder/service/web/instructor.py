@@ -4,7 +4,7 @@ report and the similarity page."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -31,8 +31,12 @@ from autograder.service.models import (
     WorkerState,
 )
 from autograder.service.policy import policy_for
-from autograder.service.web.common import instructor_required, moment, page
+from autograder.service.web.common import instructor_required, language_of, moment, page
+from autograder.service.web.policy_form import PolicyForm
 from autograder.student.curriculum import ASSIGNMENTS
+
+# The course's time zone (UTC for now): a typed time without an offset is read in it.
+COURSE_ZONE = UTC
 
 
 @instructor_required
@@ -61,53 +65,27 @@ def _lms() -> dict:
                         "why": p.last_error} for p in unsent.order_by("id")[:200]]}
 
 
-def _when(text: str):
-    """A time typed in the form (ISO-8601 with its offset; UTC when none), or None when empty."""
-    text = text.strip()
-    if not text:
-        return None
-    moment_ = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    return moment_ if moment_.tzinfo else moment_.replace(tzinfo=timezone.utc)
-
-
-def _limit(text: str):
-    text = text.strip()
-    return int(text) if text else None
-
-
 @instructor_required
 @require_http_methods(["GET", "POST"])
 def policy(request, assignment_id: str):
+    """An assignment's policy: shown in the course's time zone, checked by ``PolicyForm`` (each
+    refusal beside its field, in the reader's language), saved only whole."""
     if assignment_id not in ASSIGNMENTS:
         raise Http404
     current = policy_for(assignment_id)
-    problem = ""
+    zone = COURSE_ZONE
+    values, refusals = PolicyForm.data_of(current, zone), {}
     if request.method == "POST":
-        form = request.POST
-        try:
-            current.accepting = form.get("accepting") == "on"
-            current.due_at = _when(form.get("due_at", ""))
-            current.closes_at = _when(form.get("closes_at", ""))
-            current.late_penalty_percent = float(form.get("late_penalty_percent") or 0)
-            current.per_hour_limit = _limit(form.get("per_hour_limit", ""))
-            current.total_limit = _limit(form.get("total_limit", ""))
-            if form.get("visibility_before_due") not in Visibility.values or form.get("counts") not in Counting.values:
-                raise ValueError("choose one of the listed options")
-            if not 0 <= current.late_penalty_percent <= 100:
-                raise ValueError("the late penalty is a percent from 0 to 100")
-            if any(limit is not None and limit < 1 for limit in (current.per_hour_limit, current.total_limit)):
-                raise ValueError("a limit is at least 1 (leave it empty for none)")
-            current.visibility_before_due = form["visibility_before_due"]
-            current.counts = form["counts"]
-        except ValueError as error:
-            problem = f"Not saved: {error}. Times are ISO-8601, e.g. 2026-03-01T23:59+01:00."
-        else:
+        form = PolicyForm(request.POST, language=language_of(request), zone=zone)
+        if form.is_valid():
+            form.apply(current)
             current.save()
             return redirect("/instructor/")
+        values = {name: request.POST.get(name, "") for name in values} | {"accepting": "accepting" in request.POST}
+        refusals = {name: " ".join(messages) for name, messages in form.refusals().items()}
     return page(request, "instructor/policy.html", {
-        "policy": current, "problem": problem, "visibilities": Visibility.choices, "countings": Counting.choices,
-        "due_value": current.due_at.isoformat() if current.due_at else "",
-        "closes_value": current.closes_at.isoformat() if current.closes_at else ""}, status=400 if problem else 200)
+        "policy": current, "values": values, "refusals": refusals, "visibilities": Visibility.choices,
+        "countings": Counting.choices}, status=400 if refusals else 200)
 
 
 @instructor_required

@@ -134,6 +134,16 @@ SERVICE_TEXT: dict[str, str] = {
     "lti.deep_link.help": "Each assignment becomes a link in your course that opens in a window of its own, with a"
                           " gradebook column that its scores are sent to.",
     "lti.deep_link.add": "Add to the course",
+    "policy.not_saved": "Not saved: the fields marked below need another value.",
+    "policy.not_a_time": "{typed} is not a date and time. Write it as 2026-03-01 23:59 (the course's time, {zone}),"
+                         " or with its offset from UTC, as 2026-03-01T23:59+01:00.",
+    "policy.penalty_not_a_number": "{typed} is not a number: the late penalty is a percent of the maximum, from 0 to"
+                                   " 100.",
+    "policy.penalty_out_of_range": "The late penalty is a percent of the maximum, from 0 to 100, not {typed}.",
+    "policy.limit_not_a_number": "{typed} is not a whole number: a limit counts submissions (leave it empty for"
+                                 " none).",
+    "policy.limit_below_one": "A limit is at least 1, not {typed} (leave it empty for none).",
+    "policy.not_a_choice": "{typed} is not one of the options: {choices}.",
 }
 
 

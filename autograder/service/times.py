@@ -1,0 +1,76 @@
+"""The course's clock: how a time an instructor types becomes one moment, and how a stored moment
+is written back for people.
+
+Why one module: the policy page and ``service policy`` used to read a due date by two rules (the
+page took a time without an offset as UTC, the command refused it), so an instructor an hour east
+of Greenwich who typed 23:59 got a deadline an hour late. Both now read a typed time here, in the
+course's time zone (the ``time_zone`` setting) unless it carries its own offset, and the pages
+write times back in that zone with the offset beside them. Stored moments stay in UTC. No Django
+here: the command line and the settings read it before Django is set up.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+# The words that mean "no time" in a policy's time field, besides leaving it empty.
+NO_TIME = ("", "none")
+
+
+class NotATime(ValueError):
+    """Text that is no date and time; the caller says so in the reader's language."""
+
+
+def course_zone(name: str) -> ZoneInfo:
+    """The IANA time zone ``name`` (``Europe/Lisbon``), or ValueError saying what is wanted: an
+    unknown name must stop the service at start, not shift every deadline by hours."""
+    text = str(name).strip()
+    try:
+        return ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValueError("an IANA time zone name such as UTC, Europe/Lisbon or Asia/Shanghai (the tz database's;"
+                         " an offset like +01:00 is no zone: it ignores summer time)") from None
+
+
+def typed_moment(text: str | None, zone: tzinfo) -> datetime | None:
+    """A time as typed (ISO-8601: ``2026-03-01T23:59``, ``2026-03-01 23:59``, ``...+01:00``,
+    ``...Z``) as one moment in UTC; None for an empty field or ``none``. A time without an offset
+    is the course's wall-clock time in ``zone``; one with an offset is taken as given."""
+    stripped = (text or "").strip()
+    if stripped.lower() in NO_TIME:
+        return None
+    try:
+        moment = datetime.fromisoformat(stripped[:-1] + "+00:00" if stripped[-1:] in "zZ" else stripped)
+    except ValueError:
+        raise NotATime(stripped) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=zone)
+    return moment.astimezone(UTC)
+
+
+def offset_label(moment: datetime) -> str:
+    """``UTC+01:00`` (``UTC+00:00`` in UTC itself): the offset a moment is shown with."""
+    offset = moment.utcoffset()
+    minutes = int(offset.total_seconds() // 60) if offset is not None else 0
+    sign = "-" if minutes < 0 else "+"
+    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def shown_moment(moment: datetime | None, zone: tzinfo, seconds: bool = False) -> str:
+    """A stored moment as pages show it: the course's wall-clock time with its offset,
+    ``2026-12-01 23:59 (UTC+01:00)``; "" for none."""
+    if moment is None:
+        return ""
+    local = moment.astimezone(zone)
+    return f"{local.strftime('%Y-%m-%d %H:%M:%S' if seconds else '%Y-%m-%d %H:%M')} ({offset_label(local)})"
+
+
+def typed_form(moment: datetime | None, zone: tzinfo) -> str:
+    """A stored moment as a time field holds it, in the course's zone with its offset
+    (``2026-12-01T23:59+01:00``): read back by ``typed_moment``, it is the same moment, to the
+    microsecond (seconds are written only when there are some)."""
+    if moment is None:
+        return ""
+    local = moment.astimezone(zone)
+    return local.isoformat(timespec="minutes") if not (local.second or local.microsecond) else local.isoformat()
