@@ -378,3 +378,45 @@ def test_a_due_date_with_its_offset_is_the_same_moment_from_the_page_and_the_com
     assert page.status_code == 302
     assert policy_for(A04).due_at == meant
 
+
+# -- the course's clock: a time without an offset is the course's, pages show it with the offset ---
+PARIS = {"KIT_SERVICE_TIME_ZONE": "Europe/Paris"}  # UTC+01:00 in December
+
+
+def _in_paris():
+    """The web's settings with the course in Paris, for the requests made under it."""
+    from dataclasses import replace
+    from zoneinfo import ZoneInfo
+
+    from django.conf import settings
+    from django.test import override_settings
+
+    return override_settings(CONFIG=replace(settings.CONFIG, time_zone=ZoneInfo("Europe/Paris")))
+
+
+def test_a_due_date_without_an_offset_is_the_courses_time_on_the_page_and_in_the_command(fresh_policy, service_data):
+    from datetime import UTC
+
+    from autograder.service.policy import policy_for
+
+    paris_midnight_less_a_minute = datetime(2026, 12, 1, 22, 59, tzinfo=UTC)
+    saved = _service(service_data, "policy", A04, "--due", "2026-12-01T23:59", settings=PARIS)
+    assert saved.returncode == 0, saved.stderr
+    assert policy_for(A04).due_at == paris_midnight_less_a_minute
+    with _in_paris():
+        page = _instructor().post(f"/instructor/policies/{A04}", _policy_fields(due_at="2026-12-01 23:59"))
+        assert page.status_code == 302
+        assert policy_for(A04).due_at == paris_midnight_less_a_minute
+        given = _instructor().post(f"/instructor/policies/{A04}", _policy_fields(due_at="2026-12-01T23:59Z"))
+        assert given.status_code == 302
+        assert policy_for(A04).due_at == datetime(2026, 12, 1, 23, 59, tzinfo=UTC)  # an offset is taken as given
+
+
+def test_an_unknown_time_zone_is_refused_saying_what_to_write(service_data):
+    refused = _service(service_data, "config", settings={"KIT_SERVICE_TIME_ZONE": "Mars/Olympus_Mons"})
+    assert refused.returncode == 2
+    assert "time_zone from the environment KIT_SERVICE_TIME_ZONE must be an IANA time zone name" in refused.stderr
+    assert "'Mars/Olympus_Mons'" in refused.stderr
+    shown = _service(service_data, "config", settings=PARIS)
+    shown_line = r"^time_zone +Europe/Paris +<- environment KIT_SERVICE_TIME_ZONE$"
+    assert re.search(shown_line, shown.stdout, re.MULTILINE), shown.stdout

@@ -18,15 +18,12 @@ import sys
 import tempfile
 import time
 import traceback
-from datetime import UTC
 from pathlib import Path
 
 from autograder import extras
 from autograder.service.config import SETTINGS, ConfigError, ServiceConfig, use_command_line
 
 DJANGO_SETTINGS = "autograder.service.settings"
-# The course's time zone (UTC for now): a typed time without an offset is read in it.
-COURSE_ZONE = UTC
 
 
 def _add_setting_flags(parser: argparse.ArgumentParser) -> None:
@@ -285,10 +282,12 @@ def _policy(args: argparse.Namespace) -> int:
     """``service policy ASSIGNMENT [--due ...]``: the options given, over the stored policy, checked
     by the policy page's own form (``web/policy_form.py``), so that a value means the same and is
     refused in the same words in both; nothing is saved unless every value holds."""
+    from django.conf import settings
+
     from autograder.service.policy import policy_for
     from autograder.service.web.policy_form import OPTIONS, PolicyForm
 
-    zone = COURSE_ZONE
+    zone = settings.CONFIG.time_zone  # a typed time without an offset is the course's
     policy = policy_for(args.assignment)
     given = {"due_at": args.due, "closes_at": args.closes, "late_penalty_percent": args.late_penalty,
              "visibility_before_due": args.visibility, "counts": args.counts,

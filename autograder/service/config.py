@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
+from zoneinfo import ZoneInfo
 
 from autograder.paths import KIT_ROOT
+from autograder.service.times import course_zone
 from autograder.worker.compat import tomllib
 
 PREFIX = "KIT_SERVICE_"
@@ -89,6 +91,11 @@ def _folder(value: object) -> Path:
     return Path(str(value)).expanduser().resolve()
 
 
+def _time_zone(value: object) -> ZoneInfo:
+    """An IANA zone name (``times.course_zone``), kept as the zone itself."""
+    return course_zone(str(value))
+
+
 def _base_url(value: object) -> str:
     """``scheme://host[:port]``: the pages' own addresses are root-relative, so a path cannot be served."""
     text = str(value).strip().rstrip("/")
@@ -140,6 +147,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("max_upload_mb", _positive, lambda _: 5.0, "the largest upload, in MB"),
     Setting("signin_link_days", _positive, lambda _: 30.0, "how long a sign-in link works"),
     Setting("session_hours", _positive, lambda _: 24.0, "how long a signed-in browser stays signed in"),
+    Setting("time_zone", _time_zone, lambda _: ZoneInfo("UTC"),
+            "the course's time zone (IANA name, e.g. Europe/Lisbon): due dates typed without an offset are read"
+            " in it, and pages show times in it"),
     Setting("test_timeout", _positive, lambda _: 10.0, "as grade --timeout"),
     Setting("device", _text, lambda _: "auto", "as grade --device"),
     Setting("web_user", _text, lambda _: DEFAULT_WEB_USER,
@@ -251,6 +261,7 @@ class ServiceConfig:
     passback_retry_seconds: float  # the first retry of a score the LMS did not take; doubled each time
     passback_give_up_hours: float  # then the passback is failed, and the instructor's page says why
     metrics_token: str  # who may scrape /metrics (from the environment only, as the secret key); "": nobody
+    time_zone: ZoneInfo  # the course's: typed times without an offset are read in it, pages show times in it
     given_secret_key: str | None = field(default=None, repr=False)
     settings_file: Path | None = None
     settings_file_origin: Origin = Origin("default")
@@ -270,7 +281,8 @@ class ServiceConfig:
                    list(values["allowed_hosts"]), values["behind_tls"], max_bytes, values["signin_link_days"],
                    values["session_hours"], values["test_timeout"], values["device"], values["web_user"],
                    values["recheck_seconds"], 4 * max_bytes, values["passback_retry_seconds"],
-                   values["passback_give_up_hours"], values["metrics_token"], values["secret_key"] or None,
+                   values["passback_give_up_hours"], values["metrics_token"], values["time_zone"],
+                   values["secret_key"] or None,
                    file_path, file_origin, origins, values)
 
     @property

@@ -4,8 +4,6 @@ report and the similarity page."""
 
 from __future__ import annotations
 
-from datetime import UTC
-
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -34,9 +32,6 @@ from autograder.service.policy import policy_for
 from autograder.service.web.common import instructor_required, language_of, moment, page
 from autograder.service.web.policy_form import PolicyForm
 from autograder.student.curriculum import ASSIGNMENTS
-
-# The course's time zone (UTC for now): a typed time without an offset is read in it.
-COURSE_ZONE = UTC
 
 
 @instructor_required
@@ -73,7 +68,7 @@ def policy(request, assignment_id: str):
     if assignment_id not in ASSIGNMENTS:
         raise Http404
     current = policy_for(assignment_id)
-    zone = COURSE_ZONE
+    zone = settings.CONFIG.time_zone  # a typed time without an offset is the course's
     values, refusals = PolicyForm.data_of(current, zone), {}
     if request.method == "POST":
         form = PolicyForm(request.POST, language=language_of(request), zone=zone)
