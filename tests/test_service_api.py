@@ -402,6 +402,7 @@ def test_a_due_date_without_an_offset_is_the_courses_time_on_the_page_and_in_the
     paris_midnight_less_a_minute = datetime(2026, 12, 1, 22, 59, tzinfo=UTC)
     saved = _service(service_data, "policy", A04, "--due", "2026-12-01T23:59", settings=PARIS)
     assert saved.returncode == 0, saved.stderr
+    assert f"{A04}: due 2026-12-01 23:59 (UTC+01:00)," in saved.stdout  # said back in the course's time
     assert policy_for(A04).due_at == paris_midnight_less_a_minute
     with _in_paris():
         page = _instructor().post(f"/instructor/policies/{A04}", _policy_fields(due_at="2026-12-01 23:59"))
@@ -420,3 +421,26 @@ def test_an_unknown_time_zone_is_refused_saying_what_to_write(service_data):
     shown = _service(service_data, "config", settings=PARIS)
     shown_line = r"^time_zone +Europe/Paris +<- environment KIT_SERVICE_TIME_ZONE$"
     assert re.search(shown_line, shown.stdout, re.MULTILINE), shown.stdout
+
+
+def test_pages_show_times_in_the_courses_zone_with_its_offset_and_the_api_in_iso_8601(fresh_policy, service_data):
+    from datetime import UTC
+
+    from django.test import Client
+
+    from autograder.service.policy import policy_for
+
+    policy = policy_for(A04)
+    policy.due_at = datetime(2026, 12, 1, 22, 59, tzinfo=UTC)
+    policy.save()
+    with _in_paris():
+        form = _instructor().get(f"/instructor/policies/{A04}").content.decode()
+        assert 'value="2026-12-01T23:59+01:00"' in form  # the field reads back as the same moment
+        assert re.search(r'id="due_at-zone"[^>]*>[^<]*Europe/Paris', form), "the zone is said beside the field"
+        student = Client(HTTP_HOST=HOST)
+        student.force_login(_student("clock_student"))
+        for address in ("/", f"/assignments/{A04}"):
+            assert "2026-12-01 23:59 (UTC+01:00)" in student.get(address).content.decode(), address
+        token = _token_of(_student("clock_api"))
+        made = _submit(token, A04, notebook_bytes("ada_full_marks", A04, run="clock"), f"{A04}.ipynb")
+        assert ISO_WITH_OFFSET.match(made.json()["received_at"]), made.json()  # the API stays in UTC, ISO-8601

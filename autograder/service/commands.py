@@ -285,6 +285,7 @@ def _policy(args: argparse.Namespace) -> int:
     from django.conf import settings
 
     from autograder.service.policy import policy_for
+    from autograder.service.times import shown_moment
     from autograder.service.web.policy_form import OPTIONS, PolicyForm
 
     zone = settings.CONFIG.time_zone  # a typed time without an offset is the course's
@@ -305,8 +306,9 @@ def _policy(args: argparse.Namespace) -> int:
         return 2
     form.apply(policy)
     policy.save()
-    print(f"{policy.assignment_id}: due {policy.due_at or 'none'}, late penalty {policy.late_penalty_percent:g} %"
-          f" per day, closes {policy.closes_at or 'never'}, before due students see {policy.visibility_before_due},"
+    print(f"{policy.assignment_id}: due {shown_moment(policy.due_at, zone) or 'none'}, late penalty"
+          f" {policy.late_penalty_percent:g} % per day, closes {shown_moment(policy.closes_at, zone) or 'never'},"
+          f" before due students see {policy.visibility_before_due},"
           f" counts the {policy.counts}, limits {policy.per_hour_limit or '-'}/hour {policy.total_limit or '-'} in"
           f" all, {'takes' if policy.accepting else 'does not take'} submissions")
     return 0

@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import render
 
 from autograder.service.models import Submission
+from autograder.service.times import shown_moment
 from autograder.service.web.text import page_text
 from autograder.service.web.uploads import Refusal
 from autograder.student.language import LANGUAGES
@@ -31,8 +32,12 @@ def language_of(request: HttpRequest) -> str:
 
 
 def moment(value) -> str:
-    """A stored time as pages show it: UTC, to the second."""
-    return value.astimezone(dt_timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC") if value else ""
+    """A stored time as pages show it: the course's wall-clock time (the ``time_zone`` setting) with
+    its offset, ``2026-12-01 23:59 (UTC+01:00)``, so that a reader anywhere knows which moment it
+    is; to the second when it has seconds (a receipt), to the minute when not (a typed due date)."""
+    if not value:
+        return ""
+    return shown_moment(value, settings.CONFIG.time_zone, seconds=bool(value.second or value.microsecond))
 
 
 def iso_moment(value) -> str:

@@ -4,6 +4,8 @@ report and the similarity page."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -29,7 +31,8 @@ from autograder.service.models import (
     WorkerState,
 )
 from autograder.service.policy import policy_for
-from autograder.service.web.common import instructor_required, language_of, moment, page
+from autograder.service.times import offset_label
+from autograder.service.web.common import instructor_required, language_of, moment, page, say
 from autograder.service.web.policy_form import PolicyForm
 from autograder.student.curriculum import ASSIGNMENTS
 
@@ -80,7 +83,9 @@ def policy(request, assignment_id: str):
         refusals = {name: " ".join(messages) for name, messages in form.refusals().items()}
     return page(request, "instructor/policy.html", {
         "policy": current, "values": values, "refusals": refusals, "visibilities": Visibility.choices,
-        "countings": Counting.choices}, status=400 if refusals else 200)
+        "countings": Counting.choices,
+        "zone_note": say(request, "policy.zone", zone=str(zone), offset=offset_label(datetime.now(zone)))},
+        status=400 if refusals else 200)
 
 
 @instructor_required

@@ -134,6 +134,7 @@ SERVICE_TEXT: dict[str, str] = {
     "lti.deep_link.help": "Each assignment becomes a link in your course that opens in a window of its own, with a"
                           " gradebook column that its scores are sent to.",
     "lti.deep_link.add": "Add to the course",
+    "policy.zone": "without an offset: the course's time, {zone} (now {offset})",
     "policy.not_saved": "Not saved: the fields marked below need another value.",
     "policy.not_a_time": "{typed} is not a date and time. Write it as 2026-03-01 23:59 (the course's time, {zone}),"
                          " or with its offset from UTC, as 2026-03-01T23:59+01:00.",
