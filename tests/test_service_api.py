@@ -365,11 +365,11 @@ def test_service_policy_refuses_with_the_pages_words_and_changes_nothing(fresh_p
 
 
 def test_a_due_date_with_its_offset_is_the_same_moment_from_the_page_and_the_command(fresh_policy, service_data):
-    from datetime import UTC
+    from datetime import timezone
 
     from autograder.service.policy import policy_for
 
-    meant = datetime(2026, 12, 1, 22, 59, tzinfo=UTC)
+    meant = datetime(2026, 12, 1, 22, 59, tzinfo=timezone.utc)
     saved = _service(service_data, "policy", A04, "--due", "2026-12-01T23:59+01:00", "--late-penalty", "12.5")
     assert saved.returncode == 0, saved.stderr
     assert (policy_for(A04).due_at, policy_for(A04).late_penalty_percent) == (meant, 12.5)
@@ -395,11 +395,11 @@ def _in_paris():
 
 
 def test_a_due_date_without_an_offset_is_the_courses_time_on_the_page_and_in_the_command(fresh_policy, service_data):
-    from datetime import UTC
+    from datetime import timezone
 
     from autograder.service.policy import policy_for
 
-    paris_midnight_less_a_minute = datetime(2026, 12, 1, 22, 59, tzinfo=UTC)
+    paris_midnight_less_a_minute = datetime(2026, 12, 1, 22, 59, tzinfo=timezone.utc)
     saved = _service(service_data, "policy", A04, "--due", "2026-12-01T23:59", settings=PARIS)
     assert saved.returncode == 0, saved.stderr
     assert f"{A04}: due 2026-12-01 23:59 (UTC+01:00)," in saved.stdout  # said back in the course's time
@@ -410,7 +410,8 @@ def test_a_due_date_without_an_offset_is_the_courses_time_on_the_page_and_in_the
         assert policy_for(A04).due_at == paris_midnight_less_a_minute
         given = _instructor().post(f"/instructor/policies/{A04}", _policy_fields(due_at="2026-12-01T23:59Z"))
         assert given.status_code == 302
-        assert policy_for(A04).due_at == datetime(2026, 12, 1, 23, 59, tzinfo=UTC)  # an offset is taken as given
+        # an offset is taken as given
+        assert policy_for(A04).due_at == datetime(2026, 12, 1, 23, 59, tzinfo=timezone.utc)
 
 
 def test_an_unknown_time_zone_is_refused_saying_what_to_write(service_data):
@@ -424,14 +425,14 @@ def test_an_unknown_time_zone_is_refused_saying_what_to_write(service_data):
 
 
 def test_pages_show_times_in_the_courses_zone_with_its_offset_and_the_api_in_iso_8601(fresh_policy, service_data):
-    from datetime import UTC
+    from datetime import timezone
 
     from django.test import Client
 
     from autograder.service.policy import policy_for
 
     policy = policy_for(A04)
-    policy.due_at = datetime(2026, 12, 1, 22, 59, tzinfo=UTC)
+    policy.due_at = datetime(2026, 12, 1, 22, 59, tzinfo=timezone.utc)
     policy.save()
     with _in_paris():
         form = _instructor().get(f"/instructor/policies/{A04}").content.decode()

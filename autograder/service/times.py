@@ -11,7 +11,7 @@ here: the command line and the settings read it before Django is set up.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, tzinfo
+from datetime import datetime, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 # The words that mean "no time" in a policy's time field, besides leaving it empty.
@@ -46,7 +46,7 @@ def typed_moment(text: str | None, zone: tzinfo) -> datetime | None:
         raise NotATime(stripped) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=zone)
-    return moment.astimezone(UTC)
+    return moment.astimezone(timezone.utc)
 
 
 def offset_label(moment: datetime) -> str:
