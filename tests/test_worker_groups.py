@@ -8,6 +8,7 @@ a pytest of its own, on two workers, and looks at where each test ran.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections import defaultdict
@@ -55,3 +56,13 @@ def test_each_file_and_each_named_group_runs_on_one_worker(tmp_path):
     split = {group: sorted(where) for group, where in workers.items() if len(where) > 1}
     assert not split, (f"these groups ran on more than one worker, so their module fixtures were made on each: "
                        f"{split}. Is pytest-xdist's loadgroup broken by this pytest (pytest-xdist#1386)?")
+
+
+def test_the_longest_groups_named_first_exist():
+    """A renamed file left in LONGEST_FIRST would quietly go back to being sent whenever its turn came."""
+    from worker_groups import LONGEST_FIRST
+
+    named_groups = {match for path in TESTS.rglob("test_*.py")
+                    for match in re.findall(r'xdist_group\("([^"]+)"\)', path.read_text(encoding="utf-8"))}
+    missing = [name for name in LONGEST_FIRST if not (TESTS.parent / name).is_file() and name not in named_groups]
+    assert not missing, f"LONGEST_FIRST in tests/worker_groups.py names groups that are gone: {missing}"
