@@ -438,6 +438,9 @@ def test_pages_show_times_in_the_courses_zone_with_its_offset_and_the_api_in_iso
         form = _instructor().get(f"/instructor/policies/{A04}").content.decode()
         assert 'value="2026-12-01T23:59+01:00"' in form  # the field reads back as the same moment
         assert re.search(r'id="due_at-zone"[^>]*>[^<]*Europe/Paris', form), "the zone is said beside the field"
+        dashboard = _instructor().get("/instructor/").content.decode()
+        assert "2026-12-01 23:59 (UTC+01:00)" in dashboard  # the class's policies, as every page shows times
+        assert "CET" not in dashboard
         student = Client(HTTP_HOST=HOST)
         student.force_login(_student("clock_student"))
         for address in ("/", f"/assignments/{A04}"):
