@@ -74,3 +74,9 @@ def typed_form(moment: datetime | None, zone: tzinfo) -> str:
         return ""
     local = moment.astimezone(zone)
     return local.isoformat(timespec="minutes") if not (local.second or local.microsecond) else local.isoformat()
+
+
+def iso_moment(moment: datetime | None) -> str:
+    """A stored moment as the API gives it: ISO-8601 in UTC with its offset, to the second
+    (``2026-11-28T15:04:05+00:00``), which every client's date parser reads as one moment; "" for none."""
+    return moment.astimezone(timezone.utc).isoformat(timespec="seconds") if moment else ""

@@ -21,7 +21,8 @@ from django.views.decorators.http import require_GET, require_http_methods
 from autograder.platforms import service_client
 from autograder.service import accounts, metrics
 from autograder.service.models import Submission, Visibility
-from autograder.service.web.common import iso_moment, refusal_status, refusal_text
+from autograder.service.times import iso_moment
+from autograder.service.web.common import refusal_status, refusal_text
 from autograder.service.web.student import result_of
 from autograder.service.web.submitting import store_upload
 from autograder.service.web.uploads import Refusal

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import timezone as dt_timezone
 from functools import wraps
 
 from django.conf import settings
@@ -38,12 +37,6 @@ def moment(value) -> str:
     if not value:
         return ""
     return shown_moment(value, settings.CONFIG.time_zone, seconds=bool(value.second or value.microsecond))
-
-
-def iso_moment(value) -> str:
-    """A stored time as the API gives it: ISO-8601 in UTC with its offset, to the second
-    (``2026-11-28T15:04:05+00:00``), which every client's date parser reads as one moment."""
-    return value.astimezone(dt_timezone.utc).isoformat(timespec="seconds") if value else ""
 
 
 def say(request: HttpRequest, key: str, **fields) -> str:
