@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # own configuration is warning-free (tests/test_student_package.py checks the build).
 QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
 
-.PHONY: test-fast constraints docs docs-screenshots serve bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
+.PHONY: test-fast constraints docs docs-screenshots serve vendor-css bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
 
 # `make`: set up, then build the student package into dist/.
 all: student-package
@@ -120,6 +120,12 @@ docs: setup
 docs-screenshots: setup
 	KIT_DOCS_SCREENSHOTS=$(CURDIR)/docs/img $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_service_browser.py \
 		tests/test_service_lti.py::test_an_instructor_adds_an_assignment_by_deep_linking
+
+# The service's stylesheet library, Pico CSS, from npm into autograder/service/web/static/
+# (tools/vendor_css.py; its version, license and checksum in vendored.json there).
+PICO_VERSION ?= 2.1.1
+vendor-css: setup
+	$(BIN)/python -m tools.vendor_css $(PICO_VERSION)
 
 demo: setup
 	$(BIN)/python -m autograder grade source_data/example_class --out grading-output
