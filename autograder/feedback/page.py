@@ -183,8 +183,9 @@ def _score_lines(row: GradedRow, text: Mapping[str, str]) -> list[tuple[str, str
     return lines
 
 
-def feedback_html(row: GradedRow) -> str:
-    """The student's page, in the language of the submitted notebook."""
+def feedback_html(row: GradedRow, stylesheets: tuple[str, ...] = ()) -> str:
+    """The student's page, in the language of the submitted notebook: self-contained (its style
+    inline), or, served by the submission service, styled by the service's ``stylesheets`` (URLs)."""
     text = page_text(row.language)
     return templates.get_template("feedback.html.j2").render(
         lang=languages.HTML_LANG.get(row.language, "en"), student_id=row.student_id,
@@ -194,5 +195,5 @@ def feedback_html(row: GradedRow) -> str:
         stages=_stage_summaries(row), text=text, time_lines=_time_lines(row.submission_time, text),
         score_lines=_score_lines(row, text),
         heading=text["heading"].format(assignment_id=row.assignment_id, student_id=row.student_id),
-        not_graded=text["not_graded"].format(status=row.status_text()),
+        not_graded=text["not_graded"].format(status=row.status_text()), stylesheets=stylesheets,
     )

@@ -22,6 +22,7 @@ from autograder.service.web.common import (
     say,
     student_required,
 )
+from autograder.service.web.static import STYLESHEET_URLS
 from autograder.service.web.submitting import store_upload
 from autograder.service.web.uploads import Refusal
 from autograder.student.curriculum import ASSIGNMENTS
@@ -177,7 +178,7 @@ def submission_feedback(request, submission_id: int):
     result = result_of(submission)
     if result["row"] is None or (result["seen"] != Visibility.EVERYTHING and not request.user.is_staff):
         raise Http404
-    return HttpResponse(feedback_html(result["row"]), content_type="text/html; charset=utf-8")
+    return HttpResponse(feedback_html(result["row"], STYLESHEET_URLS), content_type="text/html; charset=utf-8")
 
 
 @student_required

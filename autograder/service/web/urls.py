@@ -1,6 +1,6 @@
 from django.urls import path
 
-from autograder.service.web import api, instructor, lti, operations, student
+from autograder.service.web import api, instructor, lti, operations, static, student
 
 urlpatterns = [
     path("", student.home),
@@ -28,6 +28,7 @@ urlpatterns = [
     path("lti/login", lti.login),
     path("lti/launch", lti.launch),
     path("lti/jwks", lti.jwks),
+    path("static/<str:name>", static.stylesheet),
     path("healthz", operations.healthz),
     path("readyz", operations.readyz),
     path("metrics", operations.prometheus),
