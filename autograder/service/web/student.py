@@ -177,7 +177,7 @@ def submission_feedback(request, submission_id: int):
     result = result_of(submission)
     if result["row"] is None or (result["seen"] != Visibility.EVERYTHING and not request.user.is_staff):
         raise Http404
-    return HttpResponse(feedback_html(result["row"]), content_type="text/html; charset=utf-8")
+    return HttpResponse(feedback_html(result["row"], settings.CONFIG.time_zone), content_type="text/html; charset=utf-8")
 
 
 @student_required
