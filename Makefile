@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # own configuration is warning-free (tests/test_student_package.py checks the build).
 QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning
 
-.PHONY: test-fast constraints docs docs-screenshots serve vendor-css bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
+.PHONY: test-fast constraints docs docs-screenshots serve lti-demo vendor-css bench-serve fuzz gpu-check gpu-wheels all setup student-package assignments release test demo lint bench clean otter-tests gradescope report gradebook cjk-font
 
 # `make`: set up, then build the student package into dist/.
 all: student-package
@@ -103,6 +103,14 @@ PORT ?=
 DATA ?=
 serve: setup
 	$(BIN)/python -m autograder serve --demo $(if $(PORT),--port $(PORT)) $(if $(DATA),--data $(DATA))
+
+# LTI 1.3 tried on one machine: the kit's stand-in LMS beside the service, registered with each
+# other, with a course of an instructor and two learners; prints the addresses to open. Ctrl-C stops
+# both. DATA=... keeps (and reuses) the demo's folder; PORT=... and LMS_PORT=... (default 8000, 8001).
+LMS_PORT ?= 8001
+lti-demo: setup
+	$(BIN)/python -m autograder service lti demo --service-port $(or $(PORT),8000) --platform-port $(LMS_PORT) \
+		$(if $(DATA),--folder $(DATA))
 
 # The service under load on loopback: warm upload-to-feedback latency, a 200-student rush, and a
 # mixed rush (5 % of it endless loops or memory hogs: the innocent students' latency), with

@@ -19,7 +19,7 @@ from autograder.paths import KIT_ROOT
 # The modules each extra's packages provide (their import names), as pyproject.toml lists them.
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "service": ("django", "django_tasks", "django_tasks_db", "gunicorn", "psycopg", "pylti1p3",
-                "prometheus_client"),
+                "lti1p3platform", "prometheus_client"),
     "nbgrader": ("nbgrader",),
 }
 

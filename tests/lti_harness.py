@@ -1,12 +1,12 @@
-"""A live learning platform for the LTI tests: ``tests/lti_platform`` (lti1p3platform, hosted by a
-small Django project) under gunicorn on a free loopback port, with its own keys and database in a
+"""A live learning platform for the LTI tests: the kit's stand-in LMS
+(``autograder/service/lti/demo_platform``: lti1p3platform, hosted by a small Django project; the
+one ``make lti-demo`` runs) under gunicorn on a free loopback port, with its own keys and database in a
 temporary folder that outlast ``stop`` and ``start`` (the platform down, then up again)."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import shutil
 import signal
 import sqlite3
@@ -18,10 +18,11 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 import requests
-from jwcrypto.jwk import JWK
 from service_harness import LiveService, free_port
 
-TESTS = Path(__file__).resolve().parent
+from autograder.service.lti.demo import platform_keys
+
+PLATFORM_SETTINGS = "autograder.service.lti.demo_platform.settings"
 CLIENT_ID = "attention-kit-tool"
 DEPLOYMENT_ID = "deployment-1"
 
@@ -31,25 +32,22 @@ class LivePlatform:
         self.root = Path(tempfile.mkdtemp(prefix="kit-lti-platform-"))
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        key = JWK.generate(kty="RSA", size=2048)
-        (self.root / "platform_private.pem").write_bytes(key.export_to_pem(private_key=True, password=None))
-        (self.root / "platform_public.pem").write_bytes(key.export_to_pem())
-        (self.root / "secret_key").write_text(secrets.token_urlsafe(40))
+        platform_keys(self.root)
         self.env = {**os.environ, "LTI_PLATFORM_DATA": str(self.root), "LTI_PLATFORM_URL": self.url,
-                    "LTI_TOOL_URL": tool_url, "DJANGO_SETTINGS_MODULE": "lti_platform.settings",
-                    "PYTHONPATH": str(TESTS)}
+                    "LTI_TOOL_URL": tool_url, "DJANGO_SETTINGS_MODULE": PLATFORM_SETTINGS}
         self.log = self.root / "platform.log"
         self.process: subprocess.Popen | None = None
         done = subprocess.run([sys.executable, "-m", "django", "migrate", "--run-syncdb", "--verbosity", "0"],
-                              env=self.env, cwd=TESTS, capture_output=True, text=True, timeout=120)
+                              env=self.env, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stdout + done.stderr
 
     def start(self) -> LivePlatform:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "lti_platform.wsgi:application", "--bind", f"127.0.0.1:{self.port}",
+                [sys.executable, "-m", "gunicorn", "autograder.service.lti.demo_platform.wsgi:application", "--bind",
+                 f"127.0.0.1:{self.port}",
                  "--workers", "2", "--timeout", "60", "--graceful-timeout", "2"],
-                env=self.env, cwd=TESTS, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         deadline = time.monotonic() + 60
         while True:
             with contextlib.suppress(requests.RequestException):  # not yet, or slow under load

@@ -89,6 +89,15 @@ class LiveService:
         self.separate: list[subprocess.Popen] = [None] * separate_workers
         self.log = self.root / "serve.log"
 
+    @classmethod
+    def of_running(cls, data: Path, url: str) -> LiveService:
+        """A service someone else started and stops (the LTI demo's): its command line, database
+        and pages, with no process of ours."""
+        live = cls()
+        live.data, live.url = data, url
+        live.env.update(KIT_SERVICE_DATA=str(data), KIT_SERVICE_BASE_URL=url)
+        return live
+
     # -- processes ---------------------------------------------------------------------------
     def start(self, wait_for_worker: bool = True) -> LiveService:
         """Start serve (and the separate workers) and wait until they are ready; if they do not

@@ -117,6 +117,7 @@ def test_the_wheel_holds_neither_the_developer_tools_nor_the_tests(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "autograder/cli.py" in names
     assert "autograder/hidden_tests/conftest.py" in names
+    assert "autograder/service/lti/demo_platform/templates/home.html" in names  # make lti-demo's LMS, installed too
     shipped = [name for name in names if name.startswith(("tools/", "tests/"))
                or name.rsplit("/", 1)[-1] in ("inprocess.py", "scratch_postgres.py", "bench.py")]
     assert shipped == []

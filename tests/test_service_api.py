@@ -448,3 +448,26 @@ def test_pages_show_times_in_the_courses_zone_with_its_offset_and_the_api_in_iso
         token = _token_of(_student("clock_api"))
         made = _submit(token, A04, notebook_bytes("ada_full_marks", A04, run="clock"), f"{A04}.ipynb")
         assert ISO_WITH_OFFSET.match(made.json()["received_at"]), made.json()  # the API stays in UTC, ISO-8601
+
+
+def test_the_feedback_page_shows_the_submission_and_due_times_in_the_courses_zone(fresh_policy, service_data):
+    from datetime import timezone
+
+    from django.test import Client
+
+    from autograder.service.models import Submission
+    from autograder.service.policy import policy_for
+
+    policy = policy_for(A04)
+    policy.due_at = datetime(2026, 12, 1, 22, 59, tzinfo=timezone.utc)
+    policy.save()
+    student = _student("clock_feedback")
+    made = _submit(_token_of(student), A04, notebook_bytes("ada_full_marks", A04, run="clockfb"), f"{A04}.ipynb")
+    submission_id = made.json()["id"]
+    Submission.objects.filter(id=submission_id).update(received_at=datetime(2026, 12, 1, 22, 30, tzinfo=timezone.utc))
+    _graded(submission_id, 100.0)
+    browser = Client(HTTP_HOST=HOST)
+    browser.force_login(student)
+    with _in_paris():
+        page = browser.get(f"/submissions/{submission_id}/feedback").content.decode()
+    assert "Submitted 2026-12-01 23:30:00 (UTC+01:00); due 2026-12-01 23:59:00 (UTC+01:00)." in page

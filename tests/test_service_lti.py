@@ -1,5 +1,5 @@
 """LTI 1.3 Advantage against a real platform implementation (lti1p3platform, on loopback, see
-``lti_platform``), driven in Chromium as a person uses an LMS: an instructor adds an assignment
+``autograder/service/lti/demo_platform``), driven in Chromium as a person uses an LMS: an instructor adds an assignment
 through deep linking; a student launches it, submits, reads the feedback, and the score arrives in
 the platform's gradebook (Assignment and Grade Services); with the platform down, scores wait and
 then arrive each exactly once, in order; a score the platform refuses fails with its reason on the

@@ -9,7 +9,7 @@ by the student's own code stay as they are.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 import jinja2
 
@@ -17,6 +17,7 @@ from autograder.findings.finding import Finding
 from autograder.findings.render import render
 from autograder.paths import LOCALES_DIR
 from autograder.records.results import GradedRow, ScoredTest, SubmissionTime
+from autograder.service.times import shown_moment
 from autograder.student import language as languages
 
 PAGE_TEXT: dict[str, str] = {
@@ -141,26 +142,26 @@ def _status_class(test: ScoredTest) -> str:
     return test.status.value
 
 
-def _moment(iso: str, like: str | None = None) -> str:
-    """A stored ISO-8601 time as people read it, in the offset of ``like`` (the due date's, so that
-    both times read alike), to the second: 2025-03-01 23:59:30 (UTC+01:00)."""
+def _moment(iso: str, zone: tzinfo | None) -> str:
+    """A stored ISO-8601 time as people read it, to the second, written as the service's pages
+    write times: ``2025-03-01 23:59:30 (UTC+01:00)``, in ``zone`` (the course's time zone, where
+    the service shows the page) or else in the offset it was stored with."""
     moment = datetime.fromisoformat(iso)
-    if like is not None:
-        moment = moment.astimezone(datetime.fromisoformat(like).tzinfo)
-    offset = moment.strftime("%z")
-    return f"{moment:%Y-%m-%d %H:%M:%S} (UTC{offset[:3]}:{offset[3:]})"
+    return shown_moment(moment, zone or moment.tzinfo, seconds=True)
 
 
-def _time_lines(time: SubmissionTime | None, text: Mapping[str, str]) -> list[str]:
-    """What the page says about the submission time, the due date and lateness."""
+def _time_lines(time: SubmissionTime | None, text: Mapping[str, str], zone: tzinfo | None) -> list[str]:
+    """What the page says about the submission time, the due date and lateness. Both times are
+    shown in ``zone``, or else in the due date's offset, so that the two read alike."""
     if time is None or (time.submitted_at is None and time.problem is None):
         return []
     if time.submitted_at is None:
         return [text[f"time.unknown.{time.problem}"]] if time.due else []
     if time.due is None:
-        return [text["time.submitted"].format(submitted=_moment(time.submitted_at))]
-    lines = [text["time.submitted_due"].format(submitted=_moment(time.submitted_at, time.due),
-                                                due=_moment(time.due, time.due))]
+        return [text["time.submitted"].format(submitted=_moment(time.submitted_at, zone))]
+    shown_in = zone or datetime.fromisoformat(time.due).tzinfo
+    lines = [text["time.submitted_due"].format(submitted=_moment(time.submitted_at, shown_in),
+                                                due=_moment(time.due, shown_in))]
     if time.days_late == 0:
         lines.append(text["time.on_time"])
     else:
@@ -183,16 +184,17 @@ def _score_lines(row: GradedRow, text: Mapping[str, str]) -> list[tuple[str, str
     return lines
 
 
-def feedback_html(row: GradedRow, stylesheets: tuple[str, ...] = ()) -> str:
-    """The student's page, in the language of the submitted notebook: self-contained (its style
-    inline), or, served by the submission service, styled by the service's ``stylesheets`` (URLs)."""
+def feedback_html(row: GradedRow, zone: tzinfo | None = None, stylesheets: tuple[str, ...] = ()) -> str:
+    """The student's page, in the language of the submitted notebook; times in ``zone`` (the
+    service passes the course's), else as ``grade`` read them (the due date's offset). Self-contained
+    (its style inline), or, served by the submission service, styled by its ``stylesheets`` (URLs)."""
     text = page_text(row.language)
     return templates.get_template("feedback.html.j2").render(
         lang=languages.HTML_LANG.get(row.language, "en"), student_id=row.student_id,
         assignment_id=row.assignment_id, score=row.score, max_score=row.max_score, graded=row.graded,
         load_problems=[render(problem, row.language) for problem in row.load_problems],
         notes=[render(note, row.language) for note in row.notes],
-        stages=_stage_summaries(row), text=text, time_lines=_time_lines(row.submission_time, text),
+        stages=_stage_summaries(row), text=text, time_lines=_time_lines(row.submission_time, text, zone),
         score_lines=_score_lines(row, text),
         heading=text["heading"].format(assignment_id=row.assignment_id, student_id=row.student_id),
         not_graded=text["not_graded"].format(status=row.status_text()), stylesheets=stylesheets,

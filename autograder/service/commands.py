@@ -88,6 +88,15 @@ def _parser() -> argparse.ArgumentParser:
     token.add_argument("--create", action="store_true", help="make the student first when there is none of that id"
                        " (else the command refuses: a typo would make a stranger)")
     token.add_argument("--name", default="", help="the name a student made by --create is greeted with")
+    accounts = commands.add_parser("accounts", help="join two accounts of one person (a roster's and an LMS's)")
+    accounts_actions = accounts.add_subparsers(dest="accounts_action", required=True)
+    merge = accounts_actions.add_parser("merge", help="move FROM's submissions, adjustments, sign-in links, API tokens"
+                                        " and LTI identities to INTO, then delete FROM (one transaction)")
+    merge.add_argument("source", metavar="FROM", help="the account to merge, e.g. ana@moodle")
+    merge.add_argument("target", metavar="INTO", help="the account that stays, e.g. ana")
+    merge.add_argument("--dry-run", action="store_true", help="say what would move, change nothing")
+    accounts_actions.add_parser("duplicates", help="accounts of an LMS named <id>@<platform> because <id> was taken:"
+                                " most often one person")
     policy = commands.add_parser("policy", help="show or change an assignment's policy")
     policy.add_argument("assignment")
     policy.add_argument("--due", help="2026-03-01T23:59 (the course's time zone) or with an offset"
@@ -141,6 +150,12 @@ def _parser() -> argparse.ArgumentParser:
                           " more; given, it replaces the list)")
     lti_actions.add_parser("rotate-key", help="make a new signing key (the old one stays published for a day)")
     lti_actions.add_parser("roster", help="fetch each LMS course's class list (Names and Role Provisioning)")
+    demo = lti_actions.add_parser("demo", help="try LTI on this machine: the kit's stand-in LMS beside the service,"
+                                  " with a course of an instructor and two learners (make lti-demo); Ctrl-C stops both")
+    demo.add_argument("--folder", type=Path, help="keep the demo's data here, and reuse it (default: a new temporary"
+                      " folder)")
+    demo.add_argument("--service-port", type=int, default=8000, help="the service's port (default 8000)")
+    demo.add_argument("--platform-port", type=int, default=8001, help="the stand-in LMS's port (default 8001)")
     return parser
 
 
@@ -151,6 +166,11 @@ def service_main(argv: list[str]) -> int:
         if args.action == "config":
             print(ServiceConfig.load().report())
             return 0
+        if args.action == "lti" and args.lti_action == "demo":  # two Django projects, each in its own processes
+            extras.require("service", "python -m autograder service lti demo")
+            from autograder.service.lti.demo import run
+
+            return run(args.folder, args.service_port, args.platform_port)
         _setup()
         return _service_action(args)
     except ConfigError as error:
@@ -170,6 +190,10 @@ def _service_action(args: argparse.Namespace) -> int:
         from autograder.service.lti.admin import lti_command
 
         return lti_command(args)
+    if args.action == "accounts":
+        from autograder.service.merging import accounts_command
+
+        return accounts_command(args)
     if args.action in ("backup", "restore"):
         from autograder.service import backup
 

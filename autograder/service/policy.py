@@ -86,9 +86,11 @@ class ScoredSubmission:
 
 def term_row(submission: Submission, grading: Grading, policy: AssignmentPolicy,
              adjustments: tuple[TermAdjustment, ...] = ()) -> GradedRow:
-    """The graded row with the server's receipt time, the late penalty and ``adjustments``."""
+    """The graded row with the server's receipt time, the late penalty and ``adjustments``, under
+    the user name of the submission's account now (``service accounts merge`` may have moved it)."""
     stored = grading.row
-    row = dataclasses.replace(GradedRow.from_json(stored), language=submission.language)
+    row = dataclasses.replace(GradedRow.from_json(stored), language=submission.language,
+                              student_id=submission.user.username)
     if not row.graded:
         return dataclasses.replace(row, submission_time=SubmissionTime(due=_due(policy)), adjustments=adjustments,
                                    score=max(0.0, round(sum(a.points for a in adjustments), 2)))

@@ -46,6 +46,9 @@ _SKIPPED = (
     "django.contrib.sites", "django.contrib.gis", "django.contrib.postgres", "django.db.backends.mysql",
     "django.db.backends.oracle", "django.test", "django.core.management.commands.test", "django_tasks_db.admin",
     "pylti1p3.contrib.django.lti1p3_tool_config",  # pylti1p3's own registration app: tool.py reads ours
+    # The stand-in LMS of make lti-demo: another Django project, with settings of its own, run in
+    # processes of its own (lti/demo.py).
+    "autograder.service.lti.demo_platform",
     # Other event loops' workers, and gunicorn's optional process managers.
     "gunicorn.workers.geventlet", "gunicorn.workers.ggevent", "gunicorn.workers.gtornado", "gunicorn.dirty",
     "gunicorn.app.pasterapp",

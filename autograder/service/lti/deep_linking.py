@@ -15,16 +15,11 @@ from pylti1p3.deep_link_resource import DeepLinkResource
 from pylti1p3.lineitem import LineItem
 
 from autograder.service.lti.launch import ASSIGNMENT_PARAMETER, ServiceLaunch
+from autograder.service.lti.titles import assignment_title
 from autograder.service.policy import max_score
 from autograder.student.curriculum import ASSIGNMENTS
 
 LINE_ITEM_TAG = "attention-kit"
-
-
-def assignment_title(assignment_id: str) -> str:
-    """``01_attention_scores`` -> ``01 Attention scores``."""
-    number, _, words = assignment_id.partition("_")
-    return f"{number} {words.replace('_', ' ').capitalize()}"
 
 
 class WindowLink(DeepLinkResource):

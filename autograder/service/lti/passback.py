@@ -49,7 +49,8 @@ def queue_scores(user, assignment_id: str, reason: str) -> int:
             return 0
         policy = policy_for(assignment_id)
         adjustments = adjustments_of(user, assignment_id)
-        submissions = Submission.objects.filter(user=user, assignment_id=assignment_id).prefetch_related("gradings")
+        submissions = (Submission.objects.filter(user=user, assignment_id=assignment_id).select_related("user")
+                       .prefetch_related("gradings"))
         best = counted([scored(submission, policy, adjustments) for submission in submissions], policy)
         if best is None:
             return 0  # nothing graded yet

@@ -33,7 +33,8 @@ from pylti1p3.lineitem import LineItem
 
 from autograder.service.lti import endpoints
 from autograder.service.lti import passback as owed
-from autograder.service.lti.deep_linking import LINE_ITEM_TAG, assignment_title
+from autograder.service.lti.deep_linking import LINE_ITEM_TAG
+from autograder.service.lti.titles import assignment_title
 from autograder.service.lti.tool import PlatformSession, registration
 from autograder.service.models import ScorePassback, Visibility
 from autograder.service.policy import policy_for, visibility

@@ -55,7 +55,7 @@ def submissions(request):
 def _list(request, user) -> JsonResponse:
     """The caller's own submissions, newest first, each described as ``status`` describes it: the
     same policy decides what shows. Only ``user``'s: an instructor's token lists their own too."""
-    mine = Submission.objects.filter(user=user).prefetch_related("gradings")
+    mine = Submission.objects.filter(user=user).select_related("user").prefetch_related("gradings")
     assignment_id = request.GET.get("assignment")
     if assignment_id:
         mine = mine.filter(assignment_id=assignment_id)

@@ -120,7 +120,7 @@ def student(request, student_id: str):
     user = get_user_model().objects.filter(username=student_id).first()
     if user is None:
         raise Http404
-    submissions = Submission.objects.filter(user=user).prefetch_related("gradings")
+    submissions = Submission.objects.filter(user=user).select_related("user").prefetch_related("gradings")
     return page(request, "instructor/student.html", {
         "person": user, "assignments": ASSIGNMENTS, "adjustments": Adjustment.objects.filter(user=user),
         "submissions": [{"id": s.id, "assignment": s.assignment_id, "received": moment(s.received_at),

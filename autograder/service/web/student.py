@@ -62,7 +62,7 @@ def home(request):
     for assignment_id in ASSIGNMENTS:
         policy = policy_for(assignment_id)
         mine = list(Submission.objects.filter(user=request.user, assignment_id=assignment_id)
-                    .prefetch_related("gradings"))
+                    .select_related("user").prefetch_related("gradings"))
         adjustments = adjustments_of(request.user, assignment_id)
         best = counted([scored(s, policy, adjustments) for s in mine], policy)
         shown = best is not None and visibility(policy, timezone.now()) != Visibility.PUBLIC
@@ -77,7 +77,7 @@ def _history(request, assignment_id: str) -> list[dict]:
     now = timezone.now()
     seen = visibility(policy, now)
     submissions = list(Submission.objects.filter(user=request.user, assignment_id=assignment_id)
-                       .prefetch_related("gradings"))
+                       .select_related("user").prefetch_related("gradings"))
     adjustments = adjustments_of(request.user, assignment_id)
     items = [scored(submission, policy, adjustments) for submission in submissions]
     best = counted(items, policy)
@@ -178,7 +178,8 @@ def submission_feedback(request, submission_id: int):
     result = result_of(submission)
     if result["row"] is None or (result["seen"] != Visibility.EVERYTHING and not request.user.is_staff):
         raise Http404
-    return HttpResponse(feedback_html(result["row"], STYLESHEET_URLS), content_type="text/html; charset=utf-8")
+    return HttpResponse(feedback_html(result["row"], settings.CONFIG.time_zone, STYLESHEET_URLS),
+                        content_type="text/html; charset=utf-8")
 
 
 @student_required

@@ -1,4 +1,5 @@
-"""Settings of the test platform, from the environment that tests/lti_harness.py sets."""
+"""Settings of the stand-in LMS, from the environment that its runner sets (``demo.py``, and
+``tests/lti_harness.py`` for the tests)."""
 
 import os
 from pathlib import Path
@@ -12,9 +13,9 @@ DEPLOYMENT_ID = os.environ.get("LTI_PLATFORM_DEPLOYMENT_ID", "deployment-1")
 SECRET_KEY = (DATA / "secret_key").read_text().strip()
 DEBUG = False
 ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
-INSTALLED_APPS = ["django.contrib.sessions", "lti_platform"]
+INSTALLED_APPS = ["django.contrib.sessions", "autograder.service.lti.demo_platform.apps.DemoPlatformConfig"]
 MIDDLEWARE = ["django.contrib.sessions.middleware.SessionMiddleware"]
-ROOT_URLCONF = "lti_platform.urls"
+ROOT_URLCONF = "autograder.service.lti.demo_platform.urls"
 TEMPLATES = [{"BACKEND": "django.template.backends.django.DjangoTemplates",
               "DIRS": [str(Path(__file__).parent / "templates")], "OPTIONS": {"autoescape": True}}]
 DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(DATA / "platform.sqlite3"),

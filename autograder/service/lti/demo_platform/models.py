@@ -16,6 +16,11 @@ class Member(models.Model):
     name = models.CharField(max_length=200)
     role = models.CharField(max_length=300)
 
+    @property
+    def login(self) -> str:
+        """The name they sign in with here (``user_id`` is the LMS's id for them: ``lms-<login>``)."""
+        return self.user_id.removeprefix("lms-")
+
 
 class LineItem(models.Model):
     """A gradebook column."""

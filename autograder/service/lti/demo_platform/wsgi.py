@@ -2,5 +2,5 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "lti_platform.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "autograder.service.lti.demo_platform.settings")
 application = get_wsgi_application()

@@ -1,4 +1,4 @@
-"""The test platform's pages and services, each a thin host of lti1p3platform's classes."""
+"""The stand-in LMS's pages and services, each a thin host of lti1p3platform's classes."""
 
 from __future__ import annotations
 
@@ -20,7 +20,15 @@ from lti1p3platform.registration import Registration
 from lti1p3platform.score import UpdateScoreStatus
 from lti1p3platform.service_connector import AssignmentsGradesService, NamesRoleProvisioningService
 
-from lti_platform.models import Course, LineItem, Member, PendingLaunch, ResourceLink, Score, ScoreReceipt
+from autograder.service.lti.demo_platform.models import (
+    Course,
+    LineItem,
+    Member,
+    PendingLaunch,
+    ResourceLink,
+    Score,
+    ScoreReceipt,
+)
 
 LIS = "http://purl.imsglobal.org/vocab/lis/v2/"
 ROLES = {"Learner": LIS + "membership#Learner", "Instructor": LIS + "membership#Instructor",
@@ -89,10 +97,37 @@ def signin(request):
     return redirect(f"/course/{course.course_id}/")
 
 
+def _role_names(member: Member) -> str:
+    return ", ".join(name for name, uri in ROLES.items() if uri in member.role.split()) or "no role"
+
+
+def home(request):
+    """Every course, with a button per link and person: it signs that person in and launches the link."""
+    courses = []
+    for course in Course.objects.order_by("course_id"):
+        people = [(member, _role_names(member)) for member in Member.objects.filter(course=course).order_by("id")]
+        links = [(link, [member for member, _ in people]) for link in ResourceLink.objects.filter(course=course)
+                 .order_by("id")]
+        teachers = [member for member, roles in people if ROLES["Instructor"] in member.role.split()]
+        courses.append({"course": course, "people": people, "links": links, "teachers": teachers})
+    return render(request, "home.html", {"courses": courses, "tool_url": settings.TOOL_URL})
+
+
+def enter(request, course_id: str, user: str):
+    """Sign in as a member of a course (the stand-in's sign-in: anyone may be anyone), then go on to
+    ``next``: one of the platform's own pages, else the course's."""
+    member = get_object_or_404(Member, course_id=course_id, user_id=f"lms-{user}")
+    request.session.update({"user": member.login, "name": member.name,
+                            "course": member.course_id, "roles": member.role.split()})
+    wanted = request.GET.get("next", "")
+    own_page = wanted.startswith(("/launch/", "/course/", "/gradebook/")) and "//" not in wanted
+    return redirect(wanted if own_page else f"/course/{member.course_id}/")
+
+
 def course_page(request, course_id: str):
     course = get_object_or_404(Course, course_id=course_id)
     return render(request, "course.html", {"course": course, "links": ResourceLink.objects.filter(course=course),
-                                           "user": request.session.get("user")})
+                                           "user": request.session.get("user"), "name": request.session.get("name")})
 
 
 def _start(request, course: Course, link: ResourceLink | None):
