@@ -118,6 +118,11 @@ def test_the_wheel_holds_neither_the_developer_tools_nor_the_tests(tmp_path):
     assert "autograder/cli.py" in names
     assert "autograder/hidden_tests/conftest.py" in names
     assert "autograder/service/lti/demo_platform/templates/home.html" in names  # make lti-demo's LMS, installed too
+    # The service's stylesheets (served from the installed package) and its LTI pages.
+    static = "autograder/service/web/static/"
+    for name in ("pico.classless.min.css", "pico.LICENSE.md", "vendored.json", "kit.css"):
+        assert static + name in names
+    assert "autograder/service/web/templates/service/lti/deep_link.html" in names
     shipped = [name for name in names if name.startswith(("tools/", "tests/"))
                or name.rsplit("/", 1)[-1] in ("inprocess.py", "scratch_postgres.py", "bench.py")]
     assert shipped == []
