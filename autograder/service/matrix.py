@@ -4,18 +4,33 @@ for (filtered by name or id, sorted, one page of them); and per assignment the s
 the stages most students fail, as bars an SVG draws.
 
 Built from ``gradebook.class_rows`` (the rows grades.csv writes), so the page and the file never
-disagree, plus one query for the students' names: a bounded number of queries for any class size.
+disagree: a bounded number of queries for any class size. Reading and scoring every stored
+grading of 1,000 students takes seconds, so each web process keeps the last matrix it built and
+builds it again only when what it was built from changed: its fingerprint (``_fingerprint``, a
+few aggregate queries) counts and dates the submissions, gradings, adjustments, policies and
+class lists. The students' names are read on every request (one query), never kept.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import threading
 from collections import Counter
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
+from django.db.models import Count, Max, Sum
 
 from autograder.service import gradebook
+from autograder.service.models import (
+    Adjustment,
+    AssignmentPolicy,
+    Grading,
+    LtiMembership,
+    LtiResourceLink,
+    Submission,
+)
 
 PAGE_SIZE = 50
 HISTOGRAM_BINS = 10  # of 10 % of the maximum each; 100 % falls in the last
@@ -74,12 +89,38 @@ class Matrix:
     summaries: tuple[AssignmentSummary, ...]
 
 
+_built: dict[str, tuple] = {}  # "matrix": (fingerprint, Matrix), this process's last
+_building = threading.Lock()
+
+
+def _fingerprint() -> tuple:
+    """What the matrix is built from, in a few aggregate queries: an upload, a finished grading (a
+    regrade's included), a submission moved to another account, an adjustment, a policy or a
+    class list changes it."""
+    return (tuple(Submission.objects.aggregate(Count("id"), Max("id"), Sum("user_id")).values()),  # and a move
+            tuple(Grading.objects.aggregate(Count("id"), Max("id"), Max("finished_at")).values()),
+            tuple(Adjustment.objects.aggregate(Count("id"), Max("id")).values()),
+            tuple(AssignmentPolicy.objects.values_list()),
+            tuple(LtiMembership.objects.aggregate(Count("id"), Max("id"), Max("fetched_at")).values()),
+            tuple(LtiResourceLink.objects.aggregate(Count("id"), Max("id")).values()))
+
+
 def class_matrix() -> Matrix:
-    """The whole class, once: its rows grouped by student, and each assignment's summary."""
+    """The whole class: its rows grouped by student, with their names, and each assignment's summary."""
+    fingerprint = _fingerprint()
+    with _building:
+        kept = _built.get("matrix")
+        if kept is None or kept[0] != fingerprint:
+            kept = _built["matrix"] = (fingerprint, _build())
+    matrix = kept[1]
+    names = dict(get_user_model().objects.values_list("username", "first_name"))  # faster than 1,000 ids IN (...)
+    return dataclasses.replace(matrix, rows=tuple(dataclasses.replace(row, name=names.get(row.student_id, ""))
+                                                  for row in matrix.rows))
+
+
+def _build() -> Matrix:
     rows = gradebook.class_rows()
     assignments = tuple(dict.fromkeys(row.assignment_id for row, _, _ in rows))
-    names = dict(get_user_model().objects.filter(username__in={row.student_id for row, _, _ in rows})
-                 .values_list("username", "first_name"))
     cells: dict[str, dict[str, Cell]] = {}
     graded_rows = []
     for row, status, item in rows:
@@ -90,8 +131,7 @@ def class_matrix() -> Matrix:
             round(sum(adjustment.points for adjustment in row.adjustments), 2), bool(row.adjustments))
         if item is not None and row.graded:
             graded_rows.append(row)
-    students = tuple(StudentRow(student, names.get(student, ""),
-                                tuple(by_assignment[a] for a in assignments))
+    students = tuple(StudentRow(student, "", tuple(by_assignment[a] for a in assignments))
                      for student, by_assignment in cells.items())
     max_total = round(sum(students[0].cells[i].max_score for i in range(len(assignments))), 2) if students else 0.0
     return Matrix(assignments, max_total, students, tuple(_summary(a, graded_rows) for a in assignments))
