@@ -4,6 +4,7 @@ report and the similarity page."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from urllib.parse import urlencode
 
@@ -17,7 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from autograder.service import gradebook, queue
 from autograder.service.lti import roster
 from autograder.service.lti.passback import queue_scores, retry_now
-from autograder.service.matrix import SORTS, chosen_rows, class_matrix, page_of
+from autograder.service.matrix import SORTS, AssignmentSummary, chosen_rows, class_matrix, page_of
 from autograder.service.models import (
     Adjustment,
     Counting,
@@ -131,7 +132,7 @@ def class_table(request, fetched: list | None = None):
         "lms_courses": LtiContext.objects.exists(), "fetched": fetched})
 
 
-def _charts(summary, text) -> dict:
+def _charts(summary: AssignmentSummary, text: Mapping[str, str]) -> dict:
     """An assignment's two charts, drawn from the same rows as the matrix."""
     assignment = summary.assignment_id
     return {"assignment": assignment, "graded": summary.graded,
