@@ -69,3 +69,23 @@ def postgres():
     """One throwaway PostgreSQL server on loopback for the session (``new_database`` per service)."""
     with ScratchPostgres() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def service_data(tmp_path_factory):
+    """Django on the kit's settings, in this process, over a fresh data folder whose database is
+    migrated: one per session, as Django is set up once per process (the test files that use it
+    share it, so each makes its own users). The environment is put back afterwards."""
+    data = tmp_path_factory.mktemp("service-data")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KIT_SERVICE_DATA", str(data))  # read once, when Django loads the settings
+        patch.setenv("DJANGO_SETTINGS_MODULE", "autograder.service.settings")
+        import django
+        from django.conf import settings
+
+        django.setup()
+        assert str(settings.CONFIG.data_dir) == str(data), "Django was set up before, on another data folder"
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0, interactive=False)
+        yield data

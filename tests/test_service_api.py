@@ -26,25 +26,6 @@ A01, A02 = "01_attention_scores", "02_self_attention"
 HOST = "localhost"  # one of the default allowed hosts
 
 
-@pytest.fixture(scope="module")
-def service_data(tmp_path_factory):
-    """Django on the kit's settings, over a fresh data folder whose database is migrated. The
-    environment is put back afterwards; Django stays set up for the rest of this process."""
-    data = tmp_path_factory.mktemp("service-data")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("KIT_SERVICE_DATA", str(data))  # read once, when Django loads the settings
-        patch.setenv("DJANGO_SETTINGS_MODULE", "autograder.service.settings")
-        import django
-        from django.conf import settings
-
-        django.setup()
-        assert str(settings.CONFIG.data_dir) == str(data), "Django was set up before, on another data folder"
-        from django.core.management import call_command
-
-        call_command("migrate", verbosity=0, interactive=False)
-        yield data
-
-
 def _student(name: str):
     from autograder.service import accounts
 

@@ -248,12 +248,14 @@ def test_a_column_the_tool_must_make_is_made_once_and_again_when_deleted(service
     assert CLIENT_ID in service.cli("lti", "show").stdout
 
 
-def class_table(page) -> dict[str, list[str]]:
-    """The instructor's class table: student -> the text of each of their rows."""
+def class_table(page) -> dict[str, dict[str, str]]:
+    """The instructor's class matrix: student -> assignment -> the text of its cell."""
+    assignments = page.locator("#class thead th").all_inner_texts()[1:-1]  # between the student and the total
     rows = {}
     for row in page.locator("#class tbody tr").all():
-        cells = row.locator("td").all_inner_texts()
-        rows.setdefault(cells[0], []).append(" ".join(cells[1:]).strip())
+        if row.locator("th a").count():  # not the row saying that no student matches
+            cells = row.locator("td").all_inner_texts()[:-1]
+            rows[row.locator("th a").inner_text()] = dict(zip(assignments, cells, strict=True))
     return rows
 
 
@@ -271,9 +273,9 @@ def test_the_class_list_from_the_lms_lists_students_who_submitted_nothing(servic
     teacher.click("#fetch-class-lists")  # Names and Role Provisioning
     assert "2 students on its class list" in teacher.locator("#class-lists li", has_text="lms: Roster").inner_text()
     table = class_table(teacher)
-    assert f"{A02} 0 100 missing" in table["hal"]  # and missing for what other courses' students submitted
-    assert all(row.endswith(" missing") for row in table["hal"])
-    assert any(row.startswith(f"{A02} 100 100 ") for row in table["gus"])
+    assert table["hal"][A02] == "0 missing"  # and missing for what other courses' students submitted
+    assert all(cell == "0 missing" for cell in table["hal"].values())
+    assert table["gus"][A02] == "100"
     assert "ivy" not in table  # a mentor is no student
     assert "teacher-roster" not in table
 

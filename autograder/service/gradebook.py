@@ -6,16 +6,17 @@ from __future__ import annotations
 import csv
 import io
 import tempfile
+from collections import defaultdict
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 
 from autograder.records.files import csv_safe
 from autograder.records.results import CSV_COLUMNS, GradedRow, row_order
-from autograder.service.models import LtiMembership, LtiResourceLink, Submission
+from autograder.records.results import Adjustment as TermAdjustment
+from autograder.service.models import Adjustment, LtiMembership, LtiResourceLink, Submission
 from autograder.service.policy import (
     ScoredSubmission,
-    adjustments_of,
     counted,
     max_score,
     missing_row,
@@ -30,23 +31,33 @@ def class_rows() -> list[tuple[GradedRow, str, ScoredSubmission | None]]:
     """(row, grades.csv status, counted submission) for every student who submitted anything and
     every assignment anyone submitted, as ``grade`` makes a row per student folder and assignment;
     and, where an LMS's class list was fetched (``lti/roster.py``), every student on it and every
-    assignment linked in their courses, ``missing`` until they submit."""
-    submissions = list(Submission.objects.select_related("user").prefetch_related("gradings"))
+    assignment linked in their courses, ``missing`` until they submit.
+
+    A bounded number of queries, whatever the class's size (the class page of 1,000 students is
+    built from them): the submissions without their notebooks, their gradings, every adjustment,
+    and a policy and a maximum per assignment; the rest is grouped here."""
+    submissions = list(Submission.objects.select_related("user").defer("notebook").prefetch_related("gradings"))
     listed = LtiMembership.objects.values_list("identity__user__username", flat=True)
     linked = set(LtiResourceLink.objects.filter(context__members__isnull=False).values_list("assignment_id",
                                                                                            flat=True))
     students = sorted({s.user.username for s in submissions} | set(listed))
     assignments = [a for a in ASSIGNMENTS if a in linked or any(s.assignment_id == a for s in submissions)]
     users = {user.username: user for user in get_user_model().objects.filter(username__in=students)}
+    by_pair: dict[tuple[int, str], list[Submission]] = defaultdict(list)
+    for submission in submissions:
+        by_pair[submission.user_id, submission.assignment_id].append(submission)
+    adjusted: dict[tuple[int, str], list[TermAdjustment]] = defaultdict(list)
+    for adjustment in Adjustment.objects.filter(assignment_id__in=assignments):  # in their order, as adjustments_of
+        adjusted[adjustment.user_id, adjustment.assignment_id].append(TermAdjustment(adjustment.points,
+                                                                                     adjustment.reason))
     rows = []
     for assignment_id in assignments:
         policy = policy_for(assignment_id)
         maximum = max_score(assignment_id)
         for student_id in students:
             user = users[student_id]
-            mine = [s for s in submissions if s.user_id == user.id and s.assignment_id == assignment_id]
-            adjustments = adjustments_of(user, assignment_id)
-            best = counted([scored(s, policy, adjustments) for s in mine], policy)
+            adjustments = tuple(adjusted.get((user.id, assignment_id), ()))
+            best = counted([scored(s, policy, adjustments) for s in by_pair.get((user.id, assignment_id), ())], policy)
             if best is None:
                 row = missing_row(student_id, assignment_id, maximum)
                 rows.append((row, row.status.text(), None))
@@ -68,13 +79,16 @@ def grades_csv(rows: list[tuple[GradedRow, str, ScoredSubmission | None]]) -> st
 
 
 def answers_folder(rows: list[tuple[GradedRow, str, ScoredSubmission | None]], out: Path) -> Path:
-    """The counted notebooks' graded code in ``out/answers/`` (as ``grade`` keeps it), for ``similarity``."""
+    """The counted notebooks' graded code in ``out/answers/`` (as ``grade`` keeps it), for ``similarity``
+    (the notebooks read here, in one query: ``class_rows`` leaves them out)."""
+    counted_ids = [item.submission.id for row, _, item in rows if item is not None and row.graded]
+    notebooks = dict(Submission.objects.filter(id__in=counted_ids).values_list("id", "notebook"))
     for row, _, item in rows:
         if item is None or not row.graded:
             continue
         notebook = out / "notebooks" / f"{row.assignment_id}.ipynb"
         notebook.parent.mkdir(parents=True, exist_ok=True)
-        notebook.write_bytes(bytes(item.submission.notebook))
+        notebook.write_bytes(bytes(notebooks[item.submission.id]))
         code = graded_code(notebook, row.assignment_id)
         if code is not None:
             path = answer_path(out, row.student_id, row.assignment_id)

@@ -4,7 +4,9 @@ report and the similarity page."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -16,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from autograder.service import gradebook, queue
 from autograder.service.lti import roster
 from autograder.service.lti.passback import queue_scores, retry_now
+from autograder.service.matrix import SORTS, AssignmentSummary, chosen_rows, class_matrix, page_of
 from autograder.service.models import (
     Adjustment,
     Counting,
@@ -30,10 +33,12 @@ from autograder.service.models import (
     Visibility,
     WorkerState,
 )
-from autograder.service.policy import policy_for
+from autograder.service.policy import adjustments_of, counted, policy_for, scored
 from autograder.service.times import offset_label
+from autograder.service.web.charts import bar_chart, row_chart
 from autograder.service.web.common import instructor_required, language_of, moment, page, say
 from autograder.service.web.policy_form import PolicyForm
+from autograder.service.web.text import page_text
 from autograder.student.curriculum import ASSIGNMENTS
 
 
@@ -90,12 +95,53 @@ def policy(request, assignment_id: str):
 
 @instructor_required
 def class_table(request, fetched: list | None = None):
-    rows = gradebook.class_rows()
-    return page(request, "instructor/class.html", {"rows": [
-        {"student": row.student_id, "assignment": row.assignment_id, "score": f"{row.score:g}",
-         "max_score": f"{row.max_score:g}", "status": status,
-         "submission": item.submission.id if item else None} for row, status, item in rows],
+    """The class as a matrix: a student per row, the counted score per assignment, the total; the
+    rows that ``q`` finds (in a name or id), sorted by ``sort`` (name, total or an assignment) in
+    ``order``, ``page`` by page; and each assignment's histogram and most failed stages. All in
+    the query string, so that it works without script and a link shows the same rows."""
+    matrix = class_matrix()
+    search = request.GET.get("q", "")[:100]
+    sort = request.GET.get("sort", "name")
+    sort = sort if sort in SORTS or sort in matrix.assignments else "name"
+    descending = request.GET.get("order") == "desc"
+    shown = page_of(chosen_rows(matrix, search, sort, descending), request.GET.get("page"))
+    here = {"q": search, "sort": sort, "order": "desc" if descending else "asc"}
+
+    def link(**changes) -> str:
+        return "?" + urlencode({key: value for key, value in (here | changes).items() if value})
+
+    def column(key: str, label: str) -> dict:
+        """A sortable column head: its aria-sort, and the link that sorts by it (the other way when it is sorted)."""
+        sorted_here = key == sort
+        return {"label": label, "key": key,
+                "aria_sort": ("descending" if descending else "ascending") if sorted_here else "none",
+                "href": link(sort=key, order="asc" if sorted_here and descending or not sorted_here else "desc",
+                             page="")}
+
+    text = page_text(language_of(request))
+    return page(request, "instructor/class.html", {
+        "matrix": matrix, "shown": shown, "search": search, "sort": sort, "order": here["order"],
+        "student_column": column("name", text["class.student"]), "total_column": column("total", text["class.total"]),
+        "assignment_columns": [column(a, a) for a in matrix.assignments],
+        "previous": link(page=shown.previous_page_number()) if shown.has_previous() else "",
+        "next": link(page=shown.next_page_number()) if shown.has_next() else "",
+        "page_note": text["class.page"].format(page=shown.number, pages=shown.paginator.num_pages,
+                                               shown=len(shown.object_list), found=shown.paginator.count,
+                                               students=len(matrix.rows)),
+        "charts": [_charts(summary, text) for summary in matrix.summaries],
         "lms_courses": LtiContext.objects.exists(), "fetched": fetched})
+
+
+def _charts(summary: AssignmentSummary, text: Mapping[str, str]) -> dict:
+    """An assignment's two charts, drawn from the same rows as the matrix."""
+    assignment = summary.assignment_id
+    return {"assignment": assignment, "graded": summary.graded,
+            "histogram": bar_chart(f"histogram-{assignment}", text["class.histogram"].format(assignment=assignment),
+                                   text["class.histogram_help"].format(graded=summary.graded),
+                                   summary.histogram),
+            "stages": row_chart(f"stages-{assignment}", text["class.stages"].format(assignment=assignment),
+                                text["class.stages_help"].format(graded=summary.graded),
+                                summary.failed_stages)}
 
 
 @instructor_required
@@ -120,11 +166,22 @@ def student(request, student_id: str):
     user = get_user_model().objects.filter(username=student_id).first()
     if user is None:
         raise Http404
-    submissions = Submission.objects.filter(user=user).select_related("user").prefetch_related("gradings")
+    submissions = list(Submission.objects.filter(user=user).defer("notebook").select_related("user").prefetch_related("gradings"))
+    scores, counting = {}, set()
+    for assignment_id in ASSIGNMENTS:
+        policy = policy_for(assignment_id)
+        items = [scored(s, policy, adjustments_of(user, assignment_id)) for s in submissions
+                 if s.assignment_id == assignment_id]
+        scores |= {item.submission.id: item.row for item in items}
+        best = counted(items, policy)
+        counting |= {best.submission.id} if best else set()
     return page(request, "instructor/student.html", {
         "person": user, "assignments": ASSIGNMENTS, "adjustments": Adjustment.objects.filter(user=user),
-        "submissions": [{"id": s.id, "assignment": s.assignment_id, "received": moment(s.received_at),
-                         "gradings": s.gradings.count()} for s in submissions]})
+        "submissions": [{"id": s.id, "assignment": s.assignment_id, "received": s.received_at,
+                         "gradings": len(s.gradings.all()), "counts": s.id in counting,
+                         "score": scores[s.id].score if scores.get(s.id) else None,
+                         "max_score": scores[s.id].max_score if scores.get(s.id) else None}
+                        for s in submissions]})
 
 
 @instructor_required

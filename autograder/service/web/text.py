@@ -145,6 +145,35 @@ SERVICE_TEXT: dict[str, str] = {
                                  " none).",
     "policy.limit_below_one": "A limit is at least 1, not {typed} (leave it empty for none).",
     "policy.not_a_choice": "{typed} is not one of the options: {choices}.",
+    "class.heading": "Class",
+    "class.download": "Download grades.csv",
+    "class.download_help": "the same file python -m autograder grade writes",
+    "class.filter": "Find a student (name or id)",
+    "class.filter_button": "Find",
+    "class.caption": "Each student's counted score per assignment (the link opens that submission), and the total."
+                     " Press a column's heading to sort by it.",
+    "class.student": "Student",
+    "class.total": "Total",
+    "class.late": "late",
+    "class.adjusted": "adjusted",
+    "class.none": "No student matches. Clear the search to see the whole class.",
+    "class.page": "Page {page} of {pages}: {shown} of the {found} students found ({students} in the class).",
+    "class.pages": "Pages of the class",
+    "class.previous": "Previous page",
+    "class.next": "Next page",
+    "class.charts": "Scores and stages per assignment",
+    "class.histogram": "Scores in {assignment}",
+    "class.histogram_help": "Students per score band (percent of the maximum), of the {graded} whose counted"
+                            " submission was graded.",
+    "class.stages": "Stages failed in {assignment}",
+    "class.stages_help": "Students failing each stage (a hidden test of it failed), most first, of the {graded}"
+                         " graded.",
+    "class.no_stage_failed": "No graded student failed a stage.",
+    "student.back": "Back to the class",
+    "student.submissions": "Submissions",
+    "student.counts": "counts",
+    "student.counts_help": "The submission that counts for each assignment is marked counts.",
+    "student.waiting": "not graded yet",
 }
 
 
