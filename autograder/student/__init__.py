@@ -10,7 +10,7 @@ relatively, so the same files are ``autograder.student`` to the grader and
 ``attention_kit_student`` to students.
 
     from attention_kit_student import notebook_helpers
-    check, hint, predict, reveal, needs, tr = notebook_helpers("zh")   # what a notebook's setup cell binds
+    check, hint, predict, reveal, needs, tr, submit = notebook_helpers("zh")   # what a notebook's setup cell binds
 """
 
 
