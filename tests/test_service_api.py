@@ -231,8 +231,8 @@ def test_the_feedback_address_is_given_only_when_the_policy_shows_the_feedback_a
     from django.test import Client
     from django.utils import timezone
 
-    from autograder.student.service_client import report
     from autograder.service.policy import policy_for
+    from autograder.student.service_client import report
 
     student = _student("fay")
     token = _token_of(student)

@@ -19,7 +19,14 @@ from service_harness import free_port
 
 from autograder.notebooks import release
 from autograder.student import current_notebook, token_store
-from autograder.student.submitting import SubmitProblem, assignment_named, make_submit, service_address
+from autograder.student.submitting import (
+    SubmitProblem,
+    assignment_named,
+    make_submit,
+    messages,
+    service_address,
+    verdict,
+)
 
 A01 = "01_attention_scores"
 SERVICE = "https://grader.example.edu"
@@ -127,6 +134,35 @@ def test_the_release_writes_the_services_address_into_every_notebook():
             release.service_address(wrong)
 
 
+# -- what the student reads ---------------------------------------------------------------------------
+GRADED = {"assignment": A01, "score": 85.0, "max_score": 100.0, "page_url": "/submissions/7",
+          "feedback_url": "/submissions/7/feedback",
+          "stages": [{"stage": "softmax_naive", "passed": 2, "tests": 9, "points": 3.25, "max_points": 15,
+                      "message": "softmax sums over <dim 0> & not the last"},
+                     {"stage": "attention_scores", "passed": 6, "tests": 6, "points": 15, "max_points": 15,
+                      "message": ""}]}
+
+
+def test_the_verdict_shows_each_stage_and_links_the_feedback_page_in_the_notebooks_language():
+    lines, markup = verdict(GRADED, SERVICE, messages("zh"))
+    assert lines[0] == f"{A01}：85 / 100 分"
+    assert lines[1] == "  ❌ softmax_naive：通过 2/9 个测试，3.25 / 15 分"
+    assert lines[2].strip() == "softmax sums over <dim 0> & not the last"
+    assert lines[-1] == f"反馈页面：{SERVICE}/submissions/7/feedback"
+    assert "&lt;dim 0&gt; &amp; not" in markup  # the finding is text, not HTML
+    assert "<dim 0>" not in markup
+    assert f'反馈页面：<a href="{SERVICE}/submissions/7/feedback" target="_blank">' in markup
+
+
+def test_a_policy_that_hides_the_score_until_the_due_date_is_said_so():
+    lines, _ = verdict({"assignment": A01, "page_url": "/submissions/7", "visible": "public checks only"},
+                       SERVICE, messages("en"))
+    assert lines == [messages("en")["hidden_until_due"], f"Your submission's page: {SERVICE}/submissions/7"]
+    score_only = {key: value for key, value in GRADED.items() if key not in ("stages", "feedback_url")}
+    lines, _ = verdict(score_only, SERVICE, messages("pt"))
+    assert lines[:2] == [f"{A01}: 85 / 100 pontos", messages("pt")["details_later"]]
+
+
 # -- the token -----------------------------------------------------------------------------------------
 def test_the_token_is_kept_for_the_user_alone_one_per_service(tmp_path):
     environ = {"XDG_CONFIG_HOME": str(tmp_path / "config")}
@@ -161,13 +197,14 @@ def test_an_unreachable_service_is_not_blamed_on_the_student(saved_notebook):
     _notebook(saved_notebook, "x = 1", service=address)
     with pytest.raises(SubmitProblem) as problem:
         make_submit("zh", ask=lambda prompt: "typed-token")(saved_notebook)
-    assert "无法连接" in str(problem.value) and "不是你笔记本的问题" in str(problem.value)
+    assert "无法连接" in str(problem.value)
+    assert "不是你笔记本的问题" in str(problem.value)
     assert "typed-token" not in str(problem.value)
     assert token_store.stored_token(address) == ""  # kept only once the service has seen it
 
 
 class _Failing(http.server.BaseHTTPRequestHandler):
-    def do_POST(self):  # noqa: N802 - the standard library's name
+    def do_POST(self):
         self.send_response(500)
         self.send_header("Content-Type", "text/html")
         self.end_headers()
@@ -187,7 +224,8 @@ def test_a_failing_service_says_it_is_not_the_students_fault(saved_notebook):
     finally:
         server.shutdown()
         server.server_close()
-    assert "HTTP 500" in str(problem.value) and "not your fault" in str(problem.value)
+    assert "HTTP 500" in str(problem.value)
+    assert "not your fault" in str(problem.value)
 
 
 def test_without_a_way_to_ask_the_token_the_student_is_told_where_to_get_one(saved_notebook):
@@ -198,6 +236,7 @@ def test_without_a_way_to_ask_the_token_the_student_is_told_where_to_get_one(sav
 
     with pytest.raises(SubmitProblem) as problem:
         make_submit("pt", ask=no_stdin)(saved_notebook)
-    assert f"{SERVICE}/token" in str(problem.value) and "KIT_TOKEN" in str(problem.value)
+    assert f"{SERVICE}/token" in str(problem.value)
+    assert "KIT_TOKEN" in str(problem.value)
     assert not (saved_notebook.parent / "config").exists()
     assert os.environ.get("KIT_TOKEN") is None

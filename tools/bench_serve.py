@@ -52,8 +52,8 @@ import psutil
 
 from autograder.notebooks.variants import with_answer
 from autograder.paths import KIT_ROOT
-from autograder.student.service_client import multipart
 from autograder.student.curriculum import ASSIGNMENTS
+from autograder.student.service_client import multipart
 
 EXAMPLE = KIT_ROOT / "source_data" / "example_class"
 MIX = ["ada_full_marks"] * 10 + ["ben_partial"] * 7 + ["cy_untouched_stubs"] * 3  # complete, mistakes, stubs

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import urllib.parse
 import sys
+import urllib.parse
 import zipfile
 from pathlib import Path
 

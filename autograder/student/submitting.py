@@ -172,10 +172,9 @@ def verdict(status: dict, service: str, said: Mapping[str, str]) -> tuple[list[s
         markup += _paragraphs(lines[-1:])
     key, address = ("feedback_page", status["feedback_url"]) if status.get("feedback_url") else \
         ("submission_page", status["page_url"])
-    url = service + address
-    lines.append(said[key].format(url=url))
-    label = html.escape(said[key].format(url="")).rstrip(": ")
-    markup += f'<p>{label}: <a href="{html.escape(url)}" target="_blank">{html.escape(url)}</a></p>'
+    url = html.escape(service + address)
+    lines.append(said[key].format(url=service + address))
+    markup += "<p>" + html.escape(lines[-1]).replace(url, f'<a href="{url}" target="_blank">{url}</a>') + "</p>"
     return lines, markup
 
 

@@ -19,7 +19,6 @@ from django.http import HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
-from autograder.student import service_client
 from autograder.service import accounts, metrics
 from autograder.service.models import Submission, Visibility
 from autograder.service.times import iso_moment
@@ -27,6 +26,7 @@ from autograder.service.web.common import refusal_status, refusal_text
 from autograder.service.web.student import result_of
 from autograder.service.web.submitting import store_upload
 from autograder.service.web.uploads import Refusal
+from autograder.student import service_client
 from autograder.student.language import LANGUAGES
 
 CLIENT_SOURCE = Path(service_client.__file__).read_text(encoding="utf-8")
