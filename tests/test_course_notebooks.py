@@ -259,7 +259,8 @@ def test_the_setup_cell_is_short_and_defines_nothing():
         assert len(code) <= 6, language
         tree = ast.parse(cell.source)
         assert not [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.Lambda))]
-        assert code[-1] == f"from attention_kit_student.{language} import check, hint, predict, reveal, needs, tr"
+        helpers = "check, hint, predict, reveal, needs, tr, submit"
+        assert code[-1] == f"from attention_kit_student.{language} import {helpers}"
 
 
 @pytest.mark.parametrize("assignment", ["03_causal_attention", "04_multi_head_attention"])

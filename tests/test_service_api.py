@@ -122,6 +122,19 @@ IMAGE_IN = {"en": "screenshot.png is an image, not a notebook", "zh": "screensho
 
 
 @pytest.mark.parametrize("language", list(IMAGE_IN))
+def test_the_api_words_a_refusal_in_the_language_it_is_asked_for(service_data, language):
+    """The notebooks' submit() sends its notebook's language; a language the kit lacks is English."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    token = _token_of(_student("api_language"))
+    for asked, says in ((language, IMAGE_IN[language]), ("xx", IMAGE_IN["en"])):
+        answer = _api(token).post("/api/v1/submissions", {"assignment": A01, "language": asked,
+                                                          "notebook": SimpleUploadedFile("screenshot.png", PNG)})
+        assert answer.status_code == 400
+        assert says in answer.json()["error"]
+
+
+@pytest.mark.parametrize("language", list(IMAGE_IN))
 def test_the_upload_page_says_what_the_file_is_in_the_readers_language(service_data, language):
     from django.core.files.uploadedfile import SimpleUploadedFile
     from django.test import Client
@@ -199,8 +212,8 @@ def test_the_feedback_address_is_given_only_when_the_policy_shows_the_feedback_a
     from django.test import Client
     from django.utils import timezone
 
-    from autograder.platforms.service_client import report
     from autograder.service.policy import policy_for
+    from autograder.student.service_client import report
 
     student = _student("fay")
     token = _token_of(student)

@@ -175,7 +175,8 @@ def test_the_package_holds_no_solution_hidden_test_rubric_or_grader(built, kind)
 
 def test_the_package_imports_nothing_from_the_grader(built, student_python, tmp_path):
     python = student_python.holding(built["wheel"])
-    script = ("import sys, attention_kit_student.selfcheck, attention_kit_student.example;"
+    script = ("import sys, attention_kit_student.selfcheck, attention_kit_student.example, attention_kit_student.zh;"
+              " assert callable(attention_kit_student.zh.submit);"  # submit() needs nothing more either
               " print(sorted(name for name in sys.modules if name.split('.')[0] == 'autograder'))")
     result = subprocess.run([str(python), "-c", script], capture_output=True, text=True, check=True,
                             cwd=tmp_path, env=_clean_env(tmp_path))

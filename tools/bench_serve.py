@@ -52,8 +52,8 @@ import psutil
 
 from autograder.notebooks.variants import with_answer
 from autograder.paths import KIT_ROOT
-from autograder.platforms.service_client import _multipart
 from autograder.student.curriculum import ASSIGNMENTS
+from autograder.student.service_client import multipart
 
 EXAMPLE = KIT_ROOT / "source_data" / "example_class"
 MIX = ["ada_full_marks"] * 10 + ["ben_partial"] * 7 + ["cy_untouched_stubs"] * 3  # complete, mistakes, stubs
@@ -108,7 +108,7 @@ def _submit_and_wait(base: str, token: str, assignment: str, content: bytes, pol
     """Seconds from the upload's start to "graded", and the submission's id; between polls,
     ``poll`` seconds, or (None) what the service asks for."""
     start = time.perf_counter()
-    body, content_type = _multipart({"assignment": assignment}, "notebook", f"{assignment}.ipynb", content)
+    body, content_type = multipart({"assignment": assignment}, "notebook", f"{assignment}.ipynb", content)
     created = _request(f"{base}/api/v1/submissions", token, body, content_type)
     while (status := _request(f"{base}{created['status_url']}", token)).get("state") != "done":
         time.sleep(poll if poll is not None else float(status.get("poll_after", 1)))

@@ -1,9 +1,11 @@
 """Release bundles: what an instructor hands out, per language and notebook.
 
-    python -m autograder.notebooks.release [--checks-package LOCATION]   (what `make release` runs)
+    python -m autograder.notebooks.release [--checks-package LOCATION] [--service URL]   (`make release`)
 
 For every language and assignment, ``dist/release/<language>/<assignment_id>/`` holds the
-student notebook (its self-checks cell installing the student package from LOCATION), the
+student notebook (its self-checks cell installing the student package from LOCATION, and with
+``--service`` the submission service's address in its metadata, ``attention_kit.service``,
+where the notebook's ``submit()`` sends it), the
 otter ``tests/`` folder beside it, and the student wheel when the notebook installs it from a
 file beside itself (the default). ``dist/release/<language>/<assignment_id>.zip`` holds the
 same files, for an LMS or a JupyterHub upload. The bundles are made from the committed student
@@ -16,6 +18,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+import urllib.parse
 import zipfile
 from pathlib import Path
 
@@ -26,7 +29,7 @@ from autograder.notebooks.building import with_self_checks
 from autograder.paths import ASSIGNMENTS_DIR, DIST_DIR
 from autograder.platforms.otter_tests import TESTS_FOLDER
 from autograder.student.curriculum import ASSIGNMENTS
-from autograder.student.language import DEFAULT_LANGUAGE, LANGUAGES
+from autograder.student.language import DEFAULT_LANGUAGE, LANGUAGES, METADATA_KEY
 
 RELEASE_DIR = DIST_DIR / "release"
 _DATE = (1980, 1, 1, 0, 0, 0)  # zip entries' date: the same files give the same bytes
@@ -42,10 +45,22 @@ def student_notebook_folder(language: str, assignment_id: str) -> Path:
     return base / assignment_id
 
 
-def bundle_files(language: str, assignment_id: str, location: str | None) -> dict[str, bytes]:
+def service_address(url: str) -> str:
+    """The submission service's address as the notebooks keep it; ReleaseError unless it is one."""
+    parts = urllib.parse.urlsplit(url.strip())
+    if parts.scheme not in ("https", "http") or not parts.netloc or parts.query or parts.fragment:
+        raise ReleaseError(f"--service {url!r} is no web address: give the service's base URL, as students open it"
+                           " (https://grader.example.edu)")
+    return url.strip().rstrip("/")
+
+
+def bundle_files(language: str, assignment_id: str, location: str | None, service: str | None = None
+                 ) -> dict[str, bytes]:
     """The files of one bundle, by their path inside it."""
     folder = student_notebook_folder(language, assignment_id)
     notebook = with_self_checks(nbformat.read(folder / f"{assignment_id}.ipynb", as_version=4), language, location)
+    if service:
+        notebook.metadata.setdefault(METADATA_KEY, {})["service"] = service
     files = {f"{assignment_id}.ipynb": nbformat.writes(notebook).encode("utf-8") + b"\n"}
     for test in sorted((folder / TESTS_FOLDER).glob("*.py")):
         files[f"{TESTS_FOLDER}/{test.name}"] = test.read_bytes()
@@ -57,13 +72,14 @@ def bundle_files(language: str, assignment_id: str, location: str | None) -> dic
     return files
 
 
-def write_release(out: Path = RELEASE_DIR, location: str | None = None) -> list[Path]:
+def write_release(out: Path = RELEASE_DIR, location: str | None = None, service: str | None = None) -> list[Path]:
     """Write every bundle (folder and zip) under ``out``; returns the zips written."""
+    service = service_address(service) if service else None
     shutil.rmtree(out, ignore_errors=True)
     zips = []
     for language in LANGUAGES:
         for assignment_id in ASSIGNMENTS:
-            files = bundle_files(language, assignment_id, location)
+            files = bundle_files(language, assignment_id, location, service)
             folder = out / language / assignment_id
             for name, data in files.items():
                 (folder / name).parent.mkdir(parents=True, exist_ok=True)
@@ -81,10 +97,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--checks-package", metavar="LOCATION",
                         help="where the notebooks install the student package from: a URL or a package name"
                              " (default: the wheel, put beside each notebook)")
+    parser.add_argument("--service", metavar="URL",
+                        help="the submission service's address, where the notebooks' submit() sends them"
+                             " (default: none; students then set KIT_SERVICE_URL)")
     parser.add_argument("--out", type=Path, default=RELEASE_DIR, help=f"default: {RELEASE_DIR}")
     args = parser.parse_args(argv)
     try:
-        zips = write_release(args.out, args.checks_package)
+        zips = write_release(args.out, args.checks_package, args.service)
     except ReleaseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -1,6 +1,6 @@
 """The notebooks' setup cell: installs the student package where it is missing and imports its
-helpers in the notebook's language (``check``, ``hint``, ``predict``, ``reveal``, ``needs`` and
-``tr``, from ``attention_kit_student.<language>``, see ``autograder.student.notebook``). Six lines
+helpers in the notebook's language (``check``, ``hint``, ``predict``, ``reveal``, ``needs``, ``tr``
+and ``submit``, from ``attention_kit_student.<language>``, see ``autograder.student.notebook``). Six lines
 of code: everything else lives in the package. Without the package (no wheel beside the
 notebook, no network) the cell stops at its import, and the comment just above it, which the
 traceback shows, says how to install it: a notebook without its checks would teach on silently.
@@ -56,7 +56,7 @@ if importlib.util.find_spec("{package}") is None:
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", CHECKS_PACKAGE])
     importlib.invalidate_caches()
 {missing}
-from {package}.{language} import check, hint, predict, reveal, needs, tr'''
+from {package}.{language} import check, hint, predict, reveal, needs, tr, submit'''
 
 
 def _pieces(text: str, width: int = 80) -> list[str]:

@@ -33,7 +33,7 @@ SENDER_PACKAGES = ("pylti1p3", "jwt", "jwcrypto", "requests", "urllib3", "certif
 # Packages whose every module is imported before the web process leaves root: Django and
 # gunicorn import modules as requests first need them.
 _PACKAGES = ("django", "gunicorn", "django_tasks", "django_tasks_db", "autograder.service", "autograder.feedback",
-             "autograder.findings", "autograder.platforms.service_client", "autograder.term.similarity",
+             "autograder.findings", "autograder.student.service_client", "autograder.term.similarity",
              "autograder.term.answers", "jinja2", "markupsafe", "copydetect", "encodings", "email", "http", "json",
              "urllib", "html", "xml.dom", "sqlite3", "concurrent.futures", "logging", "multiprocessing.connection",
              "zoneinfo", "asyncio", "psycopg", "psycopg_binary", "prometheus_client", *SENDER_PACKAGES)

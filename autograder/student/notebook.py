@@ -1,7 +1,7 @@
 """What a notebook's setup cell binds: the course's helpers, speaking the notebook's language.
 
     from attention_kit_student import notebook_helpers
-    check, hint, predict, reveal, needs, tr = notebook_helpers("zh")
+    check, hint, predict, reveal, needs, tr, submit = notebook_helpers("zh")
 
 - ``check("<stage>")`` runs a stage's public check; ``hint("<stage>", tier)`` gives its hints
   (1 the idea, 2 the functions, 3 code), and the notebook keeps which tier was opened;
@@ -11,7 +11,9 @@
   when a stage is wrong, saying so in one line;
 - ``tr("English text")`` gives a demo's printed words and figure labels in the notebook's
   language (``locales/<language>/demos.json``, keyed by the English), so the code cells stay
-  the same in every language.
+  the same in every language;
+- ``submit()`` sends the notebook to the course's submission service and shows its grade here
+  (``submitting``).
 
 A kernel cannot see its notebook's metadata (on Colab it cannot even read the file), so the
 setup cell names the language itself.
@@ -29,6 +31,7 @@ from .predictions import Predictions
 from .selfcheck.catalog import speaking, text
 from .selfcheck.figures import use_fonts
 from .selfcheck.runner import SelfChecks
+from .submitting import make_submit
 
 
 class Helpers(NamedTuple):
@@ -38,6 +41,7 @@ class Helpers(NamedTuple):
     reveal: object
     needs: object
     tr: object
+    submit: object
 
 
 def translator(language: str):
@@ -82,4 +86,5 @@ def notebook_helpers(language: str | None = None) -> Helpers:
     predictions = Predictions(language)
     with contextlib.suppress(ImportError):  # the figures' fonts, where matplotlib is installed
         use_fonts(language)
-    return Helpers(checks, checks.hint, predictions.predict, predictions.reveal, _needs(language), translator(language))
+    return Helpers(checks, checks.hint, predictions.predict, predictions.reveal, _needs(language), translator(language),
+                   make_submit(language))

@@ -1,8 +1,8 @@
 """The helpers of a notebook in Chinese, as its setup cell imports them:
 
-    from attention_kit_student.zh import check, hint, predict, reveal, needs, tr
+    from attention_kit_student.zh import check, hint, predict, reveal, needs, tr, submit
 """
 
 from .notebook import notebook_helpers
 
-check, hint, predict, reveal, needs, tr = notebook_helpers("zh")
+check, hint, predict, reveal, needs, tr, submit = notebook_helpers("zh")

@@ -48,6 +48,7 @@ from autograder.student.mistakes import MISTAKES
 from autograder.student.predictions import MESSAGES as PREDICTION_MESSAGES
 from autograder.student.selfcheck.catalog import MESSAGES as SELFCHECK_MESSAGES
 from autograder.student.selfcheck.hints import TIER_WORDS
+from autograder.student.submitting import MESSAGES as SUBMIT_MESSAGES
 
 
 class MessageCatalog(NamedTuple):
@@ -62,6 +63,7 @@ CATALOGS: dict[str, MessageCatalog] = {
     "mistakes": MessageCatalog(STUDENT_LOCALES_DIR, MISTAKES),
     "predictions": MessageCatalog(STUDENT_LOCALES_DIR, PREDICTION_MESSAGES),
     "hints": MessageCatalog(STUDENT_LOCALES_DIR, TIER_WORDS),
+    "submit": MessageCatalog(STUDENT_LOCALES_DIR, SUBMIT_MESSAGES),
     "feedback": MessageCatalog(LOCALES_DIR, PAGE_TEXT),
     "findings": MessageCatalog(LOCALES_DIR, SENTENCES),
     "self_checks_cell": MessageCatalog(LOCALES_DIR, SELF_CHECKS_CELL_WORDS),

@@ -1,6 +1,7 @@
 """The API for CI in student repositories: ``Authorization: Bearer <token>``; JSON in and out.
 
-``POST /api/v1/submissions`` (multipart: ``assignment``, ``notebook``) stores and queues, then
+``POST /api/v1/submissions`` (multipart: ``assignment``, ``notebook`` and, optionally, ``language``
+for a refusal's text: en, zh or pt; the notebooks' ``submit()`` sends theirs) stores and queues, then
 ``GET /api/v1/submissions/<id>`` says where it is (while it waits, its place in the queue and
 ``poll_after``, the seconds before asking again) and, once graded, what the policy lets the
 student see: the score and, per stage, the tests passed and the feedback's text in the
@@ -18,7 +19,6 @@ from django.http import HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
-from autograder.platforms import service_client
 from autograder.service import accounts, metrics
 from autograder.service.models import Submission, Visibility
 from autograder.service.times import iso_moment
@@ -26,6 +26,8 @@ from autograder.service.web.common import refusal_status, refusal_text
 from autograder.service.web.student import result_of
 from autograder.service.web.submitting import store_upload
 from autograder.service.web.uploads import Refusal
+from autograder.student import service_client
+from autograder.student.language import LANGUAGES
 
 CLIENT_SOURCE = Path(service_client.__file__).read_text(encoding="utf-8")
 
@@ -70,7 +72,9 @@ def _submit(request, user) -> JsonResponse:
                                   via="api")
     except Refusal as refusal:
         metrics.count_refusal(refusal.key)
-        return JsonResponse({"error": refusal_text(request, refusal, "en"), "refusal": refusal.key},
+        language = request.POST.get("language")
+        return JsonResponse({"error": refusal_text(request, refusal, language if language in LANGUAGES else "en"),
+                             "refusal": refusal.key},
                             status=refusal_status(refusal))
     return JsonResponse({"id": submission.id, "received_at": iso_moment(submission.received_at),
                          "status_url": f"/api/v1/submissions/{submission.id}",
@@ -115,5 +119,5 @@ def _first_failure(row, stage: str) -> str:
 
 
 def client(request):
-    """The CI client (``autograder/platforms/service_client.py``): all a runner needs."""
+    """The CI client (``autograder/student/service_client.py``): all a runner needs."""
     return HttpResponse(CLIENT_SOURCE, content_type="text/x-python; charset=utf-8")

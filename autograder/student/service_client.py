@@ -3,6 +3,8 @@ student repository's CI job (GitHub Actions, GitLab CI) needs only this file and
 
 Standard library only, and nothing else of the kit: the job fetches it from the service itself
 (``<service>/client/submit.py``), so the hidden tests and the solutions never reach the runner.
+The notebooks' ``submit()`` (``submitting.py``, beside this file in the student package) talks to
+the service through the same functions: ``send_notebook``, ``look`` and ``pause``.
 
     KIT_TOKEN=<the student's API token> python3 submit.py --service https://grader.example.edu \\
         --assignment 01_attention_scores --notebook 01_attention_scores.ipynb
@@ -28,6 +30,8 @@ from pathlib import Path
 
 
 def _request(url: str, token: str, body: bytes | None = None, content_type: str = "") -> tuple[int, dict]:
+    """The status and JSON answer of one API call; raises ``urllib.error.URLError`` or ``OSError``
+    when the service cannot be reached, ``ValueError`` when a success is not JSON."""
     headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
     if content_type:
         headers["Content-Type"] = content_type
@@ -42,7 +46,7 @@ def _request(url: str, token: str, body: bytes | None = None, content_type: str 
             return error.code, {"error": f"HTTP {error.code}"}
 
 
-def _multipart(fields: dict[str, str], file_field: str, filename: str, content: bytes) -> tuple[bytes, str]:
+def multipart(fields: dict[str, str], file_field: str, filename: str, content: bytes) -> tuple[bytes, str]:
     boundary = uuid.uuid4().hex
     parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
              for name, value in fields.items()]
@@ -50,6 +54,20 @@ def _multipart(fields: dict[str, str], file_field: str, filename: str, content: 
                  "Content-Type: application/octet-stream\r\n\r\n".encode() + content + b"\r\n")
     parts.append(f"--{boundary}--\r\n".encode())
     return b"".join(parts), f"multipart/form-data; boundary={boundary}"
+
+
+def send_notebook(service: str, token: str, assignment: str, filename: str, content: bytes,
+                  language: str = "") -> tuple[int, dict]:
+    """POST the notebook: 201 and its addresses (``status_url``, ``page_url``), or the refusal's
+    status and ``{"error": <why, in language (en, zh, pt; English by default)>, "refusal": <key>}``."""
+    fields = {"assignment": assignment, **({"language": language} if language else {})}
+    body, content_type = multipart(fields, "notebook", filename, content)
+    return _request(f"{service}/api/v1/submissions", token, body, content_type)
+
+
+def look(service: str, token: str, status_url: str) -> tuple[int, dict]:
+    """GET a submission's status: where it waits (``position``, ``poll_after``) or its result."""
+    return _request(f"{service}{status_url}", token)
 
 
 def autograding_result(status: dict) -> str:
@@ -63,7 +81,7 @@ def autograding_result(status: dict) -> str:
     return base64.b64encode(json.dumps(document, ensure_ascii=False).encode()).decode()
 
 
-def _pause(status: dict) -> float:
+def pause(status: dict) -> float:
     """The seconds the service asks to wait before the next look (``poll_after``; 1 if it says none)."""
     try:
         return min(30.0, max(0.5, float(status.get("poll_after", 1))))
@@ -111,20 +129,18 @@ def main(argv: list[str] | None = None) -> int:
     if not args.notebook.is_file():
         print(f"{args.notebook} is not in the repository: commit your notebook under that name.", file=sys.stderr)
         return 2
-    body, content_type = _multipart({"assignment": args.assignment}, "notebook", args.notebook.name,
-                                    args.notebook.read_bytes())
     try:
-        code, answer = _request(f"{service}/api/v1/submissions", token, body, content_type)
+        code, answer = send_notebook(service, token, args.assignment, args.notebook.name, args.notebook.read_bytes())
         if code != 201:
             print(f"The service did not take the notebook: {answer.get('error', f'HTTP {code}')}", file=sys.stderr)
             return 2 if code < 500 else 1
         deadline = time.monotonic() + args.wait
         status = answer
         while time.monotonic() < deadline:
-            code, status = _request(f"{service}{answer['status_url']}", token)
+            code, status = look(service, token, answer["status_url"])
             if code == 200 and status.get("state") == "done":
                 break
-            time.sleep(_pause(status))
+            time.sleep(pause(status))
         else:
             print(f"Not graded within {args.wait:g} s; it stays queued: see {service}{answer['page_url']}",
                   file=sys.stderr)
