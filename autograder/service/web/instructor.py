@@ -166,7 +166,8 @@ def student(request, student_id: str):
     user = get_user_model().objects.filter(username=student_id).first()
     if user is None:
         raise Http404
-    submissions = list(Submission.objects.filter(user=user).defer("notebook").select_related("user").prefetch_related("gradings"))
+    submissions = list(Submission.objects.filter(user=user).defer("notebook").select_related("user")
+                       .prefetch_related("gradings"))
     scores, counting = {}, set()
     for assignment_id in ASSIGNMENTS:
         policy = policy_for(assignment_id)
