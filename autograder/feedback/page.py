@@ -9,15 +9,15 @@ by the student's own code stay as they are.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime, tzinfo
+from datetime import datetime, timezone, tzinfo
 
 import jinja2
 
+from autograder.feedback.moments import shown_moment
 from autograder.findings.finding import Finding
 from autograder.findings.render import render
 from autograder.paths import LOCALES_DIR
 from autograder.records.results import GradedRow, ScoredTest, SubmissionTime
-from autograder.service.times import shown_moment
 from autograder.student import language as languages
 
 PAGE_TEXT: dict[str, str] = {
@@ -147,7 +147,7 @@ def _moment(iso: str, zone: tzinfo | None) -> str:
     write times: ``2025-03-01 23:59:30 (UTC+01:00)``, in ``zone`` (the course's time zone, where
     the service shows the page) or else in the offset it was stored with."""
     moment = datetime.fromisoformat(iso)
-    return shown_moment(moment, zone or moment.tzinfo, seconds=True)
+    return shown_moment(moment, zone or moment.tzinfo or timezone.utc, seconds=True)
 
 
 def _time_lines(time: SubmissionTime | None, text: Mapping[str, str], zone: tzinfo | None) -> list[str]:

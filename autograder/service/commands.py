@@ -308,8 +308,8 @@ def _policy(args: argparse.Namespace) -> int:
     refused in the same words in both; nothing is saved unless every value holds."""
     from django.conf import settings
 
+    from autograder.feedback.moments import shown_moment
     from autograder.service.policy import policy_for
-    from autograder.service.times import shown_moment
     from autograder.service.web.policy_form import OPTIONS, PolicyForm
 
     zone = settings.CONFIG.time_zone  # a typed time without an offset is the course's

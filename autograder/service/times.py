@@ -1,5 +1,5 @@
 """The course's clock: how a time an instructor types becomes one moment, and how a stored moment
-is written back for people.
+is written back into a time field (``feedback/moments.py`` writes it for reading, on every page).
 
 Why one module: the policy page and ``service policy`` used to read a due date by two rules (the
 page took a time without an offset as UTC, the command refused it), so an instructor an hour east
@@ -47,23 +47,6 @@ def typed_moment(text: str | None, zone: tzinfo) -> datetime | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=zone)
     return moment.astimezone(timezone.utc)
-
-
-def offset_label(moment: datetime) -> str:
-    """``UTC+01:00`` (``UTC+00:00`` in UTC itself): the offset a moment is shown with."""
-    offset = moment.utcoffset()
-    minutes = int(offset.total_seconds() // 60) if offset is not None else 0
-    sign = "-" if minutes < 0 else "+"
-    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
-
-
-def shown_moment(moment: datetime | None, zone: tzinfo, seconds: bool = False) -> str:
-    """A stored moment as pages show it: the course's wall-clock time with its offset,
-    ``2026-12-01 23:59 (UTC+01:00)``; "" for none."""
-    if moment is None:
-        return ""
-    local = moment.astimezone(zone)
-    return f"{local.strftime('%Y-%m-%d %H:%M:%S' if seconds else '%Y-%m-%d %H:%M')} ({offset_label(local)})"
 
 
 def typed_form(moment: datetime | None, zone: tzinfo) -> str:

@@ -8,8 +8,8 @@ from django.conf import settings
 from django.http import Http404, HttpRequest
 from django.shortcuts import render
 
+from autograder.feedback.moments import shown_moment
 from autograder.service.models import Submission
-from autograder.service.times import shown_moment
 from autograder.service.web.text import page_text
 from autograder.service.web.uploads import Refusal
 from autograder.student.language import LANGUAGES

@@ -15,6 +15,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_http_methods, require_POST
 
+from autograder.feedback.moments import offset_label
 from autograder.service import gradebook, queue
 from autograder.service.lti import roster
 from autograder.service.lti.passback import queue_scores, retry_now
@@ -34,7 +35,6 @@ from autograder.service.models import (
     WorkerState,
 )
 from autograder.service.policy import adjustments_of, counted, policy_for, scored
-from autograder.service.times import offset_label
 from autograder.service.web.charts import bar_chart, row_chart
 from autograder.service.web.common import instructor_required, language_of, moment, page, say
 from autograder.service.web.policy_form import PolicyForm
