@@ -104,8 +104,9 @@ class Matrix:
 
 @dataclass(frozen=True)
 class Fingerprint:
-    """What the matrix is built from, in a few aggregate queries (ids: every table's ``Max("id")``;
-    sums of ``user_id``: a row moved to another account changes them)."""
+    """What the matrix is built from, in a few aggregate queries (the sums of ``user_id`` change
+    when a row moves to another account, and with the counts tell a move or a deletion apart
+    from new rows)."""
 
     submissions: tuple  # count, largest id, sum of user ids
     done_gradings: tuple  # count, sum of ids: a grading done, whatever the clock of its worker's machine
