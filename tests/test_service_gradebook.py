@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import random
 import re
 from datetime import timedelta
@@ -56,7 +57,8 @@ def test_the_class_page_takes_as_many_queries_for_a_larger_class(service_data):
     seed_class(90, prefix="large", seed=1)
     after = {path: _queries(client, path) for path in PAGES}
     assert after == before
-    assert max(after.values()) <= 30  # the session, the user, the fingerprint, the rows', a policy and maximum each
+    assert max(after.values()) <= 35  # the session, the user, the fingerprint, the rows', a policy and maximum each,
+    # the done gradings and the maxima kept (to tell what changed later)
     kept = _queries(client, PAGES[1], built=False)  # nothing changed: the matrix is kept
     assert kept < after[PAGES[1]] - 5
 
@@ -182,3 +184,115 @@ def test_the_student_page_speaks_the_readers_language(service_data, language, ba
     html = client.get(f"/instructor/students/gradebook-teacher?lang={language}").content.decode()
     assert back in html
     client.get("/instructor/students/gradebook-teacher?lang=en")
+
+
+_CLASSES = itertools.count()  # the tests share one database: each seeds a class of its own
+
+
+@pytest.fixture
+def followed(service_data, monkeypatch):
+    """A seeded class whose matrix this process keeps, and the students each ``class_rows`` call
+    was restricted to since (None: every student, a full build)."""
+    from autograder.service import gradebook
+
+    ids = seed_class(40, prefix=f"inc{next(_CLASSES)}-", seed=4)
+    client = _instructor()
+    client.get("/instructor/class")
+    client.get("/instructor/class")  # built again after the first made the assignments' default policies
+    calls = []
+    every_row = gradebook.class_rows
+
+    def recorded(user_ids=None):
+        calls.append(None if user_ids is None else set(user_ids))
+        return every_row(user_ids)
+
+    monkeypatch.setattr(gradebook, "class_rows", recorded)
+    return client, ids, calls
+
+
+def _follows(client, calls: list) -> list:
+    """The page's matrix, kept after a change, equals one built from every row; returns the
+    restrictions of the rows read for the page."""
+    from autograder.service import matrix
+
+    assert client.get("/instructor/class").status_code == 200
+    read = list(calls)
+    assert matrix._built["matrix"].matrix == matrix._build()
+    calls.clear()
+    return read
+
+
+def _user(student: str):
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.get(username=student)
+
+
+def _submit(user, assignment: str, skill: float, state: str = "done", hours_ago: float = 0):
+    from django.utils import timezone
+
+    from autograder.service.models import Grading, Submission
+
+    row = graded_row(user.username, assignment, skill, random.Random(7))
+    when = timezone.now() - timedelta(hours=hours_ago)
+    made = Submission.objects.create(user=user, assignment_id=assignment, received_at=when, sha256="s", size=2,
+                                     filename=f"{assignment}.ipynb", notebook=b"{}")
+    return Grading.objects.create(submission=made, state=state, queued_at=when, row=row.to_json() if state == "done"
+                                  else None, tests_score=row.tests_score)
+
+
+def test_the_kept_matrix_rebuilds_only_the_students_that_changed(followed):
+    from django.utils import timezone
+
+    from autograder.service import accounts
+    from autograder.service.models import Adjustment, Grading, GradingState
+
+    client, ids, calls = followed
+    newcomer = accounts.person("inc-newcomer", name="Newcomer")
+    _submit(newcomer, A01, 0.8)
+    assert _follows(client, calls) == [{newcomer.id}]  # a new student's first submission
+    assert any(row.student_id == "inc-newcomer" for row in _matrix_rows())
+
+    waiting = _submit(_user(ids[1]), A02, 1.0, state="queued")
+    assert _follows(client, calls) == [{_user(ids[1]).id}]  # uploaded, not graded yet
+    row = graded_row(ids[1], A02, 1.0, random.Random(7))
+    Grading.objects.filter(id=waiting.id).update(state=GradingState.DONE, row=row.to_json(),  # on a slow clock
+                                                 finished_at=timezone.now() - timedelta(days=365))
+    assert _follows(client, calls) == [{_user(ids[1]).id}]
+
+    counted = Grading.objects.filter(submission__user__username=ids[2], submission__assignment_id=A02).first()
+    regraded = graded_row(ids[2], A02, 0.0, random.Random(8))
+    Grading.objects.create(submission=counted.submission, round=2, state=GradingState.DONE, queued_at=timezone.now(),
+                           finished_at=timezone.now(), row=regraded.to_json(), tests_score=regraded.tests_score)
+    assert _follows(client, calls) == [{_user(ids[2]).id}]  # a regrade finished
+
+    Adjustment.objects.create(user=_user(ids[4]), assignment_id=A01, points=3, reason="fair", created_by="test")
+    assert _follows(client, calls) == [{_user(ids[4]).id}]
+
+    Grading.objects.create(submission=counted.submission, round=3, queued_at=timezone.now())
+    assert _follows(client, calls) == []  # a regrade queued: no row changes
+
+
+def _matrix_rows():
+    from autograder.service import matrix
+
+    return matrix._built["matrix"].matrix.rows
+
+
+def test_the_kept_matrix_is_built_again_after_a_policy_change_or_a_merge(followed):
+    from autograder.service import merging
+    from autograder.service.policy import policy_for
+
+    client, ids, calls = followed
+    policy = policy_for(ASSIGNMENTS[2])
+    policy.late_penalty_percent, policy.due_at = 50, policy_for(A01).due_at
+    policy.save()
+    try:
+        assert _follows(client, calls) == [None]
+    finally:
+        policy.late_penalty_percent, policy.due_at = 0, None
+        policy.save()
+    assert _follows(client, calls) == [None]
+    merging.merge(ids[5], ids[6])  # the submissions move: their counts and ids stay
+    assert _follows(client, calls) == [None]
+    assert ids[5] not in {row.student_id for row in _matrix_rows()}

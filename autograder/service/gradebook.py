@@ -7,6 +7,7 @@ import csv
 import io
 import tempfile
 from collections import defaultdict
+from collections.abc import Collection
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
@@ -27,27 +28,38 @@ from autograder.student.curriculum import ASSIGNMENTS
 from autograder.term.answers import answer_path, graded_code
 
 
-def class_rows() -> list[tuple[GradedRow, str, ScoredSubmission | None]]:
+def class_rows(user_ids: Collection[int] | None = None) -> list[tuple[GradedRow, str, ScoredSubmission | None]]:
     """(row, grades.csv status, counted submission) for every student who submitted anything and
     every assignment anyone submitted, as ``grade`` makes a row per student folder and assignment;
     and, where an LMS's class list was fetched (``lti/roster.py``), every student on it and every
     assignment linked in their courses, ``missing`` until they submit.
 
+    ``user_ids``: only these accounts' rows (still for every assignment of the class), as the class
+    page updates the students that changed (``matrix.py``); grades.csv takes every row.
+
     A bounded number of queries, whatever the class's size (the class page of 1,000 students is
     built from them): the submissions without their notebooks, their gradings, every adjustment,
     and a policy and a maximum per assignment; the rest is grouped here."""
-    submissions = list(Submission.objects.select_related("user").defer("notebook").prefetch_related("gradings"))
+    submissions = Submission.objects.select_related("user").defer("notebook").prefetch_related("gradings")
     listed = LtiMembership.objects.values_list("identity__user__username", flat=True)
+    if user_ids is not None:
+        submissions = submissions.filter(user_id__in=user_ids)
+        listed = listed.filter(identity__user_id__in=user_ids)
+    submissions = list(submissions)
     linked = set(LtiResourceLink.objects.filter(context__members__isnull=False).values_list("assignment_id",
                                                                                            flat=True))
+    submitted = set(Submission.objects.order_by().values_list("assignment_id", flat=True).distinct())
     students = sorted({s.user.username for s in submissions} | set(listed))
-    assignments = [a for a in ASSIGNMENTS if a in linked or any(s.assignment_id == a for s in submissions)]
+    assignments = [a for a in ASSIGNMENTS if a in linked or a in submitted]
     users = {user.username: user for user in get_user_model().objects.filter(username__in=students)}
     by_pair: dict[tuple[int, str], list[Submission]] = defaultdict(list)
     for submission in submissions:
         by_pair[submission.user_id, submission.assignment_id].append(submission)
     adjusted: dict[tuple[int, str], list[TermAdjustment]] = defaultdict(list)
-    for adjustment in Adjustment.objects.filter(assignment_id__in=assignments):  # in their order, as adjustments_of
+    adjustments = Adjustment.objects.filter(assignment_id__in=assignments)
+    if user_ids is not None:
+        adjustments = adjustments.filter(user_id__in=user_ids)
+    for adjustment in adjustments:  # in their order, as adjustments_of
         adjusted[adjustment.user_id, adjustment.assignment_id].append(TermAdjustment(adjustment.points,
                                                                                      adjustment.reason))
     rows = []
