@@ -69,6 +69,8 @@ PAGE_TEXT: dict[str, str] = {
         "{stage}: {passed} of {total} hidden tests passed ({waiting} count once the values are right)"),
     "gradescope.points": "{points} of {max_points} points.",
     "gradescope.passed": "Passed.",
+    "nav.home": "Home",
+    "nav.submission": "Back to your submission",
 }
 
 MINUS = "\u2212"  # the minus sign, not a hyphen
@@ -128,11 +130,18 @@ def _stage_summaries(row: GradedRow) -> list[dict]:
             "points": total.points, "max_points": total.max_points,
             "waiting": text["tests_waiting"].format(count=total.waiting) if total.waiting else "",
             "messages": [{"status": _status_class(tests[0]), "text": tests[0].message(row.language),
+                          "code": _is_code(tests[0].message(row.language)),
                           "label": text["message_label_tests" if len(tests) > 1 else "message_label"].format(
                               label=text[_label_key(tests[0])], count=len(tests))}
                          for tests in groups.values()],
         })
     return summaries
+
+
+def _is_code(message: str) -> bool:
+    """Whether a message is shown as code, keeping its lines (a traceback, printed output, a table
+    of values): it has more than one line. A one-line finding is a sentence, shown as prose."""
+    return "\n" in message.strip()
 
 
 def _status_class(test: ScoredTest) -> str:
@@ -184,11 +193,14 @@ def _score_lines(row: GradedRow, text: Mapping[str, str]) -> list[tuple[str, str
     return lines
 
 
-def feedback_html(row: GradedRow, zone: tzinfo | None = None, stylesheets: tuple[str, ...] = ()) -> str:
+def feedback_html(row: GradedRow, zone: tzinfo | None = None, stylesheets: tuple[str, ...] = (),
+                  submission_url: str | None = None) -> str:
     """The student's page, in the language of the submitted notebook; times in ``zone`` (the
     service passes the course's), else as ``grade`` read them (the due date's offset). Self-contained
-    (its style inline), or, served by the submission service, styled by its ``stylesheets`` (URLs)."""
+    (its style inline), or, served by the submission service, styled by its ``stylesheets`` (URLs)
+    and headed by links to the service's home and to the submission's page (``submission_url``)."""
     text = page_text(row.language)
+    links = [("/", text["nav.home"]), (submission_url, text["nav.submission"])] if submission_url else []
     return templates.get_template("feedback.html.j2").render(
         lang=languages.HTML_LANG.get(row.language, "en"), student_id=row.student_id,
         assignment_id=row.assignment_id, score=row.score, max_score=row.max_score, graded=row.graded,
@@ -197,5 +209,5 @@ def feedback_html(row: GradedRow, zone: tzinfo | None = None, stylesheets: tuple
         stages=_stage_summaries(row), text=text, time_lines=_time_lines(row.submission_time, text, zone),
         score_lines=_score_lines(row, text),
         heading=text["heading"].format(assignment_id=row.assignment_id, student_id=row.student_id),
-        not_graded=text["not_graded"].format(status=row.status_text()), stylesheets=stylesheets,
+        not_graded=text["not_graded"].format(status=row.status_text()), stylesheets=stylesheets, links=links,
     )

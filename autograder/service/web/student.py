@@ -178,7 +178,8 @@ def submission_feedback(request, submission_id: int):
     result = result_of(submission)
     if result["row"] is None or (result["seen"] != Visibility.EVERYTHING and not request.user.is_staff):
         raise Http404
-    return HttpResponse(feedback_html(result["row"], settings.CONFIG.time_zone, STYLESHEET_URLS),
+    return HttpResponse(feedback_html(result["row"], settings.CONFIG.time_zone, STYLESHEET_URLS,
+                                      submission_url=f"/submissions/{submission.id}"),
                         content_type="text/html; charset=utf-8")
 
 
