@@ -122,6 +122,24 @@ def test_an_instructor_adds_an_assignment_by_deep_linking(service, person):
     assert service.query("SELECT is_staff FROM auth_user WHERE username = 'teacher-deep'") == [(1,)]
 
 
+def test_the_deep_linking_page_marks_what_the_course_links_and_cancel_adds_nothing(service, person):
+    link_id = add_assignment(service, person, "marked")
+    launch(service, person, "teacher-marked", "marked", link_id, role="Instructor")  # the service learns of it
+    page = person(service, "teacher-marked", "marked", "Instructor")
+    page.click("#add-tool")
+    page.wait_for_selector("#offers")
+    linked = page.locator("#offers tr.linked")
+    assert linked.count() == 1
+    assert "01 Attention scores" in linked.inner_text()
+    assert "Already in this course" in linked.inner_text()
+    assert page.inner_text(f"#add-{A01}") == "Add a second link"
+    assert page.inner_text(f"#add-{A02}") == "Add to the course"
+    assert "Adding one again makes a second link" in page.inner_text("main")
+    page.click("#cancel")  # an empty deep linking response: back in the LMS, nothing added
+    page.wait_for_url(re.compile(r"/course/marked/$"))
+    assert service.lms.query("SELECT COUNT(*) FROM lti_platform_resourcelink WHERE course_id = 'marked'") == [(1,)]
+
+
 def test_a_student_launches_submits_reads_feedback_and_the_score_reaches_the_lms(service, person, tmp_path):
     link_id = add_assignment(service, person, "course1")
     page = launch(service, person, "ana", "course1", link_id)
@@ -196,7 +214,8 @@ def test_a_score_the_lms_refuses_fails_with_its_reason_and_is_sent_again_from_th
     assert receipts(service, "fay") == []
 
     teacher = launch(service, person, "teacher-dropped", "dropped", link_id, role="Instructor")
-    assert teacher.url == f"{service.url}/instructor/"
+    assert teacher.url == f"{service.url}/instructor/class?sort={A01}"  # the class, by the link's assignment
+    teacher.goto(f"{service.url}/instructor/")
     row = teacher.locator("#passbacks tr", has_text="fay")
     assert "failed: the LMS refused it" in row.inner_text()
     assert "User not found in course or is not a student" in row.inner_text()
@@ -456,6 +475,7 @@ def test_a_launch_cannot_point_the_service_at_another_host(service, person, tmp_
             assert "--service-host" in why
 
             teacher = launch(service, person, f"teacher-{course}", course, link_id, role="Instructor", **knobs)
+            teacher.goto(f"{service.url}/instructor/")
             row = teacher.locator("#passbacks tr", has_text=f"sly-{label}").inner_text()
             assert "is not on the hosts registered for lms" in row
             teacher.goto(f"{service.url}/instructor/class")

@@ -9,6 +9,7 @@ item of the assignment's maximum.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from pylti1p3.deep_link_resource import DeepLinkResource
@@ -16,6 +17,7 @@ from pylti1p3.lineitem import LineItem
 
 from autograder.service.lti.launch import ASSIGNMENT_PARAMETER, ServiceLaunch
 from autograder.service.lti.titles import assignment_title
+from autograder.service.models import LtiContext, LtiResourceLink
 from autograder.service.policy import max_score
 from autograder.student.curriculum import ASSIGNMENTS
 
@@ -34,12 +36,26 @@ class Offer:
     assignment_id: str
     title: str
     response_jwt: str  # the signed deep linking response that adds this assignment
+    links_already: int  # how many links to it the course holds (the service has seen launched)
 
 
-def offers(launch: ServiceLaunch, launch_url: str) -> tuple[str, list[Offer]]:
-    """Where the LMS takes the response back, and one signed offer per assignment."""
+@dataclass(frozen=True)
+class Offers:
+    return_url: str  # where the LMS takes a response back
+    items: list[Offer]
+    cancel_jwt: str  # a response with no content items (LTI Deep Linking allows it): the LMS adds nothing
+
+    @property
+    def any_linked(self) -> bool:
+        return any(offer.links_already for offer in self.items)
+
+
+def offers(launch: ServiceLaunch, launch_url: str, context: LtiContext) -> Offers:
+    """One signed offer per assignment, with the links the course already has to it, and a signed
+    way back that adds nothing."""
     deep_link = launch.get_deep_link()
     settings = launch.get_launch_data()["https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"]
+    linked = Counter(LtiResourceLink.objects.filter(context=context).values_list("assignment_id", flat=True))
     made = []
     for assignment in ASSIGNMENTS:
         title = assignment_title(assignment)
@@ -47,5 +63,5 @@ def offers(launch: ServiceLaunch, launch_url: str) -> tuple[str, list[Offer]]:
                      .set_resource_id(assignment).set_tag(LINE_ITEM_TAG))
         link = (WindowLink().set_url(launch_url).set_title(title).set_custom_params({ASSIGNMENT_PARAMETER: assignment})
                 .set_lineitem(line_item))
-        made.append(Offer(assignment, title, deep_link.get_response_jwt([link])))
-    return settings["deep_link_return_url"], made
+        made.append(Offer(assignment, title, deep_link.get_response_jwt([link]), linked[assignment]))
+    return Offers(settings["deep_link_return_url"], made, deep_link.get_response_jwt([]))

@@ -161,6 +161,7 @@ class Accepted:
     role: str
     deep_linking: bool
     link: LtiResourceLink | None  # a resource link launch's link (and its assignment)
+    context: LtiContext  # the course it came from
 
 
 def _username(platform, wanted: str, taken) -> str:
@@ -238,11 +239,10 @@ def accept(launch: ServiceLaunch) -> Accepted:
     platform = platform_for(body["iss"], launch.get_client_id())
     deployment = LtiDeployment.objects.get(platform=platform, deployment_id=body[CLAIM + "deployment_id"])
     with transaction.atomic():
-        link = None if deep_linking else _link(_context(deployment, body), body)
+        context = _context(deployment, body)
+        link = None if deep_linking else _link(context, body)
         identity = _person(platform, body, role)
-        if deep_linking:
-            _context(deployment, body)
-        elif role == STUDENT:
+        if role == STUDENT:
             LtiLinkUser.objects.update_or_create(link=link, identity=identity,
                                                  defaults={"last_launch_at": timezone.now()})
-    return Accepted(identity.user, role, deep_linking, link)
+    return Accepted(identity.user, role, deep_linking, link, context)

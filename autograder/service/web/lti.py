@@ -6,7 +6,7 @@ key set (``/lti/jwks``)."""
 from __future__ import annotations
 
 import logging
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
 from django.contrib.auth import login as sign_in
@@ -65,15 +65,15 @@ def launch(request):
         return _refused(request, refusal)
     sign_in(request, accepted.user, backend="django.contrib.auth.backends.ModelBackend")
     if accepted.deep_linking:
-        return_url, items = offers(message, launch_url())
-        response = page(request, "lti/deep_link.html", {"return_url": return_url, "offers": items})
-        # The one form that leaves the service: each assignment's button posts to the LMS.
-        target = urlsplit(return_url)
+        offered = offers(message, launch_url(), accepted.context)
+        response = page(request, "lti/deep_link.html", {"offered": offered})
+        # The one form that leaves the service: each assignment's button (and Cancel) posts to the LMS.
+        target = urlsplit(offered.return_url)
         response["Content-Security-Policy"] = POLICY.replace(
             "form-action 'self'", f"form-action 'self' {target.scheme}://{target.netloc}")
         return response
-    if accepted.role == INSTRUCTOR:
-        return redirect("/instructor/")
+    if accepted.role == INSTRUCTOR:  # the class, by the assignment the link is for
+        return redirect(f"/instructor/class?{urlencode({'sort': accepted.link.assignment_id})}")
     return redirect(f"/assignments/{accepted.link.assignment_id}")
 
 

@@ -134,6 +134,11 @@ SERVICE_TEXT: dict[str, str] = {
     "lti.deep_link.help": "Each assignment becomes a link in your course that opens in a window of its own, with a"
                           " gradebook column that its scores are sent to.",
     "lti.deep_link.add": "Add to the course",
+    "lti.deep_link.already": "Already in this course",
+    "lti.deep_link.add_again": "Add a second link",
+    "lti.deep_link.again_help": "Assignments marked \"Already in this course\" have a link there that someone has"
+                                " launched. Adding one again makes a second link, with a second gradebook column.",
+    "lti.deep_link.cancel": "Cancel: back to the course, nothing added",
     "policy.zone": "without an offset: the course's time, {zone} (now {offset})",
     "policy.not_saved": "Not saved: the fields marked below need another value.",
     "policy.not_a_time": "{typed} is not a date and time. Write it as 2026-03-01 23:59 (the course's time, {zone}),"
