@@ -3,8 +3,9 @@
 The demo is started as the make target starts it (``python -m autograder service lti demo``, on
 free ports, in a temporary folder), and its printed addresses are all the test knows: in
 Chromium, the stand-in LMS's page has a launch button per link and person; a learner launches,
-submits, reads the score, and the score arrives in the LMS's gradebook; the instructor's launch
-opens the instructor's pages. Ctrl-C (SIGINT) stops the LMS and the service, each cleanly.
+submits, reads the score, and the score arrives in the LMS's gradebook (by name, in the LMS's
+clock, with a link to the feedback page; a learner sees only her own); the instructor's launch
+opens the class table sorted by the link's assignment. Ctrl-C (SIGINT) stops the LMS and the service, each cleanly.
 
 Against the demo's own service (its database, its command line): a student on the roster who
 then comes from the LMS is two accounts, and grades.csv lists both; ``service accounts
@@ -145,19 +146,38 @@ def test_the_demo_prints_a_launch_button_per_link_and_person(demo, page):
 
 
 def test_a_learner_launches_submits_and_the_score_reaches_the_lms(demo, page, tmp_path):
-    page.goto(demo.person["ana"])  # the address printed for ana: her course at the LMS
+    page.goto(demo.person["ana"])  # the address printed for ana: her course at the LMS, as docs/service/lti.md says
+    page.wait_for_url(f"{demo.lms}/course/demo/")
+    assert page.locator("a.tool-link").all_inner_texts()[0] == "Launch 01 Attention scores"
+    assert "Signed in as Ana Learner" in page.inner_text("body")
+    assert page.locator("#add-tool").count() == 0  # adding tools is the teacher's
+    docs = (KIT_ROOT / "docs" / "service" / "lti.md").read_text()
+    assert "opens the course's page" in docs
+    assert "**Launch ...** link per assignment" in docs
     page.click("a.tool-link >> nth=0")  # "Launch 01 Attention scores"
     page.wait_for_url(f"{demo.service}/assignments/{A01}")
     assert submit(page, demo.service, notebook_bytes("ada_full_marks", A01), tmp_path) == "Score: 100 of 100"
-    shown = wait_for_text(page, demo.gradebook, "lms-ana")
-    assert re.search(r"01 Attention scores\s+lms-ana\s+100\.0 / 100\.0", shown), shown
+    shown = wait_for_text(page, demo.gradebook, "Ana Learner")
+    assert "lms-ana" not in shown
+    # The LMS's clock (UTC), to the second, with its offset.
+    assert re.search(r"01 Attention scores\s+Ana Learner\s+100\.0 / 100\.0\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+0000\s",
+                     shown), shown
+    feedback = page.locator("#gradebook a")
+    assert re.fullmatch(re.escape(demo.service) + r"/submissions/\d+/feedback", feedback.get_attribute("href"))
+    feedback.click()
+    page.wait_for_selector("p.score")
+    assert page.inner_text("p.score") == "100 / 100"
 
 
-def test_the_instructor_launches_into_the_instructor_pages(demo, page):
+def test_the_instructor_launches_into_the_class_by_that_assignment(demo, page):
+    page.goto(demo.person["teacher"])
+    assert page.locator("#add-tool").count() == 1
     page.goto(demo.lms + "/")
-    page.get_by_role("button", name="Launch as Tess Teacher").first.click()
-    page.wait_for_url(re.compile(re.escape(demo.service) + "/instructor/"))
-    assert page.locator("h1").count() == 1
+    page.get_by_role("button", name="Launch as Tess Teacher").first.click()  # "01 Attention scores"
+    page.wait_for_url(f"{demo.service}/instructor/class?sort={A01}")
+    sorted_by = page.locator("th[aria-sort=ascending]")
+    assert sorted_by.count() == 1
+    assert "01" in sorted_by.inner_text()
 
 
 def test_two_accounts_of_one_person_merge_into_one_row_per_person(demo, browser, tmp_path):
@@ -206,6 +226,17 @@ def test_two_accounts_of_one_person_merge_into_one_row_per_person(demo, browser,
         assert time.monotonic() < deadline, "the merged score never reached the LMS"
         time.sleep(0.5)
     service.close()  # its command line's folder (the demo's data stays the demo's)
+
+
+def test_the_lms_gradebook_shows_a_learner_only_her_own_scores(demo, page):
+    """After the test above, ben's (merged) score is in the gradebook beside ana's."""
+    page.goto(demo.person["teacher"])
+    page.goto(demo.gradebook)
+    everyone = page.locator("#gradebook tbody td:nth-child(2)").all_inner_texts()
+    assert {"Ana Learner", "Ben Learner"} <= set(everyone)
+    page.goto(demo.person["ana"])
+    page.goto(demo.gradebook)
+    assert set(page.locator("#gradebook tbody td:nth-child(2)").all_inner_texts()) == {"Ana Learner"}
 
 
 def test_ctrl_c_stops_the_lms_and_the_service_cleanly(demo):

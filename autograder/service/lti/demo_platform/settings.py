@@ -23,6 +23,7 @@ DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": str(DAT
 # The browser also holds the tool's cookies for 127.0.0.1 (cookies ignore ports): names of its own.
 SESSION_COOKIE_NAME = "platform_session"
 USE_TZ = True
+TIME_ZONE = "UTC"  # the LMS's own clock (Django's default is America/Chicago)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGGING = {"version": 1, "disable_existing_loggers": False,
            "handlers": {"console": {"class": "logging.StreamHandler"}},

@@ -124,10 +124,17 @@ def enter(request, course_id: str, user: str):
     return redirect(wanted if own_page else f"/course/{member.course_id}/")
 
 
+def _teaches(request) -> bool:
+    return ROLES["Instructor"] in request.session.get("roles", [])
+
+
 def course_page(request, course_id: str):
+    """The course as its signed-in person sees it: a launch link per assignment; a teacher also
+    adds tools."""
     course = get_object_or_404(Course, course_id=course_id)
     return render(request, "course.html", {"course": course, "links": ResourceLink.objects.filter(course=course),
-                                           "user": request.session.get("user"), "name": request.session.get("name")})
+                                           "user": request.session.get("user"), "name": request.session.get("name"),
+                                           "teacher": _teaches(request)})
 
 
 def _start(request, course: Course, link: ResourceLink | None):
@@ -210,9 +217,16 @@ def deep_link_return(request, hint: str):
 
 
 def gradebook(request, course_id: str):
+    """The scores the tool sent back, by person's name: all of them for a teacher (or someone not
+    signed in, as the demo's printed address opens it), a learner's own for a learner."""
     course = get_object_or_404(Course, course_id=course_id)
-    return render(request, "gradebook.html", {"course": course, "scores": Score.objects.filter(
-        line_item__course=course).select_related("line_item").order_by("line_item_id", "user_id")})
+    scores = Score.objects.filter(line_item__course=course).select_related("line_item")
+    signed_in = request.session.get("course") == course.course_id and request.session.get("user")
+    if signed_in and not _teaches(request):
+        scores = scores.filter(user_id=f"lms-{request.session['user']}")
+    names = dict(Member.objects.filter(course=course).values_list("user_id", "name"))
+    rows = [(score, names.get(score.user_id, score.user_id)) for score in scores.order_by("line_item_id", "user_id")]
+    return render(request, "gradebook.html", {"course": course, "rows": rows, "zone": settings.TIME_ZONE})
 
 
 # -- what the tool calls ------------------------------------------------------------------------------
