@@ -316,7 +316,8 @@ def test_the_counted_scores_hide_while_the_policy_hides_scores(service_data):
         assert (status["counting"], status["counts"]) == ("latest", True)
         assert not {"score", "counted_score", "counted_before"} & set(status)
         page = _page_of("hal_counts", second)
-        assert "88.25" not in page and 'id="counting"' not in page
+        assert "88.25" not in page
+        assert 'id="counting"' not in page
     finally:
         _counts_policy("latest")
 
