@@ -173,14 +173,17 @@ def test_received_at_is_iso_8601_with_its_offset(service_data):
 
 
 def _graded(submission_id: int, score: float) -> None:
-    """Record a grading of the submission through the queue's own claim and finish, as a worker does."""
-    from autograder.records.results import GradedRow, RowKind, RowStatus
+    """Record a grading of the submission through the queue's own claim and finish, as a worker does:
+    one passed test worth ``score`` (the service scores a row by its tests' points)."""
+    from autograder.records.results import GradedRow, RowKind, RowStatus, ScoredTest, TestStatus
     from autograder.service import queue
     from autograder.service.models import Grading, Submission
 
     submission = Submission.objects.get(id=submission_id)
     grading = queue.claim(Grading.objects.get(submission=submission).id, "test-worker")
-    row = GradedRow(submission.user.username, submission.assignment_id, RowStatus(RowKind.GRADED), score, 100.0)
+    test = ScoredTest("test_softmax", "softmax_naive", score, 100.0, TestStatus.PASSED)
+    row = GradedRow(submission.user.username, submission.assignment_id, RowStatus(RowKind.GRADED), score, 100.0,
+                    tests=(test,))
     assert queue.finish(grading, "test-worker", row.to_json(), score)
 
 
@@ -243,6 +246,120 @@ def test_the_feedback_address_is_given_only_when_the_policy_shows_the_feedback_a
     finally:
         policy.due_at, policy.visibility_before_due = None, "everything"
         policy.save()
+
+
+# -- which submission counts: the status and the submission page say when a score was replaced ------------
+def _counts_policy(counts: str, due_at=None, visibility_before_due: str = "everything"):
+    from autograder.service.policy import policy_for
+
+    policy = policy_for(A01)
+    policy.counts, policy.due_at, policy.visibility_before_due = counts, due_at, visibility_before_due
+    policy.save()
+    return policy
+
+
+def _two_graded(name: str, first: float, second: float) -> tuple[str, int, int]:
+    token = _token_of(_student(name))
+    ids = []
+    for run, score in (("one", first), ("two", second)):
+        made = _submit(token, A01, notebook_bytes("ada_full_marks", A01, run=f"{name}{run}"), f"{A01}.ipynb")
+        ids.append(made.json()["id"])
+        _graded(ids[-1], score)
+    return token, ids[0], ids[1]
+
+
+def _page_of(name: str, submission_id: int, language: str = "en") -> str:
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    browser = Client(HTTP_HOST=HOST)
+    browser.force_login(User.objects.get(username=name))
+    answer = browser.get(f"/submissions/{submission_id}?lang={language}")
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def test_under_latest_a_lower_score_replaces_a_higher_one_and_the_status_and_page_say_so(service_data):
+    _counts_policy("latest")
+    token, first, second = _two_graded("lea_counts", 88.25, 25.0)
+    status = _api(token).get(f"/api/v1/submissions/{second}").json()
+    assert (status["counting"], status["counts"]) == ("latest", True)
+    assert (status["score"], status["counted_score"], status["counted_before"]) == (25.0, 25.0, 88.25)
+    earlier = _api(token).get(f"/api/v1/submissions/{first}").json()
+    assert (earlier["counts"], earlier["counted_score"], earlier["counted_before"]) == (False, 25.0, None)
+    assert f"This submission now counts for {A01} (before: 88.25)." in _page_of("lea_counts", second)
+    assert 'id="counting"' not in _page_of("lea_counts", first)
+
+
+def test_under_best_a_lower_score_leaves_the_best_counting_and_the_page_says_so(service_data):
+    _counts_policy("best")
+    try:
+        token, first, second = _two_graded("bea_counts", 88.25, 25.0)
+        status = _api(token).get(f"/api/v1/submissions/{second}").json()
+        assert (status["counting"], status["counts"], status["counted_score"]) == ("best", False, 88.25)
+        assert _api(token).get(f"/api/v1/submissions/{first}").json()["counts"] is True
+        assert "Your best submission (88.25) still counts." in _page_of("bea_counts", second)
+        assert "仍计入成绩的是你分数最高的提交（88.25）。" in _page_of("bea_counts", second, "zh")
+        better = _two_graded("bob_counts", 25.0, 88.25)  # simply the better one: nothing extra
+        assert 'id="counting"' not in _page_of("bob_counts", better[2])
+    finally:
+        _counts_policy("latest")
+
+
+def test_the_counted_scores_hide_while_the_policy_hides_scores(service_data):
+    from django.utils import timezone
+
+    _counts_policy("latest", timezone.now() + timedelta(days=3), "public")
+    try:
+        token, _, second = _two_graded("hal_counts", 88.25, 25.0)
+        status = _api(token).get(f"/api/v1/submissions/{second}").json()
+        assert (status["counting"], status["counts"]) == ("latest", True)
+        assert not {"score", "counted_score", "counted_before"} & set(status)
+        page = _page_of("hal_counts", second)
+        assert "88.25" not in page
+        assert 'id="counting"' not in page
+    finally:
+        _counts_policy("latest")
+
+
+def test_the_submission_page_says_when_the_score_goes_to_the_lms_gradebook(service_data):
+    from django.utils import timezone
+
+    from autograder.service.lti import passback
+    from autograder.service.models import (
+        LtiContext,
+        LtiDeployment,
+        LtiIdentity,
+        LtiLinkUser,
+        LtiPlatform,
+        LtiResourceLink,
+        ScorePassback,
+    )
+
+    student = _student("gil_gradebook")
+    token = _token_of(student)
+    platform = LtiPlatform.objects.create(name="gradebook-lms", issuer="https://lms.example.edu", client_id="kit",
+                                          auth_login_url="https://lms.example.edu/auth",
+                                          auth_token_url="https://lms.example.edu/token",
+                                          key_set_url="https://lms.example.edu/keys")
+    context = LtiContext.objects.create(deployment=LtiDeployment.objects.create(platform=platform, deployment_id="1"),
+                                        context_id="course", lineitems_url="https://lms.example.edu/lineitems")
+    link = LtiResourceLink.objects.create(context=context, resource_link_id="a01", assignment_id=A01)
+    identity = LtiIdentity.objects.create(platform=platform, subject="gil", user=student)
+    LtiLinkUser.objects.create(link=link, identity=identity, last_launch_at=timezone.now())
+    unlaunched = _two_graded("nia_gradebook", 50.0, 60.0)[2]
+    submitted = _submit(token, A01, notebook_bytes("ada_full_marks", A01, run="gil"), f"{A01}.ipynb").json()["id"]
+    _graded(submitted, 70.0)  # the queue owes the LMS the score that counts
+
+    assert "Your score will be sent to your course&#x27;s gradebook." in _page_of("gil_gradebook", submitted)
+    assert "你的分数将发送到课程的成绩册。" in _page_of("gil_gradebook", submitted, "zh")
+    owed = ScorePassback.objects.get(submission_id=submitted)
+    owed.state, owed.claimed_by = "sending", "test-sender"
+    owed.save()
+    assert passback.delivered(owed, "test-sender")
+    assert "Your score was sent to your course&#x27;s gradebook." in _page_of("gil_gradebook", submitted)
+    assert "Sua nota foi enviada ao boletim de notas do seu curso." in _page_of("gil_gradebook", submitted, "pt")
+    assert 'id="gradebook"' not in _page_of("nia_gradebook", unlaunched)  # no LMS launch: nothing owed
 
 
 # -- service token: refuses an unknown student unless --create -----------------------------------

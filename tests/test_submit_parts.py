@@ -12,6 +12,7 @@ import json
 import os
 import stat
 import threading
+import time
 
 import nbformat
 import pytest
@@ -24,6 +25,7 @@ from autograder.student.submitting import (
     assignment_named,
     make_submit,
     messages,
+    saved_at,
     service_address,
     verdict,
 )
@@ -161,6 +163,43 @@ def test_a_policy_that_hides_the_score_until_the_due_date_is_said_so():
     score_only = {key: value for key, value in GRADED.items() if key not in ("stages", "feedback_url")}
     lines, _ = verdict(score_only, SERVICE, messages("pt"))
     assert lines[:2] == [f"{A01}: 85 / 100 pontos", messages("pt")["details_later"]]
+
+
+def test_the_verdict_says_in_one_line_when_a_lower_score_replaced_a_higher_one_under_latest():
+    replaced = {**GRADED, "score": 25.0, "counting": "latest", "counts": True, "counted_score": 25.0,
+                "counted_before": 88.25}
+    lines, markup = verdict(replaced, SERVICE, messages("en"))
+    assert lines[1] == f"This submission now counts for {A01} (before: 88.25)."
+    assert f"<p>This submission now counts for {A01} (before: 88.25).</p>" in markup
+    assert verdict(replaced, SERVICE, messages("zh"))[0][1] == f"{A01} 现在计入成绩的是这次提交（之前：88.25）。"
+
+
+def test_the_verdict_says_the_best_score_still_counts_when_a_lower_one_comes_under_best():
+    lower = {**GRADED, "score": 25.0, "counting": "best", "counts": False, "counted_score": 88.25,
+             "counted_before": 88.25}
+    assert verdict(lower, SERVICE, messages("en"))[0][1] == "Your best submission (88.25) still counts."
+    assert verdict(lower, SERVICE, messages("zh"))[0][1] == "仍计入成绩的是你分数最高的提交（88.25）。"
+
+
+def test_the_verdict_says_nothing_more_for_a_first_or_better_submission():
+    plain = verdict(GRADED, SERVICE, messages("en"))[0]
+    for counting in ({"counting": "latest", "counts": True, "counted_score": 85.0, "counted_before": None},
+                     {"counting": "latest", "counts": True, "counted_score": 85.0, "counted_before": 60.0},
+                     {"counting": "best", "counts": True, "counted_score": 85.0, "counted_before": 60.0}):
+        assert verdict({**GRADED, **counting}, SERVICE, messages("en"))[0] == plain
+
+
+def test_the_files_saved_time_carries_its_offset_from_utc(tmp_path, monkeypatch):
+    path = tmp_path / f"{A01}.ipynb"
+    path.write_text("{}", encoding="utf-8")
+    os.utime(path, (1_796_000_000, 1_796_000_000))  # 2026-11-30 00:53:20 UTC
+    monkeypatch.setenv("TZ", "Asia/Shanghai")
+    time.tzset()
+    try:
+        assert saved_at(path) == "08:53:20 (UTC+08:00)"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
 
 
 # -- the token -----------------------------------------------------------------------------------------

@@ -122,6 +122,41 @@ def counted(submissions: list[ScoredSubmission], policy: AssignmentPolicy) -> Sc
     return max(graded, key=lambda item: (item.submission.received_at, item.submission.id))
 
 
+@dataclass(frozen=True)
+class Standing:
+    """Where one graded submission stands among its author's for the assignment: whether it is the
+    one that counts now, which one does, and which counted just before it came in (what a student
+    who submits again must be told they replaced, or did not)."""
+
+    counts: bool
+    counted: ScoredSubmission
+    before: ScoredSubmission | None  # the one that counted among those received before it
+
+    def change(self, score: float, counts: str) -> str:
+        """What a student should be told beyond the score: "replaced" (under "latest", this lower
+        score took a higher one's place), "best_counts" (under "best", a higher one still counts),
+        or "" (the first, or the better one)."""
+        if counts == Counting.LATEST and self.counts and self.before and self.before.row.score > score:
+            return "replaced"
+        if counts == Counting.BEST and not self.counts and self.counted.row.score > score:
+            return "best_counts"
+        return ""
+
+
+def standing(submission: Submission, policy: AssignmentPolicy) -> Standing | None:
+    """``submission``'s standing under ``policy``'s counting rule; None while it is not graded."""
+    adjustments = adjustments_of(submission.user, submission.assignment_id)
+    mine = (Submission.objects.filter(user=submission.user, assignment_id=submission.assignment_id)
+            .select_related("user").prefetch_related("gradings"))
+    items = [scored(other, policy, adjustments) for other in mine]
+    now = counted(items, policy)
+    if now is None or not any(item.submission.id == submission.id and item.row for item in items):
+        return None
+    earlier = [item for item in items if (item.submission.received_at, item.submission.id)
+               < (submission.received_at, submission.id)]
+    return Standing(now.submission.id == submission.id, now, counted(earlier, policy))
+
+
 def adjustments_of(user, assignment_id: str) -> tuple[TermAdjustment, ...]:
     return tuple(TermAdjustment(adjustment.points, adjustment.reason)
                  for adjustment in Adjustment.objects.filter(user=user, assignment_id=assignment_id))

@@ -78,6 +78,8 @@ MESSAGES: dict[str, str] = {
     "lost": ("Your notebook is stored, but the service stopped answering while it was graded ({reason}). The"
              " result will be on {url}; there is no need to submit again."),
     "score": "{assignment}: {score:g} / {max_score:g} points",
+    "counts_now": "This submission now counts for {assignment} (before: {before:g}).",
+    "best_counts": "Your best submission ({score:g}) still counts.",
     "stage": "{stage}: {passed}/{tests} tests passed, {points:g} / {max_points:g} points",
     "hidden_until_due": ("Graded. Until the due date your instructor shows only the public checks: run"
                          " check(\"<stage>\") here. The score and the feedback open then."),
@@ -151,6 +153,10 @@ def verdict(status: dict, service: str, said: Mapping[str, str]) -> tuple[list[s
                                         max_score=status["max_score"])
         lines.append(headline)
         markup += f"<p><strong>{html.escape(headline)}</strong></p>"
+        counting = counting_notice(status, said)
+        if counting:
+            lines.append(counting)
+            markup += _paragraphs([counting])
         if "stages" in status:
             items = ""
             for stage in status["stages"]:
@@ -176,6 +182,18 @@ def verdict(status: dict, service: str, said: Mapping[str, str]) -> tuple[list[s
     lines.append(said[key].format(url=service + address))
     markup += "<p>" + html.escape(lines[-1]).replace(url, f'<a href="{url}" target="_blank">{url}</a>') + "</p>"
     return lines, markup
+
+
+def counting_notice(status: dict, said: Mapping[str, str]) -> str:
+    """One line when this submission's score is not simply the better one that counts: under
+    "latest", it replaced a higher score; under "best", a higher one still counts. "" otherwise
+    (and from a service that does not say)."""
+    score, before, best = status.get("score"), status.get("counted_before"), status.get("counted_score")
+    if status.get("counting") == "latest" and status.get("counts") and before is not None and before > score:
+        return said["counts_now"].format(assignment=status["assignment"], before=before)
+    if status.get("counting") == "best" and not status.get("counts") and best is not None and best > score:
+        return said["best_counts"].format(score=best)
+    return ""
 
 
 def _token(service: str, said: Mapping[str, str], ask: Callable[[str], str]) -> str:
@@ -240,7 +258,7 @@ def make_submit(language: str, ask: Callable[[str], str] = getpass.getpass):
             raise SubmitProblem(said["no_service"])
         token = _token(service, said, ask)
         answer = _send(service, token, found, assignment, language, said)
-        sent = said["sent"].format(name=found.name, saved=_saved_at(found)) if found.path else \
+        sent = said["sent"].format(name=found.name, saved=saved_at(found.path)) if found.path else \
             said["sent_live"].format(name=found.name)
         _follow(service, token, answer, sent, wait, said, Shown())
 
@@ -274,8 +292,11 @@ def _follow(service: str, token: str, answer: dict, sent: str, wait: float, said
     shown.show([sent, *lines], _paragraphs([sent]) + markup)
 
 
-def _saved_at(found) -> str:
-    return datetime.fromtimestamp(found.path.stat().st_mtime).strftime("%H:%M:%S")
+def saved_at(path: os.PathLike) -> str:
+    """When the file was last saved, in this computer's time with its offset from UTC (the
+    service's times beside it carry theirs): ``20:32:53 (UTC+01:00)``."""
+    saved = datetime.fromtimestamp(os.stat(path).st_mtime).astimezone()
+    return f"{saved:%H:%M:%S} (UTC{saved.isoformat(timespec='seconds')[-6:]})"
 
 
 def _kernel_state() -> tuple[Mapping, str | None]:

@@ -5,7 +5,8 @@ for a refusal's text: en, zh or pt; the notebooks' ``submit()`` sends theirs) st
 ``GET /api/v1/submissions/<id>`` says where it is (while it waits, its place in the queue and
 ``poll_after``, the seconds before asking again) and, once graded, what the policy lets the
 student see: the score and, per stage, the tests passed and the feedback's text in the
-notebook's language, and the feedback page's address when the policy shows it.
+notebook's language, and the feedback page's address when the policy shows it; and whether it is
+the submission that counts now (with the score that counts, and the one it replaced).
 ``GET /api/v1/submissions`` lists the caller's own submissions, newest first, each as its own
 address answers (``?assignment=<id>`` for one assignment's). Times are ISO-8601 with their offset.
 Nothing of the hidden tests leaves the server but what the feedback page says.
@@ -94,16 +95,21 @@ def status(request, submission_id: int):
 
 def _described(submission: Submission) -> dict:
     """A submission as its owner may see it now (``result_of`` and the assignment's policy): where
-    it waits, or the score, the stages and the feedback page's address as far as the policy shows them."""
+    it waits, or the score, the stages and the feedback page's address as far as the policy shows them;
+    once graded, the counting rule (``counting``: latest or best), whether this one ``counts`` now and,
+    with the score, the score that counts and the one that counted before it came in (null: none)."""
     result = result_of(submission)
     body = {"id": submission.id, "assignment": submission.assignment_id, "state": result["state"],
             "received_at": iso_moment(submission.received_at), "page_url": f"/submissions/{submission.id}"}
     if result["row"] is None:
         return {**body, "position": result["position"], "poll_after": result["poll_after"]}
-    row, seen = result["row"], result["seen"]
+    row, seen, place = result["row"], result["seen"], result["standing"]
+    body.update(counting=result["counting"], counts=place.counts)
     if seen == Visibility.PUBLIC:
         return {**body, "visible": "public checks only until the due date"}
-    body.update(score=row.score, max_score=row.max_score, status=row.status.text())
+    body.update(score=row.score, max_score=row.max_score, status=row.status.text(),
+                counted_score=place.counted.row.score,
+                counted_before=place.before.row.score if place.before else None)
     if seen == Visibility.EVERYTHING:
         body["feedback_url"] = f"/submissions/{submission.id}/feedback"
         body["stages"] = [{"stage": total.stage, "passed": total.passed, "tests": total.total,

@@ -11,8 +11,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from autograder.feedback.page import feedback_html
 from autograder.service import accounts, metrics, queue
-from autograder.service.models import ApiToken, GradingState, Submission, Visibility
-from autograder.service.policy import adjustments_of, counted, policy_for, scored, visibility
+from autograder.service.models import (
+    ApiToken,
+    GradingState,
+    PassbackState,
+    ScorePassback,
+    Submission,
+    Visibility,
+)
+from autograder.service.policy import adjustments_of, counted, policy_for, scored, standing, visibility
 from autograder.service.web.common import (
     moment,
     own_submission,
@@ -134,7 +141,8 @@ def upload(request, assignment_id: str):
 
 def result_of(submission: Submission) -> dict:
     """What the reader may see of a submission now: its state, place in the queue (and when to look
-    again), score, page."""
+    again), score, page; once graded, the assignment's counting rule and the submission's standing
+    (``policy.standing``: whether it counts now, and what counted before it)."""
     gradings = list(submission.gradings.all())
     if not any(grading.state == GradingState.DONE for grading in gradings):
         # Waiting: the cheap answer that a page or a CI job asks for again and again.
@@ -145,7 +153,8 @@ def result_of(submission: Submission) -> dict:
                 "poll_after": queue.poll_after(place)}
     policy = policy_for(submission.assignment_id)
     item = scored(submission, policy, adjustments_of(submission.user, submission.assignment_id))
-    return {"state": "done", "row": item.row, "seen": visibility(policy, timezone.now()), "due": moment(policy.due_at)}
+    return {"state": "done", "row": item.row, "seen": visibility(policy, timezone.now()), "due": moment(policy.due_at),
+            "counting": policy.counts, "standing": standing(submission, policy)}
 
 
 @student_required
@@ -168,7 +177,36 @@ def submission_page(request, submission_id: int):
         time = row.submission_time
         if time is not None and time.days_late:
             texts["late_text"] = say(request, "result.late", days=time.days_late, penalty=f"{time.penalty:g}")
+        texts["counting_text"] = _counting_text(request, submission, result)
+        texts["gradebook_text"] = _gradebook_text(request, submission)
     return page(request, "submission.html", {"submission": submission, "result": result, **texts})
+
+
+def _counting_text(request, submission: Submission, result: dict) -> str:
+    """One line when this submission's score is not simply the better one that counts (as
+    ``submit()`` says it): under "latest" it replaced a higher score, under "best" a higher one
+    still counts; "" otherwise, and while the policy hides scores."""
+    place = result["standing"]
+    if result["seen"] == Visibility.PUBLIC or place is None:
+        return ""
+    change = place.change(result["row"].score, result["counting"])
+    if change == "replaced":
+        return say(request, "result.counts_now", assignment=submission.assignment_id,
+                   before=f"{place.before.row.score:g}")
+    if change == "best_counts":
+        return say(request, "result.best_counts", score=f"{place.counted.row.score:g}")
+    return ""
+
+
+def _gradebook_text(request, submission: Submission) -> str:
+    """Whether this submission's score went to the course's gradebook (LTI), or waits to: "" when
+    it was never owed there (no LMS launch, or another submission counts)."""
+    states = set(ScorePassback.objects.filter(submission=submission).values_list("state", flat=True))
+    if PassbackState.SENT in states:
+        return say(request, "result.gradebook_sent")
+    if states & {PassbackState.PENDING, PassbackState.SENDING}:
+        return say(request, "result.gradebook_pending")
+    return ""
 
 
 @student_required

@@ -57,14 +57,21 @@ SERVICE_TEXT: dict[str, str] = {
                           " check(\"<stage>\") in your notebook. The hidden tests' score and feedback open then.",
     "result.received": "Received {time} (the server's clock).",
     "result.late": "Late by {days} day(s): {penalty} points off.",
+    "result.counts_now": "This submission now counts for {assignment} (before: {before}).",
+    "result.best_counts": "Your best submission ({score}) still counts.",
+    "result.gradebook_sent": "Your score was sent to your course's gradebook.",
+    "result.gradebook_pending": "Your score will be sent to your course's gradebook.",
     "back": "Back to the assignment",
     "home": "Home",
     "token.heading": "API token for CI",
-    "token.help": "A CI job in your repository can submit with this token (see the course's template). Anyone with"
-                  " the token can submit as you: keep it in your repository's secrets only.",
+    "token.help": "Paste this token when submit() asks for it in your notebook (it is kept in your user's config"
+                  " folder on that computer, never in the notebook), or put it in a CI secret named KIT_TOKEN so"
+                  " that a CI job in your repository submits for you. Anyone with the token can submit as you:"
+                  " do not share it.",
     "token.new": "Make a new token",
     "token.revoke": "Revoke all my tokens",
-    "token.shown_once": "Your new token (shown only now; copy it into your repository's secret KIT_TOKEN):",
+    "token.shown_once": "Your new token (shown only now; copy it: paste it when submit() asks, or into the secret"
+                        " KIT_TOKEN):",
     "token.active": "Active tokens: {count}",
     "refused": "Your upload was not accepted, and nothing was stored.",
     "refusal.too_large": "The file is larger than {limit_mb} MB. Upload the .ipynb itself (outputs cleared:"
