@@ -128,7 +128,13 @@ def test_the_matrix_sorts_filters_and_pages_on_the_server(service_data):
     assert len(re.findall(r'<th scope="row">', last)) == 20
     assert 'rel="prev"' in last
     assert 'rel="next"' not in last
-    assert "Page 3 of 3: 20 of the 120 students found" in last
+    assert "120 of 120 students match “mx”. Page 3 of 3." in last
+    assert '<a href="?sort=total&amp;order=desc" id="clear-search">' in last
+    whole = client.get("/instructor/class?sort=total&order=desc").content.decode()
+    assert "Students in the class: 120." in whole  # no search: no count of matches, no clear link
+    assert "clear-search" not in whole
+    assert f"sort={A01}&amp;order=desc" in whole  # an unsorted score column sorts highest first
+    assert "sort=name&amp;order=asc" in whole  # names A to Z
     late = _cells(client.get(f"/instructor/class?q={ids[7]}").content.decode(), ids[7])
     assert "late (−" in late[1]  # the seeded late submission of the first assignment
     missing = _cells(client.get(f"/instructor/class?q={ids[9]}").content.decode(), ids[9])

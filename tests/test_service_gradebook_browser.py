@@ -58,7 +58,13 @@ def test_an_instructor_sorts_filters_and_pages_the_class(service, page):
     assert page.get_attribute("#class thead th:first-child", "aria-sort") == "ascending"
     assert "Page 1 of 3" in page.inner_text("#class-page-note")
 
-    page.click("#class thead th:last-child a")  # Total: ascending, then descending
+    arrow = "window.getComputedStyle(document.querySelector('#class thead th:%s a'), '::after').content"
+    assert page.evaluate(arrow % "first-child") == '" ▲"'  # the sorted column shows its way
+    assert page.evaluate(arrow % "last-child") == '" ↕"'
+    page.click("#class thead th:last-child a")  # Total: highest first, then lowest first
+    assert page.get_attribute("#class thead th:last-child", "aria-sort") == "descending"
+    assert page.evaluate(arrow % "last-child") == '" ▼"'
+    page.click("#class thead th:last-child a")
     assert page.get_attribute("#class thead th:last-child", "aria-sort") == "ascending"
     page.click("#class thead th:last-child a")
     assert page.get_attribute("#class thead th:last-child", "aria-sort") == "descending"
@@ -73,18 +79,23 @@ def test_an_instructor_sorts_filters_and_pages_the_class(service, page):
     column = page.locator("#class thead th", has_text=ASSIGNMENTS[1])
     column.locator("a").click()
     scores = [float(text.split()[0]) for text in page.locator("#class tbody td:nth-child(3)").all_inner_texts()]
-    assert scores == sorted(scores)
+    assert scores == sorted(scores, reverse=True)
+    button, field = page.locator("#class-filter button").bounding_box(), page.locator("#class-filter input[name=q]").bounding_box()
+    assert button["width"] < 200 and abs(button["y"] + button["height"] - field["y"] - field["height"]) < 2  # one row
 
     page.fill("#class-filter input[name=q]", "PW011")  # any case; the sort stays
     page.click("#class-filter button")
     assert sorted(_students(page)) == [f"pw{index:04d}" for index in range(110, 120)]
-    assert f"10 of the 10 students found ({STUDENTS} in the class)" in page.inner_text("#class-page-note")
-    assert page.get_attribute("#class thead th:nth-child(3)", "aria-sort") == "ascending"
+    assert f"10 of {STUDENTS} students match “PW011”." in page.inner_text("#class-page-note")
+    assert page.get_attribute("#class thead th:nth-child(3)", "aria-sort") == "descending"
     assert page.locator("#class-pages a").count() == 0
 
     page.fill("#class-filter input[name=q]", "nobody")
     page.click("#class-filter button")
     assert "No student matches" in page.inner_text("#class tbody")
+    page.click("#clear-search")
+    assert len(_students(page)) == 50 and page.locator("#clear-search").count() == 0
+    assert page.input_value("#class-filter input[name=q]") == ""
 
     page.goto(f"{service.url}/instructor/class?q=pw0003")
     page.click("#class tbody th a")

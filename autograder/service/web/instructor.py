@@ -111,12 +111,14 @@ def class_table(request, fetched: list | None = None):
         return "?" + urlencode({key: value for key, value in (here | changes).items() if value})
 
     def column(key: str, label: str) -> dict:
-        """A sortable column head: its aria-sort, and the link that sorts by it (the other way when it is sorted)."""
+        """A sortable column head: its aria-sort (kit.css draws it as an arrow), and the link that
+        sorts by it: the other way when it is sorted, else names A to Z and scores highest first."""
         sorted_here = key == sort
+        first_descending = key != "name"
         return {"label": label, "key": key,
                 "aria_sort": ("descending" if descending else "ascending") if sorted_here else "none",
-                "href": link(sort=key, order="asc" if sorted_here and descending or not sorted_here else "desc",
-                             page="")}
+                "href": link(sort=key, order=("asc" if descending else "desc") if sorted_here
+                             else ("desc" if first_descending else "asc"), page="")}
 
     text = page_text(language_of(request))
     return page(request, "instructor/class.html", {
@@ -125,11 +127,18 @@ def class_table(request, fetched: list | None = None):
         "assignment_columns": [column(a, a) for a in matrix.assignments],
         "previous": link(page=shown.previous_page_number()) if shown.has_previous() else "",
         "next": link(page=shown.next_page_number()) if shown.has_next() else "",
-        "page_note": text["class.page"].format(page=shown.number, pages=shown.paginator.num_pages,
-                                               shown=len(shown.object_list), found=shown.paginator.count,
-                                               students=len(matrix.rows)),
+        "page_note": _page_note(text, search, shown, len(matrix.rows)),
+        "clear_search": link(q="", page="") if search.strip() else "",
         "charts": [_charts(summary, text) for summary in matrix.summaries],
         "lms_courses": LtiContext.objects.exists(), "fetched": fetched})
+
+
+def _page_note(text: Mapping[str, str], search: str, shown, students: int) -> str:
+    """How many students the class has, or how many of them the search finds; and which page, when there are more."""
+    note = (text["class.found"].format(found=shown.paginator.count, students=students, search=search.strip())
+            if search.strip() else text["class.count"].format(students=students))
+    pages = shown.paginator.num_pages
+    return note + (" " + text["class.page"].format(page=shown.number, pages=pages) if pages > 1 else "")
 
 
 def _charts(summary: AssignmentSummary, text: Mapping[str, str]) -> dict:
