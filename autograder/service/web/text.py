@@ -138,6 +138,10 @@ SERVICE_TEXT: dict[str, str] = {
     "policy.not_saved": "Not saved: the fields marked below need another value.",
     "policy.not_a_time": "{typed} is not a date and time. Write it as 2026-03-01 23:59 (the course's time, {zone}),"
                          " or with its offset from UTC, as 2026-03-01T23:59+01:00.",
+    "policy.no_such_time": "{typed} does not exist in {zone}: the clocks jump from {start} to {end} that night."
+                           " Type {end}, or give the time with its offset from UTC.",
+    "policy.twice_time": "{typed} happens twice in {zone}: the clocks go back an hour that night. Give its offset"
+                         " from UTC: {first} (the first time) or {second} (the second).",
     "policy.penalty_not_a_number": "{typed} is not a number: the late penalty is a percent of the maximum, from 0 to"
                                    " 100.",
     "policy.penalty_out_of_range": "The late penalty is a percent of the maximum, from 0 to 100, not {typed}.",
