@@ -408,6 +408,25 @@ def test_a_due_date_without_an_offset_is_the_courses_time_on_the_page_and_in_the
         assert policy_for(A04).due_at == datetime(2026, 12, 1, 23, 59, tzinfo=timezone.utc)
 
 
+def test_a_saved_policy_is_confirmed_after_the_redirect_and_the_form_leads_back(fresh_policy):
+    instructor = _instructor()
+    form = instructor.get(f"/instructor/policies/{A04}").content.decode()
+    assert '<a href="/instructor/" id="back-to-instructor">Back to the instructor page</a>' in form
+    assert 'aria-describedby="limits-hint"' in form  # the limits' hint is tied to both fields
+    with _in_paris():
+        saved = instructor.post(f"/instructor/policies/{A04}", _policy_fields(due_at="2026-12-01 23:59"))
+        assert saved.status_code == 302
+        assert saved["Location"] == f"/instructor/?saved={A04}"
+        shown = instructor.get(saved["Location"]).content.decode()
+        assert f"Policy of {A04} saved: due 2026-12-01 23:59 (UTC+01:00)." in shown
+        in_zh = instructor.get(f"/instructor/?saved={A04}&lang=zh").content.decode()
+        assert f"{A04} 的规则已保存：截止时间 2026-12-01 23:59 (UTC+01:00)。" in in_zh
+    instructor.get("/instructor/?lang=en")
+    instructor.post(f"/instructor/policies/{A04}", _policy_fields())
+    assert f"Policy of {A04} saved: no due date." in instructor.get(f"/instructor/?saved={A04}").content.decode()
+    assert "policy-saved" not in instructor.get("/instructor/?saved=nonsense").content.decode()
+
+
 LISBON = {"KIT_SERVICE_TIME_ZONE": "Europe/Lisbon"}
 SKIPPED = ("2027-03-28 01:30 does not exist in Europe/Lisbon: the clocks jump from 01:00 to 02:00 that night."
            " Type 02:00, or give the time with its offset from UTC.")

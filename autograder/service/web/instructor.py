@@ -50,7 +50,18 @@ def dashboard(request):
         "workers": workers, "grading_ready": any(w.state == WorkerState.READY for w in workers),
         "refusing": [w for w in workers if w.state == WorkerState.REFUSING], "counts": counts,
         "policies": [policy_for(a) for a in ASSIGNMENTS], "submissions": Submission.objects.count(),
-        **_lms(), "base_url": settings.CONFIG.base_url})
+        "saved": _saved_note(request), **_lms(), "base_url": settings.CONFIG.base_url})
+
+
+def _saved_note(request) -> str:
+    """After the policy page saves (``?saved=<assignment>``, so it shows without script), what the
+    stored policy now says, read again rather than carried in the address."""
+    assignment_id = request.GET.get("saved", "")
+    if assignment_id not in ASSIGNMENTS:
+        return ""
+    due = policy_for(assignment_id).due_at
+    return (say(request, "policy.saved", assignment=assignment_id, due=moment(due)) if due
+            else say(request, "policy.saved_no_due", assignment=assignment_id))
 
 
 def _lms() -> dict:
@@ -83,7 +94,7 @@ def policy(request, assignment_id: str):
         if form.is_valid():
             form.apply(current)
             current.save()
-            return redirect("/instructor/")
+            return redirect("/instructor/?" + urlencode({"saved": assignment_id}))
         values = {name: request.POST.get(name, "") for name in values} | {"accepting": "accepting" in request.POST}
         refusals = {name: " ".join(messages) for name, messages in form.refusals().items()}
     return page(request, "instructor/policy.html", {

@@ -135,6 +135,9 @@ SERVICE_TEXT: dict[str, str] = {
                           " gradebook column that its scores are sent to.",
     "lti.deep_link.add": "Add to the course",
     "policy.zone": "without an offset: the course's time, {zone} (now {offset})",
+    "policy.saved": "Policy of {assignment} saved: due {due}.",
+    "policy.saved_no_due": "Policy of {assignment} saved: no due date.",
+    "policy.back": "Back to the instructor page",
     "policy.not_saved": "Not saved: the fields marked below need another value.",
     "policy.not_a_time": "{typed} is not a date and time. Write it as 2026-03-01 23:59 (the course's time, {zone}),"
                          " or with its offset from UTC, as 2026-03-01T23:59+01:00.",
