@@ -105,7 +105,7 @@ def policy(request, assignment_id: str):
 
 
 @instructor_required
-def class_table(request, fetched: list | None = None):
+def class_table(request):
     """The class as a matrix: a student per row, the counted score per assignment, the total; the
     rows that ``q`` finds (in a name or id), sorted by ``sort`` (name, total or an assignment) in
     ``order``, ``page`` by page; and each assignment's histogram and most failed stages. All in
@@ -141,7 +141,7 @@ def class_table(request, fetched: list | None = None):
         "page_note": _page_note(text, search, shown, len(matrix.rows)),
         "clear_search": link(q="", page="") if search.strip() else "",
         "charts": [_charts(summary, text) for summary in matrix.summaries],
-        "lms_courses": LtiContext.objects.exists(), "fetched": fetched})
+        "lms_courses": LtiContext.objects.exists(), "fetched": request.session.pop(FETCHED, None)})
 
 
 def _page_note(text: Mapping[str, str], search: str, shown, students: int) -> str:
@@ -164,14 +164,19 @@ def _charts(summary: AssignmentSummary, text: Mapping[str, str]) -> dict:
                                 summary.failed_stages)}
 
 
+FETCHED = "fetched_class_lists"  # the session's key for what the last fetch found, shown once
+
+
 @instructor_required
 @require_POST
 def fetch_class_lists(request):
-    """Each LMS course's class list (Names and Role Provisioning), then the class table with them."""
-    fetched = [{"course": f"{context.deployment.platform.name}: {context.title or context.context_id}",
-                "students": result if isinstance(result, int) else None,
-                "why": "" if isinstance(result, int) else str(result)} for context, result in roster.fetch_all()]
-    return class_table(request, fetched)
+    """Each LMS course's class list (Names and Role Provisioning), then back to the class table
+    (post, redirect, get: reloading it fetches nothing again), which shows the result once."""
+    request.session[FETCHED] = [
+        {"course": f"{context.deployment.platform.name}: {context.title or context.context_id}",
+         "students": result if isinstance(result, int) else None,
+         "why": "" if isinstance(result, int) else str(result)} for context, result in roster.fetch_all()]
+    return redirect("/instructor/class")
 
 
 @instructor_required
