@@ -116,11 +116,22 @@ def test_the_histograms_and_failed_stages_agree_with_the_matrix(service, page):
         assert sum(counts) == graded
         assert len(counts) == 10
         assert histogram.locator("svg").get_attribute("role") == "img"
-        assert f"of the {graded} whose counted submission was graded" in histogram.locator("desc").text_content()
+        assert f"of the {graded} whose counted submission was graded; students without a graded submission are" \
+               " left out." in histogram.locator("desc").text_content()
+        assert [int(text) for text in histogram.locator("g.bar text.count").all_text_contents()] == counts
+        assert histogram.locator("text.tick").all_text_contents() == ["0 %", "50 %", "100 %"]
         stages = page.locator(f"#stages-{assignment} g.bar")
         failing = [int(count) for count in stages.evaluate_all("bars => bars.map(bar => bar.dataset.count)")]
         assert failing == sorted(failing, reverse=True)
         assert 0 < failing[0] <= graded
+        assert stages.locator("text.label").all_text_contents() == stages.evaluate_all(
+            "bars => bars.map(bar => bar.dataset.label)")  # each stage's name whole
+        for figure in (histogram, page.locator(f"#stages-{assignment}")):  # and every word inside its chart
+            outside = figure.locator("svg").evaluate(
+                "svg => [...svg.querySelectorAll('text')].filter(text => { const box = text.getBBox();"
+                " return box.x < -0.5 || box.y < -0.5 || box.x + box.width > svg.viewBox.baseVal.width + 0.5"
+                " || box.y + box.height > svg.viewBox.baseVal.height + 4; }).map(text => text.textContent)")
+            assert outside == [], outside
     # the highest band of the first assignment counts the matrix's scores of 90 % or more, page by page
     page.goto(f"{service.url}/instructor/class?sort={ASSIGNMENTS[0]}&order=desc")
     top, maximum = 0, max_score(ASSIGNMENTS[0])

@@ -174,7 +174,7 @@ SERVICE_TEXT: dict[str, str] = {
     "class.charts": "Scores and stages per assignment",
     "class.histogram": "Scores in {assignment}",
     "class.histogram_help": "Students per score band (percent of the maximum), of the {graded} whose counted"
-                            " submission was graded.",
+                            " submission was graded; students without a graded submission are left out.",
     "class.stages": "Stages failed in {assignment}",
     "class.stages_help": "Students failing each stage (a hidden test of it failed), most first, of the {graded}"
                          " graded.",
