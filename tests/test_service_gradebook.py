@@ -128,7 +128,7 @@ def test_the_matrix_sorts_filters_and_pages_on_the_server(service_data):
     assert len(re.findall(r'<th scope="row">', last)) == 20
     assert 'rel="prev"' in last
     assert 'rel="next"' not in last
-    assert re.search(r"120 of \d+ students match “mx”\. Page 3 of 3\.", last)  # of every student the test's service holds
+    assert re.search(r"120 of \d+ students match “mx”\. Page 3 of 3\.", last)
     assert '<a href="?sort=total&amp;order=desc" id="clear-search">' in last
     whole = client.get("/instructor/class?sort=total&order=desc").content.decode()
     assert re.search(r"Students in the class: \d+\.", whole)  # no search: no count of matches, no clear link
