@@ -525,6 +525,55 @@ def test_a_due_date_without_an_offset_is_the_courses_time_on_the_page_and_in_the
         assert policy_for(A04).due_at == datetime(2026, 12, 1, 23, 59, tzinfo=timezone.utc)
 
 
+def test_a_saved_policy_is_confirmed_after_the_redirect_and_the_form_leads_back(fresh_policy):
+    instructor = _instructor()
+    form = instructor.get(f"/instructor/policies/{A04}").content.decode()
+    assert '<a href="/instructor/" id="back-to-instructor">Back to the instructor page</a>' in form
+    assert 'aria-describedby="limits-hint"' in form  # the limits' hint is tied to both fields
+    with _in_paris():
+        saved = instructor.post(f"/instructor/policies/{A04}", _policy_fields(due_at="2026-12-01 23:59"))
+        assert saved.status_code == 302
+        assert saved["Location"] == f"/instructor/?saved={A04}"
+        shown = instructor.get(saved["Location"]).content.decode()
+        assert f"Policy of {A04} saved: due 2026-12-01 23:59 (UTC+01:00)." in shown
+        in_zh = instructor.get(f"/instructor/?saved={A04}&lang=zh").content.decode()
+        assert f"{A04} 的规则已保存：截止时间 2026-12-01 23:59 (UTC+01:00)。" in in_zh
+    instructor.get("/instructor/?lang=en")
+    instructor.post(f"/instructor/policies/{A04}", _policy_fields())
+    assert f"Policy of {A04} saved: no due date." in instructor.get(f"/instructor/?saved={A04}").content.decode()
+    assert "policy-saved" not in instructor.get("/instructor/?saved=nonsense").content.decode()
+
+
+LISBON = {"KIT_SERVICE_TIME_ZONE": "Europe/Lisbon"}
+SKIPPED = ("2027-03-28 01:30 does not exist in Europe/Lisbon: the clocks jump from 01:00 to 02:00 that night."
+           " Type 02:00, or give the time with its offset from UTC.")
+
+
+def test_a_due_time_the_courses_clock_skips_or_repeats_is_refused_on_the_page_and_in_the_command(
+        fresh_policy, service_data):
+    from dataclasses import replace
+    from zoneinfo import ZoneInfo
+
+    from django.conf import settings
+    from django.test import override_settings
+
+    from autograder.service.policy import policy_for
+
+    with override_settings(CONFIG=replace(settings.CONFIG, time_zone=ZoneInfo("Europe/Lisbon"))):
+        skipped = _instructor().post(f"/instructor/policies/{A04}", _policy_fields(due_at="2027-03-28 01:30"))
+        assert skipped.status_code == 400
+        assert _refusal_of(skipped, "due_at") == SKIPPED
+        twice = _instructor().post(f"/instructor/policies/{A04}?lang=pt", _policy_fields(due_at="2027-10-31 01:30"))
+        assert _refusal_of(twice, "due_at") == (
+            "2027-10-31 01:30 acontece duas vezes em Europe/Lisbon: nessa noite os relógios recuam uma hora. Indique"
+            " a diferença para UTC: 2027-10-31T01:30+01:00 (a primeira vez) ou 2027-10-31T01:30+00:00 (a segunda).")
+    assert policy_for(A04).due_at is None
+    refused = _service(service_data, "policy", A04, "--due", "2027-03-28 01:30", settings=LISBON)
+    assert refused.returncode == 2, refused.stderr
+    assert f"--due: {SKIPPED}" in refused.stderr.splitlines()
+    assert policy_for(A04).due_at is None
+
+
 def test_an_unknown_time_zone_is_refused_saying_what_to_write(service_data):
     refused = _service(service_data, "config", settings={"KIT_SERVICE_TIME_ZONE": "Mars/Olympus_Mons"})
     assert refused.returncode == 2

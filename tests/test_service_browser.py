@@ -128,7 +128,8 @@ def test_an_instructor_changes_a_policy_and_downloads_grades_csv(service, browse
     page.fill("#late_penalty_percent", "5")
     screenshot(page, "service-policy", tmp_path)
     page.click("#save-policy")
-    page.wait_for_url(re.compile(r"/instructor/$"))
+    page.wait_for_url(re.compile(r"/instructor/\?saved=02_self_attention$"))
+    assert page.inner_text("#policy-saved").startswith("Policy of 02_self_attention saved: due 2099-01-31 23:59")
     row = page.locator("#policies tr", has_text="02_self_attention").inner_text()
     assert "2099-01-31" in row
     assert "the score only" in row

@@ -58,7 +58,13 @@ def test_an_instructor_sorts_filters_and_pages_the_class(service, page):
     assert page.get_attribute("#class thead th:first-child", "aria-sort") == "ascending"
     assert "Page 1 of 3" in page.inner_text("#class-page-note")
 
-    page.click("#class thead th:last-child a")  # Total: ascending, then descending
+    arrow = "window.getComputedStyle(document.querySelector('#class thead th:%s a'), '::after').content"
+    assert page.evaluate(arrow % "first-child") == '" ▲"'  # the sorted column shows its way
+    assert page.evaluate(arrow % "last-child") == '" ↕"'
+    page.click("#class thead th:last-child a")  # Total: highest first, then lowest first
+    assert page.get_attribute("#class thead th:last-child", "aria-sort") == "descending"
+    assert page.evaluate(arrow % "last-child") == '" ▼"'
+    page.click("#class thead th:last-child a")
     assert page.get_attribute("#class thead th:last-child", "aria-sort") == "ascending"
     page.click("#class thead th:last-child a")
     assert page.get_attribute("#class thead th:last-child", "aria-sort") == "descending"
@@ -73,18 +79,26 @@ def test_an_instructor_sorts_filters_and_pages_the_class(service, page):
     column = page.locator("#class thead th", has_text=ASSIGNMENTS[1])
     column.locator("a").click()
     scores = [float(text.split()[0]) for text in page.locator("#class tbody td:nth-child(3)").all_inner_texts()]
-    assert scores == sorted(scores)
+    assert scores == sorted(scores, reverse=True)
+    button = page.locator("#class-filter button").bounding_box()
+    field = page.locator("#class-filter input[name=q]").bounding_box()
+    assert button["width"] < 200  # no longer a pill across the page
+    assert abs(button["y"] + button["height"] - field["y"] - field["height"]) < 2  # on the field's row
 
     page.fill("#class-filter input[name=q]", "PW011")  # any case; the sort stays
     page.click("#class-filter button")
     assert sorted(_students(page)) == [f"pw{index:04d}" for index in range(110, 120)]
-    assert f"10 of the 10 students found ({STUDENTS} in the class)" in page.inner_text("#class-page-note")
-    assert page.get_attribute("#class thead th:nth-child(3)", "aria-sort") == "ascending"
+    assert f"10 of {STUDENTS} students match “PW011”." in page.inner_text("#class-page-note")
+    assert page.get_attribute("#class thead th:nth-child(3)", "aria-sort") == "descending"
     assert page.locator("#class-pages a").count() == 0
 
     page.fill("#class-filter input[name=q]", "nobody")
     page.click("#class-filter button")
     assert "No student matches" in page.inner_text("#class tbody")
+    page.click("#clear-search")
+    assert len(_students(page)) == 50
+    assert page.locator("#clear-search").count() == 0
+    assert page.input_value("#class-filter input[name=q]") == ""
 
     page.goto(f"{service.url}/instructor/class?q=pw0003")
     page.click("#class tbody th a")
@@ -105,11 +119,22 @@ def test_the_histograms_and_failed_stages_agree_with_the_matrix(service, page):
         assert sum(counts) == graded
         assert len(counts) == 10
         assert histogram.locator("svg").get_attribute("role") == "img"
-        assert f"of the {graded} whose counted submission was graded" in histogram.locator("desc").text_content()
+        assert f"of the {graded} whose counted submission was graded; students without a graded submission are" \
+               " left out." in histogram.locator("desc").text_content()
+        assert [int(text) for text in histogram.locator("g.bar text.count").all_text_contents()] == counts
+        assert histogram.locator("text.tick").all_text_contents() == ["0 %", "50 %", "100 %"]
         stages = page.locator(f"#stages-{assignment} g.bar")
         failing = [int(count) for count in stages.evaluate_all("bars => bars.map(bar => bar.dataset.count)")]
         assert failing == sorted(failing, reverse=True)
         assert 0 < failing[0] <= graded
+        assert stages.locator("text.label").all_text_contents() == stages.evaluate_all(
+            "bars => bars.map(bar => bar.dataset.label)")  # each stage's name whole
+        for figure in (histogram, page.locator(f"#stages-{assignment}")):  # and every word inside its chart
+            outside = figure.locator("svg").evaluate(
+                "svg => [...svg.querySelectorAll('text')].filter(text => { const box = text.getBBox();"
+                " return box.x < -0.5 || box.y < -0.5 || box.x + box.width > svg.viewBox.baseVal.width + 0.5"
+                " || box.y + box.height > svg.viewBox.baseVal.height + 4; }).map(text => text.textContent)")
+            assert outside == [], outside
     # the highest band of the first assignment counts the matrix's scores of 90 % or more, page by page
     page.goto(f"{service.url}/instructor/class?sort={ASSIGNMENTS[0]}&order=desc")
     top, maximum = 0, max_score(ASSIGNMENTS[0])

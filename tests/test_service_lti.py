@@ -291,12 +291,15 @@ def test_the_class_list_from_the_lms_lists_students_who_submitted_nothing(servic
 
     teacher.click("#fetch-class-lists")  # Names and Role Provisioning
     assert "2 students on its class list" in teacher.locator("#class-lists li", has_text="lms: Roster").inner_text()
+    assert teacher.url == f"{service.url}/instructor/class"  # redirected after the post: a reload fetches nothing
     table = class_table(teacher)
     assert table["hal"][A02] == "0 missing"  # and missing for what other courses' students submitted
     assert all(cell == "0 missing" for cell in table["hal"].values())
     assert table["gus"][A02] == "100"
     assert "ivy" not in table  # a mentor is no student
     assert "teacher-roster" not in table
+    teacher.reload()
+    assert teacher.locator("#class-lists").count() == 0  # the result is shown once
 
     users = service.query("SELECT COUNT(*) FROM auth_user")
     page = launch(service, person, "hal", course, link_id)  # his first launch finds the user the list made

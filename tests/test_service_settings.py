@@ -112,6 +112,7 @@ def test_serve_answers_to_the_settings_files_base_url_and_its_links_carry_it(tmp
         answer = requests.get(live.url + "/", headers={"Host": f"kit-public.test:{port}"}, timeout=30)
         assert answer.status_code == 200  # the public name is served, not refused as a bad host
         assert f"Serving on {public}" in live.log.read_text()
+        assert "Course time zone: UTC (due times typed without an offset are read in it" in live.log.read_text()
         roster = live.root / "roster.csv"
         roster.write_text("student_id\nalma\n")
         link = live.cli("--config", str(settings), "links", str(roster)).stdout.strip().splitlines()[-1].split(",")[-1]

@@ -439,6 +439,8 @@ def _serve(args: argparse.Namespace, config: ServiceConfig, metrics_folder: Path
     owner = ensure_web_user(config.web_user) if os.geteuid() == 0 else None
     prepare_data_dir(config.data_dir, owner)
     record_listening(config)
+    print(f"Course time zone: {config.time_zone} (due times typed without an offset are read in it; run the"
+          " service commands with the same settings)", flush=True)
     demo_links_base = link_base_url(config) if args.demo else ""
     if config.origins["base_url"].kind == "default" and not config.listens_on_loopback:
         print(f"serve: base_url is the built-in default {config.base_url}, but serve listens on {config.host}: pages"
@@ -455,6 +457,9 @@ def _serve(args: argparse.Namespace, config: ServiceConfig, metrics_folder: Path
         print("Demo course: sign in with these links (each is a person's own):")
         for line in _seed_demo(demo_links_base, config.signin_link_days):
             print("  " + line)
+    elif args.demo:
+        print(f"Demo course: already in {config.data_dir}, so no new sign-in links; make one with"
+              " `python -m autograder service instructor ID` (or `service links ROSTER.csv` for students)")
     prepare_data_dir(config.data_dir, owner)  # what the migrations made is the web user's too
     if owner is not None:
         os.chown(metrics_folder, *owner)  # the web processes write their counts there

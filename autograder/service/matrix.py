@@ -42,6 +42,7 @@ from autograder.service.models import (
     Submission,
 )
 from autograder.service.policy import max_score
+from autograder.student.curriculum import ASSIGNMENTS
 
 PAGE_SIZE = 50
 HISTOGRAM_BINS = 10  # of 10 % of the maximum each; 100 % falls in the last
@@ -207,8 +208,10 @@ def _build() -> Matrix:
 
 
 def _student_rows(rows: list) -> tuple[tuple[str, ...], dict[str, StudentRow]]:
-    """``class_rows``'s rows as the matrix's: its assignments, and a row of cells per student."""
-    assignments = tuple(dict.fromkeys(row.assignment_id for row, _, _ in rows))
+    """``class_rows``'s rows as the matrix's: its assignments (every one of the curriculum, then any
+    other a row names, so the columns do not change with who has submitted), and a row of cells per
+    student, ``missing`` where grades.csv has no row."""
+    assignments = tuple(dict.fromkeys((*ASSIGNMENTS, *(row.assignment_id for row, _, _ in rows))))
     cells: dict[str, dict[str, Cell]] = {}
     for row, status, item in rows:
         time = row.submission_time
@@ -218,7 +221,16 @@ def _student_rows(rows: list) -> tuple[tuple[str, ...], dict[str, StudentRow]]:
             row.score, row.max_score, status, item.submission.id if item else None,
             time.days_late if time else 0, time.penalty if time else 0.0,
             round(sum(adjustment.points for adjustment in row.adjustments), 2), bool(row.adjustments), graded, failed)
-    return assignments, {student: StudentRow(student, "", tuple(by_assignment[a] for a in assignments))
+    missing: dict[str, Cell] = {}  # made when first needed: its maximum costs a query
+
+    def cell(by_assignment: dict[str, Cell], assignment: str) -> Cell:
+        if assignment in by_assignment:
+            return by_assignment[assignment]
+        if assignment not in missing:
+            missing[assignment] = Cell(0.0, max_score(assignment), "missing", None, 0, 0.0, 0.0, False, False, ())
+        return missing[assignment]
+
+    return assignments, {student: StudentRow(student, "", tuple(cell(by_assignment, a) for a in assignments))
                          for student, by_assignment in cells.items()}
 
 
@@ -226,7 +238,7 @@ def _matrix(assignments: tuple[str, ...], students: dict[str, StudentRow]) -> Ma
     """The matrix of these rows (by student id, as grades.csv orders them), with its summaries
     counted from the cells."""
     rows = tuple(students[student] for student in sorted(students))
-    max_total = round(sum(cell.max_score for cell in rows[0].cells), 2) if rows else 0.0
+    max_total = round(sum(cell.max_score for cell in rows[0].cells) if rows else sum(_maxima(assignments)), 2)
     return Matrix(assignments, max_total, rows,
                   tuple(_summary(a, [row.cells[i] for row in rows if row.cells[i].graded])
                         for i, a in enumerate(assignments)))

@@ -11,7 +11,7 @@ here: the command line and the settings read it before Django is set up.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone, tzinfo
+from datetime import datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 # The words that mean "no time" in a policy's time field, besides leaving it empty.
@@ -20,6 +20,25 @@ NO_TIME = ("", "none")
 
 class NotATime(ValueError):
     """Text that is no date and time; the caller says so in the reader's language."""
+
+
+class NoSuchTime(NotATime):
+    """A wall-clock time the course's zone skips (the spring-forward gap): the clocks jump from
+    ``start`` to ``end`` (``01:00``, ``02:00``) that night. Moving it silently to either side
+    would set a deadline the instructor never typed."""
+
+    def __init__(self, typed: str, start: str, end: str):
+        super().__init__(typed)
+        self.start, self.end = start, end
+
+
+class TwiceTime(NotATime):
+    """A wall-clock time the course's zone passes twice (the autumn fall-back hour): ``first`` and
+    ``second`` are the same time written with each offset, one of which the instructor must choose."""
+
+    def __init__(self, typed: str, first: str, second: str):
+        super().__init__(typed)
+        self.first, self.second = first, second
 
 
 def course_zone(name: str) -> ZoneInfo:
@@ -36,7 +55,8 @@ def course_zone(name: str) -> ZoneInfo:
 def typed_moment(text: str | None, zone: tzinfo) -> datetime | None:
     """A time as typed (ISO-8601: ``2026-03-01T23:59``, ``2026-03-01 23:59``, ``...+01:00``,
     ``...Z``) as one moment in UTC; None for an empty field or ``none``. A time without an offset
-    is the course's wall-clock time in ``zone``; one with an offset is taken as given."""
+    is the course's wall-clock time in ``zone`` (refused where that clock skips it or shows it
+    twice: ``NoSuchTime``, ``TwiceTime``); one with an offset is taken as given."""
     stripped = (text or "").strip()
     if stripped.lower() in NO_TIME:
         return None
@@ -45,8 +65,29 @@ def typed_moment(text: str | None, zone: tzinfo) -> datetime | None:
     except ValueError:
         raise NotATime(stripped) from None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=zone)
+        moment = _wall_clock(moment, zone, stripped)
     return moment.astimezone(timezone.utc)
+
+
+def _wall_clock(naive: datetime, zone: tzinfo, typed: str) -> datetime:
+    """``naive`` as a time on the course's clock, refused (``NoSuchTime``, ``TwiceTime``) where
+    that clock never shows it or shows it twice: its two readings (``fold``) then disagree."""
+    earlier, later = naive.replace(tzinfo=zone, fold=0), naive.replace(tzinfo=zone, fold=1)
+    if earlier.utcoffset() == later.utcoffset():
+        return earlier
+    if _exists(earlier, zone):
+        raise TwiceTime(typed, earlier.isoformat(timespec="minutes"), later.isoformat(timespec="minutes"))
+    start = naive
+    while not _exists((start - timedelta(minutes=1)).replace(tzinfo=zone), zone):
+        start -= timedelta(minutes=1)
+    start = start.replace(second=0, microsecond=0)
+    end = start + (later.utcoffset() - earlier.utcoffset())
+    raise NoSuchTime(typed, start.strftime("%H:%M"), end.strftime("%H:%M"))
+
+
+def _exists(local: datetime, zone: tzinfo) -> bool:
+    """Whether the clock in ``zone`` shows ``local``: it survives the round trip through UTC."""
+    return local.astimezone(timezone.utc).astimezone(zone).replace(tzinfo=None) == local.replace(tzinfo=None)
 
 
 def typed_form(moment: datetime | None, zone: tzinfo) -> str:

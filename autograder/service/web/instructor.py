@@ -50,7 +50,18 @@ def dashboard(request):
         "workers": workers, "grading_ready": any(w.state == WorkerState.READY for w in workers),
         "refusing": [w for w in workers if w.state == WorkerState.REFUSING], "counts": counts,
         "policies": [policy_for(a) for a in ASSIGNMENTS], "submissions": Submission.objects.count(),
-        **_lms(), "base_url": settings.CONFIG.base_url})
+        "saved": _saved_note(request), **_lms(), "base_url": settings.CONFIG.base_url})
+
+
+def _saved_note(request) -> str:
+    """After the policy page saves (``?saved=<assignment>``, so it shows without script), what the
+    stored policy now says, read again rather than carried in the address."""
+    assignment_id = request.GET.get("saved", "")
+    if assignment_id not in ASSIGNMENTS:
+        return ""
+    due = policy_for(assignment_id).due_at
+    return (say(request, "policy.saved", assignment=assignment_id, due=moment(due)) if due
+            else say(request, "policy.saved_no_due", assignment=assignment_id))
 
 
 def _lms() -> dict:
@@ -83,7 +94,7 @@ def policy(request, assignment_id: str):
         if form.is_valid():
             form.apply(current)
             current.save()
-            return redirect("/instructor/")
+            return redirect("/instructor/?" + urlencode({"saved": assignment_id}))
         values = {name: request.POST.get(name, "") for name in values} | {"accepting": "accepting" in request.POST}
         refusals = {name: " ".join(messages) for name, messages in form.refusals().items()}
     return page(request, "instructor/policy.html", {
@@ -94,7 +105,7 @@ def policy(request, assignment_id: str):
 
 
 @instructor_required
-def class_table(request, fetched: list | None = None):
+def class_table(request):
     """The class as a matrix: a student per row, the counted score per assignment, the total; the
     rows that ``q`` finds (in a name or id), sorted by ``sort`` (name, total or an assignment) in
     ``order``, ``page`` by page; and each assignment's histogram and most failed stages. All in
@@ -111,12 +122,14 @@ def class_table(request, fetched: list | None = None):
         return "?" + urlencode({key: value for key, value in (here | changes).items() if value})
 
     def column(key: str, label: str) -> dict:
-        """A sortable column head: its aria-sort, and the link that sorts by it (the other way when it is sorted)."""
+        """A sortable column head: its aria-sort (kit.css draws it as an arrow), and the link that
+        sorts by it: the other way when it is sorted, else names A to Z and scores highest first."""
         sorted_here = key == sort
+        first_descending = key != "name"
         return {"label": label, "key": key,
                 "aria_sort": ("descending" if descending else "ascending") if sorted_here else "none",
-                "href": link(sort=key, order="asc" if sorted_here and descending or not sorted_here else "desc",
-                             page="")}
+                "href": link(sort=key, order=("asc" if descending else "desc") if sorted_here
+                             else ("desc" if first_descending else "asc"), page="")}
 
     text = page_text(language_of(request))
     return page(request, "instructor/class.html", {
@@ -125,11 +138,18 @@ def class_table(request, fetched: list | None = None):
         "assignment_columns": [column(a, a) for a in matrix.assignments],
         "previous": link(page=shown.previous_page_number()) if shown.has_previous() else "",
         "next": link(page=shown.next_page_number()) if shown.has_next() else "",
-        "page_note": text["class.page"].format(page=shown.number, pages=shown.paginator.num_pages,
-                                               shown=len(shown.object_list), found=shown.paginator.count,
-                                               students=len(matrix.rows)),
+        "page_note": _page_note(text, search, shown, len(matrix.rows)),
+        "clear_search": link(q="", page="") if search.strip() else "",
         "charts": [_charts(summary, text) for summary in matrix.summaries],
-        "lms_courses": LtiContext.objects.exists(), "fetched": fetched})
+        "lms_courses": LtiContext.objects.exists(), "fetched": request.session.pop(FETCHED, None)})
+
+
+def _page_note(text: Mapping[str, str], search: str, shown, students: int) -> str:
+    """How many students the class has, or how many of them the search finds; and which page, when there are more."""
+    note = (text["class.found"].format(found=shown.paginator.count, students=students, search=search.strip())
+            if search.strip() else text["class.count"].format(students=students))
+    pages = shown.paginator.num_pages
+    return note + (" " + text["class.page"].format(page=shown.number, pages=pages) if pages > 1 else "")
 
 
 def _charts(summary: AssignmentSummary, text: Mapping[str, str]) -> dict:
@@ -144,14 +164,19 @@ def _charts(summary: AssignmentSummary, text: Mapping[str, str]) -> dict:
                                 summary.failed_stages)}
 
 
+FETCHED = "fetched_class_lists"  # the session's key for what the last fetch found, shown once
+
+
 @instructor_required
 @require_POST
 def fetch_class_lists(request):
-    """Each LMS course's class list (Names and Role Provisioning), then the class table with them."""
-    fetched = [{"course": f"{context.deployment.platform.name}: {context.title or context.context_id}",
-                "students": result if isinstance(result, int) else None,
-                "why": "" if isinstance(result, int) else str(result)} for context, result in roster.fetch_all()]
-    return class_table(request, fetched)
+    """Each LMS course's class list (Names and Role Provisioning), then back to the class table
+    (post, redirect, get: reloading it fetches nothing again), which shows the result once."""
+    request.session[FETCHED] = [
+        {"course": f"{context.deployment.platform.name}: {context.title or context.context_id}",
+         "students": result if isinstance(result, int) else None,
+         "why": "" if isinstance(result, int) else str(result)} for context, result in roster.fetch_all()]
+    return redirect("/instructor/class")
 
 
 @instructor_required

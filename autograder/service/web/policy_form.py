@@ -18,7 +18,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from autograder.service.models import AssignmentPolicy, Counting, Visibility
-from autograder.service.times import NotATime, typed_form, typed_moment
+from autograder.service.times import NoSuchTime, NotATime, TwiceTime, typed_form, typed_moment
 from autograder.service.web.text import page_text
 
 # The command line's option for each field, for its messages.
@@ -63,6 +63,12 @@ class PolicyForm(forms.Form):
         typed = self.cleaned_data[name]
         try:
             return typed_moment(typed, self.zone)
+        except NoSuchTime as skipped:
+            raise self._refusal("no_such_time", typed=typed.strip(), zone=str(self.zone), start=skipped.start,
+                                end=skipped.end) from None
+        except TwiceTime as twice:
+            raise self._refusal("twice_time", typed=typed.strip(), zone=str(self.zone), first=twice.first,
+                                second=twice.second) from None
         except NotATime:
             raise self._refusal("not_a_time", typed=typed.strip(), zone=str(self.zone)) from None
 

@@ -147,9 +147,16 @@ SERVICE_TEXT: dict[str, str] = {
                                 " launched. Adding one again makes a second link, with a second gradebook column.",
     "lti.deep_link.cancel": "Cancel: back to the course, nothing added",
     "policy.zone": "without an offset: the course's time, {zone} (now {offset})",
+    "policy.saved": "Policy of {assignment} saved: due {due}.",
+    "policy.saved_no_due": "Policy of {assignment} saved: no due date.",
+    "policy.back": "Back to the instructor page",
     "policy.not_saved": "Not saved: the fields marked below need another value.",
     "policy.not_a_time": "{typed} is not a date and time. Write it as 2026-03-01 23:59 (the course's time, {zone}),"
                          " or with its offset from UTC, as 2026-03-01T23:59+01:00.",
+    "policy.no_such_time": "{typed} does not exist in {zone}: the clocks jump from {start} to {end} that night."
+                           " Type {end}, or give the time with its offset from UTC.",
+    "policy.twice_time": "{typed} happens twice in {zone}: the clocks go back an hour that night. Give its offset"
+                         " from UTC: {first} (the first time) or {second} (the second).",
     "policy.penalty_not_a_number": "{typed} is not a number: the late penalty is a percent of the maximum, from 0 to"
                                    " 100.",
     "policy.penalty_out_of_range": "The late penalty is a percent of the maximum, from 0 to 100, not {typed}.",
@@ -169,14 +176,17 @@ SERVICE_TEXT: dict[str, str] = {
     "class.late": "late",
     "class.adjusted": "adjusted",
     "class.none": "No student matches. Clear the search to see the whole class.",
-    "class.page": "Page {page} of {pages}: {shown} of the {found} students found ({students} in the class).",
+    "class.count": "Students in the class: {students}.",
+    "class.found": "{found} of {students} students match “{search}”.",
+    "class.page": "Page {page} of {pages}.",
+    "class.clear": "Clear search",
     "class.pages": "Pages of the class",
     "class.previous": "Previous page",
     "class.next": "Next page",
     "class.charts": "Scores and stages per assignment",
     "class.histogram": "Scores in {assignment}",
     "class.histogram_help": "Students per score band (percent of the maximum), of the {graded} whose counted"
-                            " submission was graded.",
+                            " submission was graded; students without a graded submission are left out.",
     "class.stages": "Stages failed in {assignment}",
     "class.stages_help": "Students failing each stage (a hidden test of it failed), most first, of the {graded}"
                          " graded.",
