@@ -73,7 +73,8 @@ def _wall_clock(naive: datetime, zone: tzinfo, typed: str) -> datetime:
     """``naive`` as a time on the course's clock, refused (``NoSuchTime``, ``TwiceTime``) where
     that clock never shows it or shows it twice: its two readings (``fold``) then disagree."""
     earlier, later = naive.replace(tzinfo=zone, fold=0), naive.replace(tzinfo=zone, fold=1)
-    if earlier.utcoffset() == later.utcoffset():
+    earlier_offset, later_offset = earlier.utcoffset(), later.utcoffset()
+    if earlier_offset is None or later_offset is None or earlier_offset == later_offset:
         return earlier
     if _exists(earlier, zone):
         raise TwiceTime(typed, earlier.isoformat(timespec="minutes"), later.isoformat(timespec="minutes"))
@@ -81,7 +82,7 @@ def _wall_clock(naive: datetime, zone: tzinfo, typed: str) -> datetime:
     while not _exists((start - timedelta(minutes=1)).replace(tzinfo=zone), zone):
         start -= timedelta(minutes=1)
     start = start.replace(second=0, microsecond=0)
-    end = start + (later.utcoffset() - earlier.utcoffset())
+    end = start + (later_offset - earlier_offset)
     raise NoSuchTime(typed, start.strftime("%H:%M"), end.strftime("%H:%M"))
 
 
