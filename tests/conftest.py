@@ -19,8 +19,9 @@ import container
 import pytest
 from lti_harness import LivePlatform
 from meta_class import graded  # noqa: F401 - the meta-class, graded once per session
+from playwright import sync_api as playwright
 from playwright.sync_api import BrowserType
-from service_harness import LiveService
+from service_harness import CHROMIUM, CHROMIUM_ARGS, LiveService
 from worker_groups import one_thread_each, pytest_collection_modifyitems  # noqa: F401 - a hook: each file on one worker
 
 from autograder.grading import markers
@@ -62,6 +63,15 @@ LivePlatform.start = _needs_marker("live", "the stand-in LMS", LivePlatform.star
 ScratchPostgres.start = _needs_marker("live", "a PostgreSQL server", ScratchPostgres.start)
 BrowserType.launch = _needs_marker("browser", "Chromium", BrowserType.launch)
 container.fresh_cgroups = _needs_marker("container", "a container's cgroups", container.fresh_cgroups)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One Chromium per test file; each test opens its own context or page in it."""
+    with playwright.sync_playwright() as driver:
+        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
 
 
 @pytest.fixture(scope="session")

@@ -29,6 +29,12 @@ import requests
 
 from autograder.paths import HIDDEN_TESTS_DIR, KIT_ROOT
 
+# Debian's Chromium for the browser tests, as the machine's closed network needs: no background
+# connections, no first-run dialogs.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run", "--disable-quic"]
+
 EXAMPLE = KIT_ROOT / "source_data" / "example_class"
 
 

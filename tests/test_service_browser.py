@@ -12,15 +12,10 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright import sync_api as playwright
 from service_harness import LiveService, notebook_bytes
 
 pytestmark = [pytest.mark.live, pytest.mark.browser]
 
-CHROMIUM = "/usr/bin/chromium"
-# As the machine's closed network needs: no background connections, no first-run dialogs.
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--disable-quic"]
 A01 = "01_attention_scores"
 DOCS_SCREENSHOTS = "KIT_DOCS_SCREENSHOTS"
 # Narrow enough for a documentation page, and a bound on a long page's height, to keep the PNGs small.
@@ -44,14 +39,6 @@ def service():
     live = LiveService().start()
     yield live
     live.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def _sign_in(page, link: str) -> None:

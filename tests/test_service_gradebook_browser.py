@@ -11,8 +11,7 @@ import sys
 
 import pytest
 from playwright import sync_api as playwright
-from service_harness import LiveService
-from test_service_browser import CHROMIUM, CHROMIUM_ARGS
+from service_harness import CHROMIUM, CHROMIUM_ARGS, LiveService
 
 from autograder.course.rubric import max_score
 from autograder.paths import KIT_ROOT

@@ -14,8 +14,8 @@ import pytest
 import requests
 from lti_harness import served_with_platform
 from playwright import sync_api as playwright
-from service_harness import LiveService, notebook_bytes
-from test_service_browser import CHROMIUM, CHROMIUM_ARGS, _sign_in
+from service_harness import CHROMIUM, CHROMIUM_ARGS, LiveService, notebook_bytes
+from test_service_browser import _sign_in
 
 from autograder.service.log_redaction import redact
 

@@ -25,9 +25,8 @@ from urllib.parse import parse_qsl, quote, urlencode
 import pytest
 import requests
 from lti_harness import CLIENT_ID, served_with_platform
-from playwright import sync_api as playwright
 from service_harness import LiveService, notebook_bytes
-from test_service_browser import CHROMIUM, CHROMIUM_ARGS, screenshot
+from test_service_browser import screenshot
 
 pytestmark = [pytest.mark.live, pytest.mark.browser]
 
@@ -39,14 +38,6 @@ CLAIM = "https://purl.imsglobal.org/spec/lti/claim/"
 def service():
     with served_with_platform(LiveService(passback_retry_seconds="1")) as live:
         yield live
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -32,9 +32,7 @@ from pathlib import Path
 import psutil
 import pytest
 import requests
-from playwright import sync_api as playwright
 from service_harness import LiveService, free_port, notebook_bytes
-from test_service_browser import CHROMIUM, CHROMIUM_ARGS
 
 from autograder.paths import KIT_ROOT
 from autograder.student.curriculum import ASSIGNMENTS
@@ -92,14 +90,6 @@ def demo():
     if running.process.poll() is None:
         running.interrupt()
     subprocess.run(["rm", "-rf", str(running.folder)], check=False)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

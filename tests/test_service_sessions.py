@@ -10,8 +10,8 @@ import re
 import pytest
 import requests
 from playwright import sync_api as playwright
-from service_harness import LiveService, notebook_bytes
-from test_service_browser import CHROMIUM, CHROMIUM_ARGS, _sign_in
+from service_harness import CHROMIUM, CHROMIUM_ARGS, LiveService, notebook_bytes
+from test_service_browser import _sign_in
 
 A01 = "01_attention_scores"
 SESSION_HOURS = 2

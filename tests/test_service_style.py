@@ -10,9 +10,7 @@ import json
 import re
 
 import pytest
-from playwright import sync_api as playwright
 from service_harness import LiveService, notebook_bytes
-from test_service_browser import CHROMIUM, CHROMIUM_ARGS
 
 from autograder.service.web.middleware import POLICY
 from autograder.service.web.static import STYLESHEETS
@@ -53,14 +51,6 @@ def service():
     live = LiveService().start()
     yield live
     live.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as driver:
-        chromium = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 def _signed_in_page(browser, service, user: str, instructor: bool = False):
