@@ -38,6 +38,21 @@ def test_keeps_imports_functions_classes_and_simple_constants():
     ]
 
 
+def test_keeps_constants_made_by_a_configuring_call():
+    """A logger, a number or a device made at the top of an answer cell loads, as in Jupyter;
+    a call that computes (a tensor, the student's own function) does not."""
+    cell = (
+        "import logging\nimport math\nimport torch\n"
+        "logger = logging.getLogger(__name__)\nSCALE = 1 / math.sqrt(64)\n"
+        "NEG = torch.finfo(torch.float32).min\nCPU = torch.device('cpu')\n"
+        "x = torch.randn(3)\nlog = logging.getLogger(name)\nhelper = f(2)\n"
+    )
+    assert _sources(cell) == [
+        "import logging", "import math", "import torch", "logger = logging.getLogger(__name__)",
+        "SCALE = 1 / math.sqrt(64)", "NEG = torch.finfo(torch.float32).min", "CPU = torch.device('cpu')",
+    ]
+
+
 def test_drops_demo_work():
     cell = (
         "import torch\nx = torch.randn(3)\nprint(x)\nfor i in range(3):\n    pass\n"

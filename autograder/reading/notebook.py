@@ -199,13 +199,29 @@ def _blank_ipython_syntax(source: str) -> str:
     return "\n".join(kept)
 
 
-def _is_simple_value(node: ast.AST, imported: set[str]) -> bool:
-    """Literals, arithmetic on them, and attributes of imported modules (``torch.float64``).
+# Calls that only configure (a logger, a number, a device): the one kind of call a constant may
+# be made with, by its dotted name as the notebook writes it. No call that computes on tensors.
+_CONFIGURING_CALLS = ("logging.", "math.", "operator.", "functools.", "collections.", "typing.",
+                      "torch.device", "torch.finfo", "torch.iinfo")
 
-    Never a call and never a demo variable: nothing that can run long or depend on demo cells.
+
+def _is_simple_value(node: ast.AST, imported: set[str]) -> bool:
+    """Literals, arithmetic on them, attributes of imported modules (``torch.float64``), the
+    module's ``__name__``, and a configuring call on such values (``logging.getLogger(__name__)``).
+
+    Never a demo variable and never a call that computes: nothing that can run long or depend
+    on demo cells.
     """
     if isinstance(node, ast.Constant):
         return True
+    if isinstance(node, ast.Name):
+        return node.id == "__name__"
+    if isinstance(node, ast.Call):
+        callee = _dotted_name(node.func)
+        return (callee is not None and callee.split(".")[0] in imported
+                and callee.startswith(_CONFIGURING_CALLS)
+                and all(_is_simple_value(argument, imported) for argument in node.args)
+                and all(_is_simple_value(keyword.value, imported) for keyword in node.keywords))
     if isinstance(node, ast.UnaryOp):
         return _is_simple_value(node.operand, imported)
     if isinstance(node, ast.BinOp):
@@ -218,8 +234,19 @@ def _is_simple_value(node: ast.AST, imported: set[str]) -> bool:
         root: ast.expr = node
         while isinstance(root, ast.Attribute):
             root = root.value
+        if isinstance(root, ast.Call):  # torch.finfo(torch.float32).min
+            return _is_simple_value(root, imported)
         return isinstance(root, ast.Name) and root.id in imported
     return False
+
+
+def _dotted_name(node: ast.AST) -> str | None:
+    """``logging.getLogger`` for that attribute chain; None for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else None
 
 
 def _first_line(source: str) -> str:
