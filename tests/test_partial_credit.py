@@ -86,7 +86,8 @@ def test_an_unpinned_failure_loses_its_whole_test_and_withholds_the_behaviour_ch
     assert forward.points == pytest.approx(points[FORWARD] - share("scale"), abs=1e-3)
     checks = [test for test in row.tests if test.stage == STAGE and test.name.split("[")[0] in
               rubric.behaviour_tests(ASSIGNMENT)]
-    assert checks and all(test.waiting and test.points == 0 for test in checks)
+    assert checks
+    assert all(test.waiting and test.points == 0 for test in checks)
 
 
 @pytest.mark.parametrize("failure", [

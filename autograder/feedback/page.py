@@ -59,8 +59,8 @@ PAGE_TEXT: dict[str, str] = {
     "tests_waiting": "({count} of them count once the values are right)",
     # Partial credit (autograder/grading/partial_credit.py): what each wrong behaviour of a stage cost.
     "behaviour_losses": (
-        "Your answer's values are right except for what is named here, so this stage lost only that"
-        " part of its points:"),
+        "Where the grader could pin what is wrong, the tests that show it lost only its share of this"
+        " stage's points:"),
     "behaviour_loss": "{behaviour}: {points} points",
     "behaviour.projections": "query, key and value projections",
     "behaviour.scores": "scores",
