@@ -118,8 +118,9 @@ def losses(assignment_id: str, outcomes: list[TestOutcome], points: dict[int, fl
         if not at_stake:
             continue
         # Each behaviour's share once, from the pinned tests in proportion to their points, never more than they hold.
-        scale = min(1.0, at_stake / sum(owed.values())) / at_stake
+        taken = min(1.0, at_stake / sum(owed.values()))
         for outcome, _ in tests:
-            lost[id(outcome)] = tuple(BehaviourLoss(behaviour, round(points[id(outcome)] * owed[behaviour] * scale, 4))
+            part = points[id(outcome)] / at_stake
+            lost[id(outcome)] = tuple(BehaviourLoss(behaviour, round(part * owed[behaviour] * taken, 4))
                                       for behaviour in behaviours)
     return lost
