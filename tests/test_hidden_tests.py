@@ -15,6 +15,7 @@ from meta_class import ALTERNATIVES, alternative_answers
 from mutations import CORPUS, Mutation
 from wrong_answers import WRONG_ANSWERS
 
+from autograder.course import rubric
 from autograder.feedback.page import feedback_html
 from autograder.findings.english import SENTENCES
 from autograder.notebooks.variants import (
@@ -253,6 +254,54 @@ def test_behaviour_checks_earn_nothing_without_right_values(graded, mutation_nam
     assert points_by_stage(row)[stage] == 0, unpassed(row)
     assert any(test.finding is not None and test.finding.key == "counts_with_values" for test in row.tests
                if test.stage == stage)
+
+
+def stage_total(row: GradedRow, stage: str):
+    return next(total for total in row.stage_totals() if total.stage == stage)
+
+
+@pytest.mark.parametrize(("mutation_name", "stage", "behaviour"), [
+    ("multi_head_scaled_by_d_out", "MultiHeadAttention", "scale"),
+    ("multi_head_without_out_proj", "MultiHeadAttention", "out_proj"),
+    ("multi_head_softmax_dim2", "MultiHeadAttention", "softmax"),
+    ("multi_head_without_dropout", "MultiHeadAttention", "dropout"),
+    ("attention_scaled_by_d_in", "CausalAttention", "scale"),
+    ("attention_mask_after_softmax", "CausalAttention", "mask"),  # masked after the softmax, never renormalised
+    ("v2_unscaled", "SelfAttention_v2", "scale"),
+])
+def test_a_pinned_fault_costs_only_its_behaviours_share(graded, mutation_name, stage, behaviour):
+    """The grader reproduced the output as the reference's with this one mistake: its tests lose
+    that behaviour's share of the stage's value points (at most what they hold), every other failed
+    test of the stage loses all of its own, and nothing else is taken."""
+    assignment_id = assignment_of(stage)
+    row = graded[(mutation_name, assignment_id)]
+    total = stage_total(row, stage)
+    assert [loss.behaviour for loss in total.lost_to] == [behaviour], unpassed(row)
+    failed = [test for test in row.tests if test.stage == stage and not test.passed and test.max_points]
+    pinned = [test for test in failed if test.lost_to]
+    assert all(test.points == 0 for test in failed if not test.lost_to)
+    owed = rubric.behaviour_shares(stage)[behaviour] / 100 * rubric.value_points(assignment_id, stage)
+    lost = sum(loss.points for test in pinned for loss in test.lost_to)
+    assert lost == pytest.approx(min(owed, sum(test.max_points for test in pinned)), abs=1e-3)
+    unpinned_points = sum(test.max_points for test in failed if not test.lost_to)
+    assert total.points == pytest.approx(total.max_points - lost - unpinned_points, abs=0.01)
+    assert total.points > 0
+
+
+@pytest.mark.parametrize(("mutation_name", "stage"), [("attention_keys_T", "CausalAttention"),
+                                                     ("attention_returns_zeros", "CausalAttention"),
+                                                     ("v1_key_matrix_transposed", "SelfAttention_v1")])
+def test_a_fault_the_evidence_does_not_pin_loses_every_test_it_fails(graded, mutation_name, stage):
+    """An exception (keys.T on a batch), zeros (nothing named), parameters of another shape (the
+    values never computed with the reference's weights): no test keeps a share."""
+    row = graded[(mutation_name, assignment_of(stage))]
+    assert stage_total(row, stage).points == 0, unpassed(row)
+    assert not any(test.lost_to for test in row.tests)
+
+
+def test_the_feedback_page_says_what_the_scale_cost(graded):
+    row = graded[("multi_head_scaled_by_d_out", "04_multi_head_attention")]
+    assert "scale: \u22123.3 points" in feedback_html(row)
 
 
 def test_a_stage_calling_a_failing_stage_points_to_it_first(graded):

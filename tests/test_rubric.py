@@ -1,10 +1,13 @@
-"""The rubric covers every hidden test, and the documentation's Points page shows its current points."""
+"""The rubric covers every hidden test, the documentation's Points page shows its current points, and its
+partial-credit tables (behaviours and their shares, the faults of each) add up and name what exists."""
 
 import re
 
 from autograder.course import rubric
+from autograder.feedback.page import PAGE_TEXT, page_text
 from autograder.paths import KIT_ROOT
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.student.mistakes import MISTAKES
 
 POINTS_PAGE = KIT_ROOT / "docs" / "grading" / "points.md"
 
@@ -28,3 +31,52 @@ def test_the_points_page_names_the_rubric_where_it_is():
     named = re.findall(r"`(autograder/[\w/.]+\.toml)`", page[: page.index("|")])
     assert named, "the Points page names no rubric file before its table"
     assert all((KIT_ROOT / path).is_file() for path in named), named
+
+
+# -- partial credit: [behaviours.<stage>] and [faults] ----------------------------------------------
+def _shared_stages() -> dict[str, str]:
+    """Each stage the rubric shares out among behaviours, with its assignment."""
+    return {stage: assignment_id for assignment_id, stages in STAGES_BY_ASSIGNMENT.items() for stage in stages
+            if rubric.behaviour_shares(stage)}
+
+
+def test_the_attention_modules_share_their_value_points_among_behaviours():
+    assert {"SelfAttention_v1", "SelfAttention_v2", "CausalAttention", "MultiHeadAttentionWrapper",
+            "MultiHeadAttention"} <= set(_shared_stages())
+
+
+def test_every_share_table_sums_to_100_percent_of_a_stage_with_value_points():
+    tables = rubric._table()["behaviours"]
+    assert set(tables) == set(_shared_stages()), "a [behaviours.<stage>] table names no stage of the curriculum"
+    for stage, assignment_id in _shared_stages().items():
+        shares = rubric.behaviour_shares(stage)
+        assert sum(shares.values()) == 100, (stage, shares)
+        assert all(share > 0 for share in shares.values()), (stage, shares)
+        assert rubric.value_points(assignment_id, stage) > 0, stage
+
+
+def test_every_mapped_mistake_exists_and_is_a_fault_of_one_behaviour():
+    faults = rubric._table()["faults"]
+    mapped = [mistake for mistakes in faults.values() for mistake in mistakes]
+    assert len(mapped) == len(set(mapped)), "a mistake is listed under two behaviours"
+    assert set(mapped) <= set(MISTAKES), set(mapped) - set(MISTAKES)
+    shared = {behaviour for stage in _shared_stages() for behaviour in rubric.behaviour_shares(stage)}
+    assert set(faults) <= shared, f"behaviours no stage has: {set(faults) - shared}"
+
+
+def test_no_mistake_named_without_reproducing_the_output_is_mapped():
+    """A leak found by a probe, values that merely do not sum to 1, a constant factor of no known
+    cause: none says what the rest of the code does, so none may keep the rest of a test's points."""
+    named_from_probes_or_sums = {"future_leak", "batch_mixed", "batch_carried_over", "not_normalised",
+                                 "normalised_wrong_dim", "constant_factor", "diagonal_changed"}
+    assert not named_from_probes_or_sums & set(rubric.fault_behaviours())
+
+
+def test_every_behaviour_has_its_words_on_the_feedback_page_in_every_language():
+    behaviours = {behaviour for stage in _shared_stages() for behaviour in rubric.behaviour_shares(stage)}
+    for language in ("en", "zh", "pt"):
+        text = page_text(language)
+        missing = {behaviour for behaviour in behaviours if f"behaviour.{behaviour}" not in text}
+        assert not missing, (language, missing)
+    unused = {key for key in PAGE_TEXT if key.startswith("behaviour.")} - {f"behaviour.{b}" for b in behaviours}
+    assert not unused, unused

@@ -2,7 +2,9 @@
 
 A test function's points are shared equally by its CPU instances; an instance on a GPU is
 reported for no points (``grading.engine.score_outcomes``), so a notebook scores the same on
-every machine.
+every machine. ``[behaviours.<stage>]`` shares a big stage's value points among the behaviours it
+must get right, and ``[faults]`` says which named mistakes are faults of which behaviour
+(``grading.partial_credit``).
 """
 
 from __future__ import annotations
@@ -68,6 +70,26 @@ def _test_markers(assignment_id: str) -> dict[str, frozenset[str]]:
     return {node.name: frozenset(decorator.attr for decorator in node.decorator_list
                                  if isinstance(decorator, ast.Attribute))
             for node in tree.body if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")}
+
+
+@functools.cache
+def behaviour_shares(stage: str) -> dict[str, float]:
+    """The behaviours of ``stage`` and their shares of its value points, in percent (none for a
+    stage the rubric does not share out: a failed test of it loses all its points)."""
+    return {name: float(share) for name, share in _table().get("behaviours", {}).get(stage, {}).items()}
+
+
+@functools.cache
+def fault_behaviours() -> dict[str, str]:
+    """Named mistake -> the behaviour it is a fault of (``[faults]``)."""
+    return {mistake: behaviour for behaviour, mistakes in _table().get("faults", {}).items() for mistake in mistakes}
+
+
+def value_points(assignment_id: str, stage: str) -> float:
+    """The points of ``stage``'s value tests: its test functions not marked behaviour."""
+    stage_of, behaviour = stage_of_test_functions(assignment_id), behaviour_tests(assignment_id)
+    return sum(points for function, points in points_by_test(assignment_id).items()
+               if stage_of.get(function) == stage and function not in behaviour)
 
 
 def stage_of_test_functions(assignment_id: str) -> dict[str, str]:

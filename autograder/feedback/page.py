@@ -57,6 +57,23 @@ PAGE_TEXT: dict[str, str] = {
     "status.waiting": "Passed, and counted once the values are right",  # a behaviour check waiting for them
     "status.note": "Passed, with a note",  # a passed test that says something worth knowing
     "tests_waiting": "({count} of them count once the values are right)",
+    # Partial credit (autograder/grading/partial_credit.py): what each wrong behaviour of a stage cost.
+    "behaviour_losses": (
+        "Where the grader could pin what is wrong, the tests that show it lost only its share of this"
+        " stage's points:"),
+    "behaviour_loss": "{behaviour}: {points} points",
+    "behaviour.projections": "query, key and value projections",
+    "behaviour.scores": "scores",
+    "behaviour.scale": "scale",
+    "behaviour.mask": "causal mask",
+    "behaviour.softmax": "softmax and its dim",
+    "behaviour.context": "context vectors",
+    "behaviour.dropout": "dropout on the weights",
+    "behaviour.heads": "head split and merge",
+    "behaviour.head_modules": "heads",
+    "behaviour.concatenation": "joining the heads",
+    "behaviour.out_proj": "output projection",
+    "behaviour.shapes": "output shape",
     # Gradescope's results (autograder/platforms/gradescope/results.py): what students see there.
     "gradescope.score": "Score: {score} / {max_score}.",
     "gradescope.not_graded": "Your notebook could not be graded ({status}); submit {assignment_id}.ipynb.",
@@ -129,6 +146,8 @@ def _stage_summaries(row: GradedRow) -> list[dict]:
             "name": total.stage, "passed": total.passed + total.waiting, "total": total.total,
             "points": total.points, "max_points": total.max_points,
             "waiting": text["tests_waiting"].format(count=total.waiting) if total.waiting else "",
+            "losses": [text["behaviour_loss"].format(behaviour=text[f"behaviour.{loss.behaviour}"],
+                                                     points=f"{MINUS}{loss.points:g}") for loss in total.lost_to],
             "messages": [{"status": _status_class(tests[0]), "text": tests[0].message(row.language),
                           "code": _is_code(tests[0].message(row.language)),
                           "label": text["message_label_tests" if len(tests) > 1 else "message_label"].format(

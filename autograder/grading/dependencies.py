@@ -2,8 +2,9 @@
 
 - A *behaviour* check (``@pytest.mark.behaviour``: runs on the meta device, returns a view,
   rejects a bad argument...) can pass for an answer whose values are wrong, even for one that
-  returns zeros. It earns its points only when every value test of its stage passed; otherwise
-  it is reported as not counted yet, saying why.
+  returns zeros. It earns its points only when every value test of its stage passed, or failed
+  pinned to a named behaviour (``partial_credit``: the values are the reference's but for that);
+  otherwise it is reported as not counted yet, saying why.
 - A stage whose own code calls another of the student's stages (``MultiHeadAttention`` calling
   ``split_heads``) fails whenever that one is broken. When the called stage fails its own tests,
   the calling stage's failures say so first, and name the stage to fix.
@@ -38,12 +39,14 @@ def stages_called(code: ExtractedCode, stages: Collection[str]) -> dict[str, set
     return called
 
 
-def counted_behaviour_checks(outcomes: list[TestOutcome], behaviour: Collection[str]) -> list[TestOutcome]:
+def counted_behaviour_checks(outcomes: list[TestOutcome], behaviour: Collection[str],
+                             pinned: Collection[str] = ()) -> list[TestOutcome]:
     """The outcomes, with each passed behaviour check of a stage whose values are wrong turned
-    into a failure that says why it does not count yet."""
+    into a failure that says why it does not count yet. A stage in ``pinned`` has values that are
+    right but for faults pinned to named behaviours (``partial_credit.stages_pinned``): its checks count."""
     # Values on the CPU only: a GPU instance carries no points, and must not take any away either.
     values_wrong = {outcome.stage for outcome in outcomes if outcome.device == "cpu"
-                    and outcome.function not in behaviour and outcome.status is not TestStatus.PASSED}
+                    and outcome.function not in behaviour and outcome.status is not TestStatus.PASSED} - set(pinned)
     return [replace(outcome, status=TestStatus.FAILED, finding=finding(WAITING_KEY, stage=outcome.stage))
             if outcome.function in behaviour and outcome.status is TestStatus.PASSED
             and outcome.stage in values_wrong else outcome

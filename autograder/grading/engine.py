@@ -17,7 +17,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from autograder.course import predictions, rubric
-from autograder.grading import dependencies, trust
+from autograder.grading import dependencies, partial_credit, trust
 from autograder.grading.discovery import discover
 from autograder.grading.link import RecordsReady, ShardFailed, ShardMessage, SubmissionDone, TrustProved, Untrusted
 from autograder.grading.workers import SandboxedWorkers, StartedShard, Workers
@@ -112,15 +112,22 @@ def score_outcomes(assignment_id: str, outcomes: list[TestOutcome]) -> tuple[Sco
 
     Only the CPU instances share the points: an instance on a GPU is reported, for no points, so
     that a notebook scores the same on every machine (the meta-device checks, which run
-    everywhere, are what a device mistake costs).
+    everywhere, are what a device mistake costs). A failure pinned to behaviours of its stage
+    loses only their shares (``partial_credit``); any other failure loses its share.
     """
     on_cpu = [outcome for outcome in outcomes if outcome.device == "cpu"]
     share_of = dict(zip(map(id, on_cpu), rubric.shares(assignment_id, [o.function for o in on_cpu]), strict=True))
+    lost_to = partial_credit.losses(assignment_id, outcomes, share_of)
     scored = []
     for outcome in outcomes:
         share = share_of.get(id(outcome), 0.0)
-        scored.append(ScoredTest(outcome.name, outcome.stage, share if outcome.status is TestStatus.PASSED else 0.0,
-                                 share, outcome.status, outcome.finding, outcome.largest_difference))
+        lost = lost_to.get(id(outcome), ())
+        if outcome.status is TestStatus.PASSED:
+            points = share
+        else:  # a pinned failure keeps what its behaviours' shares leave; any other keeps nothing
+            points = round(share - sum(loss.points for loss in lost), 4) if lost else 0.0
+        scored.append(ScoredTest(outcome.name, outcome.stage, points, share, outcome.status, outcome.finding,
+                                 outcome.largest_difference, lost))
     return tuple(scored)
 
 
@@ -210,7 +217,9 @@ def graded_row(student_id: str, assignment_id: str, record: SubmissionRecord, co
     """The row of one graded notebook from what its tests gave, with the hint tiers and predictions
     its notebook records (the submission service builds its rows here too, so that it scores
     exactly as ``grade`` does)."""
-    outcomes = dependencies.counted_behaviour_checks(record.outcomes, rubric.behaviour_tests(assignment_id))
+    behaviour = rubric.behaviour_tests(assignment_id)
+    outcomes = dependencies.counted_behaviour_checks(record.outcomes, behaviour,
+                                                     partial_credit.stages_pinned(record.outcomes, behaviour))
     called = dependencies.stages_called(code, STAGES_BY_ASSIGNMENT[assignment_id])
     tests = score_outcomes(assignment_id, dependencies.pointed_to_failing_stages(outcomes, called))
     hints, judged = learning(assignment_id, code)

@@ -76,6 +76,22 @@ class RowStatus:
 
 
 @dataclass(frozen=True)
+class BehaviourLoss:
+    """Points a failed test lost to one wrong behaviour of its stage, the rest of them kept
+    (``autograder.grading.partial_credit``)."""
+
+    behaviour: str
+    points: float
+
+    def to_json(self) -> dict:
+        return {"behaviour": self.behaviour, "points": self.points}
+
+    @classmethod
+    def from_json(cls, data: dict) -> BehaviourLoss:
+        return cls(str(data["behaviour"]), float(data["points"]))
+
+
+@dataclass(frozen=True)
 class ScoredTest:
     """One hidden test instance of one submission, with its share of the points."""
 
@@ -88,6 +104,8 @@ class ScoredTest:
     status: TestStatus
     finding: Finding | None = None  # what the test found; for a passed test, a note (or None)
     largest_difference: float | None = None  # the largest |answer - reference| its comparisons met
+    # A failure pinned to behaviours of its stage: what each cost (empty: it lost all, or passed).
+    lost_to: tuple[BehaviourLoss, ...] = ()
 
     @property
     def passed(self) -> bool:
@@ -108,6 +126,8 @@ class ScoredTest:
             data["finding"] = self.finding.to_json()
         if self.largest_difference is not None:
             data["largest_difference"] = self.largest_difference
+        if self.lost_to:
+            data["lost_to"] = [loss.to_json() for loss in self.lost_to]
         return data
 
     @classmethod
@@ -116,7 +136,8 @@ class ScoredTest:
         difference = data.get("largest_difference")
         return cls(str(data["name"]), str(data["stage"]), float(data["points"]), float(data["max_points"]),
                    TestStatus(data["status"]), Finding.from_json(found) if found is not None else None,
-                   float(difference) if difference is not None else None)
+                   float(difference) if difference is not None else None,
+                   tuple(BehaviourLoss.from_json(loss) for loss in data.get("lost_to", [])))
 
 
 @dataclass(frozen=True)
@@ -129,6 +150,7 @@ class StageTotal:
     points: float
     max_points: float
     waiting: int = 0  # behaviour checks that passed, counted once the stage's values are right
+    lost_to: tuple[BehaviourLoss, ...] = ()  # points lost to each wrong behaviour, the rest kept
 
     @property
     def all_passed(self) -> bool:
@@ -314,7 +336,8 @@ class GradedRow:
             "submission_time": (self.submission_time or SubmissionTime()).to_json(),
             "adjustments": [adjustment.to_json() for adjustment in self.adjustments],
             "stages": [{"stage": total.stage, "passed": total.passed, "total": total.total, "points": total.points,
-                        "max_points": total.max_points, "hint_tier": self.hint_tier(total.stage)}
+                        "max_points": total.max_points, "hint_tier": self.hint_tier(total.stage),
+                        **({"lost_to": [loss.to_json() for loss in total.lost_to]} if total.lost_to else {})}
                        for total in self.stage_totals()],
             "hint_tiers": {use.stage: use.tier for use in self.hints},
             "predictions": [prediction.to_json() for prediction in self.predictions],
@@ -371,8 +394,16 @@ class GradedRow:
                 totals.append(StageTotal(stage, sum(test.passed for test in tests), len(tests),
                                          round(sum(test.points for test in tests), 2),
                                          round(sum(test.max_points for test in tests), 2),
-                                         sum(test.waiting for test in tests)))
+                                         sum(test.waiting for test in tests), _losses_by_behaviour(tests)))
         return totals
+
+
+def _losses_by_behaviour(tests: list[ScoredTest]) -> tuple[BehaviourLoss, ...]:
+    """The points the tests lost to each behaviour, in the order the behaviours first appear."""
+    lost: dict[str, float] = {}
+    for loss in (loss for test in tests for loss in test.lost_to):
+        lost[loss.behaviour] = lost.get(loss.behaviour, 0.0) + loss.points
+    return tuple(BehaviourLoss(behaviour, round(points, 2)) for behaviour, points in lost.items())
 
 
 def each_row(rows: Iterable[GradedRow], step: str, handle: Callable[[GradedRow], GradedRow]) -> list[GradedRow]:

@@ -1,0 +1,146 @@
+"""Partial credit, scored from recorded outcomes through the engine's own row builder: a failure
+pinned to one behaviour of a big stage costs that behaviour's share, any other failure its whole
+test, and the feedback page says what each behaviour cost in the notebook's language.
+
+The outcomes are what the hidden tests record (one passed CPU instance per test function, then
+some failed with the findings the grader gives); ``tests/test_hidden_tests.py`` grades real mutants.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from autograder.course import rubric
+from autograder.feedback.page import feedback_html
+from autograder.findings.finding import Finding, finding
+from autograder.grading.engine import graded_row
+from autograder.reading.notebook import ExtractedCode
+from autograder.records.jobs import SubmissionRecord, TestOutcome
+from autograder.records.results import BehaviourLoss, GradedRow, RunTrust, TestStatus
+
+ASSIGNMENT = "04_multi_head_attention"
+STAGE = "MultiHeadAttention"
+FORWARD, GRADIENTS, EQUALS = ("test_multi_head_attention_forward", "test_multi_head_attention_gradients",
+                              "test_multi_head_attention_equals_the_wrapper")
+EVAL = "test_multi_head_attention_has_no_dropout_in_eval_mode"
+BEHAVIOUR_CHECK = "test_multi_head_attention_runs_on_meta_device"
+
+
+def outcomes() -> list[TestOutcome]:
+    """Every test function of the notebook, one CPU instance each, passed."""
+    stage_of = rubric.stage_of_test_functions(ASSIGNMENT)
+    return [TestOutcome(f"{function}[cpu]", function, stage_of[function], TestStatus.PASSED)
+            for function in rubric.points_by_test(ASSIGNMENT)]
+
+
+def values_differ(mistake: str | None, *notes: Finding) -> Finding:
+    """A value comparison's finding, as ``hidden/compare.py`` raises it."""
+    return finding("values_differ", mistake, what="MultiHeadAttention(...)", count=3, total=40, difference="0.2",
+                   index="(0, 1, 2)", value="0.1").with_notes(*notes)
+
+
+def graded(changed: dict[str, tuple[TestStatus, Finding]], language: str = "en") -> GradedRow:
+    """The row of a notebook whose tests all passed but those ``changed`` (function -> status, finding)."""
+    recorded = [replace(outcome, status=changed[outcome.function][0], finding=changed[outcome.function][1])
+                if outcome.function in changed else outcome for outcome in outcomes()]
+    return graded_row("student", ASSIGNMENT, SubmissionRecord(outcomes=recorded), ExtractedCode(language=language),
+                      RunTrust(None), ["cpu"])
+
+
+def stage_total(row: GradedRow):
+    return next(total for total in row.stage_totals() if total.stage == STAGE)
+
+
+def share(behaviour: str) -> float:
+    return rubric.behaviour_shares(STAGE)[behaviour] / 100 * rubric.value_points(ASSIGNMENT, STAGE)
+
+
+def test_all_passed_is_100_and_the_stage_keeps_its_points():
+    row = graded({})
+    assert row.score == row.max_score == 100
+    assert stage_total(row).lost_to == ()
+
+
+def test_a_fault_pinned_to_the_scale_costs_only_the_scales_share():
+    pinned = (TestStatus.FAILED, values_differ("scaled_by_wrong_size", finding("evidence.scores_divided_by",
+                                                                               divisor="3.464", forms="", right="")))
+    row = graded({FORWARD: pinned, EQUALS: pinned})
+    total = stage_total(row)
+    assert total.lost_to == (BehaviourLoss("scale", round(share("scale"), 2)),)
+    assert total.points == pytest.approx(total.max_points - share("scale"), abs=0.01)
+    assert row.score == pytest.approx(100 - share("scale"), abs=0.01)
+    # Its behaviour checks count: the values are the reference's but for the scale.
+    assert all(test.passed for test in row.tests if test.name.startswith(BEHAVIOUR_CHECK))
+
+
+def test_an_unpinned_failure_loses_its_whole_test_and_withholds_the_behaviour_checks():
+    pinned = (TestStatus.FAILED, values_differ("scaled_by_wrong_size"))
+    unpinned = (TestStatus.FAILED, values_differ(None))  # the gradient test's output: nothing named
+    row = graded({FORWARD: pinned, GRADIENTS: unpinned})
+    points = rubric.points_by_test(ASSIGNMENT)
+    gradients = next(test for test in row.tests if test.name.startswith(GRADIENTS))
+    assert (gradients.points, gradients.lost_to) == (0.0, ())
+    forward = next(test for test in row.tests if test.name.startswith(FORWARD))
+    assert forward.points == pytest.approx(points[FORWARD] - share("scale"), abs=1e-3)
+    checks = [test for test in row.tests if test.stage == STAGE and test.name.split("[")[0] in
+              rubric.behaviour_tests(ASSIGNMENT)]
+    assert checks
+    assert all(test.waiting and test.points == 0 for test in checks)
+
+
+@pytest.mark.parametrize("failure", [
+    (TestStatus.ERROR, values_differ("scaled_by_wrong_size")),  # it raised: the values were never seen
+    (TestStatus.FAILED, values_differ("future_leak")),  # a probe's finding: not mapped
+    (TestStatus.FAILED, values_differ(None, finding("evidence.all_zeros"))),  # zeros: nothing computed
+    (TestStatus.FAILED, values_differ("softmax_wrong_dim", finding("evidence.sums_along", dim=-2, expected_dim=-1))),
+    (TestStatus.FAILED, values_differ("scaled_by_wrong_size", finding("evidence.changed_in_place", argument="x"))),
+    (TestStatus.FAILED, values_differ("heads_summed")),  # a fault of the wrapper, not of this stage
+], ids=["raised", "probe", "zeros", "only_sums_along", "second_fault", "other_stage"])
+def test_a_failure_not_pinned_to_a_behaviour_of_its_stage_loses_the_whole_test(failure):
+    row = graded({FORWARD: failure})
+    forward = next(test for test in row.tests if test.name.startswith(FORWARD))
+    assert (forward.points, forward.lost_to) == (0.0, ())
+    assert stage_total(row).lost_to == ()
+
+
+def test_a_mistake_the_evidence_could_not_have_named_came_from_a_reproduction():
+    """A leak seen by the probe, but the catalogue's exact match names the softmax's dim: pinned."""
+    leak = finding("evidence.future_changes_past", position=0, later=1)
+    row = graded({FORWARD: (TestStatus.FAILED, values_differ("softmax_wrong_dim", leak))})
+    assert stage_total(row).lost_to == (BehaviourLoss("softmax", round(share("softmax"), 2)),)
+
+
+def test_faults_of_two_behaviours_lose_the_sum_of_their_shares():
+    row = graded({FORWARD: (TestStatus.FAILED, values_differ("missing_out_proj")),
+                  EQUALS: (TestStatus.FAILED, values_differ("scaled_by_wrong_size"))})
+    total = stage_total(row)
+    assert {loss.behaviour for loss in total.lost_to} == {"scale", "out_proj"}
+    assert total.points == pytest.approx(total.max_points - share("scale") - share("out_proj"), abs=0.02)
+
+
+def test_a_share_never_takes_more_than_the_pinned_tests_hold():
+    """A fault that only a small test shows costs that test at most, never points of passed tests."""
+    row = graded({EVAL: (TestStatus.FAILED, values_differ("mask_missing"))})
+    in_eval = next(test for test in row.tests if test.name.startswith(EVAL))
+    assert share("mask") > in_eval.max_points
+    assert in_eval.points == 0.0
+    assert sum(loss.points for loss in in_eval.lost_to) == pytest.approx(in_eval.max_points)
+    assert row.score == 100 - in_eval.max_points
+
+
+def test_scores_survive_the_results_json():
+    row = graded({FORWARD: (TestStatus.FAILED, values_differ("scaled_by_wrong_size"))})
+    again = GradedRow.from_json(row.to_json())
+    assert again.tests == row.tests
+    assert again.stage_totals() == row.stage_totals()
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "scale: \u22123.3 points"),
+                                                 ("zh", "缩放：\u22123.3 分"),
+                                                 ("pt", "escala: \u22123.3 pontos")])
+def test_the_feedback_page_says_which_behaviour_cost_what_in_the_notebooks_language(language, words):
+    row = graded({FORWARD: (TestStatus.FAILED, values_differ("scaled_by_wrong_size"))}, language)
+    assert share("scale") == pytest.approx(3.3)
+    assert words in feedback_html(row)
