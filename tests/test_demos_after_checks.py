@@ -1,13 +1,15 @@
 """A stage that passes its public check makes the demos after it right (issue 40, item 6).
 
 Every variant of a stage in the corpora (the mutants, the wrong answers, the correct answers in
-other styles) whose stage passes its public check is run through its notebook's demos: each code
-cell that is not an answer, a check or a prediction, in order, on the solution's other
+other styles) whose stage passes its public check is run through the demos after it: the code
+cells that set up, and the demos after its check that run it, in order, on the solution's other
 definitions, as tests/test_fair_predictions.py runs them. The demos must then run without an
 error, and what they show as attention weights must be weights: every figure drawn on the scale
 of a weight (``imshow(..., vmin=0, vmax=1)``) has rows that sum to 1 and values in [0, 1], and so
 has every weight the demos print. The demos that train a model run here with a few steps of
-training (what they read and draw is the same); the full training runs for a chosen few (slow).
+training (what they read, print and draw is the same); the full training runs for a chosen few
+(slow). Correct answers whose weights the trained demos cannot read are listed, with where they
+stop (``DEMOS_CANNOT_READ``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from autograder.notebooks.variants import answer_cell, load_solution
 from autograder.paths import solution_notebook
 from autograder.reading.notebook import cell_source
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.student.language import LANGUAGES
 from autograder.student.selfcheck import modules, run_check
 from autograder.student.selfcheck.catalog import hint_text, speaking, text
 
@@ -276,8 +279,9 @@ def test_dropout_on_the_scores_fails_the_check_that_the_demos_would_otherwise_pa
     with monkeypatch.context() as unguarded:
         unguarded.setattr(modules, "expect_demo_weights", lambda *args: None)
         shown = demo_problems(variant, unguarded)
-    assert shown and all("as weights" in problem for problem in shown), shown
-    for language in ("en", "zh", "pt"):
+    assert shown
+    assert all("as weights" in problem for problem in shown), shown
+    for language in LANGUAGES:
         result = run_check(variant.stage, definitions(variant.assignment, variant), language)
         assert not result.passed
         with speaking(language):
