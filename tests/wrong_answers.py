@@ -416,6 +416,23 @@ class CausalAttention(nn.Module):
         wei = wei.masked_fill(self.mask[:T, :T] == 0, float("-inf"))
         return self.dropout(F.softmax(wei, dim=-1)) @ v
 '''),
+    WrongAnswer("attention_drops_the_scores", "dropout_before_softmax", '''
+class CausalAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length, dtype=torch.bool), 1))
+
+    def forward(self, x):
+        T = x.shape[1]
+        keys, queries, values = self.W_key(x), self.W_query(x), self.W_value(x)
+        scores = self.dropout(queries @ keys.transpose(1, 2))  # regularise the scores
+        scores = scores.masked_fill(self.mask[:T, :T], -torch.inf)
+        return torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1) @ values
+'''),
     WrongAnswer("attention_drops_the_values", "dropout_on_output", '''
 class CausalAttention(nn.Module):
     def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
@@ -1051,5 +1068,27 @@ class MultiHeadAttention(nn.Module):
     WrongAnswer("gpt2_head_size_as_d_out", "gpt2_head_count", '''
 def gpt2_small_attention():
     return MultiHeadAttention(768, 64, 1024, 0.0, 12)
+'''),
+    WrongAnswer("multi_head_drops_the_scores", "dropout_before_softmax", '''
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        if d_out % num_heads != 0:
+            raise ValueError(f"d_out={d_out} is not divisible by num_heads={num_heads}")
+        self.num_heads, self.head_dim = num_heads, d_out // num_heads
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.ones(context_length, context_length, dtype=torch.bool).triu(1))
+
+    def forward(self, x):
+        b, T, d_out = x.shape[0], x.shape[1], self.num_heads * self.head_dim
+        q, k, v = (layer(x).view(b, T, self.num_heads, self.head_dim).transpose(1, 2)
+                   for layer in (self.W_query, self.W_key, self.W_value))
+        scores = self.dropout(q @ k.transpose(-2, -1) / self.head_dim**0.5)  # (b, h, T, T)
+        weights = scores.masked_fill(self.mask[:T, :T], -torch.inf).softmax(dim=-1)
+        return self.out_proj((weights @ v).transpose(1, 2).contiguous().view(b, T, d_out))
 '''),
 ]

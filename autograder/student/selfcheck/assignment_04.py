@@ -123,6 +123,10 @@ def _check_multi_head_attention_itself(ns):
     expect_no_future_leak(wide, x, out)
     seed_weights(123)
     call = "MultiHeadAttention(3, 2, 6, 0.5, num_heads=2)"
+    # In eval mode nothing is dropped (the demos, built with dropout 0, read the weights through self.dropout).
+    expect_close(cls(3, 2, 6, 0.5, num_heads=2).eval()(book_batch()), [BOOK_MULTI_HEAD] * 2,
+                 text("what.eval_mode", call=call), "hint.eval_dropout")
+    seed_weights(123)
     expect_dropout_on_weights(cls(3, 2, 6, 0.5, num_heads=2), book_batch(), call)
 
 

@@ -90,6 +90,7 @@ MESSAGES: dict[str, str] = {
     "what.no_leak_first": "the output of token 0 after changing the tokens from {later} on",
     "what.eval_mode": "{call} in eval mode",
     "what.dropped": "what {call} passes through self.dropout in training mode (the attention weights)",
+    "what.demo_weights": "what {call} passes through self.dropout, which the demos draw as its attention weights",
     "what.split_entry": "split_heads(x, 3)[{b}, {h}, {t}] (head {h} of token {t})",
     "what.merge_entry": "the features of head {h} in merge_heads(x)[{b}, {t}] (token {t})",
     "what.error_message": "the ValueError message",
@@ -98,6 +99,8 @@ MESSAGES: dict[str, str] = {
     "is.all": "all {value}",
     "is.about": "about {value}",
     "is.finite": "finite numbers",
+    "is.weights": "the attention weights (each from 0 to 1, each row summing to 1)",
+    "is.with_row_sums": "{values}, its rows summing to {sums}",
     "is.no_nan": "no NaN",
     "is.none": "None",
     "is.a_bias": "a bias vector",
@@ -179,6 +182,10 @@ MESSAGES: dict[str, str] = {
         " and self.dropout = nn.Dropout(dropout)."
     ),
     "hint.eval_dropout": "In eval mode nn.Dropout is the identity; apply it through self.dropout.",
+    "hint.demo_weights": (
+        "The demos read the attention weights where they pass through self.dropout: call self.dropout on the"
+        " weights that the softmax gives (after the mask), and on nothing computed before them."
+    ),
     "hint.wrapper_heads": (
         "self.heads must be an nn.ModuleList of num_heads CausalAttention modules: a plain Python"
         " list would hide their parameters from the module."
