@@ -16,6 +16,7 @@ from collections.abc import Callable
 import torch
 
 from . import known
+from ..mistakes import MISTAKES
 from .catalog import hint_text, text
 from .figures import MistakeFigure, figure_for
 
@@ -25,12 +26,16 @@ SHOWN_VALUES = 8
 
 class Mismatch(Exception):
     """A finding of a check, already worded for the student, the hint that would fix it, and the
-    figure of the mistake when one shows it."""
+    figure of the mistake when one shows it; ``key`` is the finding's message key and ``mistake``
+    the id of the named mistake it names, if any (data, for whoever compares it with the grader)."""
 
-    def __init__(self, message: str, hint: str | None = None, figure: MistakeFigure | None = None):
+    def __init__(self, message: str, hint: str | None = None, figure: MistakeFigure | None = None,
+                 key: str = "", mistake: str | None = None):
         super().__init__(message)
         self.hint = hint
         self.figure = figure
+        self.key = key
+        self.mistake = mistake
 
 
 def one_line(error: BaseException) -> str:
@@ -43,7 +48,12 @@ def one_line(error: BaseException) -> str:
 def fail(key: str, hint: str | None = None, figure: MistakeFigure | None = None, **fields) -> None:
     """Raise the finding ``key`` with its fields; ``hint`` is a hint's key or a mistake's id
     (shown on request)."""
-    raise Mismatch(text(key, **fields), hint_text(hint) if hint else None, figure)
+    raise Mismatch(text(key, **fields), hint_text(hint) if hint else None, figure, key, mistake_of(hint))
+
+
+def mistake_of(hint: str | None) -> str | None:
+    """The named mistake a hint's key is, if it is one (not a ``hint.*`` nor the stage's idea)."""
+    return hint if hint in MISTAKES else None
 
 
 def _index_text(index) -> str:
@@ -150,7 +160,8 @@ def call_student(hint: str, function: Callable, *args, **kwargs):
     except NotImplementedError:  # a RuntimeError too, but it has its own message
         raise
     except RuntimeError as error:
-        raise Mismatch(text("raised", error_type="RuntimeError", error=one_line(error)), hint_text(hint)) from None
+        raise Mismatch(text("raised", error_type="RuntimeError", error=one_line(error)), hint_text(hint),
+                       key="raised", mistake=mistake_of(hint)) from None
 
 
 def expect_unchanged(call: Callable[[torch.Tensor], object], x: torch.Tensor, what: str) -> object:
