@@ -86,7 +86,8 @@ def test_any_exception_becomes_one_line_with_its_type():
         raise ZeroDivisionError("first line\nsecond line")
 
     result = run_check("softmax_naive", {"softmax_naive": softmax_naive})
-    assert result == CheckResult(False, "❌ softmax_naive: raised ZeroDivisionError: first line", found=True)
+    assert result == CheckResult(False, "❌ softmax_naive: raised ZeroDivisionError: first line", found=True,
+                                 finding="raised")
     assert hint_line("softmax_naive", {"softmax_naive": softmax_naive}).startswith(
         f"💡 softmax_naive (hint 1 of 3): {IDEAS['softmax_naive']}")
 

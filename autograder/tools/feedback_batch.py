@@ -1,6 +1,6 @@
 """Measure the feedback on a batch of answers nobody here has seen: is each mistake named?
 
-    python -m autograder.tools.feedback_batch BATCH [--out FOLDER] [--jobs N]
+    python -m autograder.tools.feedback_batch BATCH [--out FOLDER] [--jobs N] [--grades REPORT]
 
 ``BATCH`` holds single-stage answer files (each the whole answer cell of one stage, as a student
 writes it) and ``manifest.json``, a list of entries::
@@ -23,7 +23,9 @@ in a process of its own per assignment (``public_check``): the report gives whet
 the mistake it named and its message, and how it compares with the grader (``check_verdict``):
 it names the same mistake, states what it found (values, a shape, a row) without a name, is vague
 (only the exception's own words and the stage's idea), or contradicts the grader (passes what
-the grader fails, fails what it passes, or names a mistake the grader does not).
+the grader fails, fails what it passes, or names a mistake the grader does not). ``--grades``
+takes the grader's side from an earlier ``report.json`` of the same batch and runs only the check
+(minutes instead of a grading run), to measure a change of the check alone.
 
 A batch is measured as it comes, before it joins the kit's corpus (issue 35): the first
 measurement is the honest one. Exit status 0 once the report is written, 2 for a batch that
@@ -97,7 +99,7 @@ class CaseReport:
     check_passed: bool | None = None  # the public check's outcome (None: not run)
     check_mistake: str | None = None  # the mistake it named
     check_message: str = ""
-    check_verdict: str = ""  # beside the grader: agrees, names, states, vague, contradicts, no_result
+    check_verdict: str = ""  # beside the grader: one of VERDICTS
 
 
 def read_batch(folder: Path, prefix: str = "") -> list[BatchEntry]:
@@ -161,20 +163,25 @@ SOLUTION_ID = "__solution__"
 CHECK_TIMEOUT_PER_ANSWER_S = 90
 
 
+# How the public check's outcome compares with the grader's on one answer: both pass it; it names
+# a mistake the grader names too; it fails the answer with what it found, naming nothing; only an
+# exception's words (or "not implemented"); the three contradictions; it did not finish.
+VERDICTS = ("agrees", "names", "states", "vague", "passes_what_the_grader_fails", "fails_what_the_grader_passes",
+            "names_another_mistake", "no_result")
+CONTRADICTIONS = VERDICTS[4:7]
+
+
 def check_verdict(case: CaseReport, outcome: CheckOutcome) -> str:
-    """How the public check's outcome compares with the grader's finding on the same answer:
-    ``agrees`` (both pass it), ``names`` (a mistake the grader names too), ``states`` (it fails
-    the answer with what it found, naming nothing), ``vague`` (only an exception's words, or
-    nothing written), ``contradicts`` (passes what the grader fails, fails what it passes, or names
-    a mistake the grader does not), ``no_result`` (the check did not finish)."""
+    """How the public check's outcome compares with the grader's finding on the same answer (one
+    of ``VERDICTS``)."""
     if outcome.finding in ("timeout", "no_result"):
         return "no_result"
     if not case.caught:
-        return "agrees" if outcome.passed else "contradicts"
+        return "agrees" if outcome.passed else "fails_what_the_grader_passes"
     if outcome.passed:
-        return "contradicts"
+        return "passes_what_the_grader_fails"
     if outcome.mistake is not None:
-        return "names" if outcome.mistake in case.named else "contradicts"
+        return "names" if outcome.mistake in case.named else "names_another_mistake"
     return "vague" if outcome.finding in ("raised", "not_implemented") else "states"
 
 
@@ -196,10 +203,23 @@ def check_batch(batch: list[BatchEntry], jobs: int) -> list[CheckOutcome]:
 
     outcomes: list[CheckOutcome | None] = [None] * len(batch)
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        for numbers, found in zip(by_assignment.values(), pool.map(run, by_assignment.values())):
-            for number, outcome in zip(numbers, found):
+        for numbers, found in zip(by_assignment.values(), pool.map(run, by_assignment.values()), strict=True):
+            for number, outcome in zip(numbers, found, strict=True):
                 outcomes[number] = outcome
     return outcomes
+
+
+def earlier_grades(report: Path, batch: list[BatchEntry]) -> list[CaseReport]:
+    """The grader's side of an earlier report of this batch, answer by answer."""
+    try:
+        cases = json.loads(report.read_text(encoding="utf-8"))["cases"]
+        graded = {case["file"]: CaseReport(**case) for case in cases}
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise BatchError(f"{report} cannot be read as a report of this tool: {error}") from None
+    missing = [entry.file for entry in batch if entry.file not in graded]
+    if missing:
+        raise BatchError(f"{report} has no grade for {', '.join(missing[:5])}: grade the batch again")
+    return [graded[entry.file] for entry in batch]
 
 
 def grade_batch(batch: list[BatchEntry], out: Path, jobs: int) -> list[CaseReport]:
@@ -208,7 +228,7 @@ def grade_batch(batch: list[BatchEntry], out: Path, jobs: int) -> list[CaseRepor
     rows = graded_rows(batch, out, jobs)
     cases = [case_report(entry, rows[(entry.student_id, entry.assignment)], rows[(SOLUTION_ID, entry.assignment)])
              for entry in batch]
-    return [with_check(case, outcome) for case, outcome in zip(cases, check_batch(batch, jobs))]
+    return [with_check(case, outcome) for case, outcome in zip(cases, check_batch(batch, jobs), strict=True)]
 
 
 def graded_rows(batch: list[BatchEntry], out: Path, jobs: int) -> dict[tuple[str, str], GradedRow]:
@@ -237,7 +257,8 @@ def totals(cases: list[CaseReport]) -> dict[str, int]:
             "with_a_named_mistake": sum(bool(case.named) for case in mistakes),
             "correct": len(correct), "correct_at_full_marks": sum(case.full_marks for case in correct),
             "check_on_caught": len(caught), "check_names": verdicts["names"], "check_states": verdicts["states"],
-            "check_vague": verdicts["vague"], "check_contradicts": verdicts["contradicts"],
+            "check_vague": verdicts["vague"], "check_contradicts": sum(verdicts[name] for name in CONTRADICTIONS),
+            **{f"check_{name}": verdicts[name] for name in CONTRADICTIONS},
             "check_no_result": verdicts["no_result"], "grader_names": sum(bool(case.named) for case in caught)}
 
 
@@ -249,7 +270,10 @@ def check_summary(figures: dict[str, int]) -> str:
     return (f"The public check names or states {share} of what the grader does ({said} of {caught} answers the"
             f" grader fails: {figures['check_names']} named, where the grader names {figures['grader_names']};"
             f" {figures['check_states']} stated; {figures['check_vague']} vague) and contradicts it on"
-            f" {figures['check_contradicts']} (no result: {figures['check_no_result']}).")
+            f" {figures['check_contradicts']} (passes what the grader fails:"
+            f" {figures['check_passes_what_the_grader_fails']}; fails what it passes:"
+            f" {figures['check_fails_what_the_grader_passes']}; names another mistake:"
+            f" {figures['check_names_another_mistake']}; no result: {figures['check_no_result']}).")
 
 
 def _cell(text: str) -> str:
@@ -289,16 +313,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("batch", type=Path, help=f"a folder of answer files and {MANIFEST}")
     parser.add_argument("--out", type=Path, default=None, help="where the report goes (default: BATCH/measured)")
     parser.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
+    parser.add_argument("--grades", type=Path, default=None,
+                        help="an earlier report.json of this batch: its grades are reused, only the check runs")
     args = parser.parse_args(argv)
     out = args.out or args.batch / "measured"
     try:
         batch = read_batch(args.batch)
+        earlier = earlier_grades(args.grades, batch) if args.grades else None
     except BatchError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     out.mkdir(parents=True, exist_ok=True)
     try:
-        cases = grade_batch(batch, out, args.jobs)
+        if earlier is None:
+            cases = grade_batch(batch, out, args.jobs)
+        else:
+            outcomes = check_batch(batch, args.jobs)
+            cases = [with_check(case, outcome) for case, outcome in zip(earlier, outcomes, strict=True)]
     except (GradingError, GraderUntrusted) as error:
         print(f"The grader itself failed, so nothing was measured: {error}", file=sys.stderr)
         return 1
