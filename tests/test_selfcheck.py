@@ -215,7 +215,7 @@ KNOWN_MISTAKES = [
     ("inverted_dropout", _dropout_in_place, "input_modified_in_place"),
     ("inverted_dropout", _dropout_times_keep_probability, "dropout_scaled_by_p"),
     ("split_heads", _split_without_transpose, "view_without_transpose"),
-    ("merge_heads", _merge_without_contiguous, "hint.merge_contiguous"),
+    ("merge_heads", _merge_without_contiguous, "view_needs_contiguous"),
     ("causal_average_matmul", _unnormalised_prefix_sum, "prefix_sum"),
 ]
 
