@@ -20,8 +20,8 @@ the key of a phrase quoting the names (``evidence.*``, worded by the grader's fi
 fields. The student's code is read with ``ast`` (never run); names of torch are looked up in the
 modules this process has already imported, never imported on a student's say.
 
-The grader's failures (``autograder.hidden.failures``) and the public checks (``selfcheck``) both
-read exceptions with this module, so the two say the same of the same exception.
+The grader's hidden tests and the public checks (``selfcheck``) both read exceptions with this
+module, so the two say the same of the same exception.
 """
 
 from __future__ import annotations
