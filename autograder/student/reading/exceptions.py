@@ -9,10 +9,11 @@ cells they ran in.
 
 from __future__ import annotations
 
+import inspect
 import linecache
 import sysconfig
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,20 +54,42 @@ def _students(filename: str) -> bool:
     return not str(Path(filename).resolve()).startswith(_NOT_STUDENTS)
 
 
-def read_raised(stage: str, error: BaseException) -> Reading:
+def _source(filename: str) -> str:
+    """The whole text of a cell or file, as linecache holds it (every line ended, even where the
+    lines were registered one block at a time)."""
+    return "".join(line if line.endswith("\n") else line + "\n" for line in linecache.getlines(filename))
+
+
+def _definition_files(definitions: Iterable[object]) -> list[str]:
+    """The cells (or files) the student's functions and classes were written in, found from their
+    code objects (a class's own methods): a class keeps no file of its own in a notebook."""
+    functions = []
+    for definition in definitions:
+        if inspect.isfunction(definition):
+            functions.append(definition)
+        elif inspect.isclass(definition):
+            functions += [member for member in vars(definition).values() if inspect.isfunction(member)]
+    return [filename for filename in dict.fromkeys(function.__code__.co_filename for function in functions)
+            if _students(filename)]
+
+
+def read_raised(stage: str, error: BaseException, definitions: Iterable[object] = ()) -> Reading:
     """The reading of an exception caught while a public check ran ``stage``: its frames in the
-    student's code and the whole source of the cells (or files) they belong to. An exception that
-    never passed through the student's code (a module the check calls after the student's copy
-    changed it, say) names nothing: the grader reads only exceptions of the student's code."""
-    frames = [(frame, line) for frame, line in traceback.walk_tb(error.__traceback__)
-              if _students(frame.f_code.co_filename)]
-    if not frames:
-        return Reading(None)  # raised outside the student's code (by the check's own call): not theirs to read
-    student_traceback = "".join(traceback.StackSummary.extract(frames, limit=MAX_FRAMES).format())
-    filenames = dict.fromkeys(frame.f_code.co_filename for frame, _ in frames)
-    sources = ["".join(linecache.getlines(filename)) for filename in filenames]
+    student's code, and the whole source of the cells (or files) of those frames and of the
+    student's ``definitions`` (the notebook's functions and classes, read for slips, as the grader
+    reads every definition). An exception raised before the student's code ran (the check's call
+    of their class) is read for slips only: the rules that read torch's words need the student's
+    own failing line."""
     try:
         message = str(error)
     except Exception:  # noqa: BLE001 - a student's exception with a __str__ of its own that raises
         message = ""
+    frames = [(frame, line) for frame, line in traceback.walk_tb(error.__traceback__)
+              if _students(frame.f_code.co_filename)]
+    filenames = dict.fromkeys([*(frame.f_code.co_filename for frame, _ in frames), *_definition_files(definitions)])
+    sources = [_source(filename) for filename in filenames]
+    if not frames:
+        slip = slips.slip_in_error(type(error).__name__, message, "", sources)
+        return Reading(slip.mistake, slip) if slip is not None else Reading(None)
+    student_traceback = "".join(traceback.StackSummary.extract(frames, limit=MAX_FRAMES).format())
     return read_exception(stage, type(error).__name__, message, student_traceback, sources)

@@ -71,7 +71,7 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
         detail, hint, figure = str(mismatch), mismatch.hint, mismatch.figure
         key, mistake = mismatch.key, mismatch.mistake
         if mismatch.raised is not None:
-            hint, mistake = _read(stage, mismatch.raised, hint)
+            hint, mistake = _read(stage, mismatch.raised, hint, namespace)
     except NotImplementedError as error:
         reason = one_line(error)
         if not reason or reason.startswith(f"{stage}:"):
@@ -81,16 +81,16 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
         found, key = False, "not_implemented"  # nothing written yet: no finding, the hints are the stage's own
     except Exception as error:  # noqa: BLE001 - whatever student code raises becomes one line
         detail = text("raised", error_type=type(error).__name__, error=one_line(error))
-        hint, mistake = _read(stage, error, None)
+        hint, mistake = _read(stage, error, None, namespace)
     else:
         return CheckResult(True, text("passed", stage=stage))
     return CheckResult(False, text("failed", stage=stage, detail=detail), hint, figure, found, key, mistake)
 
 
-def _read(stage: str, error: BaseException, hint: str | None) -> tuple[str | None, str | None]:
+def _read(stage: str, error: BaseException, hint: str | None, namespace: Mapping) -> tuple[str | None, str | None]:
     """The hint and the named mistake of an exception the student's code raised: the mistake the
     grader's own reading names (``reading``), else ``hint`` (the check's, naming nothing)."""
-    mistake = read_raised(stage, error).mistake
+    mistake = read_raised(stage, error, list(namespace.values())).mistake
     return (hint_text(mistake), mistake) if mistake is not None else (hint, None)
 
 
