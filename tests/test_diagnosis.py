@@ -18,7 +18,7 @@ from autograder.findings.finding import Failure, finding
 from autograder.findings.render import render
 from autograder.hidden import diagnosis, failures, modules, observations, signatures
 from autograder.hidden.compare import expect_tensor
-from autograder.hidden.slips import slip_in_error
+from autograder.student.reading.slips import slip_in_error
 from autograder.student.selfcheck.runner import check, hint, run_check
 from autograder.term.similarity import MarkedCode
 from autograder.worker import fake_gpu
@@ -135,6 +135,11 @@ def test_float64_answers_right_at_float32_precision_pass_with_a_note():
 
 
 # -- slips read from exceptions --------------------------------------------------------------------------
+def said(slip) -> str:
+    """A slip's evidence, in English, as the grader's finding words it."""
+    return render(finding(slip.evidence, **slip.fields))
+
+
 @pytest.mark.parametrize(("error_type", "message", "line", "mistake", "words"), [
     ("IndexError", "Dimension out of range (expected to be in range of [-3, 2], but got 4)",
      "w = torch.softmax(s, dim=self.d_out)", "dim_is_a_size", "self.d_out is 4 here"),
@@ -148,13 +153,13 @@ def test_float64_answers_right_at_float32_precision_pass_with_a_note():
 def test_slips_are_named_with_the_names_involved(error_type, message, line, mistake, words):
     slip = slip_in_error(error_type, message, line, [])
     assert slip.mistake == mistake
-    assert words in render(slip.evidence)
+    assert words in said(slip)
 
 
 def test_a_misspelt_dunder_is_read_from_the_students_class():
     source = "class Head(nn.Module):\n    def __int__(self, d):\n        super().__init__()\n"
     slip = slip_in_error("TypeError", "Head() takes no arguments", "", [source])
-    assert render(slip.evidence) == " — Head defines __int__, not __init__, so PyTorch never calls it."
+    assert said(slip) == " — Head defines __int__, not __init__, so PyTorch never calls it."
     assert slip_in_error("IndexError", "Dimension out of range (expected to be in range of [-2, 1], but got 2)",
                          "x.transpose(1, 2)", []) is None  # a literal dim: no size involved
 
@@ -163,7 +168,7 @@ def test_sizes_that_do_not_make_the_tensor_are_quoted():
     slip = slip_in_error("RuntimeError", "shape '[2, 5, 3, 1]' is invalid for input of size 120",
                          "k = self.W_key(x).view(b, T, self.num_heads, self.head_dim)", [])
     assert slip.mistake == "view_sizes_wrong"
-    assert render(slip.evidence) == " — the sizes (2, 5, 3, 1) make 30 elements, and the tensor has 120."
+    assert said(slip) == " — the sizes (2, 5, 3, 1) make 30 elements, and the tensor has 120."
 
 
 def test_sizes_that_do_not_make_a_merged_tensor_name_no_view_mistake():
@@ -172,7 +177,7 @@ def test_sizes_that_do_not_make_a_merged_tensor_name_no_view_mistake():
     slip = slip_in_error("RuntimeError", "shape '[2, 4, 6]' is invalid for input of size 96",
                          "context = context.transpose(1, 2).contiguous().view(b, num_tokens, self.d_out)", [])
     assert slip.mistake is None
-    assert render(slip.evidence) == " — the sizes (2, 4, 6) make 48 elements, and the tensor has 96."
+    assert said(slip) == " — the sizes (2, 4, 6) make 48 elements, and the tensor has 96."
 
 
 def test_an_attribute_that_holds_what_register_buffer_returned_is_named():
@@ -181,7 +186,7 @@ def test_an_attribute_that_holds_what_register_buffer_returned_is_named():
     slip = slip_in_error("TypeError", "'NoneType' object is not subscriptable",
                          "scores = scores.masked_fill(self.mask[:T, :T], -torch.inf)", [source])
     assert slip.mistake == "registered_result_assigned"
-    assert render(slip.evidence) == (" — self.mask is assigned what register_buffer returns, None, which takes the"
+    assert said(slip) == (" — self.mask is assigned what register_buffer returns, None, which takes the"
                                      " place of what register_buffer registered.")
     assert slip_in_error("TypeError", "'NoneType' object is not subscriptable", "x = self.other[0]",
                          [source]) is None
@@ -217,7 +222,7 @@ def test_arguments_passed_in_another_order_than_the_signature_are_read_from_any_
     slip = slip_in_error("ValueError", "dropout probability has to be between 0 and 1, but got 8", lines[-1],
                          [WRAPPER], lines)
     assert slip.mistake == "arguments_out_of_order"
-    assert render(slip.evidence) == (" — Head(d_in, d_out, dropout, context_length) passes dropout where Head takes"
+    assert said(slip) == (" — Head(d_in, d_out, dropout, context_length) passes dropout where Head takes"
                                      " context_length: its parameters are, in this order, (d_in, d_out,"
                                      " context_length, dropout, qkv_bias).")
     in_order = [lines[0].replace("dropout, context_length", "context_length, dropout")]

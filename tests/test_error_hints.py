@@ -1,4 +1,4 @@
-"""What a student's exception points to (autograder/hidden/error_hints.py), read from torch's real
+"""What a student's exception points to (autograder/student/reading/error_hints.py), read from torch's real
 errors and the student's line, as the worker reports them."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import traceback
 import pytest
 import torch
 
-from autograder.hidden.error_hints import failing_line, meta_cannot_run, mistake_in_error, raised_by_stub
+from autograder.student.reading.error_hints import failing_line, meta_cannot_run, mistake_in_error, raised_by_stub
 
 # keys.T on a batch warns (and will raise in a later torch) before the shapes fail.
 pytestmark = pytest.mark.filterwarnings("ignore:The use of `x.T`:UserWarning")

@@ -231,6 +231,21 @@ def test_the_tool_measures_a_batch_and_reports_it(tmp_path):
     table = (tmp_path / "out" / "report.md").read_text()
     assert "| wrong.py | attention_scores | no |" in table
     assert "halves every score" in table
+    # The public check ran on both, in its own process, and is set beside the grader.
+    right = next(case for case in report["cases"] if case["file"] == "right.py")
+    assert (right["check_passed"], right["check_verdict"]) == (True, "agrees")
+    assert wrong["check_passed"] is False
+    assert wrong["check_verdict"] in ("names", "states")
+    assert wrong["check_message"].startswith("❌ attention_scores:")
+    assert report["totals"]["check_contradicts"] == 0
+    assert "The public check names or states 100 % of what the grader does" in result.stdout
+    # With the grades of that run, only the check runs again, and says the same.
+    again = subprocess.run([sys.executable, "-m", "autograder.tools.feedback_batch", str(batch), "--out",
+                            str(tmp_path / "again"), "--grades", str(tmp_path / "out" / "report.json")],
+                           capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert not (tmp_path / "again" / "graded").exists()
+    assert json.loads((tmp_path / "again" / "report.json").read_text())["cases"] == report["cases"]
 
 
 def test_the_tool_refuses_a_manifest_it_cannot_read(tmp_path):

@@ -86,7 +86,8 @@ def test_any_exception_becomes_one_line_with_its_type():
         raise ZeroDivisionError("first line\nsecond line")
 
     result = run_check("softmax_naive", {"softmax_naive": softmax_naive})
-    assert result == CheckResult(False, "❌ softmax_naive: raised ZeroDivisionError: first line", found=True)
+    assert result == CheckResult(False, "❌ softmax_naive: raised ZeroDivisionError: first line", found=True,
+                                 finding="raised")
     assert hint_line("softmax_naive", {"softmax_naive": softmax_naive}).startswith(
         f"💡 softmax_naive (hint 1 of 3): {IDEAS['softmax_naive']}")
 
@@ -214,7 +215,7 @@ KNOWN_MISTAKES = [
     ("inverted_dropout", _dropout_in_place, "input_modified_in_place"),
     ("inverted_dropout", _dropout_times_keep_probability, "dropout_scaled_by_p"),
     ("split_heads", _split_without_transpose, "view_without_transpose"),
-    ("merge_heads", _merge_without_contiguous, "hint.merge_contiguous"),
+    ("merge_heads", _merge_without_contiguous, "view_needs_contiguous"),
     ("causal_average_matmul", _unnormalised_prefix_sum, "prefix_sum"),
 ]
 

@@ -3,7 +3,8 @@ with, in terms a student can act on.
 
 A probe that ran out of time or a worker that crashed carries its finding; a check that failed
 raises ``Failure(finding)``; the student's own exception is read whole (``slips``, then
-``error_hints``' rules, with the student's failing line and traceback), and a name lost while
+``error_hints``' rules, with the student's failing line and traceback: ``autograder.student.reading``,
+which the public checks read exceptions with too), and a name lost while
 loading says "did not load" and why (``loading``). A failed stage whose signature changes one of
 the notebook's defaults has that change named as its mistake (``signatures``). The grading plugin
 (``autograder.grading.plugin``) records what this decides; nothing here runs a test.
@@ -17,11 +18,13 @@ import pytest
 
 from autograder.course.reference import load_reference
 from autograder.findings.finding import Failure, Finding, finding
-from autograder.hidden import error_hints, signatures, slips
+from autograder.hidden import signatures
 from autograder.hidden.loading import LoadedNotebook
 from autograder.probes.client import Submission
 from autograder.probes.errors import ProbeTimeout, StudentError, WorkerCrashed
 from autograder.records.results import TestStatus
+from autograder.student.reading import error_hints
+from autograder.student.reading.exceptions import read_exception
 
 # A message that quotes the notebook's loading problems quotes this many (the rest are counted).
 MAX_QUOTED_PROBLEMS = 5
@@ -64,17 +67,13 @@ def _student_error_finding(error: StudentError, stage: str, submission: Submissi
         undefined = match.group(1) if match else None
     if notebook is not None and undefined in notebook.lost:
         return finding("did_not_load", name=undefined, problem=notebook.lost[undefined])
-    line = error_hints.failing_line(error.student_traceback)
-    slip = slips.slip_in_error(error.type_name, error.message, line, sources or [],
-                               error_hints.student_lines(error.student_traceback))
+    reading = read_exception(stage, error.type_name, error.message, error.student_traceback, sources or [])
     if error.undefined_name is not None:
         found = finding("not_defined", name=error.undefined_name)
-    elif slip is not None:
-        found = finding("raised", slip.mistake, error_type=error.type_name, message=error.message).with_notes(
-            slip.evidence)
     else:
-        mistake = error_hints.mistake_in_error(stage, error.type_name, error.message, error.student_traceback)
-        found = finding("raised", mistake, error_type=error.type_name, message=error.message)
+        found = finding("raised", reading.mistake, error_type=error.type_name, message=error.message)
+        if reading.slip is not None:
+            found = found.with_notes(finding(reading.slip.evidence, **reading.slip.fields))
     notes = []
     if error.type_name == "NameError" and error.message.startswith("name "):
         notes.append(finding("demo_variable"))

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from autograder.findings.finding import Finding, finding
-from autograder.hidden import slips
 from autograder.reading.notebook import ExtractedCode
+from autograder.student.reading import slips
 
 
 @dataclass
@@ -40,7 +40,7 @@ def placed(problems: list[Finding], code: ExtractedCode) -> LoadedNotebook:
         slip = slips.slip_in_error(error_type, message, "", sources)
         named = finding("cell_raised", cell=code.place(cell - 1), line=line, error=error)
         if slip is not None:
-            named = named.with_notes(slip.evidence)
+            named = named.with_notes(finding(slip.evidence, **slip.fields))
         loaded.problems.append(named)
         for block in code.blocks:
             if block.cell_index == cell - 1 and block.line == line:

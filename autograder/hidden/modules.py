@@ -16,7 +16,7 @@ from collections.abc import Callable
 import torch
 
 from autograder.findings.finding import Failure, Finding, finding
-from autograder.hidden import diagnosis, slips, wrong_outputs
+from autograder.hidden import diagnosis, wrong_outputs
 from autograder.hidden.compare import (
     TOLERANCES,
     Explainers,
@@ -29,10 +29,11 @@ from autograder.hidden.compare import (
     matching_mistake,
     shape_text,
 )
-from autograder.hidden.error_hints import device_error, meta_cannot_run, raised_by_stub
 from autograder.hidden.parameters import ParameterMap, parameter_map, reference_gradient, student_weights
 from autograder.probes.client import RemoteObject, Submission
 from autograder.probes.errors import StudentError
+from autograder.student.reading import slips
+from autograder.student.reading.error_hints import device_error, meta_cannot_run, raised_by_stub
 
 # A message lists at most this many problems, so that it stays readable.
 MAX_LISTED = 3

@@ -29,20 +29,20 @@ def _check_scaled_dot_product_scores(ns):
     queries, keys = book_queries_and_keys()  # the book's W_query, W_key under torch.manual_seed(123)
     generator = seeded(123)
     call = "scaled_dot_product_scores(queries, keys)"
-    scores = expect_shape(call_student("keys_T_on_batch", f, queries, keys), (6, 6), call,
+    scores = expect_shape(call_student("idea", f, queries, keys), (6, 6), call,
                            "idea", case="scaled_dot_product_scores")
     expect_close(scores, expected("scaled_dot_product_scores"), call, "idea",
                  case="scaled_dot_product_scores")
     expect_close(scores[1], BOOK_V1_SCALED_SCORES_2, text("what.row_journey", call=call), "idea")
-    batched = call_student("keys_T_on_batch", f, torch.stack((queries, queries)),
+    batched = call_student("idea", f, torch.stack((queries, queries)),
                     torch.stack((keys, keys)))
     expect_close(batched, torch.stack((scores, scores)).detach(),
                   "scaled_dot_product_scores(queries (2, 6, 2), keys (2, 6, 2))",
-                  "keys_T_on_batch")
-    expect_shape(call_student("keys_T_on_batch", f, torch.randn(2, 3, 4, generator=generator),
+                  "idea")
+    expect_shape(call_student("idea", f, torch.randn(2, 3, 4, generator=generator),
                         torch.randn(2, 5, 4, generator=generator)),
                   (2, 3, 5), "scaled_dot_product_scores(queries (2, 3, 4), keys (2, 5, 4))",
-                  "keys_T_on_batch")
+                  "idea")
 
 
 def _creation_order(module, names, seed: int) -> list[str] | None:
@@ -113,6 +113,11 @@ def _check_copy_v2_weights_into_v1(ns):
             layer.weight.copy_(torch.randn(2, 3, generator=generator))
         setattr(sa_v2, name, layer)
     ns["copy_v2_weights_into_v1"](sa_v2, sa_v1)
+    for name in names:  # the copy reads sa_v2 and leaves it as it was (an in-place .t_() does not)
+        weight = getattr(sa_v2, name).weight
+        if tuple(weight.shape) != (2, 3):
+            fail("values", what=f"sa_v2.{name}.weight.shape", expected="(2, 3)", got=shape_text(weight.shape),
+                 hint="copy_modifies_source")
     x = torch.randn(5, 3, generator=generator)  # (T, d_in)
     for name in names:
         copied = expect_attribute(sa_v1, name, nn.Parameter, text("what.the_copy"), "copy_replaced_parameter")

@@ -56,7 +56,7 @@ def _check_causal_average_loop(ns):
 
 @check_of("causal_average_matmul")
 def _check_causal_average_matmul(ns):
-    _check_causal_average(ns, "causal_average_matmul", "prefix_sum")
+    _check_causal_average(ns, "causal_average_matmul", "idea")  # the known outputs name a prefix sum
 
 
 @check_of("causal_average_softmax")
@@ -152,7 +152,9 @@ def _check_inverted_dropout(ns):
     values = torch.randn(3, 4, generator=seeded(7))
     for call, out in (("inverted_dropout(x, 0.5, training=False)", f(values, 0.5, training=False)),
                       ("inverted_dropout(x, 0.0)", f(values, 0.0))):
-        expect_close(out, values, call, "dropout_in_eval", atol=0)
+        # Any change of x says dropout ran where it must not; the grader may name the change itself
+        # (a constant factor, say), so the hint says what to do and names nothing.
+        expect_close(out, values, call, "dropout_in_eval", atol=0, names=False)
     expect_close(f(values, 1.0), torch.zeros(3, 4), "inverted_dropout(x, 1.0)", "hint.dropout_all",
                   atol=0)
     for p in (1.5, -0.1):

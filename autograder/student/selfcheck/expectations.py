@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import torch
 
+from ..mistakes import MISTAKES
 from . import known
 from .catalog import hint_text, text
 from .figures import MistakeFigure, figure_for
@@ -25,12 +26,17 @@ SHOWN_VALUES = 8
 
 class Mismatch(Exception):
     """A finding of a check, already worded for the student, the hint that would fix it, and the
-    figure of the mistake when one shows it."""
+    figure of the mistake when one shows it; ``key`` is the finding's message key and ``mistake``
+    the id of the named mistake it names, if any (data, for whoever compares it with the grader)."""
 
-    def __init__(self, message: str, hint: str | None = None, figure: MistakeFigure | None = None):
+    def __init__(self, message: str, hint: str | None = None, figure: MistakeFigure | None = None,
+                 key: str = "", mistake: str | None = None, raised: BaseException | None = None):
         super().__init__(message)
         self.hint = hint
         self.figure = figure
+        self.key = key
+        self.mistake = mistake
+        self.raised = raised  # the student's exception this finding reports, for the runner to read
 
 
 def one_line(error: BaseException) -> str:
@@ -40,10 +46,25 @@ def one_line(error: BaseException) -> str:
     return first if len(first) <= 300 else first[:297] + "..."
 
 
-def fail(key: str, hint: str | None = None, figure: MistakeFigure | None = None, **fields) -> None:
+# Mistakes whose text a check uses to say what it saw, which other named mistakes may explain: the
+# check states them and names none (weights that hide the future while tokens mix after them: heads
+# split without a transpose, weights applied transposed...).
+STATED_ONLY = frozenset({"tokens_mixed_outside_weights"})
+
+
+def fail(key: str, hint: str | None = None, figure: MistakeFigure | None = None, names: bool = True,
+         **fields) -> None:
     """Raise the finding ``key`` with its fields; ``hint`` is a hint's key or a mistake's id
-    (shown on request)."""
-    raise Mismatch(text(key, **fields), hint_text(hint) if hint else None, figure)
+    (shown on request), named as the mistake found unless ``names`` is false (its text then only
+    says what the check saw, as a grader's finding of another name may too)."""
+    raise Mismatch(text(key, **fields), hint_text(hint) if hint else None, figure, key,
+                   mistake_of(hint) if names else None)
+
+
+def mistake_of(hint: str | None) -> str | None:
+    """The named mistake a hint's key is, if it is one (not a ``hint.*``, the stage's idea, nor a
+    mistake the checks only state)."""
+    return hint if hint in MISTAKES and hint not in STATED_ONLY else None
 
 
 def _index_text(index) -> str:
@@ -99,10 +120,11 @@ def close(actual: torch.Tensor, expected, atol: float = ATOL) -> bool:
 
 
 def expect_close(actual, expected, what: str, hint: str, atol: float = ATOL, case: str | None = None,
-                 weights=None, right_weights=None) -> None:
+                 weights=None, right_weights=None, names: bool = True) -> None:
     """``actual`` equals ``expected`` (to ``atol``). On the fixed input of ``case``, a failed output
     that a named mistake gives names it; a mistake in attention weights is drawn from ``weights``
-    (the student's, by default ``actual``) beside ``right_weights`` (by default ``expected``)."""
+    (the student's, by default ``actual``) beside ``right_weights`` (by default ``expected``).
+    ``names``: whether ``hint``, a mistake's id, names the mistake found (see ``fail``)."""
     actual = expect_shape(actual, torch.as_tensor(expected).shape, what, hint, case)
     if close(actual, expected, atol):
         return
@@ -110,7 +132,7 @@ def expect_close(actual, expected, what: str, hint: str, atol: float = ATOL, cas
     figure = figure_for(mistake, actual if weights is None else weights,
                         torch.as_tensor(expected) if right_weights is None else right_weights)
     fail("values", what=what, expected=show(torch.as_tensor(expected)), got=show(actual), hint=mistake or hint,
-         figure=figure)
+         figure=figure, names=names or mistake is not None)
 
 
 def expect_attribute(module, name: str, kind: type, what: str, hint: str):
@@ -144,13 +166,15 @@ def expect_raises(call: Callable[[], object], error: type[Exception], what: str,
 
 
 def call_student(hint: str, function: Callable, *args, **kwargs):
-    """Call student code; a RuntimeError (usually a shape mismatch) gets the stage's hint."""
+    """Call student code; a RuntimeError (usually a shape mismatch) gets the hint ``hint`` (a
+    ``hint.*`` key) unless the runner reads a named mistake in the exception itself."""
     try:
         return function(*args, **kwargs)
     except NotImplementedError:  # a RuntimeError too, but it has its own message
         raise
     except RuntimeError as error:
-        raise Mismatch(text("raised", error_type="RuntimeError", error=one_line(error)), hint_text(hint)) from None
+        raise Mismatch(text("raised", error_type="RuntimeError", error=one_line(error)), hint_text(hint),
+                       key="raised", raised=error) from None
 
 
 def expect_unchanged(call: Callable[[torch.Tensor], object], x: torch.Tensor, what: str) -> object:

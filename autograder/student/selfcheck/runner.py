@@ -12,8 +12,9 @@ import torch
 
 from .. import language as languages
 from ..curriculum import assignment_of
+from ..reading.exceptions import read_raised
 from ..records import TIERS, show
-from .catalog import diagnosis, speaking, text, tier_text
+from .catalog import diagnosis, hint_text, speaking, text, tier_text
 from .expectations import Mismatch, one_line
 from .figures import CAPTIONS, MistakeFigure, png, use_fonts
 from .registry import CHECKS
@@ -30,6 +31,8 @@ class CheckResult:
     hint: str | None = None
     figure: MistakeFigure | None = None
     found: bool = False  # the check found something to fix (not a stage left unwritten or unknown)
+    finding: str = ""  # the key of what it found ("values", "shape", "raised"...): data, never shown
+    mistake: str | None = None  # the id of the named mistake it names, if any
 
 
 def run_check(stage: str | None, namespace: Mapping, language: str | None = None) -> CheckResult:
@@ -59,25 +62,36 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
     if stage not in namespace:
         detail = text("not_defined", stage=stage)
         return CheckResult(False, text("failed", stage=stage, detail=detail))
-    hint, figure, found = None, None, True
+    hint, figure, found, key, mistake = None, None, True, "raised", None
     try:
         # The checks seed torch freely; the student's own random stream is left as it was.
         with torch.random.fork_rng(devices=[]):
             CHECKS[stage](namespace)
     except Mismatch as mismatch:
         detail, hint, figure = str(mismatch), mismatch.hint, mismatch.figure
+        key, mistake = mismatch.key, mismatch.mistake
+        if mismatch.raised is not None:
+            hint, mistake = _read(stage, mismatch.raised, hint, namespace)
     except NotImplementedError as error:
         reason = one_line(error)
         if not reason or reason.startswith(f"{stage}:"):
             detail = text("not_implemented")
         else:
             detail = text("not_implemented_elsewhere", reason=reason)
-        found = False  # nothing written yet: no finding, the hints are the stage's own
+        found, key = False, "not_implemented"  # nothing written yet: no finding, the hints are the stage's own
     except Exception as error:  # noqa: BLE001 - whatever student code raises becomes one line
         detail = text("raised", error_type=type(error).__name__, error=one_line(error))
+        hint, mistake = _read(stage, error, None, namespace)
     else:
         return CheckResult(True, text("passed", stage=stage))
-    return CheckResult(False, text("failed", stage=stage, detail=detail), hint, figure, found)
+    return CheckResult(False, text("failed", stage=stage, detail=detail), hint, figure, found, key, mistake)
+
+
+def _read(stage: str, error: BaseException, hint: str | None, namespace: Mapping) -> tuple[str | None, str | None]:
+    """The hint and the named mistake of an exception the student's code raised: the mistake the
+    grader's own reading names (``reading``), else ``hint`` (the check's, naming nothing)."""
+    mistake = read_raised(stage, error, list(namespace.values())).mistake
+    return (hint_text(mistake), mistake) if mistake is not None else (hint, None)
 
 
 def nearest_stage(name: str) -> str | None:

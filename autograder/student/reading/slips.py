@@ -15,10 +15,13 @@ Some exceptions say exactly which slip was made, once read whole:
   (``CausalAttention(d_in, d_out, dropout, context_length)``), read from any of the student's
   lines in the traceback, since the error is often raised deep inside the call.
 
-Each is a ``Slip``: the named mistake (``autograder.student.mistakes``) and the evidence, a
-phrase quoting the names (``evidence.*`` in ``autograder.findings.english``). The student's code
-is read with ``ast`` (never run); names of torch are looked up in the modules this process has
-already imported, never imported on a student's say.
+Each is a ``Slip``: the named mistake (``mistakes`` of this package) and the evidence, as data:
+the key of a phrase quoting the names (``evidence.*``, worded by the grader's findings) and its
+fields. The student's code is read with ``ast`` (never run); names of torch are looked up in the
+modules this process has already imported, never imported on a student's say.
+
+The grader's hidden tests and the public checks (``selfcheck``) both read exceptions with this
+module, so the two say the same of the same exception.
 """
 
 from __future__ import annotations
@@ -29,9 +32,7 @@ import inspect
 import re
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-
-from autograder.findings.finding import Finding, finding
+from dataclasses import dataclass, field
 
 # Methods whose names PyTorch calls by itself: a near miss of one of them is never called.
 CALLED_BY_NAME = ("__init__", "forward")
@@ -64,10 +65,16 @@ _SIMPLE_CALL = re.compile(r"\b([A-Za-z_]\w*)\s*\(([^()]*)\)")
 
 @dataclass(frozen=True)
 class Slip:
-    """A slip the exception shows: the mistake to name, and the evidence quoting the names."""
+    """A slip the exception shows: the mistake to name, and the evidence quoting the names (the
+    key of its phrase and the phrase's fields)."""
 
     mistake: str | None  # None: the evidence is stated, but it points to no one mistake
-    evidence: Finding
+    evidence: str
+    fields: dict[str, object] = field(default_factory=dict)
+
+
+def _slip(mistake: str | None, evidence: str, **fields) -> Slip:
+    return Slip(mistake, evidence, fields)
 
 
 def slip_in_error(error_type: str, message: str, line: str, sources: Sequence[str],
@@ -114,8 +121,8 @@ def _dim_is_a_size(error_type: str, message: str, line: str, trees) -> Slip | No
     named = [expression for expression in expressions if not re.fullmatch(r"-?\d+", expression)]
     if len(named) != 1:
         return None  # a literal dim (a fixed rank) or several candidates: other rules say more
-    return Slip("dim_is_a_size", finding("evidence.dim_is_a_size", argument=named[0], value=int(value),
-                                         low=int(low), high=int(high)))
+    return _slip("dim_is_a_size", "evidence.dim_is_a_size", argument=named[0], value=int(value), low=int(low),
+                 high=int(high))
 
 
 # -- a method PyTorch never calls -------------------------------------------------------------------
@@ -135,8 +142,8 @@ def _misspelt_method(error_type: str, message: str, line: str, trees) -> Slip | 
                 continue
             written = closest(meant, defined)
             if written is not None:
-                return Slip("misspelt_method", finding("evidence.misspelt_method", class_name=cls.name,
-                                                       written=written, meant=meant))
+                return _slip("misspelt_method", "evidence.misspelt_method", class_name=cls.name, written=written,
+                             meant=meant)
     return None
 
 
@@ -153,7 +160,7 @@ def _attribute_typo(error_type: str, message: str, line: str, trees) -> Slip | N
     suggestion = closest(name, _attributes_of(owner, trees))
     if suggestion is None:
         return None
-    return Slip("attribute_typo", finding("evidence.did_you_mean", name=name, owner=owner, suggestion=suggestion))
+    return _slip("attribute_typo", "evidence.did_you_mean", name=name, owner=owner, suggestion=suggestion)
 
 
 def _attributes_of(owner: str, trees: Sequence[ast.Module]) -> set[str]:
@@ -209,16 +216,16 @@ def _keyword_typo(error_type: str, message: str, line: str, trees) -> Slip | Non
         function, keyword = unexpected.groups()
         suggestion = closest(keyword, _parameters_of(function, trees))
         if suggestion is not None:
-            return Slip("unknown_keyword", finding("evidence.unknown_keyword", keyword=keyword, function=function,
-                                                   suggestion=suggestion))
+            return _slip("unknown_keyword", "evidence.unknown_keyword", keyword=keyword, function=function,
+                         suggestion=suggestion)
         return None
     missing = _MISSING_ARGUMENT.search(message)
     if missing is not None:
         wanted = missing.group(1)
         written = [keyword for keyword in _KEYWORDS_IN_LINE.findall(line) if closest(keyword, [wanted]) == wanted]
         if len(written) == 1:
-            return Slip("unknown_keyword", finding("evidence.unknown_keyword", keyword=written[0],
-                                                   function=_called_name(message), suggestion=wanted))
+            return _slip("unknown_keyword", "evidence.unknown_keyword", keyword=written[0],
+                         function=_called_name(message), suggestion=wanted)
     return None
 
 
@@ -266,7 +273,7 @@ def _view_sizes(error_type: str, message: str, line: str, trees) -> Slip | None:
     # Merging transposed heads back, the sizes are the output's own (b, T, d_out): when they do
     # not make the tensor, the tensor came out of an earlier step in another shape.
     mistake = None if _MERGE_VIEW.search(line) else "view_sizes_wrong"
-    return Slip(mistake, finding("evidence.view_sizes", shape=shape, asked=asked, size=int(match.group(2))))
+    return _slip(mistake, "evidence.view_sizes", shape=shape, asked=asked, size=int(match.group(2)))
 
 
 # -- an attribute that holds what a registering method returned: None ------------------------------
@@ -290,9 +297,8 @@ def _assigned_none(error_type: str, message: str, line: str, trees) -> Slip | No
             for target in node.targets:
                 if (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
                         and re.search(rf"\b{re.escape(target.value.id)}\.{re.escape(target.attr)}\b", line)):
-                    return Slip("registered_result_assigned", finding(
-                        "evidence.registered_result_assigned", name=f"{target.value.id}.{target.attr}",
-                        method=node.value.func.attr))
+                    return _slip("registered_result_assigned", "evidence.registered_result_assigned",
+                                 name=f"{target.value.id}.{target.attr}", method=node.value.func.attr)
     return None
 
 
@@ -312,9 +318,9 @@ def _arguments_out_of_order(lines: Sequence[str], trees: Sequence[ast.Module]) -
                          and position < len(parameters)]
             if len(misplaced) >= 2:
                 position, argument = misplaced[0]
-                return Slip("arguments_out_of_order", finding(
-                    "evidence.arguments_out_of_order", call=f"{name}({arguments.strip()})", argument=argument,
-                    meant=parameters[position], parameters=", ".join(parameters), function=name))
+                return _slip("arguments_out_of_order", "evidence.arguments_out_of_order",
+                             call=f"{name}({arguments.strip()})", argument=argument, meant=parameters[position],
+                             parameters=", ".join(parameters), function=name)
     return None
 
 

@@ -1,10 +1,10 @@
 """What an exception raised by the student's own code says about their mistake.
 
-When a hidden test's call raises in the student's code, the evidence is the kind of exception,
-torch's message and the student's own line where it was raised (the last line of their
-traceback). Each rule names the mistake that this evidence points to, on the stages where that
+When the student's code raises, in a hidden test's call or in a public check's, the evidence is
+the kind of exception, torch's message and the student's own line where it was raised (the last
+line of their traceback). Each rule names the mistake that this evidence points to, on the stages where that
 reading holds; the first rule that fits wins, and no rule fitting means no hint. The texts of
-the mistakes are in ``autograder.student.mistakes``; the patterns below are torch's own words
+the mistakes are in ``mistakes`` of this package; the patterns below are torch's own words
 and code, never shown to anyone.
 """
 
