@@ -518,14 +518,16 @@ def test_faults_travel_as_data_with_their_mistakes():
     assert type(found).from_json(stored) == found
     assert found.mistakes() == {"mask_inverted"}
     assert failures._unnamed(found).mistakes() == set()
-    assert "Outro erro, a corrigir também:" in render(found, "pt") and "另一个问题" in render(found, "zh")
+    assert "Outro erro, a corrigir também:" in render(found, "pt")
+    assert "另一个问题" in render(found, "zh")
 
 
 def test_a_separate_explanation_is_a_fault_of_its_own_never_a_rival():
     leak = diagnosis.Explanation(finding("evidence.all_zeros"), "future_leak")
     scale = diagnosis.Explanation(finding("evidence.all_zeros"), "no_sqrt_scaling", separate=True)
     concluded = diagnosis.conclude(set(), [leak, scale])
-    assert concluded.mistake == "future_leak" and [fault.mistake for fault in concluded.faults] == ["no_sqrt_scaling"]
+    assert concluded.mistake == "future_leak"
+    assert [fault.mistake for fault in concluded.faults] == ["no_sqrt_scaling"]
     assert diagnosis.conclude(set(), [scale]).faults == (scale,)
 
 

@@ -70,14 +70,16 @@ def test_the_faults_travel_as_data_and_each_has_its_own_paragraph_on_the_page(gr
     assert Finding.from_json(stored) == test.finding
     page = feedback_html(row)
     assert page.count('<p class="finding">Another fault, to fix as well: causal_mask(') >= 2
-    assert "read in shape" in page and "the mask has the opposite meaning" in page
+    assert "read in shape" in page
+    assert "the mask has the opposite meaning" in page
 
 
 def test_a_reseeding_constructor_is_told_what_its_instances_show(graded):
     _, failing = graded["v1_seeds_itself.py"]
     message = failing[0].message()
     assert "built twice one after the other, starts with the same W_query both times" in message
-    assert "torch.manual_seed" in message and "is not what torch.rand" not in message
+    assert "torch.manual_seed" in message
+    assert "is not what torch.rand" not in message
 
 
 def test_the_wrapper_is_told_what_it_must_and_must_not_do(graded):

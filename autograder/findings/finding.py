@@ -124,7 +124,8 @@ class Finding:
                 or not isinstance(detail, str) or not (mistake is None or isinstance(mistake, str)):
             raise FindingFormatError(f"finding {data['key']!r} is malformed")
         return cls(data["key"], {str(name): _field_from_json(value) for name, value in fields.items()}, mistake,
-                   tuple(cls.from_json(note) for note in notes), detail, tuple(cls.from_json(fault) for fault in faults))
+                   tuple(cls.from_json(note) for note in notes), detail,
+                   tuple(cls.from_json(fault) for fault in faults))
 
     def __str__(self) -> str:
         from autograder.findings.render import render  # the English text, for logs and tracebacks

@@ -95,7 +95,8 @@ def expect_reference_parameters(description: dict, reference: torch.nn.Module, w
                           reference)
     if found.fits:
         return found
-    first, *others = [_parameters_finding(part, mistake, what) for part, mistake in _parameter_faults(found, description)]
+    first, *others = [_parameters_finding(part, mistake, what)
+                      for part, mistake in _parameter_faults(found, description)]
     raise Failure(first.with_faults(*others))
 
 
@@ -221,7 +222,8 @@ def _only_extra_qkv_biases(found: ParameterMap) -> bool:
 
 
 def module_pair(student: Submission, reference, class_name: str, *args, seed: int, device: str,
-                dtype: torch.dtype, extra_biases_zeroed: bool = False, **kwargs) -> tuple[torch.nn.Module, RemoteObject]:
+                dtype: torch.dtype, extra_biases_zeroed: bool = False,
+                **kwargs) -> tuple[torch.nn.Module, RemoteObject]:
     """The reference's ``class_name(*args, **kwargs)`` built under ``seed``, and the student's with
     the same weights: both on ``device``/``dtype``, in eval mode (``extra_biases_zeroed`` as in
     ``student_module``)."""
