@@ -98,11 +98,16 @@ class WeightsRevealing:
 
     def output_dropout_fault(self) -> Finding | None:
         """Dropout after the attention weights, read from the module's own output in training mode,
-        whatever its weights: each revealed row must still sum to its total column (as in
+        whatever its weights: where its output in eval mode reads as weights (finite, each revealed
+        row summing to its total column), training may drop weights but must keep those sums (as in
         ``expect_dropped_weights``, one extra dropout layer may act after the weights)."""
         what = finding("what.training", what=self.what)
         try:
-            if _sums_kept(*self._training_weights(what)):
+            self.module.eval()
+            if not _readable(*self._revealed(self.module(self.x), what)):
+                return None  # NaN rows, or values that are no weights: nothing to read dropout from
+            dropped, totals = self._training_weights(what)
+            if not bool(torch.isfinite(dropped).all()) or _sums_kept(dropped, totals):
                 return None
             for layer in self._dropout_layers():
                 dropped, totals = self._training_weights(what, switched_off=layer)
@@ -206,6 +211,11 @@ def _renormalised(dropped: torch.Tensor, weights: torch.Tensor, p: float) -> boo
     rows = finite & (survivors.sum(dim=-1) > 0)
     return bool(rows.any()) and torch.allclose(dropped[rows], renormalised[rows], rtol=rtol, atol=atol) and not (
         torch.allclose(dropped[rows], survivors[rows] / (1 - p), rtol=rtol, atol=atol))
+
+
+def _readable(weights: torch.Tensor, totals: torch.Tensor) -> bool:
+    """Whether an output reads as weights: finite, each row summing to its total column."""
+    return bool(torch.isfinite(weights).all()) and bool(torch.isfinite(totals).all()) and _sums_kept(weights, totals)
 
 
 def _sums_kept(weights: torch.Tensor, totals: torch.Tensor) -> bool:
