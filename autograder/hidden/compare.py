@@ -114,8 +114,9 @@ def expect_tensor(actual, expected: torch.Tensor, what: What, *, rtol: float | N
 
 def _faults_behind_structure(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, what: What,
                              mistakes: MistakeSource, explain: Explainers, rtol, atol) -> list[Finding]:
-    """The faults that a wrong shape, dtype or device would hide: an answer whose sizes are the
-    reference's but for dims of size 1 is read in the reference's shape, then dtype and device,
+    """The faults that a wrong shape, dtype or device would hide: an answer whose shape is the
+    reference's but for leading dims of size 1 (it broadcasts alike) is read in the reference's
+    shape, then dtype and device,
     and each further difference is a fault of its own (a mask of shape (1, 1, T, T), in uint8,
     that keeps the past: three faults). The dtype's fault names a known mistake only where the
     values are right (the catalogue's right values in another dtype); the values' fault names one
@@ -123,7 +124,7 @@ def _faults_behind_structure(actual: torch.Tensor, expected: torch.Tensor, probl
     if actual.numel() == 0:
         return []
     if problem[0] == "wrong_shape":
-        if [size for size in actual.shape if size != 1] != [size for size in expected.shape if size != 1]:
+        if _without_leading_ones(actual.shape) != _without_leading_ones(expected.shape):
             return []  # another layout: its values cannot be read in the reference's shape
         actual = actual.reshape(expected.shape)
         explain = None  # the stage's probes compare the student's own outputs, in the student's shape
@@ -141,6 +142,14 @@ def _faults_behind_structure(actual: torch.Tensor, expected: torch.Tensor, probl
         faults.append(_found(shown, value_problem,
                              _conclusion(aligned, expected, value_problem, others, explain, rtol, atol)))
     return faults
+
+
+def _without_leading_ones(shape) -> list[int]:
+    """A shape less its leading dims of size 1: the shapes that broadcast alike ((1, 1, T, T) and (T, T))."""
+    sizes = list(shape)
+    while sizes and sizes[0] == 1:
+        sizes.pop(0)
+    return sizes
 
 
 def _candidates(mistakes: MistakeSource) -> Mistakes:
