@@ -533,16 +533,16 @@ def test_a_separate_explanation_is_a_fault_of_its_own_never_a_rival():
 
 def test_a_wrapper_with_nanogpt_heads_and_a_projection_has_two_faults():
     reference = torch.nn.Module()
-    reference.heads = torch.nn.ModuleList(torch.nn.Linear(3, 2) for _ in range(2))  # d_in 3, d_out 2, 2 heads
-    shapes = {f"heads.{head}.{part}": ([1, 3] if part == "weight" else [1], "float32")  # d_in // num_heads = 1
+    reference.heads = torch.nn.ModuleList(torch.nn.Linear(8, 2) for _ in range(2))  # d_in 8, d_out 2, 2 heads
+    shapes = {f"heads.{head}.{part}": ([4, 8] if part == "weight" else [4], "float32")  # d_in // num_heads = 4
               for head in range(2) for part in ("weight", "bias")}
     shapes |= {"proj.weight": ([2, 2], "float32"), "proj.bias": ([2], "float32")}
     with pytest.raises(Failure) as raised:
-        modules.expect_reference_parameters({"parameters": shapes}, reference, "Wrapper(3, 2, 8, 0.0, 2)")
+        modules.expect_reference_parameters({"parameters": shapes}, reference, "Wrapper(8, 2, 8, 0.0, 2)")
     assert [fault.mistake for fault in raised.value.finding.all_faults()] == [
-        "wrapper_heads_not_d_out", "wrapper_own_layers"]  # d_out // 2 = d_in // 2: no sharing of d_out to name
-    only_projection = {f"heads.{head}.{part}": ([2, 3] if part == "weight" else [2], "float32")
+        "wrapper_heads_not_d_out", "wrapper_own_layers"]  # not d_out's share: no sharing of d_out to name
+    only_projection = {f"heads.{head}.{part}": ([2, 8] if part == "weight" else [2], "float32")
                        for head in range(2) for part in ("weight", "bias")} | {"proj.weight": ([4, 4], "float32")}
     with pytest.raises(Failure) as raised:
-        modules.expect_reference_parameters({"parameters": only_projection}, reference, "Wrapper(3, 2, 8, 0.0, 2)")
+        modules.expect_reference_parameters({"parameters": only_projection}, reference, "Wrapper(8, 2, 8, 0.0, 2)")
     assert [fault.mistake for fault in raised.value.finding.all_faults()] == ["wrapper_own_layers"]

@@ -85,6 +85,6 @@ def test_a_reseeding_constructor_is_told_what_its_instances_show(graded):
 def test_the_wrapper_is_told_what_it_must_and_must_not_do(graded):
     _, failing = graded["wrapper_karpathy_heads.py"]
     message = failing[0].message()
-    assert "every head has d_out output features, whatever num_heads is" in message
+    assert "d_out is the size of each head" in message
     assert "only runs its heads and concatenates their outputs" in message
     assert "proj.weight" in message

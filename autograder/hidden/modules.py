@@ -169,10 +169,9 @@ def _renamed_heads(names: set[str]) -> list[str] | None:
 
 def _head_size_mistake(wrong_shape: dict[str, tuple[list[int], list[int]]]) -> str | None:
     """The mistake of a wrapper whose every head has one other number of output features than d_out:
-    d_out shared among the heads, as in MultiHeadAttention (``wrapper_head_size``), where that share
-    is what the heads have and d_in's share is not (nanoGPT's heads of d_in // num_heads give the same
-    size when the two shares agree); any other size, or shares that agree, states that each head has
-    d_out features (``wrapper_heads_not_d_out``)."""
+    d_out shared among the heads, as in MultiHeadAttention (``wrapper_head_size``, whose text holds
+    for any code that gives them that share), where that share is what the heads have; any other
+    size states that each head has d_out features (``wrapper_heads_not_d_out``)."""
     if not all(name.startswith("heads.") for name in wrong_shape):
         return None
     heads = {name.split(".")[1] for name in wrong_shape}
@@ -183,9 +182,7 @@ def _head_size_mistake(wrong_shape: dict[str, tuple[list[int], list[int]]]) -> s
     weight = next((expected for name, (_, expected) in wrong_shape.items() if name.endswith("weight")), [])
     if len(weight) != 2:
         return None
-    d_out, d_in, size = weight[0], weight[1], sizes.pop()
-    shared = size == d_out // len(heads) and size != d_in // len(heads)
-    return "wrapper_head_size" if shared else "wrapper_heads_not_d_out"
+    return "wrapper_head_size" if sizes.pop() == weight[0] // len(heads) else "wrapper_heads_not_d_out"
 
 
 def student_module(student: Submission, reference: torch.nn.Module, class_name: str, *args,
