@@ -484,3 +484,70 @@ def test_a_parameter_that_forward_changed_is_found_by_reading_it_back():
     with torch.no_grad():
         student.W_query.weight.data /= 2  # what a forward that folds a scale into the weight leaves
     assert modules._parameter_changed_by_forward(_Described(student), found, reference) == "W_query.weight"
+
+
+# -- every fault of a stage (issue 40, item 4) -------------------------------------------------------
+def _mask_failure(actual: torch.Tensor) -> Failure:
+    from autograder.hidden.wrong_outputs import causal_mask_mistakes
+
+    expected = torch.ones(4, 4, dtype=torch.bool).triu(1)
+    with pytest.raises(Failure) as raised:
+        expect_tensor(actual, expected, "causal_mask(4)", mistakes=lambda: causal_mask_mistakes(expected))
+    return raised.value
+
+
+def test_a_mask_with_three_faults_reports_each_in_the_order_to_fix_them():
+    keep = torch.tril(torch.ones(4, 4, dtype=torch.uint8))  # 1 keeps the past: the opposite meaning
+    found = _mask_failure(keep.view(1, 1, 4, 4)).finding
+    assert [(fault.key, fault.mistake) for fault in found.all_faults()] == [
+        ("wrong_shape", None), ("wrong_dtype", None), ("entries_wrong", "mask_inverted")]
+    assert found.mistakes() == {"mask_inverted"}  # the dtype's "right pattern" would be false here
+    assert render(found).count("Another fault, to fix as well:") == 2
+    assert "causal_mask(4), read in shape (4, 4) and dtype torch.bool: 16 of 16 entries are wrong" in render(found)
+
+
+def test_a_mask_with_one_fault_reports_that_one():
+    right = torch.ones(4, 4, dtype=torch.bool).triu(1)
+    assert [(fault.key, fault.mistake) for fault in _mask_failure(right.to(torch.uint8)).finding.all_faults()] == [
+        ("wrong_dtype", "mask_not_bool")]
+    assert [fault.key for fault in _mask_failure(right[None, None]).finding.all_faults()] == ["wrong_shape"]
+    other_layout = torch.ones(2, 8, dtype=torch.bool)  # cannot be read in (4, 4): nothing behind its shape
+    assert [fault.key for fault in _mask_failure(other_layout).finding.all_faults()] == ["wrong_shape"]
+
+
+def test_faults_travel_as_data_with_their_mistakes():
+    found = finding("wrong_shape", what="f(x)", actual_shape="(1, 4)", expected_shape="(4,)").with_faults(
+        finding("entries_wrong", "mask_inverted", what="f(x)", count=4, total=4, index="(0,)", value="True"))
+    stored = found.to_json()
+    assert stored["faults"][0]["mistake"] == "mask_inverted"
+    assert type(found).from_json(stored) == found
+    assert found.mistakes() == {"mask_inverted"}
+    assert failures._unnamed(found).mistakes() == set()
+    assert "Outro erro, a corrigir também:" in render(found, "pt")
+    assert "另一个问题" in render(found, "zh")
+
+
+def test_a_separate_explanation_is_a_fault_of_its_own_never_a_rival():
+    leak = diagnosis.Explanation(finding("evidence.all_zeros"), "future_leak")
+    scale = diagnosis.Explanation(finding("evidence.all_zeros"), "no_sqrt_scaling", separate=True)
+    concluded = diagnosis.conclude(set(), [leak, scale])
+    assert concluded.mistake == "future_leak"
+    assert [fault.mistake for fault in concluded.faults] == ["no_sqrt_scaling"]
+    assert diagnosis.conclude(set(), [scale]).faults == (scale,)
+
+
+def test_a_wrapper_with_nanogpt_heads_and_a_projection_has_two_faults():
+    reference = torch.nn.Module()
+    reference.heads = torch.nn.ModuleList(torch.nn.Linear(8, 2) for _ in range(2))  # d_in 8, d_out 2, 2 heads
+    shapes = {f"heads.{head}.{part}": ([4, 8] if part == "weight" else [4], "float32")  # d_in // num_heads = 4
+              for head in range(2) for part in ("weight", "bias")}
+    shapes |= {"proj.weight": ([2, 2], "float32"), "proj.bias": ([2], "float32")}
+    with pytest.raises(Failure) as raised:
+        modules.expect_reference_parameters({"parameters": shapes}, reference, "Wrapper(8, 2, 8, 0.0, 2)")
+    assert [fault.mistake for fault in raised.value.finding.all_faults()] == [
+        "wrapper_heads_not_d_out", "wrapper_own_layers"]  # not d_out's share: no sharing of d_out to name
+    only_projection = {f"heads.{head}.{part}": ([2, 8] if part == "weight" else [2], "float32")
+                       for head in range(2) for part in ("weight", "bias")} | {"proj.weight": ([4, 4], "float32")}
+    with pytest.raises(Failure) as raised:
+        modules.expect_reference_parameters({"parameters": only_projection}, reference, "Wrapper(8, 2, 8, 0.0, 2)")
+    assert [fault.mistake for fault in raised.value.finding.all_faults()] == ["wrapper_own_layers"]

@@ -395,7 +395,8 @@ SAMPLES = {
     "expected_heads": 2, "features": 10, "tokens": 1024, "value": "-0.5", "difference": "0.12", "p": "0.75",
     "fraction": "12.0%", "expected_fraction": "75%", "parameters": "2,360,064",
     "expected_parameters": "2,359,296", "kinds": "['CausalAttention', 'Linear']", "stage": "softmax_naive",
-    "limit": "10", "budget": "60", "cell": 7, "line": 3, "reason": "invalid syntax", "characters": "250,000",
+    "dtype": "torch.bool", "limit": "10", "budget": "60", "cell": 7, "line": 3, "reason": "invalid syntax",
+    "characters": "250,000",
     "error": "EOFError: the worker went away", "message": "p must be in [0, 1]", "text": "a message of its own",
     "functions": "softmax",
     "first_line": "class CausalAttention(nn.Module):", "factor": "1/8", "order": "(0, 2, 1, 3)", "first": -2,
@@ -413,6 +414,8 @@ PHRASES = {
     "doing": finding("doing.answering"),
     "found": finding("raised", error_type="RuntimeError", message="shape '[2, 5, 3, 4]' is invalid"),
     "forms": finding("evidence.forms", forms="1/sqrt(64)"),
+    "evidence": finding("evidence.scores_divided_by", divisor="1", forms=finding("evidence.no_forms"),
+                        right="sqrt(d_k) = 2"),
     "problem": finding("syntax_error", cell=finding("cell.code", position=3, count=9, first_line="def f(:"), line=1,
                        reason="invalid syntax"),
 }
@@ -444,7 +447,7 @@ def _english_left(text: str) -> list[str]:
 
 
 # Keys that are no finding of their own: they join or end other findings' renderings.
-JOINERS = {"hint.likely_mistake", "problems.separator"}
+JOINERS = {"hint.likely_mistake", "hint.another_fault", "problems.separator"}
 
 
 @pytest.mark.parametrize("language", TRANSLATIONS)

@@ -15,7 +15,7 @@ import jinja2
 
 from autograder.feedback.moments import shown_moment
 from autograder.findings.finding import Finding
-from autograder.findings.render import render
+from autograder.findings.render import render, rendered_faults
 from autograder.paths import LOCALES_DIR
 from autograder.records.results import GradedRow, ScoredTest, SubmissionTime
 from autograder.student import language as languages
@@ -148,13 +148,19 @@ def _stage_summaries(row: GradedRow) -> list[dict]:
             "waiting": text["tests_waiting"].format(count=total.waiting) if total.waiting else "",
             "losses": [text["behaviour_loss"].format(behaviour=text[f"behaviour.{loss.behaviour}"],
                                                      points=f"{MINUS}{loss.points:g}") for loss in total.lost_to],
-            "messages": [{"status": _status_class(tests[0]), "text": tests[0].message(row.language),
-                          "code": _is_code(tests[0].message(row.language)),
+            "messages": [{"status": _status_class(tests[0]), "text": _text(tests[0], row.language),
+                          "code": _is_code(_text(tests[0], row.language)),
+                          "faults": rendered_faults(tests[0].finding, row.language) if tests[0].finding else [],
                           "label": text["message_label_tests" if len(tests) > 1 else "message_label"].format(
                               label=text[_label_key(tests[0])], count=len(tests))}
                          for tests in groups.values()],
         })
     return summaries
+
+
+def _text(test: ScoredTest, language: str) -> str:
+    """A test's message less its further faults, which the page shows each in a paragraph of its own."""
+    return render(test.finding, language, faults=False) if test.finding else ""
 
 
 def _is_code(message: str) -> bool:

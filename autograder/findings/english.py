@@ -97,6 +97,14 @@ SENTENCES: dict[str, str] = {
         "{what}: after dropout, every row that kept a weight sums to 1 again (a row that lost them"
         " all is NaN): the survivors were divided by their sum, not scaled by 1 / (1 - p)."
     ),
+    # A further fault read off the same output (diagnosis.Explanation.separate): {evidence} says it.
+    "fault_seen": "{what}:{evidence}",
+    "instances_start_alike": (
+        "{what}, built twice one after the other, starts with the same {name} both times: each module"
+        " must draw its own numbers from PyTorch's random stream, which moves on between the two, so that"
+        " only the caller's seed fixes them. A seed set inside the constructor (torch.manual_seed) or a"
+        " generator of its own makes every module alike: leave the seeding to the caller."
+    ),
     "initial_parameters_differ": (
         "{what} built under a seed: its initial {name} is not what torch.rand({shape}) draws there,"
         " in the order W_query, W_key, W_value, as the notebook asks."
@@ -214,6 +222,8 @@ SENTENCES: dict[str, str] = {
     "what.for_shape": "{call} for {argument} of shape {shape}",
     "what.for_queries_and_keys": "{call} for queries of shape {queries_shape} and keys of shape {keys_shape}",
     "what.on_x": "{what} on x of shape {shape}",
+    # A result whose shape, dtype or device was wrong, read in the reference's (its other faults).
+    "what.read_as": "{what}, read in shape {shape} and dtype {dtype}",
     "what.on_meta": "{what} on a stand-in GPU (fake tensors that check devices as a GPU does), for x of shape {shape}",
     "what.function_on_meta": (
         "{call} on a stand-in GPU (fake tensors that check devices as a GPU does), for x of shape {shape}:"
@@ -240,6 +250,8 @@ SENTENCES: dict[str, str] = {
     "problems.separator": "; ",
     # Follows a sentence that names a known mistake (autograder/student/mistakes.py).
     "hint.likely_mistake": " Likely mistake: {mistake}",
+    # Another fault the same test found (Finding.faults), after the first one and its mistake.
+    "hint.another_fault": " Another fault, to fix as well: {fault}",
     # The grader's own findings: what became of the student's code (autograder/hidden/failures.py,
     # autograder/sandbox/session.py) and of their notebook (autograder/reading/notebook.py).
     "not_implemented": "{stage} is not implemented yet: the stub still raises NotImplementedError.",

@@ -5,8 +5,10 @@ its template, and, where the answer matches one, the id of a known mistake
 (``autograder.student.mistakes.MISTAKES``). A field holds what is never translated (code, a
 shape, a number, a student's own error text) or a nested finding: a phrase such as
 ``what.for_shape``, or a list of them (``problems``). ``notes`` are sentences that follow the
-main one (advice, what went wrong while loading); ``detail`` is verbatim text shown last (the
-student's own traceback).
+main one (advice, what went wrong while loading); ``faults`` are the other faults the same
+evidence shows, each a finding of its own with its own named mistake, in the order to fix them
+after this one (a mask inverted, of the wrong dtype and of the wrong shape is three faults, not
+one); ``detail`` is verbatim text shown last (the student's own traceback).
 
 Findings travel as typed values and as JSON (``to_json``/``from_json``); they are rendered once,
 when shown, in the reader's language (``autograder.findings.render``).
@@ -43,18 +45,27 @@ class Finding:
     mistake: str | None = None
     notes: tuple[Finding, ...] = ()
     detail: str = ""
+    faults: tuple[Finding, ...] = ()
 
     def with_mistake(self, mistake: str | None) -> Finding:
-        return Finding(self.key, self.fields, mistake, self.notes, self.detail)
+        return Finding(self.key, self.fields, mistake, self.notes, self.detail, self.faults)
 
     def with_notes(self, *notes: Finding, detail: str = "") -> Finding:
         return Finding(self.key, self.fields, self.mistake, self.notes + notes,
-                       clean_text(self.detail + detail, MAX_FIELD_CHARS))
+                       clean_text(self.detail + detail, MAX_FIELD_CHARS), self.faults)
+
+    def with_faults(self, *faults: Finding) -> Finding:
+        """This finding followed by other faults the same evidence shows, in the order to fix them."""
+        return Finding(self.key, self.fields, self.mistake, self.notes, self.detail, self.faults + faults)
+
+    def all_faults(self) -> list[Finding]:
+        """This finding and each further fault, each its own finding, in the order to fix them."""
+        return [Finding(self.key, self.fields, self.mistake, self.notes, self.detail), *self.faults]
 
     def texts(self) -> list[str]:
         """Every text this finding holds: its text fields and details, nested ones included."""
         found = [self.detail] if self.detail else []
-        for value in [*self.fields.values(), list(self.notes)]:
+        for value in [*self.fields.values(), list(self.notes), list(self.faults)]:
             for nested in value if isinstance(value, list) else [value]:
                 if isinstance(nested, Finding):
                     found += nested.texts()
@@ -78,12 +89,13 @@ class Finding:
             return clean_text(value, chars) if isinstance(value, str) else value
 
         return Finding(self.key, {name: cut(value) for name, value in self.fields.items()}, self.mistake,
-                       tuple(note._texts_cut_to(chars) for note in self.notes), clean_text(self.detail, chars))
+                       tuple(note._texts_cut_to(chars) for note in self.notes), clean_text(self.detail, chars),
+                       tuple(fault._texts_cut_to(chars) for fault in self.faults))
 
     def mistakes(self) -> set[str]:
-        """The named mistakes of this finding and of the findings it holds."""
+        """The named mistakes of this finding and of the findings it holds (its faults' included)."""
         found = {self.mistake} if self.mistake else set()
-        for value in [*self.fields.values(), list(self.notes)]:
+        for value in [*self.fields.values(), list(self.notes), list(self.faults)]:
             for nested in value if isinstance(value, list) else [value]:
                 if isinstance(nested, Finding):
                     found |= nested.mistakes()
@@ -97,6 +109,8 @@ class Finding:
             data["notes"] = [note.to_json() for note in self.notes]
         if self.detail:
             data["detail"] = self.detail
+        if self.faults:
+            data["faults"] = [fault.to_json() for fault in self.faults]
         return data
 
     @classmethod
@@ -104,13 +118,14 @@ class Finding:
         if not isinstance(data, dict) or not isinstance(data.get("key"), str):
             raise FindingFormatError("a finding must be an object with a string key")
         fields = data.get("fields", {})
-        notes = data.get("notes", [])
+        notes, faults = data.get("notes", []), data.get("faults", [])
         mistake, detail = data.get("mistake"), data.get("detail", "")
-        if not isinstance(fields, dict) or not isinstance(notes, list) or not isinstance(detail, str) \
-                or not (mistake is None or isinstance(mistake, str)):
+        if not isinstance(fields, dict) or not isinstance(notes, list) or not isinstance(faults, list) \
+                or not isinstance(detail, str) or not (mistake is None or isinstance(mistake, str)):
             raise FindingFormatError(f"finding {data['key']!r} is malformed")
         return cls(data["key"], {str(name): _field_from_json(value) for name, value in fields.items()}, mistake,
-                   tuple(cls.from_json(note) for note in notes), detail)
+                   tuple(cls.from_json(note) for note in notes), detail,
+                   tuple(cls.from_json(fault) for fault in faults))
 
     def __str__(self) -> str:
         from autograder.findings.render import render  # the English text, for logs and tracebacks

@@ -49,12 +49,12 @@ _CALLED_STAGE_KEY, _FOUND_FIELD = "calls_failing_stage", "found"
 
 
 def faults(found: Finding) -> list[Finding]:
-    """The faults one failure reports: its finding (the one it wraps, when it points to a called
-    stage first). One for now; a failure that reports several faults adds them here."""
+    """The faults one failure reports: its finding and the further faults it carries (those of
+    the one it wraps, when it points to a called stage first)."""
     inner = found.fields.get(_FOUND_FIELD)
     if found.key == _CALLED_STAGE_KEY and isinstance(inner, Finding):
         found = inner
-    return [found]
+    return found.all_faults()
 
 
 def pinned_behaviours(outcome: TestOutcome) -> frozenset[str] | None:

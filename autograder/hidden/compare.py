@@ -99,9 +99,68 @@ def expect_tensor(actual, expected: torch.Tensor, what: What, *, rtol: float | N
     names the mistake when one explanation fits (``diagnosis.conclude``).
     """
     _expect_plain_tensor(actual, what)
-    problem = _structure_problem(actual, expected) or _value_problem(actual, expected, rtol, atol, what)
-    if problem is not None:
-        _fail(what, problem, _conclusion(actual, expected, problem, mistakes, explain, rtol, atol))
+    problem = _structure_problem(actual, expected)
+    if problem is None:
+        problem = _value_problem(actual, expected, rtol, atol, what)
+        if problem is not None:
+            _fail(what, problem, _conclusion(actual, expected, problem, mistakes, explain, rtol, atol))
+        return
+    # On a wrong dtype, only a mistake whose values are right: the others are the values' fault.
+    named = _right_values_mistakes(expected, mistakes) if problem[0] == "wrong_dtype" else mistakes
+    first = _found(what, problem, _conclusion(actual, expected, problem, named, explain, rtol, atol))
+    raise Failure(first.with_faults(*_faults_behind_structure(actual, expected, problem, what, mistakes, explain,
+                                                              rtol, atol)))
+
+
+def _faults_behind_structure(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, what: What,
+                             mistakes: MistakeSource, explain: Explainers, rtol, atol) -> list[Finding]:
+    """The faults that a wrong shape, dtype or device would hide: an answer whose shape is the
+    reference's but for leading dims of size 1 (it broadcasts alike) is read in the reference's
+    shape, then dtype and device,
+    and each further difference is a fault of its own (a mask of shape (1, 1, T, T), in uint8,
+    that keeps the past: three faults). The dtype's fault names a known mistake only where the
+    values are right (the catalogue's right values in another dtype); the values' fault names one
+    of the others."""
+    if actual.numel() == 0:
+        return []
+    if problem[0] == "wrong_shape":
+        if _without_leading_ones(actual.shape) != _without_leading_ones(expected.shape):
+            return []  # another layout: its values cannot be read in the reference's shape
+        actual = actual.reshape(expected.shape)
+        explain = None  # the stage's probes compare the student's own outputs, in the student's shape
+    faults = []
+    dtype_problem = _structure_problem(actual, expected)
+    right_values = _right_values_mistakes(expected, mistakes)
+    if dtype_problem is not None and dtype_problem[0] == "wrong_dtype" and problem[0] != "wrong_dtype":
+        named = _matched_mistakes(actual, expected, right_values, rtol, atol)
+        faults.append(_found(what, dtype_problem, diagnosis.Conclusion(named.pop() if len(named) == 1 else None, ())))
+    shown = finding("what.read_as", what=what, shape=shape_text(expected.shape), dtype=expected.dtype)
+    aligned = actual.to(device=expected.device, dtype=expected.dtype)
+    value_problem = _value_problem(aligned, expected, rtol, atol, shown)
+    if value_problem is not None:
+        others = {mistake: outputs for mistake, outputs in _candidates(mistakes).items() if mistake not in right_values}
+        faults.append(_found(shown, value_problem,
+                             _conclusion(aligned, expected, value_problem, others, explain, rtol, atol)))
+    return faults
+
+
+def _without_leading_ones(shape) -> list[int]:
+    """A shape less its leading dims of size 1: the shapes that broadcast alike ((1, 1, T, T) and (T, T))."""
+    sizes = list(shape)
+    while sizes and sizes[0] == 1:
+        sizes.pop(0)
+    return sizes
+
+
+def _candidates(mistakes: MistakeSource) -> Mistakes:
+    return dict((mistakes() if callable(mistakes) else mistakes) or {})
+
+
+def _right_values_mistakes(expected: torch.Tensor, mistakes: MistakeSource) -> Mistakes:
+    """The catalogue's mistakes whose output holds the reference's own values (in another dtype)."""
+    return {mistake: outputs for mistake, outputs in _candidates(mistakes).items()
+            if any(output.shape == expected.shape and "meta" not in (output.device.type, expected.device.type)
+                   and torch.equal(output.cpu(), expected.cpu()) for output in outputs)}
 
 
 def expect_structure(actual, like: torch.Tensor, what: What) -> None:
@@ -113,11 +172,16 @@ def expect_structure(actual, like: torch.Tensor, what: What) -> None:
 
 
 def _fail(what: What, problem: Problem, conclusion: diagnosis.Conclusion):
+    raise Failure(_found(what, problem, conclusion))
+
+
+def _found(what: What, problem: Problem, conclusion: diagnosis.Conclusion) -> Finding:
     key, fields = problem
     mistake_id = conclusion.mistake
     if mistake_id is None and key == "wrong_device":
         mistake_id = "device_not_followed"
-    raise Failure(finding(key, mistake_id, what=what, **fields).with_notes(*conclusion.evidence))
+    return finding(key, mistake_id, what=what, **fields).with_notes(*conclusion.evidence).with_faults(
+        *(finding("fault_seen", fault.mistake, what=what, evidence=fault.evidence) for fault in conclusion.faults))
 
 
 def _conclusion(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, mistakes: MistakeSource,

@@ -55,6 +55,9 @@ class Explanation:
 
     evidence: Finding
     mistake: str | None = None
+    # A fault of its own beside what the others explain, never their rival: the scale fitted with
+    # the mask left out, when the output also sees the future (no mask, and another scale).
+    separate: bool = False
 
 
 # Reads one relation off (actual, expected), both float64 on the CPU: an Explanation, or None.
@@ -67,18 +70,24 @@ class Conclusion:
 
     mistake: str | None
     evidence: tuple[Finding, ...]
+    faults: tuple[Explanation, ...] = ()  # separate faults, each stated as a finding of its own
 
 
 def conclude(catalogue: set[str], explanations: Sequence[Explanation]) -> Conclusion:
     """Join the catalogue's matches and the explanations: the catalogue's one match names the
     mistake (it reproduces the output exactly); otherwise the one mistake the explanations point
     to, unless they point to several. Every explanation's evidence is a fact and is stated (the
-    first two), however many mistakes fit."""
+    first two), however many mistakes fit. A separate explanation is a further fault, never a
+    rival: it is kept apart (``Conclusion.faults``)."""
+    faults = tuple(explanation for explanation in explanations if explanation.separate)
+    explanations = [explanation for explanation in explanations if not explanation.separate]
     evidence = tuple(explanation.evidence for explanation in explanations[:2])
     if catalogue:
-        return Conclusion(next(iter(catalogue)) if len(catalogue) == 1 else None, evidence)
-    pointed = {explanation.mistake for explanation in explanations if explanation.mistake}
-    return Conclusion(pointed.pop() if len(pointed) == 1 else None, evidence)
+        mistake = next(iter(catalogue)) if len(catalogue) == 1 else None
+    else:
+        pointed = {explanation.mistake for explanation in explanations if explanation.mistake}
+        mistake = pointed.pop() if len(pointed) == 1 else None
+    return Conclusion(mistake, evidence, tuple(fault for fault in faults if fault.mistake != mistake or not mistake))
 
 
 def explain(actual: torch.Tensor, expected: torch.Tensor, explainers: Iterable[Explainer]) -> list[Explanation]:
@@ -345,10 +354,11 @@ def softmax_of_right(dim: int = -1, mistake: str | None = "returned_weights_not_
 
 # -- attention computed with another scale ---------------------------------------------------------
 def scores_divisor(attend: Callable[[float], torch.Tensor], right: float, right_text: str | Finding, sizes: Sizes,
-                   mistakes_by_divisor: Callable[[float], str | None]) -> Explainer:
+                   mistakes_by_divisor: Callable[[float], str | None], *, separate: bool = False) -> Explainer:
     """The output is what the attention gives with its scores divided by another number than
     ``right`` (sqrt(d_k)): the divisor is fitted on the output (``attend(divisor)`` computes the
-    attention so), then read as sizes. ``mistakes_by_divisor`` names what that divisor means."""
+    attention so), then read as sizes. ``mistakes_by_divisor`` names what that divisor means;
+    ``separate``: a fault of its own (``Explanation.separate``)."""
 
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
         if not _comparable(actual, expected):
@@ -358,7 +368,7 @@ def scores_divisor(attend: Callable[[float], torch.Tensor], right: float, right_
             return None
         return Explanation(finding("evidence.scores_divided_by", divisor=number_text(divisor),
                                    forms=_forms_field(divisor, sizes), right=right_text),
-                           mistakes_by_divisor(divisor))
+                           mistakes_by_divisor(divisor), separate)
 
     return explainer
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import torch
 
-from autograder.findings.finding import Failure, finding
+from autograder.findings.finding import Failure, Finding, finding
 from autograder.hidden import diagnosis, wrong_outputs
 from autograder.hidden.compare import TOLERANCES, What, expect, expect_structure, expect_tensor
 from autograder.hidden.modules import call_text, reference_module, student_module
@@ -84,8 +84,40 @@ class WeightsRevealing:
         return {mistake: [output.reshape(shape)[..., :-1] for output in outputs if output.numel() == math.prod(shape)]
                 for mistake, outputs in self.wrong_outputs().items()}
 
-    def expect_eval_weights(self) -> None:
-        """After .eval(), the weights are the reference's: no dropout, and a right forward pass."""
+    def expect_eval_weights(self, *, dropout_faults: bool = False) -> None:
+        """After .eval(), the weights are the reference's: no dropout, and a right forward pass.
+        ``dropout_faults``: wrong weights do not hide a dropout after them, which shows without
+        them (``output_dropout_fault``): it is a fault of its own."""
+        try:
+            self._expect_eval_weights()
+        except Failure as failure:
+            fault = self.output_dropout_fault() if dropout_faults else None
+            if fault is None:
+                raise
+            raise Failure(failure.finding.with_faults(fault)) from None
+
+    def output_dropout_fault(self) -> Finding | None:
+        """Dropout after the attention weights, read from the module's own output in training mode,
+        whatever its weights: where its output in eval mode reads as weights (finite, each revealed
+        row summing to its total column), training may drop weights but must keep those sums (as in
+        ``expect_dropped_weights``, one extra dropout layer may act after the weights)."""
+        what = finding("what.training", what=self.what)
+        try:
+            self.module.eval()
+            if not _readable(*self._revealed(self.module(self.x), what)):
+                return None  # NaN rows, or values that are no weights: nothing to read dropout from
+            dropped, totals = self._training_weights(what)
+            if not bool(torch.isfinite(dropped).all()) or _sums_kept(dropped, totals):
+                return None
+            for layer in self._dropout_layers():
+                dropped, totals = self._training_weights(what, switched_off=layer)
+                if _sums_kept(dropped, totals) and bool((dropped == 0).any()):
+                    return None
+        except Failure:
+            return None  # an output that cannot be read as weights: the other tests say why
+        return finding("dropout_on_output", "dropout_on_output", what=what)
+
+    def _expect_eval_weights(self) -> None:
         what = finding("what.eval", what=self.what)
         self.module.eval()
         actual, _ = self._revealed(self.module(self.x), what)
@@ -181,6 +213,11 @@ def _renormalised(dropped: torch.Tensor, weights: torch.Tensor, p: float) -> boo
         torch.allclose(dropped[rows], survivors[rows] / (1 - p), rtol=rtol, atol=atol))
 
 
+def _readable(weights: torch.Tensor, totals: torch.Tensor) -> bool:
+    """Whether an output reads as weights: finite, each row summing to its total column."""
+    return bool(torch.isfinite(weights).all()) and bool(torch.isfinite(totals).all()) and _sums_kept(weights, totals)
+
+
 def _sums_kept(weights: torch.Tensor, totals: torch.Tensor) -> bool:
     """Whether each revealed row still sums to its total column: dropout, if any, acted on the
     weights and nothing after them."""
@@ -203,7 +240,9 @@ def weights_revealing_attention(student: Submission, reference_class: type, clas
         if num_heads:
             ref.out_proj.weight.copy_(torch.eye(d_out))
             ref.out_proj.bias.zero_()
-    module = student_module(student, ref, class_name, *args, device=device, dtype=torch.float64)
+    # Dropout is its own behaviour: query, key and value biases the reference lacks do not hide it.
+    module = student_module(student, ref, class_name, *args, device=device, dtype=torch.float64,
+                            extra_biases_zeroed=True)
     x = torch.eye(NUM_TOKENS, dtype=torch.float64, device=device).expand(BATCH, -1, -1)
     with torch.no_grad():
         weights = ref(x).reshape(BATCH, NUM_TOKENS, heads, NUM_TOKENS + 1)[..., :-1]

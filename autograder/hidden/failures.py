@@ -110,7 +110,8 @@ def _unnamed(found: Finding) -> Finding:
         return [_unnamed(item) for item in value] if isinstance(value, list) else value
 
     return Finding(found.key, {name: fields(value) for name, value in found.fields.items()}, None,
-                   tuple(_unnamed(note) for note in found.notes), found.detail)
+                   tuple(_unnamed(note) for note in found.notes), found.detail,
+                   tuple(_unnamed(fault) for fault in found.faults))
 
 
 def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission | None,

@@ -96,6 +96,12 @@ def expect_reference_parameters(description: dict, reference: torch.nn.Module, w
                           reference)
     if found.fits:
         return found
+    first, *others = [_parameters_finding(part, mistake, what)
+                      for part, mistake in _parameter_faults(found, description)]
+    raise Failure(first.with_faults(*others))
+
+
+def _parameters_finding(found: ParameterMap, mistake: str | None, what: What) -> Finding:
     problems = [finding("problems.wrong_shape", name=name, actual_shape=shape_text(actual),
                         expected_shape=shape_text(expected))
                 for name, (actual, expected) in found.wrong_shape.items()]
@@ -105,7 +111,23 @@ def expect_reference_parameters(description: dict, reference: torch.nn.Module, w
     shown = problems[:MAX_LISTED]
     if len(problems) > MAX_LISTED:
         shown.append(finding("problems.more", count=len(problems) - MAX_LISTED))
-    raise Failure(finding("parameters", _parameter_mistake(found, description), what=what, problems=shown))
+    return finding("parameters", mistake, what=what, problems=shown)
+
+
+def _parameter_faults(found: ParameterMap, description: dict) -> list[tuple[ParameterMap, str | None]]:
+    """The parameter problems as independent faults, each with the mistake it shows: a module whose
+    every parameter belongs to its heads (a wrapper) and that has parameters of its own besides
+    (a projection) has two faults, its heads and its own layers; otherwise one."""
+    in_heads = [*found.slots, *found.missing, *found.wrong_shape]
+    own = [name for name in found.extra if not name.startswith("heads.")]
+    if not in_heads or not all(name.startswith("heads.") for name in in_heads) or not own:
+        return [(found, _parameter_mistake(found, description))]
+    extras = ParameterMap(extra=own)
+    heads = ParameterMap(found.slots, found.missing, [name for name in found.extra if name not in own],
+                         found.wrong_shape)
+    if heads.fits:
+        return [(extras, "wrapper_own_layers")]
+    return [(heads, _parameter_mistake(heads, description)), (extras, "wrapper_own_layers")]
 
 
 def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:
@@ -124,7 +146,7 @@ def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:
             return None
         if all(actual == expected[::-1] for actual, expected in found.wrong_shape.values()):
             return "parameter_transposed"
-        return "wrapper_head_size" if _heads_share_d_out(found.wrong_shape) else None
+        return _head_size_mistake(found.wrong_shape)
     if (missing or extra) and all(name.endswith(projections) for name in missing | extra):
         return "qkv_bias_ignored"
     if missing == {"out_proj.bias"} and not extra:
@@ -146,23 +168,43 @@ def _renamed_heads(names: set[str]) -> list[str] | None:
     return sorted(part[2] for part in parts)
 
 
-def _heads_share_d_out(wrong_shape: dict[str, tuple[list[int], list[int]]]) -> bool:
-    """Whether every head of a wrapper has 1/num_heads of the output features it should have:
-    d_out shared among the heads, as in MultiHeadAttention, where each head should have d_out."""
+def _head_size_mistake(wrong_shape: dict[str, tuple[list[int], list[int]]]) -> str | None:
+    """The mistake of a wrapper whose every head has one other number of output features than d_out:
+    d_out shared among the heads, as in MultiHeadAttention (``wrapper_head_size``, whose text holds
+    for any code that gives them that share), where that share is what the heads have; any other
+    size states that each head has d_out features (``wrapper_heads_not_d_out``)."""
     if not all(name.startswith("heads.") for name in wrong_shape):
-        return False
+        return None
     heads = {name.split(".")[1] for name in wrong_shape}
-    return len(heads) > 1 and all(actual[1:] == expected[1:] and actual[0] == expected[0] // len(heads)
-                                  for actual, expected in wrong_shape.values())
+    sizes = {actual[0] for actual, _ in wrong_shape.values()}
+    if len(heads) < 2 or len(sizes) != 1 or not all(
+            actual[1:] == expected[1:] for actual, expected in wrong_shape.values()):
+        return None
+    weight = next((expected for name, (_, expected) in wrong_shape.items() if name.endswith("weight")), [])
+    if len(weight) != 2:
+        return None
+    return "wrapper_head_size" if sizes.pop() == weight[0] // len(heads) else "wrapper_heads_not_d_out"
 
 
 def student_module(student: Submission, reference: torch.nn.Module, class_name: str, *args,
-                   device: str, dtype: torch.dtype, **kwargs) -> RemoteObject:
+                   device: str, dtype: torch.dtype, extra_biases_zeroed: bool = False, **kwargs) -> RemoteObject:
     """The student's ``class_name(*args, **kwargs)`` on ``device``/``dtype`` with the reference's
     weights, in eval mode like the reference (built in one probe: modules are built often; a
-    module with fused projections takes two more)."""
+    module with fused projections takes two more).
+
+    ``extra_biases_zeroed``: for a test of another behaviour (the future hidden, dropout), a module
+    whose only parameter fault is query, key or value biases the reference lacks gets them as
+    zeros, which computes what the module would without them: the bias is charged by the tests
+    of the parameters and outputs, and does not hide the behaviour this test reads."""
     module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
                                                weights=reference_weights(reference))
+    shapes = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
+    found = parameter_map(shapes, reference)
+    if extra_biases_zeroed and _only_extra_qkv_biases(found):
+        zeros = {name: torch.zeros(shapes[name], dtype=dtype, device=device) for name in found.extra}
+        module.load_state_dict({**student_weights(found, reference), **zeros}, strict=True)
+        module.eval()
+        return module
     found = expect_reference_parameters(description, reference, call_text(class_name, *args, **kwargs))
     if not found.by_name:
         module.load_state_dict(student_weights(found, reference), strict=False)
@@ -170,23 +212,34 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
     return module
 
 
+def _only_extra_qkv_biases(found: ParameterMap) -> bool:
+    """Whether the only parameters out of place are biases of the query, key and value projections
+    that the reference lacks (qkv_bias ignored, the bias always on)."""
+    return bool(found.extra) and not (found.missing or found.wrong_shape) and all(
+        name.endswith(("W_query.bias", "W_key.bias", "W_value.bias")) for name in found.extra)
+
+
 def module_pair(student: Submission, reference, class_name: str, *args, seed: int, device: str,
-                dtype: torch.dtype, **kwargs) -> tuple[torch.nn.Module, RemoteObject]:
+                dtype: torch.dtype, extra_biases_zeroed: bool = False,
+                **kwargs) -> tuple[torch.nn.Module, RemoteObject]:
     """The reference's ``class_name(*args, **kwargs)`` built under ``seed``, and the student's with
-    the same weights: both on ``device``/``dtype``, in eval mode."""
+    the same weights: both on ``device``/``dtype``, in eval mode (``extra_biases_zeroed`` as in
+    ``student_module``)."""
     ref = reference_module(getattr(reference, class_name), *args, seed=seed, device=device, dtype=dtype,
                            **kwargs)
-    return ref, student_module(student, ref, class_name, *args, device=device, dtype=dtype, **kwargs)
+    return ref, student_module(student, ref, class_name, *args, device=device, dtype=dtype,
+                               extra_biases_zeroed=extra_biases_zeroed, **kwargs)
 
 
 def module_case(student: Submission, reference, class_name: str, args: tuple, *, qkv_bias: bool, seed: int,
-                batch: int, num_tokens: int, device: str, dtype: torch.dtype
+                batch: int, num_tokens: int, device: str, dtype: torch.dtype, extra_biases_zeroed: bool = False
                 ) -> tuple[torch.nn.Module, RemoteObject, torch.Tensor, str]:
     """One case of an attention module: the reference's and the student's ``class_name(*args,
     qkv_bias=...)`` with the same weights, an input x of shape (batch, num_tokens, d_in) where
-    ``d_in = args[0]``, and the call as the student would write it."""
+    ``d_in = args[0]``, and the call as the student would write it (``extra_biases_zeroed`` as in
+    ``student_module``)."""
     ref, module = module_pair(student, reference, class_name, *args, qkv_bias=qkv_bias, seed=seed, device=device,
-                              dtype=dtype)
+                              dtype=dtype, extra_biases_zeroed=extra_biases_zeroed)
     x = randn(seed + 100, batch, num_tokens, args[0], dtype=dtype, device=device)
     return ref, module, x, call_text(class_name, *args, qkv_bias=qkv_bias)
 
@@ -204,17 +257,27 @@ def expect_same_output(module: RemoteObject, reference: torch.nn.Module, x: torc
 
 
 def attention_divisor(reference: torch.nn.Module, x: torch.Tensor, sizes: dict[str, int], *, causal: bool = False,
-                      heads: tuple | None = None) -> diagnosis.Explainer:
+                      heads: tuple | None = None, separate: bool = False) -> diagnosis.Explainer:
     """An explainer of an attention module's wrong output: the scores divided by another number
     than sqrt(d_k), fitted with the reference's weights (``heads`` as in
-    ``wrong_outputs.attention_computation``), read as the call's ``sizes``."""
+    ``wrong_outputs.attention_computation``), read as the call's ``sizes``; ``separate``: a fault
+    of its own beside the others (``diagnosis.Explanation.separate``)."""
     key = reference.W_key
     d_out = key.out_features if isinstance(key, torch.nn.Linear) else key.shape[-1]
     d_k = d_out // (heads[0] if heads else 1)
     sizes = {**sizes, ("head_dim" if heads else "d_k"): d_k}
     return diagnosis.scores_divisor(wrong_outputs.divisor_attention(reference, x, causal=causal, heads=heads),
                                     math.sqrt(d_k), f"sqrt({'head_dim' if heads else 'd_k'}) = {math.sqrt(d_k):.4g}",
-                                    sizes, diagnosis.scaling_mistake(d_k, sizes))
+                                    sizes, diagnosis.scaling_mistake(d_k, sizes), separate=separate)
+
+
+def attention_scale_and_mask(reference: torch.nn.Module, x: torch.Tensor, sizes: dict[str, int], *,
+                             heads: tuple | None = None) -> list[diagnosis.Explainer]:
+    """The scale of a causal attention module's output, read with the mask and, as a fault of its
+    own, without it: an output that sees the future and divides its scores by another number has
+    two faults, and each is named (the future's own explainer names the first)."""
+    return [attention_divisor(reference, x, sizes, causal=True, heads=heads),
+            attention_divisor(reference, x, sizes, causal=False, heads=heads, separate=True)]
 
 
 def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor,

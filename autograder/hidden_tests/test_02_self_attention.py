@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from autograder.findings.finding import finding
+from autograder.findings.finding import Failure, finding
 from autograder.hidden import diagnosis
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import expect, expect_function_output, expect_tensor, shape_text
@@ -101,9 +101,15 @@ def test_self_attention_v1_starts_from_torch_rand(student, reference):
     if any(parameters.get(name, [None])[0] != [d_in, d_out] for name in names):
         return  # names or shapes unlike the notebook's: the forward test says which
     for name in names:
-        expect(torch.equal(module.attr(name).detach().cpu(), getattr(ref, name).detach()),
-               finding("initial_parameters_differ", "init_not_torch_rand", what=what, name=name,
-                       shape=f"{d_in}, {d_out}"))
+        if torch.equal(module.attr(name).detach().cpu(), getattr(ref, name).detach()):
+            continue
+        # Two modules built one after the other draw on from the stream: alike, the constructor
+        # reseeded it (or drew from a generator of its own), and "not torch.rand" would be false.
+        first, second = student.call_twice("SelfAttention_v1", d_in, d_out)
+        expect(not torch.equal(first.attr(name).detach().cpu(), second.attr(name).detach().cpu()),
+               finding("instances_start_alike", what=what, name=name))
+        raise Failure(finding("initial_parameters_differ", "init_not_torch_rand", what=what, name=name,
+                              shape=f"{d_in}, {d_out}"))
 
 
 @pytest.mark.SelfAttention_v2

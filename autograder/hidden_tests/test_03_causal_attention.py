@@ -20,7 +20,7 @@ from autograder.hidden.compare import (
 )
 from autograder.hidden.dropout import expect_dropped_one_by_one, expect_zero_fraction, weights_revealing_attention
 from autograder.hidden.modules import (
-    attention_divisor,
+    attention_scale_and_mask,
     call_text,
     expect_class_runs_on_stand_in,
     expect_no_future_leakage,
@@ -343,10 +343,11 @@ ATTENTION_CASES = [
 ]
 
 
-def _causal_attention(student, reference, case, device, dtype, dropout=0.0):
+def _causal_attention(student, reference, case, device, dtype, dropout=0.0, extra_biases_zeroed=False):
     seed, batch, num_tokens, d_in, d_out, context_length, qkv_bias = case
     return module_case(student, reference, "CausalAttention", (d_in, d_out, context_length, dropout),
-                       qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype)
+                       qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype,
+                       extra_biases_zeroed=extra_biases_zeroed)
 
 
 @pytest.mark.CausalAttention
@@ -358,7 +359,7 @@ def test_causal_attention_forward(student, reference, device, dtype, case):
     sizes = {"d_in": case[3], "T": case[2], "b": case[1], "context_length": case[5]}
     expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True),
                        explain=lambda: [future_of_sequence(module, x, case[0] + 50),
-                                        attention_divisor(ref, x, sizes, causal=True)])
+                                        *attention_scale_and_mask(ref, x, sizes)])
 
 
 @pytest.mark.CausalAttention
@@ -369,7 +370,8 @@ def test_causal_attention_gradients(student, reference, device, dtype):
 
 @pytest.mark.CausalAttention
 def test_causal_attention_hides_the_future(student, reference, device):
-    ref, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[0], device, torch.float64)
+    ref, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[0], device, torch.float64,
+                                             extra_biases_zeroed=True)
     expect_no_future_leakage(module, ref, x, 95, what,
                              mistakes=lambda changed: mistakes.attention_mistakes(ref, changed, causal=True))
 
@@ -393,5 +395,6 @@ def test_causal_attention_has_no_dropout_in_eval_mode(student, reference, device
 def test_causal_attention_drops_attention_weights_in_training(student, reference, device, p):
     revealing = weights_revealing_attention(student, reference.CausalAttention, "CausalAttention", p=p,
                                             device=device)
-    revealing.expect_eval_weights()  # the dropout of wrong weights would say nothing useful
+    # The dropout of wrong weights would say nothing useful, but for one after them, a fault of its own.
+    revealing.expect_eval_weights(dropout_faults=True)
     revealing.expect_dropped_weights()

@@ -20,6 +20,7 @@ from autograder.hidden.compare import (
 from autograder.hidden.dropout import weights_revealing_attention
 from autograder.hidden.modules import (
     attention_divisor,
+    attention_scale_and_mask,
     call_text,
     expect_class_runs_on_stand_in,
     expect_message_names,
@@ -231,10 +232,11 @@ MHA_CASES = [
 ]
 
 
-def _multi_head(student, reference, case, device, dtype, dropout=0.0):
+def _multi_head(student, reference, case, device, dtype, dropout=0.0, extra_biases_zeroed=False):
     seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
     return module_case(student, reference, "MultiHeadAttention", (d_in, d_out, context_length, dropout, num_heads),
-                       qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype)
+                       qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype,
+                       extra_biases_zeroed=extra_biases_zeroed)
 
 
 def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expected=None):
@@ -244,7 +246,7 @@ def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expect
     expect_same_output(module, ref, x, what, expected=expected,
                        mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads),
                        explain=lambda: [future_of_sequence(module, x, 136),
-                                        attention_divisor(ref, x, sizes, causal=True, heads=heads)])
+                                        *attention_scale_and_mask(ref, x, sizes, heads=heads)])
 
 
 @pytest.mark.MultiHeadAttention
@@ -260,7 +262,7 @@ def test_multi_head_attention_forward(student, reference, device, dtype, case):
 def test_multi_head_attention_has_no_dropout_in_eval_mode(student, reference, device):
     case = MHA_CASES[0]
     ref, module, x, what = _multi_head(student, reference, case, device, torch.float64,
-                                       dropout=0.5)
+                                       dropout=0.5, extra_biases_zeroed=True)
     _check_multi_head_forward(reference, ref, module, x, finding("what.eval", what=what), case[6])
 
 
@@ -273,7 +275,7 @@ def test_multi_head_attention_gradients(student, reference, device, dtype):
 @pytest.mark.MultiHeadAttention
 def test_multi_head_attention_hides_the_future(student, reference, device):
     case = MHA_CASES[0]
-    ref, module, x, what = _multi_head(student, reference, case, device, torch.float64)
+    ref, module, x, what = _multi_head(student, reference, case, device, torch.float64, extra_biases_zeroed=True)
     heads = (case[6], reference.split_heads, reference.merge_heads)
 
     def leaked(changed):
@@ -288,7 +290,8 @@ def test_multi_head_attention_drops_attention_weights_in_training(student, refer
     revealing = weights_revealing_attention(student, reference.MultiHeadAttention, "MultiHeadAttention", p=p,
                                             device=device, num_heads=2,
                                             split_merge=(reference.split_heads, reference.merge_heads))
-    revealing.expect_eval_weights()  # the dropout of wrong weights would say nothing useful
+    # The dropout of wrong weights would say nothing useful, but for one after them, a fault of its own.
+    revealing.expect_eval_weights(dropout_faults=True)
     revealing.expect_dropped_weights()
 
 

@@ -89,6 +89,16 @@ MISTAKES: dict[str, str] = {
         " give every CausalAttention d_out output features; the wrapper's output then has"
         " num_heads * d_out."
     ),
+    "wrapper_heads_not_d_out": (
+        "in MultiHeadAttentionWrapper every head has d_out output features, whatever num_heads is:"
+        " build each as CausalAttention(d_in, d_out, context_length, dropout, qkv_bias); the"
+        " wrapper's output then has num_heads * d_out features."
+    ),
+    "wrapper_own_layers": (
+        "MultiHeadAttentionWrapper only runs its heads and concatenates their outputs along the last"
+        " dim: it has no layers of its own (no output projection, no dropout of its own); the output"
+        " projection belongs to MultiHeadAttention, as out_proj."
+    ),
     "error_names_no_sizes": (
         "the ValueError's message should name both sizes, d_out and num_heads, with their values,"
         " as the notebook asks."
