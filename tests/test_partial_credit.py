@@ -120,6 +120,19 @@ def test_faults_of_two_behaviours_lose_the_sum_of_their_shares():
     assert total.points == pytest.approx(total.max_points - share("scale") - share("out_proj"), abs=0.02)
 
 
+def test_one_failure_reporting_two_faults_loses_the_sum_of_their_shares():
+    """A failure whose further faults (``Finding.faults``) are pinned too loses each one's share;
+    one further fault that is not pinned leaves the whole test lost."""
+    both = values_differ("scaled_by_wrong_size").with_faults(values_differ("missing_out_proj"))
+    total = stage_total(graded({FORWARD: (TestStatus.FAILED, both)}))
+    assert {loss.behaviour for loss in total.lost_to} == {"scale", "out_proj"}
+    assert total.points == pytest.approx(total.max_points - share("scale") - share("out_proj"), abs=0.02)
+    unpinned = values_differ("scaled_by_wrong_size").with_faults(values_differ(None))
+    row = graded({FORWARD: (TestStatus.FAILED, unpinned)})
+    forward = next(test for test in row.tests if test.name.startswith(FORWARD))
+    assert (forward.points, forward.lost_to) == (0.0, ())
+
+
 def test_a_share_never_takes_more_than_the_pinned_tests_hold():
     """A fault that only a small test shows costs that test at most, never points of passed tests."""
     row = graded({EVAL: (TestStatus.FAILED, values_differ("mask_missing"))})
