@@ -118,6 +118,12 @@ SENTENCES: dict[str, str] = {
         " the heads (heads.0, heads.1, ...) as the graded parameter names do."),
     "wrong_head_modules": "{call}.heads should hold {heads} CausalAttention modules; it holds {kinds}.",
     "wrong_class": "{what} should return a {class_name}.",
+    # A stage graded by how it builds another stage's class (autograder/hidden/stand_ins.py).
+    "built_differently": (
+        "{what} builds its {class_name} with {parameter}={actual}; the exercise asks for {parameter}={expected}."),
+    "built_unreadable": (
+        "{what} builds its {class_name} with arguments that do not fit the notebook's signature of"
+        " {class_name}: pass them as its parameters are named."),
     "not_a_module": "{what} should return a module.",
     "wrong_head_count": "{what} should have {expected_heads} heads; it has {heads}.",
     "wrong_feature_count": "{what} gives {features} output features; the exercise asks for 2.",
@@ -313,6 +319,12 @@ SENTENCES: dict[str, str] = {
         " {difference}): somewhere inside, it computes in float32 (a tensor or a scale made without"
         " dtype=x.dtype, or .float()). This costs nothing, since the notebook does not ask for"
         " float64's precision."),
+    # A passed test's note: the stage passes with correct versions of the stages it calls, not
+    # with the student's own (autograder/hidden/stand_ins.py).
+    "note.own_stage_breaks": (
+        "With your own {stages}, {stage} does not give the right result here (it does with correct"
+        " versions of {stages}, and is graded so): fix {stages}, and it works with yours too. This"
+        " note costs no points."),
     # How one stage's result depends on another's (autograder/grading/engine.py).
     "counts_with_values": (
         "This check passed, but it counts only together with correct values: fix the other tests"
