@@ -20,14 +20,6 @@ from autograder.probes.client import StudentError, Submission
 from autograder.probes.errors import WorkerProblem
 from autograder.worker.stand_ins import recorder_class
 
-# For each stage, the graded stages its tests stand in for: its points do not depend on them.
-STANDS_IN_FOR = {
-    "MultiHeadAttention": {"split_heads", "merge_heads"},
-    "gpt2_small_attention": {"MultiHeadAttention"},
-    "wrapper_with_2d_output": {"MultiHeadAttentionWrapper"},
-    "copy_v2_weights_into_v1": {"SelfAttention_v1", "SelfAttention_v2"},
-}
-
 
 def rearrangement(function: Callable, calls: Iterable[tuple[tuple[int, ...], tuple]]) -> dict:
     """A stand-in for ``function``, a pure rearrangement of its first argument's elements, on
