@@ -55,9 +55,6 @@ SENTENCES: dict[str, str] = {
     "not_a_parameter": (
         "{what} is no longer a parameter of {module}: wrap the copied matrix in nn.Parameter, or"
         " copy into the existing one."),
-    "no_parameter_to_copy_into": (
-        "{call} has no parameter {name} to copy into, even before the copy: the notebook names"
-        " SelfAttention_v1's parameters W_query, W_key and W_value (see that stage's own tests)."),
     # 03_causal_attention: dropout.
     "zero_fraction": (
         "{what}: zeroed {fraction} of the elements; with p = {p} about {expected_fraction} should"
@@ -69,10 +66,6 @@ SENTENCES: dict[str, str] = {
     "wrong_error_for_p": "{what} raised {error_type}; raise a ValueError that says p must be between 0 and 1.",
     "source_changed_by_copy": (
         "{call} changed sa_v2.{name}.weight: the copy must only read sa_v2, and write into sa_v1."
-    ),
-    "dropout_not_passed_on": (
-        "{call}: in training mode its wrapper gives the same outputs as in evaluation mode, so its heads drop"
-        " nothing, though your MultiHeadAttentionWrapper built with dropout={p} does drop."
     ),
     "backward_fails_in_training": (
         "{call}: in training mode (dropout = {p}), backward failed because a tensor it needs was modified by an"
@@ -101,10 +94,6 @@ SENTENCES: dict[str, str] = {
         "{what} built under a seed: its initial {name} is not what torch.rand({shape}) draws there,"
         " in the order W_query, W_key, W_value, as the notebook asks."
     ),
-    "argument_not_passed_on": (
-        "{what}: its wrapper fails on x of shape {shape}, though your {call}, built with the same"
-        " arguments, runs on it."
-    ),
     "same_mask_without_generator": (
         "{what}, called twice without a generator, dropped exactly the same elements both times:"
         " without a generator the mask must come from PyTorch's default random stream, which moves "
@@ -124,7 +113,6 @@ SENTENCES: dict[str, str] = {
     "built_unreadable": (
         "{what} builds its {class_name} with arguments that do not fit the notebook's signature of"
         " {class_name}: pass them as its parameters are named."),
-    "not_a_module": "{what} should return a module.",
     "wrong_head_count": "{what} should have {expected_heads} heads; it has {heads}.",
     "wrong_feature_count": "{what} gives {features} output features; the exercise asks for 2.",
     "split_copies": (
@@ -137,12 +125,6 @@ SENTENCES: dict[str, str] = {
         "{what} returned a result; {features} features cannot be split into {heads} equal heads, so"
         " it should raise a ValueError."),
     "error_lacks_sizes": "{what} raised a ValueError whose message does not name {sizes}: \"{message}\"",
-    "parameter_count": (
-        "{what} has {parameters} parameters; the layer this exercise asks for has {expected_parameters}"
-        " (768 input and output features, and qkv_bias=False, the default, as the notebook says)."),
-    "context_too_short": (
-        "{what} reads a short input but not one of {tokens} tokens (it raised {error_type}): its"
-        " context is shorter than {tokens} tokens."),
     # Any function stage.
     "modified_input": (
         "{what} returned the right values but changed its argument {argument} in place, and the"
@@ -237,7 +219,6 @@ SENTENCES: dict[str, str] = {
     "what.stacked": (
         "{call} with the weights of {heads} heads stacked and an identity out_proj (it should equal"
         " the wrapper)"),
-    "what.gpt2_training": "{call} in training mode, on x of shape {shape} (expected: 12 heads, no dropout)",
     # The {problems} of "parameters": what is wrong with a module's parameters.
     "problems.wrong_shape": "{name} has shape {actual_shape} instead of {expected_shape}",
     "problems.missing": "it lacks the parameter {name} {shape}",
