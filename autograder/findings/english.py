@@ -110,9 +110,6 @@ SENTENCES: dict[str, str] = {
     # A stage graded by how it builds another stage's class (autograder/hidden/stand_ins.py).
     "built_differently": (
         "{what} builds its {class_name} with {parameter}={actual}; the exercise asks for {parameter}={expected}."),
-    "built_unreadable": (
-        "{what} builds its {class_name} with arguments that do not fit the notebook's signature of"
-        " {class_name}: pass them as its parameters are named."),
     "wrong_head_count": "{what} should have {expected_heads} heads; it has {heads}.",
     "wrong_feature_count": "{what} gives {features} output features; the exercise asks for 2.",
     "split_copies": (

@@ -61,23 +61,33 @@ def reference_configuration(function: Callable, class_name: str, *args: object) 
     return [bound_configuration(reference_class, record) for record in stand_in.records]
 
 
-def bound_configuration(reference_class: type, record: dict) -> inspect.BoundArguments | None:
-    """A recorded construction bound to the reference class's signature (None: it cannot bind)."""
+def bound_configuration(reference_class: type, record: dict) -> inspect.BoundArguments:
+    """A recorded construction bound to the reference class's signature, defaults applied; where
+    it does not fit, the TypeError that the notebook's class would have raised there."""
     try:
         bound = inspect.signature(reference_class).bind(*record["args"], **record["kwargs"])
-    except TypeError:
-        return None
+    except TypeError as error:
+        raise StudentError("TypeError", f"{reference_class.__name__}.__init__() {error}") from None
     bound.apply_defaults()
     return bound
 
 
 def student_configuration(student: Submission, reference_class: type, class_name: str, function: str,
-                          *args: object) -> tuple[object, list[inspect.BoundArguments | None]]:
+                          *args: object) -> tuple[object, list[inspect.BoundArguments]]:
     """The student's ``function(*args)`` run with a recorder standing in for ``class_name``: what it
-    returned, and how it built ``class_name`` each time (bound as ``bound_configuration``)."""
+    returned, and how it built ``class_name`` each time (bound as ``bound_configuration``).
+
+    Code that uses what it built (counts its parameters, say) cannot run on a recorder: where the
+    call raises, the records made until then are kept, and the result is that of the call with
+    the student's own class (whose error, if it raises too, is the answer's)."""
     with student.standing_in({class_name: recorder()}):
-        result = student.call(function, *args)
+        try:
+            result, ran = student.call(function, *args), True
+        except StudentError:
+            result, ran = None, False
         records = student.stand_in_records().get(class_name, [])
+    if not ran:
+        result = student.call(function, *args)
     return result, [bound_configuration(reference_class, record) for record in records]
 
 
