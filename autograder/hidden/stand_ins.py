@@ -64,8 +64,13 @@ def reference_configuration(function: Callable, class_name: str, *args: object) 
 def bound_configuration(reference_class: type, record: dict) -> inspect.BoundArguments:
     """A recorded construction bound to the reference class's signature, defaults applied; where
     it does not fit, the TypeError that the notebook's class would have raised there."""
+    signature = inspect.signature(reference_class)
+    any_keyword = any(parameter.kind is parameter.VAR_KEYWORD for parameter in signature.parameters.values())
+    unexpected = [key for key in record["kwargs"] if key not in signature.parameters and not any_keyword]
     try:
-        bound = inspect.signature(reference_class).bind(*record["args"], **record["kwargs"])
+        if unexpected:  # what a call says first
+            raise TypeError(f"got an unexpected keyword argument '{unexpected[0]}'")
+        bound = signature.bind(*record["args"], **record["kwargs"])
     except TypeError as error:
         raise StudentError("TypeError", f"{reference_class.__name__}.__init__() {error}") from None
     bound.apply_defaults()
