@@ -1,7 +1,7 @@
 """Plausible mistakes, each one small substitution in one answer cell of a solution notebook.
 
-A mutant must lose points on its stage and nowhere else (except on stages that build on it,
-see ``tests/test_hidden_tests.py``). Each names the mistake it makes, an id of
+A mutant must lose points on its stage and nowhere else, not even on the stages that call it
+(each stage is graded on its own: see ``tests/test_hidden_tests.py``). Each names the mistake it makes, an id of
 ``autograder.student.mistakes.MISTAKES`` (None only where no mistake text describes it): the
 feedback should name exactly that one. ``CORPUS`` adds the whole wrong answers of
 ``tests/wrong_answers.py``.

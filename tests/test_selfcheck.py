@@ -815,3 +815,32 @@ def test_a_module_mixing_tokens_through_a_failing_split_heads_is_sent_to_that_st
     assert result.message.endswith(catalog.text("helper_fails", stage="split_heads"))
     assert "merge_heads" not in result.message
     assert result.figure is None
+
+
+def _mutant_definitions(name: str) -> dict:
+    from mutations import CORPUS
+
+    mutation = next(mutation for mutation in CORPUS if mutation.name == name)
+    blocks = extract_definitions(mutation.notebook()).blocks
+    return worker_load_definitions([vars(block) for block in blocks])[0]
+
+
+@pytest.mark.parametrize(("mutation_name", "stage"), [("wrapper_plain_list", "wrapper_with_2d_output"),
+                                                      ("multi_head_scaled_by_d_out", "gpt2_small_attention"),
+                                                      ("split_without_transpose", "gpt2_small_attention")])
+def test_a_stage_that_configures_a_broken_class_passes_its_own_check(mutation_name, stage):
+    """gpt2_small_attention and wrapper_with_2d_output are checked on how they build their class (a
+    recorder stands in for it), as the grader grades them: a mistake in the class is its own."""
+    assert run_check(stage, _mutant_definitions(mutation_name)).passed
+
+
+@pytest.mark.parametrize(("mutation_name", "stage", "told"), [
+    ("wrapper_2d_one_head", "wrapper_with_2d_output",
+     "the num_heads that wrapper_with_2d_output(3, 6, 0.0) builds its MultiHeadAttentionWrapper with: expected 2"),
+    ("gpt2_eight_heads", "gpt2_small_attention", "the num_heads of gpt2_small_attention(): expected 12, got 8"),
+    ("gpt2_short_context", "gpt2_small_attention", "the context_length of gpt2_small_attention(): expected 1024"),
+])
+def test_a_stage_that_configures_its_class_wrongly_is_told_which_setting(mutation_name, stage, told):
+    result = run_check(stage, _mutant_definitions(mutation_name))
+    assert not result.passed
+    assert told in result.message, result.message

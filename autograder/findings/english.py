@@ -55,9 +55,6 @@ SENTENCES: dict[str, str] = {
     "not_a_parameter": (
         "{what} is no longer a parameter of {module}: wrap the copied matrix in nn.Parameter, or"
         " copy into the existing one."),
-    "no_parameter_to_copy_into": (
-        "{call} has no parameter {name} to copy into, even before the copy: the notebook names"
-        " SelfAttention_v1's parameters W_query, W_key and W_value (see that stage's own tests)."),
     # 03_causal_attention: dropout.
     "zero_fraction": (
         "{what}: zeroed {fraction} of the elements; with p = {p} about {expected_fraction} should"
@@ -69,10 +66,6 @@ SENTENCES: dict[str, str] = {
     "wrong_error_for_p": "{what} raised {error_type}; raise a ValueError that says p must be between 0 and 1.",
     "source_changed_by_copy": (
         "{call} changed sa_v2.{name}.weight: the copy must only read sa_v2, and write into sa_v1."
-    ),
-    "dropout_not_passed_on": (
-        "{call}: in training mode its wrapper gives the same outputs as in evaluation mode, so its heads drop"
-        " nothing, though your MultiHeadAttentionWrapper built with dropout={p} does drop."
     ),
     "backward_fails_in_training": (
         "{call}: in training mode (dropout = {p}), backward failed because a tensor it needs was modified by an"
@@ -109,10 +102,6 @@ SENTENCES: dict[str, str] = {
         "{what} built under a seed: its initial {name} is not what torch.rand({shape}) draws there,"
         " in the order W_query, W_key, W_value, as the notebook asks."
     ),
-    "argument_not_passed_on": (
-        "{what}: its wrapper fails on x of shape {shape}, though your {call}, built with the same"
-        " arguments, runs on it."
-    ),
     "same_mask_without_generator": (
         "{what}, called twice without a generator, dropped exactly the same elements both times:"
         " without a generator the mask must come from PyTorch's default random stream, which moves "
@@ -126,7 +115,9 @@ SENTENCES: dict[str, str] = {
         " the heads (heads.0, heads.1, ...) as the graded parameter names do."),
     "wrong_head_modules": "{call}.heads should hold {heads} CausalAttention modules; it holds {kinds}.",
     "wrong_class": "{what} should return a {class_name}.",
-    "not_a_module": "{what} should return a module.",
+    # A stage graded by how it builds another stage's class (autograder/hidden/stand_ins.py).
+    "built_differently": (
+        "{what} builds its {class_name} with {parameter}={actual}; the exercise asks for {parameter}={expected}."),
     "wrong_head_count": "{what} should have {expected_heads} heads; it has {heads}.",
     "wrong_feature_count": "{what} gives {features} output features; the exercise asks for 2.",
     "split_copies": (
@@ -139,12 +130,6 @@ SENTENCES: dict[str, str] = {
         "{what} returned a result; {features} features cannot be split into {heads} equal heads, so"
         " it should raise a ValueError."),
     "error_lacks_sizes": "{what} raised a ValueError whose message does not name {sizes}: \"{message}\"",
-    "parameter_count": (
-        "{what} has {parameters} parameters; the layer this exercise asks for has {expected_parameters}"
-        " (768 input and output features, and qkv_bias=False, the default, as the notebook says)."),
-    "context_too_short": (
-        "{what} reads a short input but not one of {tokens} tokens (it raised {error_type}): its"
-        " context is shorter than {tokens} tokens."),
     # Any function stage.
     "modified_input": (
         "{what} returned the right values but changed its argument {argument} in place, and the"
@@ -241,7 +226,6 @@ SENTENCES: dict[str, str] = {
     "what.stacked": (
         "{call} with the weights of {heads} heads stacked and an identity out_proj (it should equal"
         " the wrapper)"),
-    "what.gpt2_training": "{call} in training mode, on x of shape {shape} (expected: 12 heads, no dropout)",
     # The {problems} of "parameters": what is wrong with a module's parameters.
     "problems.wrong_shape": "{name} has shape {actual_shape} instead of {expected_shape}",
     "problems.missing": "it lacks the parameter {name} {shape}",
@@ -325,6 +309,12 @@ SENTENCES: dict[str, str] = {
         " {difference}): somewhere inside, it computes in float32 (a tensor or a scale made without"
         " dtype=x.dtype, or .float()). This costs nothing, since the notebook does not ask for"
         " float64's precision."),
+    # A passed test's note: the stage passes with correct versions of the stages it calls, not
+    # with the student's own (autograder/hidden/stand_ins.py).
+    "note.own_stage_breaks": (
+        "With your own {stages}, {stage} does not give the right result here (it does with correct"
+        " versions of {stages}, and is graded so): fix {stages}, and it works with yours too. This"
+        " note costs no points."),
     # How one stage's result depends on another's (autograder/grading/engine.py).
     "counts_with_values": (
         "This check passed, but it counts only together with correct values: fix the other tests"

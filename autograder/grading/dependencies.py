@@ -5,9 +5,13 @@
   returns zeros. It earns its points only when every value test of its stage passed, or failed
   pinned to a named behaviour (``partial_credit``: the values are the reference's but for that);
   otherwise it is reported as not counted yet, saying why.
-- A stage whose own code calls another of the student's stages (``MultiHeadAttention`` calling
-  ``split_heads``) fails whenever that one is broken. When the called stage fails its own tests,
-  the calling stage's failures say so first, and name the stage to fix.
+- A stage that the notebook builds on another stage (``MultiHeadAttention`` calls
+  ``split_heads``) is graded on its own: its tests stand in for the called stage
+  (``STANDS_IN_FOR``, ``autograder.hidden.stand_ins``), so its result does not depend on the
+  student's version of it. A stage whose code calls another of the student's stages of its own
+  accord (a ``CausalAttention`` calling the student's ``masked_softmax``) fails whenever that one
+  is broken: when the called stage fails its own tests, the calling stage's failures say so
+  first, and name the stage to fix.
 
 Both work on the recorded outcomes, in the trusted process, from the student's code as the
 grader read it (``ast``, never run).
@@ -24,9 +28,18 @@ from autograder.reading.notebook import ExtractedCode
 from autograder.records.jobs import TestOutcome
 from autograder.records.results import WAITING_KEY, TestStatus
 
+# For each stage, the graded stages that its hidden tests stand in for (ARCHITECTURE.md, "Fairness").
+STANDS_IN_FOR = {
+    "MultiHeadAttention": {"split_heads", "merge_heads"},
+    "gpt2_small_attention": {"MultiHeadAttention"},
+    "wrapper_with_2d_output": {"MultiHeadAttentionWrapper"},
+    "copy_v2_weights_into_v1": {"SelfAttention_v1", "SelfAttention_v2"},
+}
+
 
 def stages_called(code: ExtractedCode, stages: Collection[str]) -> dict[str, set[str]]:
-    """For each stage the notebook defines, the other stages its definition names."""
+    """For each stage the notebook defines, the other stages its definition names, but those its
+    tests stand in for (its result does not depend on them)."""
     called: dict[str, set[str]] = {}
     for block in code.blocks:
         for stage in set(block.names) & set(stages):
@@ -35,7 +48,8 @@ def stages_called(code: ExtractedCode, stages: Collection[str]) -> dict[str, set
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 continue
             names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
-            called[stage] = (names & set(stages)) - {stage}  # the last definition is the one that runs
+            # The last definition is the one that runs.
+            called[stage] = (names & set(stages)) - {stage} - STANDS_IN_FOR.get(stage, set())
     return called
 
 

@@ -7,6 +7,8 @@ handle for objects that must stay in the worker).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 import torch
@@ -171,6 +173,31 @@ class Submission:
         if not isinstance(module, RemoteObject):
             raise StudentError("TypeError", f"{class_name}(...) did not create an object")
         return module, reply.get("description")
+
+    @contextmanager
+    def standing_in(self, stand_ins: dict[str, dict]) -> Iterator[None]:
+        """Within the block, the student's code finds these stand-ins (``autograder.hidden.stand_ins``
+        makes them, as data) under the stage names; the student's own definitions come back after."""
+        self._request("stand_in", "", stand_ins=stand_ins)
+        try:
+            yield
+        finally:
+            self._request("restore", "")
+
+    def stand_in_records(self) -> dict[str, list[dict]]:
+        """How each recorder standing in was built so far: {name: [{"args": [...], "kwargs": {...}}]}."""
+        records = self._request("stand_in_records", "")
+        if not isinstance(records, dict):
+            raise WorkerCrashed(finding("bad_reply"))
+        return records
+
+    def container(self, class_name: str, parameters: dict[str, torch.Tensor]) -> RemoteObject:
+        """A module in the worker named ``class_name``, holding only these parameters by their dotted
+        names (see ``autograder.worker.stand_ins.container``)."""
+        module = self._request("container", "", class_name=class_name, parameters=parameters)
+        if not isinstance(module, RemoteObject):
+            raise WorkerCrashed(finding("bad_reply"))
+        return module
 
     def backward(self, name: str, args: tuple, grad_output: torch.Tensor) -> dict:
         """Gradients of the student's function ``name`` with respect to its tensor arguments."""

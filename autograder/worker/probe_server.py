@@ -17,7 +17,7 @@ import types
 import torch
 from torch.overrides import TorchFunctionMode
 
-from autograder.worker import fake_gpu
+from autograder.worker import fake_gpu, stand_ins
 from autograder.worker.precision import float32_pinned, pin_float32
 from autograder.worker.protocol import Decoder, Encoder, Message, RemoteRef, Seeded
 
@@ -118,6 +118,9 @@ def _student_traceback(error: BaseException) -> str:
     return "".join(summary.format())[-MAX_ERROR_CHARS:]
 
 
+_MISSING = object()  # a name the notebook does not define
+
+
 class UndefinedName(NameError):
     """A probe asked for a name the notebook does not define."""
 
@@ -133,6 +136,7 @@ class ProbeServer:
         self.namespace = namespace
         self.objects: dict[int, object] = {}
         self._threads = threads  # restored before every probe (None: left alone)
+        self._stood_in: dict[str, object] = {}  # the student's own definition of each name stood in for
 
     # -- value conversion -------------------------------------------------------------
     def _make_ref(self, obj) -> RemoteRef:
@@ -245,6 +249,47 @@ class ProbeServer:
 
     def _op_describe(self, header: dict, decoder: Decoder, values: dict):
         return describe(self._target(header, decoder))
+
+    def _op_stand_in(self, header: dict, decoder: Decoder, values: dict):
+        """Put stand-ins under stage names of the student's namespace, until ``restore`` (see
+        ``autograder.worker.stand_ins``): the student's other stages then call them."""
+        for name, spec in values["stand_ins"].items():
+            name = str(name)
+            own = self._stood_in.setdefault(name, self.namespace.get(name, _MISSING))
+            if spec["kind"] == "rearrangement":
+                self.namespace[name] = stand_ins.Rearrangement(name, spec["parameters"], spec["table"],
+                                                               self._own_function(name, own))
+            elif spec["kind"] == "recorder":
+                self.namespace[name] = stand_ins.recorder_class(name)
+            else:
+                raise ValueError(f"unknown stand-in {spec['kind']!r}")
+
+    @staticmethod
+    def _own_function(name: str, own: object):
+        if own is not _MISSING:
+            return own
+
+        def undefined(*args, **kwargs):
+            raise UndefinedName(name)
+        return undefined
+
+    def _op_stand_in_records(self, header: dict, decoder: Decoder, values: dict):
+        """How each recorder standing in now was built: its arguments, call by call."""
+        return {name: list(self.namespace[name].records) for name in self._stood_in
+                if isinstance(self.namespace.get(name), type) and issubclass(self.namespace[name], stand_ins.Recorder)}
+
+    def _op_restore(self, header: dict, decoder: Decoder, values: dict):
+        """Give every name stood in for its student's definition back."""
+        for name, own in self._stood_in.items():
+            if own is _MISSING:
+                self.namespace.pop(name, None)
+            else:
+                self.namespace[name] = own
+        self._stood_in.clear()
+
+    def _op_container(self, header: dict, decoder: Decoder, values: dict):
+        """A module holding the given parameters under their names (``stand_ins.container``)."""
+        return stand_ins.container(str(values["class_name"]), values["parameters"])
 
     def _op_build_module(self, header: dict, decoder: Decoder, values: dict):
         """Construct, move and describe a module; give it the weights and call eval() when its

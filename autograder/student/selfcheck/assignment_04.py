@@ -23,6 +23,7 @@ from .expectations import (
 from .known import expected
 from .modules import expect_book_module
 from .registry import CHECKS, check_of
+from .stand_ins import built_with
 
 
 @check_of("MultiHeadAttentionWrapper")
@@ -43,15 +44,29 @@ def _check_multi_head_attention_wrapper(ns):
 
 @check_of("wrapper_with_2d_output")
 def _check_wrapper_with_2d_output(ns):
-    module = ns["wrapper_with_2d_output"](3, 6, 0.0)
+    call = "wrapper_with_2d_output(3, 6, 0.0)"
+    built = built_with(ns, "MultiHeadAttentionWrapper", ns["wrapper_with_2d_output"], 3, 6, 0.0)
+    if built is None:  # no class of the notebook's to stand in for: the module as it is
+        _check_wrapper_module(ns["wrapper_with_2d_output"](3, 6, 0.0), call)
+        return
+    module, instances = built
+    if len(instances) != 1 or type(module).__name__ != "MultiHeadAttentionWrapper" or instances[0] is None:
+        fail("values", what=call, expected="MultiHeadAttentionWrapper", got=type(module).__name__, hint="idea")
+    arguments = instances[0].arguments
+    for setting, wanted in (("num_heads", 2), ("d_out", 1), ("d_in", 3), ("context_length", 6), ("dropout", 0.0)):
+        if arguments.get(setting) != wanted:
+            fail("values", what=text("what.built_setting", setting=setting, call=call,
+                                     class_name="MultiHeadAttentionWrapper"),
+                 expected=str(wanted), got=repr(arguments.get(setting)), hint="idea")
+
+
+def _check_wrapper_module(module, call: str) -> None:
     heads = getattr(module, "heads", None)
     if not isinstance(heads, nn.ModuleList) or len(heads) != 2:
         got = (text("is.list_of_length", kind=type(heads).__name__, count=len(heads))
                if isinstance(heads, nn.ModuleList) else type(heads).__name__)
-        fail("values", what="wrapper_with_2d_output(3, 6, 0.0).heads",
-              expected=text("is.module_list", count=2), got=got, hint="idea")
-    expect_shape(module(book_batch()), (2, 6, 2), "wrapper_with_2d_output(3, 6, 0.0)(batch)",
-                  "idea")
+        fail("values", what=f"{call}.heads", expected=text("is.module_list", count=2), got=got, hint="idea")
+    expect_shape(module(book_batch()), (2, 6, 2), f"{call}(batch)", "idea")
 
 
 @check_of("split_heads")
@@ -132,7 +147,23 @@ def _check_multi_head_attention_itself(ns):
 
 @check_of("gpt2_small_attention")
 def _check_gpt2_small_attention(ns):
-    module = ns["gpt2_small_attention"]()
+    built = built_with(ns, "MultiHeadAttention", ns["gpt2_small_attention"])
+    if built is None:  # no class of the notebook's to stand in for: the module as it is
+        _check_gpt2_module(ns["gpt2_small_attention"]())
+        return
+    module, instances = built
+    if len(instances) != 1 or type(module).__name__ != "MultiHeadAttention" or instances[0] is None:
+        fail("values", what="gpt2_small_attention()", expected="MultiHeadAttention", got=type(module).__name__,
+             hint="idea")
+    arguments = instances[0].arguments
+    for setting, wanted in (("d_in", 768), ("d_out", 768), ("context_length", 1024), ("dropout", 0.0),
+                            ("num_heads", 12), ("qkv_bias", False)):
+        if arguments.get(setting) != wanted:
+            fail("values", what=text("what.gpt2_setting", setting=setting), expected=str(wanted),
+                 got=repr(arguments.get(setting)), hint="idea")
+
+
+def _check_gpt2_module(module) -> None:
     if not isinstance(module, nn.Module):
         fail("values", what="gpt2_small_attention()", expected=text("is.module"),
               got=type(module).__name__, hint="idea")

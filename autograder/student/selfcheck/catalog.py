@@ -96,6 +96,7 @@ MESSAGES: dict[str, str] = {
     "what.error_message": "the ValueError message",
     "what.parameter_count": "the number of parameters of gpt2_small_attention()",
     "what.gpt2_setting": "the {setting} of gpt2_small_attention()",
+    "what.built_setting": "the {setting} that {call} builds its {class_name} with",
     "is.all": "all {value}",
     "is.about": "about {value}",
     "is.finite": "finite numbers",
