@@ -18,7 +18,6 @@ from autograder.hidden.compare import (
 )
 from autograder.hidden.dropout import BATCH, NUM_TOKENS, weights_revealing_attention
 from autograder.hidden.modules import (
-    attention_divisor,
     attention_scale_and_mask,
     call_text,
     expect_class_runs_on_stand_in,
