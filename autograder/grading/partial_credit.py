@@ -112,8 +112,8 @@ def losses(assignment_id: str, outcomes: list[TestOutcome], points: dict[int, fl
     for stage, tests in pinned.items():
         shares = rubric.behaviour_shares(stage)
         value_points = rubric.value_points(assignment_id, stage)
-        behaviours = sorted(set().union(*(found for _, found in tests)), key=list(shares).index)
-        owed = {behaviour: shares[behaviour] / 100 * value_points for behaviour in behaviours}
+        stage_behaviours = sorted(set().union(*(found for _, found in tests)), key=list(shares).index)
+        owed = {behaviour: shares[behaviour] / 100 * value_points for behaviour in stage_behaviours}
         at_stake = sum(points[id(outcome)] for outcome, _ in tests)
         if not at_stake:
             continue
@@ -122,5 +122,5 @@ def losses(assignment_id: str, outcomes: list[TestOutcome], points: dict[int, fl
         for outcome, _ in tests:
             part = points[id(outcome)] / at_stake
             lost[id(outcome)] = tuple(BehaviourLoss(behaviour, round(part * owed[behaviour] * taken, 4))
-                                      for behaviour in behaviours)
+                                      for behaviour in stage_behaviours)
     return lost

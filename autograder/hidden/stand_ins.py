@@ -68,8 +68,8 @@ def bound_configuration(reference_class: type, record: dict) -> inspect.BoundArg
     any_keyword = any(parameter.kind is parameter.VAR_KEYWORD for parameter in signature.parameters.values())
     unexpected = [key for key in record["kwargs"] if key not in signature.parameters and not any_keyword]
     try:
-        if unexpected:  # what a call says first
-            raise TypeError(f"got an unexpected keyword argument '{unexpected[0]}'")
+        if unexpected:  # what a call says first, in inspect's (Python's) own words
+            signature.bind_partial(**{unexpected[0]: None})
         bound = signature.bind(*record["args"], **record["kwargs"])
     except TypeError as error:
         raise StudentError("TypeError", f"{reference_class.__name__}.__init__() {error}") from None
