@@ -1,0 +1,8 @@
+import math
+import torch
+
+
+def scaled_dot_product_scores(queries, keys):
+    """Attention scores Q Kᵀ / sqrt(d_k), for any leading batch dimensions."""
+    d_k = keys.shape[-1]
+    return torch.einsum("...qd,...kd->...qk", queries, keys) / math.sqrt(d_k)

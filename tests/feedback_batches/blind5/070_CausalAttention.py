@@ -1,0 +1,26 @@
+import math
+import torch
+from torch import nn
+
+
+class CausalAttention(nn.Module):
+    """nanoGPT-flavoured single head."""
+
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer(
+            "bias", torch.tril(torch.ones(context_length, context_length)).view(1, context_length, context_length)
+        )
+
+    def forward(self, x):
+        B, T, C = x.size()
+        q, k, v = self.W_query(x), self.W_key(x), self.W_value(x)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.bias[:, :T, :T] == 0, float("-inf"))
+        att = torch.softmax(att, dim=-1)
+        att = self.dropout(att)
+        return att @ v
