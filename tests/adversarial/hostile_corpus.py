@@ -1081,9 +1081,10 @@ def inverted_dropout(x, p, training=True, generator=None):
 '''), why="NaN dropout output, which fails every statistic quietly if compared carelessly"),
         Hostile("memory-hungry-model", A4, ("gpt2_small_attention",), wrapped(A4, "gpt2_small_attention", '''
 def gpt2_small_attention():
-    return MultiHeadAttention(
-        d_in=768, d_out=768, context_length=2**20, dropout=0.0, num_heads=12)
-'''), why="a mask buffer of 2**40 entries: over the memory limit"),
+    module = MultiHeadAttention(d_in=768, d_out=768, context_length=1024, dropout=0.0, num_heads=12)
+    module.register_buffer("cache", torch.ones(2**20, 2**20))  # built on whatever class stands in
+    return module
+'''), why="a buffer of 2**40 entries beside the module: over the memory limit"),
         Hostile("nan-multi-head", A4, ("MultiHeadAttention",), wrapped(A4, "MultiHeadAttention", '''
 import torch
 
