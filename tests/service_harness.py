@@ -38,6 +38,14 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 EXAMPLE = KIT_ROOT / "source_data" / "example_class"
 
 
+def follow(page, target) -> None:
+    """Clicks a link or a form's button (a selector or a Playwright locator) and waits for the page
+    it leads to to have loaded: a click waits only for the navigation to start, so what is read
+    at once may still be the old page, or nothing."""
+    with page.expect_navigation():
+        (page.locator(target) if isinstance(target, str) else target).click()
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

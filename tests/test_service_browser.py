@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from service_harness import LiveService, notebook_bytes
+from service_harness import LiveService, follow, notebook_bytes
 
 pytestmark = [pytest.mark.live, pytest.mark.browser]
 
@@ -65,7 +65,7 @@ def test_a_student_signs_in_submits_and_reads_feedback_in_english_and_chinese(se
     chinese.write_bytes(notebook_bytes("ben_partial", A01, language="zh", run="zh"))
 
     assert _submit(page, service, correct) == "Score: 100 of 100"
-    page.click("#feedback")
+    follow(page, "#feedback")
     assert "01_attention_scores: feedback for mei" in page.inner_text("h1")
     assert "Not yet right" not in page.content()
     screenshot(page, "service-feedback-correct", tmp_path)
@@ -73,14 +73,14 @@ def test_a_student_signs_in_submits_and_reads_feedback_in_english_and_chinese(se
     score = _submit(page, service, wrong)
     assert score.startswith("Score: ")
     assert score != "Score: 100 of 100"
-    page.click("#feedback")
+    follow(page, "#feedback")
     assert "Not yet right" in page.content()
     screenshot(page, "service-feedback-wrong", tmp_path)
 
     page.goto(f"{service.url}/assignments/{A01}?lang=zh")
     assert page.inner_text("h2") == "提交你的笔记本"
     assert _submit(page, service, chinese).startswith("分数：")
-    page.click("#feedback")
+    follow(page, "#feedback")
     assert "给 mei 的反馈" in page.inner_text("h1")
     assert "还不正确" in page.content()  # "Not yet right", in the notebook's language
     # Debian's Chromium here has no Chinese font: the page is right, its picture is not worth showing.
@@ -109,7 +109,7 @@ def test_an_instructor_changes_a_policy_and_downloads_grades_csv(service, browse
     page = browser.new_page()
     _sign_in(page, service.link_for("teacher", instructor=True))
     assert "guarantees proved" in page.inner_text("#workers")
-    page.click("a[href='/instructor/policies/02_self_attention']")
+    follow(page, "a[href='/instructor/policies/02_self_attention']")
     page.fill("#due_at", "2099-01-31T23:59+00:00")
     page.select_option("#visibility", "score")
     page.fill("#late_penalty_percent", "5")

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 from playwright import sync_api as playwright
-from service_harness import CHROMIUM, CHROMIUM_ARGS, LiveService
+from service_harness import CHROMIUM, CHROMIUM_ARGS, LiveService, follow
 
 from autograder.course.rubric import max_score
 from autograder.paths import KIT_ROOT
@@ -60,23 +60,23 @@ def test_an_instructor_sorts_filters_and_pages_the_class(service, page):
     arrow = "window.getComputedStyle(document.querySelector('#class thead th:%s a'), '::after').content"
     assert page.evaluate(arrow % "first-child") == '" ▲"'  # the sorted column shows its way
     assert page.evaluate(arrow % "last-child") == '" ↕"'
-    page.click("#class thead th:last-child a")  # Total: highest first, then lowest first
+    follow(page, "#class thead th:last-child a")  # Total: highest first, then lowest first
     assert page.get_attribute("#class thead th:last-child", "aria-sort") == "descending"
     assert page.evaluate(arrow % "last-child") == '" ▼"'
-    page.click("#class thead th:last-child a")
+    follow(page, "#class thead th:last-child a")
     assert page.get_attribute("#class thead th:last-child", "aria-sort") == "ascending"
-    page.click("#class thead th:last-child a")
+    follow(page, "#class thead th:last-child a")
     assert page.get_attribute("#class thead th:last-child", "aria-sort") == "descending"
     first = _totals(page)
     assert first == sorted(first, reverse=True)
-    page.click("#class-pages a[rel=next]")
+    follow(page, "#class-pages a[rel=next]")
     second = _totals(page)
     assert second == sorted(second, reverse=True)
     assert max(second) <= min(first)
     assert page.get_attribute("#class thead th:last-child", "aria-sort") == "descending"  # kept while paging
 
     column = page.locator("#class thead th", has_text=ASSIGNMENTS[1])
-    column.locator("a").click()
+    follow(page, column.locator("a"))
     scores = [float(text.split()[0]) for text in page.locator("#class tbody td:nth-child(3)").all_inner_texts()]
     assert scores == sorted(scores, reverse=True)
     button = page.locator("#class-filter button").bounding_box()
@@ -85,25 +85,25 @@ def test_an_instructor_sorts_filters_and_pages_the_class(service, page):
     assert abs(button["y"] + button["height"] - field["y"] - field["height"]) < 2  # on the field's row
 
     page.fill("#class-filter input[name=q]", "PW011")  # any case; the sort stays
-    page.click("#class-filter button")
+    follow(page, "#class-filter button")
     assert sorted(_students(page)) == [f"pw{index:04d}" for index in range(110, 120)]
     assert f"10 of {STUDENTS} students match “PW011”." in page.inner_text("#class-page-note")
     assert page.get_attribute("#class thead th:nth-child(3)", "aria-sort") == "descending"
     assert page.locator("#class-pages a").count() == 0
 
     page.fill("#class-filter input[name=q]", "nobody")
-    page.click("#class-filter button")
+    follow(page, "#class-filter button")
     assert "No student matches" in page.inner_text("#class tbody")
-    page.click("#clear-search")
+    follow(page, "#clear-search")
     assert len(_students(page)) == 50
     assert page.locator("#clear-search").count() == 0
     assert page.input_value("#class-filter input[name=q]") == ""
 
     page.goto(f"{service.url}/instructor/class?q=pw0003")
-    page.click("#class tbody th a")
+    follow(page, "#class tbody th a")
     assert page.url.endswith("/instructor/students/pw0003")
     assert page.locator("#submissions strong", has_text="counts").count() == len(ASSIGNMENTS)
-    page.click("#back-to-class")
+    follow(page, "#back-to-class")
     assert page.url.endswith("/instructor/class")
 
 
@@ -142,5 +142,5 @@ def test_the_histograms_and_failed_stages_agree_with_the_matrix(service, page):
         top += sum(1 for score in scores if score >= 0.9 * maximum)
         if page.locator("#class-pages a[rel=next]").count() == 0:
             break
-        page.click("#class-pages a[rel=next]")
+        follow(page, "#class-pages a[rel=next]")
     assert top == int(page.locator(f"#histogram-{ASSIGNMENTS[0]} g.bar").last.get_attribute("data-count"))
