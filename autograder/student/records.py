@@ -11,7 +11,7 @@ without running anything. Outside a notebook the text is simply printed.
 from __future__ import annotations
 
 RECORD_KEY = "attention_kit"
-TIERS = 3  # hint tiers: the idea, the functions that do it, code to start from
+TIERS = 3  # hint tiers: the idea, the tools that do it, a skeleton to complete
 
 
 def show(text: str, record: dict) -> None:

@@ -47,7 +47,7 @@ from autograder.student.language import STUDENT_LOCALES_DIR, TRANSLATIONS, catal
 from autograder.student.mistakes import MISTAKES
 from autograder.student.predictions import MESSAGES as PREDICTION_MESSAGES
 from autograder.student.selfcheck.catalog import MESSAGES as SELFCHECK_MESSAGES
-from autograder.student.selfcheck.hints import TIER_WORDS
+from autograder.student.selfcheck.hints import TIER_TEXTS
 from autograder.student.submitting import MESSAGES as SUBMIT_MESSAGES
 
 
@@ -62,7 +62,7 @@ CATALOGS: dict[str, MessageCatalog] = {
     "selfcheck": MessageCatalog(STUDENT_LOCALES_DIR, SELFCHECK_MESSAGES),
     "mistakes": MessageCatalog(STUDENT_LOCALES_DIR, MISTAKES),
     "predictions": MessageCatalog(STUDENT_LOCALES_DIR, PREDICTION_MESSAGES),
-    "hints": MessageCatalog(STUDENT_LOCALES_DIR, TIER_WORDS),
+    "hints": MessageCatalog(STUDENT_LOCALES_DIR, TIER_TEXTS),
     "submit": MessageCatalog(STUDENT_LOCALES_DIR, SUBMIT_MESSAGES),
     "feedback": MessageCatalog(LOCALES_DIR, PAGE_TEXT),
     "findings": MessageCatalog(LOCALES_DIR, SENTENCES),

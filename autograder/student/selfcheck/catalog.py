@@ -17,7 +17,7 @@ from collections.abc import Iterator, Mapping
 
 from .. import language as languages
 from ..mistakes import MISTAKES
-from .hints import CODE, TIER_WORDS
+from .hints import TIER_TEXTS
 
 MESSAGES: dict[str, str] = {
     # The line a check prints.
@@ -26,9 +26,10 @@ MESSAGES: dict[str, str] = {
     # The line under a failed check, and what hint("<stage>", tier) prints.
     "hint_offer": '   💡 Stuck? hint("{stage}") gives the idea; hint("{stage}", 2) names the functions.',
     "hint_line": "💡 {stage} (hint {tier} of 3): {hint}",
-    "hint_code": "💡 {stage} (hint 3 of 3), code to start from (make it yours: the check still has the last word):",
+    "hint_code": ("💡 {stage} (hint 3 of 3), a skeleton to complete: replace each ____ and ... with your code (the"
+                  " check has the last word):"),
     "hint_more.2": '   More: hint("{stage}", 2) names the functions that do it.',
-    "hint_more.3": '   More: hint("{stage}", 3) shows code to start from.',
+    "hint_more.3": '   More: hint("{stage}", 3) shows a skeleton of the code, to complete.',
     "hint_passed": "✅ {stage} passes its public check: no hint needed.",
     "hint_tiers": 'hint("{stage}", {tier}): the hints come in three tiers, 1, 2 and 3.',
     # What needs("<stage>") says when a demo cannot run yet, or a wrong answer broke it.
@@ -253,9 +254,12 @@ def hint_text(key: str) -> str | None:
     return None if key == IDEA else _in_force()[key]
 
 
+TIER_KEYS = {1: "idea", 2: "functions", 3: "code"}  # the key of each tier's text in hints.json
+
+
 @functools.cache
 def _hint_tiers(language: str) -> Mapping[str, str]:
-    return languages.messages(language, "hints", TIER_WORDS)
+    return languages.messages(language, "hints", TIER_TEXTS)
 
 
 def holds_code(text: str) -> bool:
@@ -275,11 +279,9 @@ def diagnosis(finding: str) -> str | None:
 
 
 def tier_text(stage: str, tier: int) -> str:
-    """The hint of ``stage`` at ``tier`` (1 the idea, 2 the functions, 3 the code), in the language
-    in force (the code is code, the same in every language)."""
-    if tier == 3:
-        return CODE[stage]
-    return _hint_tiers(_language.get())[f"{'idea' if tier == 1 else 'functions'}.{stage}"]
+    """The hint of ``stage`` at ``tier`` (1 the idea, 2 the tools, 3 the skeleton to complete), in
+    the language in force (a skeleton's code is the same in every language, its comments translated)."""
+    return _hint_tiers(_language.get())[f"{TIER_KEYS[tier]}.{stage}"]
 
 
 def text(key: str, **fields) -> str:

@@ -1,293 +1,445 @@
-"""Each stage's hints, in three tiers: ``hint(stage)`` the idea, ``hint(stage, 2)`` the functions
-that do it, ``hint(stage, 3)`` code to start from, shown only when asked for.
+"""Each stage's hints, in three tiers, shown only when asked for: ``hint(stage)`` the idea, in
+words; ``hint(stage, 2)`` the tools that do it, and why those; ``hint(stage, 3)`` a skeleton of
+the code whose key lines are left blank (``____`` for a value, ``...`` for lines) for the student.
 
-The first two tiers are words (translated in ``locales/<language>/hints.json``, keys
-``idea.<stage>`` and ``functions.<stage>``); the third is code, the same in every language, as
-the notebooks' code is. Which tier a student opened is recorded in the notebook (``records``);
+A hint teaches; it never hands the answer over: tiers 1 and 2 hold no piece of the stage's
+solution, and tier 3 holds no working line of it (tests/test_hint_tiers.py reads the solutions in
+``solutions/`` to check). The answers themselves are for after the due date, not for hints.
+
+All three tiers are translated in ``locales/<language>/hints.json``, keys ``idea.<stage>``,
+``functions.<stage>`` and ``code.<stage>``; a translated skeleton keeps the English code and
+translates its comments. Which tier a student opened is recorded in the notebook (``records``);
 the grader reports it, for no points.
 """
 
 from __future__ import annotations
 
+# Tier 1: the idea, in words only (no code: `catalog.holds_code` says no).
 IDEAS: dict[str, str] = {
     "attention_scores_for_query": (
-        "A score is a dot product: multiply the query and a token feature by feature, and add up. One"
-        " product of the whole matrix of tokens with the query does it for every token at once."
+        "A score says how well one token matches the query: multiply the two feature by feature and add up, a"
+        " dot product. Done for every token, that is one number per row of inputs."
     ),
     "attention_scores": (
-        "Entry [i, j] is the dot product of token i with token j. Every token meets every token: think of"
-        " which matrix product pairs each row of inputs with each row of inputs."
+        "Entry [i, j] is the score of token i against token j, the dot product of rows i and j of inputs."
+        " Every row must meet every row: a matrix product does that when its second factor holds the tokens as"
+        " columns."
     ),
     "softmax_naive": (
-        "Exponentiate every entry, then divide each one by the sum of the exponentials along `dim`. The"
-        " sum must keep a dimension of size 1, so that the division lines up with x whatever `dim` is."
+        "Softmax turns scores into weights: make every entry positive with the exponential, then divide each"
+        " one by the total of its slice along `dim`, so that every slice sums to 1. The total must keep its"
+        " dimension, of size 1, so that the division lines up with x whatever `dim` is."
     ),
     "softmax_stable": (
-        "Shift every slice along `dim` by a constant before the exponential: the result does not change,"
-        " and with the right constant the largest exponent is 0, so nothing overflows."
+        "Subtracting the same number from every entry of a slice leaves its softmax unchanged: the factor it"
+        " puts on every exponential cancels in the division. Choose the number that makes the largest exponent"
+        " 0, and no exponential can overflow."
     ),
     "context_vector": (
-        "Scale every token embedding by its weight and add the scaled embeddings up: a weighted sum over"
-        " the tokens, with one value per feature."
+        "The context vector mixes the tokens: scale every token's embedding by its weight and add the scaled"
+        " embeddings up, one feature at a time. The result has one value per feature."
     ),
     "simple_self_attention": (
-        "Every token is a query: the scores of all pairs, a softmax over each row (each query's weights"
-        " sum to 1), then for every row the weighted sum of the inputs. Your earlier functions do each step."
+        "Every token is a query in turn: score it against all tokens, turn each query's scores into weights"
+        " that sum to 1, and mix the tokens with those weights. The three steps are functions you wrote above,"
+        " done for all queries at once."
     ),
     "scaled_dot_product_scores": (
-        "The scores are queries times keys, feature by feature, for every pair of tokens, divided by the"
-        " square root of the key size. The leading dimensions (batch, heads) must stay as they are."
+        "The scores are the dot products of every query with every key, divided by the square root of the key"
+        " size so that they do not grow with it. Leading dimensions (batch, heads) are left alone: only the"
+        " last two take part."
     ),
     "SelfAttention_v1": (
-        "Follow the walk-through above for every query at once: project the input three times, score every"
-        " query against every key (scaled), softmax each row, and mix the values with those weights."
+        "For all tokens at once: project the input three ways (queries, keys, values), score every query"
+        " against every key, scale and normalise each row, and mix the values with those weights. Each"
+        " projection is a learned (d_in, d_out) matrix."
     ),
     "SelfAttention_v2": (
-        "The same computation as SelfAttention_v1; only the projections change: each is a layer that you"
-        " call on x."
+        "The same computation as SelfAttention_v1; only the projections change: each is a linear layer, which"
+        " holds its own weights (and a bias when asked for) and is called on x."
     ),
     "copy_v2_weights_into_v1": (
-        "Both modules compute x times a matrix. v2's layer keeps its matrix the other way round: what must"
-        " v1's matrix be so that both products agree?"
+        "Both modules multiply x by a matrix. A linear layer stores its matrix the other way round, (d_out,"
+        " d_in), so v1's matrices must be v2's stored ones turned round. Copy them into v1's existing"
+        " parameters, without autograd recording the copy."
     ),
     "causal_average_loop": (
-        "For every sequence and every position t, average the rows 0 to t of that sequence, and write the"
-        " mean into a new tensor with x's shape, dtype and device."
+        "Position t of a sequence may look only at itself and the positions before it: its output is the mean"
+        " of rows 0 to t of that sequence. Do it the slow, obvious way, one sequence and one position at a"
+        " time, writing into a new tensor."
     ),
     "causal_average_matmul": (
-        "The prefix mean is a weighted sum, so it is a matrix product: row t of a (T, T) matrix holds the"
-        " weights of tokens 0 to t, equal and summing to 1, and zeros after them."
+        "A prefix mean is a weighted sum, so it is a matrix product: row t of a (T, T) weight matrix holds"
+        " equal weights on tokens 0 to t, summing to 1, and zeros after them. Build that matrix once; the"
+        " product applies it to every sequence of the batch."
     ),
     "causal_average_softmax": (
-        "Equal scores give equal weights after a softmax; a score of minus infinity gives weight 0. Start"
-        " from equal scores, make the future minus infinity, and the softmax builds the averaging matrix."
+        "A softmax of equal scores gives equal weights, and a score of minus infinity gets weight 0. Start"
+        " from a (T, T) matrix of equal scores, put minus infinity wherever the key comes after the query, and"
+        " the softmax of each row builds the averaging matrix."
     ),
     "causal_mask": (
-        "Entry [i, j] is hidden when key j comes after query i, that is j > i: strictly above the diagonal."
-        " The diagonal itself stays visible."
+        "A score is hidden when its key comes after its query: entry [i, j] is True exactly when j is greater"
+        " than i, the part strictly above the diagonal. The diagonal, a token looking at itself, stays"
+        " visible."
     ),
     "mask_and_renormalize": (
-        "Set every weight above the diagonal to zero in a new tensor, then divide each row by its new sum"
-        " so that it adds up to 1 again."
+        "After the softmax, zero every weight whose key comes after its query, in a new tensor. Each row then"
+        " sums to less than 1: divide it by its new total to make it a distribution again."
     ),
     "masked_softmax": (
-        "Hide the future before the softmax: a score of minus infinity above the diagonal becomes exactly"
-        " 0 after it. Scale by the square root of d_k, and normalise over the keys (the last dimension)."
+        "Hide the future before the softmax, not after: a score of minus infinity becomes exactly 0 after it,"
+        " and the weights left in each row still sum to 1. Scale the scores by the square root of d_k, and"
+        " normalise over the keys, the last dimension."
     ),
     "inverted_dropout": (
-        "Handle the special cases first (p outside [0, 1], not training or p == 0, p == 1). Then keep each"
-        " element with probability 1 - p, and divide the kept ones by 1 - p so the expected value stays."
+        "Dropout zeroes each element at random, with probability p, and scales up the survivors so that every"
+        " element keeps its expected value. Deal first with the cases that need no randomness: a p that is"
+        " not a probability, no training, nothing to drop, everything dropped."
     ),
     "CausalAttention": (
-        "It is SelfAttention_v2 on a batch, with the future hidden before the softmax and dropout on the"
-        " weights. The mask belongs to the module (a buffer), made once for context_length and cut to T."
+        "SelfAttention_v2 on a batch, with two additions: the future is hidden before the softmax, and"
+        " dropout acts on the attention weights. The mask belongs to the module: made once, for the longest"
+        " context, and cut to the T tokens of each input."
     ),
     "MultiHeadAttentionWrapper": (
-        "Run every head on the same input and put their outputs side by side along the features. The heads"
-        " must be registered with the module, so that their parameters are found and moved."
+        "Several independent heads, each a CausalAttention, run on the same input, and their outputs are put"
+        " side by side along the features. The heads must be registered with the module, so that their"
+        " parameters are found, trained and moved with it."
     ),
     "wrapper_with_2d_output": (
-        "The wrapper's d_out is the size of each head, and two heads are concatenated: which head size"
-        " gives 2 features in all?"
+        "In the wrapper, d_out is the size of each head, and the heads' outputs are put side by side: the"
+        " output has num_heads times d_out features. Which head size gives 2 features in all with two heads?"
     ),
     "split_heads": (
-        "First cut the last dimension into num_heads groups of head_dim features (no data moves), then"
-        " bring the head dimension in front of the tokens, so each head is a batch of (T, head_dim)."
+        "Each head gets its own share of the features: every token's d_out features become num_heads groups"
+        " of head_dim, and the heads come before the tokens, so that each head is a batch of its own. A d_out"
+        " that does not divide evenly is an error to report."
     ),
     "merge_heads": (
-        "Undo split_heads in reverse order: heads back behind the tokens, then the groups joined into one"
-        " feature dimension. The join needs the memory in reading order first."
+        "Undo split_heads, in reverse order: the heads go back behind the tokens, then each token's groups"
+        " join into one feature dimension. Joining needs the data laid out in memory in that order, which a"
+        " swap of dimensions alone does not give."
     ),
     "MultiHeadAttention": (
-        "Project once for all heads, cut the projections into heads, and do what CausalAttention does for"
-        " every head at once (scaled by the head size). Join the heads again and mix them with out_proj."
+        "One projection for all heads, cut into heads: each head attends as CausalAttention does, all heads"
+        " at once as a batch, scaled by the head size. Then join the heads again and let a last linear layer"
+        " mix them."
     ),
     "gpt2_small_attention": (
-        "Build your MultiHeadAttention with GPT-2 small's sizes: 768 features in and out, 12 heads, a"
-        " context of 1024 tokens, and no dropout; leave everything else at its default."
+        "GPT-2 small's attention is your MultiHeadAttention at one particular size: take the sizes from the"
+        " docstring above (the model's configuration), and turn off what only training needs."
     ),
 }
 
+# Tier 2: the tools that do it, and why those; never the line they make together.
 FUNCTIONS: dict[str, str] = {
-    "attention_scores_for_query": 'The matrix-vector product `@`, between the matrix of tokens and the query.',
-    "attention_scores": '`@` and a transpose, `.T` (for a 2-D tensor).',
-    "softmax_naive": '`torch.exp` and `.sum`, with its `dim` and `keepdim` arguments.',
-    "softmax_stable": (
-        '`.max` (it returns `values` and `indices`) or `torch.amax`, along `dim` and keeping it;'
-        ' then `torch.exp` and `.sum` as in softmax_naive.'
+    "attention_scores_for_query": (
+        "A matrix-vector product does all T dot products at once: a (T, d) matrix times a (d,) vector gives a"
+        " (T,) vector, each entry one row's dot product with the vector. Python has an operator for the"
+        " matrix product (a loop over the rows gives the same numbers, slowly); look at the `.shape` of both"
+        " factors first."
     ),
-    "context_vector": '`@`, between the weights and the matrix of tokens.',
-    "simple_self_attention": (
-        'Your `attention_scores`, `torch.softmax` (or your softmax) over the last dimension, and'
-        ' `@`.'
+    "attention_scores": (
+        "The matrix product again. Its inner sizes must match, so the second factor must be (d, T), not (T,"
+        " d): a transpose swaps the rows and columns of a 2-D tensor (PyTorch has an attribute for it and a"
+        " `transpose` method)."
     ),
-    "scaled_dot_product_scores": (
-        '`@`, `.transpose` with dimensions counted from the end, and `.shape` for the key'
-        ' size.'
-    ),
-    "SelfAttention_v1": (
-        '`nn.Parameter` and `torch.rand` in `__init__`; in forward `@`, `.T`, `torch.softmax` and'
-        ' `.shape`.'
-    ),
-    "SelfAttention_v2": (
-        '`nn.Linear` with its `bias` argument; in forward, call each layer on x, and the rest as'
-        ' in v1.'
-    ),
-    "copy_v2_weights_into_v1": (
-        "The layers' `weight` and its `.T`; `torch.no_grad` and `copy_`, or a new"
-        ' `nn.Parameter`.'
-    ),
-    "causal_average_loop": '`torch.zeros_like`, two `range` loops, and `.mean`.',
-    "causal_average_matmul": (
-        "`torch.tril` and `torch.ones` (with x's dtype and device), `.sum` keeping the dimension,"
-        ' and `@`.'
-    ),
-    "causal_average_softmax": (
-        '`torch.zeros`, `torch.tril`, a comparison, `.masked_fill` with minus infinity, and'
-        ' `torch.softmax`.'
-    ),
-    "causal_mask": '`torch.ones` (boolean, on `device`) and `torch.triu` with its `diagonal` argument.',
-    "mask_and_renormalize": '`torch.tril` (it works on the last two dimensions) and `.sum` keeping the dimension.',
-    "masked_softmax": (
-        '`torch.triu` and `torch.ones` for a boolean mask, `.masked_fill` (not the in-place'
-        ' `masked_fill_`), and `torch.softmax`.'
-    ),
-    "inverted_dropout": (
-        '`ValueError`, `torch.zeros_like`, `torch.rand` with its `generator` argument, and a'
-        ' comparison with p.'
-    ),
-    "CausalAttention": (
-        '`nn.Linear`, `nn.Dropout`, `register_buffer`, `torch.triu`, `.transpose`, `.masked_fill`,'
-        ' `torch.softmax`, and a slice of the mask.'
-    ),
-    "MultiHeadAttentionWrapper": '`nn.ModuleList` and `torch.cat` along the last dimension.',
-    "wrapper_with_2d_output": 'Your `MultiHeadAttentionWrapper`, with two heads.',
-    "split_heads": '`.view` and `.transpose`, and `ValueError`.',
-    "merge_heads": '`.transpose`, `.contiguous` and `.view` (or `.reshape`).',
-    "MultiHeadAttention": (
-        'Four `nn.Linear`, `nn.Dropout`, `register_buffer`, your `split_heads` and `merge_heads`,'
-        ' `.transpose`, `.masked_fill`, `torch.softmax` and `out_proj`.'
-    ),
-    "gpt2_small_attention": 'Your `MultiHeadAttention`, with its keyword arguments named.',
-}
-
-# Tiers 1 and 2 keyed as ``hints.json`` translates them: one catalog for both tiers' words.
-TIER_WORDS: dict[str, str] = {**{f"idea.{stage}": text for stage, text in IDEAS.items()},
-                              **{f"functions.{stage}": text for stage, text in FUNCTIONS.items()}}
-
-CODE: dict[str, str] = {
-    "attention_scores_for_query": "return inputs @ query  # (T, d) @ (d,) -> (T,)",
-    "attention_scores": "return inputs @ inputs.T  # (T, d) @ (d, T) -> (T, T)",
     "softmax_naive": (
-        "exp_x = torch.exp(x)\n"
-        "return exp_x / exp_x.sum(dim=dim, keepdim=True)"
+        "`torch.exp` for the exponential; `.sum` along `dim` for the totals, with `keepdim` so that the"
+        " result keeps a dimension of size 1 and broadcasts against x in the division."
     ),
     "softmax_stable": (
-        "shifted = x - x.max(dim=dim, keepdim=True).values  # the largest entry becomes 0\n"
-        "exp_x = torch.exp(shifted)\n"
-        "return exp_x / exp_x.sum(dim=dim, keepdim=True)"
+        "The largest entry of each slice along `dim`: `.max` (it returns `values` and `indices`) or"
+        " `torch.amax`, keeping the dimension so that it broadcasts against x; then softmax_naive's tools,"
+        " `torch.exp` and `.sum`."
     ),
-    "context_vector": "return attn_weights @ inputs  # (T,) @ (T, d) -> (d,)",
+    "context_vector": (
+        "A vector-matrix product does the whole weighted sum in one go: one side of it holds the T weights,"
+        " the other the (T, d) embeddings. Which order makes the sizes line up, and gives (d,)? The `.shape`"
+        " of each factor tells you."
+    ),
     "simple_self_attention": (
-        "attn_weights = torch.softmax(attention_scores(inputs), dim=-1)  # (T, T)\n"
-        "return attn_weights @ inputs  # (T, T) @ (T, d) -> (T, d)"
+        "Your `attention_scores` for all the scores; `torch.softmax` (or your own softmax) over the last"
+        " dimension, because a row holds one query's scores; and a matrix product, as in context_vector, now"
+        " with a (T, T) matrix of weights."
     ),
     "scaled_dot_product_scores": (
-        "d_k = keys.shape[-1]\n"
-        "return queries @ keys.transpose(-2, -1) / d_k**0.5  # (..., T_q, T_k)"
+        "The matrix product multiplies the last two dimensions and broadcasts the others. The keys must be"
+        " turned round in their last two dimensions only: `.transpose` does it when you count the dimensions"
+        " from the end, with negative numbers. `.shape` gives the key size."
     ),
     "SelfAttention_v1": (
-        "# __init__: self.W_query = nn.Parameter(torch.rand(d_in, d_out)), then W_key, W_value\n"
-        "queries, keys, values = x @ self.W_query, x @ self.W_key, x @ self.W_value  # (T, d_out)\n"
-        "attn_weights = torch.softmax(queries @ keys.T / keys.shape[-1] ** 0.5, dim=-1)  # (T, T)\n"
-        "return attn_weights @ values"
+        "In __init__, `nn.Parameter` registers a tensor as something to train and `torch.rand` fills it;"
+        " create W_query, W_key and W_value in that order, since the order decides which random numbers each"
+        " gets. In forward: matrix products, a transpose for the keys, `torch.softmax` over the last"
+        " dimension, the scaling of scaled_dot_product_scores."
     ),
     "SelfAttention_v2": (
-        "# __init__: self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias), then W_key, W_value\n"
-        "queries, keys, values = self.W_query(x), self.W_key(x), self.W_value(x)  # (T, d_out)\n"
-        "attn_weights = torch.softmax(queries @ keys.T / keys.shape[-1] ** 0.5, dim=-1)\n"
-        "return attn_weights @ values"
+        "`nn.Linear` for each projection, with its `bias` argument taken from qkv_bias; calling a layer on x"
+        " projects it. The rest of forward is v1's: matrix products, a transpose, the scaling and"
+        " `torch.softmax`."
     ),
     "copy_v2_weights_into_v1": (
-        "with torch.no_grad():\n"
-        "    sa_v1.W_query.copy_(sa_v2.W_query.weight.T)  # (d_out, d_in).T -> (d_in, d_out)\n"
-        "    # and the same for W_key and W_value"
+        "A layer's `weight` holds its matrix, and a transpose turns it round. `copy_` writes into an existing"
+        " parameter in place, so sa_v1 keeps its own parameters; `torch.no_grad` stops autograd from"
+        " recording the copy (an in-place write into a parameter is an error otherwise)."
     ),
     "causal_average_loop": (
-        "out = torch.zeros_like(x)\n"
-        "for b in range(x.shape[0]):\n"
-        "    for t in range(x.shape[1]):\n"
-        "        out[b, t] = x[b, : t + 1].mean(dim=0)\n"
-        "return out"
+        "`torch.zeros_like` makes the output with x's shape, dtype and device; two `range` loops walk the"
+        " sequences and the positions; a slice that stops just after t takes the prefix, and `.mean` over the"
+        " token dimension averages it."
     ),
     "causal_average_matmul": (
-        "T = x.shape[1]\n"
-        "weights = torch.tril(torch.ones(T, T, dtype=x.dtype, device=x.device))\n"
-        "weights = weights / weights.sum(dim=1, keepdim=True)\n"
-        "return weights @ x  # (T, T) @ (B, T, C) -> (B, T, C)"
+        "`torch.ones` and `torch.tril` give a lower triangle of ones, made with x's dtype and device so that"
+        " the product works on any input; `.sum` over each row, keeping the dimension, normalises it; the"
+        " matrix product broadcasts a (T, T) matrix over the batch."
     ),
     "causal_average_softmax": (
-        "T = x.shape[1]\n"
-        "lower = torch.tril(torch.ones(T, T, device=x.device))\n"
-        "scores = torch.zeros(T, T, dtype=x.dtype, device=x.device).masked_fill(lower == 0, float('-inf'))\n"
-        "return torch.softmax(scores, dim=-1) @ x"
+        "`torch.zeros` for the equal scores; `torch.tril` or `torch.triu` to tell the past from the future;"
+        " `.masked_fill` to put minus infinity on the future; `torch.softmax` over each row; then the matrix"
+        " product of causal_average_matmul."
     ),
     "causal_mask": (
-        "ones = torch.ones(num_tokens, num_tokens, dtype=torch.bool, device=device)\n"
-        "return torch.triu(ones, diagonal=1)  # True strictly above the diagonal"
+        "`torch.ones` with a boolean dtype, made on `device` so that it sits beside the scores it will hide;"
+        " `torch.triu` keeps an upper triangle, and its `diagonal` argument says from which diagonal on."
     ),
     "mask_and_renormalize": (
-        "kept = torch.tril(attn_weights)  # zeros above the diagonal, a new tensor\n"
-        "return kept / kept.sum(dim=-1, keepdim=True)"
+        "`torch.tril` keeps the lower triangle of the last two dimensions, whatever the leading ones, and"
+        " returns a new tensor; `.sum` over the last dimension, keeping it, gives each row's total to divide"
+        " by."
     ),
     "masked_softmax": (
-        "T = attn_scores.shape[-1]\n"
-        "future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=attn_scores.device), diagonal=1)\n"
-        "return torch.softmax(attn_scores.masked_fill(future, -torch.inf) / d_k**0.5, dim=-1)"
+        "A boolean mask of the future as in causal_mask (`torch.ones`, `torch.triu`), on the scores' device;"
+        " `.masked_fill` to put minus infinity there (it returns a new tensor, where `masked_fill_` would"
+        " change the caller's scores); `torch.softmax` over the last dimension."
     ),
     "inverted_dropout": (
-        "if not 0 <= p <= 1:\n"
-        "    raise ValueError(f'p must be between 0 and 1, got {p}')\n"
-        "if not training or p == 0:\n"
-        "    return x\n"
-        "if p == 1:\n"
-        "    return torch.zeros_like(x)\n"
-        "keep = torch.rand(x.shape, generator=generator, device=x.device) >= p\n"
-        "return x * keep / (1 - p)"
+        "`ValueError` for a p outside [0, 1]; `torch.zeros_like` when everything is dropped; `torch.rand`"
+        " with its `generator` argument (a seeded generator makes the draws reproducible) and a comparison"
+        " with p, for a boolean mask that keeps an element with probability 1 - p."
     ),
     "CausalAttention": (
-        "# __init__: the three nn.Linear, self.dropout = nn.Dropout(dropout), and\n"
-        "# self.register_buffer('mask', torch.triu(torch.ones(context_length, context_length, dtype=torch.bool), 1))\n"
-        "T = x.shape[1]\n"
-        "queries, keys, values = self.W_query(x), self.W_key(x), self.W_value(x)  # (b, T, d_out)\n"
-        "scores = (queries @ keys.transpose(1, 2)).masked_fill(self.mask[:T, :T], -torch.inf)\n"
-        "attn_weights = self.dropout(torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1))\n"
-        "return attn_weights @ values  # (b, T, d_out)"
+        "`nn.Linear` for the projections and `nn.Dropout` for the weights; `register_buffer` keeps the mask"
+        " with the module (it is saved and follows the module to a device, but is not trained), `torch.triu`"
+        " builds it and a slice cuts it to T; `.transpose` turns the keys of a batch; `.masked_fill` and"
+        " `torch.softmax` as in masked_softmax."
     ),
     "MultiHeadAttentionWrapper": (
-        "self.heads = nn.ModuleList([CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)\n"
-        "                            for _ in range(num_heads)])\n"
-        "# forward:\n"
-        "return torch.cat([head(x) for head in self.heads], dim=-1)"
+        "`nn.ModuleList` holds modules so that the parent registers them (a plain Python list would hide them"
+        " from its parameters and its device); `torch.cat` along the last dimension joins the heads' outputs."
     ),
-    "wrapper_with_2d_output": "return MultiHeadAttentionWrapper(d_in, 1, context_length, dropout, num_heads=2)",
+    "wrapper_with_2d_output": (
+        "Your `MultiHeadAttentionWrapper`, built with two heads and the head size you worked out; d_in,"
+        " context_length and dropout are passed through as they come."
+    ),
     "split_heads": (
-        "b, T, d_out = x.shape\n"
-        "# (raise ValueError first when d_out % num_heads != 0)\n"
-        "return x.view(b, T, num_heads, d_out // num_heads).transpose(1, 2)  # (b, h, T, hd)"
+        "`.view` gives a tensor a new shape without moving its data, so it can cut the last dimension into"
+        " groups; `.transpose` swaps two dimensions, to bring the heads in front of the tokens. Check the"
+        " sizes first, and raise a `ValueError` that names them when the features do not divide evenly among"
+        " the heads."
     ),
     "merge_heads": (
-        "b, h, T, hd = x.shape\n"
-        "return x.transpose(1, 2).contiguous().view(b, T, h * hd)"
+        "`.transpose` puts the tokens before the heads again; `.contiguous` lays the data out in that order,"
+        " which a view needs; then `.view` (or `.reshape`, which copies when it must) joins the last two"
+        " dimensions."
     ),
     "MultiHeadAttention": (
-        "T = x.shape[1]\n"
-        "queries = split_heads(self.W_query(x), self.num_heads)  # (b, h, T, hd), keys and values alike\n"
-        "scores = (queries @ keys.transpose(2, 3)).masked_fill(self.mask[:T, :T], -torch.inf)\n"
-        "attn_weights = self.dropout(torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1))\n"
-        "return self.out_proj(merge_heads(attn_weights @ values))  # (b, T, d_out)"
+        "Four `nn.Linear`, for queries, keys, values and then out_proj, in that order; `nn.Dropout` and a"
+        " mask buffer as in CausalAttention; your `split_heads` and `merge_heads` to go from (b, T, d_out) to"
+        " (b, h, T, hd) and back; `.transpose`, `.masked_fill` and `torch.softmax` as before."
     ),
     "gpt2_small_attention": (
-        "return MultiHeadAttention(d_in=768, d_out=768, context_length=1024, dropout=0.0, num_heads=12)"
+        "Your `MultiHeadAttention`, with its keyword arguments named, so that each size visibly goes where it"
+        " belongs; qkv_bias keeps its default."
     ),
 }
+
+# Tier 3: a skeleton, Python that parses, whose key lines are blanks (____, ...) with comments
+# that say what goes there.
+CODE: dict[str, str] = {
+    "attention_scores_for_query": (
+        "# A (T, d) matrix and a (d,) vector give (T,) scores, one per token.\n"
+        "scores = ____  # the dot product of every row of inputs with query\n"
+        "return scores"
+    ),
+    "attention_scores": (
+        "# (T, d) and (d, T) give (T, T): row i holds query i's scores against every token.\n"
+        "tokens_as_columns = ____  # inputs turned round: (d, T)\n"
+        "return ____  # (T, T)"
+    ),
+    "softmax_naive": (
+        "exp_x = ____  # every entry made positive\n"
+        "totals = ____  # the sum of exp_x along dim, keeping that dimension (size 1)\n"
+        "return ____  # each entry divided by the total of its slice"
+    ),
+    "softmax_stable": (
+        "largest = ____  # the largest entry of each slice along dim, keeping the dimension\n"
+        "shifted = ____  # x moved so that the largest entry of each slice is 0\n"
+        "exp_x = ____\n"
+        "return ____  # normalised as in softmax_naive"
+    ),
+    "context_vector": (
+        "# (T,) weights and (T, d) embeddings give (d,): one weighted sum per feature.\n"
+        "context = ____\n"
+        "return context"
+    ),
+    "simple_self_attention": (
+        "attn_scores = ____  # (T, T): every query against every token\n"
+        "attn_weights = ____  # (T, T): each row sums to 1\n"
+        "return ____  # (T, d): row i is the context vector of token i"
+    ),
+    "scaled_dot_product_scores": (
+        "d_k = ____  # the size of each key\n"
+        "keys_turned = ____  # (..., d_k, T_k): only the last two dimensions swapped\n"
+        "scores = ____  # (..., T_q, T_k)\n"
+        "return ____  # scaled by the square root of d_k"
+    ),
+    "SelfAttention_v1": (
+        "def __init__(self, d_in, d_out):\n"
+        "    super().__init__()\n"
+        "    self.W_query = ____  # a trainable (d_in, d_out) matrix of random numbers\n"
+        "    self.W_key = ____\n"
+        "    self.W_value = ____\n"
+        "\n"
+        "def forward(self, x):\n"
+        "    queries = ____  # (T, d_out)\n"
+        "    keys = ____\n"
+        "    values = ____\n"
+        "    attn_scores = ____  # (T, T)\n"
+        "    attn_weights = ____  # scaled by the square root of the key size, then normalised row by row\n"
+        "    return ____  # (T, d_out)"
+    ),
+    "SelfAttention_v2": (
+        "def __init__(self, d_in, d_out, qkv_bias=False):\n"
+        "    super().__init__()\n"
+        "    self.W_query = ____  # a linear layer from d_in to d_out features, with a bias only if qkv_bias\n"
+        "    self.W_key = ____\n"
+        "    self.W_value = ____\n"
+        "\n"
+        "def forward(self, x):\n"
+        "    queries = ____  # (T, d_out)\n"
+        "    ...  # keys and values alike\n"
+        "    attn_weights = ____  # (T, T), as in SelfAttention_v1\n"
+        "    return ____  # (T, d_out)"
+    ),
+    "copy_v2_weights_into_v1": (
+        "with ____:  # a block in which autograd records nothing\n"
+        "    sa_v1.W_query.copy_(____)  # v2's query matrix, turned round to (d_in, d_out)\n"
+        "    ...  # W_key and W_value alike"
+    ),
+    "causal_average_loop": (
+        "out = ____  # x's shape, dtype and device, filled with zeros\n"
+        "for b in ____:  # every sequence\n"
+        "    for t in ____:  # every position\n"
+        "        out[b, t] = ____  # the mean of rows 0 to t of sequence b\n"
+        "return ____"
+    ),
+    "causal_average_matmul": (
+        "num_tokens = ____\n"
+        "ones_below = ____  # (T, T): ones on and below the diagonal, zeros above it\n"
+        "weights = ____  # each row divided by its sum\n"
+        "return ____  # (B, T, C): every sequence averaged at once"
+    ),
+    "causal_average_softmax": (
+        "num_tokens = ____\n"
+        "future = ____  # (T, T): True where the key comes after the query\n"
+        "scores = ____  # (T, T): zeros, and minus infinity where future is True\n"
+        "weights = ____  # the softmax of each row\n"
+        "return ____  # (B, T, C)"
+    ),
+    "causal_mask": (
+        "ones = ____  # (num_tokens, num_tokens), boolean, on device\n"
+        "return ____  # True strictly above the diagonal, False on and below it"
+    ),
+    "mask_and_renormalize": (
+        "kept = ____  # a new tensor: the weights, with zeros above the diagonal\n"
+        "row_sums = ____  # (..., T, 1)\n"
+        "return ____  # every row sums to 1 again"
+    ),
+    "masked_softmax": (
+        "num_tokens = ____  # the number of keys\n"
+        "future = ____  # (T, T): True strictly above the diagonal, on the device of attn_scores\n"
+        "hidden = ____  # a new tensor: the scores, with minus infinity where future is True\n"
+        "return ____  # scaled by the square root of d_k, softmax over the keys"
+    ),
+    "inverted_dropout": (
+        "if ____:  # p is not a probability\n"
+        "    raise ValueError(____)  # say which p was given, and what is allowed\n"
+        "if ____:  # not training, or nothing to drop\n"
+        "    return ____\n"
+        "if ____:  # everything dropped\n"
+        "    return ____\n"
+        "keep = ____  # True with probability 1 - p: draws from generator, on the device of x\n"
+        "return ____  # the kept elements, scaled so that the expected value stays"
+    ),
+    "CausalAttention": (
+        "def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):\n"
+        "    super().__init__()\n"
+        "    ...  # W_query, W_key, W_value: linear layers from d_in to d_out, in that order\n"
+        "    self.dropout = ____  # applied to the attention weights\n"
+        "    future = ____  # (context_length, context_length): True strictly above the diagonal\n"
+        "    self.register_buffer(____, future)  # the mask, kept with the module\n"
+        "\n"
+        "def forward(self, x):\n"
+        "    num_tokens = ____\n"
+        "    ...  # queries, keys and values: (b, T, d_out)\n"
+        "    attn_scores = ____  # (b, T, T)\n"
+        "    attn_scores = ____  # the future hidden, with the mask cut to (T, T)\n"
+        "    attn_weights = ____  # scaled, softmax over the keys, then dropout\n"
+        "    return ____  # (b, T, d_out)"
+    ),
+    "MultiHeadAttentionWrapper": (
+        "def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):\n"
+        "    super().__init__()\n"
+        "    self.heads = ____  # num_heads CausalAttention heads, registered with the module\n"
+        "\n"
+        "def forward(self, x):\n"
+        "    outputs = ____  # one (b, T, d_out) tensor per head\n"
+        "    return ____  # (b, T, num_heads * d_out)"
+    ),
+    "wrapper_with_2d_output": (
+        "head_size = ____  # two heads of this size give 2 features in all\n"
+        "return MultiHeadAttentionWrapper(____)  # d_in, the head size, context_length, dropout, two heads"
+    ),
+    "split_heads": (
+        "b, num_tokens, d_out = ____\n"
+        "if ____:  # d_out does not divide into num_heads equal heads\n"
+        "    raise ValueError(____)  # name both sizes\n"
+        "head_dim = ____\n"
+        "grouped = ____  # (b, T, num_heads, head_dim): the features cut into groups, no data moved\n"
+        "return ____  # (b, num_heads, T, head_dim)"
+    ),
+    "merge_heads": (
+        "b, num_heads, num_tokens, head_dim = ____\n"
+        "tokens_first = ____  # (b, T, h, hd), laid out in memory in that order\n"
+        "return ____  # (b, T, h * hd)"
+    ),
+    "MultiHeadAttention": (
+        "def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):\n"
+        "    super().__init__()\n"
+        "    ...  # refuse a d_out that does not divide into num_heads heads; keep the sizes forward needs\n"
+        "    ...  # W_query, W_key, W_value, out_proj: linear layers, in that order\n"
+        "    self.dropout = ____\n"
+        "    self.register_buffer(____, ____)  # the causal mask, for context_length tokens\n"
+        "\n"
+        "def forward(self, x):\n"
+        "    num_tokens = ____\n"
+        "    queries = ____  # (b, h, T, hd): projected, then split into heads\n"
+        "    ...  # keys and values alike\n"
+        "    attn_scores = ____  # (b, h, T, T), the future hidden\n"
+        "    attn_weights = ____  # scaled by the head size, softmax over the keys, then dropout\n"
+        "    context = ____  # (b, T, d_out): the heads joined again\n"
+        "    return ____  # the heads mixed by out_proj"
+    ),
+    "gpt2_small_attention": (
+        "return MultiHeadAttention(\n"
+        "    d_in=____, d_out=____, context_length=____, dropout=____, num_heads=____\n"
+        ")"
+    ),
+}
+
+# The three tiers keyed as ``hints.json`` translates them.
+TIER_TEXTS: dict[str, str] = {**{f"idea.{stage}": text for stage, text in IDEAS.items()},
+                              **{f"functions.{stage}": text for stage, text in FUNCTIONS.items()},
+                              **{f"code.{stage}": text for stage, text in CODE.items()}}

@@ -103,9 +103,9 @@ def nearest_stage(name: str) -> str | None:
 
 def hint_line(stage: str | None, namespace: Mapping, language: str | None = None, tier: int = 1) -> str:
     """What ``hint(stage, tier)`` shows: tier 1 the idea, in words only (what the check finds now,
-    when it names it without code, else the stage's idea), tier 2 the functions, by name; tier 3
-    code to start from, after the full text of what the check finds (its fix). On a stage that
-    passes, tier 1 says no hint is needed. Without a stage, or with an unknown one, the check's
+    when it names it without code, else the stage's idea), tier 2 the tools, by name; tier 3 a
+    skeleton of the code to complete, after the full text of what the check finds (its fix). On a
+    stage that passes, tier 1 says no hint is needed. Without a stage, or with an unknown one, the check's
     message says which stages exist."""
     language = _language(stage, namespace, language)
     if stage not in CHECKS:
