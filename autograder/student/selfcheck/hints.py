@@ -433,6 +433,7 @@ CODE: dict[str, str] = {
         "    return ____  # the heads mixed by out_proj"
     ),
     "gpt2_small_attention": (
+        "# GPT-2 small's sizes, from the docstring; nothing random at inference\n"
         "return MultiHeadAttention(\n"
         "    d_in=____, d_out=____, context_length=____, dropout=____, num_heads=____\n"
         ")"
