@@ -3,8 +3,8 @@ words; ``hint(stage, 2)`` the tools that do it, and why those; ``hint(stage, 3)`
 the code whose key lines are left blank (``____`` for a value, ``...`` for lines) for the student.
 
 A hint teaches; it never hands the answer over: tiers 1 and 2 hold no piece of the stage's
-solution, and tier 3 holds no working line of it (tests/test_hint_tiers.py reads the solutions in
-``solutions/`` to check). The answers themselves are for after the due date, not for hints.
+solution, and tier 3 holds no working line of it (tests/test_hint_tiers.py reads the master
+notebooks' answer cells to check). The answers themselves come after the due date, not in hints.
 
 All three tiers are translated in ``locales/<language>/hints.json``, keys ``idea.<stage>``,
 ``functions.<stage>`` and ``code.<stage>``; a translated skeleton keeps the English code and
