@@ -22,6 +22,7 @@ from autograder.hidden.compare import (
     Explainers,
     Mistakes,
     MistakeSource,
+    PairedSource,
     What,
     expect,
     expect_structure,
@@ -246,14 +247,14 @@ def module_case(student: Submission, reference, class_name: str, args: tuple, *,
 
 def expect_same_output(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor, what: What, *,
                        expected: torch.Tensor | None = None, mistakes: MistakeSource = None,
-                       explain: Explainers = None) -> None:
+                       explain: Explainers = None, together: PairedSource = None) -> None:
     """The student's module gives the reference's output on ``x`` (``expected``, when given, instead
-    of computing it); ``mistakes`` and ``explain`` as in ``expect_tensor``."""
+    of computing it); ``mistakes``, ``explain`` and ``together`` as in ``expect_tensor``."""
     if expected is None:
         with torch.no_grad():
             expected = reference(x)
     expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)), mistakes=mistakes,
-                  explain=explain)
+                  explain=explain, together=together)
 
 
 def attention_divisor(reference: torch.nn.Module, x: torch.Tensor, sizes: dict[str, int], *, causal: bool = False,

@@ -67,7 +67,8 @@ def _check_forward(student, reference, class_name, size, device, dtype, **kwargs
     x = randn(seed + 100, num_tokens, d_in, dtype=dtype, device=device)
     expect_same_output(module, ref, x, call_text(class_name, *size[2:], **kwargs),
                        mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False),
-                       explain=lambda: [attention_divisor(ref, x, {"d_in": d_in, "T": num_tokens})])
+                       explain=lambda: [attention_divisor(ref, x, {"d_in": d_in, "T": num_tokens})],
+                       together=lambda: mistakes.attention_faults(ref, x, causal=False))
 
 
 @pytest.mark.SelfAttention_v1

@@ -275,7 +275,8 @@ def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expect
     expect_same_output(module, ref, x, what, expected=expected,
                        mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads),
                        explain=lambda: [future_of_sequence(module, x, 136),
-                                        *attention_scale_and_mask(ref, x, sizes, heads=heads)])
+                                        *attention_scale_and_mask(ref, x, sizes, heads=heads)],
+                       together=lambda: mistakes.attention_faults(ref, x, causal=True, heads=heads))
 
 
 @pytest.mark.MultiHeadAttention
