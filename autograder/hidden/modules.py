@@ -203,7 +203,8 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
     found = parameter_map(shapes, reference)
     if extra_biases_zeroed and _only_extra_qkv_biases(found):
         zeros = {name: torch.zeros(shapes[name], dtype=dtype, device=device) for name in found.extra}
-        module.load_state_dict({**student_weights(found, reference), **zeros}, strict=True)
+        # Every parameter is given; the module's own buffers (a mask) stay as they are.
+        module.load_state_dict({**student_weights(found, reference), **zeros}, strict=False)
         module.eval()
         return module
     found = expect_reference_parameters(description, reference, call_text(class_name, *args, **kwargs))
@@ -282,8 +283,11 @@ def attention_scale_and_mask(reference: torch.nn.Module, x: torch.Tensor, sizes:
 
 
 def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor,
-                          seed: int, what: What) -> None:
-    """Output and gradients (input and every parameter) of one backward pass match."""
+                          seed: int, what: What, *, mistakes: MistakeSource = None,
+                          together: PairedSource = None) -> None:
+    """Output and gradients (input and every parameter) of one backward pass match; a wrong output
+    is read with ``mistakes`` and ``together`` (as in ``expect_tensor``), so that the faults the
+    forward test names are named here too, and cost their share once."""
     module.train()
     reference.train()
     x_reference = x.detach().clone().requires_grad_(True)
@@ -294,16 +298,19 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
     found = parameter_map({name: list(shape) for name, (shape, _) in module.describe()["parameters"].items()},
                           reference)
     try:
-        expect_tensor(result["output"], output.detach(), finding("what.training", what=what))
-        expect_tensor(result["arg_grads"][0], x_reference.grad, finding("what.input_gradient", what=what))
-        for name, param in reference.named_parameters():
-            gradient = reference_gradient(found, name, result["param_grads"])
-            if gradient is None and found.slots.get(name) is not None:
+        expect_tensor(result["output"], output.detach(), finding("what.training", what=what), mistakes=mistakes,
+                      together=together)
+        for name, _ in reference.named_parameters():
+            if reference_gradient(found, name, result["param_grads"]) is None and found.slots.get(name) is not None:
                 # The parameter is there but no gradient reached it: frozen, or used through .data or
-                # .detach() in forward. Nothing was returned wrongly, so it is not told as a missing return.
+                # .detach() in forward. Nothing was returned wrongly, so it is not told as a missing return;
+                # and it is told before the input's gradient, which it changes too (scores detached).
                 raise Failure(finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what,
                                       name=found.slots[name].name))
-            expect_tensor(gradient, param.grad, finding("what.parameter_gradient", what=what, name=name))
+        expect_tensor(result["arg_grads"][0], x_reference.grad, finding("what.input_gradient", what=what))
+        for name, param in reference.named_parameters():
+            expect_tensor(reference_gradient(found, name, result["param_grads"]), param.grad,
+                          finding("what.parameter_gradient", what=what, name=name))
     except Failure as failure:
         changed = _parameter_changed_by_forward(module, found, reference)
         if changed is None:

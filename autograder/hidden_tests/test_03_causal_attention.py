@@ -367,7 +367,8 @@ def test_causal_attention_forward(student, reference, device, dtype, case):
 @pytest.mark.CausalAttention
 def test_causal_attention_gradients(student, reference, device, dtype):
     ref, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[1], device, dtype)
-    expect_same_gradients(module, ref, x, 94, what)
+    expect_same_gradients(module, ref, x, 94, what, mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True),
+                          together=lambda: mistakes.attention_faults(ref, x, causal=True))
 
 
 @pytest.mark.CausalAttention
