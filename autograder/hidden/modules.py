@@ -214,6 +214,38 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
     return module
 
 
+def with_transposed_weights(student: Submission, reference: torch.nn.Module, class_name: str, *args, device: str,
+                            dtype: torch.dtype, **kwargs) -> RemoteObject | None:
+    """The student's ``class_name(*args, **kwargs)`` given the reference's weights, each one transposed
+    where the student's has its two dims swapped: what its forward pass computes beside that fault
+    (None unless swapped dims are its only parameter fault). A failure of the parameters then does
+    not hide the other faults of the same module (a scale left out, say): ``with_faults_behind``."""
+    module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
+                                               weights=reference_weights(reference))
+    found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()}, reference)
+    params = dict(reference.named_parameters())
+    if found.missing or found.extra or not found.wrong_shape or any(
+            name not in params or list(actual) != list(expected)[::-1] for name, (actual, expected) in
+            found.wrong_shape.items()):
+        return None
+    transposed = {name: params[name].detach().T.contiguous() for name in found.wrong_shape}
+    module.load_state_dict({**student_weights(found, reference), **transposed}, strict=False)
+    module.eval()
+    return module
+
+
+def with_faults_behind(failure: Failure, check: Callable[[], None]) -> Failure:
+    """``failure`` followed by each fault ``check()`` finds (a check of what the failure would hide);
+    itself when the check passes or cannot run."""
+    try:
+        check()
+    except Failure as behind:
+        return Failure(failure.finding.with_faults(*behind.finding.all_faults()))
+    except StudentError:
+        pass
+    return failure
+
+
 def _only_extra_qkv_biases(found: ParameterMap) -> bool:
     """Whether the only parameters out of place are biases of the query, key and value projections
     that the reference lacks (qkv_bias ignored, the bias always on)."""
