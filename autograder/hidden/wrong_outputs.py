@@ -289,14 +289,22 @@ def attention_computation(module: torch.nn.Module, x: torch.Tensor, *, causal: b
         num_heads, split, merge, out_proj = 1, _same, _same, _same
     num_tokens, d_out = queries.shape[-2], queries.shape[-1]
     right = {"scale_dim": d_out // num_heads, "mask": _future(num_tokens, x.device) if causal else None}
+    # roles 3 to 6: the input itself, never projected, then x @ layer.weight without its transpose.
+    projected = (queries, keys, values, x, *(untransposed or ()))
+    # Each role's tensor, split into heads, computed once however many variants read it (the pairs
+    # of faults compute a few hundred).
+    operands: dict[tuple, torch.Tensor] = {}
+
+    def operand(role: int, split: Callable, activation: Callable) -> torch.Tensor:
+        if (role, split, activation) not in operands:
+            operands[(role, split, activation)] = split(activation(projected[role]))
+        return operands[(role, split, activation)]
 
     @torch.no_grad()
     def attend(split=split, merge=merge, out=out_proj, transpose_keys=_last_two_swapped, roles=(0, 1, 2),
                scores_transposed=False, return_weights=False, weights_transposed=False, activation=_same,
                **options):
-        # roles 3 to 6: the input itself, never projected, then x @ layer.weight without its transpose.
-        projected = (queries, keys, values, x, *(untransposed or ()))
-        q, k, v = (split(activation(projected[role])) for role in roles)
+        q, k, v = (operand(role, split, activation) for role in roles)
         scores = q @ transpose_keys(k)
         weights = _weights(scores.transpose(-2, -1) if scores_transposed else scores, **(right | options))
         if return_weights:
