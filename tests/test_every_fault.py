@@ -8,6 +8,11 @@ faults its stage's feedback must report (``faults``: for each, the faults one te
 by its mistake, or by its finding's key where it names none, in the order to fix them) and the
 mistakes the evidence rules out (``ruled_out``), which no finding may name. The grader runs for
 real, sandbox included.
+
+The blind batch tests/feedback_batches/blind5 gives ``faults`` to its multi-fault answers whose
+every fault the grader reports (two faults of one module reproduced together; a check of another
+behaviour, dropout in eval mode or a gradient, that tells its own fault beside the first): they are
+graded and held to the same rule.
 """
 
 from __future__ import annotations
@@ -26,13 +31,25 @@ pytestmark = pytest.mark.slow
 
 BATCH = Path(__file__).resolve().parent / "feedback_batches" / "issue40_dev"
 MANIFEST = {item["file"]: item for item in json.loads((BATCH / "manifest.json").read_text())}
+BLIND5 = BATCH.parent / "blind5"
+BLIND5_FAULTS = {item["file"]: item for item in json.loads((BLIND5 / "manifest.json").read_text()) if "faults" in item}
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> dict[str, tuple[GradedRow, list[ScoredTest]]]:
     """Each answer's graded row and its stage's failing tests, by file."""
-    entries = read_batch(BATCH)
-    rows = graded_rows(entries, tmp_path_factory.mktemp("issue40"), jobs=2)
+    return _graded(read_batch(BATCH), tmp_path_factory.mktemp("issue40"))
+
+
+@pytest.fixture(scope="module")
+def graded_blind5(tmp_path_factory) -> dict[str, tuple[GradedRow, list[ScoredTest]]]:
+    """blind5's answers that list their faults, graded, by file."""
+    entries = [entry for entry in read_batch(BLIND5) if entry.file in BLIND5_FAULTS]
+    return _graded(entries, tmp_path_factory.mktemp("blind5"))
+
+
+def _graded(entries, out: Path) -> dict[str, tuple[GradedRow, list[ScoredTest]]]:
+    rows = graded_rows(entries, out, jobs=2)
     found = {}
     for entry in entries:
         row = rows[(entry.student_id, entry.assignment)]
@@ -50,7 +67,30 @@ def test_every_fault_is_reported_in_the_order_to_fix_them(graded, file):
     _, failing = graded[file]
     reported = [_labels(test.finding) for test in failing if test.finding is not None]
     for faults in MANIFEST[file]["faults"]:
-        assert faults in reported, (faults, reported)
+        assert faults in reported, (faults, sorted(set(map(tuple, reported))))
+
+
+@pytest.mark.parametrize("file", sorted(BLIND5_FAULTS))
+def test_every_fault_of_a_blind_answer_is_reported_in_the_order_to_fix_them(graded_blind5, file):
+    _, failing = graded_blind5[file]
+    reported = [_labels(test.finding) for test in failing if test.finding is not None]
+    for faults in BLIND5_FAULTS[file]["faults"]:
+        assert faults in reported, (faults, sorted(set(map(tuple, reported))))
+    named = set().union(*(test.finding.mistakes() for test in failing if test.finding is not None))
+    item = BLIND5_FAULTS[file]
+    assert named <= {item["named_as"], *item.get("also_named", [])}, named
+
+
+def test_faults_reproduced_together_each_lose_their_share_once(graded_blind5):
+    """SelfAttention_v2 scaled by the number of tokens with a softmax along dim 0: each value test
+    (forward and gradients) reports both faults, and the stage loses the two behaviours' shares."""
+    row, failing = graded_blind5["035_SelfAttention_v2.py"]
+    value_tests = [test for test in failing if "forward" in test.name or "gradients" in test.name]
+    assert value_tests
+    assert all({loss.behaviour for loss in test.lost_to} == {"scale", "softmax"} for test in value_tests), [
+        (test.name, test.lost_to) for test in value_tests]
+    lost = sum(test.max_points - test.points for test in row.tests if test.stage == "SelfAttention_v2")
+    assert 0 < lost < sum(test.max_points for test in row.tests if test.stage == "SelfAttention_v2")
 
 
 @pytest.mark.parametrize("file", sorted(MANIFEST))

@@ -296,6 +296,24 @@ def test_a_fault_the_evidence_does_not_pin_loses_every_test_it_fails(graded, mut
     assert not any(test.lost_to for test in row.tests)
 
 
+@pytest.mark.parametrize(("mutation_name", "stage", "behaviour"), [
+    ("multi_head_scaled_by_d_out", "MultiHeadAttention", "scale"),
+    ("attention_scaled_by_d_in", "CausalAttention", "scale"),
+    ("v2_unscaled", "SelfAttention_v2", "scale"),
+])
+def test_the_gradient_tests_are_pinned_to_the_fault_the_forward_names(graded, mutation_name, stage, behaviour):
+    """The training-mode output of a gradient test is read like the forward's: a wrong scale costs
+    its share once (3.3 points of MultiHeadAttention, not 16.3 with its gradient tests lost)."""
+    assignment_id = assignment_of(stage)
+    row = graded[(mutation_name, assignment_id)]
+    gradients = [test for test in row.tests if test.stage == stage and "gradients" in test.name and not test.passed]
+    assert gradients, unpassed(row)
+    assert all([loss.behaviour for loss in test.lost_to] == [behaviour] for test in gradients), unpassed(row)
+    total = stage_total(row, stage)
+    owed = rubric.behaviour_shares(stage)[behaviour] / 100 * rubric.value_points(assignment_id, stage)
+    assert total.max_points - total.points == pytest.approx(owed, abs=0.01), unpassed(row)
+
+
 def test_the_feedback_page_says_what_the_scale_cost(graded):
     row = graded[("multi_head_scaled_by_d_out", "04_multi_head_attention")]
     assert "scale: \u22123.3 points" in feedback_html(row)

@@ -157,6 +157,11 @@ SENTENCES: dict[str, str] = {
         " dim {along}."),
     "evidence.slices_scaled": " Each slice along dim {dim} is the reference's times a factor of its own.",
     "evidence.softmax_of_right": " It is the softmax (along dim {dim}) of the right result.",
+    "evidence.faults_together": (
+        " It is exactly what the reference computation gives with {count} mistakes made together: the one"
+        " named here, and each other one told in a paragraph of its own."),
+    "evidence.one_of_faults_together": (
+        " This mistake, made together with the one told first, reproduces your output exactly: fix both."),
     "evidence.scores_divided_by": (
         " It is what the attention gives when the scores are divided by {divisor}{forms}; the"
         " reference divides them by {right}."),

@@ -73,14 +73,26 @@ def pinned_behaviours(outcome: TestOutcome) -> frozenset[str] | None:
     return frozenset(behaviours)
 
 
+# Evidence that the named mistakes, made together, reproduce the answer's output exactly.
+REPRODUCED_TOGETHER = frozenset({"evidence.faults_together", "evidence.one_of_faults_together"})
+
+
 def _reproduced(fault: Finding) -> bool:
     """Whether the fault's named mistake can only have come from reproducing the answer's output."""
+    if any(note.key in REPRODUCED_TOGETHER for note in fault.notes) or _evidence_key(fault) in REPRODUCED_TOGETHER:
+        return True
     for note in fault.notes:
         if note.key in UNREPRODUCED_EVIDENCE:
             could_name = UNREPRODUCED_EVIDENCE[note.key]
             if could_name is None or fault.mistake in could_name:
                 return False
     return True
+
+
+def _evidence_key(fault: Finding) -> str | None:
+    """The key of the evidence a further fault is stated with (``fault_seen``), if any."""
+    evidence = fault.fields.get("evidence")
+    return evidence.key if isinstance(evidence, Finding) else None
 
 
 def _failed_values(outcomes: list[TestOutcome], behaviour_tests: Collection[str]) -> list[TestOutcome]:

@@ -34,6 +34,10 @@ TOLERANCES: dict[torch.dtype, tuple[float, float]] = {
 # The wrong outputs of each mistake by mistake id; a callable is only run once the answer failed.
 Mistakes = Mapping[str, list[torch.Tensor]]
 MistakeSource = Mistakes | Callable[[], Mistakes] | None
+# The wrong outputs of mistakes made together, by the mistakes in the order to fix them (a mask
+# after the softmax and no scale); a callable is only run once no single mistake fits.
+PairedMistakes = Mapping[tuple[str, ...], list[torch.Tensor]]
+PairedSource = PairedMistakes | Callable[[], PairedMistakes] | None
 # What is wrong with an answer: a key of findings.english.SENTENCES and its fields, less {what}.
 Problem = tuple[str, dict[str, object]]
 # What was checked: a phrase of findings.english (what.*) or plain code.
@@ -64,13 +68,14 @@ def _argument_name(key: str, arguments: tuple[str, ...]) -> str:
 
 def expect_function_output(student, name: str, args: tuple, arguments: tuple[str, ...], expected: torch.Tensor,
                            what: What, *, rtol: float | None = None, mistakes: MistakeSource = None,
-                           kwargs: Mapping | None = None, explain: Explainers = None) -> None:
-    """The student's ``name(*args, **kwargs)`` returns ``expected`` (``mistakes`` and ``explain`` as
-    in ``expect_tensor``) and leaves its tensor arguments as they were (``arguments`` names them);
+                           kwargs: Mapping | None = None, explain: Explainers = None,
+                           together: PairedSource = None) -> None:
+    """The student's ``name(*args, **kwargs)`` returns ``expected`` (``mistakes``, ``explain`` and
+    ``together`` as in ``expect_tensor``) and leaves its tensor arguments as they were (``arguments`` names them);
     a wrong answer that also changed an argument says so too."""
     actual, changed = student.call_reporting_changes(name, *args, **(kwargs or {}))
     try:
-        expect_tensor(actual, expected, what, rtol=rtol, mistakes=mistakes, explain=explain)
+        expect_tensor(actual, expected, what, rtol=rtol, mistakes=mistakes, explain=explain, together=together)
     except Failure as failure:
         if not changed:
             raise
@@ -85,7 +90,8 @@ def shape_text(shape) -> str:
 
 
 def expect_tensor(actual, expected: torch.Tensor, what: What, *, rtol: float | None = None,
-                  atol: float | None = None, mistakes: MistakeSource = None, explain: Explainers = None) -> None:
+                  atol: float | None = None, mistakes: MistakeSource = None, explain: Explainers = None,
+                  together: PairedSource = None) -> None:
     """Check that ``actual`` is a tensor equal to ``expected``, or fail with a helpful message.
 
     ``what`` names the call in the student's terms, e.g. ``softmax_naive(x, dim=1) for x of
@@ -96,14 +102,17 @@ def expect_tensor(actual, expected: torch.Tensor, what: What, *, rtol: float | N
     (or a callable returning them) adds the stage's explainers to those that hold for any
     output, and ``mistakes`` (or a callable returning them) maps mistake ids to the wrong outputs
     that mistake would give on the same inputs. The finding states what the values show and
-    names the mistake when one explanation fits (``diagnosis.conclude``).
+    names the mistake when one explanation fits (``diagnosis.conclude``). When no single mistake
+    reproduces the answer, ``together`` (or a callable returning them) maps mistakes made together
+    to their wrong outputs: the one pair that reproduces it is reported, each mistake a fault of
+    its own (``diagnosis.faults_together``).
     """
     _expect_plain_tensor(actual, what)
     problem = _structure_problem(actual, expected)
     if problem is None:
         problem = _value_problem(actual, expected, rtol, atol, what)
         if problem is not None:
-            _fail(what, problem, _conclusion(actual, expected, problem, mistakes, explain, rtol, atol))
+            _fail(what, problem, _conclusion(actual, expected, problem, mistakes, explain, rtol, atol, together))
         return
     # On a wrong dtype, only a mistake whose values are right: the others are the values' fault.
     named = _right_values_mistakes(expected, mistakes) if problem[0] == "wrong_dtype" else mistakes
@@ -185,14 +194,19 @@ def _found(what: What, problem: Problem, conclusion: diagnosis.Conclusion) -> Fi
 
 
 def _conclusion(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, mistakes: MistakeSource,
-                explain: Explainers, rtol, atol) -> diagnosis.Conclusion:
+                explain: Explainers, rtol, atol, together: PairedSource = None) -> diagnosis.Conclusion:
     """What the wrong answer shows and the mistake to name: the stage's explainers and those of
-    any output, then a constant factor if nothing else fits; and the catalogue's matches."""
+    any output, then a constant factor if nothing else fits; and the catalogue's matches, or where
+    none matches, the one set of mistakes made together that reproduces the answer."""
     catalogue = _matched_mistakes(actual, expected, mistakes, rtol, atol)
     if problem[0] in ("wrong_dtype", "wrong_device"):
         return diagnosis.conclude(catalogue, [])  # the values may be right: the structure is what to name
     given = list((explain() if callable(explain) else explain) or [])
     explanations = diagnosis.explain(actual, expected, [*given, diagnosis.all_zeros, diagnosis.right_values_elsewhere])
+    if not catalogue and together is not None:
+        matched = _matched_mistakes(actual, expected, together, rtol, atol)
+        if len(matched) == 1:
+            return diagnosis.faults_together(matched.pop(), explanations)
     if not explanations:
         explanations = diagnosis.explain(actual, expected, [diagnosis.constant_factor()])
     return diagnosis.conclude(catalogue, explanations)
@@ -278,8 +292,8 @@ def matching_mistake(actual: torch.Tensor, expected: torch.Tensor, mistakes: Mis
     return matched.pop() if len(matched) == 1 else None
 
 
-def _matched_mistakes(actual, expected, mistakes: MistakeSource, rtol, atol) -> set[str]:
-    """The ids of the known mistakes whose output the answer reproduces."""
+def _matched_mistakes(actual, expected, mistakes: MistakeSource | PairedSource, rtol, atol) -> set:
+    """The ids of the known mistakes (or the pairs of mistakes) whose output the answer reproduces."""
     if mistakes is None or actual.device != expected.device:
         return set()  # a tensor on the wrong device: that is the mistake to name
     candidates = mistakes() if callable(mistakes) else mistakes

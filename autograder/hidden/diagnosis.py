@@ -90,6 +90,26 @@ def conclude(catalogue: set[str], explanations: Sequence[Explanation]) -> Conclu
     return Conclusion(mistake, evidence, tuple(fault for fault in faults if fault.mistake != mistake or not mistake))
 
 
+def faults_together(mistakes: Sequence[str], explanations: Sequence[Explanation]) -> Conclusion:
+    """The conclusion for an answer that mistakes made together reproduce exactly (``mistakes``,
+    in the order to fix them): the first is named, each other one is a fault of its own. Only
+    what the pair needs is named: an explanation that points to another mistake (rows that no
+    longer sum to 1, which a hidden row of NaN also gives) follows from the pair and is left out;
+    the others' evidence is stated, each beside the mistake it points to."""
+    kept = [explanation for explanation in explanations if explanation.mistake in (None, *mistakes)]
+    first, *others = mistakes
+    evidence = tuple(explanation.evidence for explanation in kept if not explanation.separate
+                     and explanation.mistake in (None, first))[:2]
+    together = finding("evidence.faults_together", count=len(mistakes))
+
+    def own_evidence(mistake: str) -> Finding:
+        pointed = [explanation.evidence for explanation in kept if explanation.mistake == mistake]
+        return pointed[0] if pointed else finding("evidence.one_of_faults_together")
+
+    return Conclusion(first, (together, *evidence),
+                      tuple(Explanation(own_evidence(mistake), mistake, separate=True) for mistake in others))
+
+
 def explain(actual: torch.Tensor, expected: torch.Tensor, explainers: Iterable[Explainer]) -> list[Explanation]:
     """The explanations that fit, in the explainers' order; an explainer that cannot judge these
     values (a NaN, a shape it does not handle) is silent."""

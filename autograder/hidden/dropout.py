@@ -70,6 +70,8 @@ class WeightsRevealing:
     what: str
     p: float
     wrong_outputs: Callable[[], dict[str, list[torch.Tensor]]]  # the reference's wrong outputs on x
+    # The reference's outputs on x with two mistakes made together, by the pair (in the order to fix them).
+    wrong_pairs: Callable[[], dict[tuple[str, str], list[torch.Tensor]]] = dict
 
     def _revealed(self, y, what: What) -> tuple[torch.Tensor, torch.Tensor]:
         """The attention weights and their sums read from the module's output, (b, T, h, T) and (b, T, h)."""
@@ -79,10 +81,12 @@ class WeightsRevealing:
         blocks = y.reshape(batch, num_tokens, heads, num_tokens + 1)
         return blocks[..., :-1], blocks[..., -1]
 
-    def _revealed_mistakes(self) -> dict[str, list[torch.Tensor]]:
+    def _revealed_mistakes(self, wrong: dict | None = None) -> dict:
+        """The weights each wrong output reveals (``wrong``: outputs by mistake or by pair of
+        mistakes; the single mistakes' by default)."""
         shape = (*self.weights.shape[:3], self.weights.shape[-1] + 1)
         return {mistake: [output.reshape(shape)[..., :-1] for output in outputs if output.numel() == math.prod(shape)]
-                for mistake, outputs in self.wrong_outputs().items()}
+                for mistake, outputs in (self.wrong_outputs() if wrong is None else wrong).items()}
 
     def expect_eval_weights(self, *, dropout_faults: bool = False) -> None:
         """After .eval(), the weights are the reference's: no dropout, and a right forward pass.
@@ -111,8 +115,8 @@ class WeightsRevealing:
                 return None
             for layer in self._dropout_layers():
                 dropped, totals = self._training_weights(what, switched_off=layer)
-                if _sums_kept(dropped, totals) and bool((dropped == 0).any()):
-                    return None
+                if _sums_kept(dropped, totals) and bool(self._visible(dropped == 0).any()):
+                    return None  # another dropout drops the weights: this layer is an extra one, no fault
         except Failure:
             return None  # an output that cannot be read as weights: the other tests say why
         return finding("dropout_on_output", "dropout_on_output", what=what)
@@ -123,14 +127,23 @@ class WeightsRevealing:
         actual, _ = self._revealed(self.module(self.x), what)
         kept = actual != 0
 
+        def dropped(weights: torch.Tensor) -> list[torch.Tensor]:
+            return [weights * kept / (1 - self.p), weights * kept] if kept.any() else []
+
         def mistakes():
-            dropped = [self.weights * kept / (1 - self.p), self.weights * kept] if kept.any() else []
-            return {**self._revealed_mistakes(), "dropout_in_eval": dropped}
+            return {**self._revealed_mistakes(), "dropout_in_eval": dropped(self.weights)}
+
+        def together():
+            # Dropout left on in eval mode is a fault of its own beside wrong weights (an inverted mask).
+            in_eval = {(mistake, "dropout_in_eval"): [kept_weights for weights in outputs
+                                                     for kept_weights in dropped(weights)]
+                       for mistake, outputs in self._revealed_mistakes().items()}
+            return {**self._revealed_mistakes(self.wrong_pairs()), **in_eval}
 
         # One-hot tokens show the weights themselves: read them as weights (each query's sum to 1).
         expect_tensor(actual, self.weights, finding("what.its_weights", what=what), mistakes=mistakes,
                       explain=[diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim",
-                                                      transposed="weights_transposed")])
+                                                      transposed="weights_transposed")], together=together)
 
     def expect_dropped_weights(self) -> None:
         """In training mode, about a fraction p of the visible weights is zeroed, the survivors are
@@ -174,6 +187,13 @@ class WeightsRevealing:
         if switched_off is not None:
             self.module.attr(switched_off).eval()
         return self._revealed(self.module(self.x), what)
+
+    def _visible(self, revealed: torch.Tensor) -> torch.Tensor:
+        """The entries of revealed weights (b, T, h, T) that the causal mask leaves visible, on the
+        CPU: a zero elsewhere is the mask's, not dropout's."""
+        num_tokens = self.weights.shape[1]
+        visible = torch.ones(num_tokens, num_tokens, dtype=torch.bool).tril()[:, None, :]
+        return revealed.cpu()[visible.expand_as(revealed.cpu())]
 
     def _expect_dropped(self, dropped: torch.Tensor, totals: torch.Tensor, what: What) -> None:
         kept = dropped != 0
@@ -248,4 +268,5 @@ def weights_revealing_attention(student: Submission, reference_class: type, clas
         weights = ref(x).reshape(BATCH, NUM_TOKENS, heads, NUM_TOKENS + 1)[..., :-1]
     multi_head = (num_heads, *split_merge) if num_heads else None
     return WeightsRevealing(module, x, weights, call_text(class_name, *args), p,
-                            lambda: wrong_outputs.attention_mistakes(ref, x, causal=True, heads=multi_head))
+                            lambda: wrong_outputs.attention_mistakes(ref, x, causal=True, heads=multi_head),
+                            lambda: wrong_outputs.attention_faults(ref, x, causal=True, heads=multi_head))

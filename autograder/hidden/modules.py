@@ -22,6 +22,7 @@ from autograder.hidden.compare import (
     Explainers,
     Mistakes,
     MistakeSource,
+    PairedSource,
     What,
     expect,
     expect_structure,
@@ -202,7 +203,8 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
     found = parameter_map(shapes, reference)
     if extra_biases_zeroed and _only_extra_qkv_biases(found):
         zeros = {name: torch.zeros(shapes[name], dtype=dtype, device=device) for name in found.extra}
-        module.load_state_dict({**student_weights(found, reference), **zeros}, strict=True)
+        # Every parameter is given; the module's own buffers (a mask) stay as they are.
+        module.load_state_dict({**student_weights(found, reference), **zeros}, strict=False)
         module.eval()
         return module
     found = expect_reference_parameters(description, reference, call_text(class_name, *args, **kwargs))
@@ -210,6 +212,38 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
         module.load_state_dict(student_weights(found, reference), strict=False)
         module.eval()
     return module
+
+
+def with_transposed_weights(student: Submission, reference: torch.nn.Module, class_name: str, *args, device: str,
+                            dtype: torch.dtype, **kwargs) -> RemoteObject | None:
+    """The student's ``class_name(*args, **kwargs)`` given the reference's weights, each one transposed
+    where the student's has its two dims swapped: what its forward pass computes beside that fault
+    (None unless swapped dims are its only parameter fault). A failure of the parameters then does
+    not hide the other faults of the same module (a scale left out, say): ``with_faults_behind``."""
+    module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
+                                               weights=reference_weights(reference))
+    found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()}, reference)
+    params = dict(reference.named_parameters())
+    if found.missing or found.extra or not found.wrong_shape or any(
+            name not in params or list(actual) != list(expected)[::-1] for name, (actual, expected) in
+            found.wrong_shape.items()):
+        return None
+    transposed = {name: params[name].detach().T.contiguous() for name in found.wrong_shape}
+    module.load_state_dict({**student_weights(found, reference), **transposed}, strict=False)
+    module.eval()
+    return module
+
+
+def with_faults_behind(failure: Failure, check: Callable[[], None]) -> Failure:
+    """``failure`` followed by each fault ``check()`` finds (a check of what the failure would hide);
+    itself when the check passes or cannot run."""
+    try:
+        check()
+    except Failure as behind:
+        return Failure(failure.finding.with_faults(*behind.finding.all_faults()))
+    except StudentError:
+        pass
+    return failure
 
 
 def _only_extra_qkv_biases(found: ParameterMap) -> bool:
@@ -246,14 +280,14 @@ def module_case(student: Submission, reference, class_name: str, args: tuple, *,
 
 def expect_same_output(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor, what: What, *,
                        expected: torch.Tensor | None = None, mistakes: MistakeSource = None,
-                       explain: Explainers = None) -> None:
+                       explain: Explainers = None, together: PairedSource = None) -> None:
     """The student's module gives the reference's output on ``x`` (``expected``, when given, instead
-    of computing it); ``mistakes`` and ``explain`` as in ``expect_tensor``."""
+    of computing it); ``mistakes``, ``explain`` and ``together`` as in ``expect_tensor``."""
     if expected is None:
         with torch.no_grad():
             expected = reference(x)
     expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)), mistakes=mistakes,
-                  explain=explain)
+                  explain=explain, together=together)
 
 
 def attention_divisor(reference: torch.nn.Module, x: torch.Tensor, sizes: dict[str, int], *, causal: bool = False,
@@ -281,8 +315,11 @@ def attention_scale_and_mask(reference: torch.nn.Module, x: torch.Tensor, sizes:
 
 
 def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor,
-                          seed: int, what: What) -> None:
-    """Output and gradients (input and every parameter) of one backward pass match."""
+                          seed: int, what: What, *, mistakes: MistakeSource = None,
+                          together: PairedSource = None) -> None:
+    """Output and gradients (input and every parameter) of one backward pass match; a wrong output
+    is read with ``mistakes`` and ``together`` (as in ``expect_tensor``), so that the faults the
+    forward test names are named here too, and cost their share once."""
     module.train()
     reference.train()
     x_reference = x.detach().clone().requires_grad_(True)
@@ -293,16 +330,19 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
     found = parameter_map({name: list(shape) for name, (shape, _) in module.describe()["parameters"].items()},
                           reference)
     try:
-        expect_tensor(result["output"], output.detach(), finding("what.training", what=what))
-        expect_tensor(result["arg_grads"][0], x_reference.grad, finding("what.input_gradient", what=what))
-        for name, param in reference.named_parameters():
-            gradient = reference_gradient(found, name, result["param_grads"])
-            if gradient is None and found.slots.get(name) is not None:
+        expect_tensor(result["output"], output.detach(), finding("what.training", what=what), mistakes=mistakes,
+                      together=together)
+        for name, _ in reference.named_parameters():
+            if reference_gradient(found, name, result["param_grads"]) is None and found.slots.get(name) is not None:
                 # The parameter is there but no gradient reached it: frozen, or used through .data or
-                # .detach() in forward. Nothing was returned wrongly, so it is not told as a missing return.
+                # .detach() in forward. Nothing was returned wrongly, so it is not told as a missing return;
+                # and it is told before the input's gradient, which it changes too (scores detached).
                 raise Failure(finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what,
                                       name=found.slots[name].name))
-            expect_tensor(gradient, param.grad, finding("what.parameter_gradient", what=what, name=name))
+        expect_tensor(result["arg_grads"][0], x_reference.grad, finding("what.input_gradient", what=what))
+        for name, param in reference.named_parameters():
+            expect_tensor(reference_gradient(found, name, result["param_grads"]), param.grad,
+                          finding("what.parameter_gradient", what=what, name=name))
     except Failure as failure:
         changed = _parameter_changed_by_forward(module, found, reference)
         if changed is None:

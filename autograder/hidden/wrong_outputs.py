@@ -180,6 +180,47 @@ def _weight_variants(d_k: int, num_tokens: int, other_sizes: set[int], causal: b
     return variants
 
 
+# Which part of the computation each mistake of ``_weight_variants`` changes, in the order to fix
+# them (a mask hides the wrong positions before a scale sharpens what is left): two mistakes of
+# different parts can be made together, and their options merge (``paired_faults``).
+_SOFTMAX_PART = ("softmax_wrong_dim", "softmax_applied_twice")
+_SCALE_PART = ("no_sqrt_scaling", "scaled_after_softmax", "scaled_by_d_k", "scaled_by_wrong_size")
+# The mistakes of the operands (which projection plays which role, a transpose): before the mask.
+_OPERAND_PART = ("wrong_projection", "scores_transposed", "weights_transposed", "values_not_projected",
+                 "linear_weight_untransposed")
+# Two faults are reproduced together only on outputs this small: enough for every stage's test
+# inputs, and the product of the parts stays a few hundred small computations.
+MAX_PAIRED_NUMEL = 4096
+
+# The options of two mistakes made together, by the pair (first the one to fix first).
+PairedOptions = dict[tuple[str, str], list[dict]]
+
+
+def _parts(variants: dict[str, list[dict]]) -> list[dict[str, list[dict]]]:
+    """The variants grouped by the part of the computation they change, in the order to fix them:
+    operands, mask, softmax, scale."""
+    order = [_OPERAND_PART, None, _SOFTMAX_PART, _SCALE_PART]
+    mask_part = [mistake for mistake in variants if not any(mistake in part for part in order if part)]
+    return [{mistake: variants[mistake] for mistake in (part or mask_part) if mistake in variants} for part in order]
+
+
+def paired_faults(variants: dict[str, list[dict]]) -> PairedOptions:
+    """Every pair of mistakes from two different parts of the computation (``_parts``), each with
+    the options of both merged: what an answer with two independent faults computes. Options that
+    set the same field (two masks, say) cannot be made together and are left out."""
+    parts = [part for part in _parts(variants) if part]
+    paired: PairedOptions = {}
+    for index, first_part in enumerate(parts):
+        for second_part in parts[index + 1:]:
+            for first, first_options in first_part.items():
+                for second, second_options in second_part.items():
+                    merged = [one | other for one in first_options for other in second_options
+                              if not set(one) & set(other)]
+                    if merged:
+                        paired[(first, second)] = merged
+    return paired
+
+
 def masked_softmax_with_divisor(scores: torch.Tensor) -> Callable[[float], torch.Tensor]:
     """masked_softmax of ``scores`` with the scores divided by a given number (the right one is
     sqrt(d_k)): what ``diagnosis.scores_divisor`` fits a wrong output with."""
@@ -196,6 +237,18 @@ def masked_softmax_mistakes(scores: torch.Tensor, d_k: int) -> WrongOutputs:
              for mistake_id, option_list in variants.items()}
     wrong["scores_all_nan"] = [torch.full_like(scores, math.nan)]  # finite scores, NaN weights everywhere
     return wrong
+
+
+def masked_softmax_faults(scores: torch.Tensor, d_k: int) -> dict[tuple[str, str], list[torch.Tensor]]:
+    """Results of masked_softmax(scores, d_k) with two faults at once (a wrong mask and no scale,
+    say), by the pair of mistakes (``paired_faults``)."""
+    if scores.numel() > MAX_PAIRED_NUMEL:
+        return {}
+    num_tokens = scores.shape[-1]
+    right = {"scale_dim": d_k, "mask": _future(num_tokens, scores.device)}
+    variants = _weight_variants(d_k, num_tokens, set(scores.shape[:-2]), True, scores.device, scores.ndim)
+    return {pair: [_weights(scores, **(right | options)) for options in option_list]
+            for pair, option_list in paired_faults(variants).items()}
 
 
 def _projections(module: torch.nn.Module, x: torch.Tensor, untransposed: bool = False) -> list[torch.Tensor] | None:
@@ -236,14 +289,22 @@ def attention_computation(module: torch.nn.Module, x: torch.Tensor, *, causal: b
         num_heads, split, merge, out_proj = 1, _same, _same, _same
     num_tokens, d_out = queries.shape[-2], queries.shape[-1]
     right = {"scale_dim": d_out // num_heads, "mask": _future(num_tokens, x.device) if causal else None}
+    # roles 3 to 6: the input itself, never projected, then x @ layer.weight without its transpose.
+    projected = (queries, keys, values, x, *(untransposed or ()))
+    # Each role's tensor, split into heads, computed once however many variants read it (the pairs
+    # of faults compute a few hundred).
+    operands: dict[tuple, torch.Tensor] = {}
+
+    def operand(role: int, split: Callable, activation: Callable) -> torch.Tensor:
+        if (role, split, activation) not in operands:
+            operands[(role, split, activation)] = split(activation(projected[role]))
+        return operands[(role, split, activation)]
 
     @torch.no_grad()
     def attend(split=split, merge=merge, out=out_proj, transpose_keys=_last_two_swapped, roles=(0, 1, 2),
                scores_transposed=False, return_weights=False, weights_transposed=False, activation=_same,
                **options):
-        # roles 3 to 6: the input itself, never projected, then x @ layer.weight without its transpose.
-        projected = (queries, keys, values, x, *(untransposed or ()))
-        q, k, v = (split(activation(projected[role])) for role in roles)
+        q, k, v = (operand(role, split, activation) for role in roles)
         scores = q @ transpose_keys(k)
         weights = _weights(scores.transpose(-2, -1) if scores_transposed else scores, **(right | options))
         if return_weights:
@@ -321,6 +382,40 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
     if without_bias is not None:
         wrong["qkv_bias_not_added"] = [attention_computation(without_bias, x, causal=causal, heads=heads)()]
     return wrong
+
+
+@torch.no_grad()
+def attention_faults(module: torch.nn.Module, x: torch.Tensor, *, causal: bool,
+                     heads: tuple[int, Callable, Callable] | None = None) -> dict[tuple[str, str], list[torch.Tensor]]:
+    """Outputs of an attention module on ``x`` with two faults at once (keys for values and a
+    scale by sqrt(d_in), a mask after the softmax and no scale...), by the pair of mistakes in the
+    order to fix them (``paired_faults``), with the reference module's weights (``heads`` as in
+    ``attention_computation``). Only what an answer's failure needs: called once it failed and
+    no single mistake reproduces it."""
+    attend = attention_computation(module, x, causal=causal, heads=heads)
+    queries = _projections(module, x)[0]
+    if queries.numel() > MAX_PAIRED_NUMEL:
+        return {}
+    num_heads = heads[0] if heads else 1
+    batch, num_tokens, d_out = queries.shape[0], queries.shape[-2], queries.shape[-1]
+    sizes = {x.shape[-1], d_out, batch, num_heads}
+    variants = _weight_variants(d_out // num_heads, num_tokens, sizes, causal, x.device,
+                                queries.ndim + (1 if heads else 0))
+    variants |= {"wrong_projection": [{"roles": roles} for roles in _WRONG_ROLES],
+                 "scores_transposed": [{"scores_transposed": True}],
+                 "weights_transposed": [{"weights_transposed": True}],
+                 "values_not_projected": [{"roles": (0, 1, 3)}]}
+    if _projections(module, x, untransposed=True) is not None:
+        variants["linear_weight_untransposed"] = [{"roles": (4, 5, 6)}]
+    paired = {}
+    for pair, option_list in paired_faults(variants).items():
+        outputs = []
+        for options in option_list:
+            with contextlib.suppress(RuntimeError, ValueError):  # the values of another size cannot be mixed
+                outputs.append(attend(**options))
+        if outputs:
+            paired[pair] = outputs
+    return paired
 
 
 def _without_qkv_bias(module: torch.nn.Module) -> torch.nn.Module | None:

@@ -21,6 +21,8 @@ from autograder.hidden.modules import (
     randn,
     reference_module,
     reference_weights,
+    with_faults_behind,
+    with_transposed_weights,
 )
 from autograder.hidden.parameters import parameter_map, student_weights
 from autograder.probes.client import StudentError
@@ -62,12 +64,26 @@ def _modules(student, reference, class_name, size, device, dtype, **kwargs):
 
 
 def _check_forward(student, reference, class_name, size, device, dtype, **kwargs):
-    ref, module = _modules(student, reference, class_name, size, device, dtype, **kwargs)
     seed, num_tokens, d_in, _ = size
     x = randn(seed + 100, num_tokens, d_in, dtype=dtype, device=device)
-    expect_same_output(module, ref, x, call_text(class_name, *size[2:], **kwargs),
-                       mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False),
-                       explain=lambda: [attention_divisor(ref, x, {"d_in": d_in, "T": num_tokens})])
+    ref = reference_module(getattr(reference, class_name), *size[2:], seed=seed, device=device, dtype=dtype,
+                           **kwargs)
+
+    def check(module):
+        expect_same_output(module, ref, x, call_text(class_name, *size[2:], **kwargs),
+                           mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False),
+                           explain=lambda: [attention_divisor(ref, x, {"d_in": d_in, "T": num_tokens})],
+                           together=lambda: mistakes.attention_faults(ref, x, causal=False))
+
+    try:
+        _, module = _modules(student, reference, class_name, size, device, dtype, **kwargs)
+    except Failure as failure:
+        # Matrices of swapped dims do not hide the forward's own faults: read it with the weights transposed.
+        transposed = with_transposed_weights(student, ref, class_name, *size[2:], device=device, dtype=dtype, **kwargs)
+        if transposed is None:
+            raise
+        raise with_faults_behind(failure, lambda: check(transposed)) from None
+    check(module)
 
 
 @pytest.mark.SelfAttention_v1
@@ -81,7 +97,9 @@ def test_self_attention_v1_gradients(student, reference, device, dtype):
     size = SIZES[1]
     ref, module = _modules(student, reference, "SelfAttention_v1", size, device, dtype)
     x = randn(size[0] + 200, size[1], size[2], dtype=dtype, device=device)
-    expect_same_gradients(module, ref, x, size[0] + 300, call_text("SelfAttention_v1", *size[2:]))
+    expect_same_gradients(module, ref, x, size[0] + 300, call_text("SelfAttention_v1", *size[2:]),
+                          mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False),
+                          together=lambda: mistakes.attention_faults(ref, x, causal=False))
 
 
 @pytest.mark.SelfAttention_v1
@@ -131,7 +149,9 @@ def test_self_attention_v2_gradients(student, reference, device, dtype):
                            qkv_bias=True)
     x = randn(size[0] + 200, size[1], size[2], dtype=dtype, device=device)
     expect_same_gradients(module, ref, x, size[0] + 300,
-                          call_text("SelfAttention_v2", *size[2:], qkv_bias=True))
+                          call_text("SelfAttention_v2", *size[2:], qkv_bias=True),
+                          mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False),
+                          together=lambda: mistakes.attention_faults(ref, x, causal=False))
 
 
 @pytest.mark.SelfAttention_v2

@@ -215,7 +215,8 @@ def test_masked_softmax(student, reference, device, dtype, seed, shape, d_k):
                                diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim"),
                                diagnosis.scores_divisor(mistakes.masked_softmax_with_divisor(scores), d_k**0.5,
                                                         f"sqrt(d_k) = {d_k**0.5:.4g}", sizes,
-                                                        diagnosis.scaling_mistake(d_k, sizes))])
+                                                        diagnosis.scaling_mistake(d_k, sizes))],
+                           together=lambda: mistakes.masked_softmax_faults(scores, d_k))
 
 
 @pytest.mark.masked_softmax
@@ -359,13 +360,15 @@ def test_causal_attention_forward(student, reference, device, dtype, case):
     sizes = {"d_in": case[3], "T": case[2], "b": case[1], "context_length": case[5]}
     expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True),
                        explain=lambda: [future_of_sequence(module, x, case[0] + 50),
-                                        *attention_scale_and_mask(ref, x, sizes)])
+                                        *attention_scale_and_mask(ref, x, sizes)],
+                       together=lambda: mistakes.attention_faults(ref, x, causal=True))
 
 
 @pytest.mark.CausalAttention
 def test_causal_attention_gradients(student, reference, device, dtype):
     ref, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[1], device, dtype)
-    expect_same_gradients(module, ref, x, 94, what)
+    expect_same_gradients(module, ref, x, 94, what, mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True),
+                          together=lambda: mistakes.attention_faults(ref, x, causal=True))
 
 
 @pytest.mark.CausalAttention

@@ -275,7 +275,8 @@ def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expect
     expect_same_output(module, ref, x, what, expected=expected,
                        mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads),
                        explain=lambda: [future_of_sequence(module, x, 136),
-                                        *attention_scale_and_mask(ref, x, sizes, heads=heads)])
+                                        *attention_scale_and_mask(ref, x, sizes, heads=heads)],
+                       together=lambda: mistakes.attention_faults(ref, x, causal=True, heads=heads))
 
 
 @pytest.mark.MultiHeadAttention
@@ -320,7 +321,10 @@ def test_multi_head_attention_has_no_dropout_in_eval_mode(student, reference, de
 @pytest.mark.MultiHeadAttention
 def test_multi_head_attention_gradients(student, reference, device, dtype):
     ref, module, x, what = _multi_head(student, reference, MHA_CASES[1], device, dtype)
-    expect_same_gradients(module, ref, x, 134, what)
+    heads = (MHA_CASES[1][6], reference.split_heads, reference.merge_heads)
+    expect_same_gradients(module, ref, x, 134, what,
+                          mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads),
+                          together=lambda: mistakes.attention_faults(ref, x, causal=True, heads=heads))
 
 
 @pytest.mark.usefixtures("reference_heads")

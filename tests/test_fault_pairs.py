@@ -1,0 +1,149 @@
+"""Two faults of one attention computation, each reported (issue 40, item 4), read in general.
+
+Each answer below is a forward pass written by hand, in a style of its own (einsum, torch.where,
+baddbmm, heads folded into the batch), with two independent faults; it runs on the reference
+module's own weights, as the grader gives them to a student's module. The real diagnosis
+(``compare.expect_tensor`` with the catalogue's single mistakes and ``wrong_outputs``' pairs)
+must report both faults, first the one to fix first, and name nothing the pair does not need.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+
+from autograder.course.reference import load_reference
+from autograder.findings.finding import Failure, finding
+from autograder.grading import partial_credit
+from autograder.hidden import diagnosis
+from autograder.hidden import wrong_outputs as mistakes
+from autograder.hidden.compare import expect_tensor
+from autograder.hidden.modules import randn, reference_module
+
+CAUSAL = load_reference("03_causal_attention")
+SELF = load_reference("02_self_attention")
+MULTI = load_reference("04_multi_head_attention")
+
+
+def _future(num_tokens: int) -> torch.Tensor:
+    return torch.ones(num_tokens, num_tokens, dtype=torch.bool).triu(1)
+
+
+def softmax_over_queries_unscaled(module, x):
+    """einsum scores, no 1/sqrt(d_k), softmax along the queries' axis."""
+    q, k, v = module.W_query(x), module.W_key(x), module.W_value(x)
+    scores = torch.einsum("bqd,bkd->bqk", q, k).masked_fill(_future(x.shape[1]), -math.inf)
+    return torch.einsum("bqk,bkd->bqd", scores.softmax(dim=1), v)
+
+
+def keys_as_values_zero_filled(module, x):
+    """torch.where fills hidden scores with 0 (not -inf), and the keys are mixed instead of the values."""
+    q, k = module.W_query(x), module.W_key(x)
+    scores = torch.where(_future(x.shape[1]), torch.zeros((), dtype=q.dtype), q @ k.mT / k.shape[-1] ** 0.5)
+    return torch.softmax(scores, -1) @ k
+
+
+def diagonal_hidden_scaled_by_d_k(module, x):
+    """baddbmm with alpha = 1/d_k (not its root), and a mask that hides each token's own position."""
+    q, k, v = module.W_query(x), module.W_key(x), module.W_value(x)
+    scores = torch.baddbmm(torch.zeros((), dtype=q.dtype), q, k.transpose(1, 2), beta=0, alpha=1 / k.shape[-1])
+    hidden = torch.ones(x.shape[1], x.shape[1], dtype=torch.bool).triu()
+    return scores.masked_fill(hidden, -math.inf).softmax(-1) @ v
+
+
+def transposed_scores_over_tokens(module, x):
+    """keys @ queries.T (the scores transposed) scaled by the number of tokens' root."""
+    q, k, v = module.W_query(x), module.W_key(x), module.W_value(x)
+    return torch.softmax(k @ q.T / math.sqrt(x.shape[0]), dim=-1) @ v
+
+
+def heads_in_batch_mask_after_softmax(module, x, num_heads):
+    """Heads folded into the batch (b * h, T, head_dim); the mask zeroes weights after the softmax,
+    and the scores are divided by sqrt(d_out) instead of the head size."""
+    b, t, _ = x.shape
+    d_out = module.out_proj.out_features
+    head_dim = d_out // num_heads
+
+    def fold(tensor):
+        return tensor.view(b, t, num_heads, head_dim).transpose(1, 2).reshape(b * num_heads, t, head_dim)
+
+    q, k, v = fold(module.W_query(x)), fold(module.W_key(x)), fold(module.W_value(x))
+    weights = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(d_out), dim=-1).masked_fill(_future(t), 0.0)
+    context = (weights @ v).view(b, num_heads, t, head_dim).transpose(1, 2).reshape(b, t, d_out)
+    return module.out_proj(context)
+
+
+def _reported(actual, expected, wrong, together) -> list[str | None]:
+    with pytest.raises(Failure) as failure:
+        expect_tensor(actual, expected, "attention", mistakes=wrong, together=together)
+    return [fault.mistake for fault in failure.value.finding.all_faults()]
+
+
+@torch.no_grad()
+@pytest.mark.parametrize(("answer", "faults"), [
+    (softmax_over_queries_unscaled, ["softmax_wrong_dim", "no_sqrt_scaling"]),
+    (keys_as_values_zero_filled, ["wrong_projection", "mask_filled_with_zero"]),
+    (diagonal_hidden_scaled_by_d_k, ["mask_hides_diagonal", "scaled_by_d_k"]),
+])
+def test_two_faults_of_a_causal_module_are_each_reported_first_the_one_to_fix_first(answer, faults):
+    module = reference_module(CAUSAL.CausalAttention, 6, 5, 8, 0.0, seed=7, device="cpu", dtype=torch.float64)
+    x = randn(8, 2, 6, 6, dtype=torch.float64)
+    reported = _reported(answer(module, x), module(x), lambda: mistakes.attention_mistakes(module, x, causal=True),
+                         lambda: mistakes.attention_faults(module, x, causal=True))
+    assert reported == faults
+
+
+@torch.no_grad()
+def test_two_faults_of_a_module_without_mask_are_each_reported():
+    module = reference_module(SELF.SelfAttention_v2, 5, 3, seed=9, device="cpu", dtype=torch.float64)
+    x = randn(10, 7, 5, dtype=torch.float64)
+    reported = _reported(transposed_scores_over_tokens(module, x), module(x),
+                         lambda: mistakes.attention_mistakes(module, x, causal=False),
+                         lambda: mistakes.attention_faults(module, x, causal=False))
+    assert reported == ["scores_transposed", "scaled_by_wrong_size"]
+
+
+@torch.no_grad()
+def test_two_faults_of_a_multi_head_module_are_each_reported():
+    module = reference_module(MULTI.MultiHeadAttention, 4, 6, 8, 0.0, 3, seed=11, device="cpu", dtype=torch.float64)
+    x = randn(12, 2, 5, 4, dtype=torch.float64)
+    heads = (3, MULTI.split_heads, MULTI.merge_heads)
+    reported = _reported(heads_in_batch_mask_after_softmax(module, x, 3), module(x),
+                         lambda: mistakes.attention_mistakes(module, x, causal=True, heads=heads),
+                         lambda: mistakes.attention_faults(module, x, causal=True, heads=heads))
+    assert reported == ["mask_after_softmax", "scaled_by_wrong_size"]
+
+
+@torch.no_grad()
+def test_one_fault_is_named_alone_and_no_pair_is_tried():
+    module = reference_module(CAUSAL.CausalAttention, 6, 5, 8, 0.0, seed=7, device="cpu", dtype=torch.float64)
+    x = randn(8, 2, 6, 6, dtype=torch.float64)
+    q, k, v = module.W_query(x), module.W_key(x), module.W_value(x)
+    unscaled = torch.softmax((q @ k.mT).masked_fill(_future(6), -math.inf), -1) @ v
+
+    def pairs():
+        raise AssertionError("one mistake reproduces the output: no pair is needed")
+
+    reported = _reported(unscaled, module(x), lambda: mistakes.attention_mistakes(module, x, causal=True), pairs)
+    assert reported == ["no_sqrt_scaling"]
+
+
+def test_a_name_that_follows_from_the_pair_is_not_reported():
+    """Rows that do not sum to 1 (a row of NaN hidden by an inverted mask gives them) point to
+    not_normalised: the pair that reproduces the output does not need it, so it is not named."""
+    follows = diagnosis.Explanation(finding("evidence.sums_to", dim=-1, sums="0.5"), "not_normalised")
+    scale = diagnosis.Explanation(finding("evidence.all_zeros"), "no_sqrt_scaling")
+    conclusion = diagnosis.faults_together(("mask_inverted", "no_sqrt_scaling"), [follows, scale])
+    assert conclusion.mistake == "mask_inverted"
+    assert [fault.mistake for fault in conclusion.faults] == ["no_sqrt_scaling"]
+    assert conclusion.faults[0].evidence.key == "evidence.all_zeros"  # each fault keeps its own evidence
+    assert "evidence.sums_to" not in {evidence.key for evidence in conclusion.evidence}
+
+
+def test_faults_reproduced_together_are_pinned_to_their_behaviours():
+    together = finding("values_differ", "mask_after_softmax", what="attention", count=1, total=1, difference="1",
+                       index="(0,)", value="0").with_notes(finding("evidence.faults_together", count=2)).with_faults(
+        finding("fault_seen", "no_sqrt_scaling", what="attention", evidence=finding("evidence.one_of_faults_together")))
+    assert all(partial_credit._reproduced(fault) for fault in partial_credit.faults(together))
