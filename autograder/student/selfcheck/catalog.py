@@ -61,6 +61,8 @@ MESSAGES: dict[str, str] = {
     "diff.factor": "every value is {factor} times the expected one (the expected divided by {inverse})",
     "diff.columns": "the expected columns (last dimension) in the order {order}, where {right} is right",
     "diff.rows": "the expected rows (the dimension before the last) in the order {order}, where {right} is right",
+    "diff.normalised": ("each row (last dimension) sums to 1, as attention weights do, where the expected rows do not:"
+                        " the output was normalised (a softmax, say) where it should not be"),
     "diff.some_rows": "rows {rows} (the dimension before the last) differ, the others are right",
     "attribute": "{what}: expected an attribute `{name}` of type {expected}, got {got}.",
     "plain_tensor": ("{what} keeps the tensor `{name}` as a plain attribute, not a registered buffer, so it"

@@ -1,6 +1,6 @@
 """Where a wrong output differs from the expected one, said precisely enough to find the line:
-a constant factor, the expected columns or rows in another order (or repeated), or which rows
-differ while the others are right.
+a constant factor, the expected columns or rows in another order (or repeated), rows normalised
+where the expected ones are not, or which rows differ while the others are right.
 
 A check that names no mistake still says more than "expected ..., got ...": these readings
 compare the student's output with the expected output of the same input, position by position,
@@ -31,6 +31,16 @@ def _factor(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
                                                                             rtol=RTOL, atol=ATOL):
         return None
     return text("diff.factor", factor=f"{factor:.4g}", inverse=f"{1 / factor:.4g}")
+
+
+def _normalised(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
+    """Each row (last dim) sums to 1 and holds no negative value, where the expected rows do not:
+    the output was normalised (a softmax where none belongs, say)."""
+    ones = torch.ones(actual.shape[:-1], dtype=actual.dtype)
+    rows_are_weights = bool((actual >= 0).all()) and torch.allclose(actual.sum(dim=-1), ones, atol=ATOL)
+    if actual.shape[-1] < 2 or not rows_are_weights or torch.allclose(expected.sum(dim=-1), ones, atol=ATOL):
+        return None
+    return text("diff.normalised")
 
 
 def _order_along(actual: torch.Tensor, expected: torch.Tensor, dim: int) -> list[int] | None:
@@ -75,4 +85,5 @@ def where_it_differs(actual: torch.Tensor, expected: torch.Tensor) -> str | None
     actual, expected = actual.detach().to("cpu", torch.float64), torch.as_tensor(expected, dtype=torch.float64)
     if actual.shape != expected.shape or actual.numel() < 2 or not torch.isfinite(actual).all():
         return None
-    return _factor(actual, expected) or _reordered(actual, expected) or _rows_that_differ(actual, expected)
+    return (_factor(actual, expected) or _reordered(actual, expected) or _normalised(actual, expected)
+            or _rows_that_differ(actual, expected))
