@@ -113,10 +113,13 @@ def _check_self_attention_v2(ns):
     expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V2,
                  text("what.seeded", call="SelfAttention_v2(3, 2)", seed=789), "idea",
                  case="SelfAttention_v2")
-    if getattr(getattr(cls(3, 2, qkv_bias=True), "W_query", None), "bias", True) is None:
-        fail("values", what="SelfAttention_v2(3, 2, qkv_bias=True).W_query.bias",
-              expected=text("is.a_bias"), got=text("is.none"), hint="hint.v2_layers")
-    expect_portable(lambda: cls(3, 2), your_journey_inputs(), "SelfAttention_v2(3, 2)")
+    with_bias = cls(3, 2, qkv_bias=True)
+    for name in ("W_query", "W_key", "W_value"):
+        if getattr(getattr(with_bias, name, None), "bias", True) is None:
+            fail("values", what=f"SelfAttention_v2(3, 2, qkv_bias=True).{name}.bias",
+                 expected=text("is.a_bias"), got=text("is.none"), hint="qkv_bias_ignored")
+    expect_portable(lambda: cls(3, 2), your_journey_inputs(), "SelfAttention_v2(3, 2)",
+                    dropping=(lambda: cls(3, 2, qkv_bias=True), "SelfAttention_v2(3, 2, qkv_bias=True)"))
 
 
 @check_of("copy_v2_weights_into_v1")

@@ -63,9 +63,12 @@ def expect_book_module(cls: type, class_name: str, book_output: list, *, layers:
     expect_demo_weights(module, batch, call, case)  # the demos draw what self.dropout receives as the weights
     expect_close(seeded_module(cls, layers, 3, 2, 10, 0.0, **kwargs)(batch), expected,
                  text("what.longer_context", call=class_name), "mask_not_sliced")
-    dropping = ", ".join(["3, 2, 6, 0.5", *(f"{key}={value}" for key, value in kwargs.items())])
+    # Backward in training mode, with biases: each bias must be used, and the dropout must not
+    # overwrite what backward needs.
+    training = {**kwargs, "qkv_bias": True}
+    dropping = ", ".join(["3, 2, 6, 0.5", *(f"{key}={value}" for key, value in training.items())])
     expect_portable(lambda: cls(3, 2, 6, 0.0, **kwargs), batch, call,
-                    dropping=(lambda: cls(3, 2, 6, 0.5, **kwargs), f"{class_name}({dropping})"))
+                    dropping=(lambda: cls(3, 2, 6, 0.5, **training), f"{class_name}({dropping})"))
     if created:
         fail("creation_order", what=call, got=", ".join(created), expected=", ".join(layers),
              hint="hint.creation_order")
