@@ -105,9 +105,11 @@ def _check_softmax_stable(ns):
 
 @check_of("context_vector")
 def _check_context_vector(ns):
-    weights = torch.tensor(BOOK_WEIGHTS_2)  # (T,) the weights of query 'journey'
-    expect_close(ns["context_vector"](weights, your_journey_inputs()), BOOK_CONTEXT_2,
-                 "context_vector(attn_weights_2, inputs)", "idea", case="context_vector")
+    weights, inputs = torch.tensor(BOOK_WEIGHTS_2), your_journey_inputs()  # (T,) the weights of query 'journey'
+    call = "context_vector(attn_weights_2, inputs)"
+    context = expect_unchanged(lambda weights: expect_unchanged(lambda inputs: ns["context_vector"](weights, inputs),
+                                                                inputs, call), weights, call)
+    expect_close(context, BOOK_CONTEXT_2, call, "idea", case="context_vector")
 
 
 @check_of("simple_self_attention")

@@ -20,6 +20,7 @@ from .expectations import (
     shape_text,
 )
 from .known import expected
+from .modules import expect_portable, fused_projection
 from .registry import check_of
 
 
@@ -61,6 +62,19 @@ def _creation_order(module, names, seed: int) -> list[str] | None:
     return [found[index] for index in sorted(found)] if len(found) == len(names) else None
 
 
+def _expect_torch_rand_range(cls, module, names) -> None:
+    """Each parameter holds numbers torch.rand can draw, from [0, 1): one outside that range was
+    filled otherwise (torch.randn, say). Named only when two instances differ, so that the numbers
+    came from the default stream and not from a seed set inside the constructor."""
+    for name in names:
+        values = getattr(module, name).detach()
+        outside = (values < 0) | (values >= 1)
+        if outside.any() and not torch.equal(getattr(cls(3, 2), name).detach(), values):
+            index = tuple(int(i) for i in outside.nonzero()[0])
+            fail("not_torch_rand", what="SelfAttention_v1(3, 2)", name=name, value=f"{values[index].item():.4f}",
+                 index=str(index), hint="init_not_torch_rand")
+
+
 @check_of("SelfAttention_v1")
 def _check_self_attention_v1(ns):
     seed_weights(123)
@@ -75,11 +89,14 @@ def _check_self_attention_v1(ns):
     if order is not None and order != ["W_query", "W_key", "W_value"]:
         fail("creation_order", what="SelfAttention_v1(3, 2)", got=", ".join(order),
              expected="W_query, W_key, W_value", hint="hint.creation_order")
+    if order is None:
+        _expect_torch_rand_range(ns["SelfAttention_v1"], module, ("W_query", "W_key", "W_value"))
     expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V1,
                  text("what.seeded", call="SelfAttention_v1(3, 2)", seed=123), "idea",
                  case="SelfAttention_v1")
     expect_shape(ns["SelfAttention_v1"](3, 5)(your_journey_inputs()), (6, 5),
                   "SelfAttention_v1(3, 5)(inputs)", "idea")
+    expect_portable(lambda: ns["SelfAttention_v1"](3, 2), your_journey_inputs(), "SelfAttention_v1(3, 2)")
 
 
 @check_of("SelfAttention_v2")
@@ -87,7 +104,7 @@ def _check_self_attention_v2(ns):
     cls = ns["SelfAttention_v2"]
     seed_weights(789)
     module = cls(3, 2)
-    for name in ("W_query", "W_key", "W_value"):
+    for name in () if fused_projection(module, 3, 2) else ("W_query", "W_key", "W_value"):
         layer = expect_attribute(module, name, nn.Linear, "SelfAttention_v2(3, 2)",
                                   "hint.v2_layers")
         if layer.bias is not None:
@@ -96,9 +113,13 @@ def _check_self_attention_v2(ns):
     expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V2,
                  text("what.seeded", call="SelfAttention_v2(3, 2)", seed=789), "idea",
                  case="SelfAttention_v2")
-    if cls(3, 2, qkv_bias=True).W_query.bias is None:
-        fail("values", what="SelfAttention_v2(3, 2, qkv_bias=True).W_query.bias",
-              expected=text("is.a_bias"), got=text("is.none"), hint="hint.v2_layers")
+    with_bias = cls(3, 2, qkv_bias=True)
+    for name in ("W_query", "W_key", "W_value"):
+        if getattr(getattr(with_bias, name, None), "bias", True) is None:
+            fail("values", what=f"SelfAttention_v2(3, 2, qkv_bias=True).{name}.bias",
+                 expected=text("is.a_bias"), got=text("is.none"), hint="qkv_bias_ignored")
+    expect_portable(lambda: cls(3, 2), your_journey_inputs(), "SelfAttention_v2(3, 2)",
+                    dropping=(lambda: cls(3, 2, qkv_bias=True), "SelfAttention_v2(3, 2, qkv_bias=True)"))
 
 
 @check_of("copy_v2_weights_into_v1")

@@ -21,9 +21,11 @@ from .expectations import (
     seeded,
 )
 from .known import expected
-from .modules import expect_book_module
+from .modules import expect_book_module, expect_portable, seeded_module
 from .registry import CHECKS, check_of
 from .stand_ins import built_with
+
+MHA_LAYERS = ("W_query", "W_key", "W_value", "out_proj")
 
 
 @check_of("MultiHeadAttentionWrapper")
@@ -40,6 +42,7 @@ def _check_multi_head_attention_wrapper(ns):
     case = "MultiHeadAttentionWrapper"
     out = expect_shape(wrapper(book_batch()), (2, 6, 4), what, "idea", case)
     expect_close(out, [BOOK_WRAPPER] * 2, what, "idea", case=case)
+    expect_portable(lambda: ns["MultiHeadAttentionWrapper"](3, 2, 6, 0.0, num_heads=2), book_batch(), call)
 
 
 @check_of("wrapper_with_2d_output")
@@ -54,10 +57,22 @@ def _check_wrapper_with_2d_output(ns):
         fail("values", what=call, expected="MultiHeadAttentionWrapper", got=type(module).__name__, hint="idea")
     arguments = instances[0].arguments
     for setting, wanted in (("num_heads", 2), ("d_out", 1), ("d_in", 3), ("context_length", 6), ("dropout", 0.0)):
+        got = arguments.get(setting)
+        if got != wanted or (isinstance(wanted, int) and not isinstance(got, int)):  # 2 / 2 is 1.0, no size
+            fail("values", what=text("what.built_setting", setting=setting, call=call,
+                                     class_name="MultiHeadAttentionWrapper"),
+                 expected=str(wanted), got=repr(got), hint="size_is_float" if got == wanted else "idea")
+    # Other arguments than the book's: each is passed on, none is fixed to the book's value.
+    other = (5, 4, 0.1)
+    built = built_with(ns, "MultiHeadAttentionWrapper", ns["wrapper_with_2d_output"], *other)
+    arguments = built[1][0].arguments if built is not None and len(built[1]) == 1 and built[1][0] else {}
+    call = "wrapper_with_2d_output({}, {}, {})".format(*other)
+    for setting, wanted, mistake in (("d_in", 5, "argument_not_passed"), ("context_length", 4, "argument_not_passed"),
+                                     ("dropout", 0.1, "dropout_argument_not_passed")):
         if arguments.get(setting) != wanted:
             fail("values", what=text("what.built_setting", setting=setting, call=call,
                                      class_name="MultiHeadAttentionWrapper"),
-                 expected=str(wanted), got=repr(arguments.get(setting)), hint="idea")
+                 expected=str(wanted), got=repr(arguments.get(setting)), hint=mistake)
 
 
 def _check_wrapper_module(module, call: str) -> None:
@@ -129,17 +144,23 @@ def _passes(stage: str, ns) -> bool:
 
 def _check_multi_head_attention_itself(ns):
     cls = ns["MultiHeadAttention"]
-    expect_book_module(cls, "MultiHeadAttention", BOOK_MULTI_HEAD, layers=("W_query", "W_key", "W_value", "out_proj"),
+    seed_weights(123)
+    projection = getattr(cls(3, 2, 6, 0.0, num_heads=2), "out_proj", None)
+    if isinstance(projection, nn.Linear) and projection.bias is None:
+        fail("values", what="MultiHeadAttention(3, 2, 6, 0.0, num_heads=2).out_proj.bias", expected=text("is.a_bias"),
+             got=text("is.none"), hint="out_proj_bias")
+    expect_book_module(cls, "MultiHeadAttention", BOOK_MULTI_HEAD, layers=MHA_LAYERS,
                        layers_hint="hint.mha_layers", values_hint="idea", num_heads=2)
+    expect_raises(lambda: cls(3, 5, 6, 0.0, num_heads=2), ValueError, "MultiHeadAttention(3, 5, 6, 0.0, num_heads=2)",
+                  "indivisible_not_rejected")
     wide = cls(6, 12, 8, 0.0, num_heads=3)
     x = torch.randn(2, 5, 6, generator=seeded(8))
     out = expect_shape(wide(x), (2, 5, 12), text("what.on_shape", call=(
         "MultiHeadAttention(6, 12, 8, 0.0, num_heads=3)"), shape="(2, 5, 6)"), "idea")
     expect_no_future_leak(wide, x, out)
-    seed_weights(123)
     call = "MultiHeadAttention(3, 2, 6, 0.5, num_heads=2)"
     # In eval mode nothing is dropped (the demos, built with dropout 0, read the weights through self.dropout).
-    expect_close(cls(3, 2, 6, 0.5, num_heads=2).eval()(book_batch()), [BOOK_MULTI_HEAD] * 2,
+    expect_close(seeded_module(cls, MHA_LAYERS, 3, 2, 6, 0.5, num_heads=2).eval()(book_batch()), [BOOK_MULTI_HEAD] * 2,
                  text("what.eval_mode", call=call), "hint.eval_dropout")
     seed_weights(123)
     expect_dropout_on_weights(cls(3, 2, 6, 0.5, num_heads=2), book_batch(), call)

@@ -50,18 +50,34 @@ MESSAGES: dict[str, str] = {
         "not implemented yet: it stopped at NotImplementedError({reason!r}); finish that part first"
     ),
     "raised": "raised {error_type}: {error}",
+    "what_raised": "{what} raised {error_type}: {error}",
     "not_tensor": "{what} should be a torch.Tensor, got {got}.",
     "not_tensor_none": "{what} should be a torch.Tensor, got None (is a `return` missing?)",
     "shape": "{what}: expected shape {expected}, got {got}.",
     "dtype": "{what}: expected dtype {expected}, got {got}.",
     "device": "{what}: expected a tensor on the {expected} device, got {got}.",
     "values": "{what}: expected {expected}, got {got}.",
+    "values_where": "{what}: expected {expected}, got {got}: {where}.",
+    # Where a wrong output differs from the expected one (differences.py).
+    "diff.factor": "every value is {factor} times the expected one (the expected divided by {inverse})",
+    "diff.columns": "the expected columns (last dimension) in the order {order}, where {right} is right",
+    "diff.rows": "the expected rows (the dimension before the last) in the order {order}, where {right} is right",
+    "diff.normalised": ("each row (last dimension) sums to 1, as attention weights do, where the expected rows do not:"
+                        " the output was normalised (a softmax, say) where it should not be"),
+    "diff.some_rows": "rows {rows} (the dimension before the last) differ, the others are right",
     "attribute": "{what}: expected an attribute `{name}` of type {expected}, got {got}.",
     "plain_tensor": ("{what} keeps the tensor `{name}` as a plain attribute, not a registered buffer, so it"
                      " would stay behind when the module moves to another device."),
     "dropout_not_called": ("{call} in training mode never calls self.dropout, and its output is the same"
                            " as in eval mode: nothing is dropped (the demos read the attention weights"
                            " where they pass through self.dropout)."),
+    "gpu_raised": ("{what}, with its inputs on a GPU (the check stands one in with fake tensors, so no GPU is"
+                   " needed), raised {error_type}: {error}"),
+    "gpu_result": ("{what}, with its inputs on a GPU (the check stands one in with fake tensors, so no GPU is"
+                   " needed): expected the result on the GPU, like its inputs, got a tensor on the {got}."),
+    "no_gradient": "after {call}(x).sum().backward(), no gradient reached {parameters}.",
+    "not_torch_rand": ("{what}: `{name}` holds {value} at {index}, a number torch.rand never draws (it draws from"
+                       " [0, 1)), so it was filled another way and a seed cannot give the book's numbers."),
     "param_shape": "{what}: `{name}` should have shape {expected}, got {got}.",
     "no_raise": "{what} should raise {expected}, but it returned normally.",
     "wrong_raise": "{what} should raise {expected}, but it raised {got}.",
@@ -84,6 +100,10 @@ MESSAGES: dict[str, str] = {
     "what.kept_values": "the values kept by {call}",
     "what.zero_fraction": "the fraction of zeros made by {call}",
     "what.same_seed": "two calls with generators seeded alike",
+    "what.two_calls": "two calls of {call} without a generator, one after the other",
+    "what.float64": "{call} on float64 inputs",
+    "what.argument_gradient": "the gradient of {call} with respect to attn_weights",
+    "what.backward": "{call}(x).sum().backward(), in training mode",
     "what.input_after": "the input of {call}, after the call",
     "what.longer_context": "{call} with context_length=10, on 6 tokens",
     "what.no_leak": "the outputs of tokens 0 to {position} after changing the tokens from {later} on",
@@ -165,6 +185,11 @@ MESSAGES: dict[str, str] = {
     "hint.input_dtype": (
         "Create the tensors you need with the input's dtype and device, e.g. torch.zeros(T, T,"
         " dtype=x.dtype, device=x.device): float64 inputs must work too."
+    ),
+    "hint.gpu": (
+        "Make every tensor you need on the input's device (device=x.device, torch.*_like, or a registered"
+        " buffer in a module) and keep the computation in torch: .cpu(), .numpy() and tensors made without"
+        " a device leave the GPU."
     ),
     "hint.future_zero": "Every weight above the diagonal (a future token) must be exactly 0.",
     "hint.dropout_rate": "Each element should be zeroed with probability p.",

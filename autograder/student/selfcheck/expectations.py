@@ -18,6 +18,7 @@ import torch
 from ..mistakes import MISTAKES
 from . import known
 from .catalog import hint_text, text
+from .differences import where_it_differs
 from .figures import MistakeFigure, figure_for
 
 ATOL = 1e-4  # the book prints 4 decimals
@@ -131,8 +132,9 @@ def expect_close(actual, expected, what: str, hint: str, atol: float = ATOL, cas
     mistake = known.named_mistake(actual, case)
     figure = figure_for(mistake, actual if weights is None else weights,
                         torch.as_tensor(expected) if right_weights is None else right_weights)
-    fail("values", what=what, expected=show(torch.as_tensor(expected)), got=show(actual), hint=mistake or hint,
-         figure=figure, names=names or mistake is not None)
+    where = None if mistake is not None else where_it_differs(actual, expected)
+    fail("values" if where is None else "values_where", what=what, expected=show(torch.as_tensor(expected)),
+         got=show(actual), where=where, hint=mistake or hint, figure=figure, names=names or mistake is not None)
 
 
 def expect_attribute(module, name: str, kind: type, what: str, hint: str):

@@ -3,6 +3,7 @@ outputs the book's numbers, hides the future, and a longer context changes nothi
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 
 import torch
@@ -19,8 +20,14 @@ from .expectations import (
     expect_close,
     expect_no_future_leak,
     expect_shape,
+    fail,
     seed_weights,
 )
+from .portable import expect_every_gradient, expect_follows_device, expect_follows_dtype
+
+# The query, key and value projections, which a module may keep fused in one layer of three times
+# the features (GPT-2's c_attn), as the grader accepts: the three stacked, in that order.
+PROJECTIONS = ("W_query", "W_key", "W_value")
 
 
 def expect_book_module(cls: type, class_name: str, book_output: list, *, layers: Sequence[str], layers_hint: str,
@@ -35,8 +42,16 @@ def expect_book_module(cls: type, class_name: str, book_output: list, *, layers:
     call, case = f"{class_name}({arguments})", class_name
     seed_weights(123)
     module = cls(3, 2, 6, 0.0, **kwargs)
+    fused = fused_projection(module, 3, 2)
     for name in layers:
-        expect_attribute(module, name, nn.Linear, call, layers_hint)
+        if not (fused and name in PROJECTIONS):
+            expect_attribute(module, name, nn.Linear, call, layers_hint)
+    if not kwargs.get("qkv_bias", False):
+        for name in PROJECTIONS:
+            if isinstance(getattr(module, name, None), nn.Linear) and getattr(module, name).bias is not None:
+                fail("values", what=f"{call}.{name}.bias", expected=text("is.none"), got=text("is.a_bias"),
+                     hint="qkv_bias_ignored")
+    created = [] if fused else book_draws_in_place(module, list(layers), 123)
     expect_buffer(module, call)
     batch = book_batch()
     what = text("what.seeded", call=call, seed=123)
@@ -46,7 +61,81 @@ def expect_book_module(cls: type, class_name: str, book_output: list, *, layers:
     expect_close(out, expected, what, values_hint, case=case, weights=attention_weights(module, batch),
                  right_weights=known.weights(case))
     expect_demo_weights(module, batch, call, case)  # the demos draw what self.dropout receives as the weights
-    seed_weights(123)
-    expect_close(cls(3, 2, 10, 0.0, **kwargs)(batch), expected,
+    expect_close(seeded_module(cls, layers, 3, 2, 10, 0.0, **kwargs)(batch), expected,
                  text("what.longer_context", call=class_name), "mask_not_sliced")
+    # Backward in training mode, with biases: each bias must be used, and the dropout must not
+    # overwrite what backward needs.
+    training = {**kwargs, "qkv_bias": True}
+    dropping = ", ".join(["3, 2, 6, 0.5", *(f"{key}={value}" for key, value in training.items())])
+    expect_portable(lambda: cls(3, 2, 6, 0.0, **kwargs), batch, call,
+                    dropping=(lambda: cls(3, 2, 6, 0.5, **training), f"{class_name}({dropping})"))
+    if created:
+        fail("creation_order", what=call, got=", ".join(created), expected=", ".join(layers),
+             hint="hint.creation_order")
     return module, batch, out
+
+
+def seeded_module(cls: type, layers: Sequence[str], *args, **kwargs) -> nn.Module:
+    """``cls(*args, **kwargs)`` under the book's seed 123, its ``layers`` holding the book's numbers
+    whatever order they were created in (``book_draws_in_place``)."""
+    seed_weights(123)
+    module = cls(*args, **kwargs)
+    book_draws_in_place(module, list(layers), 123)
+    return module
+
+
+def book_draws_in_place(module: nn.Module, names: list[str], seed: int) -> list[str]:
+    """When ``module``'s nn.Linear layers ``names`` were created under ``seed`` in another order than
+    ``names`` (each layer then holds other random numbers than the book's, and a right forward gives
+    other numbers), give each layer the numbers it gets in the book's order, so that the rest of the
+    check looks at the computation; returns the order they were created in (empty when it is the
+    book's, or not known: other layers, another initialisation)."""
+    layers = [getattr(module, name, None) for name in names]
+    if not all(isinstance(layer, nn.Linear) for layer in layers):
+        return []
+
+    def drawn(order: tuple[str, ...]) -> dict[str, nn.Linear]:
+        seed_weights(seed)
+        fresh = {}
+        for name in order:
+            layer = getattr(module, name)
+            fresh[name] = nn.Linear(layer.in_features, layer.out_features, bias=layer.bias is not None)
+        return fresh
+
+    def holds(fresh: dict[str, nn.Linear]) -> bool:
+        return all(torch.equal(getattr(module, name).weight.detach(), layer.weight.detach())
+                   for name, layer in fresh.items())
+
+    if holds(drawn(tuple(names))):
+        return []
+    created = next((order for order in itertools.permutations(names) if holds(drawn(order))), None)
+    if created is None:
+        return []
+    with torch.no_grad():
+        for name, layer in drawn(tuple(names)).items():
+            module.get_parameter(f"{name}.weight").copy_(layer.weight)
+            if layer.bias is not None:
+                module.get_parameter(f"{name}.bias").copy_(layer.bias)
+    return list(created)
+
+
+def fused_projection(module: nn.Module, d_in: int, d_out: int) -> bool:
+    """Whether ``module`` keeps its query, key and value projections fused in one nn.Linear of
+    ``3 * d_out`` features, and none of them apart."""
+    if any(hasattr(module, name) for name in PROJECTIONS):
+        return False
+    return any(isinstance(layer, nn.Linear) and (layer.in_features, layer.out_features) == (d_in, 3 * d_out)
+               for layer in module.children())
+
+
+def expect_portable(build, x: torch.Tensor, call: str, dropping: tuple | None = None) -> None:
+    """A module that ``build()`` makes, on ``x``, follows its input where the public inputs alone never
+    go: made float64 with ``.double()`` it runs on float64; every parameter gets a gradient, in
+    training mode with the dropout of the module that ``dropping`` builds and calls, if given (an
+    in-place dropout on the weights breaks backward there); moved to a GPU with its input, it
+    returns its output there."""
+    expect_follows_dtype(lambda: build().double()(x.double()), text("what.float64", call=call))
+    build_dropping, dropping_call = dropping or (build, call)
+    expect_every_gradient(build_dropping(), x, dropping_call)
+    module = build()
+    expect_follows_device(module, [x], call, module=module)
