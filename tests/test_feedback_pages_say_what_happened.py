@@ -138,7 +138,8 @@ def test_lowercase_parameters_are_named_in_v1_and_blamed_nowhere_else(graded):
     v1 = [test for test in row.tests if test.stage == "SelfAttention_v1" and not test.passed]
     assert v1[0].finding.mistake == "parameters_misnamed"
     copy = [test for test in row.tests if test.stage == "copy_v2_weights_into_v1"]
-    assert copy and all(test.passed for test in copy), [test.message() for test in copy if not test.passed]
+    assert copy
+    assert all(test.passed for test in copy), [test.message() for test in copy if not test.passed]
     notes = [test.message() for test in copy if test.finding is not None]
     assert any("named as your SelfAttention_v1 names them (w_query, w_key, w_value)" in note for note in notes), notes
     assert not any("no longer a parameter" in test.message() for test in copy if test.finding is not None)

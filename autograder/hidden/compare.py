@@ -182,8 +182,9 @@ def _found(what: What, problem: Problem, conclusion: diagnosis.Conclusion) -> Fi
     mistake_id, *together = split_mistakes(conclusion.mistake)
     if mistake_id is None and key == "wrong_device":
         mistake_id = "device_not_followed"
+    made_together = finding("evidence.made_together")
     return finding(key, mistake_id, what=what, **fields).with_notes(*conclusion.evidence).with_faults(
-        *(finding("fault_seen", mistake, what=what, evidence=finding("evidence.made_together")) for mistake in together),
+        *(finding("fault_seen", mistake, what=what, evidence=made_together) for mistake in together),
         *(finding("fault_seen", fault.mistake, what=what, evidence=fault.evidence) for fault in conclusion.faults))
 
 
