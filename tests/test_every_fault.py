@@ -9,10 +9,12 @@ by its mistake, or by its finding's key where it names none, in the order to fix
 mistakes the evidence rules out (``ruled_out``), which no finding may name. The grader runs for
 real, sandbox included.
 
-The blind batch tests/feedback_batches/blind5 gives ``faults`` to its multi-fault answers whose
-every fault the grader reports (two faults of one module reproduced together; a check of another
-behaviour, dropout in eval mode or a gradient, that tells its own fault beside the first): they are
-graded and held to the same rule.
+Every other batch's answers that carry ``faults`` are read alike: issue40_functions holds answers
+with two faults of the function stages and the wrapper, in styles of their own (einsum, a loop
+over columns, a table of getattr names, map and reverse, numpy's cumsum), and blind5 the
+multi-fault answers of its blind writer whose every fault the grader reports (two faults of one module
+reproduced together; a check of another behaviour, dropout in eval mode or a gradient, that tells
+its own fault beside the first).
 """
 
 from __future__ import annotations
@@ -29,31 +31,23 @@ from autograder.tools.feedback_batch import graded_rows, read_batch
 
 pytestmark = pytest.mark.slow
 
-BATCH = Path(__file__).resolve().parent / "feedback_batches" / "issue40_dev"
-MANIFEST = {item["file"]: item for item in json.loads((BATCH / "manifest.json").read_text())}
-BLIND5 = BATCH.parent / "blind5"
-BLIND5_FAULTS = {item["file"]: item for item in json.loads((BLIND5 / "manifest.json").read_text()) if "faults" in item}
+BATCHES = sorted(path.parent for path in (Path(__file__).resolve().parent / "feedback_batches").glob("*/manifest.json"))
+# The answers whose faults are listed, by "batch/file".
+MANIFEST = {f"{batch.name}/{item['file']}": item for batch in BATCHES
+            for item in json.loads((batch / "manifest.json").read_text()) if "faults" in item}
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> dict[str, tuple[GradedRow, list[ScoredTest]]]:
-    """Each answer's graded row and its stage's failing tests, by file."""
-    return _graded(read_batch(BATCH), tmp_path_factory.mktemp("issue40"))
-
-
-@pytest.fixture(scope="module")
-def graded_blind5(tmp_path_factory) -> dict[str, tuple[GradedRow, list[ScoredTest]]]:
-    """blind5's answers that list their faults, graded, by file."""
-    entries = [entry for entry in read_batch(BLIND5) if entry.file in BLIND5_FAULTS]
-    return _graded(entries, tmp_path_factory.mktemp("blind5"))
-
-
-def _graded(entries, out: Path) -> dict[str, tuple[GradedRow, list[ScoredTest]]]:
-    rows = graded_rows(entries, out, jobs=2)
+    """Each listed answer's graded row and its stage's failing tests, by "batch/file"."""
+    entries = [entry for batch in BATCHES for entry in read_batch(batch, prefix=f"{batch.name}__")
+               if f"{batch.name}/{entry.file}" in MANIFEST]
+    rows = graded_rows(entries, tmp_path_factory.mktemp("issue40"), jobs=2)
     found = {}
     for entry in entries:
         row = rows[(entry.student_id, entry.assignment)]
-        found[entry.file] = row, [test for test in row.tests if test.stage == entry.stage and not test.passed]
+        found[f"{entry.prefix.removesuffix('__')}/{entry.file}"] = row, [
+            test for test in row.tests if test.stage == entry.stage and not test.passed]
     return found
 
 
@@ -70,21 +64,10 @@ def test_every_fault_is_reported_in_the_order_to_fix_them(graded, file):
         assert faults in reported, (faults, sorted(set(map(tuple, reported))))
 
 
-@pytest.mark.parametrize("file", sorted(BLIND5_FAULTS))
-def test_every_fault_of_a_blind_answer_is_reported_in_the_order_to_fix_them(graded_blind5, file):
-    _, failing = graded_blind5[file]
-    reported = [_labels(test.finding) for test in failing if test.finding is not None]
-    for faults in BLIND5_FAULTS[file]["faults"]:
-        assert faults in reported, (faults, sorted(set(map(tuple, reported))))
-    named = set().union(*(test.finding.mistakes() for test in failing if test.finding is not None))
-    item = BLIND5_FAULTS[file]
-    assert named <= {item["named_as"], *item.get("also_named", [])}, named
-
-
-def test_faults_reproduced_together_each_lose_their_share_once(graded_blind5):
+def test_faults_reproduced_together_each_lose_their_share_once(graded):
     """SelfAttention_v2 scaled by the number of tokens with a softmax along dim 0: each value test
     (forward and gradients) reports both faults, and the stage loses the two behaviours' shares."""
-    row, failing = graded_blind5["035_SelfAttention_v2.py"]
+    row, failing = graded["blind5/035_SelfAttention_v2.py"]
     value_tests = [test for test in failing if "forward" in test.name or "gradients" in test.name]
     assert value_tests
     assert all({loss.behaviour for loss in test.lost_to} == {"scale", "softmax"} for test in value_tests), [
@@ -103,7 +86,7 @@ def test_no_finding_names_a_cause_the_evidence_rules_out(graded, file):
 
 
 def test_the_faults_travel_as_data_and_each_has_its_own_paragraph_on_the_page(graded):
-    row, failing = graded["mask_inverted_uint8_4d.py"]
+    row, failing = graded["issue40_dev/mask_inverted_uint8_4d.py"]
     test = next(test for test in failing if len(test.finding.faults) == 2)
     stored = test.to_json()["finding"]
     assert [fault.get("mistake") for fault in stored["faults"]] == [None, "mask_inverted"]
@@ -115,7 +98,7 @@ def test_the_faults_travel_as_data_and_each_has_its_own_paragraph_on_the_page(gr
 
 
 def test_a_reseeding_constructor_is_told_what_its_instances_show(graded):
-    _, failing = graded["v1_seeds_itself.py"]
+    _, failing = graded["issue40_dev/v1_seeds_itself.py"]
     message = failing[0].message()
     assert "built twice one after the other, starts with the same W_query both times" in message
     assert "torch.manual_seed" in message
@@ -123,8 +106,22 @@ def test_a_reseeding_constructor_is_told_what_its_instances_show(graded):
 
 
 def test_the_wrapper_is_told_what_it_must_and_must_not_do(graded):
-    _, failing = graded["wrapper_karpathy_heads.py"]
+    _, failing = graded["issue40_dev/wrapper_karpathy_heads.py"]
     message = failing[0].message()
     assert "d_out is the size of each head" in message
     assert "only runs its heads and concatenates their outputs" in message
     assert "proj.weight" in message
+
+
+def test_heads_in_another_order_are_told_which_head_sits_where(graded):
+    _, failing = graded["issue40_functions/wrapper_map_reversed.py"]
+    message = failing[0].message()
+    assert "features 0 to 1 hold head 1's; features 2 to 3 hold head 0's" in message
+    assert failing[0].finding.mistake == "heads_reversed"
+
+
+def test_mistakes_made_together_are_each_named_as_a_fault_of_its_own(graded):
+    _, failing = graded["blind5/059_mask_and_renormalize.py"]
+    found = failing[0].finding
+    assert [fault.mistake for fault in found.all_faults()] == ["mask_hides_diagonal", "normalised_wrong_dim"]
+    assert "exactly what this mistake gives together with the one above" in failing[0].message()

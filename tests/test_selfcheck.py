@@ -628,9 +628,11 @@ def _findings_of(stage: str) -> set[str]:
     cases = [case for case in known._cases() if case == stage or case.startswith(stage)]
     read_from_weights = {"future_leak", "tokens_mixed_outside_weights", "softmax_wrong_dim", "mask_after_softmax",
                          "not_normalised", "dropout_missing", "dropout_on_output"}
-    return keys | {mistake for case in cases for mistake in known.mistakes(case)} | read_from_weights \
-        if assignment in ("03_causal_attention", "04_multi_head_attention") else \
-        keys | {mistake for case in cases for mistake in known.mistakes(case)}
+    # An output of mistakes made together is keyed by their ids joined (the check names the first).
+    named = {mistake for case in cases for together in known.mistakes(case)
+             for mistake in together.split(known.COMBINED)}
+    return keys | named | read_from_weights if assignment in ("03_causal_attention", "04_multi_head_attention") \
+        else keys | named
 
 
 @pytest.mark.parametrize("stage", all_stages())

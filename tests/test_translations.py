@@ -405,12 +405,14 @@ SAMPLES = {
     "meant": "__init__", "owner": "torch.nn", "suggestion": "Module", "keyword": "biass",
     "function": "Linear.__init__", "kept": 36, "sizes": "d_out = 10", "asked": 30, "size": 120,
     "last": 3, "method": "register_buffer", "context_length": 8, "parameter": "training", "given": "True",
-    "layers": "self.dropout.p = 0.5", "actual": "True", "expected": "False",
+    "layers": "self.dropout.p = 0.5", "actual": "True", "expected": "False", "head": 1,
 }
 # Fields that hold phrases of the table itself (nested findings), with an example of each.
 PHRASES = {
     "what": finding("what.for_shape", call="softmax_naive(x, dim=1)", argument="x", shape="(2, 5, 4)"),
     "problems": [finding("problems.missing", name="W_value", shape="(3, 4)"), finding("problems.more", count=2)],
+    "blocks": [finding("evidence.block_holds", first=0, last=1, head=1),
+               finding("evidence.block_holds", first=2, last=3, head=0)],
     "doing": finding("doing.answering"),
     "found": finding("raised", error_type="RuntimeError", message="shape '[2, 5, 3, 4]' is invalid"),
     "forms": finding("evidence.forms", forms="1/sqrt(64)"),

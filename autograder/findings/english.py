@@ -168,6 +168,15 @@ SENTENCES: dict[str, str] = {
     "evidence.scores_divided": (
         " Every value is the scores divided by {divisor}{forms}; the reference divides them by {right}."),
     "evidence.not_scaled": "nothing (this notebook does not scale the scores)",
+    "evidence.blocks_out_of_order": (
+        " It holds every head's output, but in another order (head 0's should come first): {blocks}."
+    ),
+    "evidence.block_holds": "features {first} to {last} hold head {head}'s",
+    # A further mistake of a catalogue's output that several mistakes give together.
+    "evidence.made_together": (
+        " your values are exactly what this mistake gives together with the one above: fixing one"
+        " alone leaves the other."
+    ),
     "evidence.future_changes_past": (
         " Changing only position {later} of the input changed your result at the earlier position"
         " {position}: it sees the future."),
@@ -212,6 +221,8 @@ SENTENCES: dict[str, str] = {
     "what.for_shape": "{call} for {argument} of shape {shape}",
     "what.for_queries_and_keys": "{call} for queries of shape {queries_shape} and keys of shape {keys_shape}",
     "what.on_x": "{what} on x of shape {shape}",
+    # A wrapper whose heads are one module, run with every head of the reference alike.
+    "what.heads_alike": "{what}, with every head given head 0's weights (your heads are one module),",
     # A result whose shape, dtype or device was wrong, read in the reference's (its other faults).
     "what.read_as": "{what}, read in shape {shape} and dtype {dtype}",
     "what.on_meta": "{what} on a stand-in GPU (fake tensors that check devices as a GPU does), for x of shape {shape}",
@@ -309,6 +320,11 @@ SENTENCES: dict[str, str] = {
         " drops them), so the definitions of every cell were loaded, a later one replacing an"
         " earlier one. Submit the notebook you were given to be graded by its answer cells only."),
     # A passed test's note: no points lost (autograder/hidden/compare.py).
+    "note.copied_as_own_v1": (
+        "{call} ran with sa_v1's matrices named as your SelfAttention_v1 names them ({names}), since it"
+        " reads those names: the notebook's names (W_query, W_key, W_value) are charged in"
+        " SelfAttention_v1, not here."
+    ),
     "note.float32_precision": (
         "{what} matches the reference at float32's precision only (the largest difference is"
         " {difference}): somewhere inside, it computes in float32 (a tensor or a scale made without"

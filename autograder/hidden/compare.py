@@ -38,6 +38,8 @@ MistakeSource = Mistakes | Callable[[], Mistakes] | None
 # after the softmax and no scale); a callable is only run once no single mistake fits.
 PairedMistakes = Mapping[tuple[str, ...], list[torch.Tensor]]
 PairedSource = PairedMistakes | Callable[[], PairedMistakes] | None
+# Joins the ids of mistakes made together in one wrong output ("mask_hides_diagonal+normalised_wrong_dim").
+COMBINED = "+"
 # What is wrong with an answer: a key of findings.english.SENTENCES and its fields, less {what}.
 Problem = tuple[str, dict[str, object]]
 # What was checked: a phrase of findings.english (what.*) or plain code.
@@ -186,11 +188,20 @@ def _fail(what: What, problem: Problem, conclusion: diagnosis.Conclusion):
 
 def _found(what: What, problem: Problem, conclusion: diagnosis.Conclusion) -> Finding:
     key, fields = problem
-    mistake_id = conclusion.mistake
+    mistake_id, *together = split_mistakes(conclusion.mistake)
     if mistake_id is None and key == "wrong_device":
         mistake_id = "device_not_followed"
+    made_together = finding("evidence.made_together")
     return finding(key, mistake_id, what=what, **fields).with_notes(*conclusion.evidence).with_faults(
+        *(finding("fault_seen", mistake, what=what, evidence=made_together) for mistake in together),
         *(finding("fault_seen", fault.mistake, what=what, evidence=fault.evidence) for fault in conclusion.faults))
+
+
+def split_mistakes(mistake: str | None) -> list[str | None]:
+    """A catalogue's mistake id as the faults it holds, in the order to fix them: an output that
+    several independent mistakes give together is keyed by their ids joined with ``+``
+    (``wrong_outputs.faults_together``); [None] when none is named."""
+    return mistake.split(COMBINED) if mistake else [None]
 
 
 def _conclusion(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, mistakes: MistakeSource,
@@ -289,7 +300,7 @@ def matching_mistake(actual: torch.Tensor, expected: torch.Tensor, mistakes: Mis
     reproduces at the default tolerances; None when none does, or when several different ones do
     (the evidence cannot tell which was made)."""
     matched = _matched_mistakes(actual, expected, mistakes, None, None)
-    return matched.pop() if len(matched) == 1 else None
+    return split_mistakes(matched.pop())[0] if len(matched) == 1 else None
 
 
 def _matched_mistakes(actual, expected, mistakes: MistakeSource | PairedSource, rtol, atol) -> set:

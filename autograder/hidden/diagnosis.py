@@ -473,3 +473,31 @@ def future_changes_past(probe: Callable[[torch.Tensor], Finding | None]) -> Expl
         return Explanation(leaked, BATCH_EVIDENCE.get(leaked.key, "future_leak"))
 
     return explainer
+
+
+# -- blocks of features in another order -----------------------------------------------------------
+def blocks_out_of_order(blocks: Sequence[torch.Tensor], mistake: str | None) -> Explainer:
+    """The output is the right ``blocks`` (each head's output) joined along the last dim, but in
+    another order: the evidence says which block sits where, ``mistake`` is named when they come in
+    reverse order. Blocks that are not told apart (equal heads) explain nothing."""
+
+    def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+        width = blocks[0].shape[-1]
+        if not _comparable(actual, expected) or actual.shape[-1] != width * len(blocks):
+            return None
+        pieces = actual.split(width, dim=-1)
+        order = []
+        for piece in pieces:
+            same = [index for index, block in enumerate(blocks)
+                    if torch.allclose(piece, block.detach().cpu().double(), rtol=1e-5, atol=1e-7)]
+            if len(same) != 1:
+                return None
+            order.append(same[0])
+        if order == list(range(len(blocks))) or sorted(order) != list(range(len(blocks))):
+            return None
+        places = [finding("evidence.block_holds", first=position * width, last=(position + 1) * width - 1, head=head)
+                  for position, head in enumerate(order)]
+        return Explanation(finding("evidence.blocks_out_of_order", blocks=places),
+                           mistake if order == list(reversed(range(len(blocks)))) else None)
+
+    return explainer

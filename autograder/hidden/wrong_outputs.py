@@ -14,12 +14,35 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import itertools
 import math
 from collections.abc import Callable
 
 import torch
 
 WrongOutputs = dict[str, list[torch.Tensor]]
+
+
+def faults_together(compute: Callable[..., torch.Tensor], right: tuple, variants: tuple[dict[str, list], ...]
+                    ) -> WrongOutputs:
+    """The outputs of ``compute(*parts)`` with two of its independent parts wrong at once: part i is
+    ``right[i]``, or one of the options of a mistake of ``variants[i]`` (mistake id -> options).
+    Each pair is keyed by both ids joined with ``compare.COMBINED``, the earlier part's first (the
+    order to fix them), so that an answer with two faults has both named. A pair whose parts do not
+    fit together (their shapes do not multiply) gives nothing."""
+    wrong: WrongOutputs = {}
+    for first, second in itertools.combinations(range(len(right)), 2):
+        for first_id, first_options in variants[first].items():
+            for second_id, second_options in variants[second].items():
+                outputs = []
+                for first_option, second_option in itertools.product(first_options, second_options):
+                    parts = list(right)
+                    parts[first], parts[second] = first_option, second_option
+                    with contextlib.suppress(RuntimeError):
+                        outputs.append(compute(*parts))
+                if outputs:
+                    wrong[f"{first_id}+{second_id}"] = outputs
+    return wrong
 
 
 def _same(tensor: torch.Tensor) -> torch.Tensor:
@@ -100,13 +123,21 @@ def context_vector_mistakes(attn_weights: torch.Tensor, inputs: torch.Tensor) ->
 def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
     """Wrong results of simple_self_attention(inputs), from the reference's scores and softmax."""
     scores = reference.attention_scores(inputs)
+    weights = reference.softmax_stable(scores, dim=-1)
+    wrong_weights = {
+        "softmax_wrong_dim": [reference.softmax_stable(scores, dim=0)],
+        "missing_softmax": [scores],
+        "normalised_without_exp": [scores / scores.sum(dim=-1, keepdim=True)],
+        "scaled_too_early": [reference.softmax_stable(scores / math.sqrt(inputs.shape[-1]), dim=-1)],
+    }
+    wrong_operands = {"weights_applied_to_scores": [scores]}  # what the weights multiply
     return {
-        "softmax_wrong_dim": [reference.softmax_stable(scores, dim=0) @ inputs],
-        "missing_softmax": [scores @ inputs],
-        "returned_weights": [reference.softmax_stable(scores, dim=-1)],
-        "weights_applied_to_scores": [reference.softmax_stable(scores, dim=-1) @ scores],
-        "normalised_without_exp": [scores / scores.sum(dim=-1, keepdim=True) @ inputs],
-        "scaled_too_early": [reference.softmax_stable(scores / math.sqrt(inputs.shape[-1]), dim=-1) @ inputs],
+        **{mistake: [option @ inputs for option in options] for mistake, options in wrong_weights.items()},
+        "returned_weights": [weights],
+        "weights_applied_to_scores": [weights @ scores],
+        # The operand first: its fault shows in the output's shape.
+        **faults_together(lambda operand, weights: weights @ operand, (inputs, weights),
+                          (wrong_operands, wrong_weights)),
     }
 
 
@@ -438,7 +469,8 @@ def wrapper_mistakes(module: torch.nn.Module, x: torch.Tensor) -> WrongOutputs:
     outputs = [head(x) for head in module.heads]
     return {"heads_concat_wrong_dim": [torch.cat(outputs, dim=dim) for dim in range(x.ndim - 1)],
             "heads_summed": [sum(outputs), sum(outputs) / len(outputs)],
-            "heads_stacked": [torch.stack(outputs, dim=-1).flatten(-2)]}
+            "heads_stacked": [torch.stack(outputs, dim=-1).flatten(-2)],
+            "heads_reversed": [torch.cat(outputs[::-1], dim=-1)]}
 
 
 def split_heads_mistakes(x: torch.Tensor, num_heads: int) -> WrongOutputs:
@@ -491,9 +523,19 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
              "softmax_whole_tensor": [kept / kept.sum(), kept / kept.sum(dim=(-2, -1), keepdim=True)]}
     if weights.ndim == 2:  # the row sums without keepdim line up with the last dim (a batch makes it raise)
         wrong["broadcast_mismatch"] = [kept / kept.sum(dim=-1)]
-    for mistake_id, masks in _wrong_masks(num_tokens, weights.device).items():
+    wrong_masks = _wrong_masks(num_tokens, weights.device)
+    for mistake_id, masks in wrong_masks.items():
         wrong[mistake_id] = [renormalised(mask) for mask in masks]
+    # A wrong mask and a wrong sum at once: each is a fault of its own (the mask first).
+    wrong_sums = {"normalised_wrong_dim": [-2]}
+    wrong_masks["mask_missing"] = [torch.zeros_like(future)]
+    wrong.update(faults_together(lambda mask, dim: _renormalised(weights.masked_fill(mask, 0.0), dim), (future, -1),
+                                 (wrong_masks, wrong_sums)))
     return wrong
+
+
+def _renormalised(kept: torch.Tensor, dim: int) -> torch.Tensor:
+    return kept / kept.sum(dim=dim, keepdim=True)
 
 
 def causal_average_mistakes(average: Callable, x: torch.Tensor) -> WrongOutputs:

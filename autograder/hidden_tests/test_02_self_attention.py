@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from autograder.findings.finding import Failure, finding
-from autograder.hidden import diagnosis, stand_ins
+from autograder.hidden import diagnosis, observations, stand_ins
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import TOLERANCES, expect, expect_function_output, expect_tensor, shape_text
 from autograder.hidden.modules import (
@@ -184,12 +184,30 @@ def _copied(student, reference, size, device, dtype):
         student.call("copy_v2_weights_into_v1", sa_v2, sa_v1)
     except StudentError:
         own = _own_v2_layout(student, ref_v2, d_in, d_out)
-        if own is None or own.keys() == layout.keys():
+        names = _own_v1_names(student, d_in, d_out)
+        if (own is None or own.keys() == layout.keys()) and set(names.values()) == set(COPIED):
             raise
-        layout = own
-        sa_v2, sa_v1 = student.container("SelfAttention_v2", layout), student.container("SelfAttention_v1", initial)
+        layout = layout if own is None else own
+        sa_v2 = student.container("SelfAttention_v2", layout)
+        sa_v1 = student.container("SelfAttention_v1", {names[name]: matrix for name, matrix in initial.items()})
         student.call("copy_v2_weights_into_v1", sa_v2, sa_v1)
+        if set(names.values()) != set(COPIED):
+            observations.note(finding("note.copied_as_own_v1", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
+                                      names=", ".join(names[name] for name in COPIED)))
+        initial = {names[name]: matrix for name, matrix in initial.items()}
     return ref_v2, layout, sa_v2, sa_v1, initial
+
+
+def _own_v1_names(student, d_in: int, d_out: int) -> dict[str, str]:
+    """The name the student's own SelfAttention_v1 gives each matrix of the notebook (W_query...):
+    its parameter of shape (d_in, d_out) whose name differs only in case (w_query); the notebook's
+    own name where it has none such, or cannot be built."""
+    try:
+        described = student.new("SelfAttention_v1", d_in, d_out).describe()["parameters"]
+    except StudentError:
+        return {name: name for name in COPIED}
+    own = {name.lower(): name for name, (shape, _) in described.items() if list(shape) == [d_in, d_out]}
+    return {name: name if name in described else own.get(name.lower(), name) for name in COPIED}
 
 
 def _own_v2_layout(student, ref_v2, d_in: int, d_out: int) -> dict[str, torch.Tensor] | None:
@@ -215,16 +233,25 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
 
 
 def _expect_copied(ref_v2, sa_v1, initial: dict[str, torch.Tensor]) -> None:
+    """Each of sa_v1's three matrices holds v2's layer of the same name, transposed; each matrix
+    that does not is a fault of its own (W_query and W_key swapped, and W_value never copied: two)."""
     parameters = sa_v1.describe()["parameters"]
-    for name in COPIED:
-        what = finding("what.after_copy", call="copy_v2_weights_into_v1(sa_v2, sa_v1)", attribute=f"sa_v1.{name}")
-        expect(name in parameters, finding("not_a_parameter", what=what, module="sa_v1"))
+    found = []
+    for name, own_name in zip(COPIED, initial, strict=True):
+        what = finding("what.after_copy", call="copy_v2_weights_into_v1(sa_v2, sa_v1)", attribute=f"sa_v1.{own_name}")
         weight = getattr(ref_v2, name).weight.detach()
-        expect_tensor(sa_v1.attr(name), weight.T, what,
-                      mistakes={"copied_wrong_matrix": [getattr(ref_v2, other).weight.detach().T
-                                                        for other in COPIED if other != name],
-                                "copy_without_transpose": [weight],
-                                "matrix_not_copied": [initial[name]]})
+        try:
+            expect(own_name in parameters, finding("not_a_parameter", what=what, module="sa_v1"))
+            expect_tensor(sa_v1.attr(own_name), weight.T, what,
+                          mistakes={"copied_wrong_matrix": [getattr(ref_v2, other).weight.detach().T
+                                                            for other in COPIED if other != name],
+                                    "copy_without_transpose": [weight],
+                                    "matrix_not_copied": [initial[own_name]]})
+        except Failure as failure:
+            found.append(failure.finding)
+    if found:
+        first, *others = found
+        raise Failure(first.with_faults(*(fault for other in others for fault in other.all_faults())))
 
 
 def _own_modules_breaking(student, reference, size) -> list[str]:
@@ -238,10 +265,11 @@ def _own_modules_breaking(student, reference, size) -> list[str]:
     except (Failure, StudentError):
         culprits.append("SelfAttention_v2")
     shapes = {}
+    names = _own_v1_names(student, d_in, d_out)
     with contextlib.suppress(StudentError):
         sa_v1 = student.new("SelfAttention_v1", d_in, d_out).to("cpu", torch.float64)
         shapes = {name: shape for name, (shape, _) in sa_v1.describe()["parameters"].items()}
-    if any(shapes.get(name) != [d_in, d_out] for name in COPIED):
+    if any(shapes.get(names[name]) != [d_in, d_out] for name in COPIED):
         culprits.append("SelfAttention_v1")
     if culprits:
         return culprits
@@ -249,8 +277,8 @@ def _own_modules_breaking(student, reference, size) -> list[str]:
     def copied() -> bool:
         student.call("copy_v2_weights_into_v1", sa_v2, sa_v1)
         rtol, atol = TOLERANCES[torch.float64]
-        return all(torch.allclose(torch.as_tensor(sa_v1.attr(name)).cpu(), getattr(ref_v2, name).weight.detach().T,
-                                  rtol=rtol, atol=atol) for name in COPIED)
+        return all(torch.allclose(torch.as_tensor(sa_v1.attr(names[name])).cpu(),
+                                  getattr(ref_v2, name).weight.detach().T, rtol=rtol, atol=atol) for name in COPIED)
 
     return [] if stand_ins.holds(copied) else ["SelfAttention_v1", "SelfAttention_v2"]
 

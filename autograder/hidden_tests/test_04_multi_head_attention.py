@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from autograder.findings.finding import Failure, finding
-from autograder.hidden import stand_ins
+from autograder.hidden import diagnosis, stand_ins
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import (
     TOLERANCES,
@@ -32,6 +32,7 @@ from autograder.hidden.modules import (
     module_case,
     randn,
     reference_module,
+    reference_weights,
     student_module,
 )
 from autograder.probes.client import RemoteObject, StudentError
@@ -53,8 +54,43 @@ def _wrapper(student, reference, case, device, dtype):
 @pytest.mark.MultiHeadAttentionWrapper
 @pytest.mark.parametrize("case", WRAPPER_CASES)
 def test_wrapper_forward(student, reference, device, dtype, case):
-    ref, module, x, what = _wrapper(student, reference, case, device, dtype)
-    expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.wrapper_mistakes(ref, x))
+    try:
+        ref, module, x, what = _wrapper(student, reference, case, device, dtype)
+    except Failure as failure:
+        if failure.finding.mistake != "shared_head":
+            raise
+        # One head repeated cannot hold the reference's heads, but its output still shows how the
+        # wrapper joins them: a fault of its own.
+        raise Failure(failure.finding.with_faults(*_joined_as_alike_heads(student, reference, case, device,
+                                                                          dtype))) from None
+    expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.wrapper_mistakes(ref, x),
+                       explain=lambda: [diagnosis.blocks_out_of_order([head(x) for head in ref.heads],
+                                                                      "heads_reversed")])
+
+
+def _joined_as_alike_heads(student, reference, case, device, dtype) -> list:
+    """How a wrapper whose heads are one module joins their outputs: its one head and every head of
+    the reference given head 0's weights, the outputs compared; the finding of a difference (the
+    heads stacked, say), or none when it joins them right."""
+    seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
+    args = (d_in, d_out, context_length, 0.0, num_heads)
+    ref = reference_module(reference.MultiHeadAttentionWrapper, *args, qkv_bias=qkv_bias, seed=seed, device=device,
+                           dtype=dtype)
+    for head in ref.heads[1:]:
+        head.load_state_dict(ref.heads[0].state_dict())
+    try:
+        module, _ = student.build_module("MultiHeadAttentionWrapper", args, {"qkv_bias": qkv_bias}, device=device,
+                                         dtype=dtype, weights={})
+        module.load_state_dict(reference_weights(ref), strict=False)
+        module.eval()
+        x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)
+        what = finding("what.heads_alike", what=call_text("MultiHeadAttentionWrapper", *args, qkv_bias=qkv_bias))
+        expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.wrapper_mistakes(ref, x))
+    except Failure as failure:
+        return [failure.finding]
+    except StudentError:
+        return []  # the first fault's own exception; it says nothing of how the heads are joined
+    return []
 
 
 @pytest.mark.MultiHeadAttentionWrapper
@@ -119,12 +155,22 @@ def _wrapper_built(student, reference, d_in: int, context_length: int, dropout: 
 def _expect_built_with(what: str, class_name: str, built, expected, names, mistakes: dict[str, str]) -> None:
     """The arguments ``names`` of the recorded construction are the reference's (a float where the
     notebook's class takes an int size, as 2 / 2 gives, is not)."""
+    found = _built_differently(what, class_name, built, expected, names, mistakes)
+    if found:
+        raise Failure(found[0])
+
+
+def _built_differently(what: str, class_name: str, built, expected, names, mistakes: dict[str, str]) -> list:
+    """A finding for each argument of ``names`` that differs from the reference's, in that order."""
+    found = []
     for name in names:
         actual, asked = built.arguments[name], expected.arguments[name]
         float_size = type(asked) is int and type(actual) is float
-        expect(actual == asked and not float_size,
-               finding("built_differently", "size_is_float" if float_size and actual == asked else mistakes.get(name),
-                       what=what, class_name=class_name, parameter=name, actual=repr(actual), expected=repr(asked)))
+        if actual != asked or float_size:
+            found.append(finding("built_differently", "size_is_float" if float_size and actual == asked
+                                 else mistakes.get(name), what=what, class_name=class_name, parameter=name,
+                                 actual=repr(actual), expected=repr(asked)))
+    return found
 
 
 @pytest.mark.wrapper_with_2d_output
@@ -433,14 +479,30 @@ GPT2_ARGUMENT_MISTAKES = {"d_out": "gpt2_head_count", "num_heads": "gpt2_head_co
 GPT2_FEATURES = 768
 
 
-def _gpt2_built(student, reference):
-    """How the student's and the reference's gpt2_small_attention build their MultiHeadAttention."""
+# The arguments a MultiHeadAttentionWrapper shares with MultiHeadAttention, meaning the same in both
+# (its d_out is the size of one head).
+SHARED_WITH_THE_WRAPPER = ("d_in", "context_length", "dropout", "num_heads", "qkv_bias")
+
+
+def _gpt2_built(student, reference, names: tuple[str, ...]):
+    """How the student's and the reference's gpt2_small_attention build their MultiHeadAttention.
+    Where it returns a wrapper instead, each of the arguments ``names`` that means the same in the
+    wrapper and differs from the exercise's is a further fault (dropout=0.1, say)."""
     what = "gpt2_small_attention()"
     result, built = stand_ins.student_configuration(student, reference.MultiHeadAttention, "MultiHeadAttention",
                                                     "gpt2_small_attention")
-    expect(isinstance(result, RemoteObject) and result.type_name == "MultiHeadAttention" and len(built) == 1,
-           finding("wrong_class", what=what, class_name="MultiHeadAttention"))
     [expected] = stand_ins.reference_configuration(reference.gpt2_small_attention, "MultiHeadAttention")
+    if not (isinstance(result, RemoteObject) and result.type_name == "MultiHeadAttention" and len(built) == 1):
+        wrong_class = finding("wrong_class", what=what, class_name="MultiHeadAttention")
+        try:
+            _, wrappers = stand_ins.student_configuration(student, reference.MultiHeadAttentionWrapper,
+                                                          "MultiHeadAttentionWrapper", "gpt2_small_attention")
+        except StudentError:
+            wrappers = []  # the answer's own error, told by the test of the class it returns
+        shared = tuple(name for name in names if name in SHARED_WITH_THE_WRAPPER)
+        raise Failure(wrong_class.with_faults(*(
+            _built_differently(what, "MultiHeadAttentionWrapper", wrappers[0], expected, shared,
+                               GPT2_ARGUMENT_MISTAKES) if len(wrappers) == 1 else [])))
     return what, built[0], expected
 
 
@@ -448,17 +510,18 @@ def _gpt2_built(student, reference):
 def test_gpt2_small_attention_configuration(student, reference):
     """Book exercise 3.3: 768 features in and out, a context of 1024 tokens, and no qkv bias (as
     the notebook asks)."""
-    what, built, expected = _gpt2_built(student, reference)
-    _expect_built_with(what, "MultiHeadAttention", built, expected, ("d_in", "d_out", "context_length", "qkv_bias"),
-                       GPT2_ARGUMENT_MISTAKES)
+    names = ("d_in", "d_out", "context_length", "qkv_bias")
+    what, built, expected = _gpt2_built(student, reference, names)
+    _expect_built_with(what, "MultiHeadAttention", built, expected, names, GPT2_ARGUMENT_MISTAKES)
 
 
 @pytest.mark.gpt2_small_attention
 def test_gpt2_small_attention_forward(student, reference, device):
     """12 heads and no dropout, so that its output is the same in training mode (and the student's
     own MultiHeadAttention, for no points: a note)."""
-    what, built, expected = _gpt2_built(student, reference)
-    _expect_built_with(what, "MultiHeadAttention", built, expected, ("num_heads", "dropout"), GPT2_ARGUMENT_MISTAKES)
+    names = ("num_heads", "dropout")
+    what, built, expected = _gpt2_built(student, reference, names)
+    _expect_built_with(what, "MultiHeadAttention", built, expected, names, GPT2_ARGUMENT_MISTAKES)
     if device == "cpu":
         stand_ins.note_own_stages("gpt2_small_attention", lambda: _own_gpt2_breaking(student, reference))
 

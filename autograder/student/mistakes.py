@@ -349,6 +349,12 @@ MISTAKES: dict[str, str] = {
         " device=x.device (or register it as a buffer in a module), so the code also runs on a"
         " GPU."
     ),
+    "left_torch_for_numpy": (
+        "the work went through numpy (.numpy(), then torch.from_numpy): a numpy array lives on the CPU"
+        " and outside autograd, so the result comes back on the CPU whatever x's device, and no"
+        " gradient reaches x. Stay in torch (torch.zeros_like(x), x[:, :t + 1].mean(dim=1)), so"
+        " that the result stays on x's device and in autograd's graph."
+    ),
     "dtype_not_followed": (
         "a tensor was created with a fixed dtype that does not match the input's: use"
         " dtype=x.dtype, or torch.*_like functions."
@@ -574,6 +580,11 @@ MISTAKES: dict[str, str] = {
         "the heads' outputs were stacked on a new last dimension and flattened, which interleaves"
         " their features: concatenate them, torch.cat(..., dim=-1), so that head 0's features come"
         " first."
+    ),
+    "heads_reversed": (
+        "the heads' outputs were concatenated in reverse order, so the last head's features come"
+        " first: concatenate them in the order of self.heads, torch.cat([head(x) for head in"
+        " self.heads], dim=-1), so that head 0's features come first."
     ),
     "heads_not_module_list": (
         "the heads are kept in a plain Python list, so the module does not know them: their"

@@ -67,6 +67,9 @@ class ErrorRule:
 
 
 RULES = [
+    # A tensor turned into a numpy array: refused on a GPU, on the stand-in GPU and with a gradient.
+    ErrorRule("left_torch_for_numpy", re.compile(r"numpy\(\) is not supported|call numpy\(\)|tensor to numpy"),
+              error_types=("RuntimeError", "TypeError")),
     ErrorRule("device_not_followed", _DEVICE, error_types=_DEVICE_ERRORS),
     ErrorRule("dtype_not_followed", re.compile(r"same dtype|expected scalar type|dtype .* != ", re.IGNORECASE)),
     ErrorRule("view_needs_contiguous", re.compile(r"view size is not compatible", re.IGNORECASE)),
