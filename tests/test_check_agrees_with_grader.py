@@ -71,7 +71,6 @@ ANSWERS = [Answer(mutation.name, mutation.stage, mutation.notebook, frozenset({m
 PASSES_THE_GRADER_FAILS: dict[str, str] = {
     "book_loop_scores_of_token_one": "query_ignored: the public input's query is the row the loop fixes",
     "query_of_a_fixed_token": "query_ignored: the public input's query is the fixed token",
-    "v2_fused_without_bias": "qkv_bias_ignored: a fused projection's bias is not looked for under qkv_bias=True",
     "dropout_zeroes_the_input": "input_modified_in_place: no check of inverted_dropout's input at p where it zeroes",
     "attention_drops_the_weights_twice": "dropout_applied_twice: no check compares the dropped weights' scale",
     "multi_head_heads_interleaved": "heads_interleaved: the book's heads have one feature each, so any split is right",

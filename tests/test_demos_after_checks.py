@@ -68,7 +68,10 @@ def _variants() -> list[Variant]:
     found = [Variant(wrong.name, wrong.stage, wrong.assignment, wrong) for wrong in CORPUS]
     for path in ALTERNATIVES:
         assignment, answers = alternative_answers(path)
-        found += [Variant(f"{path.stem}-{stage}", stage, assignment, source) for stage, source in answers.items()]
+        # A style module's other answers come with each of its stages, as they would in the student's
+        # notebook: a fused SelfAttention_v2 has its own copy_v2_weights_into_v1, which reads it.
+        whole = "\n".join(answers.values())
+        found += [Variant(f"{path.stem}-{stage}", stage, assignment, whole) for stage in answers]
     return found
 
 

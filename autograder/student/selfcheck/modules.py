@@ -119,13 +119,14 @@ def book_draws_in_place(module: nn.Module, names: list[str], seed: int) -> list[
     return list(created)
 
 
-def fused_projection(module: nn.Module, d_in: int, d_out: int) -> bool:
-    """Whether ``module`` keeps its query, key and value projections fused in one nn.Linear of
-    ``3 * d_out`` features, and none of them apart."""
+def fused_projection(module: nn.Module, d_in: int, d_out: int) -> str | None:
+    """The name of the one nn.Linear of ``3 * d_out`` features in which ``module`` keeps its query,
+    key and value projections fused, with none of them apart; None when it keeps them otherwise."""
     if any(hasattr(module, name) for name in PROJECTIONS):
-        return False
-    return any(isinstance(layer, nn.Linear) and (layer.in_features, layer.out_features) == (d_in, 3 * d_out)
-               for layer in module.children())
+        return None
+    return next((name for name, layer in module.named_children()
+                 if isinstance(layer, nn.Linear) and (layer.in_features, layer.out_features) == (d_in, 3 * d_out)),
+                None)
 
 
 def expect_portable(build, x: torch.Tensor, call: str, dropping: tuple | None = None) -> None:
