@@ -20,7 +20,7 @@ from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all
 from autograder.student.example import your_journey_inputs, your_journey_tokens
 from autograder.student.language import LANGUAGES
 from autograder.student.mistakes import MISTAKES
-from autograder.student.selfcheck import CheckResult, catalog, check, figures, hint, run_check, self_checks
+from autograder.student.selfcheck import CheckResult, catalog, check, differences, figures, hint, run_check, self_checks
 from autograder.student.selfcheck.figures import draw, use_fonts
 from autograder.student.selfcheck.hints import CODE, FUNCTIONS, IDEAS
 from autograder.student.selfcheck.runner import hint_line
@@ -846,3 +846,88 @@ def test_a_stage_that_configures_its_class_wrongly_is_told_which_setting(mutatio
     result = run_check(stage, _mutant_definitions(mutation_name))
     assert not result.passed
     assert told in result.message, result.message
+
+
+# Issue 40: the check's own line says what it found, as the grader's "Likely mistake" does.
+LIKELY = {"en": "Likely mistake: ", "zh": "可能的错误：", "pt": "Erro provável: "}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_named_mistake_is_said_on_the_check_line_in_its_language_without_its_fix(language, capsys):
+    """A max without keepdim: the printed line names it in one sentence of the student's language;
+    the fix (the mistake's text after its first colon) stays behind hint()."""
+    result = run_check("softmax_stable", {"softmax_stable": _stable_without_keepdim}, language)
+    assert result.mistake == "softmax_missing_keepdim"
+    with catalog.speaking(language):
+        said = catalog.found_text("softmax_missing_keepdim")
+        fix = catalog.hint_text("softmax_missing_keepdim")[len(said) - 1:]
+    assert f"{LIKELY[language]}{said}" in result.message, result.message
+    assert fix.strip(" :：") not in result.message
+    assert "\n" not in result.message
+    check("softmax_stable", {"softmax_stable": _stable_without_keepdim}, language)
+    assert said in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_named_mistake_has_a_sentence_in_words_for_the_check_line(language):
+    with catalog.speaking(language):
+        for mistake in MISTAKES:
+            said = catalog.found_text(mistake)
+            assert said and not catalog.holds_code(said), (mistake, said)
+
+
+def test_a_nan_at_token_0_is_no_future_leak():
+    """A mask that hides each token from itself leaves token 0 nothing to attend to: its output is
+    NaN, and NaN != NaN must not read as an output that later tokens changed."""
+    wrong = _causal_attention("future = torch.triu(torch.ones(context_length, context_length, dtype=torch.bool),"
+                              " diagonal=1)", "future = torch.triu(torch.ones(context_length, context_length,"
+                              " dtype=torch.bool), diagonal=0)")
+    result = run_check("CausalAttention", {"CausalAttention": wrong})
+    assert not result.passed
+    assert result.mistake != "future_leak"
+    assert catalog.text("is.changed") not in result.message, result.message
+    assert "nan" in result.message, result.message
+
+
+def test_a_flattened_batch_is_told_as_sequences_mixed_not_as_a_leak():
+    """Attention over the batch's sequences laid end to end: a later sequence sees the earlier
+    one, which the future-leak probe would read as a leak; the batch probe says what it is."""
+    wrong = _module_edited(
+        "03_causal_attention", "CausalAttention",
+        ("num_tokens = x.shape[1]", "b, num_tokens, d = x.shape\n        x = x.reshape(1, b * num_tokens, d)\n"
+                                    "        num_tokens = x.shape[1]"),
+        ("future = self.mask[:num_tokens, :num_tokens]",
+         "future = torch.ones(num_tokens, num_tokens, dtype=torch.bool).triu(diagonal=1)"),
+        ("return attn_weights @ values", "return (attn_weights @ values).reshape(b, -1, self.d_out)"))
+    result = run_check("CausalAttention", {"CausalAttention": wrong})
+    assert result.mistake == "batch_carried_over", result.message
+    assert catalog.text("what.batch_later") in result.message
+    assert catalog.found_text("batch_carried_over") in result.message
+
+
+def test_what_a_students_code_raised_is_told_with_the_line_it_came_from():
+    notebook = with_replacement(load_solution("01_attention_scores"), "softmax_stable",
+                                "return exp_x / exp_x.sum(dim=dim, keepdim=True)",
+                                "return exp_x / exp_x.sum(dim=dim, keepdim=True)[0][0][0][7]")
+    namespace, _ = worker_load_definitions([vars(block) for block in extract_definitions(notebook).blocks])
+    result = run_check("softmax_stable", namespace)
+    assert "raised IndexError" in result.message
+    assert "(in your line `return exp_x / exp_x.sum(dim=dim, keepdim=True)[0][0][0][7]`)" in result.message
+
+
+def test_where_it_differs_names_the_sequence_of_a_batch_that_differs():
+    expected = torch.arange(24, dtype=torch.float64).reshape(2, 3, 4)
+    actual = expected.clone()
+    actual[1] += torch.linspace(1, 2, 12).reshape(3, 4).double()  # sequence 1 wrong in every row
+    assert differences.where_it_differs(actual, expected) == catalog.text("diff.some_slices", indices="(1)", dim=0)
+
+
+def test_a_copy_that_leaves_a_matrix_as_it_was_names_it():
+    def copy_v2_weights_into_v1(sa_v2, sa_v1):
+        with torch.no_grad():
+            for name in ("W_query", "W_key"):
+                getattr(sa_v1, name).copy_(getattr(sa_v2, name).weight.T)
+
+    result = run_check("copy_v2_weights_into_v1", {"copy_v2_weights_into_v1": copy_v2_weights_into_v1})
+    assert result.mistake == "matrix_not_copied"
+    assert catalog.found_text("matrix_not_copied") in result.message

@@ -73,6 +73,14 @@ def _definition_files(definitions: Iterable[object]) -> list[str]:
             if _students(filename)]
 
 
+def students_line(error: BaseException) -> str:
+    """The student's own line where ``error`` was raised (its innermost frame in their code, as
+    the traceback quotes it); empty when it was raised outside their code or its source is gone."""
+    frames = [(frame, line) for frame, line in traceback.walk_tb(error.__traceback__)
+              if _students(frame.f_code.co_filename)]
+    return error_hints.failing_line("".join(traceback.StackSummary.extract(frames[-1:]).format()))
+
+
 def read_raised(stage: str, error: BaseException, definitions: Iterable[object] = ()) -> Reading:
     """The reading of an exception caught while a public check ran ``stage``: its frames in the
     student's code, and the whole source of the cells (or files) of those frames and of the

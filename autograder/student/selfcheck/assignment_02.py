@@ -11,6 +11,7 @@ from .cases import book_queries_and_keys
 from .catalog import text
 from .expectations import (
     call_student,
+    close,
     expect_attribute,
     expect_close,
     expect_shape,
@@ -134,6 +135,7 @@ def _check_copy_v2_weights_into_v1(ns):
         with torch.no_grad():
             layer.weight.copy_(torch.randn(2, 3, generator=generator))
         setattr(sa_v2, name, layer)
+    before = {name: getattr(sa_v1, name).detach().clone() for name in names}
     ns["copy_v2_weights_into_v1"](sa_v2, sa_v1)
     for name in names:  # the copy reads sa_v2 and leaves it as it was (an in-place .t_() does not)
         weight = getattr(sa_v2, name).weight
@@ -148,5 +150,17 @@ def _check_copy_v2_weights_into_v1(ns):
                  got=shape_text(copied.shape), hint="copy_without_transpose")
         # What the copy must achieve: v1's projection x @ W equals v2's layer applied to x.
         with torch.no_grad():
-            expect_close(x @ copied, getattr(sa_v2, name)(x), text("what.after_copy", name=name),
-                         "idea", atol=1e-6)
+            outputs = {other: getattr(sa_v2, other)(x) for other in names}
+            mine = x @ copied
+            expect_close(mine, outputs[name], text("what.after_copy", name=name),
+                         _copy_mistake(copied, before[name], mine, outputs, name), atol=1e-6)
+
+
+def _copy_mistake(copied: torch.Tensor, before: torch.Tensor, mine: torch.Tensor, outputs: dict, name: str) -> str:
+    """What a wrong copy of ``name`` shows: the matrix v1 held before (``matrix_not_copied``), another
+    of v2's layers (``copied_wrong_matrix``), else nothing named (the stage's idea)."""
+    if copied.shape == before.shape and torch.equal(copied.detach(), before):
+        return "matrix_not_copied"
+    if any(other != name and close(mine, output, atol=1e-6) for other, output in outputs.items()):
+        return "copied_wrong_matrix"
+    return "idea"

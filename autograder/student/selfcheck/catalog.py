@@ -58,6 +58,9 @@ MESSAGES: dict[str, str] = {
     "device": "{what}: expected a tensor on the {expected} device, got {got}.",
     "values": "{what}: expected {expected}, got {got}.",
     "values_where": "{what}: expected {expected}, got {got}: {where}.",
+    # What the check found, said after the values in one sentence without code (``found_text``).
+    "likely": "{detail} Likely mistake: {said}",
+    "raised_at": "{detail} (in your line `{line}`)",
     # Where a wrong output differs from the expected one (differences.py).
     "diff.factor": "every value is {factor} times the expected one (the expected divided by {inverse})",
     "diff.columns": "the expected columns (last dimension) in the order {order}, where {right} is right",
@@ -65,6 +68,7 @@ MESSAGES: dict[str, str] = {
     "diff.normalised": ("each row (last dimension) sums to 1, as attention weights do, where the expected rows do not:"
                         " the output was normalised (a softmax, say) where it should not be"),
     "diff.some_rows": "rows {rows} (the dimension before the last) differ, the others are right",
+    "diff.some_slices": "the entries at indices {indices} of dimension {dim} differ, the others are right",
     "attribute": "{what}: expected an attribute `{name}` of type {expected}, got {got}.",
     "plain_tensor": ("{what} keeps the tensor `{name}` as a plain attribute, not a registered buffer, so it"
                      " would stay behind when the module moves to another device."),
@@ -83,6 +87,28 @@ MESSAGES: dict[str, str] = {
     "wrong_raise": "{what} should raise {expected}, but it raised {got}.",
     "creation_order": ("{what} creates its parameters in the order {got}, the book in the order {expected}:"
                        " under the same seed each gets other random numbers, so its numbers differ from the book's."),
+    # What a named mistake looks like, for the mistakes whose text names the fix before the first colon
+    # (the others' part before it says so already: ``found_text``).
+    "found.super_init_first": ("Something was assigned or registered in __init__ before nn.Module was set up, so the"
+                               " module has nowhere to keep it."),
+    "found.linear_weight_untransposed": ("An nn.Linear layer's weight was multiplied with x by hand, but it is stored"
+                                         " the other way round, (d_out, d_in)."),
+    "found.valid_p_rejected": "A valid probability (p of 0 or 1) was rejected.",
+    "found.weights_transposed": "The weights were used transposed, so early tokens mix later ones.",
+    "found.left_torch_for_numpy": "The work went through numpy, which lives on the CPU and outside autograd.",
+    "found.heads_summed": "The heads' outputs were added up (or averaged) instead of placed side by side.",
+    "found.one_head_of_two_features": "The exercise asks for two heads of one feature each.",
+    "found.dot_needs_vectors": "torch.dot takes two 1-D vectors only.",
+    "found.transpose_fixed_dims": ("A transpose names dimensions counted from the front, which are different ones with"
+                                   " and without batch or head dimensions."),
+    "found.sdpa_mask_and_is_causal": "F.scaled_dot_product_attention was given both a mask and is_causal.",
+    "found.parameters_plain_tensors": "The weights are plain tensors, not parameters, so the module does not list them.",
+    "found.dropout_in_place": "The dropout works in place on the softmax's output, which backward needs.",
+    "found.gpt2_qkv_bias": "The query, key and value projections have biases, which this exercise leaves out.",
+    "found.gpt2_dropout": "The exercise asks for GPT-2 small's attention without dropout.",
+    "found.gpt2_head_count": "GPT-2 small has 12 heads of 64 features.",
+    "found.mean_over_all_dims": "The mean was taken over every dimension at once, tokens and features together.",
+    "found.dropout_fixed_seed": "A generator made and seeded inside the function gives the same mask at every call.",
     # What was looked at, and what was expected of it.
     "what.query_journey": "{call} (the attention scores of 'journey')",
     "what.other_sizes": "{call} for {tokens} tokens of size {size}",
@@ -109,6 +135,8 @@ MESSAGES: dict[str, str] = {
     "what.no_leak": "the outputs of tokens 0 to {position} after changing the tokens from {later} on",
     "helper_fails": "Also, {stage} fails its own check: fix it first if your MultiHeadAttention uses it.",
     "what.no_leak_first": "the output of token 0 after changing the tokens from {later} on",
+    "what.batch_first": "the output of sequence 0 of the batch after changing the other sequences",
+    "what.batch_later": "the outputs of sequences 1 on of the batch after changing sequence 0",
     "what.eval_mode": "{call} in eval mode",
     "what.dropped": "what {call} passes through self.dropout in training mode (the attention weights)",
     "what.demo_weights": "what {call} passes through self.dropout, which the demos draw as its attention weights",
@@ -301,6 +329,15 @@ def diagnosis(finding: str) -> str | None:
     found = re.search(r":\s|：", finding)
     said = (finding[: found.start()] if found else finding).rstrip(" .。")
     return None if holds_code(said) else said + ("。" if re.search(r"[\u4e00-\u9fff]", said) else ".")
+
+
+def found_text(mistake: str) -> str | None:
+    """What the named mistake ``mistake`` looks like, in one sentence without code, for the check's
+    own line (the grader's "Likely mistake" says as much): its text's part before the fix
+    (``diagnosis``), or its ``found.*`` sentence where that part is the fix itself; None for none."""
+    catalog = _in_force()
+    said = catalog.get(f"found.{mistake}")
+    return said if said is not None else diagnosis(catalog[mistake]) if mistake in catalog else None
 
 
 def tier_text(stage: str, tier: int) -> str:

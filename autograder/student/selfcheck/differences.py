@@ -1,6 +1,7 @@
 """Where a wrong output differs from the expected one, said precisely enough to find the line:
 a constant factor, the expected columns or rows in another order (or repeated), rows normalised
-where the expected ones are not, or which rows differ while the others are right.
+where the expected ones are not, or which rows (else which sequences of a batch, which heads)
+differ while the others are right.
 
 A check that names no mistake still says more than "expected ..., got ...": these readings
 compare the student's output with the expected output of the same input, position by position,
@@ -68,15 +69,28 @@ def _reordered(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
     return None
 
 
-def _rows_that_differ(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
-    """Which rows (the dim before the last) differ, when some are right."""
+def _differing(wrong: torch.Tensor, dim: int) -> list[int] | None:
+    """The indices along ``dim`` whose slices hold a wrong value, when others hold none."""
+    slices = wrong.movedim(dim, 0).reshape(wrong.shape[dim], -1).any(dim=1)
+    if slices.all() or not slices.any():
+        return None
+    return slices.nonzero().flatten().tolist()
+
+
+def _slices_that_differ(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
+    """Which rows (the dim before the last) differ, when some are right; else which indices of a
+    leading dimension (a batch's sequences, the heads) differ, when some are right."""
     if actual.dim() < 2:
         return None
     wrong = ~torch.isclose(actual, expected, rtol=RTOL, atol=ATOL, equal_nan=True)
-    rows = wrong.transpose(-2, 0).reshape(actual.shape[-2], -1).any(dim=1)
-    if rows.all() or not rows.any():
-        return None
-    return text("diff.some_rows", rows=_index_list(rows.nonzero().flatten().tolist()))
+    rows = _differing(wrong, -2)
+    if rows is not None:
+        return text("diff.some_rows", rows=_index_list(rows))
+    for dim in range(actual.dim() - 2):
+        indices = _differing(wrong, dim)
+        if indices is not None:
+            return text("diff.some_slices", indices=_index_list(indices), dim=dim)
+    return None
 
 
 def where_it_differs(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
@@ -86,4 +100,4 @@ def where_it_differs(actual: torch.Tensor, expected: torch.Tensor) -> str | None
     if actual.shape != expected.shape or actual.numel() < 2 or not torch.isfinite(actual).all():
         return None
     return (_factor(actual, expected) or _reordered(actual, expected) or _normalised(actual, expected)
-            or _rows_that_differ(actual, expected))
+            or _slices_that_differ(actual, expected))

@@ -28,11 +28,14 @@ SHOWN_VALUES = 8
 class Mismatch(Exception):
     """A finding of a check, already worded for the student, the hint that would fix it, and the
     figure of the mistake when one shows it; ``key`` is the finding's message key and ``mistake``
-    the id of the named mistake it names, if any (data, for whoever compares it with the grader)."""
+    the id of the named mistake it names, if any (data, for whoever compares it with the grader);
+    ``shows`` the mistake whose look the check's line says (the named one, or one it only states)."""
 
     def __init__(self, message: str, hint: str | None = None, figure: MistakeFigure | None = None,
-                 key: str = "", mistake: str | None = None, raised: BaseException | None = None):
+                 key: str = "", mistake: str | None = None, raised: BaseException | None = None,
+                 shows: str | None = None):
         super().__init__(message)
+        self.shows = shows if shows is not None else mistake
         self.hint = hint
         self.figure = figure
         self.key = key
@@ -58,8 +61,9 @@ def fail(key: str, hint: str | None = None, figure: MistakeFigure | None = None,
     """Raise the finding ``key`` with its fields; ``hint`` is a hint's key or a mistake's id
     (shown on request), named as the mistake found unless ``names`` is false (its text then only
     says what the check saw, as a grader's finding of another name may too)."""
-    raise Mismatch(text(key, **fields), hint_text(hint) if hint else None, figure, key,
-                   mistake_of(hint) if names else None)
+    mistake = mistake_of(hint) if names else None
+    raise Mismatch(text(key, **fields), hint_text(hint) if hint else None, figure, key, mistake,
+                   shows=hint if hint in STATED_ONLY else mistake)
 
 
 def mistake_of(hint: str | None) -> str | None:
@@ -283,6 +287,31 @@ def expect_dropout_on_weights(module, x: torch.Tensor, call: str) -> None:
             fail("dropout_not_called", call=call, hint="dropout_missing")
 
 
+def _moved(again: torch.Tensor, before: torch.Tensor) -> bool:
+    """Whether an output moved: both finite (a NaN or an overflow says nothing about where the
+    tokens came from) and no longer close."""
+    again, before = again.detach(), before.detach()
+    return bool(torch.isfinite(again).all()) and not close(again, before, atol=1e-6)
+
+
+def expect_sequences_apart(module, x: torch.Tensor, out: torch.Tensor) -> None:
+    """Each sequence of the batch ``x`` (at least two) is computed from its own tokens: changing the
+    later sequences leaves the output of the first alone (else ``batch_mixed``), and changing the
+    first leaves the later ones' alone (else ``batch_carried_over``: a flattened batch, a total
+    carried on)."""
+    if x.shape[0] < 2:
+        return
+    generator = torch.Generator().manual_seed(98)
+    for changed, watched, what, mistake in ((slice(1, None), slice(0, 1), "what.batch_first", "batch_mixed"),
+                                            (slice(0, 1), slice(1, None), "what.batch_later", "batch_carried_over")):
+        other = x.clone()
+        other[changed] = torch.randn(other[changed].shape, generator=generator, dtype=x.dtype)
+        with torch.no_grad():
+            again = module(other)
+        if _moved(again[watched], out[watched]):
+            fail("values", what=text(what), expected=text("is.unchanged"), got=text("is.changed"), hint=mistake)
+
+
 def expect_no_future_leak(module, x: torch.Tensor, out: torch.Tensor, case: str | None = None) -> None:
     """Changing the tokens after position t leaves the outputs of positions 0..t alone, for every
     t. A leak is named from the evidence: the attention weights the module passes through its
@@ -291,13 +320,16 @@ def expect_no_future_leak(module, x: torch.Tensor, out: torch.Tensor, case: str 
     figure, and right weights point at what mixes tokens after them. Without weights to read, the
     named mistake that ``out`` reproduces (no mask, a mask filled with 0, a transposed mask), or the
     leak itself."""
+    if not torch.isfinite(out).all():
+        return  # a NaN is no leak (NaN != NaN): the comparison of the values says where it is
+    expect_sequences_apart(module, x, out)  # a batch mixed across sequences would read as a leak
     generator = torch.Generator().manual_seed(97)
     for t in range(x.shape[1] - 1):
         changed = x.clone()
         changed[:, t + 1:] = torch.randn(changed[:, t + 1:].shape, generator=generator, dtype=x.dtype)
         with torch.no_grad():
             again = module(changed)
-        if not close(again[:, : t + 1], out[:, : t + 1].detach(), atol=1e-6):
+        if _moved(again[:, : t + 1], out[:, : t + 1]):
             weights = attention_weights(module, x)
             reading = leak_reading(weights)
             named = known.named_mistake(out, case)

@@ -12,9 +12,9 @@ import torch
 
 from .. import language as languages
 from ..curriculum import assignment_of
-from ..reading.exceptions import read_raised
+from ..reading.exceptions import read_raised, students_line
 from ..records import TIERS, show
-from .catalog import diagnosis, hint_text, speaking, text, tier_text
+from .catalog import diagnosis, found_text, hint_text, speaking, text, tier_text
 from .expectations import Mismatch, one_line
 from .figures import CAPTIONS, MistakeFigure, png, use_fonts
 from .registry import CHECKS
@@ -62,16 +62,17 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
     if stage not in namespace:
         detail = text("not_defined", stage=stage)
         return CheckResult(False, text("failed", stage=stage, detail=detail))
-    hint, figure, found, key, mistake = None, None, True, "raised", None
+    hint, figure, found, key, mistake, shows = None, None, True, "raised", None, None
     try:
         # The checks seed torch freely; the student's own random stream is left as it was.
         with torch.random.fork_rng(devices=[]):
             CHECKS[stage](namespace)
     except Mismatch as mismatch:
         detail, hint, figure = str(mismatch), mismatch.hint, mismatch.figure
-        key, mistake = mismatch.key, mismatch.mistake
+        key, mistake, shows = mismatch.key, mismatch.mistake, mismatch.shows
         if mismatch.raised is not None:
             hint, mistake = _read(stage, mismatch.raised, hint, namespace)
+            detail, shows = _where_raised(detail, mismatch.raised), mistake
     except NotImplementedError as error:
         reason = one_line(error)
         if not reason or reason.startswith(f"{stage}:"):
@@ -80,11 +81,20 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
             detail = text("not_implemented_elsewhere", reason=reason)
         found, key = False, "not_implemented"  # nothing written yet: no finding, the hints are the stage's own
     except Exception as error:  # noqa: BLE001 - whatever student code raises becomes one line
-        detail = text("raised", error_type=type(error).__name__, error=one_line(error))
+        detail = _where_raised(text("raised", error_type=type(error).__name__, error=one_line(error)), error)
         hint, mistake = _read(stage, error, None, namespace)
+        shows = mistake
     else:
         return CheckResult(True, text("passed", stage=stage))
+    said = found_text(shows) if shows is not None else None
+    detail = text("likely", detail=detail, said=said) if said else detail
     return CheckResult(False, text("failed", stage=stage, detail=detail), hint, figure, found, key, mistake)
+
+
+def _where_raised(detail: str, error: BaseException) -> str:
+    """``detail``, the line saying what the student's code raised, with the line of theirs it came from."""
+    line = students_line(error)
+    return text("raised_at", detail=detail, line=line) if line else detail
 
 
 def _read(stage: str, error: BaseException, hint: str | None, namespace: Mapping) -> tuple[str | None, str | None]:
