@@ -81,12 +81,13 @@ def test_unknown_and_undefined_stages_are_explained():
     assert "not defined yet" in missing.message
 
 
-def test_any_exception_becomes_one_line_with_its_type():
+def test_any_exception_becomes_one_line_with_its_type_and_the_students_line():
     def softmax_naive(x, dim=-1):
         raise ZeroDivisionError("first line\nsecond line")
 
     result = run_check("softmax_naive", {"softmax_naive": softmax_naive})
-    assert result == CheckResult(False, "❌ softmax_naive: raised ZeroDivisionError: first line", found=True,
+    assert result == CheckResult(False, "❌ softmax_naive: raised ZeroDivisionError: first line (in your line"
+                                 ' `raise ZeroDivisionError("first line\\nsecond line")`)', found=True,
                                  finding="raised")
     assert hint_line("softmax_naive", {"softmax_naive": softmax_naive}).startswith(
         f"💡 softmax_naive (hint 1 of 3): {IDEAS['softmax_naive']}")
@@ -231,7 +232,10 @@ def test_known_mistakes_get_their_hint_only_when_asked_for(stage, wrong, expecte
         assert result.message.startswith(f"❌ {stage}: ")
         assert "\n" not in result.message
         assert result.hint == catalog.texts("en")[expected_hint]
-        assert result.hint not in result.message
+        said = catalog.found_text(expected_hint)  # what the mistake looks like, on the line itself
+        assert result.message.endswith(f"Likely mistake: {said}")
+        fix = result.hint.removeprefix(said.rstrip(".")).strip(" .:")
+        assert not fix or fix not in result.message  # the fix waits for hint()
         check(stage, {stage: wrong})
         caption = f"   📊 {catalog.text(figures.CAPTIONS[result.figure.mistake])}\n" if result.figure else ""
         assert capsys.readouterr().out == (f'{result.message}\n   💡 Stuck? hint("{stage}") gives the idea;'

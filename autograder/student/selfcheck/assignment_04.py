@@ -128,8 +128,8 @@ def _check_multi_head_attention(ns):
         if not failing:
             raise
         also = " ".join(text("helper_fails", stage=stage) for stage in failing)
-        raise Mismatch(f"{mismatch} {also}", mismatch.hint, mismatch.figure, mismatch.key, mismatch.mistake,
-                       shows=mismatch.shows) from None
+        raise Mismatch(str(mismatch), mismatch.hint, mismatch.figure, mismatch.key, mismatch.mistake,
+                       shows=mismatch.shows, also=also) from None
 
 
 def _passes(stage: str, ns) -> bool:

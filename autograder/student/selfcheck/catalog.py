@@ -108,7 +108,8 @@ MESSAGES: dict[str, str] = {
     "found.gpt2_dropout": "The exercise asks for GPT-2 small's attention without dropout.",
     "found.gpt2_head_count": "GPT-2 small has 12 heads of 64 features.",
     "found.mean_over_all_dims": "The mean was taken over every dimension at once, tokens and features together.",
-    "found.dropout_fixed_seed": "A generator made and seeded inside the function gives the same mask at every call.",
+    "found.dropout_fixed_seed": ("Without a generator the mask is the same at every call: the function fixes the random"
+                                 " numbers itself (a seed set inside it)."),
     # What was looked at, and what was expected of it.
     "what.query_journey": "{call} (the attention scores of 'journey')",
     "what.other_sizes": "{call} for {tokens} tokens of size {size}",

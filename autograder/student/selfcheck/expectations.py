@@ -29,13 +29,15 @@ class Mismatch(Exception):
     """A finding of a check, already worded for the student, the hint that would fix it, and the
     figure of the mistake when one shows it; ``key`` is the finding's message key and ``mistake``
     the id of the named mistake it names, if any (data, for whoever compares it with the grader);
-    ``shows`` the mistake whose look the check's line says (the named one, or one it only states)."""
+    ``shows`` the mistake whose look the check's line says (the named one, or one it only states)
+    and ``also`` what the line says after it."""
 
     def __init__(self, message: str, hint: str | None = None, figure: MistakeFigure | None = None,
                  key: str = "", mistake: str | None = None, raised: BaseException | None = None,
-                 shows: str | None = None):
+                 shows: str | None = None, also: str = ""):
         super().__init__(message)
         self.shows = shows if shows is not None else mistake
+        self.also = also  # said last on the line, after what the mistake looks like (another stage to fix first)
         self.hint = hint
         self.figure = figure
         self.key = key

@@ -62,14 +62,14 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
     if stage not in namespace:
         detail = text("not_defined", stage=stage)
         return CheckResult(False, text("failed", stage=stage, detail=detail))
-    hint, figure, found, key, mistake, shows = None, None, True, "raised", None, None
+    hint, figure, found, key, mistake, shows, also = None, None, True, "raised", None, None, ""
     try:
         # The checks seed torch freely; the student's own random stream is left as it was.
         with torch.random.fork_rng(devices=[]):
             CHECKS[stage](namespace)
     except Mismatch as mismatch:
         detail, hint, figure = str(mismatch), mismatch.hint, mismatch.figure
-        key, mistake, shows = mismatch.key, mismatch.mistake, mismatch.shows
+        key, mistake, shows, also = mismatch.key, mismatch.mistake, mismatch.shows, mismatch.also
         if mismatch.raised is not None:
             hint, mistake = _read(stage, mismatch.raised, hint, namespace)
             detail, shows = _where_raised(detail, mismatch.raised), mistake
@@ -87,7 +87,7 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
     else:
         return CheckResult(True, text("passed", stage=stage))
     said = found_text(shows) if shows is not None else None
-    detail = text("likely", detail=detail, said=said) if said else detail
+    detail = " ".join(filter(None, (text("likely", detail=detail, said=said) if said else detail, also)))
     return CheckResult(False, text("failed", stage=stage, detail=detail), hint, figure, found, key, mistake)
 
 
