@@ -102,7 +102,8 @@ MESSAGES: dict[str, str] = {
     "found.transpose_fixed_dims": ("A transpose names dimensions counted from the front, which are different ones with"
                                    " and without batch or head dimensions."),
     "found.sdpa_mask_and_is_causal": "F.scaled_dot_product_attention was given both a mask and is_causal.",
-    "found.parameters_plain_tensors": "The weights are plain tensors, not parameters, so the module does not list them.",
+    "found.parameters_plain_tensors": ("The weights are plain tensors, not parameters, so the module does not list"
+                                       " them."),
     "found.dropout_in_place": "The dropout works in place on the softmax's output, which backward needs.",
     "found.gpt2_qkv_bias": "The query, key and value projections have biases, which this exercise leaves out.",
     "found.gpt2_dropout": "The exercise asks for GPT-2 small's attention without dropout.",
