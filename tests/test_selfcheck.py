@@ -936,3 +936,17 @@ def test_a_copy_that_leaves_a_matrix_as_it_was_names_it():
     result = run_check("copy_v2_weights_into_v1", {"copy_v2_weights_into_v1": copy_v2_weights_into_v1})
     assert result.mistake == "matrix_not_copied"
     assert catalog.found_text("matrix_not_copied") in result.message
+
+
+def test_self_attention_v2_with_its_layers_created_in_another_order_is_told_the_order_not_a_wrong_forward():
+    """Created W_key first, a right forward gives other numbers under the seed: the check puts the
+    book's numbers in, so a mistake in forward is named as itself, and tells the order last."""
+    swapped = ("self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)\n        self.W_key = nn.Linear(d_in, d_out,"
+               " bias=qkv_bias)", "self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)\n        self.W_query ="
+               " nn.Linear(d_in, d_out, bias=qkv_bias)")
+    right_forward = _module_edited("02_self_attention", "SelfAttention_v2", swapped)
+    result = run_check("SelfAttention_v2", {"SelfAttention_v2": right_forward})
+    assert result.finding == "creation_order", result.message
+    assert "in the order W_key, W_query, W_value" in result.message
+    wrong_dim = _module_edited("02_self_attention", "SelfAttention_v2", swapped, ("dim=-1", "dim=-2"))
+    assert run_check("SelfAttention_v2", {"SelfAttention_v2": wrong_dim}).mistake == "softmax_wrong_dim"

@@ -21,7 +21,7 @@ from .expectations import (
     shape_text,
 )
 from .known import expected
-from .modules import expect_portable, fused_projection
+from .modules import book_draws_in_place, expect_portable, fused_projection
 from .registry import check_of
 
 
@@ -105,12 +105,16 @@ def _check_self_attention_v2(ns):
     cls = ns["SelfAttention_v2"]
     seed_weights(789)
     module = cls(3, 2)
-    for name in () if fused_projection(module, 3, 2) else ("W_query", "W_key", "W_value"):
+    layers = () if fused_projection(module, 3, 2) else ("W_query", "W_key", "W_value")
+    for name in layers:
         layer = expect_attribute(module, name, nn.Linear, "SelfAttention_v2(3, 2)",
                                   "hint.v2_layers")
         if layer.bias is not None:
             fail("values", what=f"SelfAttention_v2(3, 2).{name}.bias", expected=text("is.none"),
                   got=text("is.a_bias"), hint="hint.v2_layers")
+    # Layers created in another order hold other random numbers: the book's go in, so that the
+    # comparison looks at forward; the order is told after it.
+    created = book_draws_in_place(module, list(layers), 789) if layers else []
     expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V2,
                  text("what.seeded", call="SelfAttention_v2(3, 2)", seed=789), "idea",
                  case="SelfAttention_v2")
@@ -122,6 +126,9 @@ def _check_self_attention_v2(ns):
                  expected=text("is.a_bias"), got=text("is.none"), hint="qkv_bias_ignored")
     expect_portable(lambda: cls(3, 2), your_journey_inputs(), "SelfAttention_v2(3, 2)",
                     dropping=(lambda: cls(3, 2, qkv_bias=True), "SelfAttention_v2(3, 2, qkv_bias=True)"))
+    if created:
+        fail("creation_order", what="SelfAttention_v2(3, 2)", got=", ".join(created), expected=", ".join(layers),
+             hint="hint.creation_order")
 
 
 @check_of("copy_v2_weights_into_v1")
