@@ -161,7 +161,9 @@ def _show_figure(figure: MistakeFigure, language: str) -> None:
 
 def check(stage: str | None = None, namespace: Mapping | None = None, language: str | None = None) -> None:
     """Print one line saying whether `stage` passes its public check, in `language` (by default
-    the notebook's, see `run_check`); when it found something to fix, a second line offering
+    the notebook's, see `run_check`), and when it fails what it found: the values, where they
+    differ, the line of the student's that raised, and what a named mistake looks like in one
+    sentence (its fix waits for `hint`); when it found something to fix, a second line offering
     the hints, and, for a recognised mistake in attention weights, its figure.
 
     Without `namespace`, the definitions are looked up in the caller's globals (the notebook).
