@@ -14,7 +14,8 @@ with two faults of the function stages and the wrapper, in styles of their own (
 over columns, a table of getattr names, map and reverse, numpy's cumsum), and blind5 the
 multi-fault answers of its blind writer whose every fault the grader reports (two faults of one module
 reproduced together; a check of another behaviour, dropout in eval mode or a gradient, that tells
-its own fault beside the first).
+its own fault beside the first); blind6 those of its multi-fault answers whose every charged fault
+the grader reports (a fault the kit does not charge is in the manifest's ``faults_not_charged``).
 """
 
 from __future__ import annotations

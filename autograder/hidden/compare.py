@@ -200,7 +200,7 @@ def _found(what: What, problem: Problem, conclusion: diagnosis.Conclusion) -> Fi
 def split_mistakes(mistake: str | None) -> list[str | None]:
     """A catalogue's mistake id as the faults it holds, in the order to fix them: an output that
     several independent mistakes give together is keyed by their ids joined with ``+``
-    (``wrong_outputs.faults_together``); [None] when none is named."""
+    (``wrong_outputs.two_parts_wrong``); [None] when none is named."""
     return mistake.split(COMBINED) if mistake else [None]
 
 

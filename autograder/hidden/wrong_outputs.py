@@ -23,7 +23,7 @@ import torch
 WrongOutputs = dict[str, list[torch.Tensor]]
 
 
-def faults_together(compute: Callable[..., torch.Tensor], right: tuple, variants: tuple[dict[str, list], ...]
+def two_parts_wrong(compute: Callable[..., torch.Tensor], right: tuple, variants: tuple[dict[str, list], ...]
                     ) -> WrongOutputs:
     """The outputs of ``compute(*parts)`` with two of its independent parts wrong at once: part i is
     ``right[i]``, or one of the options of a mistake of ``variants[i]`` (mistake id -> options).
@@ -136,7 +136,7 @@ def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutp
         "returned_weights": [weights],
         "weights_applied_to_scores": [weights @ scores],
         # The operand first: its fault shows in the output's shape.
-        **faults_together(lambda operand, weights: weights @ operand, (inputs, weights),
+        **two_parts_wrong(lambda operand, weights: weights @ operand, (inputs, weights),
                           (wrong_operands, wrong_weights)),
     }
 
@@ -529,7 +529,7 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
     # A wrong mask and a wrong sum at once: each is a fault of its own (the mask first).
     wrong_sums = {"normalised_wrong_dim": [-2]}
     wrong_masks["mask_missing"] = [torch.zeros_like(future)]
-    wrong.update(faults_together(lambda mask, dim: _renormalised(weights.masked_fill(mask, 0.0), dim), (future, -1),
+    wrong.update(two_parts_wrong(lambda mask, dim: _renormalised(weights.masked_fill(mask, 0.0), dim), (future, -1),
                                  (wrong_masks, wrong_sums)))
     return wrong
 

@@ -1,0 +1,8 @@
+import torch
+
+
+def softmax_stable(x, dim=-1):
+    # shift by the mean so that the values are centred around 0
+    shifted = x - x.mean(dim=dim, keepdim=True)
+    e = torch.exp(shifted)
+    return e / e.sum(dim=dim, keepdim=True)

@@ -1,0 +1,15 @@
+import torch
+from torch import nn
+
+
+class SelfAttention_v2(nn.Module):
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+
+    def forward(self, x):
+        scores = self.W_query(x) @ self.W_key(x).T
+        weights = torch.softmax(scores / self.W_key.out_features ** 0.5, dim=-2)
+        return weights @ self.W_value(x)

@@ -1,0 +1,6 @@
+import torch
+
+
+def causal_mask(num_tokens, device=None):
+    mask = torch.tril(torch.ones(num_tokens, num_tokens), diagonal=-1)
+    return mask.bool()

@@ -1,0 +1,7 @@
+import torch
+
+
+def split_heads(x, num_heads):
+    b, T, d_out = x.shape
+    assert d_out % num_heads == 0, "d_out must be divisible by num_heads"
+    return x.reshape(b, num_heads, T, -1)

@@ -1,0 +1,6 @@
+import torch
+
+
+def merge_heads(x):
+    b, h, T, hd = x.shape
+    return x.permute(0, 2, 1, 3).view(b, T, -1)
