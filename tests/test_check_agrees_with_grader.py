@@ -9,9 +9,7 @@ in other styles than blind5's, which first showed these passes).
 The grader's names are the ones the corpora record (each mutant's ``mistake``; a batch entry's
 ``named_as`` and ``also_named``; none for a correct answer or one the kit does not charge), which
 tests/test_hidden_tests.py and tests/test_feedback_batches.py hold the grader to. A check that
-names nothing (it states what it found, or passes) never contradicts a name. Where it still names
-another mistake (blind6's four, ``NAMES_OTHERWISE``), the test is a strict expected failure that
-says what the check reads otherwise.
+names nothing (it states what it found, or passes) never contradicts a name.
 """
 
 from __future__ import annotations
@@ -88,27 +86,6 @@ PASSES_THE_GRADER_FAILS: dict[str, str] = {
 }
 
 
-# Answers on which the check names a mistake that the grader's recorded names do not hold, each with
-# what it reads otherwise: a strict expected failure, so that the day the check reads it as the
-# grader does (or the grader's own reading changes), this list shrinks. blind6 showed them.
-NAMES_OTHERWISE: dict[str, str] = {
-    "blind6/049_SelfAttention_v2.py": "weights_transposed: weights normalised along dim -2 (softmax_wrong_dim, the "
-                                      "grader's reading) are read as weights used transposed",
-    "blind6/115_CausalAttention.py": "future_leak: token 0 sees no key (mask_hides_diagonal), its output is NaN, "
-                                     "and NaN != NaN reads as changed by the future-leak probe (the grader's known "
-                                     "gap too)",
-    "blind6/116_CausalAttention.py": "future_leak: a batch flattened into one sequence (batch_carried_over) changes "
-                                     "token 0 of sequence 1; the check's probe changes every sequence's later tokens",
-    "blind6/163_MultiHeadAttention.py": "future_leak: a NaN at token 0 (floor division of the masked scores) reads as "
-                                        "changed by the future-leak probe (the grader's known gap too)",
-}
-
-
-def _known_name(answer: Answer):
-    why = NAMES_OTHERWISE.get(answer.name)
-    return answer if why is None else pytest.param(answer, marks=pytest.mark.xfail(reason=why, strict=True))
-
-
 def _check(answer: Answer):
     namespace, _ = load_definitions([vars(block) for block in extract_definitions(answer.notebook_of()).blocks])
     with warnings.catch_warnings():
@@ -116,7 +93,7 @@ def _check(answer: Answer):
         return run_check(answer.stage, namespace, "en")
 
 
-@pytest.mark.parametrize("answer", [_known_name(answer) for answer in ANSWERS], ids=lambda answer: answer.name)
+@pytest.mark.parametrize("answer", ANSWERS, ids=lambda answer: answer.name)
 def test_a_mistake_the_check_names_is_the_graders(answer):
     result = _check(answer)
     if result.mistake is not None:
