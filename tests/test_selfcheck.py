@@ -950,3 +950,28 @@ def test_self_attention_v2_with_its_layers_created_in_another_order_is_told_the_
     assert "in the order W_key, W_query, W_value" in result.message
     wrong_dim = _module_edited("02_self_attention", "SelfAttention_v2", swapped, ("dim=-1", "dim=-2"))
     assert run_check("SelfAttention_v2", {"SelfAttention_v2": wrong_dim}).mistake == "softmax_wrong_dim"
+
+
+def test_chinese_findings_leave_no_space_between_characters_where_words_fill_a_template():
+    """A field in words ("全为 1 的值", "改动过的值") fills a zh template that sets its fields apart
+    with spaces for code and numbers: the message reads as one sentence, with no space left between
+    two Chinese characters (spaces beside code and numbers stay)."""
+    from autograder.student.selfcheck import catalog
+
+    between_han = re.compile(r"[\u4e00-\u9fff，。：（）]\s+[\u4e00-\u9fff，。：（）]")
+    with catalog.speaking("zh"):
+        messages = catalog.texts("zh")
+        phrases = [catalog.text(key, value=2, values="[0.5, 0.5]", sums="1", count=2, kind="list", a="d_out",
+                                b="num_heads", index="(0, 1)")
+                   for key in messages if key.startswith("is.")]
+        templates = [key for key, template in messages.items() if "{expected}" in template or "{got}" in template]
+        assert phrases and templates
+        fields = {"what": "x 的和", "name": "W_query", "where": "第 0 行", "call": "f(x)"}
+        for key in templates:
+            for phrase in phrases:
+                said = catalog.text(key, **fields, expected=phrase, got=phrase)
+                assert not between_han.search(said), said
+        assert catalog.text("values", what="调用之后 f(x) 的输入", expected=catalog.text("is.unchanged"),
+                            got=catalog.text("is.changed")) == "调用之后 f(x) 的输入：期望原来的值，实际得到改动过的值。"
+        assert catalog.text("values", what="w", expected=catalog.text("is.all", value=1), got="[0.5]") == \
+            "w：期望全为 1 的值，实际得到 [0.5]。"

@@ -348,6 +348,12 @@ def tier_text(stage: str, tier: int) -> str:
     return _hint_tiers(_language.get())[f"{TIER_KEYS[tier]}.{stage}"]
 
 
+# A space between two Chinese characters (or their punctuation): what a field's own text leaves
+# where a template set it apart from code or numbers ("期望 {expected}" filled with words).
+_SPACE_BETWEEN_HAN = re.compile(r"(?<=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])[ \t]+(?=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])")
+
+
 def text(key: str, **fields) -> str:
-    """The message ``key`` with its fields, in the language in force."""
-    return _in_force()[key].format(**fields)
+    """The message ``key`` with its fields, in the language in force, with no space left between
+    two Chinese characters where a field's words meet the template's."""
+    return _SPACE_BETWEEN_HAN.sub("", _in_force()[key].format(**fields))
