@@ -143,14 +143,28 @@ _FENCE = re.compile(r"^```.*?^```", re.DOTALL | re.MULTILINE)
 
 
 def _untranslatable(markdown: str) -> list[str]:
-    """Code blocks, inline code (whitespace-normalised, as markdown renders it) and math.
+    """Code blocks, inline code (whitespace-normalised, as markdown renders it) and math, its
+    decimal commas (pt's ``2{,}77``) read as points.
 
     A translation keeps each of them (it may add some: "um `view` direto" for "viewing").
     """
     fences = _FENCE.findall(markdown)
     rest = _FENCE.sub("", markdown)
     spans = [" ".join(match.group(2).split()) for match in _CODE_SPAN.finditer(rest)]
-    return sorted(fences + spans + _MATH.findall(_CODE_SPAN.sub("", rest)))
+    return sorted(fences + spans + [_DECIMAL_COMMA.sub(".", math) for math in _MATH.findall(_CODE_SPAN.sub("", rest))])
+
+
+_DECIMAL_COMMA = re.compile(r"(?<=\d)\{,\}(?=\d)")  # LaTeX's comma that sets no space after it
+
+
+def test_portuguese_math_writes_decimals_as_its_prose_does():
+    """pt prose writes 0,8; its formulas do too (``0{,}8``: a bare comma in math adds a space), so
+    that no number changes its decimal mark between a sentence and the formula beside it."""
+    for assignment in ASSIGNMENTS:
+        for cell in read_json(translated_path("pt", assignment))["cells"]:
+            if cell["cell_type"] == "markdown":
+                maths = _MATH.findall(_CODE_SPAN.sub("", _FENCE.sub("", _source(cell))))
+                assert not [math for math in maths if re.search(r"\d\.\d", math)], (assignment, cell["id"])
 
 
 @pytest.mark.parametrize(("language", "assignment"), NOTEBOOKS)
