@@ -27,6 +27,7 @@ from kit_notebooks import NOTEBOOK_TIMEOUT_S, errors, execute_notebooks, load_de
 from mutations import CORPUS
 from nbclient import NotebookClient
 
+from autograder.student import think_about_it
 from autograder.feedback import page as feedback_page
 from autograder.findings.english import SENTENCES
 from autograder.findings.finding import Failure, Finding, finding
@@ -128,6 +129,9 @@ def test_translated_notebook_has_the_english_code_cells_and_ids(language, assign
                                                                             "checksum": None}
         elif ours["cell_type"] == "code":
             assert theirs == ours, f"code cell {ours['id']} differs in {language}"
+        elif think_about_it.question_of(ours):  # a think-about-it answer cell: written in each language
+            assert theirs["metadata"] == ours["metadata"]
+            assert _source(theirs) == think_about_it.answer_cell_source(language)
         else:
             assert theirs["metadata"] == ours["metadata"]
             assert _source(theirs) == "\n".join(catalog[ours["id"]]["markdown"])
