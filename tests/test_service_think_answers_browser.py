@@ -10,8 +10,8 @@ import re
 import pytest
 from service_harness import LiveService, follow
 
-from autograder.student import think_about_it
 from autograder.notebooks.variants import filled, load_solution, load_student, with_think_answer, write_submission
+from autograder.student import think_about_it
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 
 pytestmark = [pytest.mark.live, pytest.mark.browser]
@@ -51,7 +51,8 @@ def test_the_class_report_lists_each_think_about_it_answer_as_text(service, brow
     page.goto(f"{service.url}/instructor/report")
     question = page.locator("#think-exp_not_division")
     summary = " ".join(question.locator("summary").inner_text().split())
-    assert summary == f"{think_about_it.QUESTIONS['exp_not_division'].title} {A01}: answered by 1 of 2 graded submissions"
+    title = think_about_it.QUESTIONS["exp_not_division"].title
+    assert summary == f"{title} {A01}: answered by 1 of 2 graded submissions"
     assert not question.locator("td.answer").is_visible()  # folded until the instructor opens it
     question.locator("summary").click()
     assert question.locator("tr").all_inner_texts()[1:] == [f"ana\tNegative scores!\n{HOSTILE}"]

@@ -17,7 +17,6 @@ import nbformat
 import pytest
 
 from autograder import cli
-from autograder.student import think_about_it
 from autograder.feedback.report import report_html
 from autograder.grading import engine
 from autograder.notebooks import building
@@ -33,6 +32,7 @@ from autograder.reading.learning_records import MAX_ANSWER_CHARS, MAX_CELL_CHARS
 from autograder.reading.notebook import extract_definitions
 from autograder.records.files import read_outputs
 from autograder.records.results import GradedRow, RowKind, RowStatus, ThinkAnswer
+from autograder.student import think_about_it
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import LANGUAGES, TRANSLATIONS
 
@@ -169,7 +169,8 @@ def test_the_report_lists_each_question_with_its_answers_escaped():
                                              ThinkAnswer("word_order", "No."))),
                                      ("cy", ()))]
     page = report_html(rows)
-    assert "<script>window.pwned" not in page and "<b>not bold" not in page
+    assert "<script>window.pwned" not in page
+    assert "<b>not bold" not in page
     sections = _think_sections(page)
     assert list(sections) == [question.id for question in think_about_it.questions_of(A01)]
     assert sections["exp_not_division"]["answered"] == "answered by 2 of 3 graded submissions"
@@ -205,7 +206,8 @@ def test_answers_written_in_submitted_notebooks_appear_in_the_class_report(tmp_p
     answers, ``report`` lists them per question."""
     complete = filled(load_student(A01), load_solution(A01), STAGES)
     ana = with_think_answer(complete, "exp_not_division", HOSTILE)
-    ana = with_think_answer(ana, "word_order", f"{think_about_it.words('en')['label']}\n\nNo: the same rows, reordered.")
+    label = think_about_it.words("en")["label"]
+    ana = with_think_answer(ana, "word_order", f"{label}\n\nNo: the same rows, reordered.")
     chinese = json.loads(_notebook_path("zh", A01).read_text(encoding="utf-8"))
     bo = with_think_answer(chinese, "subtract_max", "只有最大值能保证每个 exp 都不超过 1。")
     submitted, out = tmp_path / "submitted", tmp_path / "out"

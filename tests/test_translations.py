@@ -27,7 +27,6 @@ from kit_notebooks import NOTEBOOK_TIMEOUT_S, errors, execute_notebooks, load_de
 from mutations import CORPUS
 from nbclient import NotebookClient
 
-from autograder.student import think_about_it
 from autograder.feedback import page as feedback_page
 from autograder.findings.english import SENTENCES
 from autograder.findings.finding import Failure, Finding, finding
@@ -49,6 +48,7 @@ from autograder.probes.errors import StudentError
 from autograder.reading.notebook import extract_definitions
 from autograder.records.jobs import GradeOptions
 from autograder.student import language as i18n
+from autograder.student import think_about_it
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import LANGUAGES, TRANSLATIONS, kernel_language, notebook_language
 from autograder.student.mistakes import MISTAKES

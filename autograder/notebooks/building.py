@@ -30,12 +30,12 @@ from pathlib import Path
 import nbformat
 
 from autograder import extras
-from autograder.student import think_about_it
 from autograder.notebooks import self_checks_cell
 from autograder.notebooks.solutions_only import student_cells
 from autograder.notebooks.translation import TranslationError, translated_notebook
 from autograder.paths import ASSIGNMENTS_DIR, DIST_DIR, KIT_ROOT, solution_notebook
 from autograder.platforms.nbgrader_commands import run_nbgrader
+from autograder.student import think_about_it
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE, METADATA_KEY, TRANSLATIONS
 

@@ -9,8 +9,9 @@ every markdown cell to its translated text and to a hash of the English text it 
 
 Code cells, cell ids and cell metadata stay exactly as in the English notebook; the notebook's
 metadata gains ``attention_kit.language``. The think-about-it answer cells are not in the catalogs:
-``make assignments`` writes them in each language (``autograder.student.think_about_it``). When a master's markdown changes, its hash no longer
-matches, and the build stops until the translation is updated: a catalog cannot go stale silently.
+``make assignments`` writes them in each language (``autograder.student.think_about_it``). When a
+master's markdown changes, its hash no longer matches, and the build stops until the translation
+is updated: a catalog cannot go stale silently.
 """
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ import sys
 
 import nbformat
 
-from autograder.student.think_about_it import question_of
 from autograder.notebooks.solutions_only import student_cells
 from autograder.paths import KIT_ROOT, LOCALES_DIR, solution_notebook
 from autograder.reading.notebook import cell_source
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.student.language import METADATA_KEY, TRANSLATIONS, CatalogError, catalog_path, load_catalog
+from autograder.student.think_about_it import question_of
 
 
 class TranslationError(Exception):

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.student.think_about_it import question_of
 from autograder.paths import solution_notebook, student_notebook
 from autograder.reading.notebook import cell_source
+from autograder.student.think_about_it import question_of
 
 _SOLUTION_REGION = re.compile(r"( *)### BEGIN SOLUTION\n.*?### END SOLUTION\n?", re.DOTALL)
 
