@@ -971,7 +971,8 @@ def test_chinese_findings_leave_no_space_between_characters_where_words_fill_a_t
             for phrase in phrases:
                 said = catalog.text(key, **fields, expected=phrase, got=phrase)
                 assert not between_han.search(said), said
-        assert catalog.text("values", what="调用之后 f(x) 的输入", expected=catalog.text("is.unchanged"),
-                            got=catalog.text("is.changed")) == "调用之后 f(x) 的输入：期望原来的值，实际得到改动过的值。"
-        assert catalog.text("values", what="w", expected=catalog.text("is.all", value=1), got="[0.5]") == \
-            "w：期望全为 1 的值，实际得到 [0.5]。"
+        input_after = catalog.text("values", what="调用之后 f(x) 的输入", expected=catalog.text("is.unchanged"),
+                                   got=catalog.text("is.changed"))
+        assert input_after == "调用之后 f(x) 的输入：期望原来的值，实际得到改动过的值。"
+        all_ones = catalog.text("values", what="w", expected=catalog.text("is.all", value=1), got="[0.5]")
+        assert all_ones == "w：期望全为 1 的值，实际得到 [0.5]。"
