@@ -68,6 +68,8 @@ CHECKS_OPTION := $(if $(CHECKS_PACKAGE),--checks-package '$(CHECKS_PACKAGE)')
 # SERVICE_URL: the submission service's address, where the released notebooks' submit() sends them.
 SERVICE_URL ?=
 SERVICE_OPTION := $(if $(SERVICE_URL),--service '$(SERVICE_URL)')
+# make release ANSWERS=1: also each notebook's answers, for students once it is closed (docs/instructors/handing-out.md).
+ANSWERS_OPTION := $(if $(filter-out 0,$(ANSWERS)),--answers)
 
 # The public checks' known outputs first: the student package (and so its wheel) carries them.
 assignments: setup
@@ -178,7 +180,7 @@ COURSE ?= course
 
 # What an instructor hands out, per language and notebook, in dist/release/ (docs/instructors/handing-out.md).
 release: student-package
-	$(BIN)/python -m autograder.notebooks.release $(CHECKS_OPTION) $(SERVICE_OPTION)
+	$(BIN)/python -m autograder.notebooks.release $(CHECKS_OPTION) $(SERVICE_OPTION) $(ANSWERS_OPTION)
 
 # The Chinese font the student package ships for its figures, from Debian's fonts-wqy-microhei: run
 # it when a Chinese text uses a character the font lacks (a kit test says so).
