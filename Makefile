@@ -168,7 +168,7 @@ gpu-check: setup
 # dependencies for grading, as wheels in .whl/ for that machine's Python (GPU_PYTHON).
 GPU_PYTHON ?= 3.12
 GPU_WHEELS := nbformat fastjsonschema jsonschema jsonschema-specifications referencing rpds-py jupyter-core \
-	traitlets platformdirs copydetect
+	traitlets platformdirs copydetect markdown-it-py mdurl
 gpu-wheels: setup
 	$(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: --python-version $(GPU_PYTHON) \
 		--implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
