@@ -158,9 +158,9 @@ def test_an_answers_notebook_is_the_students_notebook_with_the_solutions_in_plac
             assert cell.source == answers.references[stage]
         elif cell.id in shown:  # every other cell as the student's notebook of that language has it
             assert cell.source == shown[cell.id].source, cell.id
-        else:
-            question = cells[index - 1]
-            assert question.id.startswith(model_answers.QUESTION_PREFIX), cell.id
-            assert cell.source == model[question.id]
+        else:  # a model answer, after its question (and the cell where the student answers it)
+            question = next(earlier for earlier in reversed(cells[:index])
+                            if earlier.id.startswith(model_answers.QUESTION_PREFIX))
+            assert cell.source == model[question.id], cell.id
     assert [cell.id for cell in cells if cell.id in shown] == [cell.id for cell in student.cells]
     assert len(cells) == len(student.cells) + len(answers.questions)

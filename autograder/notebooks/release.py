@@ -32,7 +32,7 @@ from pathlib import Path
 import nbformat
 
 from autograder.notebooks import self_checks_cell
-from autograder.notebooks.building import with_self_checks
+from autograder.notebooks.building import with_answer_cells, with_self_checks
 from autograder.notebooks.model_answers import answer_translation_problems, answers_notebook
 from autograder.paths import ASSIGNMENTS_DIR, DIST_DIR
 from autograder.platforms.otter_tests import TESTS_FOLDER
@@ -87,7 +87,8 @@ def answers_file(language: str, assignment_id: str, location: str | None) -> byt
     problems = answer_translation_problems(language, assignment_id) if language != DEFAULT_LANGUAGE else []
     if problems:
         raise ReleaseError("the model answers are not all translated: " + "; ".join(problems))
-    notebook = with_self_checks(answers_notebook(assignment_id, language), language, location)
+    notebook = with_answer_cells(with_self_checks(answers_notebook(assignment_id, language), language, location),
+                                 language)
     return nbformat.writes(notebook).encode("utf-8") + b"\n"
 
 
