@@ -965,7 +965,8 @@ def test_chinese_findings_leave_no_space_between_characters_where_words_fill_a_t
                                 b="num_heads", index="(0, 1)")
                    for key in messages if key.startswith("is.")]
         templates = [key for key, template in messages.items() if "{expected}" in template or "{got}" in template]
-        assert phrases and templates
+        assert phrases
+        assert templates
         fields = {"what": "x 的和", "name": "W_query", "where": "第 0 行", "call": "f(x)"}
         for key in templates:
             for phrase in phrases:
