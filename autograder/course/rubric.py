@@ -4,7 +4,8 @@ A test function's points are shared equally by its CPU instances; an instance on
 reported for no points (``grading.engine.score_outcomes``), so a notebook scores the same on
 every machine. ``[behaviours.<stage>]`` shares a big stage's value points among the behaviours it
 must get right, and ``[faults]`` says which named mistakes are faults of which behaviour
-(``grading.partial_credit``).
+(``grading.partial_credit``). ``[hint_charges]`` prices the hint tiers (none by default:
+``records.hint_charges``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from autograder.worker.compat import tomllib
 from collections import Counter
 from pathlib import Path
 
-from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.records.hint_charges import HintPriceError, HintPrices
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT, all_stages
 from autograder.student.predictions import questions_of
 from autograder.paths import HIDDEN_TESTS_DIR
 
@@ -43,6 +45,16 @@ def points_by_test(assignment_id: str) -> dict[str, float]:
 def prediction_points(question_id: str) -> float:
     """What a right prediction earns (``[predictions]``; 0 for a question the rubric leaves out)."""
     return float(_table().get("predictions", {}).get(question_id, 0.0))
+
+
+@functools.cache
+def hint_prices() -> HintPrices:
+    """What each hint tier costs, per stage or for every stage of the course (``[hint_charges]``;
+    nothing when the table is absent or empty)."""
+    try:
+        return HintPrices.from_table(_table().get("hint_charges", {}), all_stages())
+    except HintPriceError as error:
+        raise RubricError(f"{RUBRIC_FILE.name} [hint_charges]: {error}") from None
 
 
 def max_score(assignment_id: str) -> float:

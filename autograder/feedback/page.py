@@ -53,6 +53,12 @@ PAGE_TEXT: dict[str, str] = {
     "time.unknown.unparsable": "The record of when you submitted (timestamp.txt) holds no time the grader can read,"
                                " so your notebook counts as on time.",
     "score.tests": "Hidden tests",
+    "score.predictions": "Right predictions",
+    # What a hint cost (autograder/records/hint_charges.py): the highest tier opened for the stage.
+    "score.hint_charge": "Hint charge (tier {tier} opened for {stage})",
+    "score.hint_charge_capped": (
+        "Hint charge (tier {tier} opened for {stage}; it costs {price}, and a charge never takes more than the"
+        " stage earned)"),
     "score.late_penalty": "Late penalty",
     "score.adjustment": "Adjustment: {reason}",
     "score.total": "Score",
@@ -272,11 +278,18 @@ def _time_lines(time: SubmissionTime | None, text: Mapping[str, str], zone: tzin
 
 
 def _score_lines(row: GradedRow, text: Mapping[str, str]) -> list[tuple[str, str]]:
-    """How the score was reached, when anything besides the hidden tests counted in it."""
+    """How the score was reached, when anything besides the hidden tests counted in it: right
+    predictions, what the hints cost, lateness, adjustments."""
     penalty = row.submission_time.penalty if row.submission_time else 0.0
-    if not penalty and not row.adjustments:
+    if not penalty and not row.adjustments and not row.hint_charges and not row.predictions_score:
         return []
     lines = [(text["score.tests"], f"{row.tests_score:g}")]
+    if row.predictions_score:
+        lines.append((text["score.predictions"], f"+{row.predictions_score:g}"))
+    for charge in row.hint_charges:
+        said = text["score.hint_charge_capped" if charge.capped else "score.hint_charge"]
+        lines.append((said.format(tier=charge.tier, stage=charge.stage, price=f"{charge.price:g}"),
+                      f"{MINUS}{charge.points:g}"))
     if penalty:
         lines.append((text["score.late_penalty"], f"{MINUS}{penalty:g}"))
     for adjustment in row.adjustments:

@@ -10,6 +10,7 @@ noticed at once, and the run then fails as the grader's error instead of waiting
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing import connection
@@ -22,6 +23,7 @@ from autograder.grading.discovery import discover
 from autograder.grading.link import RecordsReady, ShardFailed, ShardMessage, SubmissionDone, TrustProved, Untrusted
 from autograder.grading.workers import SandboxedWorkers, StartedShard, Workers
 from autograder.reading.notebook import ExtractedCode, NotebookError, extract_notebook_file
+from autograder.records.hint_charges import hint_charges
 from autograder.records.jobs import GradeOptions, PreparedSubmission, ShardJob, SubmissionRecord, TestOutcome
 from autograder.records.results import (
     GradedRow,
@@ -186,6 +188,7 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
     Raises GraderUntrusted when the run cannot prove its guarantees or its canary fails.
     """
     make_workers = workers or (lambda slots: SandboxedWorkers(slots, submitted, out, options))
+    rubric.hint_prices()  # a rubric whose hint charges cannot be used stops the run before it grades
     prepared, problems = _prepare(entries)
     # Each job slot gets a uid, and a neighbour's (the workers-apart guarantee is tried across two).
     jobs = max(1, min(options.jobs, len(prepared), MANUAL_SLOT // 2))
@@ -217,20 +220,21 @@ def grade_entries(entries: list[SubmissionEntry], submitted: Path, out: Path, op
 def graded_row(student_id: str, assignment_id: str, record: SubmissionRecord, code: ExtractedCode,
                run_trust: RunTrust, devices: list[str]) -> GradedRow:
     """The row of one graded notebook from what its tests gave, with the hint tiers and predictions
-    its notebook records (the submission service builds its rows here too, so that it scores
-    exactly as ``grade`` does)."""
+    its notebook records and what the rubric charges for those hints (the submission service
+    builds its rows here too, so that it scores exactly as ``grade`` does)."""
     behaviour = rubric.behaviour_tests(assignment_id)
     outcomes = dependencies.counted_behaviour_checks(record.outcomes, behaviour,
                                                      partial_credit.stages_pinned(record.outcomes, behaviour))
     called = dependencies.stages_called(code, STAGES_BY_ASSIGNMENT[assignment_id])
     tests = score_outcomes(assignment_id, dependencies.pointed_to_failing_stages(outcomes, called))
     hints, judged = learning(assignment_id, code)
-    score = round(sum(test.points for test in tests) + sum(prediction.points for prediction in judged), 2)
-    return GradedRow(student_id, assignment_id, RowStatus(RowKind.GRADED), score, rubric.max_score(assignment_id),
-                     tests, tuple(record.load_problems), record.isolation, code.language, run_trust,
-                     tuple(code.notes), tuple(devices), hints=hints, predictions=judged,
-                     think_answers=think_answers(assignment_id, code),
-                     float32_settings=record.float32_settings)
+    row = GradedRow(student_id, assignment_id, RowStatus(RowKind.GRADED), 0.0, rubric.max_score(assignment_id),
+                    tests, tuple(record.load_problems), record.isolation, code.language, run_trust,
+                    tuple(code.notes), tuple(devices), hints=hints, predictions=judged,
+                    think_answers=think_answers(assignment_id, code),
+                    float32_settings=record.float32_settings)
+    charged = dataclasses.replace(row, hint_charges=hint_charges(row, rubric.hint_prices()))
+    return dataclasses.replace(charged, score=max(0.0, charged.before_term))
 
 
 def think_answers(assignment_id: str, code: ExtractedCode) -> tuple[ThinkAnswer, ...]:

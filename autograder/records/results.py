@@ -219,6 +219,30 @@ class HintUse:
 
 
 @dataclass(frozen=True)
+class HintCharge:
+    """Points taken for the hints of a stage (``autograder.records.hint_charges``): the highest
+    tier opened, its price, and what was charged, the price or, when the stage earned less, what
+    it earned (a charge never takes points the student did not earn)."""
+
+    stage: str
+    tier: int
+    points: float
+    price: float
+
+    @property
+    def capped(self) -> bool:
+        """Whether the stage earned less than the price, and so only that was charged."""
+        return self.points < self.price
+
+    def to_json(self) -> dict:
+        return {"stage": self.stage, "tier": self.tier, "points": self.points, "price": self.price}
+
+    @classmethod
+    def from_json(cls, data: dict) -> HintCharge:
+        return cls(str(data["stage"]), int(data["tier"]), float(data["points"]), float(data["price"]))
+
+
+@dataclass(frozen=True)
 class PredictionResult:
     """A question the notebook asks before a demo: what the student predicted (None: no
     well-formed answer), whether the notebook holds a ``predict`` call for it at all, whether the
@@ -270,6 +294,7 @@ class GradedRow:
     submission_time: SubmissionTime | None = None  # None: not looked at (rows made before the term applies)
     adjustments: tuple[Adjustment, ...] = ()
     hints: tuple[HintUse, ...] = ()  # the hint tiers opened, in stage order
+    hint_charges: tuple[HintCharge, ...] = ()  # what the hints cost, in stage order (none unless one is set)
     predictions: tuple[PredictionResult, ...] = ()  # every question of the notebook, judged
     think_answers: tuple[ThinkAnswer, ...] = ()  # the think-about-it questions answered, in notebook order
     float32_settings: Mapping[str, str] = field(default_factory=dict)  # what the references ran under
@@ -291,6 +316,16 @@ class GradedRow:
     def predictions_score(self) -> float:
         """The points right predictions earned (none unless the rubric gives some)."""
         return round(sum(prediction.points for prediction in self.predictions), 2)
+
+    @property
+    def hint_charge(self) -> float:
+        """The points the hints cost (none unless the rubric or the service's policy sets a charge)."""
+        return round(sum(charge.points for charge in self.hint_charges), 2)
+
+    @property
+    def before_term(self) -> float:
+        """The points earned before the term: the hidden tests', the predictions', less the hints' charge."""
+        return round(self.tests_score + self.predictions_score - self.hint_charge, 2)
 
     def hint_tier(self, stage: str) -> int:
         """The highest hint tier opened for ``stage`` (0: none)."""
@@ -350,6 +385,8 @@ class GradedRow:
                         **({"lost_to": [loss.to_json() for loss in total.lost_to]} if total.lost_to else {})}
                        for total in self.stage_totals()],
             "hint_tiers": {use.stage: use.tier for use in self.hints},
+            "hint_charges": [charge.to_json() for charge in self.hint_charges],
+            "hint_charge": self.hint_charge,
             "predictions": [prediction.to_json() for prediction in self.predictions],
             "predictions_score": self.predictions_score,
             "think_answers": {answer.question: answer.text for answer in self.think_answers},
@@ -382,6 +419,7 @@ class GradedRow:
                        adjustments=tuple(Adjustment.from_json(item) for item in data.get("adjustments", [])),
                        hints=tuple(HintUse(str(stage), int(tier))
                                    for stage, tier in data.get("hint_tiers", {}).items()),
+                       hint_charges=tuple(HintCharge.from_json(item) for item in data.get("hint_charges", [])),
                        predictions=tuple(PredictionResult.from_json(item) for item in data.get("predictions", [])),
                        think_answers=tuple(ThinkAnswer(str(question), str(text))
                                            for question, text in data.get("think_answers", {}).items()),

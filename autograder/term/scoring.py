@@ -1,6 +1,6 @@
 """A graded row's final score: the hidden tests' points (and the rubric's points for right
-predictions, if any), less any late penalty, plus any
-adjustments, never below 0. The tests' own points stay as they were; the row records the
+predictions, if any), less what its hints cost (if the rubric charges for them), less any late
+penalty, plus any adjustments, never below 0. The tests' own points stay as they were; the row records the
 submission time, the due date, the penalty and each adjustment with its reason."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def apply_term(rows: list[GradedRow], entries: list[SubmissionEntry], policy: Te
         time = submission_time(row, entry_of[(row.student_id, row.assignment_id)], policy)
         adjustments = policy.adjustments.get((row.student_id, row.assignment_id), ())
         adjusted = sum(adjustment.points for adjustment in adjustments)
-        score = row.tests_score + row.predictions_score - time.penalty + adjusted
+        score = row.before_term - time.penalty + adjusted
         return dataclasses.replace(row, score=max(0.0, round(score, 2)), submission_time=time, adjustments=adjustments)
 
     return each_row(rows, "apply late work and adjustments", applied)
