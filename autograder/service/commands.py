@@ -108,6 +108,8 @@ def _parser() -> argparse.ArgumentParser:
     policy.add_argument("--per-hour", type=int, help="submissions per hour (0: no limit)")
     policy.add_argument("--total", type=int, help="submissions in all (0: no limit)")
     policy.add_argument("--accepting", choices=["yes", "no"])
+    policy.add_argument("--hint-charges", help="points per hint tier: '0, 0.5, 1' for every stage, 'split_heads: 0, 1,"
+                        " 2' for one, rows apart with ';'; 'none' for no charge, '' for the rubric's")
     regrade = commands.add_parser("regrade", help="queue a regrade of one submission, an assignment, or all")
     group = regrade.add_mutually_exclusive_group(required=True)
     group.add_argument("--submission", type=int)
@@ -319,9 +321,10 @@ def _policy(args: argparse.Namespace) -> int:
              # on the command line 0 means no limit, as an empty field does on the page
              "per_hour_limit": None if args.per_hour is None else str(args.per_hour or ""),
              "total_limit": None if args.total is None else str(args.total or ""),
-             "accepting": None if args.accepting is None else args.accepting == "yes"}
+             "accepting": None if args.accepting is None else args.accepting == "yes",
+             "hint_charges": args.hint_charges}
     data = PolicyForm.data_of(policy, zone) | {name: value for name, value in given.items() if value is not None}
-    form = PolicyForm(data, language="en", zone=zone)
+    form = PolicyForm(data, language="en", zone=zone, assignment_id=args.assignment)
     if not form.is_valid():
         for name, messages in form.refusals().items():
             for message in messages:
@@ -334,7 +337,8 @@ def _policy(args: argparse.Namespace) -> int:
           f" {policy.late_penalty_percent:g} % per day, closes {shown_moment(policy.closes_at, zone) or 'never'},"
           f" before due students see {policy.visibility_before_due},"
           f" counts the {policy.counts}, limits {policy.per_hour_limit or '-'}/hour {policy.total_limit or '-'} in"
-          f" all, {'takes' if policy.accepting else 'does not take'} submissions")
+          f" all, {'takes' if policy.accepting else 'does not take'} submissions, hint charges"
+          f" {PolicyForm.data_of(policy, zone)['hint_charges'] or 'as the rubric says'}")
     return 0
 
 

@@ -42,6 +42,9 @@ class AssignmentPolicy(models.Model):
     counts = models.CharField(max_length=8, choices=Counting.choices, default=Counting.LATEST)
     per_hour_limit = models.PositiveIntegerField(null=True, blank=True)
     total_limit = models.PositiveIntegerField(null=True, blank=True)
+    # What the hints cost (autograder.records.hint_charges): None, the rubric's prices; a table
+    # ({"every_stage": [...], "<stage>": [...]}; {} for no charge), this assignment's own.
+    hint_charges = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["assignment_id"]

@@ -1,6 +1,7 @@
 """An assignment's rules, applied to stored submissions: limits, lateness by the server's clock,
-which submission counts, what a student sees before the due date, and each student's row as
-``grade`` would write it (the term applied to the stored results, never to the tests' points).
+which submission counts, what a student sees before the due date, what hints cost (the rubric's
+prices unless the policy sets its own), and each student's row as ``grade`` would write it (the
+term applied to the stored results, never to the tests' points).
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
+from autograder.records.hint_charges import HintPrices, hint_charges
 from autograder.records.results import Adjustment as TermAdjustment
-from autograder.records.results import GradedRow, RowKind, RowStatus, SubmissionTime
+from autograder.records.results import GradedRow, HintCharge, RowKind, RowStatus, SubmissionTime
 from autograder.service.models import (
     Adjustment,
     AssignmentPolicy,
@@ -20,6 +22,7 @@ from autograder.service.models import (
     Submission,
     Visibility,
 )
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.term.lateness import days_late, late_penalty
 
 
@@ -94,9 +97,23 @@ def term_row(submission: Submission, grading: Grading, policy: AssignmentPolicy,
     if not row.graded:
         return dataclasses.replace(row, submission_time=SubmissionTime(due=_due(policy)), adjustments=adjustments,
                                    score=max(0.0, round(sum(a.points for a in adjustments), 2)))
+    row = dataclasses.replace(row, hint_charges=charged_hints(row, policy))
     time = submission_time(submission.received_at, policy, row.max_score)
-    score = row.tests_score + row.predictions_score - time.penalty + sum(a.points for a in adjustments)
+    score = row.before_term - time.penalty + sum(a.points for a in adjustments)
     return dataclasses.replace(row, score=max(0.0, round(score, 2)), submission_time=time, adjustments=adjustments)
+
+
+def charged_hints(row: GradedRow, policy: AssignmentPolicy) -> tuple[HintCharge, ...]:
+    """What ``row``'s hints cost: as the grader charged them by the rubric, unless the policy sets
+    the assignment's own prices (the web process never reads the rubric: the stored row holds it)."""
+    if policy.hint_charges is None:
+        return row.hint_charges
+    return hint_charges(row, policy_prices(policy))
+
+
+def policy_prices(policy: AssignmentPolicy) -> HintPrices:
+    """The prices the policy stores (validated when it was saved, by ``web/policy_form.py``)."""
+    return HintPrices.from_table(policy.hint_charges or {}, STAGES_BY_ASSIGNMENT[policy.assignment_id])
 
 
 def _due(policy: AssignmentPolicy) -> str | None:

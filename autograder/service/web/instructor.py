@@ -91,7 +91,7 @@ def policy(request, assignment_id: str):
     zone = settings.CONFIG.time_zone  # a typed time without an offset is the course's
     values, refusals = PolicyForm.data_of(current, zone), {}
     if request.method == "POST":
-        form = PolicyForm(request.POST, language=language_of(request), zone=zone)
+        form = PolicyForm(request.POST, language=language_of(request), zone=zone, assignment_id=assignment_id)
         if form.is_valid():
             form.apply(current)
             current.save()

@@ -164,6 +164,14 @@ SERVICE_TEXT: dict[str, str] = {
                                  " none).",
     "policy.limit_below_one": "A limit is at least 1, not {typed} (leave it empty for none).",
     "policy.not_a_choice": "{typed} is not one of the options: {choices}.",
+    # The hint charges' field (web/policy_form.py): {line} is the row as it was typed.
+    "policy.hint_charges.not_three": "{line}: give {tiers} prices, one per hint tier, as 0, 0.5, 1.",
+    "policy.hint_charges.not_a_number": "{line}: {typed} is not a number of points (write a half as 0.5).",
+    "policy.hint_charges.negative": "{line}: a price is 0 points or more, not {typed}.",
+    "policy.hint_charges.decreasing": "{line}: a higher tier never costs less than a lower one.",
+    "policy.hint_charges.unknown_stage": "{stage} is no stage of {assignment}; its stages are {stages}.",
+    "policy.hint_charges.twice": "{line}: that stage has a row already; keep one row per stage (and one without a"
+                                 " stage, for every stage).",
     "class.heading": "Class",
     "class.download": "Download grades.csv",
     "class.download_help": "the same file python -m autograder grade writes",
