@@ -233,3 +233,68 @@ def test_grade_charges_what_the_rubric_sets_and_nothing_without_it(tmp_path):
     assert "Hint charge" not in page
     assert 'class="breakdown"' not in page
 
+
+
+# -- the notebook says a hint's price before the student opens it ---------------------------------
+def test_the_student_package_carries_the_rubrics_hint_prices():
+    from autograder.notebooks import known_outputs
+
+    assert known_outputs._hint_prices_stale() == [], "run `make assignments`"
+    assert json.loads(known_outputs.hint_prices_rendered())["prices"] == {}  # the committed rubric charges nothing
+
+
+@pytest.fixture
+def priced(tmp_path, monkeypatch):
+    """The student package with a prices file as `make assignments` writes it from a rubric that
+    charges 0, 0.5, 1 for every stage and 1, 2, 3 for softmax_naive."""
+    from autograder.notebooks import known_outputs
+    from autograder.student import hint_prices
+
+    charging = HintPrices.from_table({"every_stage": [0, 0.5, 1], "softmax_naive": [1, 2, 3]},
+                                     [stage for stages in STAGES_BY_ASSIGNMENT.values() for stage in stages])
+    monkeypatch.setattr(rubric, "hint_prices", lambda: charging)
+    prices_file = tmp_path / "hint_prices.json"
+    prices_file.write_text(known_outputs.hint_prices_rendered(), encoding="utf-8")
+    monkeypatch.setattr(hint_prices, "PRICES_FILE", prices_file)
+    hint_prices._prices.cache_clear()
+    yield
+    hint_prices._prices.cache_clear()
+
+
+def _wrong_softmax() -> dict:
+    import torch
+
+    def softmax_naive(x, dim=-1):
+        return torch.exp(x)  # never divided by the total
+
+    return {"softmax_naive": softmax_naive, "torch": torch}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_where_a_hint_is_offered_its_price_is_said_first(priced, capsys, language):
+    from autograder.student.selfcheck import catalog
+    from autograder.student.selfcheck.runner import check, hint_line
+
+    check("softmax_naive", _wrong_softmax(), language)
+    printed = capsys.readouterr().out
+    with catalog.speaking(language):
+        said = catalog.text("hint_prices", tier1="1", tier2="2", tier3="3")
+        assert said in printed
+        assert printed.index(catalog.text("hint_offer", stage="softmax_naive")) < printed.index(said)
+        for tier, offered in ((1, 2), (2, 3)):  # each tier offers the next, with its price
+            shown = hint_line("softmax_naive", _wrong_softmax(), language, tier)
+            assert shown.endswith(catalog.text(f"hint_more.{offered}", stage="softmax_naive")
+                                  + catalog.text("hint_cost", points=str(offered)))
+        free_tier = hint_line("context_vector", {}, language, 1)  # every stage's tier 2 costs 0.5
+        assert free_tier.endswith(catalog.text("hint_cost", points="0.5"))
+
+
+def test_without_a_charge_no_price_is_said(capsys):
+    from autograder.student.selfcheck import catalog
+    from autograder.student.selfcheck.runner import check, hint_line
+
+    check("softmax_naive", _wrong_softmax(), "en")
+    printed = capsys.readouterr().out
+    assert "💰" not in printed
+    assert hint_line("softmax_naive", _wrong_softmax(), "en", 1).endswith(
+        catalog.text("hint_more.2", stage="softmax_naive"))

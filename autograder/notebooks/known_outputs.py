@@ -12,7 +12,9 @@ the reference solutions, in this trusted process, and are written as data into
 Beside them it copies the answer key of the predictions (what the reference solution's demos
 measure, ``autograder/course/predictions.toml``) into ``autograder/student/prediction_outcomes.json``:
 ``reveal`` judges a prediction against the reference's outcome, not against a demo that ran the
-student's unfinished code, and so says what the grader says.
+student's unfinished code, and so says what the grader says. And it copies what the rubric charges
+for hints (``[hint_charges]``) into ``autograder/student/hint_prices.json``, so that the checks
+say a hint's price before the student opens it.
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ from collections.abc import Callable
 
 import torch
 
-from autograder.course import predictions
+from autograder.course import predictions, rubric
 from autograder.course.reference import load_reference
 from autograder.hidden import wrong_outputs
-from autograder.student.curriculum import ASSIGNMENTS
+from autograder.student.curriculum import ASSIGNMENTS, all_stages
+from autograder.student.hint_prices import PRICES_FILE
 from autograder.student.predictions import OUTCOMES_FILE
 from autograder.student.selfcheck import cases
 from autograder.student.selfcheck.expectations import seed_weights
@@ -229,15 +232,30 @@ def _prediction_outcomes_stale() -> list[str]:
     return [f"{OUTCOMES_FILE.name}: {'missing' if current is None else 'not the answer key of predictions.toml'}"]
 
 
+def hint_prices_rendered() -> str:
+    """The student package's copy of the rubric's hint prices, per stage that costs anything."""
+    prices = {stage: list(row) for stage, row in rubric.hint_prices().of_stages(all_stages()).items()}
+    return json.dumps({"comment": "Written by python -m autograder.notebooks.known_outputs (make assignments) from"
+                                  " autograder/course/rubric.toml's [hint_charges]; do not edit.",
+                       "prices": prices}, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _hint_prices_stale() -> list[str]:
+    current = PRICES_FILE.read_text(encoding="utf-8") if PRICES_FILE.exists() else None
+    if current == hint_prices_rendered():
+        return []
+    return [f"{PRICES_FILE.name}: {'missing' if current is None else 'not the prices of the rubric'}"]
+
+
 def _known_outputs_stale(fresh: dict | None = None) -> list[str]:
     committed = json.loads(KNOWN_FILE.read_text(encoding="utf-8")) if KNOWN_FILE.exists() else {}
     return differences(committed, known_outputs() if fresh is None else fresh)
 
 
 def stale(fresh: dict | None = None) -> list[str]:
-    """How the committed known outputs (and the predictions' reference outcomes) differ from what
-    the kit computes now (empty: current)."""
-    return _prediction_outcomes_stale() + _known_outputs_stale(fresh)
+    """How the committed known outputs (and the predictions' reference outcomes, and the hint
+    prices) differ from what the kit computes now (empty: current)."""
+    return _prediction_outcomes_stale() + _hint_prices_stale() + _known_outputs_stale(fresh)
 
 
 def main() -> int:
@@ -245,6 +263,9 @@ def main() -> int:
     if _prediction_outcomes_stale():
         OUTCOMES_FILE.write_text(prediction_outcomes_rendered(), encoding="utf-8")
         print(f"wrote {OUTCOMES_FILE}")
+    if _hint_prices_stale():
+        PRICES_FILE.write_text(hint_prices_rendered(), encoding="utf-8")
+        print(f"wrote {PRICES_FILE}")
     fresh = known_outputs()
     changed = _known_outputs_stale(fresh)
     if not changed:

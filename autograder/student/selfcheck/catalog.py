@@ -31,6 +31,11 @@ MESSAGES: dict[str, str] = {
     "hint_more.2": '   More: hint("{stage}", 2) names the functions that do it.',
     "hint_more.3": '   More: hint("{stage}", 3) shows a skeleton of the code, to complete.',
     "hint_passed": "✅ {stage} passes its public check: no hint needed.",
+    # When the course charges for a stage's hints (hint_prices.json): said where a hint is offered.
+    "hint_prices": ("   💰 Your instructor charges points for this stage's hints: tier 1 costs {tier1}, tier 2"
+                    " {tier2}, tier 3 {tier3}. Only the highest tier you open counts, and never more than the stage"
+                    " earns."),
+    "hint_cost": " Its price: {points} of this stage's points.",
     "hint_tiers": 'hint("{stage}", {tier}): the hints come in three tiers, 1, 2 and 3.',
     # What needs("<stage>") says when a demo cannot run yet, or a wrong answer broke it.
     "needs.finish_first": "⏭ Finish `{stage}` first: this demo runs once it works.",

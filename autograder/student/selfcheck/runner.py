@@ -1,5 +1,6 @@
 """Run a stage's public check and say, in the notebook's language, how it went; give its hints,
-in tiers, only when the student asks for them."""
+in tiers, only when the student asks for them, and say what a tier costs where it is offered when
+the course charges for hints (``hint_prices``)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import torch
 
 from .. import language as languages
 from ..curriculum import assignment_of
+from ..hint_prices import price, prices_of
 from ..reading.exceptions import read_raised, students_line
 from ..records import TIERS, show
 from .catalog import diagnosis, found_text, hint_text, speaking, text, tier_text
@@ -124,8 +126,7 @@ def hint_line(stage: str | None, namespace: Mapping, language: str | None = None
         if tier not in range(1, TIERS + 1):
             return text("hint_tiers", stage=stage, tier=tier)
         if tier == 2:
-            return text("hint_line", stage=stage, tier=2, hint=tier_text(stage, 2)) + "\n" + \
-                text("hint_more.3", stage=stage)
+            return text("hint_line", stage=stage, tier=2, hint=tier_text(stage, 2)) + "\n" + _offer(stage, 3)
         result = run_check(stage, namespace, language)
         if tier == 3:
             fix = f"{result.hint}\n\n" if result.hint and not result.passed else ""
@@ -133,7 +134,13 @@ def hint_line(stage: str | None, namespace: Mapping, language: str | None = None
         if result.passed:
             return text("hint_passed", stage=stage)
         said = (diagnosis(result.hint) if result.hint else None) or tier_text(stage, 1)
-        return text("hint_line", stage=stage, tier=1, hint=said) + "\n" + text("hint_more.2", stage=stage)
+        return text("hint_line", stage=stage, tier=1, hint=said) + "\n" + _offer(stage, 2)
+
+
+def _offer(stage: str, tier: int) -> str:
+    """The line that offers the next tier, with its price when the course charges for it."""
+    cost = price(stage, tier)
+    return text(f"hint_more.{tier}", stage=stage) + (text("hint_cost", points=f"{cost:g}") if cost else "")
 
 
 def _callers_globals() -> Mapping:
@@ -175,6 +182,9 @@ def check(stage: str | None = None, namespace: Mapping | None = None, language: 
     if result.found:
         with speaking(language):
             print(text("hint_offer", stage=stage))
+            prices = prices_of(stage)
+            if any(prices):
+                print(text("hint_prices", **{f"tier{tier}": f"{points:g}" for tier, points in enumerate(prices, 1)}))
     if result.figure is not None:
         _show_figure(result.figure, language)
 
