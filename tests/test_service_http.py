@@ -276,6 +276,31 @@ def test_latest_or_best_counts(service):
         service.cli("policy", A01, "--counts", "latest")
 
 
+def test_a_hint_charge_set_in_the_policy_shows_in_the_score_grades_csv_and_the_feedback_page(service):
+    """Issue 41: the grading worker reads the hint tiers the notebook records; the policy's prices
+    (here split_heads' own, 1 point for tier 2) are taken from the score that counts."""
+    notebook = json.loads(notebook_bytes("ada_full_marks", A04, run="hint-charges"))
+    notebook["cells"].append({"cell_type": "code", "metadata": {}, "execution_count": 1,
+                              "source": 'hint("split_heads", 2)',
+                              "outputs": [{"output_type": "display_data", "data": {"text/plain": "hint"},
+                                           "metadata": {"attention_kit": {"hint": {"stage": "split_heads",
+                                                                                   "tier": 2}}}}]})
+    token = _token(service, "hinted")
+    service.cli("policy", A04, "--hint-charges", "0, 0.5, 1; split_heads: 0, 1, 2")
+    try:
+        status = _graded(service, token, A04, json.dumps(notebook).encode())
+        assert (status["score"], status["max_score"]) == (99, 100)
+        page = service.signed_in("hinted").get(f"{service.url}/submissions/{status['id']}/feedback", timeout=30).text
+        assert '<td>Hint charge (tier 2 opened for split_heads)</td><td class="points">\u22121</td>' in page
+        service.cli("grades", "--out", str(service.root / "h.csv"))
+        assert f"hinted,{A04},99,100," in (service.root / "h.csv").read_text()
+    finally:
+        service.cli("policy", A04, "--hint-charges", "")
+    again = requests.get(f"{service.url}/api/v1/submissions/{status['id']}",
+                         headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+    assert again["score"] == 100  # the rubric, as committed, charges nothing
+
+
 # -- security ---------------------------------------------------------------------------------
 def test_every_page_has_a_csp_without_script_and_safe_cookies(service):
     session = service.signed_in("csp")
