@@ -235,8 +235,9 @@ def _prediction_outcomes_stale() -> list[str]:
 def hint_prices_rendered() -> str:
     """The student package's copy of the rubric's hint prices, per stage that costs anything."""
     prices = {stage: list(row) for stage, row in rubric.hint_prices().of_stages(all_stages()).items()}
+    # The student package names no grading file (tests/test_student_package.py): the table, not its file.
     return json.dumps({"comment": "Written by python -m autograder.notebooks.known_outputs (make assignments) from"
-                                  " autograder/course/rubric.toml's [hint_charges]; do not edit.",
+                                  " the course's [hint_charges] table; do not edit.",
                        "prices": prices}, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
@@ -244,7 +245,7 @@ def _hint_prices_stale() -> list[str]:
     current = PRICES_FILE.read_text(encoding="utf-8") if PRICES_FILE.exists() else None
     if current == hint_prices_rendered():
         return []
-    return [f"{PRICES_FILE.name}: {'missing' if current is None else 'not the prices of the rubric'}"]
+    return [f"{PRICES_FILE.name}: {'missing' if current is None else 'not the prices of the points table'}"]
 
 
 def _known_outputs_stale(fresh: dict | None = None) -> list[str]:

@@ -1,11 +1,12 @@
-"""What the course charges for each stage's hints, as the rubric said when the notebooks were built.
+"""What the course charges for each stage's hints, as its points table said when the notebooks
+were built.
 
-The kit writes ``hint_prices.json`` from the rubric's ``[hint_charges]``
+The kit writes ``hint_prices.json`` from its ``[hint_charges]`` table
 (``python -m autograder.notebooks.known_outputs``, run by `make assignments`; a kit test fails
 when it is stale): per stage that costs anything, the points of tiers 1, 2 and 3. The public
 checks say these prices where they offer a hint, before the student opens it; the grader charges
 the highest tier opened, never more than the stage earned. A service's policy may set other
-prices, which the notebook cannot know: the file holds the rubric's only.
+prices, which the notebook cannot know: the file holds the course's table only.
 """
 
 from __future__ import annotations
