@@ -5,6 +5,7 @@ submit + collect, zip_collect, export), and `python -m autograder gradebook` put
 from __future__ import annotations
 
 import csv
+import dataclasses
 import getpass
 import os
 import subprocess
@@ -24,6 +25,9 @@ from autograder.notebooks import building as build_assignments
 from autograder.notebooks.building import COURSE_ID
 from autograder.notebooks.self_checks_cell import wheel_name
 from autograder.notebooks.variants import notebook_text
+from autograder.platforms.nbgrader_gradebook import record_grades
+from autograder.records.files import read_outputs
+from autograder.records.results import HintCharge, HintUse
 from autograder.term.lateness import UTC
 
 pytestmark = pytest.mark.slow
@@ -119,6 +123,21 @@ def test_gradebook_puts_our_grades_into_nbgrader_export(course, tmp_path_factory
         assert float(line["score"]) == pytest.approx(float(row["score"]), abs=1e-9)
         assert float(line["max_score"]) == pytest.approx(float(row["max_score"]), abs=1e-9)
     assert sum(line["assignment"] == ASSIGNMENT for line in exported.values()) == len(exported)
+
+
+def test_a_hint_charge_comes_off_its_stages_score_in_nbgrader_export(course, tmp_path_factory):
+    """A row charged for a hint (issue 41): nbgrader's total is grades.csv's score after the charge."""
+    rows = read_outputs(graded_class(tmp_path_factory).out)
+    full = next(row for row in rows if row.graded and row.score == row.max_score)
+    charged = dataclasses.replace(full, hints=(HintUse("softmax_stable", 3),),
+                                  hint_charges=(HintCharge("softmax_stable", 3, 2.5, 2.5),),
+                                  score=full.score - 2.5)
+    record_grades([charged], course.course)
+    try:
+        line = _export(course, "charged.csv")[full.student_id]
+        assert float(line["score"]) == pytest.approx(charged.score, abs=1e-9)
+    finally:
+        record_grades([full], course.course)
 
 
 def test_gradebook_refuses_a_folder_that_is_no_course(tmp_path_factory, tmp_path, capsys):

@@ -8,7 +8,8 @@ gets each stage's points as the cell's automatic score. A student whose notebook
 added without a submission, which ``nbgrader export`` scores 0. Running it again updates the same
 entries. A late penalty (``grade --late-penalty``) becomes the submission's
 ``late_submission_penalty``, with its timestamp and the assignment's due date; adjustments
-(``grade --adjustments``) become extra credit on the stage worth the most; so ``nbgrader export``
+(``grade --adjustments``) become extra credit on the stage worth the most, and a hint charge comes
+off its stage's automatic score; so ``nbgrader export``
 gives each submission the score of grades.csv. These grade cells are not in the master notebook;
 ``make assignments`` never opens this gradebook, so recording grades here never blocks it.
 """
@@ -110,6 +111,8 @@ def _record_assignment(gradebook: Gradebook, assignment_id: str, rows: list[Grad
             gradebook.add_submission(assignment_id, row.student_id)
         submitted = gradebook.find_submission_notebook(assignment_id, assignment_id, row.student_id)
         points = stage_points(row, row.tests_score)
+        for charge in row.hint_charges:  # a stage's hint charge comes off that stage's points (never below 0)
+            points[charge.stage] = round(points.get(charge.stage, 0.0) - charge.points, 2)
         extra_credit = round(sum(adjustment.points for adjustment in row.adjustments), 2)
         largest = max(cells, key=lambda stage: (cells[stage].max_score, stage))
         for stage, cell in cells.items():
