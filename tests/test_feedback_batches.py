@@ -228,6 +228,7 @@ def test_the_tool_measures_a_batch_and_reports_it(tmp_path):
     wrong = next(case for case in report["cases"] if case["file"] == "wrong.py")
     assert wrong["named"] == ["constant_factor"]
     assert "Every value is 1/2 times the reference's" in wrong["first_failure"]
+    assert wrong["also_said"] == []  # the same finding on the other cases is said once, first
     table = (tmp_path / "out" / "report.md").read_text()
     assert "| wrong.py | attention_scores | no |" in table
     assert "halves every score" in table

@@ -40,14 +40,14 @@ import sys
 import tempfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from autograder.grading.engine import GradingError, grade_class
 from autograder.grading.trust import GraderUntrusted
 from autograder.notebooks.variants import load_solution, with_answer, write_submission
 from autograder.records.jobs import GradeOptions
-from autograder.records.results import GradedRow
+from autograder.records.results import GradedRow, ScoredTest
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.mistakes import MISTAKES
 from autograder.tools.public_check import CheckOutcome, check_answers
@@ -96,6 +96,7 @@ class CaseReport:
     named: list[str]  # the mistake ids the feedback names on the stage
     named_text: str  # their words, as the student reads them
     lost_elsewhere: list[str]  # other stages that lost points (a correct answer should have none)
+    also_said: list[str] = field(default_factory=list)  # its other failing tests and notes, as said
     check_passed: bool | None = None  # the public check's outcome (None: not run)
     check_mistake: str | None = None  # the mistake it named
     check_message: str = ""
@@ -142,6 +143,21 @@ def _stage_points(row: GradedRow) -> dict[str, tuple[float, float]]:
     return {total.stage: (total.points, total.max_points) for total in row.stage_totals()}
 
 
+def _also_said(tests: list[ScoredTest], first: ScoredTest | None) -> list[str]:
+    """What the stage's page says besides its first failure: one message per other finding (a
+    failing test's, or a passed test's note worth 0 points), the same finding of other cases once."""
+    seen = {(first.finding.key, frozenset(first.finding.mistakes()))} if first is not None and first.finding else set()
+    said = []
+    for test in tests:
+        if test.finding is None or test.waiting:
+            continue
+        found = (test.finding.key, frozenset(test.finding.mistakes()))
+        if found not in seen:
+            seen.add(found)
+            said.append(test.message())
+    return said
+
+
 def case_report(entry: BatchEntry, row: GradedRow, solution: GradedRow) -> CaseReport:
     """Compare an answer's row with the solution's: what its stage lost, and what was said."""
     points, full = _stage_points(row), _stage_points(solution)
@@ -149,13 +165,14 @@ def case_report(entry: BatchEntry, row: GradedRow, solution: GradedRow) -> CaseR
     failing = [test for test in row.tests if test.stage == entry.stage and not test.passed]
     named = sorted(set().union(*(test.finding.mistakes() for test in failing if test.finding is not None)))
     first = f"{failing[0].name}: {failing[0].message()}" if failing else ""
+    said = _also_said([test for test in row.tests if test.stage == entry.stage], failing[0] if failing else None)
     if not row.graded:
         first = f"not graded: {row.status_text()}"
     lost_elsewhere = sorted(stage for stage, (earned, _) in points.items()
                             if stage != entry.stage and earned < full.get(stage, (earned, 0.0))[0])
     return CaseReport(entry.file, entry.stage, entry.correct, entry.mistake, row.score, row.max_score, stage_points,
                       stage_max, row.score == row.max_score, stage_points < stage_max, first, named,
-                      " | ".join(MISTAKES.get(mistake, mistake) for mistake in named), lost_elsewhere)
+                      " | ".join(MISTAKES.get(mistake, mistake) for mistake in named), lost_elsewhere, said)
 
 
 SOLUTION_ID = "__solution__"
@@ -295,14 +312,15 @@ def report_markdown(cases: list[CaseReport]) -> str:
              f"Correct answers: {figures['correct']}; at full marks: {figures['correct_at_full_marks']}.", "",
              check_summary(figures), "",
              "| file | stage | correct | score | stage points | the writer's mistake | first failing test |"
-             " named mistake | public check | beside the grader | verdict |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             " also said on the stage | named mistake | public check | beside the grader | verdict |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for case in cases:
         named = ", ".join(case.named) + (f": {case.named_text}" if case.named else "")
         lost = f" (also lost: {', '.join(case.lost_elsewhere)})" if case.lost_elsewhere else ""
         lines.append(f"| {_cell(case.file)} | {case.stage} | {'yes' if case.correct else 'no'} | {case.score:g} /"
                      f" {case.max_score:g} | {case.stage_points:g} / {case.stage_max_points:g}{lost} |"
-                     f" {_cell(case.description)} | {_cell(case.first_failure)} | {_cell(named)} |"
+                     f" {_cell(case.description)} | {_cell(case.first_failure)} | {_cell(' / '.join(case.also_said))} |"
+                     f" {_cell(named)} |"
                      f" {_cell(_check_cell(case))} | {case.check_verdict} | |")
     return "\n".join(lines) + "\n"
 
