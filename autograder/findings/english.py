@@ -47,6 +47,9 @@ SENTENCES: dict[str, str] = {
         " positions 0 to {position}."),
     # 01_attention_scores: the softmaxes "from the formula".
     "library_softmax_called": "{what} calls {functions}: this stage asks for the formula itself.",
+    "python_loop": (
+        "{what} makes {calls} torch calls for {tokens} tokens and {more_calls} for {more_tokens}: its work"
+        " grows with the number of tokens, as a Python loop over them does; this stage asks for no loop."),
     "naive_does_not_overflow": (
         "{what} gave finite weights, but the formula as it stands overflows there (exp(1000) is inf in"
         " float32, and inf / inf is nan), as the notebook's demo shows: softmax_naive must not subtract"
@@ -213,6 +216,7 @@ SENTENCES: dict[str, str] = {
         " registered."
     ),
     "evidence.view_sizes": " — the sizes {shape} make {asked} elements, and the tensor has {size}.",
+    "evidence.hard_coded_size": " — {call} makes a tensor of the fixed size {size}, the size torch quotes.",
     "evidence.arguments_out_of_order": (
         " — {call} passes {argument} where {function} takes {meant}: its parameters are, in this"
         " order, ({parameters})."),

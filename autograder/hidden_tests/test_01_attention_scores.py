@@ -8,8 +8,15 @@ import torch
 from autograder.findings.finding import finding
 from autograder.hidden import diagnosis
 from autograder.hidden import wrong_outputs as mistakes
-from autograder.hidden.compare import TOLERANCES, expect, expect_function_output, expect_structure, shape_text
-from autograder.hidden.modules import randn
+from autograder.hidden.compare import (
+    TOLERANCES,
+    expect,
+    expect_function_output,
+    expect_structure,
+    expect_tensor,
+    shape_text,
+)
+from autograder.hidden.modules import expect_function_on_stand_in, randn
 from autograder.student.example import your_journey_inputs
 
 ASSIGNMENT = "01_attention_scores"
@@ -51,6 +58,77 @@ def test_attention_scores(student, reference, device, dtype, case):
                            mistakes=lambda: mistakes.attention_scores_mistakes(reference, inputs),
                            explain=[diagnosis.softmax_of_right(-1), diagnosis.softmax_of_right(0),
                                     diagnosis.constant_factor(_sizes(inputs)), diagnosis.diagonal_only()])
+
+
+# The numbers of tokens a loop over them is told by: its torch calls grow from the first to the second.
+LOOP_TOKENS = (3, 9)
+
+
+def _expect_no_python_loop(student, name: str, arguments, call: str) -> None:
+    """The stage asks for one tensor operation, "without a Python loop": the torch calls that
+    ``name(*arguments(T))`` makes do not grow with the number of tokens T, as they do when each
+    token is handled on its own (any loop, comprehension or map over them)."""
+    short, long = (student.count_torch_calls(name, *arguments(tokens)) for tokens in LOOP_TOKENS)
+    expect(long <= short, finding("python_loop", "python_loop", what=call, tokens=LOOP_TOKENS[0], calls=short,
+                                  more_tokens=LOOP_TOKENS[1], more_calls=long))
+
+
+def _expect_gradient(student, reference, name: str, args: tuple, names: tuple[str, ...], call: str) -> None:
+    """Gradients flow from ``name``'s result back to each of its tensor arguments, as the
+    reference's: a result rebuilt from numbers (``.item()``, ``torch.tensor``) or detached gets none."""
+    grad_output = randn(90, *getattr(reference, name)(*args).shape, dtype=args[0].dtype, device=args[0].device)
+    args = tuple(arg.detach().clone().requires_grad_() for arg in args)
+    getattr(reference, name)(*args).backward(grad_output)
+    result = student.backward(name, args, grad_output)
+    for arg, argument, grad in zip(args, names, result["arg_grads"], strict=False):
+        expect_tensor(grad, arg.grad, finding("what.argument_gradient", call=call, argument=argument,
+                                              shape=shape_text(arg.shape)))
+
+
+@pytest.mark.attention_scores_for_query
+@pytest.mark.behaviour
+def test_attention_scores_for_query_without_a_python_loop(student):
+    _expect_no_python_loop(student, "attention_scores_for_query", lambda tokens: (randn(14, tokens, 4), randn(15, 4)),
+                           "attention_scores_for_query(inputs, query)")
+
+
+@pytest.mark.attention_scores_for_query
+@pytest.mark.behaviour
+def test_attention_scores_for_query_on_meta_device(student):
+    inputs, query = torch.empty(6, 3, device="meta"), torch.empty(3, device="meta")
+    expect_function_on_stand_in(student, "attention_scores_for_query", (inputs, query), torch.empty(6, device="meta"),
+                                "attention_scores_for_query(inputs, query)")
+
+
+@pytest.mark.attention_scores_for_query
+@pytest.mark.behaviour
+def test_attention_scores_for_query_gradient(student, reference, device, dtype):
+    inputs = _inputs(SEQUENCES[0], dtype, device)
+    query = randn(16, inputs.shape[1], dtype=dtype, device=device)
+    _expect_gradient(student, reference, "attention_scores_for_query", (inputs, query), ("inputs", "query"),
+                     "attention_scores_for_query(inputs, query)")
+
+
+@pytest.mark.attention_scores
+@pytest.mark.behaviour
+def test_attention_scores_without_a_python_loop(student):
+    _expect_no_python_loop(student, "attention_scores", lambda tokens: (randn(17, tokens, 4),),
+                           "attention_scores(inputs)")
+
+
+@pytest.mark.attention_scores
+@pytest.mark.behaviour
+def test_attention_scores_on_meta_device(student):
+    inputs = torch.empty(6, 3, device="meta")
+    expect_function_on_stand_in(student, "attention_scores", (inputs,), torch.empty(6, 6, device="meta"),
+                                "attention_scores(inputs)")
+
+
+@pytest.mark.attention_scores
+@pytest.mark.behaviour
+def test_attention_scores_gradient(student, reference, device, dtype):
+    inputs = _inputs(SEQUENCES[0], dtype, device)
+    _expect_gradient(student, reference, "attention_scores", (inputs,), ("inputs",), "attention_scores(inputs)")
 
 
 def _check_softmax(student, reference, name, x, dim):

@@ -417,6 +417,21 @@ MISTAKES: dict[str, str] = {
         "torch.dot takes two 1-D vectors only; to compare the query with every row of inputs at"
         " once use a matrix-vector product, inputs @ query."
     ),
+    "cosine_similarity": (
+        "the scores were divided by the lengths of the vectors (a cosine similarity, always"
+        " between -1 and 1): the attention score is the plain dot product, inputs @ query, whose"
+        " size also carries how long the vectors are."
+    ),
+    "python_loop": (
+        "the tokens were handled one by one in a Python loop (or a comprehension or map): one tensor"
+        " operation computes them all at once, as the stage asks, inputs @ query for one query and"
+        " inputs @ inputs.T for every pair, and that is also what runs fast on a GPU."
+    ),
+    "hard_coded_size": (
+        "a size was written as a number (the demo's T, say) instead of being read from the input:"
+        " take every size from the tensor itself, x.shape[1] or x.size(-2), so that the code works for"
+        " any number of tokens."
+    ),
     "operands_swapped": (
         "the factors of a matrix product are in the wrong order: in A @ B the last dimension of A"
         " must match the first (for a batch, the second-to-last) of B, so put first the tensor"
