@@ -577,6 +577,8 @@ def causal_average_mistakes(average: Callable, x: torch.Tensor) -> WrongOutputs:
         "weights_transposed": [normalised.T @ x],
         # The row sums without keepdim, (T,): they line up with the last dim, so column j is divided.
         "broadcast_mismatch": [lower / lower.sum(dim=1) @ x],
+        # The future filled with +inf before the softmax: inf - inf is NaN in every row that hides one.
+        "mask_filled_with_plus_inf": [torch.softmax(torch.zeros_like(lower).masked_fill(lower == 0, math.inf), -1) @ x],
     }
 
 

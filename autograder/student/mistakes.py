@@ -511,6 +511,11 @@ MISTAKES: dict[str, str] = {
         "each position was divided by t instead of t + 1: tokens 0..t are t + 1 tokens, so the"
         " running mean at position t divides the running sum by t + 1."
     ),
+    "mask_filled_with_plus_inf": (
+        "the hidden positions were filled with +inf instead of -inf: the softmax then computes"
+        " inf - inf, which is nan, in every row that hides a position; fill them with"
+        " float('-inf'), whose exponential is 0."
+    ),
     "mask_filled_with_zero": (
         "the hidden scores were set to 0 instead of -inf: after the softmax a score of 0 still gets"
         " a weight (exp(0) = 1); fill with float('-inf') so that exp gives exactly 0."
