@@ -193,7 +193,10 @@ def _swapped(built, expected) -> tuple[str, ...]:
 def _expect_not_swapped(what: str, class_name: str, built, expected) -> None:
     """Two arguments passed in each other's places are told as that, one finding each, before
     what they break (the number of output features, say)."""
-    found = _built_differently(what, class_name, built, expected, _swapped(built, expected), {})
+    swapped = _swapped(built, expected)
+    if set(swapped) == {"d_out", "num_heads"}:
+        return  # one head of two features: the exercise's own mistake, told by its own check
+    found = _built_differently(what, class_name, built, expected, swapped, {})
     if found:
         raise Failure(found[0].with_faults(*found[1:]))
 
