@@ -47,9 +47,6 @@ SENTENCES: dict[str, str] = {
         " positions 0 to {position}."),
     # 01_attention_scores: the softmaxes "from the formula".
     "library_softmax_called": "{what} calls {functions}: this stage asks for the formula itself.",
-    "python_loop": (
-        "{what} makes {calls} torch calls for {tokens} tokens and {more_calls} for {more_tokens}: its work"
-        " grows with the number of tokens, as a Python loop over them does; this stage asks for no loop."),
     "naive_does_not_overflow": (
         "{what} gave finite weights, but the formula as it stands overflows there (exp(1000) is inf in"
         " float32, and inf / inf is nan), as the notebook's demo shows: softmax_naive must not subtract"
@@ -334,6 +331,25 @@ SENTENCES: dict[str, str] = {
         " {difference}): somewhere inside, it computes in float32 (a tensor or a scale made without"
         " dtype=x.dtype, or .float()). This costs nothing, since the notebook does not ask for"
         " float64's precision."),
+    # A passed test's note, for no points: what the notebook asks in words and the grader does not
+    # charge (autograder/hidden/worth_fixing.py), its {problems} the worth_fixing.* phrases below.
+    "note.worth_fixing": "Not graded, but worth fixing: {call} {problems}.",
+    "worth_fixing.dtype": (
+        "returns {actual} for {expected} inputs (make each new tensor with the inputs' dtype,"
+        " dtype=inputs.dtype, and keep it: no .float(), no tensor rebuilt from Python numbers)"),
+    "worth_fixing.device": (
+        "leaves its result on the CPU for inputs on a GPU (make each new tensor on the inputs' device,"
+        " device=inputs.device, or compute it from the inputs themselves)"),
+    "worth_fixing.device_error": (
+        "mixes inputs on a GPU with a tensor it made on the CPU, which torch refuses (make each new"
+        " tensor on the inputs' device, device=inputs.device)"),
+    "worth_fixing.gradient": (
+        "passes no gradient back to {arguments} (.detach(), .item(), float() or a tensor rebuilt from"
+        " Python numbers cut the result from autograd: compute it from the tensors themselves)"),
+    "worth_fixing.python_loop": (
+        "makes {calls} torch calls for {tokens} tokens and {more_calls} for {more_tokens}: it handles the"
+        " tokens one by one, as a Python loop over them does, where the notebook asks for none (one matrix"
+        " product computes them all at once, and runs fast on a GPU)"),
     # A passed test's note: the stage passes with correct versions of the stages it calls, not
     # with the student's own (autograder/hidden/stand_ins.py).
     "note.own_stage_breaks": (

@@ -422,11 +422,6 @@ MISTAKES: dict[str, str] = {
         " between -1 and 1): the attention score is the plain dot product, inputs @ query, whose"
         " size also carries how long the vectors are."
     ),
-    "python_loop": (
-        "the tokens were handled one by one in a Python loop (or a comprehension or map): one tensor"
-        " operation computes them all at once, as the stage asks, inputs @ query for one query and"
-        " inputs @ inputs.T for every pair, and that is also what runs fast on a GPU."
-    ),
     "hard_coded_size": (
         "a size was written as a number (the demo's T, say) instead of being read from the input:"
         " take every size from the tensor itself, x.shape[1] or x.size(-2), so that the code works for"
