@@ -91,7 +91,7 @@ def attention_scores_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
             # The (T, T, d) products summed over a token axis, not the features: (T, d).
             "products_summed_over_tokens": [(inputs[:, None, :] * inputs[None, :, :]).sum(dim=0)],
             # The scale and the normalisation of a later notebook, both: softmax(scores / sqrt(d)).
-            **faults_together(lambda divisor, normalise: normalise(reference.attention_scores(inputs) / divisor),
+            **two_parts_wrong(lambda divisor, normalise: normalise(reference.attention_scores(inputs) / divisor),
                               (1.0, _same), ({"scaled_too_early": [math.sqrt(inputs.shape[-1])]},
                                              {"returned_weights_not_scores": [_softmax_of_last]}))}
 
@@ -165,7 +165,7 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
         "returned_weights_not_scores": [torch.softmax(right, dim=-1)],
     }
     # The product's operands and its scale, each wrong: keys @ queries^T times sqrt(d_k), say.
-    wrong.update(faults_together(lambda product, factor: product * factor,
+    wrong.update(two_parts_wrong(lambda product, factor: product * factor,
                                  (queries @ keys.transpose(-2, -1), 1 / math.sqrt(d_k)),
                                  ({"scores_transposed": [keys @ queries.transpose(-2, -1)]},
                                   {"no_sqrt_scaling": [1.0], "scaled_by_d_k": [1 / d_k],
