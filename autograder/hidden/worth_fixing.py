@@ -8,8 +8,10 @@ fixing: ..."), so that the student and a reviewer see every fault of a stage:
 
 - a result of another dtype than the inputs' (float32 for float64 inputs: a tensor made without
   ``dtype=``, ``.float()``, numbers gathered with ``.item()``);
-- a result left on the CPU, or an error, for inputs on the stand-in GPU (``modules.on_stand_in``);
-- no gradient back to an input (``.detach()``, a tensor rebuilt from Python numbers);
+- a result left on the CPU, or torch refusing to mix devices, for inputs on the stand-in GPU (the
+  worker's fake tensors, ``worker/fake_gpu.py``);
+- no gradient back to an input (``.detach()``, a tensor rebuilt from Python numbers; an input that
+  wrong values ignore is the value tests' fault, and not noted again);
 - torch calls that grow with the number of tokens: a Python loop over them, only where the
   notebook's text asks for none (``loop``).
 
