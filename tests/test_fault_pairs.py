@@ -20,7 +20,7 @@ from autograder.grading import partial_credit
 from autograder.hidden import diagnosis
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import expect_tensor
-from autograder.hidden.modules import randn, reference_module
+from autograder.hidden.modules import changed_entries, randn, reference_module
 
 CAUSAL = load_reference("03_causal_attention")
 SELF = load_reference("02_self_attention")
@@ -147,3 +147,40 @@ def test_faults_reproduced_together_are_pinned_to_their_behaviours():
                        index="(0,)", value="0").with_notes(finding("evidence.faults_together", count=2)).with_faults(
         finding("fault_seen", "no_sqrt_scaling", what="attention", evidence=finding("evidence.one_of_faults_together")))
     assert all(partial_credit._reproduced(fault) for fault in partial_credit.faults(together))
+
+
+SCORES = load_reference("01_attention_scores")
+
+
+def test_two_faults_of_notebook_1s_scores_are_each_reported():
+    """Scores of a later notebook, written with einsum: divided by sqrt(d), then a softmax."""
+    inputs = randn(13, 6, 4, dtype=torch.float64)
+    answer = torch.einsum("td,sd->ts", inputs, inputs).div(2.0).softmax(dim=1)
+    reported = _reported(answer, SCORES.attention_scores(inputs), mistakes.attention_scores_mistakes(SCORES, inputs),
+                         None)
+    assert reported == ["scaled_too_early", "returned_weights_not_scores"]
+
+
+def test_two_faults_of_the_scaled_scores_are_each_reported():
+    """keys against queries (the transposed scores), multiplied by sqrt(d_k) instead of divided."""
+    queries, keys = randn(14, 2, 5, 4, dtype=torch.float64), randn(15, 2, 5, 4, dtype=torch.float64)
+    answer = torch.matmul(keys, queries.mT) * keys.size(-1) ** 0.5
+    reported = _reported(answer, SELF.scaled_dot_product_scores(queries, keys),
+                         mistakes.scaled_scores_mistakes(SELF.scaled_dot_product_scores, queries, keys), None)
+    assert reported == ["scores_transposed", "scores_scaled_wrongly"]
+
+
+def test_a_cosine_similarity_is_named():
+    inputs, query = randn(16, 6, 3, dtype=torch.float64), randn(17, 3, dtype=torch.float64)
+    answer = (inputs / inputs.norm(dim=1, keepdim=True)) @ (query / query.norm())
+    reported = _reported(answer, SCORES.attention_scores_for_query(inputs, query),
+                         mistakes.dot_product_mistakes(inputs, query), None)
+    assert reported == ["cosine_similarity"]
+
+
+def test_nan_is_never_a_change_for_the_future_leak_probes():
+    before = torch.tensor([[math.nan, 1.0], [2.0, 3.0]])
+    assert not changed_entries(before.clone(), before).any()
+    assert not changed_entries(torch.tensor([[0.5, 1.0], [2.0, 3.0]]), before).any()  # a NaN that went away
+    assert changed_entries(torch.tensor([[math.nan, 1.5], [2.0, 3.0]]), before).tolist() == [[False, True],
+                                                                                              [False, False]]

@@ -93,6 +93,25 @@ def test_every_mistake_is_named_as_its_manifest_says_and_never_otherwise(measure
         assert answer.manifest["says"] in {found.key, *(note.key for note in found.notes)}, answer.case.first_failure
 
 
+NOTED = [key for key, item in MANIFEST.items() if "noted" in item]
+
+
+@pytest.mark.parametrize("key", NOTED, ids="/".join)
+def test_what_is_not_charged_is_noted_on_the_page(measured, key):
+    """What the notebook asks in words and the grader does not charge (a Python loop, a result's
+    dtype, device or gradient) costs nothing and is still told, as its manifest's ``noted`` says,
+    beside the mistakes it charges, if any."""
+    answer = measured[key]
+    notes = [test.finding for test in answer.stage_tests() if test.passed and test.finding is not None
+             and test.finding.key == "note.worth_fixing"]
+    if answer.manifest.get("charged") is False:
+        assert answer.case.full_marks
+    assert notes, answer.case.first_failure
+    told = {problem.key for problem in notes[0].fields["problems"]}
+    assert told == set(answer.manifest["noted"]), told
+    assert "Not graded, but worth fixing: " in feedback_html(answer.row)
+
+
 def test_the_naming_rate_over_the_batches_stays_at_95_percent(measured):
     mistakes = [answer for key, answer in measured.items() if key in set(_ids(False))]  # known gaps count as unnamed
     named = [answer for answer in mistakes if answer.case.named or "says" in answer.manifest]

@@ -97,6 +97,20 @@ def test_every_stage_has_correct_answers_in_several_styles():
     assert {stage for stage, count in styles_by_stage.items() if count >= 2} == set(all_stages()), styles_by_stage
 
 
+def test_the_books_loops_earn_full_marks_with_a_note_worth_fixing(graded):
+    """A correct answer keeps full marks whatever its form (ARCHITECTURE.md, "Fairness"); what
+    notebook 1 asks in words and does not charge (no Python loop in the scores, a result in its
+    inputs' dtype and device) is still told, in a note for no points. The solution gets none."""
+    row = graded[("alternative_01_book_loops", "01_attention_scores")]
+    assert row.score == row.max_score
+    notes = {test.stage: {problem.key for problem in test.finding.fields["problems"]} for test in row.tests
+             if test.passed and test.finding is not None and test.finding.key == "note.worth_fixing"}
+    for stage in ("attention_scores_for_query", "attention_scores"):
+        assert notes[stage] == {"worth_fixing.dtype", "worth_fixing.device", "worth_fixing.python_loop"}, notes
+    assert "Not graded, but worth fixing: attention_scores(inputs) returns torch.float32" in feedback_html(row)
+    assert not [test.name for test in graded[("solution", "01_attention_scores")].tests if test.finding is not None]
+
+
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_untouched_stubs_earn_zero(graded, assignment_id):
     row = graded[("stubs", assignment_id)]

@@ -424,6 +424,7 @@ SAMPLES = {
     "function": "Linear.__init__", "kept": 36, "sizes": "d_out = 10", "asked": 30, "size": 120,
     "last": 3, "method": "register_buffer", "context_length": 8, "parameter": "training", "given": "True",
     "layers": "self.dropout.p = 0.5", "actual": "True", "expected": "False", "head": 1,
+    "calls": 9, "more_tokens": 9, "more_calls": 21, "arguments": "inputs, query",
 }
 # Fields that hold phrases of the table itself (nested findings), with an example of each.
 PHRASES = {

@@ -213,6 +213,7 @@ SENTENCES: dict[str, str] = {
         " registered."
     ),
     "evidence.view_sizes": " — the sizes {shape} make {asked} elements, and the tensor has {size}.",
+    "evidence.hard_coded_size": " — {call} makes a tensor of the fixed size {size}, the size torch quotes.",
     "evidence.arguments_out_of_order": (
         " — {call} passes {argument} where {function} takes {meant}: its parameters are, in this"
         " order, ({parameters})."),
@@ -330,6 +331,25 @@ SENTENCES: dict[str, str] = {
         " {difference}): somewhere inside, it computes in float32 (a tensor or a scale made without"
         " dtype=x.dtype, or .float()). This costs nothing, since the notebook does not ask for"
         " float64's precision."),
+    # A passed test's note, for no points: what the notebook asks in words and the grader does not
+    # charge (autograder/hidden/worth_fixing.py), its {problems} the worth_fixing.* phrases below.
+    "note.worth_fixing": "Not graded, but worth fixing: {call} {problems}.",
+    "worth_fixing.dtype": (
+        "returns {actual} for {expected} inputs (make each new tensor with the inputs' dtype,"
+        " dtype=inputs.dtype, and keep it: no .float(), no tensor rebuilt from Python numbers)"),
+    "worth_fixing.device": (
+        "leaves its result on the CPU for inputs on a GPU (make each new tensor on the inputs' device,"
+        " device=inputs.device, or compute it from the inputs themselves)"),
+    "worth_fixing.device_error": (
+        "mixes inputs on a GPU with a tensor it made on the CPU, which torch refuses (make each new"
+        " tensor on the inputs' device, device=inputs.device)"),
+    "worth_fixing.gradient": (
+        "passes no gradient back to {arguments} (.detach(), .item(), float() or a tensor rebuilt from"
+        " Python numbers cut the result from autograd: compute it from the tensors themselves)"),
+    "worth_fixing.python_loop": (
+        "makes {calls} torch calls for {tokens} tokens and {more_calls} for {more_tokens}: it handles the"
+        " tokens one by one, as a Python loop over them does, where the notebook asks for none (one matrix"
+        " product computes them all at once, and runs fast on a GPU)"),
     # A passed test's note: the stage passes with correct versions of the stages it calls, not
     # with the student's own (autograder/hidden/stand_ins.py).
     "note.own_stage_breaks": (

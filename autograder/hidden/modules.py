@@ -464,12 +464,33 @@ def on_stand_in(call: Callable[[], object]) -> object:
         raise
 
 
+def expect_function_on_stand_in(student: Submission, name: str, args: tuple, like: torch.Tensor, call: str,
+                                **kwargs) -> None:
+    """``name`` runs on the stand-in GPU (fake tensors that check devices as a GPU does) and answers
+    there: every tensor it makes follows its input's device (code that reads values cannot run
+    there, and passes)."""
+    what = finding("what.function_on_meta", call=call, shape=shape_text(args[0].shape))
+    result = on_stand_in(lambda: student.call_on_stand_in_gpu(name, *args, **kwargs))
+    if result is not None:
+        expect_on_stand_in(result, like, what)
+
+
 def expect_class_runs_on_stand_in(student: Submission, class_name: str, *args, input_shape: tuple,
                                   output_shape: tuple, **kwargs) -> None:
     """The student's ``class_name(*args, **kwargs)``, built in the worker, runs on the stand-in GPU
     (see ``expect_runs_on_stand_in``)."""
     module = student.new(class_name, *args, **kwargs)
     expect_runs_on_stand_in(module, input_shape, output_shape, call_text(class_name, *args, **kwargs))
+
+
+def changed_entries(after: torch.Tensor, before: torch.Tensor, rtol: float = 1e-5, atol: float = 1e-7) -> torch.Tensor:
+    """Where ``after`` differs from ``before`` (compared in float64 on the CPU), NaN never counting
+    as a change: NaN is not equal to itself, and an output that is NaN (a row that hides every
+    key, say) is a fault of its own, told by the value checks, never a sign that the past
+    follows the future."""
+    after, before = after.detach().cpu().double(), before.detach().cpu().double()
+    defined = ~(after.isnan() | before.isnan())
+    return defined & ~torch.isclose(after, before, rtol=rtol, atol=atol)
 
 
 def future_of_sequence(call: Callable[[torch.Tensor], object], x: torch.Tensor, seed: int) -> diagnosis.Explainer:
@@ -487,9 +508,8 @@ def future_of_sequence(call: Callable[[torch.Tensor], object], x: torch.Tensor, 
                 after = call(changed)
             except StudentError:
                 return None
-            if isinstance(after, torch.Tensor) and after.shape == actual.shape and not torch.allclose(
-                    after[:, : t + 1].detach().cpu().double(), actual[:, : t + 1], rtol=1e-5, atol=1e-7,
-                    equal_nan=True):
+            if isinstance(after, torch.Tensor) and after.shape == actual.shape and bool(
+                    changed_entries(after[:, : t + 1], actual[:, : t + 1]).any()):
                 return finding("evidence.future_changes_past", position=t, later=t + 1)
         return None
 
@@ -514,8 +534,8 @@ def _batch_mixed(call: Callable[[torch.Tensor], object], x: torch.Tensor, actual
             after = call(changed)
         except StudentError:
             return None
-        if isinstance(after, torch.Tensor) and after.shape == actual.shape and not torch.allclose(
-                after[watched].detach().cpu().double(), actual[watched], rtol=1e-5, atol=1e-7, equal_nan=True):
+        if isinstance(after, torch.Tensor) and after.shape == actual.shape and bool(
+                changed_entries(after[watched], actual[watched]).any()):
             return finding(evidence, last=x.shape[0] - 1)
     return None
 
@@ -534,7 +554,7 @@ def future_of_square(call: Callable[[torch.Tensor], object], square: torch.Tenso
             return None
         if not isinstance(after, torch.Tensor) or after.shape != actual.shape:
             return None
-        changed = ~torch.isclose(after.detach().cpu().double(), actual, rtol=1e-5, atol=1e-7, equal_nan=True)
+        changed = changed_entries(after, actual)
         if not bool(changed.any()):
             return None
         row = int(changed.reshape(-1, *changed.shape[-2:]).any(dim=(0, 2)).nonzero()[0])
@@ -571,8 +591,8 @@ def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x
             on_changed = finding("what.future_changed", what=what, position=t, shape=shape_text(x.shape))
             wrong_outputs = (lambda changed=changed: mistakes(changed)) if mistakes else None
             expect_structure(after, expected, on_changed)
-            if isinstance(before, torch.Tensor) and before.shape == after.shape and not torch.allclose(
-                    after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol):
+            if isinstance(before, torch.Tensor) and before.shape == after.shape and bool(
+                    changed_entries(after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol).any()):
                 # Name what the output reveals (no mask, a mask the wrong way round...), else the leak.
                 mistake = matching_mistake(after, expected, wrong_outputs) or "future_leak"
                 raise Failure(finding("future_leak", mistake, what=what, position=t))

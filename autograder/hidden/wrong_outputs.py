@@ -78,7 +78,8 @@ def dot_product_mistakes(inputs: torch.Tensor, query: torch.Tensor) -> WrongOutp
     return {"elementwise_product": [inputs * query],
             "scores_summed": [(inputs @ query).sum()],
             "dot_product_wrong_dim": [(inputs * query).sum(dim=0)],
-            "query_ignored": [inputs @ inputs[index] for index in range(inputs.shape[0])]}
+            "query_ignored": [inputs @ inputs[index] for index in range(inputs.shape[0])],
+            "cosine_similarity": [torch.nn.functional.cosine_similarity(inputs, query[None, :], dim=-1)]}
 
 
 def attention_scores_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
@@ -88,7 +89,15 @@ def attention_scores_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
             "scaled_too_early": [reference.attention_scores(inputs) / math.sqrt(inputs.shape[-1])],
             "diagonal_changed": [reference.attention_scores(inputs).fill_diagonal_(0.0)],
             # The (T, T, d) products summed over a token axis, not the features: (T, d).
-            "products_summed_over_tokens": [(inputs[:, None, :] * inputs[None, :, :]).sum(dim=0)]}
+            "products_summed_over_tokens": [(inputs[:, None, :] * inputs[None, :, :]).sum(dim=0)],
+            # The scale and the normalisation of a later notebook, both: softmax(scores / sqrt(d)).
+            **two_parts_wrong(lambda divisor, normalise: normalise(reference.attention_scores(inputs) / divisor),
+                              (1.0, _same), ({"scaled_too_early": [math.sqrt(inputs.shape[-1])]},
+                                             {"returned_weights_not_scores": [_softmax_of_last]}))}
+
+
+def _softmax_of_last(scores: torch.Tensor) -> torch.Tensor:
+    return torch.softmax(scores, dim=-1)
 
 
 def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
@@ -155,6 +164,12 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
         "scores_transposed": [right.transpose(-2, -1)],
         "returned_weights_not_scores": [torch.softmax(right, dim=-1)],
     }
+    # The product's operands and its scale, each wrong: keys @ queries^T times sqrt(d_k), say.
+    wrong.update(two_parts_wrong(lambda product, factor: product * factor,
+                                 (queries @ keys.transpose(-2, -1), 1 / math.sqrt(d_k)),
+                                 ({"scores_transposed": [keys @ queries.transpose(-2, -1)]},
+                                  {"no_sqrt_scaling": [1.0], "scaled_by_d_k": [1 / d_k],
+                                   "scores_scaled_wrongly": [math.sqrt(d_k)]})))
     if keys.ndim > 2:
         reversed_keys = keys.permute(*reversed(range(keys.ndim)))  # what keys.T does to a batch
         with contextlib.suppress(RuntimeError):  # most shapes make keys.T raise instead
@@ -562,6 +577,8 @@ def causal_average_mistakes(average: Callable, x: torch.Tensor) -> WrongOutputs:
         "weights_transposed": [normalised.T @ x],
         # The row sums without keepdim, (T,): they line up with the last dim, so column j is divided.
         "broadcast_mismatch": [lower / lower.sum(dim=1) @ x],
+        # The future filled with +inf before the softmax: inf - inf is NaN in every row that hides one.
+        "mask_filled_with_plus_inf": [torch.softmax(torch.zeros_like(lower).masked_fill(lower == 0, math.inf), -1) @ x],
     }
 
 

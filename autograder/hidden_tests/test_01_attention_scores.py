@@ -10,6 +10,7 @@ from autograder.hidden import diagnosis
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import TOLERANCES, expect, expect_function_output, expect_structure, shape_text
 from autograder.hidden.modules import randn
+from autograder.hidden.worth_fixing import note_what_is_worth_fixing
 from autograder.student.example import your_journey_inputs
 
 ASSIGNMENT = "01_attention_scores"
@@ -168,3 +169,53 @@ def test_simple_self_attention(student, reference, device, dtype, case):
                            reference.simple_self_attention(inputs), what,
                            mistakes=lambda: mistakes.simple_self_attention_mistakes(reference, inputs),
                            explain=[unscaled, diagnosis.constant_factor(_sizes(inputs))])
+
+
+# Not graded, but worth fixing (ARCHITECTURE.md, "Fairness"): each stage's result as a GPU and
+# autograd use it (its inputs' dtype and device, gradients back to them) and, where the notebook's
+# text asks for one tensor operation, no Python loop over the tokens. A note, for no points.
+def _note_what_is_worth_fixing(student, reference, name: str, args: tuple, names: tuple[str, ...], call: str,
+                               loop=None) -> None:
+    note_what_is_worth_fixing(student, name, args, names, getattr(reference, name)(*args), call, loop=loop)
+
+
+@pytest.mark.attention_scores_for_query
+def test_attention_scores_for_query_worth_fixing(student, reference):
+    inputs = _inputs(SEQUENCES[0], torch.float64, "cpu")
+    query = randn(16, inputs.shape[1], dtype=torch.float64)
+    _note_what_is_worth_fixing(student, reference, "attention_scores_for_query", (inputs, query), ("inputs", "query"),
+                               "attention_scores_for_query(inputs, query)",
+                               loop=lambda tokens: (randn(14, tokens, 4), randn(15, 4)))
+
+
+@pytest.mark.attention_scores
+def test_attention_scores_worth_fixing(student, reference):
+    _note_what_is_worth_fixing(student, reference, "attention_scores", (_inputs(SEQUENCES[0], torch.float64, "cpu"),),
+                               ("inputs",), "attention_scores(inputs)", loop=lambda tokens: (randn(17, tokens, 4),))
+
+
+@pytest.mark.softmax_naive
+def test_softmax_naive_worth_fixing(student, reference):
+    _note_what_is_worth_fixing(student, reference, "softmax_naive",
+                               (randn(25, 2, 5, 4, dtype=torch.float64, scale=3.0),), ("x",), "softmax_naive(x)")
+
+
+@pytest.mark.softmax_stable
+def test_softmax_stable_worth_fixing(student, reference):
+    _note_what_is_worth_fixing(student, reference, "softmax_stable",
+                               (randn(37, 2, 5, 4, dtype=torch.float64, scale=3.0),), ("x",), "softmax_stable(x)")
+
+
+@pytest.mark.context_vector
+def test_context_vector_worth_fixing(student, reference):
+    inputs = _inputs(SEQUENCES[0], torch.float64, "cpu")
+    weights = torch.softmax(randn(211, inputs.shape[0], dtype=torch.float64), 0)
+    _note_what_is_worth_fixing(student, reference, "context_vector", (weights, inputs), ("attn_weights", "inputs"),
+                               "context_vector(attn_weights, inputs)")
+
+
+@pytest.mark.simple_self_attention
+def test_simple_self_attention_worth_fixing(student, reference):
+    _note_what_is_worth_fixing(student, reference, "simple_self_attention",
+                               (_inputs(SEQUENCES[0], torch.float64, "cpu", 0.5),), ("inputs",),
+                               "simple_self_attention(inputs)")

@@ -23,6 +23,7 @@ from autograder.hidden.modules import (
     attention_scale_and_mask,
     call_text,
     expect_class_runs_on_stand_in,
+    expect_function_on_stand_in,
     expect_no_future_leakage,
     expect_on_stand_in,
     expect_same_gradients,
@@ -56,16 +57,6 @@ def _check_causal_average(student, reference, name, case, device, dtype):
                                diagnosis.slice_factors(-1), diagnosis.constant_factor(sizes)])
 
 
-def _check_on_stand_in(student, name: str, args: tuple, like: torch.Tensor, call: str, **kwargs) -> None:
-    """``name`` runs on the stand-in GPU (fake tensors that check devices as a GPU does) and answers
-    there: every tensor it makes follows its input's device (code that reads values cannot run
-    there, and passes)."""
-    what = finding("what.function_on_meta", call=call, shape=shape_text(args[0].shape))
-    result = on_stand_in(lambda: student.call_on_stand_in_gpu(name, *args, **kwargs))
-    if result is not None:
-        expect_on_stand_in(result, like, what)
-
-
 @pytest.mark.causal_average_loop
 @pytest.mark.parametrize("case", AVERAGE_CASES)
 def test_causal_average_loop(student, reference, device, dtype, case):
@@ -86,7 +77,7 @@ def test_causal_average_softmax(student, reference, device, dtype, case):
 
 def _check_causal_average_on_stand_in(student, name):
     x = torch.empty(2, 5, 3, device="meta")
-    _check_on_stand_in(student, name, (x,), x, f"{name}(x)")
+    expect_function_on_stand_in(student, name, (x,), x, f"{name}(x)")
 
 
 @pytest.mark.causal_average_loop
@@ -189,7 +180,8 @@ def test_mask_and_renormalize_gradient(student, reference, device, dtype):
 @pytest.mark.behaviour
 def test_mask_and_renormalize_on_meta_device(student):
     weights = torch.empty(2, 6, 6, device="meta")
-    _check_on_stand_in(student, "mask_and_renormalize", (weights,), weights, "mask_and_renormalize(attn_weights)")
+    expect_function_on_stand_in(student, "mask_and_renormalize", (weights,), weights,
+                                "mask_and_renormalize(attn_weights)")
 
 
 # (seed, scores shape, d_k): one sequence, a batch, a batch of heads, and scores with exact zeros
@@ -223,7 +215,7 @@ def test_masked_softmax(student, reference, device, dtype, seed, shape, d_k):
 @pytest.mark.behaviour
 def test_masked_softmax_on_meta_device(student):
     scores = torch.empty(2, 6, 6, device="meta")
-    _check_on_stand_in(student, "masked_softmax", (scores, 4), scores, "masked_softmax(attn_scores, d_k=4)")
+    expect_function_on_stand_in(student, "masked_softmax", (scores, 4), scores, "masked_softmax(attn_scores, d_k=4)")
 
 
 @pytest.mark.masked_softmax
@@ -265,7 +257,7 @@ def test_inverted_dropout_in_training(student, device, dtype, seed, p):
 def test_inverted_dropout_on_meta_device(student):
     x = torch.empty(40, 50, device="meta")
     for p in (0.3, 1.0):  # p = 1 returns zeros: they too belong on the device of x
-        _check_on_stand_in(student, "inverted_dropout", (x, p), x, f"inverted_dropout(x, p={p})")
+        expect_function_on_stand_in(student, "inverted_dropout", (x, p), x, f"inverted_dropout(x, p={p})")
 
 
 @pytest.mark.inverted_dropout

@@ -161,16 +161,44 @@ def _expect_built_with(what: str, class_name: str, built, expected, names, mista
 
 
 def _built_differently(what: str, class_name: str, built, expected, names, mistakes: dict[str, str]) -> list:
-    """A finding for each argument of ``names`` that differs from the reference's, in that order."""
+    """A finding for each argument of ``names`` that differs from the reference's, in that order;
+    two that hold each other's values were passed out of order (``_swapped``)."""
+    swapped = _swapped(built, expected)
     found = []
     for name in names:
         actual, asked = built.arguments[name], expected.arguments[name]
         float_size = type(asked) is int and type(actual) is float
         if actual != asked or float_size:
-            found.append(finding("built_differently", "size_is_float" if float_size and actual == asked
-                                 else mistakes.get(name), what=what, class_name=class_name, parameter=name,
+            mistake = ("arguments_out_of_order" if name in swapped
+                       else "size_is_float" if float_size and actual == asked else mistakes.get(name))
+            found.append(finding("built_differently", mistake, what=what, class_name=class_name, parameter=name,
                                  actual=repr(actual), expected=repr(asked)))
     return found
+
+
+def _swapped(built, expected) -> tuple[str, ...]:
+    """The first two arguments of the recorded construction that each hold the value the other
+    should (d_out and context_length passed in each other's places, say): () when none do."""
+    names = [name for name in expected.arguments if name in built.arguments]
+    for first in names:
+        for second in names[names.index(first) + 1:]:
+            actual, asked = (built.arguments[first], built.arguments[second]), (expected.arguments[first],
+                                                                                  expected.arguments[second])
+            if actual != asked and actual == asked[::-1] and [type(value) for value in actual] == [
+                    type(value) for value in asked[::-1]]:
+                return first, second
+    return ()
+
+
+def _expect_not_swapped(what: str, class_name: str, built, expected) -> None:
+    """Two arguments passed in each other's places are told as that, one finding each, before
+    what they break (the number of output features, say)."""
+    swapped = _swapped(built, expected)
+    if set(swapped) == {"d_out", "num_heads"}:
+        return  # one head of two features: the exercise's own mistake, told by its own check
+    found = _built_differently(what, class_name, built, expected, swapped, {})
+    if found:
+        raise Failure(found[0].with_faults(*found[1:]))
 
 
 @pytest.mark.wrapper_with_2d_output
@@ -180,6 +208,7 @@ def test_wrapper_with_2d_output(student, reference, seed, d_in, context_length):
     """Book exercise 3.2: a two-head wrapper whose output has 2 features, built with the
     function's arguments (and the student's own wrapper, for no points: a note)."""
     what, built, expected = _wrapper_built(student, reference, d_in, context_length, 0.0)
+    _expect_not_swapped(what, "MultiHeadAttentionWrapper", built, expected)
     heads, head_size = built.arguments["num_heads"], built.arguments["d_out"]
     expect(heads == 2, finding("wrong_head_count", "one_head_of_two_features", what=what, expected_heads=2,
                                heads=heads))

@@ -145,6 +145,14 @@ class Submission:
             raise WorkerCrashed(finding("bad_reply"))
         return reply.get("result"), [str(function) for function in reply["torch_functions"]]
 
+    def count_torch_calls(self, name: str, *args: object, **kwargs: object) -> int:
+        """How many torch functions the student's call ``name(*args)`` makes (each call counted,
+        however often the same function is called)."""
+        reply = self._request("call", name, record_torch_functions=True, args=list(args), kwargs=kwargs)
+        if not isinstance(reply, dict) or type(reply.get("torch_calls")) is not int:
+            raise WorkerCrashed(finding("bad_reply"))
+        return reply["torch_calls"]
+
     def call_then_fill(self, name: str, args: tuple, fill: dict[int, float], **kwargs: object) -> Any:
         """Call ``name``, then fill the listed arguments in place and return the result.
 

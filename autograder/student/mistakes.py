@@ -417,6 +417,16 @@ MISTAKES: dict[str, str] = {
         "torch.dot takes two 1-D vectors only; to compare the query with every row of inputs at"
         " once use a matrix-vector product, inputs @ query."
     ),
+    "cosine_similarity": (
+        "the scores were divided by the lengths of the vectors (a cosine similarity, always"
+        " between -1 and 1): the attention score is the plain dot product, inputs @ query, whose"
+        " size also carries how long the vectors are."
+    ),
+    "hard_coded_size": (
+        "a size was written as a number (the demo's T, say) instead of being read from the input:"
+        " take every size from the tensor itself, x.shape[1] or x.size(-2), so that the code works for"
+        " any number of tokens."
+    ),
     "operands_swapped": (
         "the factors of a matrix product are in the wrong order: in A @ B the last dimension of A"
         " must match the first (for a batch, the second-to-last) of B, so put first the tensor"
@@ -495,6 +505,11 @@ MISTAKES: dict[str, str] = {
     "count_off_by_one": (
         "each position was divided by t instead of t + 1: tokens 0..t are t + 1 tokens, so the"
         " running mean at position t divides the running sum by t + 1."
+    ),
+    "mask_filled_with_plus_inf": (
+        "the hidden positions were filled with +inf instead of -inf: the softmax then computes"
+        " inf - inf, which is nan, in every row that hides a position; fill them with"
+        " float('-inf'), whose exponential is 0."
     ),
     "mask_filled_with_zero": (
         "the hidden scores were set to 0 instead of -inf: after the softmax a score of 0 still gets"

@@ -212,7 +212,8 @@ class ProbeServer:
         if header.get("record_torch_functions"):
             with _TorchFunctionRecorder() as recorder:
                 result = function(*args, **kwargs)
-            return {"result": result, "torch_functions": sorted(recorder.names)[:MAX_RECORDED_FUNCTIONS]}
+            return {"result": result, "torch_functions": sorted(recorder.names)[:MAX_RECORDED_FUNCTIONS],
+                    "torch_calls": recorder.calls}
         if header.get("stand_in_gpu"):  # the device checks: on fake tensors, every device mix refused
             target = self._target(header, decoder)
             modules = [value for value in (target, *args, *kwargs.values()) if isinstance(value, torch.nn.Module)]
@@ -308,13 +309,17 @@ class ProbeServer:
 class _TorchFunctionRecorder(TorchFunctionMode):
     """The names of the torch functions a call makes, however spelled (``torch.softmax``,
     ``Tensor.softmax``, ``F.softmax``, ``torch.ops.aten._softmax`` all reach the mode): the
-    trusted side checks the "from the formula" stages with them (ARCHITECTURE.md, "Fairness")."""
+    trusted side checks the "from the formula" stages with them (ARCHITECTURE.md, "Fairness"), and
+    how many calls it makes: a count that grows with the number of tokens shows a Python loop over
+    them, which the stages that ask for one tensor operation check."""
 
     def __init__(self):
         super().__init__()
         self.names: set[str] = set()
+        self.calls = 0
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.calls += 1
         if len(self.names) < MAX_RECORDED_FUNCTIONS:
             self.names.add(str(getattr(func, "__name__", ""))[:100])
         return func(*args, **(kwargs or {}))

@@ -11,6 +11,8 @@ Some exceptions say exactly which slip was made, once read whole:
 - a keyword the called function does not take (``biass=``, ``dims=``), and the one it does;
 - sizes given to view or reshape that do not multiply to the tensor's number of elements (a
   head size taken from d_in, say): the sizes, and the elements they make and the tensor has;
+- a size in torch's words about shapes that do not fit which the student's code writes as a
+  number where it makes a tensor (``torch.ones(8, 8)`` for the demo's T = 8): a hard-coded size;
 - arguments passed by position in another order than the called class or function takes them
   (``CausalAttention(d_in, d_out, dropout, context_length)``), read from any of the student's
   lines in the traceback, since the error is often raised deep inside the call.
@@ -84,7 +86,7 @@ def slip_in_error(error_type: str, message: str, line: str, sources: Sequence[st
     first), ``sources`` the code of the notebook's definitions."""
     trees = _parsed(sources)
     for reader in (_dim_is_a_size, _misspelt_method, _attribute_typo, _keyword_typo, _view_sizes,
-                   _assigned_none):
+                   _assigned_none, _hard_coded_size):
         slip = reader(error_type, message, line, trees)
         if slip is not None:
             return slip
@@ -274,6 +276,38 @@ def _view_sizes(error_type: str, message: str, line: str, trees) -> Slip | None:
     # not make the tensor, the tensor came out of an earlier step in another shape.
     mistake = None if _MERGE_VIEW.search(line) else "view_sizes_wrong"
     return _slip(mistake, "evidence.view_sizes", shape=shape, asked=asked, size=int(match.group(2)))
+
+
+# -- a size written as a number where a tensor is made ---------------------------------------------
+# torch's ways of saying that two shapes do not fit, and the sizes they quote.
+_SHAPES_DO_NOT_FIT = re.compile(r"must match the size of tensor|shapes cannot be multiplied|size mismatch"
+                                r"|Expected size for first two dimensions|inconsistent tensor size")
+_QUOTED_SIZE = re.compile(r"(?<![\d.])\d+(?![\d.])")
+# The functions that make a tensor of the sizes they are given.
+_TENSOR_MAKERS = frozenset({"ones", "zeros", "empty", "rand", "randn", "full", "eye", "arange"})
+# Sizes from this one on are read as a token count or a width; 1 and 2 are too common to tell.
+_SMALLEST_HARD_CODED = 3
+
+
+def _hard_coded_size(error_type: str, message: str, line: str, trees) -> Slip | None:
+    if error_type != "RuntimeError" or not _SHAPES_DO_NOT_FIT.search(message):
+        return None
+    quoted = {int(size) for size in _QUOTED_SIZE.findall(message)}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and _called(node.func) in _TENSOR_MAKERS):
+                continue
+            for argument in node.args:
+                if (isinstance(argument, ast.Constant) and type(argument.value) is int
+                        and argument.value >= _SMALLEST_HARD_CODED and argument.value in quoted):
+                    return _slip("hard_coded_size", "evidence.hard_coded_size", call=ast.unparse(node),
+                                 size=argument.value)
+    return None
+
+
+def _called(function: ast.expr) -> str:
+    """The name a call calls: ``ones`` of ``torch.ones`` and of ``ones``."""
+    return function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", "")
 
 
 # -- an attribute that holds what a registering method returned: None ------------------------------

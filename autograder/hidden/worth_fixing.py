@@ -1,0 +1,110 @@
+"""What a function stage does that its notebook asks for in words but the grader does not charge.
+
+A correct answer keeps full marks whatever its form (ARCHITECTURE.md, "Fairness"), yet notebook 1
+asks for its scores "without a Python loop", and its demos run where a result keeps its inputs'
+dtype and device and passes gradients back. These checks run the student's function as a GPU and
+autograd would, and record what they find as one note that costs nothing ("Not graded, but worth
+fixing: ..."), so that the student and a reviewer see every fault of a stage:
+
+- a result of another dtype than the inputs' (float32 for float64 inputs: a tensor made without
+  ``dtype=``, ``.float()``, numbers gathered with ``.item()``);
+- a result left on the CPU, or torch refusing to mix devices, for inputs on the stand-in GPU (the
+  worker's fake tensors, ``worker/fake_gpu.py``);
+- no gradient back to an input (``.detach()``, a tensor rebuilt from Python numbers; an input that
+  wrong values ignore is the value tests' fault, and not noted again);
+- torch calls that grow with the number of tokens: a Python loop over them, only where the
+  notebook's text asks for none (``loop``).
+
+A call that raises on the plain inputs raises here too, as in the stage's value tests: there is
+nothing to note about code that does not run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+
+from autograder.findings.finding import Finding, finding
+from autograder.hidden import observations
+from autograder.hidden.compare import TOLERANCES
+from autograder.probes.client import Submission
+from autograder.probes.errors import StudentError
+from autograder.student.reading.error_hints import device_error, mistake_in_error
+
+# The numbers of tokens a loop over them is told by: its torch calls grow from the first to the second.
+LOOP_TOKENS = (3, 9)
+
+
+def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.Tensor, ...],
+                              names: tuple[str, ...], expected: torch.Tensor, call: str,
+                              loop: Callable[[int], tuple[torch.Tensor, ...]] | None = None) -> None:
+    """Note what ``name(*args)`` (float64 tensors on the CPU; ``expected``: the reference's
+    result) does that is worth fixing and not graded: its result's dtype, its device on the
+    stand-in GPU, the gradient back to each argument (``names``, in order) and, given ``loop``
+    (the arguments for a number of tokens), whether its torch calls grow with the number of tokens."""
+    result = student.call(name, *args)
+    if not isinstance(result, torch.Tensor):
+        return  # the value tests say what it returns
+    problems = [*_dtype(result, args[0]), *_device(student, name, args),
+                *_gradient(student, name, args, names, result, expected)]
+    if loop is not None:
+        problems += _python_loop(student, name, loop)
+    if problems:
+        observations.note(finding("note.worth_fixing", call=call, problems=problems))
+
+
+def _dtype(result: torch.Tensor, like: torch.Tensor) -> list[Finding]:
+    if not result.is_floating_point() or result.dtype == like.dtype:
+        return []
+    return [finding("worth_fixing.dtype", actual=result.dtype, expected=like.dtype)]
+
+
+def _device(student: Submission, name: str, args: tuple[torch.Tensor, ...]) -> list[Finding]:
+    """The call on the stand-in GPU: a result left on the CPU, or torch refusing to mix devices.
+    Code the stand-in cannot run (it reads values, ``.item()``) runs on a GPU: nothing to note."""
+    on_gpu = tuple(torch.empty(arg.shape, dtype=arg.dtype, device="meta") for arg in args)
+    try:
+        result = student.call_on_stand_in_gpu(name, *on_gpu)
+    except StudentError as error:
+        return [finding("worth_fixing.device_error")] if device_error(error.type_name, error.message) else []
+    if isinstance(result, torch.Tensor) and result.device.type == "cpu":
+        return [finding("worth_fixing.device")]
+    return []
+
+
+def _gradient(student: Submission, name: str, args: tuple[torch.Tensor, ...], names: tuple[str, ...],
+              result: torch.Tensor, expected: torch.Tensor) -> list[Finding]:
+    """The arguments no gradient reaches: all of them when autograd does not track the result;
+    some, only when the values are right (wrong values that ignore an argument are charged by the
+    value tests, and its missing gradient follows from them)."""
+    if not result.is_floating_point():
+        return []
+    tracked = tuple(arg.detach().clone().requires_grad_() for arg in args)
+    try:
+        grads = student.backward(name, tracked, torch.ones(result.shape, dtype=result.dtype))["arg_grads"]
+    except StudentError as error:
+        if mistake_in_error(name, error.type_name, error.message, error.student_traceback) != "output_not_tracked":
+            return []  # another error: not a gradient cut off, and no concern of this note
+        return [finding("worth_fixing.gradient", arguments=", ".join(names))]
+    cut = [argument for argument, grad in zip(names, grads, strict=False) if grad is None]
+    if not cut or not _right_values(result, expected):
+        return []
+    return [finding("worth_fixing.gradient", arguments=", ".join(cut))]
+
+
+def _right_values(result: torch.Tensor, expected: torch.Tensor) -> bool:
+    """Whether ``result`` is the reference's ``expected``, at float32's precision at least."""
+    rtol, atol = TOLERANCES[torch.float32]
+    return result.shape == expected.shape and torch.allclose(result.double(), expected.double(), rtol=rtol, atol=atol)
+
+
+def _python_loop(student: Submission, name: str, loop: Callable[[int], tuple[torch.Tensor, ...]]) -> list[Finding]:
+    """The torch calls ``name`` makes for more tokens, beside those for fewer: one tensor operation
+    makes as many for both; handling each token on its own (a loop, a comprehension, ``map``)
+    makes more."""
+    short, long = (student.count_torch_calls(name, *loop(tokens)) for tokens in LOOP_TOKENS)
+    if long <= short:
+        return []
+    return [finding("worth_fixing.python_loop", tokens=LOOP_TOKENS[0], calls=short, more_tokens=LOOP_TOKENS[1],
+                    more_calls=long)]
