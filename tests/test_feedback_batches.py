@@ -234,20 +234,27 @@ def test_the_tool_measures_a_batch_and_reports_it(tmp_path):
     (batch / "right.py").write_text("def attention_scores(inputs):\n"
                                     "    return torch.einsum('td,sd->ts', inputs, inputs)\n")
     (batch / "wrong.py").write_text("def attention_scores(inputs):\n    return inputs @ inputs.T / 2\n")
+    (batch / "looped.py").write_text("def attention_scores(inputs):\n"
+                                     "    return torch.stack([inputs @ row for row in inputs]) / 2\n")
     (batch / "manifest.json").write_text(json.dumps([
         {"file": "right.py", "stage": "attention_scores", "assignment": "01_attention_scores", "correct": True,
          "mistake": ""},
         {"file": "wrong.py", "stage": "attention_scores", "assignment": "01_attention_scores", "correct": False,
-         "mistake": "halves every score"}]))
+         "mistake": "halves every score"},
+        {"file": "looped.py", "stage": "attention_scores", "assignment": "01_attention_scores", "correct": False,
+         "mistake": "halves every score, in the Python loop the notebook asks not to write"}]))
     result = subprocess.run([sys.executable, "-m", "autograder.tools.feedback_batch", str(batch), "--out",
                              str(tmp_path / "out")], capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "mistakes 1: caught 1, with a named mistake 1; correct answers 1: at full marks 1" in result.stdout
+    assert "mistakes 2: caught 2, with a named mistake 2; correct answers 1: at full marks 1" in result.stdout
     report = json.loads((tmp_path / "out" / "report.json").read_text())
     wrong = next(case for case in report["cases"] if case["file"] == "wrong.py")
     assert wrong["named"] == ["constant_factor"]
     assert "Every value is 1/2 times the reference's" in wrong["first_failure"]
     assert wrong["also_said"] == []  # the same finding on the other cases is said once, first
+    looped = next(case for case in report["cases"] if case["file"] == "looped.py")
+    assert looped["named"] == ["constant_factor"]
+    assert [said for said in looped["also_said"] if said.startswith("Not graded, but worth fixing")], looped
     table = (tmp_path / "out" / "report.md").read_text()
     assert "| wrong.py | attention_scores | no |" in table
     assert "halves every score" in table
