@@ -68,6 +68,8 @@ CHECKS_OPTION := $(if $(CHECKS_PACKAGE),--checks-package '$(CHECKS_PACKAGE)')
 # SERVICE_URL: the submission service's address, where the released notebooks' submit() sends them.
 SERVICE_URL ?=
 SERVICE_OPTION := $(if $(SERVICE_URL),--service '$(SERVICE_URL)')
+# make release ANSWERS=1: also each notebook's answers, for students once it is closed (docs/instructors/handing-out.md).
+ANSWERS_OPTION := $(if $(filter-out 0,$(ANSWERS)),--answers)
 
 # The public checks' known outputs first: the student package (and so its wheel) carries them.
 assignments: setup
@@ -166,7 +168,7 @@ gpu-check: setup
 # dependencies for grading, as wheels in .whl/ for that machine's Python (GPU_PYTHON).
 GPU_PYTHON ?= 3.12
 GPU_WHEELS := nbformat fastjsonschema jsonschema jsonschema-specifications referencing rpds-py jupyter-core \
-	traitlets platformdirs copydetect
+	traitlets platformdirs copydetect markdown-it-py mdurl
 gpu-wheels: setup
 	$(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: --python-version $(GPU_PYTHON) \
 		--implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
@@ -178,7 +180,7 @@ COURSE ?= course
 
 # What an instructor hands out, per language and notebook, in dist/release/ (docs/instructors/handing-out.md).
 release: student-package
-	$(BIN)/python -m autograder.notebooks.release $(CHECKS_OPTION) $(SERVICE_OPTION)
+	$(BIN)/python -m autograder.notebooks.release $(CHECKS_OPTION) $(SERVICE_OPTION) $(ANSWERS_OPTION)
 
 # The Chinese font the student package ships for its figures, from Debian's fonts-wqy-microhei: run
 # it when a Chinese text uses a character the font lacks (a kit test says so).

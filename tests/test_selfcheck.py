@@ -965,13 +965,15 @@ def test_chinese_findings_leave_no_space_between_characters_where_words_fill_a_t
                                 b="num_heads", index="(0, 1)")
                    for key in messages if key.startswith("is.")]
         templates = [key for key, template in messages.items() if "{expected}" in template or "{got}" in template]
-        assert phrases and templates
+        assert phrases
+        assert templates
         fields = {"what": "x 的和", "name": "W_query", "where": "第 0 行", "call": "f(x)"}
         for key in templates:
             for phrase in phrases:
                 said = catalog.text(key, **fields, expected=phrase, got=phrase)
                 assert not between_han.search(said), said
-        assert catalog.text("values", what="调用之后 f(x) 的输入", expected=catalog.text("is.unchanged"),
-                            got=catalog.text("is.changed")) == "调用之后 f(x) 的输入：期望原来的值，实际得到改动过的值。"
-        assert catalog.text("values", what="w", expected=catalog.text("is.all", value=1), got="[0.5]") == \
-            "w：期望全为 1 的值，实际得到 [0.5]。"
+        input_after = catalog.text("values", what="调用之后 f(x) 的输入", expected=catalog.text("is.unchanged"),
+                                   got=catalog.text("is.changed"))
+        assert input_after == "调用之后 f(x) 的输入：期望原来的值，实际得到改动过的值。"
+        all_ones = catalog.text("values", what="w", expected=catalog.text("is.all", value=1), got="[0.5]")
+        assert all_ones == "w：期望全为 1 的值，实际得到 [0.5]。"

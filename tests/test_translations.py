@@ -48,6 +48,7 @@ from autograder.probes.errors import StudentError
 from autograder.reading.notebook import extract_definitions
 from autograder.records.jobs import GradeOptions
 from autograder.student import language as i18n
+from autograder.student import think_about_it
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 from autograder.student.language import LANGUAGES, TRANSLATIONS, kernel_language, notebook_language
 from autograder.student.mistakes import MISTAKES
@@ -128,6 +129,9 @@ def test_translated_notebook_has_the_english_code_cells_and_ids(language, assign
                                                                             "checksum": None}
         elif ours["cell_type"] == "code":
             assert theirs == ours, f"code cell {ours['id']} differs in {language}"
+        elif think_about_it.question_of(ours):  # a think-about-it answer cell: written in each language
+            assert theirs["metadata"] == ours["metadata"]
+            assert _source(theirs) == think_about_it.answer_cell_source(language)
         else:
             assert theirs["metadata"] == ours["metadata"]
             assert _source(theirs) == "\n".join(catalog[ours["id"]]["markdown"])

@@ -9,9 +9,12 @@ by the student's own code stay as they are.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 
 import jinja2
+from markdown_it import MarkdownIt
+from markupsafe import Markup
 
 from autograder.feedback.moments import shown_moment
 from autograder.findings.finding import Finding
@@ -74,6 +77,25 @@ PAGE_TEXT: dict[str, str] = {
     "behaviour.concatenation": "joining the heads",
     "behaviour.out_proj": "output projection",
     "behaviour.shapes": "output shape",
+    # The solutions, on a page the service shows once the assignment is closed (``Solutions``).
+    "solutions.heading": "Solutions",
+    "solutions.later": (
+        "When the assignment closes, on {time}, this page will also show the reference solution of"
+        " each stage where you lost points, and model answers to the “Think about it” questions."),
+    "solutions.later_unset": (
+        "Once the assignment closes (after its due date, when no one can hand it in any more), this page"
+        " will also show the reference solution of each stage where you lost points, and model answers to"
+        " the “Think about it” questions. Your instructor has not set that time yet."),
+    "solutions.instructor": (
+        "You see this part as an instructor; students see it from {time}, when the assignment closes."),
+    "solutions.instructor_unset": (
+        "You see this part as an instructor. Students see it only once the assignment closes: set a due"
+        " date and, after it, a hard deadline, or stop taking submissions."),
+    "solutions.references": (
+        "The reference solution of each stage where you lost points. Compare it with your own code and"
+        " with what the feedback above found:"),
+    "solutions.no_references": "You lost no points in any stage, so there is no reference code to compare with.",
+    "solutions.questions": "Model answers to the “Think about it” questions:",
     # Gradescope's results (autograder/platforms/gradescope/results.py): what students see there.
     "gradescope.score": "Score: {score} / {max_score}.",
     "gradescope.not_graded": "Your notebook could not be graded ({status}); submit {assignment_id}.ipynb.",
@@ -96,6 +118,52 @@ templates = jinja2.Environment(
     loader=jinja2.PackageLoader("autograder.feedback", "templates"),
     autoescape=True, keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
 )
+
+
+# The model answers are markdown (the masters'): rendered as CommonMark with raw HTML escaped,
+# so that the page stays free of anything but the text's own emphasis, code and lists.
+_MARKDOWN = MarkdownIt("commonmark", {"html": False})
+
+
+@dataclass(frozen=True)
+class Solutions:
+    """What a page served by the service says of the solutions (``autograder/service/answers.py``
+    decides it). While not ``shown``, only when students will see them: ``students_from``, None
+    while that time is not set. Once shown, the reference code of each stage the student lost
+    points on, (stage, code), and each "Think about it" question with its model answer, (question,
+    answer) in the page's language as markdown; ``open_to_students`` is False on an instructor's
+    page before students see them."""
+
+    shown: bool
+    open_to_students: bool
+    students_from: datetime | None = None
+    references: tuple[tuple[str, str], ...] = ()
+    questions: tuple[tuple[str, str], ...] = ()
+
+
+def _markdown(text: str) -> Markup:
+    return Markup(_MARKDOWN.render(text))
+
+
+def _without_heading(markdown: str) -> str:
+    """A question's text without its heading (``### 🤔 Think about it``, in any language)."""
+    lines = markdown.strip().splitlines()
+    return "\n".join(lines[1:] if lines and lines[0].startswith("#") else lines).strip()
+
+
+def _solutions(solutions: Solutions | None, text: Mapping[str, str], zone: tzinfo | None) -> dict | None:
+    """The solutions section as the template shows it: its sentences, and the answers rendered."""
+    if solutions is None:
+        return None
+    when = shown_moment(solutions.students_from, zone or timezone.utc) if solutions.students_from else ""
+    if not solutions.shown:
+        return {"shown": False, "later": text["solutions.later"].format(time=when) if when
+                else text["solutions.later_unset"]}
+    early = "" if solutions.open_to_students else (
+        text["solutions.instructor"].format(time=when) if when else text["solutions.instructor_unset"])
+    return {"shown": True, "early": early, "references": solutions.references,
+            "questions": [(_markdown(_without_heading(question)), _markdown(answer))
+                          for question, answer in solutions.questions]}
 
 
 def page_text(language: str) -> Mapping[str, str]:
@@ -219,11 +287,12 @@ def _score_lines(row: GradedRow, text: Mapping[str, str]) -> list[tuple[str, str
 
 
 def feedback_html(row: GradedRow, zone: tzinfo | None = None, stylesheets: tuple[str, ...] = (),
-                  submission_url: str | None = None) -> str:
+                  submission_url: str | None = None, solutions: Solutions | None = None) -> str:
     """The student's page, in the language of the submitted notebook; times in ``zone`` (the
     service passes the course's), else as ``grade`` read them (the due date's offset). Self-contained
     (its style inline), or, served by the submission service, styled by its ``stylesheets`` (URLs)
-    and headed by links to the service's home and to the submission's page (``submission_url``)."""
+    and headed by links to the service's home and to the submission's page (``submission_url``),
+    and ending with what it may say of the ``solutions``."""
     text = page_text(row.language)
     links = [("/", text["nav.home"]), (submission_url, text["nav.submission"])] if submission_url else []
     return templates.get_template("feedback.html.j2").render(
@@ -235,4 +304,5 @@ def feedback_html(row: GradedRow, zone: tzinfo | None = None, stylesheets: tuple
         score_lines=_score_lines(row, text),
         heading=text["heading"].format(assignment_id=row.assignment_id, student_id=row.student_id),
         not_graded=text["not_graded"].format(status=row.status_text()), stylesheets=stylesheets, links=links,
+        solutions=_solutions(solutions, text, zone),
     )

@@ -3,9 +3,11 @@
 One self-contained page for the instructor (the plots are embedded PNG images): a score
 histogram per notebook, the pass rate of every stage, the named mistakes that came up most
 often, how far into the hints the class went per stage (the highest tier each student opened),
-and what the class predicted before each demo (how many predicted what, against what the demo
-measured). A stage counts as passed by a submission when all its hidden tests passed; a named
-mistake is one that a failed test's finding names. The page is the instructor's, in English.
+what the class predicted before each demo (how many predicted what, against what the demo
+measured), and what each student wrote under each "Think about it" question, to read in class
+(as text: it is the students'). A stage counts as passed by a submission when all its hidden tests
+passed; a named mistake is one that a failed test's finding names. The page is the instructor's,
+in English.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from autograder.feedback.page import templates
 from autograder.findings.render import mistake_texts
 from autograder.records.files import read_outputs, write_atomically
 from autograder.records.results import GradedRow, ordered_assignments
+from autograder.student import think_about_it
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.predictions import answer_text, questions_of
 
@@ -172,6 +175,31 @@ def prediction_summaries(rows: list[GradedRow]) -> list[PredictionSummary]:
     return summaries
 
 
+@dataclass
+class ThinkAnswers:
+    """What the graded submissions wrote under one think-about-it question: each student's answer,
+    by student id (an unanswered question is left out)."""
+
+    question: think_about_it.Question
+    graded: int
+    answers: list[tuple[str, str]]  # (student id, answer)
+
+
+def think_answers(rows: list[GradedRow]) -> list[ThinkAnswers]:
+    """For every think-about-it question of a graded notebook, in notebook order, the answers written."""
+    found = []
+    for assignment_id in _assignments(rows):
+        graded = sorted((row for row in rows if row.assignment_id == assignment_id and row.graded),
+                        key=lambda row: row.student_id)
+        if not graded:
+            continue
+        for question in think_about_it.questions_of(assignment_id):
+            answers = [(row.student_id, answer.text) for row in graded for answer in row.think_answers
+                       if answer.question == question.id]
+            found.append(ThinkAnswers(question, len(graded), answers))
+    return found
+
+
 def _png(figure: Figure) -> str:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=100, metadata={"Software": None})
@@ -231,6 +259,7 @@ def report_html(rows: list[GradedRow]) -> str:
         mistakes=common_mistakes(rows),
         hints=hint_use(rows),
         predictions=prediction_summaries(rows),
+        think_answers=think_answers(rows),
     )
 
 

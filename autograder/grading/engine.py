@@ -32,10 +32,12 @@ from autograder.records.results import (
     RunTrust,
     ScoredTest,
     TestStatus,
+    ThinkAnswer,
     assignment_position,
 )
 from autograder.records.submissions import SubmissionEntry, SubmissionKey
 from autograder.sandbox.layout import MANUAL_SLOT
+from autograder.student import think_about_it
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
 
 ProgressCallback = Callable[[str, str], None]  # (student_id, assignment_id) of a finished submission
@@ -227,7 +229,15 @@ def graded_row(student_id: str, assignment_id: str, record: SubmissionRecord, co
     return GradedRow(student_id, assignment_id, RowStatus(RowKind.GRADED), score, rubric.max_score(assignment_id),
                      tests, tuple(record.load_problems), record.isolation, code.language, run_trust,
                      tuple(code.notes), tuple(devices), hints=hints, predictions=judged,
+                     think_answers=think_answers(assignment_id, code),
                      float32_settings=record.float32_settings)
+
+
+def think_answers(assignment_id: str, code: ExtractedCode) -> tuple[ThinkAnswer, ...]:
+    """The notebook's answers to its think-about-it questions, in its order (none scored)."""
+    answers = code.records.think_answers
+    return tuple(ThinkAnswer(question.id, answers[question.id])
+                 for question in think_about_it.questions_of(assignment_id) if question.id in answers)
 
 
 def learning(assignment_id: str, code: ExtractedCode) -> tuple[tuple[HintUse, ...], tuple[PredictionResult, ...]]:

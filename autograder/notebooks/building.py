@@ -12,9 +12,10 @@ written to assignments/<id>/<id>.ipynb without the cells for the solutions only 
 to its questions, ``autograder.notebooks.solutions_only``), and its translations (the same cells, markdown from
 autograder/locales/, see autograder.notebooks.translation) to assignments/<language>/<id>/<id>.ipynb.
 Each notebook's self-checks cell is written in its language, installing the student package
-from LOCATION (``autograder.notebooks.self_checks_cell``); the masters' copy is refreshed too.
-Beside every notebook goes the file its last cell links to, the full grading rules in its
-language (``autograder.notebooks.grading_rules``).
+from LOCATION (``autograder.notebooks.self_checks_cell``), and so is the cell under each "Think
+about it" question where the student answers (``autograder.student.think_about_it``); the masters'
+copies are refreshed too. Beside every notebook goes the file its last cell links to, the full
+grading rules in its language (``autograder.notebooks.grading_rules``).
 Nothing is written unless every notebook can be. The same solutions always give the same bytes.
 """
 
@@ -35,8 +36,9 @@ from autograder.notebooks.solutions_only import student_cells
 from autograder.notebooks.translation import TranslationError, translated_notebook
 from autograder.paths import ASSIGNMENTS_DIR, DIST_DIR, KIT_ROOT, solution_notebook
 from autograder.platforms.nbgrader_commands import run_nbgrader
+from autograder.student import think_about_it
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
-from autograder.student.language import DEFAULT_LANGUAGE, TRANSLATIONS
+from autograder.student.language import DEFAULT_LANGUAGE, METADATA_KEY, TRANSLATIONS
 
 COURSE_ID = "attention-kit"
 COURSE_DIR = KIT_ROOT / "course"
@@ -61,12 +63,37 @@ def with_self_checks(notebook: nbformat.NotebookNode, language: str, location: s
     return notebook
 
 
+def with_answer_cells(notebook: nbformat.NotebookNode, language: str) -> nbformat.NotebookNode:
+    """``notebook`` with the text of every think-about-it answer cell written for ``language``."""
+    for cell in notebook.cells:
+        if cell.cell_type == "markdown" and think_about_it.question_of(cell) is not None:
+            cell.source = think_about_it.answer_cell_source(language)
+    return notebook
+
+
+def answer_cells_problem(notebook: nbformat.NotebookNode, assignment_id: str) -> str | None:
+    """Why the think-about-it answer cells of a notebook (a master, or the student notebook made from
+    it) do not match its questions in ``autograder/student/think_about_it.py`` (one markdown cell
+    per question, in their order); None when they do."""
+    named = [cell.metadata.get(METADATA_KEY, {}).get(think_about_it.CELL_KEY) for cell in notebook.cells
+             if cell.cell_type == "markdown"]
+    found = [question_id for question_id in named if question_id is not None]
+    expected = [question.id for question in think_about_it.questions_of(assignment_id)]
+    if found == expected:
+        return None
+    return (f"solutions/{assignment_id}: its think-about-it answer cells name {found}, but"
+            f" autograder/student/think_about_it.py lists {expected}: give each question one markdown cell"
+            f' whose metadata is {{"{METADATA_KEY}": {{"{think_about_it.CELL_KEY}": "<question id>"}}}},'
+            " in the same order")
+
+
 def refresh_master(assignment_id: str) -> None:
-    """Rewrite the master's self-checks cell (English, the default location) when it is stale."""
+    """Rewrite the master's self-checks cell (English, the default location) and its answer cells
+    (English) when they are stale."""
     path = solution_notebook(assignment_id)
     notebook = nbformat.read(path, as_version=4)
     before = nbformat.writes(notebook)
-    if nbformat.writes(with_self_checks(notebook, DEFAULT_LANGUAGE)) != before:
+    if nbformat.writes(with_answer_cells(with_self_checks(notebook, DEFAULT_LANGUAGE), DEFAULT_LANGUAGE)) != before:
         nbformat.write(notebook, path)
 
 
@@ -137,7 +164,8 @@ def finish_student_notebook(released: Path, location: str | None = None) -> nbfo
     run-specific, and write the self-checks cell (English, installing from ``location``)."""
     from nbgrader.utils import compute_checksum  # the [nbgrader] extra: main() checks it is there
 
-    notebook = with_self_checks(nbformat.read(released, as_version=4), DEFAULT_LANGUAGE, location)
+    notebook = with_answer_cells(with_self_checks(nbformat.read(released, as_version=4), DEFAULT_LANGUAGE, location),
+                                 DEFAULT_LANGUAGE)
     notebook.cells = student_cells(notebook.cells)
     for cell in notebook.cells:
         if cell.cell_type != "code":
@@ -205,6 +233,9 @@ def _build(out_dir: Path, scratch: Path, course_dir: Path | None, location: str 
     write_course_config(scratch)
     english = {assignment_id: finish_student_notebook(run_generate_assignment(scratch, assignment_id), location)
                for assignment_id in ASSIGNMENTS}
+    mismatched = [answer_cells_problem(notebook, assignment_id) for assignment_id, notebook in english.items()]
+    if any(mismatched):
+        raise BuildError("\n".join(filter(None, mismatched)))
     notebooks = {Path(assignment_id): notebook for assignment_id, notebook in english.items()}
     rules = {DEFAULT_LANGUAGE: grading_rules.rules_markdown(DEFAULT_LANGUAGE)}
     problems = []
@@ -215,8 +246,8 @@ def _build(out_dir: Path, scratch: Path, course_dir: Path | None, location: str 
             problems.append(str(error))
         for assignment_id, notebook in english.items():
             try:
-                notebooks[Path(language, assignment_id)] = with_stubs_in(with_self_checks(
-                    translated_notebook(notebook, language, assignment_id), language, location), language)
+                notebooks[Path(language, assignment_id)] = with_answer_cells(with_stubs_in(with_self_checks(
+                    translated_notebook(notebook, language, assignment_id), language, location), language), language)
             except TranslationError as error:
                 problems.append(str(error))
     if problems:

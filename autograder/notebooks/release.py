@@ -12,6 +12,13 @@ folder beside it, and the student wheel when the notebook installs it from a fil
 same files, for an LMS or a JupyterHub upload. The bundles are made from the committed student
 notebooks, so they never hold a solution, a hidden test or the rubric (a test inspects them);
 the same inputs always give the same bytes.
+
+With ``--answers`` (``make release ANSWERS=1``), and only then, ``dist/release/<language>/answers/``
+also holds each notebook's answers for the students, to hand out once the assignment is closed:
+``<assignment_id>.ipynb``, the notebook with the reference code in its answer cells and each
+"Think about it" question's model answer after it (``autograder.notebooks.model_answers``), its
+self-checks cell as the bundle's (with the wheel beside it, where that cell installs it from).
+They stay out of the bundles and their zips.
 """
 
 from __future__ import annotations
@@ -26,13 +33,15 @@ from pathlib import Path
 import nbformat
 
 from autograder.notebooks import grading_rules, self_checks_cell
-from autograder.notebooks.building import with_self_checks
+from autograder.notebooks.building import with_answer_cells, with_self_checks
+from autograder.notebooks.model_answers import answer_translation_problems, answers_notebook
 from autograder.paths import ASSIGNMENTS_DIR, DIST_DIR
 from autograder.platforms.otter_tests import TESTS_FOLDER
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.student.language import DEFAULT_LANGUAGE, LANGUAGES, METADATA_KEY
 
 RELEASE_DIR = DIST_DIR / "release"
+ANSWERS_FOLDER = "answers"  # beside the bundles of each language, never inside one
 _DATE = (1980, 1, 1, 0, 0, 0)  # zip entries' date: the same files give the same bytes
 
 
@@ -77,9 +86,24 @@ def bundle_files(language: str, assignment_id: str, location: str | None, servic
     return files
 
 
-def write_release(out: Path = RELEASE_DIR, location: str | None = None, service: str | None = None) -> list[Path]:
-    """Write every bundle (folder and zip) under ``out``; returns the zips written."""
+def answers_file(language: str, assignment_id: str, location: str | None) -> bytes:
+    """The answers of ``assignment_id`` in ``language``, as a notebook that installs the student
+    package from ``location`` as the bundles do; ReleaseError when a model answer is not translated."""
+    problems = answer_translation_problems(language, assignment_id) if language != DEFAULT_LANGUAGE else []
+    if problems:
+        raise ReleaseError("the model answers are not all translated: " + "; ".join(problems))
+    notebook = with_answer_cells(with_self_checks(answers_notebook(assignment_id, language), language, location),
+                                 language)
+    return nbformat.writes(notebook).encode("utf-8") + b"\n"
+
+
+def write_release(out: Path = RELEASE_DIR, location: str | None = None, service: str | None = None,
+                  answers: bool = False) -> list[Path]:
+    """Write every bundle (folder and zip) under ``out``, and with ``answers`` the answers of each
+    notebook in ``out/<language>/answers/``; returns the zips written."""
     service = service_address(service) if service else None
+    answer_files = {(language, assignment_id): answers_file(language, assignment_id, location)
+                    for language in LANGUAGES for assignment_id in ASSIGNMENTS} if answers else {}
     shutil.rmtree(out, ignore_errors=True)
     zips = []
     for language in LANGUAGES:
@@ -94,6 +118,14 @@ def write_release(out: Path = RELEASE_DIR, location: str | None = None, service:
                 for name, data in sorted(files.items()):
                     archive.writestr(zipfile.ZipInfo(f"{assignment_id}/{name}", _DATE), data)
             zips.append(archive_path)
+    for (language, assignment_id), data in answer_files.items():
+        folder = out / language / ANSWERS_FOLDER
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{assignment_id}.ipynb").write_bytes(data)
+        rules = student_notebook_folder(language, assignment_id) / grading_rules.FILE_NAME  # its last cell links to it
+        shutil.copyfile(rules, folder / grading_rules.FILE_NAME)
+        if location is None:  # the notebook installs the wheel from beside itself, as the bundles' do
+            shutil.copyfile(DIST_DIR / self_checks_cell.wheel_name(), folder / self_checks_cell.wheel_name())
     return zips
 
 
@@ -105,14 +137,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--service", metavar="URL",
                         help="the submission service's address, where the notebooks' submit() sends them"
                              " (default: none; students then set KIT_SERVICE_URL)")
+    parser.add_argument("--answers", action="store_true",
+                        help="also write each notebook with its reference code and model answers, for students once"
+                             f" the assignment is closed, into <out>/<language>/{ANSWERS_FOLDER}/ (not in the bundles)")
     parser.add_argument("--out", type=Path, default=RELEASE_DIR, help=f"default: {RELEASE_DIR}")
     args = parser.parse_args(argv)
     try:
-        zips = write_release(args.out, args.checks_package, args.service)
+        zips = write_release(args.out, args.checks_package, args.service, args.answers)
     except ReleaseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     print(f"wrote {len(zips)} bundles (a folder and a zip per language and notebook) into {args.out}")
+    if args.answers:
+        print(f"and the answers of every notebook into {args.out}/<language>/{ANSWERS_FOLDER}/: hand them out only"
+              " once the assignment is closed")
     return 0
 
 

@@ -8,8 +8,10 @@ every markdown cell to its translated text and to a hash of the English text it 
     {"intro": {"en_hash": "3f2a...", "markdown": ["# 作业 1 · ...", "", "..."]}}
 
 Code cells, cell ids and cell metadata stay exactly as in the English notebook; the notebook's
-metadata gains ``attention_kit.language``. When a master's markdown changes, its hash no longer
-matches, and the build stops until the translation is updated: a catalog cannot go stale silently.
+metadata gains ``attention_kit.language``. The think-about-it answer cells are not in the catalogs:
+``make assignments`` writes them in each language (``autograder.student.think_about_it``). When a
+master's markdown changes, its hash no longer matches, and the build stops until the translation
+is updated: a catalog cannot go stale silently.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from autograder.paths import KIT_ROOT, LOCALES_DIR, solution_notebook
 from autograder.reading.notebook import cell_source
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.student.language import METADATA_KEY, TRANSLATIONS, CatalogError, catalog_path, load_catalog
+from autograder.student.think_about_it import question_of
 
 
 class TranslationError(Exception):
@@ -37,9 +40,10 @@ def english_hash(markdown: str) -> str:
 
 
 def _markdown_cells(notebook: dict) -> dict[str, str]:
-    """The markdown that students read, by cell id (answers for the solutions only are not translated)."""
+    """The markdown that students read, by cell id (answers for the solutions only are not translated,
+    and the think-about-it answer cells are written in each language by the build)."""
     return {cell["id"]: cell_source(cell) for cell in student_cells(notebook["cells"])
-            if cell["cell_type"] == "markdown"}
+            if cell["cell_type"] == "markdown" and question_of(cell) is None}
 
 
 def translation_problems(notebook: dict, language: str, assignment_id: str) -> list[str]:
@@ -78,7 +82,7 @@ def translated_notebook(notebook: nbformat.NotebookNode, language: str, assignme
     catalog = load_catalog(language, assignment_id, LOCALES_DIR)
     translated = copy.deepcopy(notebook)
     for cell in translated.cells:
-        if cell.cell_type == "markdown":
+        if cell.cell_type == "markdown" and question_of(cell) is None:
             cell.source = "\n".join(catalog[cell.id]["markdown"])
     translated.metadata[METADATA_KEY] = {"language": language}
     return translated

@@ -12,6 +12,7 @@ import nbformat
 
 from autograder.paths import solution_notebook, student_notebook
 from autograder.reading.notebook import cell_source
+from autograder.student.think_about_it import question_of
 
 _SOLUTION_REGION = re.compile(r"( *)### BEGIN SOLUTION\n.*?### END SOLUTION\n?", re.DOTALL)
 
@@ -47,6 +48,14 @@ def with_replacement(notebook: dict, stage: str, old: str, new: str) -> dict:
     if old not in source:
         raise ValueError(f"{old!r} does not occur in the answer cell of {stage}")
     return with_answer(notebook, stage, source.replace(old, new))
+
+
+def with_think_answer(notebook: dict, question_id: str, source: str) -> dict:
+    """A copy of ``notebook`` whose answer cell for the think-about-it question ``question_id`` holds ``source``."""
+    changed = copy.deepcopy(notebook)
+    [cell] = [cell for cell in changed["cells"] if question_of(cell) == question_id]
+    cell["source"] = source
+    return changed
 
 
 def with_cell(notebook: dict, source: str, outputs: list | None = None) -> dict:

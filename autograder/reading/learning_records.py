@@ -1,5 +1,6 @@
-"""What a submitted notebook says about how its student learned: the hint tiers opened and the
-predictions made, read from the notebook without running it.
+"""What a submitted notebook says about how its student learned: the hint tiers opened, the
+predictions made and the answers to the "Think about it" questions, read from the notebook without
+running it.
 
 - **Hints.** ``hint("<stage>", tier)`` shows its text as an output whose metadata records the
   stage and tier (``autograder.student.records``); a call whose arguments are written out counts
@@ -17,19 +18,24 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from autograder.student import think_about_it
 from autograder.student.predictions import QUESTIONS, answer_fields, problems
 from autograder.student.records import RECORD_KEY, TIERS
+from autograder.worker.text import clean_text
 
 MAX_CELL_CHARS = 200_000  # as the definitions' reader: a longer cell is not read
+MAX_ANSWER_CHARS = 3000  # a think-about-it answer is a few sentences; a longer one is cut, with an ellipsis
 
 
 @dataclass
 class LearningRecords:
-    """The highest hint tier opened per stage, and the answer written per prediction (None when
-    the call is there but its answer is not a well-formed literal)."""
+    """The highest hint tier opened per stage, the answer written per prediction (None when
+    the call is there but its answer is not a well-formed literal), and the answer written per
+    think-about-it question (only those answered)."""
 
     hint_tiers: dict[str, int] = field(default_factory=dict)
     predictions: dict[str, dict | None] = field(default_factory=dict)
+    think_answers: dict[str, str] = field(default_factory=dict)
 
 
 def _source(cell: dict) -> str:
@@ -76,10 +82,23 @@ def _prediction(call: ast.Call) -> tuple[str, dict | None] | None:
     return question.id, (given if not problems(question, given) else None)
 
 
+def _keep_think_answer(records: LearningRecords, cell: dict) -> None:
+    question_id = think_about_it.question_of(cell)
+    source = _source(cell)
+    if question_id is None or question_id in records.think_answers or len(source) > MAX_CELL_CHARS:
+        return
+    answer = think_about_it.answer_text(source)
+    if answer:
+        records.think_answers[question_id] = clean_text(answer, MAX_ANSWER_CHARS)
+
+
 def learning_records(notebook: dict, stages: list[str]) -> LearningRecords:
-    """The hint tiers (for ``stages``) and the predictions that ``notebook`` (parsed JSON) records."""
+    """The hint tiers (for ``stages``), the predictions and the think-about-it answers that
+    ``notebook`` (parsed JSON) records."""
     records, stage_set = LearningRecords(), set(stages)
     for cell in notebook.get("cells", []):
+        if isinstance(cell, dict) and cell.get("cell_type") == "markdown":
+            _keep_think_answer(records, cell)
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         for output in cell.get("outputs", []) if isinstance(cell.get("outputs"), list) else []:

@@ -243,6 +243,15 @@ class PredictionResult:
 
 
 @dataclass(frozen=True)
+class ThinkAnswer:
+    """What a student wrote under a "Think about it" question (``autograder.student.think_about_it``):
+    for the instructor to read, never scored."""
+
+    question: str
+    text: str
+
+
+@dataclass(frozen=True)
 class GradedRow:
     """One (student, assignment) row: grades.csv's line and the results JSON's content."""
 
@@ -262,6 +271,7 @@ class GradedRow:
     adjustments: tuple[Adjustment, ...] = ()
     hints: tuple[HintUse, ...] = ()  # the hint tiers opened, in stage order
     predictions: tuple[PredictionResult, ...] = ()  # every question of the notebook, judged
+    think_answers: tuple[ThinkAnswer, ...] = ()  # the think-about-it questions answered, in notebook order
     float32_settings: Mapping[str, str] = field(default_factory=dict)  # what the references ran under
 
     @property
@@ -342,6 +352,7 @@ class GradedRow:
             "hint_tiers": {use.stage: use.tier for use in self.hints},
             "predictions": [prediction.to_json() for prediction in self.predictions],
             "predictions_score": self.predictions_score,
+            "think_answers": {answer.question: answer.text for answer in self.think_answers},
             **({"float32_settings": dict(self.float32_settings)} if self.float32_settings else {}),
         }
 
@@ -372,6 +383,8 @@ class GradedRow:
                        hints=tuple(HintUse(str(stage), int(tier))
                                    for stage, tier in data.get("hint_tiers", {}).items()),
                        predictions=tuple(PredictionResult.from_json(item) for item in data.get("predictions", [])),
+                       think_answers=tuple(ThinkAnswer(str(question), str(text))
+                                           for question, text in data.get("think_answers", {}).items()),
                        float32_settings={str(key): str(value)
                                          for key, value in (data.get("float32_settings") or {}).items()})
         except (KeyError, TypeError, ValueError, FindingFormatError) as error:

@@ -49,6 +49,7 @@ from autograder.student.predictions import MESSAGES as PREDICTION_MESSAGES
 from autograder.student.selfcheck.catalog import MESSAGES as SELFCHECK_MESSAGES
 from autograder.student.selfcheck.hints import TIER_TEXTS
 from autograder.student.submitting import MESSAGES as SUBMIT_MESSAGES
+from autograder.student.think_about_it import WORDS as THINK_ABOUT_IT_WORDS
 
 
 class MessageCatalog(NamedTuple):
@@ -64,6 +65,7 @@ CATALOGS: dict[str, MessageCatalog] = {
     "predictions": MessageCatalog(STUDENT_LOCALES_DIR, PREDICTION_MESSAGES),
     "hints": MessageCatalog(STUDENT_LOCALES_DIR, TIER_TEXTS),
     "submit": MessageCatalog(STUDENT_LOCALES_DIR, SUBMIT_MESSAGES),
+    "think_about_it": MessageCatalog(STUDENT_LOCALES_DIR, THINK_ABOUT_IT_WORDS),
     "feedback": MessageCatalog(LOCALES_DIR, PAGE_TEXT),
     "findings": MessageCatalog(LOCALES_DIR, SENTENCES),
     "self_checks_cell": MessageCatalog(LOCALES_DIR, SELF_CHECKS_CELL_WORDS),

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from autograder.feedback.moments import offset_label
 from autograder.service import gradebook, queue
+from autograder.service.answers import students_from
 from autograder.service.lti import roster
 from autograder.service.lti.passback import queue_scores, retry_now
 from autograder.service.matrix import SORTS, AssignmentSummary, chosen_rows, class_matrix, page_of
@@ -99,7 +100,7 @@ def policy(request, assignment_id: str):
         refusals = {name: " ".join(messages) for name, messages in form.refusals().items()}
     return page(request, "instructor/policy.html", {
         "policy": current, "values": values, "refusals": refusals, "visibilities": Visibility.choices,
-        "countings": Counting.choices,
+        "countings": Counting.choices, "solutions_from": moment(students_from(current)),
         "zone_note": say(request, "policy.zone", zone=str(zone), offset=offset_label(datetime.now(zone)))},
         status=400 if refusals else 200)
 

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from autograder.feedback.page import feedback_html
 from autograder.service import accounts, metrics, queue
+from autograder.service.answers import solutions_for
 from autograder.service.models import (
     ApiToken,
     GradingState,
@@ -211,13 +212,16 @@ def _gradebook_text(request, submission: Submission) -> str:
 
 @student_required
 def submission_feedback(request, submission_id: int):
-    """The kit's own feedback page, in the notebook's language (only when the policy shows it)."""
+    """The kit's own feedback page, in the notebook's language (only when the policy shows it),
+    ending with the solutions once the assignment is closed (``service/answers.py``)."""
     submission = own_submission(request, submission_id)
     result = result_of(submission)
     if result["row"] is None or (result["seen"] != Visibility.EVERYTHING and not request.user.is_staff):
         raise Http404
+    solutions = solutions_for(result["row"], policy_for(submission.assignment_id), timezone.now(),
+                              instructor=request.user.is_staff)
     return HttpResponse(feedback_html(result["row"], settings.CONFIG.time_zone, STYLESHEET_URLS,
-                                      submission_url=f"/submissions/{submission.id}"),
+                                      submission_url=f"/submissions/{submission.id}", solutions=solutions),
                         content_type="text/html; charset=utf-8")
 
 

@@ -350,7 +350,8 @@ def tier_text(stage: str, tier: int) -> str:
 
 # A space between two Chinese characters (or their punctuation): what a field's own text leaves
 # where a template set it apart from code or numbers ("期望 {expected}" filled with words).
-_SPACE_BETWEEN_HAN = re.compile(r"(?<=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])[ \t]+(?=[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef])")
+_HAN = r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]"  # Chinese characters and their punctuation
+_SPACE_BETWEEN_HAN = re.compile(rf"(?<={_HAN})[ \t]+(?={_HAN})")
 
 
 def text(key: str, **fields) -> str:
