@@ -119,19 +119,19 @@ def test_every_section_of_the_rules_is_translated(language):
 def test_a_changed_or_new_english_section_stops_the_translation(monkeypatch, tmp_path):
     english = grading_rules.ENGLISH_RULES.read_text(encoding="utf-8")
     changed = tmp_path / "rules.md"
-    changed.write_text(english.replace("## Predictions and hints\n", "## Predictions and hints\n\nA new rule.\n")
+    changed.write_text(english.replace("## What scores nothing\n", "## What scores nothing\n\nA new rule.\n")
                        + "\n## Notebook 5: transformers\n\n- New.\n", encoding="utf-8")
     monkeypatch.setattr(grading_rules, "ENGLISH_RULES", changed)
     monkeypatch.setattr(grading_rules, "KIT_ROOT", tmp_path)
     problems = grading_rules.translation_problems("zh")
-    new_text = grading_rules.english_sections()["predictions-and-hints"]
+    new_text = grading_rules.english_sections()["what-scores-nothing"]
     assert problems == [
-        "autograder/locales/zh/grading_rules.json: section 'predictions-and-hints' changed in rules.md since it"
+        "autograder/locales/zh/grading_rules.json: section 'what-scores-nothing' changed in rules.md since it"
         f' was translated: update the translation, then set "en_hash" to "{english_hash(new_text)}"',
         "autograder/locales/zh/grading_rules.json: section 'notebook-5-transformers' has no translation"
         f' (add {{"en_hash": "{english_hash(grading_rules.english_sections()["notebook-5-transformers"])}",'
         ' "markdown": [...]})']
-    with pytest.raises(TranslationError, match="predictions-and-hints"):
+    with pytest.raises(TranslationError, match="what-scores-nothing"):
         grading_rules.rules_markdown("zh")
     assert grading_rules.rules_markdown("en") == changed.read_text(encoding="utf-8")
 
