@@ -8,6 +8,7 @@ import nbformat
 import pytest
 
 from autograder.notebooks import building as build_assignments
+from autograder.notebooks import grading_rules
 from autograder.notebooks.building import build
 from autograder.paths import ASSIGNMENTS_DIR
 from autograder.student.curriculum import ASSIGNMENTS
@@ -28,6 +29,10 @@ def test_committed_assignments_are_regenerated_byte_for_byte(tmp_path, capsys):
         relative = path.relative_to(tmp_path / "assignments")
         assert path.read_bytes() == (ASSIGNMENTS_DIR / relative).read_bytes(), (
             f"assignments/{relative} is stale: run `make assignments`"
+        )
+        rules = relative.parent / grading_rules.FILE_NAME  # the file the notebook's last cell links to
+        assert (path.parent / grading_rules.FILE_NAME).read_bytes() == (ASSIGNMENTS_DIR / rules).read_bytes(), (
+            f"assignments/{rules} is stale: run `make assignments`"
         )
 
 

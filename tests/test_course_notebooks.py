@@ -152,6 +152,21 @@ def test_questions_are_answered_in_the_solutions_only(assignment):
         assert "**Answer.**" not in nbformat.writes(notebook), language
 
 
+_GRADING_MECHANICS = re.compile(r"\bgrad(er|ed|ing)\b|\bdemos?\b|\bhooks?\b|\bchecks?\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_docstrings_students_read_speak_of_attention_not_of_grading(assignment):
+    """The docstrings of the answer cells and the given cells state a contract (attributes, shapes,
+    errors); how the grader or a demo uses the code is no part of it (issue 41)."""
+    for cell in _cells(solution_notebook(assignment)):
+        if cell.cell_type != "code" or "nbgrader" not in cell.metadata:
+            continue
+        for node in ast.walk(ast.parse(cell.source)):
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and ast.get_docstring(node):
+                assert not _GRADING_MECHANICS.search(ast.get_docstring(node)), (cell.id, ast.get_docstring(node))
+
+
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_the_grading_contract_comes_last_with_one_pointer_on_top(assignment):
     cells = _cells(solution_notebook(assignment))

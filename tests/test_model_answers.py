@@ -123,6 +123,7 @@ def test_release_writes_answers_only_when_asked_and_never_into_a_bundle(tmp_path
     release.write_release(tmp_path / "answers", PACKAGE, answers=True)
     plain, answered = _files(tmp_path / "plain"), _files(tmp_path / "answers")
     answer_files = {f"{language}/answers/{assignment}.ipynb" for language, assignment in NOTEBOOKS}
+    answer_files |= {f"{language}/answers/grading-rules.md" for language, _ in NOTEBOOKS}  # their last cells link to it
     assert set(answered) == set(plain) | answer_files  # the bundles as they were, the answers beside them
     assert all(answered[name] == data for name, data in plain.items())
     given = "".join((ASSIGNMENTS_DIR / assignment / f"{assignment}.ipynb").read_text(encoding="utf-8")

@@ -22,6 +22,7 @@ from platform_class import ASSIGNMENT, complete_notebook, graded_class, wrong_di
 from autograder import cli
 from autograder.grading.discovery import discover
 from autograder.notebooks import building as build_assignments
+from autograder.notebooks import grading_rules
 from autograder.notebooks.building import COURSE_ID
 from autograder.notebooks.self_checks_cell import wheel_name
 from autograder.notebooks.variants import notebook_text
@@ -89,6 +90,7 @@ def course(tmp_path_factory) -> Course:
 def test_release_hands_out_the_student_notebook_and_the_student_package(course):
     released = course.exchange / COURSE_ID / "outbound" / ASSIGNMENT
     assert (released / f"{ASSIGNMENT}.ipynb").read_bytes() == course.student_notebook.read_bytes()
+    assert (released / grading_rules.FILE_NAME).read_text(encoding="utf-8") == grading_rules.rules_markdown("en")
     assert (released / wheel_name()).read_bytes() == b"the student package"  # beside it, where the notebook looks
 
 

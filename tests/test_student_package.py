@@ -282,6 +282,7 @@ def test_release_bundles_hold_the_notebook_tests_and_wheel_and_nothing_secret(bu
             names = set(archive.namelist())
             assert f"{assignment_id}/{assignment_id}.ipynb" in names
             assert f"{assignment_id}/{built['wheel'].name}" in names
+            assert f"{assignment_id}/grading-rules.md" in names  # the notebook's last cell links to it
             assert {f"{assignment_id}/tests/{stage}.py" for stage in STAGES_BY_ASSIGNMENT[assignment_id]} <= names
             for name in names:
                 text = archive.read(name).decode("utf-8", "replace")

@@ -14,7 +14,8 @@ autograder/locales/, see autograder.notebooks.translation) to assignments/<langu
 Each notebook's self-checks cell is written in its language, installing the student package
 from LOCATION (``autograder.notebooks.self_checks_cell``), and so is the cell under each "Think
 about it" question where the student answers (``autograder.student.think_about_it``); the masters'
-copies are refreshed too.
+copies are refreshed too. Beside every notebook goes the file its last cell links to, the full
+grading rules in its language (``autograder.notebooks.grading_rules``).
 Nothing is written unless every notebook can be. The same solutions always give the same bytes.
 """
 
@@ -30,7 +31,7 @@ from pathlib import Path
 import nbformat
 
 from autograder import extras
-from autograder.notebooks import self_checks_cell
+from autograder.notebooks import grading_rules, self_checks_cell
 from autograder.notebooks.solutions_only import student_cells
 from autograder.notebooks.translation import TranslationError, translated_notebook
 from autograder.paths import ASSIGNMENTS_DIR, DIST_DIR, KIT_ROOT, solution_notebook
@@ -119,9 +120,10 @@ def unguarded_demos(notebook: nbformat.NotebookNode, assignment_id: str) -> list
 
 def write_course_config(course_dir: Path) -> None:
     """A minimal nbgrader course directory: the config file and source/<id>/<id>.ipynb, with the
-    student wheel beside each notebook when it is built (``make student-package``), so that
-    `nbgrader release_assignment` hands students everything they need."""
+    grading rules beside each notebook, and the student wheel when it is built (``make
+    student-package``), so that `nbgrader release_assignment` hands students everything they need."""
     course_dir.mkdir(parents=True, exist_ok=True)
+    rules = grading_rules.rules_markdown(DEFAULT_LANGUAGE)
     config = (
         "# Written by autograder/notebooks/building.py; regenerated on every build.\n"
         "c = get_config()  # noqa: F821 (provided by nbgrader when it loads this file)\n"
@@ -137,6 +139,7 @@ def write_course_config(course_dir: Path) -> None:
         target = course_dir / "source" / assignment_id / f"{assignment_id}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source, target)
+        (target.parent / grading_rules.FILE_NAME).write_text(rules, encoding="utf-8")
         wheel = DIST_DIR / self_checks_cell.wheel_name()
         if wheel.is_file():
             shutil.copyfile(wheel, target.parent / wheel.name)
@@ -234,8 +237,13 @@ def _build(out_dir: Path, scratch: Path, course_dir: Path | None, location: str 
     if any(mismatched):
         raise BuildError("\n".join(filter(None, mismatched)))
     notebooks = {Path(assignment_id): notebook for assignment_id, notebook in english.items()}
+    rules = {DEFAULT_LANGUAGE: grading_rules.rules_markdown(DEFAULT_LANGUAGE)}
     problems = []
     for language in TRANSLATIONS:
+        try:
+            rules[language] = grading_rules.rules_markdown(language)
+        except TranslationError as error:
+            problems.append(str(error))
         for assignment_id, notebook in english.items():
             try:
                 notebooks[Path(language, assignment_id)] = with_answer_cells(with_stubs_in(with_self_checks(
@@ -243,8 +251,8 @@ def _build(out_dir: Path, scratch: Path, course_dir: Path | None, location: str 
             except TranslationError as error:
                 problems.append(str(error))
     if problems:
-        raise BuildError("the translations do not cover the masters' markdown; nothing was written:\n"
-                         + "\n".join(problems))
+        raise BuildError("the translations do not cover the masters' markdown and the grading rules;"
+                         " nothing was written:\n" + "\n".join(problems))
     if course_dir is not None:
         _install_course(course_dir, scratch, english)
     written = []
@@ -252,8 +260,11 @@ def _build(out_dir: Path, scratch: Path, course_dir: Path | None, location: str 
         target = out_dir / folder / f"{folder.name}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(notebook, target)
+        language = folder.parts[0] if len(folder.parts) > 1 else DEFAULT_LANGUAGE  # <language>/<id>, or <id>
+        (target.parent / grading_rules.FILE_NAME).write_text(rules[language], encoding="utf-8")
         written.append(target)
-        print(f"generated {target.relative_to(out_dir.parent)}", flush=True)
+        print(f"generated {target.relative_to(out_dir.parent)} and the {grading_rules.FILE_NAME} beside it",
+              flush=True)
     return written
 
 

@@ -6,8 +6,9 @@ For every language and assignment, ``dist/release/<language>/<assignment_id>/`` 
 student notebook (its self-checks cell installing the student package from LOCATION, and with
 ``--service`` the submission service's address in its metadata, ``attention_kit.service``,
 where the notebook's ``submit()`` sends it), the
-otter ``tests/`` folder beside it, and the student wheel when the notebook installs it from a
-file beside itself (the default). ``dist/release/<language>/<assignment_id>.zip`` holds the
+full grading rules that its last cell links to (``grading-rules.md``), the otter ``tests/``
+folder beside it, and the student wheel when the notebook installs it from a file beside itself
+(the default). ``dist/release/<language>/<assignment_id>.zip`` holds the
 same files, for an LMS or a JupyterHub upload. The bundles are made from the committed student
 notebooks, so they never hold a solution, a hidden test or the rubric (a test inspects them);
 the same inputs always give the same bytes.
@@ -31,7 +32,7 @@ from pathlib import Path
 
 import nbformat
 
-from autograder.notebooks import self_checks_cell
+from autograder.notebooks import grading_rules, self_checks_cell
 from autograder.notebooks.building import with_answer_cells, with_self_checks
 from autograder.notebooks.model_answers import answer_translation_problems, answers_notebook
 from autograder.paths import ASSIGNMENTS_DIR, DIST_DIR
@@ -71,6 +72,10 @@ def bundle_files(language: str, assignment_id: str, location: str | None, servic
     if service:
         notebook.metadata.setdefault(METADATA_KEY, {})["service"] = service
     files = {f"{assignment_id}.ipynb": nbformat.writes(notebook).encode("utf-8") + b"\n"}
+    rules = folder / grading_rules.FILE_NAME  # the notebook's last cell links to it
+    if not rules.is_file():
+        raise ReleaseError(f"{rules} is missing: run `make assignments` first")
+    files[rules.name] = rules.read_bytes()
     for test in sorted((folder / TESTS_FOLDER).glob("*.py")):
         files[f"{TESTS_FOLDER}/{test.name}"] = test.read_bytes()
     if location is None:  # the notebook installs the wheel from beside itself
@@ -117,6 +122,8 @@ def write_release(out: Path = RELEASE_DIR, location: str | None = None, service:
         folder = out / language / ANSWERS_FOLDER
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{assignment_id}.ipynb").write_bytes(data)
+        rules = student_notebook_folder(language, assignment_id) / grading_rules.FILE_NAME  # its last cell links to it
+        shutil.copyfile(rules, folder / grading_rules.FILE_NAME)
         if location is None:  # the notebook installs the wheel from beside itself, as the bundles' do
             shutil.copyfile(DIST_DIR / self_checks_cell.wheel_name(), folder / self_checks_cell.wheel_name())
     return zips

@@ -48,22 +48,29 @@ def _markdown_cells(notebook: dict) -> dict[str, str]:
 
 def translation_problems(notebook: dict, language: str, assignment_id: str) -> list[str]:
     """What keeps ``notebook`` (the English one) from being translated; empty when nothing does."""
-    where = catalog_path(language, assignment_id, LOCALES_DIR).relative_to(KIT_ROOT)
+    return catalog_problems(_markdown_cells(notebook), language, assignment_id)
+
+
+def catalog_problems(english: dict[str, str], language: str, name: str, part: str = "markdown cell",
+                     master: str = "the master") -> list[str]:
+    """What keeps the catalog ``name`` of ``language`` from translating ``english`` (markdown by
+    id: the cells of a master notebook, or the sections of another text); empty when nothing does."""
+    where = catalog_path(language, name, LOCALES_DIR).relative_to(KIT_ROOT)
     try:
-        catalog = load_catalog(language, assignment_id, LOCALES_DIR)
+        catalog = load_catalog(language, name, LOCALES_DIR)
     except CatalogError as error:
         return [str(error)]
     problems = []
-    for cell_id, english in _markdown_cells(notebook).items():
-        entry = catalog.get(cell_id)
+    for part_id, text in english.items():
+        entry = catalog.get(part_id)
         if not isinstance(entry, dict) or not isinstance(entry.get("markdown"), list):
-            problems.append(f"{where}: markdown cell {cell_id!r} has no translation"
-                            f' (add {{"en_hash": "{english_hash(english)}", "markdown": [...]}})')
-        elif entry.get("en_hash") != english_hash(english):
-            problems.append(f"{where}: markdown cell {cell_id!r} changed in the master since it was"
-                            f' translated: update the translation, then set "en_hash" to "{english_hash(english)}"')
-    for cell_id in sorted(set(catalog) - set(_markdown_cells(notebook))):
-        problems.append(f"{where}: {cell_id!r} is not a markdown cell of the master any more: remove it")
+            problems.append(f"{where}: {part} {part_id!r} has no translation"
+                            f' (add {{"en_hash": "{english_hash(text)}", "markdown": [...]}})')
+        elif entry.get("en_hash") != english_hash(text):
+            problems.append(f"{where}: {part} {part_id!r} changed in {master} since it was"
+                            f' translated: update the translation, then set "en_hash" to "{english_hash(text)}"')
+    for part_id in sorted(set(catalog) - set(english)):
+        problems.append(f"{where}: {part_id!r} is not a {part} of {master} any more: remove it")
     return problems
 
 
@@ -82,16 +89,20 @@ def translated_notebook(notebook: nbformat.NotebookNode, language: str, assignme
 
 
 def main() -> int:
-    """List every missing or stale translation of the masters' markdown."""
+    """List every missing or stale translation of the masters' markdown and of the grading rules."""
+    from autograder.notebooks import grading_rules  # which builds on this module
+
     problems = []
     for assignment_id in ASSIGNMENTS:
         master = nbformat.read(solution_notebook(assignment_id), as_version=4)
         for language in TRANSLATIONS:
             problems += translation_problems(master, language, assignment_id)
+    for language in TRANSLATIONS:
+        problems += grading_rules.translation_problems(language)
     for problem in problems:
         print(problem)
     if not problems:
-        print(f"every markdown cell is translated into {', '.join(TRANSLATIONS)}")
+        print(f"every markdown cell and the grading rules are translated into {', '.join(TRANSLATIONS)}")
     return 1 if problems else 0
 
 
