@@ -134,14 +134,15 @@ def _released_notebooks(assignment: str) -> dict[str, nbformat.NotebookNode]:
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_questions_are_answered_in_the_solutions_only(assignment):
-    """Three or four questions per notebook, each followed in the master by its answer, which no
-    student notebook holds, in any language."""
+    """Three or four questions per notebook, each followed in the master, before the next question
+    (the student's own answer cell comes between), by its answer, which no student notebook holds,
+    in any language."""
     cells = _cells(solution_notebook(assignment))
     questions = [index for index, cell in enumerate(cells) if cell.id.startswith("question-")]
     assert 3 <= len(questions) <= 4
-    for index in questions:
-        answer = cells[index + 1]
-        assert is_solutions_only(answer), f"{cells[index].id} is not followed by its answer"
+    for index, following in zip(questions, [*questions[1:], len(cells)]):
+        answer = next((cell for cell in cells[index + 1:following] if is_solutions_only(cell)), None)
+        assert answer is not None, f"{cells[index].id} is not followed by its answer"
         assert answer.source.startswith("**Answer.**")
     answers = {cell.id for cell in cells if is_solutions_only(cell)}
     assert len(answers) == len(questions)
