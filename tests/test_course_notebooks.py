@@ -140,7 +140,7 @@ def test_questions_are_answered_in_the_solutions_only(assignment):
     cells = _cells(solution_notebook(assignment))
     questions = [index for index, cell in enumerate(cells) if cell.id.startswith("question-")]
     assert 3 <= len(questions) <= 4
-    for index, following in zip(questions, [*questions[1:], len(cells)]):
+    for index, following in zip(questions, [*questions[1:], len(cells)], strict=True):
         answer = next((cell for cell in cells[index + 1:following] if is_solutions_only(cell)), None)
         assert answer is not None, f"{cells[index].id} is not followed by its answer"
         assert answer.source.startswith("**Answer.**")
