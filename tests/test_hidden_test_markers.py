@@ -45,7 +45,8 @@ def test_rubric_gives_points_to_exactly_the_hidden_tests(assignment_id):
     tests = hidden_test_functions(assignment_id)
     assert sorted(set(tests) - set(points)) == [], "hidden tests without points in rubric.toml"
     assert sorted(set(points) - set(tests)) == [], "rubric.toml entries without a hidden test"
-    assert all(value > 0 and value == int(value) for value in points.values())
+    # A whole number of points for every test; none only for a note worth fixing (ARCHITECTURE.md, "Fairness").
+    assert all(value == int(value) and (value > 0 or name.endswith("_worth_fixing")) for name, value in points.items())
     assert rubric.max_score(assignment_id) == 100
 
 

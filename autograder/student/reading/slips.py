@@ -290,11 +290,14 @@ _SMALLEST_HARD_CODED = 3
 
 
 def _hard_coded_size(error_type: str, message: str, line: str, trees) -> Slip | None:
+    """A tensor made with a number for a size that torch's shape error quotes, in the definition
+    (the function, or the class of the method) whose line failed: a number elsewhere in the
+    notebook says nothing of this error."""
     if error_type != "RuntimeError" or not _SHAPES_DO_NOT_FIT.search(message):
         return None
     quoted = {int(size) for size in _QUOTED_SIZE.findall(message)}
-    for tree in trees:
-        for node in ast.walk(tree):
+    for definition in _definitions_holding(line, trees):
+        for node in ast.walk(definition):
             if not (isinstance(node, ast.Call) and _called(node.func) in _TENSOR_MAKERS):
                 continue
             for argument in node.args:
@@ -303,6 +306,19 @@ def _hard_coded_size(error_type: str, message: str, line: str, trees) -> Slip | 
                     return _slip("hard_coded_size", "evidence.hard_coded_size", call=ast.unparse(node),
                                  size=argument.value)
     return None
+
+
+def _definitions_holding(line: str, trees) -> list[ast.stmt]:
+    """The top-level definitions (functions, classes) with a statement that reads as ``line``;
+    none when the line is no whole statement."""
+    try:
+        wanted = ast.unparse(ast.parse(line.strip()))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    return [definition for tree in trees for definition in tree.body
+            if isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            and any(isinstance(node, ast.stmt) and not isinstance(node, (ast.FunctionDef, ast.ClassDef))
+                    and ast.unparse(node) == wanted for node in ast.walk(definition))]
 
 
 def _called(function: ast.expr) -> str:
