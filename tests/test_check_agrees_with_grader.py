@@ -77,7 +77,6 @@ PASSES_THE_GRADER_FAILS: dict[str, str] = {
     "multi_head_residual_dropout_only": "dropout_on_output: a second dropout on the output is not looked for",
     "blind2/078_multiheadattention.py": "scaled_by_d_k: the book's heads have one feature: d_k and sqrt(d_k) agree",
     "blind4/055_causalattention.py": "dropout_renormalised: the dropped weights' row sums are not compared",
-    "blind4/059_multiheadattentionwrapper.py": "qkv_bias_ignored: the wrapper is not built with qkv_bias=True",
     "issue35_dev/masked_softmax_zero_means_hidden.py": "mask_from_values: no public score is exactly zero",
     "issue35_dev/attention_mask_times_scores.py": "mask_from_values: no public score is exactly zero",
     "issue35_dev/dropout_whole_rows.py": "dropout_whole_rows: the dropped elements' pattern is not read",

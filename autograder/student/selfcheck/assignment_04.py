@@ -21,7 +21,7 @@ from .expectations import (
     seeded,
 )
 from .known import expected
-from .modules import expect_book_module, expect_portable, seeded_module
+from .modules import expect_biases, expect_book_module, expect_portable, seeded_module
 from .registry import CHECKS, check_of
 from .stand_ins import built_with
 
@@ -42,6 +42,9 @@ def _check_multi_head_attention_wrapper(ns):
     case = "MultiHeadAttentionWrapper"
     out = expect_shape(wrapper(book_batch()), (2, 6, 4), what, "idea", case)
     expect_close(out, [BOOK_WRAPPER] * 2, what, "idea", case=case)
+    biased = "MultiHeadAttentionWrapper(3, 2, 6, 0.0, num_heads=2, qkv_bias=True)"
+    for number, head in enumerate(ns["MultiHeadAttentionWrapper"](3, 2, 6, 0.0, num_heads=2, qkv_bias=True).heads):
+        expect_biases(head, f"{biased}.heads[{number}]", 3, 2)
     expect_portable(lambda: ns["MultiHeadAttentionWrapper"](3, 2, 6, 0.0, num_heads=2), book_batch(), call)
 
 

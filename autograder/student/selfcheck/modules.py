@@ -66,6 +66,8 @@ def expect_book_module(cls: type, class_name: str, book_output: list, *, layers:
     # Backward in training mode, with biases: each bias must be used, and the dropout must not
     # overwrite what backward needs.
     training = {**kwargs, "qkv_bias": True}
+    biased = ", ".join(["3, 2, 6, 0.0", *(f"{key}={value}" for key, value in training.items())])
+    expect_biases(cls(3, 2, 6, 0.0, **training), f"{class_name}({biased})", 3, 2)
     dropping = ", ".join(["3, 2, 6, 0.5", *(f"{key}={value}" for key, value in training.items())])
     expect_portable(lambda: cls(3, 2, 6, 0.0, **kwargs), batch, call,
                     dropping=(lambda: cls(3, 2, 6, 0.5, **training), f"{class_name}({dropping})"))
@@ -117,6 +119,16 @@ def book_draws_in_place(module: nn.Module, names: list[str], seed: int) -> list[
             if layer.bias is not None:
                 module.get_parameter(f"{name}.bias").copy_(layer.bias)
     return list(created)
+
+
+def expect_biases(module: nn.Module, call: str, d_in: int, d_out: int) -> None:
+    """``module``, built with ``qkv_bias=True`` (``call``), has a bias in each of its query, key
+    and value projections, or in the one that fuses them."""
+    fused = fused_projection(module, d_in, d_out)
+    for name in (fused,) if fused else PROJECTIONS:
+        if getattr(getattr(module, name, None), "bias", True) is None:
+            fail("values", what=f"{call}.{name}.bias", expected=text("is.a_bias"), got=text("is.none"),
+                 hint="qkv_bias_ignored")
 
 
 def fused_projection(module: nn.Module, d_in: int, d_out: int) -> str | None:
