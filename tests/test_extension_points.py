@@ -249,5 +249,8 @@ def test_no_other_file_of_the_kit_changed(extended):
     # assignments/: the build's output, new notebooks only (the others are rebuilt to the same bytes).
     built = {path for path in added if path.startswith("assignments/")}
     assert added - built - catalogs == ADDED_FOR_THE_NOTEBOOK | ADDED_FOR_THE_LANGUAGE
-    assert built == {f"assignments/{folder}{NOTEBOOK}/{NOTEBOOK}.ipynb" for folder in ("", "zh/", "pt/")} | {
-        f"assignments/{LANGUAGE}/{assignment}/{assignment}.ipynb" for assignment in ASSIGNMENTS + [NOTEBOOK]}
+    # Each new folder holds its notebook and the grading rules its last cell links to.
+    folders = {f"assignments/{language}{NOTEBOOK}/{NOTEBOOK}" for language in ("", "zh/", "pt/")} | {
+        f"assignments/{LANGUAGE}/{assignment}/{assignment}" for assignment in ASSIGNMENTS + [NOTEBOOK]}
+    assert built == {f"{notebook}.ipynb" for notebook in folders} | {
+        f"{notebook.rsplit('/', 1)[0]}/grading-rules.md" for notebook in folders}

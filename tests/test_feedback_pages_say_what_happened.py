@@ -106,7 +106,7 @@ def test_a_syntax_error_names_the_cell_as_the_student_sees_it_and_its_stage_did_
     row = rows["syntax_error"]
     [problem] = [str(problem) for problem in row.load_problems]
     assert problem.startswith("the answer cell of CausalAttention (answer cell 8 of 8, which begins"
-                              " `class CausalAttention(nn.Module):`) has a syntax error at line 25")
+                              " `class CausalAttention(nn.Module):`) has a syntax error at line 24")
     tests = [test for test in row.tests if test.stage == "CausalAttention"]
     assert {test.finding.key for test in tests} == {"did_not_load"}
     assert all(test.message().startswith("CausalAttention did not load") for test in tests)
