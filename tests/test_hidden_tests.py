@@ -108,6 +108,9 @@ def test_the_books_loops_earn_full_marks_with_a_note_worth_fixing(graded):
     for stage in ("attention_scores_for_query", "attention_scores"):
         assert notes[stage] == {"worth_fixing.dtype", "worth_fixing.device", "worth_fixing.python_loop"}, notes
     assert "Not graded, but worth fixing: attention_scores(inputs) returns torch.float32" in feedback_html(row)
+    total = stage_total(row, "attention_scores")  # the note is shown, but is no test to pass
+    assert total.total == len([test for test in row.tests if test.stage == "attention_scores" and test.max_points])
+    assert total.total < len([test for test in row.tests if test.stage == "attention_scores"])
     assert not [test.name for test in graded[("solution", "01_attention_scores")].tests if test.finding is not None]
 
 

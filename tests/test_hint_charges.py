@@ -298,3 +298,12 @@ def test_without_a_charge_no_price_is_said(capsys):
     assert "💰" not in printed
     assert hint_line("softmax_naive", _wrong_softmax(), "en", 1).endswith(
         catalog.text("hint_more.2", stage="softmax_naive"))
+
+
+def test_a_stage_charged_for_its_hints_gets_its_reference_once_closed():
+    """A charge costs points on its stage as a failed test does: both are stages the student lost
+    points on (the service shows their reference once closed); a hint opened for free costs nothing."""
+    row = _row({"softmax_naive": 10, "softmax_stable": 4, "context_vector": 10},
+               {"softmax_naive": 2, "context_vector": 1})
+    row = dataclasses.replace(row, hint_charges=(HintCharge("softmax_naive", 2, 2.0, 2.0),))
+    assert row.stages_that_lost_points() == ["softmax_naive", "softmax_stable"]

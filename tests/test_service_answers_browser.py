@@ -131,6 +131,11 @@ def test_the_solutions_appear_once_the_assignment_is_closed_and_not_before(servi
         assert set(_shown(student)["references"]) == lost
         after = _api(service, token, f"/{status['id']}") + _api(service, token, "")
         assert not [text for text in revealing if text in after]
+        # Their formulas are drawn (MathML), never shown as LaTeX source.
+        formulas = sum(question.answer.count("$") // 2 for question in answers_of(A01, "en").questions)
+        assert formulas
+        assert student.locator("#solutions .model-answer math").count() == formulas
+        assert not [text for text in _shown(student)["answers"] if "$" in text or "\\" in text]
 
         # Past the due date, and the assignment takes no more submissions: closed too.
         _policy(service, _minute(now - timedelta(hours=1)), None, accepting=False)

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone, tzinfo
 
 import jinja2
+from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
 from markupsafe import Markup
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from autograder.feedback.moments import shown_moment
 from autograder.findings.finding import Finding
@@ -126,9 +128,14 @@ templates = jinja2.Environment(
 )
 
 
+def _mathml(latex: str, options: dict) -> str:
+    return latex_to_mathml(latex, display="block" if options.get("display_mode") else "inline")
+
+
 # The model answers are markdown (the masters'): rendered as CommonMark with raw HTML escaped,
-# so that the page stays free of anything but the text's own emphasis, code and lists.
-_MARKDOWN = MarkdownIt("commonmark", {"html": False})
+# so that the page stays free of anything but the text's own emphasis, code, lists and formulas.
+# A formula ($…$ as the notebooks write it) becomes MathML, which browsers draw without a script.
+_MARKDOWN = MarkdownIt("commonmark", {"html": False}).use(dollarmath_plugin, renderer=_mathml)
 
 
 @dataclass(frozen=True)

@@ -435,17 +435,26 @@ class GradedRow:
         return GradedRow(self.student_id, self.assignment_id, RowStatus(RowKind.ERROR, detail), 0.0, self.max_score,
                          language=self.language, devices=self.devices)
 
+    def stages_that_lost_points(self) -> list[str]:
+        """The stages whose tests lost points, and those whose hints were charged: both cost the
+        student points on that stage (a service shows their reference once the assignment is closed)."""
+        charged = {charge.stage for charge in self.hint_charges if charge.points > 0}
+        return [total.stage for total in self.stage_totals()
+                if total.points < total.max_points or total.stage in charged]
+
     def stage_totals(self) -> list[StageTotal]:
         """Each stage that has tests in this row, in curriculum order (unknown stages last)."""
         stages = [*STAGES_BY_ASSIGNMENT.get(self.assignment_id, []), *(test.stage for test in self.tests)]
         totals = []
         for stage in dict.fromkeys(stages):
             tests = [test for test in self.tests if test.stage == stage]
+            # A test worth no points (a note worth fixing) is shown, but is no test to pass.
+            counted = [test for test in tests if test.max_points > 0]
             if tests:
-                totals.append(StageTotal(stage, sum(test.passed for test in tests), len(tests),
+                totals.append(StageTotal(stage, sum(test.passed for test in counted), len(counted),
                                          round(sum(test.points for test in tests), 2),
                                          round(sum(test.max_points for test in tests), 2),
-                                         sum(test.waiting for test in tests), _losses_by_behaviour(tests)))
+                                         sum(test.waiting for test in counted), _losses_by_behaviour(tests)))
         return totals
 
 

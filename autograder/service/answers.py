@@ -47,10 +47,6 @@ def open_to_students(policy: AssignmentPolicy, now: datetime) -> bool:
     return closes is not None and now >= closes
 
 
-def stages_that_lost_points(row: GradedRow) -> list[str]:
-    return [total.stage for total in row.stage_totals() if total.points < total.max_points]
-
-
 def solutions_for(row: GradedRow, policy: AssignmentPolicy, now: datetime, instructor: bool) -> Solutions:
     """What ``row``'s feedback page says of the solutions now: when students will see them, or
     (once the assignment is closed, and for an instructor at any time) the reference of each stage
@@ -61,7 +57,7 @@ def solutions_for(row: GradedRow, policy: AssignmentPolicy, now: datetime, instr
     answers = ANSWERS.get((row.assignment_id, row.language)) or ANSWERS.get((row.assignment_id, DEFAULT_LANGUAGE))
     if answers is None:  # an assignment the curriculum does not know: nothing to show
         return Solutions(shown=True, open_to_students=is_open, students_from=students_from(policy))
-    references = tuple((stage, answers.references[stage]) for stage in stages_that_lost_points(row)
+    references = tuple((stage, answers.references[stage]) for stage in row.stages_that_lost_points()
                        if stage in answers.references)
     return Solutions(shown=True, open_to_students=is_open, students_from=students_from(policy),
                      references=references,
