@@ -94,7 +94,7 @@ def test_a_changed_english_answer_names_its_translation_and_shows_in_english_unt
     nbformat.write(changed, tmp_path / "03.ipynb")
     monkeypatch.setattr(model_answers, "solution_notebook", lambda assignment: tmp_path / "03.ipynb")
     problems = model_answers.answer_translation_problems("zh", "03_causal_attention")
-    assert problems == [f"autograder/locales/zh/03_causal_attention.answers.json: the model answer 'answer-diagonal'"
+    assert problems == [f"autograder/locales/zh/03_causal_attention.answers.json: model answer 'answer-diagonal'"
                         f" changed in the master since it was translated: update the translation, then set"
                         f' "en_hash" to "{english_hash(answer.source)}"']
     shown = {item.question_id: item.answer for item in model_answers.answers_of("03_causal_attention", "zh").questions}

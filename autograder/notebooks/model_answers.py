@@ -30,10 +30,10 @@ from dataclasses import dataclass
 import nbformat
 
 from autograder.notebooks.solutions_only import is_solutions_only
-from autograder.notebooks.translation import english_hash
-from autograder.paths import KIT_ROOT, LOCALES_DIR, solution_notebook
+from autograder.notebooks.translation import catalog_problems, english_hash
+from autograder.paths import LOCALES_DIR, solution_notebook
 from autograder.reading.notebook import cell_source
-from autograder.student.language import DEFAULT_LANGUAGE, METADATA_KEY, CatalogError, catalog_path, load_catalog
+from autograder.student.language import DEFAULT_LANGUAGE, METADATA_KEY, CatalogError, load_catalog
 
 QUESTION_PREFIX = "question-"
 SOLUTION_MARKERS = ("### BEGIN SOLUTION", "### END SOLUTION")
@@ -126,24 +126,8 @@ def answers_of(assignment_id: str, language: str) -> AssignmentAnswers:
 def answer_translation_problems(language: str, assignment_id: str) -> list[str]:
     """What keeps the model answers of ``assignment_id`` from reading in ``language``: an answer
     without a translation, one translated from older English, or an entry for no answer."""
-    where = catalog_path(language, answers_catalog_name(assignment_id), LOCALES_DIR).relative_to(KIT_ROOT)
-    try:
-        catalog = load_catalog(language, answers_catalog_name(assignment_id), LOCALES_DIR)
-    except CatalogError as error:
-        return [str(error)]
     answers = {answer["id"]: cell_source(answer) for _, answer in question_cells(_master(assignment_id))}
-    problems = []
-    for cell_id, english in answers.items():
-        entry = catalog.get(cell_id)
-        if not isinstance(entry, dict) or not isinstance(entry.get("markdown"), list):
-            problems.append(f"{where}: the model answer {cell_id!r} has no translation"
-                            f' (add {{"en_hash": "{english_hash(english)}", "markdown": [...]}})')
-        elif entry.get("en_hash") != english_hash(english):
-            problems.append(f"{where}: the model answer {cell_id!r} changed in the master since it was translated:"
-                            f' update the translation, then set "en_hash" to "{english_hash(english)}"')
-    problems += [f"{where}: {cell_id!r} is no model answer of the master: remove it"
-                 for cell_id in sorted(set(catalog) - set(answers))]
-    return problems
+    return catalog_problems(answers, language, answers_catalog_name(assignment_id), part="model answer")
 
 
 def answers_notebook(assignment_id: str, language: str) -> nbformat.NotebookNode:
