@@ -15,7 +15,10 @@ over columns, a table of getattr names, map and reverse, numpy's cumsum), and bl
 multi-fault answers of its blind writer whose every fault the grader reports (two faults of one module
 reproduced together; a check of another behaviour, dropout in eval mode or a gradient, that tells
 its own fault beside the first); blind6 those of its multi-fault answers whose every charged fault
-the grader reports (a fault the kit does not charge is in the manifest's ``faults_not_charged``).
+the grader reports (a fault the kit does not charge is in the manifest's ``faults_not_charged``);
+issue40_dev3 modules whose second fault a behaviour test reports beside the first (a dropout made
+and never applied or applied to the context, parameters frozen, the biases of qkv_bias=True left
+out), and one whose residual dropout after out_proj is no fault (``ruled_out``).
 """
 
 from __future__ import annotations

@@ -90,36 +90,52 @@ class WeightsRevealing:
 
     def expect_eval_weights(self, *, dropout_faults: bool = False) -> None:
         """After .eval(), the weights are the reference's: no dropout, and a right forward pass.
-        ``dropout_faults``: wrong weights do not hide a dropout after them, which shows without
-        them (``output_dropout_fault``): it is a fault of its own."""
+        ``dropout_faults``: wrong weights do not hide a fault of the dropout, which shows without
+        them (``dropout_fault``): it is a fault of its own."""
         try:
             self._expect_eval_weights()
         except Failure as failure:
-            fault = self.output_dropout_fault() if dropout_faults else None
+            fault = self.dropout_fault() if dropout_faults else None
             if fault is None:
                 raise
             raise Failure(failure.finding.with_faults(fault)) from None
 
-    def output_dropout_fault(self) -> Finding | None:
-        """Dropout after the attention weights, read from the module's own output in training mode,
-        whatever its weights: where its output in eval mode reads as weights (finite, each revealed
-        row summing to its total column), training may drop weights but must keep those sums (as in
-        ``expect_dropped_weights``, one extra dropout layer may act after the weights)."""
+    def dropout_fault(self) -> Finding | None:
+        """A fault of the dropout read from the module's own output, whatever its weights: in the
+        rows whose eval-mode output reads as weights (finite, each summing to its total column;
+        a row of NaN that hides every key is the weights' fault, and says nothing of dropout),
+        training that changes nothing (no dropout at all, ``dropout_missing``) or that does not
+        keep each row's sum (dropout after the weights, ``dropout_on_output``). As in
+        ``expect_dropped_weights``, one extra dropout layer may act after the weights."""
         what = finding("what.training", what=self.what)
         try:
             self.module.eval()
-            if not _readable(*self._revealed(self.module(self.x), what)):
-                return None  # NaN rows, or values that are no weights: nothing to read dropout from
+            in_eval, eval_totals = self._revealed(self.module(self.x), what)
+            rows = _readable_rows(in_eval, eval_totals)
+            if not bool(self._visible(in_eval != 0, rows).any()):
+                return None  # no row reads as weights, or no weight to drop: nothing to read dropout from
             dropped, totals = self._training_weights(what)
-            if not bool(torch.isfinite(dropped).all()) or _sums_kept(dropped, totals):
+            if torch.equal(dropped[rows], in_eval[rows]) and torch.equal(totals[rows], eval_totals[rows]):
+                # The same output in both modes: no dropout, unless it acts in eval mode too (rows that
+                # no longer sum to 1; the worker draws the same numbers in each call).
+                return self._nothing_dropped(what) if _sums_to_one(in_eval[rows]) else None
+            if not bool(torch.isfinite(dropped[rows]).all()) or _sums_kept(dropped[rows], totals[rows]):
                 return None
             for layer in self._dropout_layers():
                 dropped, totals = self._training_weights(what, switched_off=layer)
-                if _sums_kept(dropped, totals) and bool(self._visible(dropped == 0).any()):
+                zeroed = (dropped == 0) & (in_eval != 0)  # weights that training dropped, not the mask's zeros
+                if _sums_kept(dropped[rows], totals[rows]) and bool(self._visible(zeroed, rows).any()):
                     return None  # another dropout drops the weights: this layer is an extra one, no fault
         except Failure:
             return None  # an output that cannot be read as weights: the other tests say why
         return finding("dropout_on_output", "dropout_on_output", what=what)
+
+    def _nothing_dropped(self, what: What) -> Finding:
+        """Training mode left every weight as it was: no dropout acted (its layers made with another
+        p than the argument, say so)."""
+        none_zeroed = Failure(finding("zero_fraction", "dropout_missing", what=finding("what.its_weights", what=what),
+                                      fraction=f"{0:.1%}", p=self.p, expected_fraction=f"{self.p:.0%}"))
+        return self._with_layers_ignoring_p(none_zeroed).finding
 
     def _expect_eval_weights(self) -> None:
         what = finding("what.eval", what=self.what)
@@ -188,12 +204,14 @@ class WeightsRevealing:
             self.module.attr(switched_off).eval()
         return self._revealed(self.module(self.x), what)
 
-    def _visible(self, revealed: torch.Tensor) -> torch.Tensor:
+    def _visible(self, revealed: torch.Tensor, rows: torch.Tensor | None = None) -> torch.Tensor:
         """The entries of revealed weights (b, T, h, T) that the causal mask leaves visible, on the
-        CPU: a zero elsewhere is the mask's, not dropout's."""
+        CPU (``rows``: of those rows (b, T, h) only): a zero elsewhere is the mask's, not dropout's."""
         num_tokens = self.weights.shape[1]
-        visible = torch.ones(num_tokens, num_tokens, dtype=torch.bool).tril()[:, None, :]
-        return revealed.cpu()[visible.expand_as(revealed.cpu())]
+        visible = torch.ones(num_tokens, num_tokens, dtype=torch.bool).tril()[:, None, :].expand_as(revealed.cpu())
+        if rows is not None:
+            visible = visible & rows.cpu()[..., None]
+        return revealed.cpu()[visible]
 
     def _expect_dropped(self, dropped: torch.Tensor, totals: torch.Tensor, what: What) -> None:
         kept = dropped != 0
@@ -233,9 +251,19 @@ def _renormalised(dropped: torch.Tensor, weights: torch.Tensor, p: float) -> boo
         torch.allclose(dropped[rows], survivors[rows] / (1 - p), rtol=rtol, atol=atol))
 
 
-def _readable(weights: torch.Tensor, totals: torch.Tensor) -> bool:
-    """Whether an output reads as weights: finite, each row summing to its total column."""
-    return bool(torch.isfinite(weights).all()) and bool(torch.isfinite(totals).all()) and _sums_kept(weights, totals)
+def _readable_rows(weights: torch.Tensor, totals: torch.Tensor) -> torch.Tensor:
+    """The rows of revealed weights (b, T, h) that read as weights: finite, each summing to its
+    total column."""
+    rtol, atol = TOLERANCES[torch.float64]
+    finite = torch.isfinite(weights).all(dim=-1) & torch.isfinite(totals)
+    return finite & torch.isclose(totals, weights.sum(dim=-1), rtol=rtol, atol=atol)
+
+
+def _sums_to_one(weights: torch.Tensor) -> bool:
+    """Whether each row of weights sums to 1: no dropout acted on them."""
+    rtol, atol = TOLERANCES[torch.float64]
+    return torch.allclose(weights.sum(dim=-1), torch.ones((), dtype=weights.dtype, device=weights.device),
+                          rtol=rtol, atol=atol)
 
 
 def _sums_kept(weights: torch.Tensor, totals: torch.Tensor) -> bool:

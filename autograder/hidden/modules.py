@@ -327,18 +327,25 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
     grad_output = randn(seed, *output.shape, dtype=output.dtype, device=output.device)
     output.backward(grad_output)
     result = module.backward((x.detach().clone().requires_grad_(True),), grad_output)
-    found = parameter_map({name: list(shape) for name, (shape, _) in module.describe()["parameters"].items()},
-                          reference)
+    description = module.describe()
+    found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()}, reference)
     try:
-        expect_tensor(result["output"], output.detach(), finding("what.training", what=what), mistakes=mistakes,
-                      together=together)
-        for name, _ in reference.named_parameters():
-            if reference_gradient(found, name, result["param_grads"]) is None and found.slots.get(name) is not None:
-                # The parameter is there but no gradient reached it: frozen, or used through .data or
-                # .detach() in forward. Nothing was returned wrongly, so it is not told as a missing return;
-                # and it is told before the input's gradient, which it changes too (scores detached).
-                raise Failure(finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what,
-                                      name=found.slots[name].name))
+        try:
+            expect_tensor(result["output"], output.detach(), finding("what.training", what=what), mistakes=mistakes,
+                          together=together)
+        except Failure as failure:
+            # A parameter made with requires_grad=False is a fault of its own, whatever the output's
+            # faults (one that a wrong output merely leaves unused is not: that is the output's fault).
+            made_frozen = _parameter_without_gradient(found, reference, result["param_grads"], what,
+                                                      among=set(description.get("frozen_parameters", ())))
+            if made_frozen is None:
+                raise
+            raise Failure(failure.finding.with_faults(made_frozen)) from None
+        frozen = _parameter_without_gradient(found, reference, result["param_grads"], what)
+        if frozen is not None:
+            # Nothing was returned wrongly, so it is not told as a missing return; and it is told
+            # before the input's gradient, which it changes too (scores detached).
+            raise Failure(frozen)
         expect_tensor(result["arg_grads"][0], x_reference.grad, finding("what.input_gradient", what=what))
         for name, param in reference.named_parameters():
             expect_tensor(reference_gradient(found, name, result["param_grads"]), param.grad,
@@ -349,6 +356,20 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
             raise
         raise Failure(failure.finding.with_mistake("forward_changes_parameters").with_notes(
             finding("evidence.parameter_changed", name=changed))) from None
+
+
+def _parameter_without_gradient(found: ParameterMap, reference: torch.nn.Module, param_grads: dict,
+                                what: What, among: set[str] | None = None) -> Finding | None:
+    """The finding for the first parameter of the reference that the student's module holds but
+    that got no gradient from a backward pass (frozen, or used through .data or .detach() in
+    forward), of the student's parameters ``among`` only when given; None when each one got its
+    gradient."""
+    for name, _ in reference.named_parameters():
+        slot = found.slots.get(name)
+        if slot is not None and (among is None or slot.name in among) and reference_gradient(
+                found, name, param_grads) is None:
+            return finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what, name=slot.name)
+    return None
 
 
 def _parameter_changed_by_forward(module: RemoteObject, found: ParameterMap, reference: torch.nn.Module) -> str | None:

@@ -461,6 +461,28 @@ def attention_faults(module: torch.nn.Module, x: torch.Tensor, *, causal: bool,
                 outputs.append(attend(**options))
         if outputs:
             paired[pair] = outputs
+    return paired | _faults_beside_bias_not_added(module, x, variants, causal=causal, heads=heads)
+
+
+def _faults_beside_bias_not_added(module: torch.nn.Module, x: torch.Tensor, variants: dict[str, list[dict]], *,
+                                  causal: bool, heads: tuple[int, Callable, Callable] | None
+                                  ) -> dict[tuple[str, str], list[torch.Tensor]]:
+    """Outputs with the query, key and value biases left out (``qkv_bias_not_added``, a fault of the
+    operands, fixed first) and one fault of the mask, the softmax or the scale besides, by the pair;
+    none when the module has no such biases."""
+    without_bias = _without_qkv_bias(module)
+    if without_bias is None:
+        return {}
+    attend = attention_computation(without_bias, x, causal=causal, heads=heads)
+    paired = {}
+    for part in _parts(variants)[1:]:
+        for mistake, option_list in part.items():
+            outputs = []
+            for options in option_list:
+                with contextlib.suppress(RuntimeError, ValueError):
+                    outputs.append(attend(**options))
+            if outputs:
+                paired[("qkv_bias_not_added", mistake)] = outputs
     return paired
 
 

@@ -356,6 +356,8 @@ def describe(target) -> dict:
         "type": type(target).__name__,
         "training": bool(target.training),
         "parameters": {n: [list(p.shape), str(p.device)] for n, p in target.named_parameters()},
+        # Parameters made with requires_grad=False: frozen, so training never changes them.
+        "frozen_parameters": sorted(n for n, p in target.named_parameters() if not p.requires_grad),
         "buffers": {n: [list(b.shape), str(b.device)] for n, b in target.named_buffers()},
         "children": {n: type(child).__name__ for n, child in target.named_children()},
         "plain_tensor_attributes": {
