@@ -955,14 +955,13 @@ def test_self_attention_v2_with_its_layers_created_in_another_order_passes_with_
 
 
 V1_QUERY = "        self.W_query = nn.Parameter(torch.rand(d_in, d_out))\n"
+V1_END = "        ### END SOLUTION\n\n    def forward"
 MHA_OUT_PROJ = "        self.out_proj = nn.Linear(d_out, d_out)  # mixes the heads' outputs\n"
 MHA_QUERY = "        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)\n"
 
 
 @pytest.mark.parametrize(("stage", "assignment", "edits", "order"), [
-    ("SelfAttention_v1", "02_self_attention", [(V1_QUERY, ""), ("        ### END SOLUTION\n\n    def forward",
-                                                                 f"{V1_QUERY}        ### END SOLUTION\n\n    def forward")],
-     "W_key, W_value, W_query"),
+    ("SelfAttention_v1", "02_self_attention", [(V1_QUERY, ""), (V1_END, V1_QUERY + V1_END)], "W_key, W_value, W_query"),
     ("MultiHeadAttention", "04_multi_head_attention", [(MHA_OUT_PROJ, ""), (MHA_QUERY, MHA_OUT_PROJ + MHA_QUERY)],
      "out_proj, W_query, W_key, W_value"),
 ])

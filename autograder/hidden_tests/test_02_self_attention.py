@@ -314,7 +314,8 @@ def test_scaled_dot_product_scores_worth_fixing(student, reference):
 def test_self_attention_v1_worth_fixing(student, reference):
     _, num_tokens, d_in, d_out = SIZES[1]
     note_module_worth_fixing(student, reference.SelfAttention_v1, "SelfAttention_v1", (d_in, d_out), {},
-                             randn(57, num_tokens, d_in, dtype=torch.float64), call_text("SelfAttention_v1", d_in, d_out))
+                             randn(57, num_tokens, d_in, dtype=torch.float64),
+                             call_text("SelfAttention_v1", d_in, d_out))
 
 
 @pytest.mark.SelfAttention_v2

@@ -16,10 +16,10 @@ from ..curriculum import assignment_of
 from ..hint_prices import price, prices_of
 from ..reading.exceptions import read_raised, students_line
 from ..records import TIERS, show
+from . import worth_fixing
 from .catalog import diagnosis, found_text, hint_text, speaking, text, tier_text
 from .expectations import Mismatch, one_line
 from .figures import CAPTIONS, MistakeFigure, png, use_fonts
-from . import worth_fixing
 from .registry import CHECKS
 
 
