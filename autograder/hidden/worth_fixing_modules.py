@@ -39,25 +39,35 @@ def note_module_worth_fixing(student: Submission, reference_class: type, class_n
     """Note what the student's ``class_name(*args, **kwargs)`` does that is worth fixing and not
     graded: the order it creates its parameters in, projections fused in one layer, and its
     result's dtype on ``x`` (float64) with the module in float64. ``reference_class`` builds the
-    contract's module; ``call`` is the construction as the student writes it."""
+    contract's module; ``call`` is the construction as the student writes it. Never fails: a
+    failed test of 0 points would still count as wrong values and withhold the stage's
+    behaviour checks (``grading/dependencies.py``)."""
     with torch.random.fork_rng(devices=[]):
         torch.default_generator.manual_seed(PROBE_SEED)  # what a probe starts from: the contract's draws
         reference = reference_class(*args, **kwargs)
     try:
-        module = student.new(class_name, *args, **kwargs)
-        shapes = {name: list(shape) for name, (shape, _) in module.describe().get("parameters", {}).items()}
+        problems = _construction(student, reference, class_name, args, kwargs)
     except StudentError:
-        return  # the value tests say why it cannot be built
-    found = parameter_map(shapes, reference)
-    if not found.fits:
-        return  # the value tests say which parameters are wrong
-    fused = sorted({slot.name.removesuffix(".weight").removesuffix(".bias") for slot in found.slots.values()
-                    if slot.part is not None})
-    problems = ([finding("worth_fixing.fused_projections", names=", ".join(fused))] if fused
-                else _creation_order(module, reference))
+        return  # the value tests say why it cannot be built: nothing to note, and no failure here
     problems += _dtype(student, reference, class_name, args, kwargs, x)
     if problems:
         observations.note(finding("note.worth_fixing", call=call, problems=problems))
+
+
+def _construction(student: Submission, reference: nn.Module, class_name: str, args: tuple,
+                  kwargs: dict) -> list[Finding]:
+    """Projections fused in one layer, or else parameters created in another order than the
+    contract's; nothing when the parameters do not fit the reference's (the value tests say why)."""
+    module = student.new(class_name, *args, **kwargs)
+    shapes = {name: list(shape) for name, (shape, _) in module.describe().get("parameters", {}).items()}
+    found = parameter_map(shapes, reference)
+    if not found.fits:
+        return []
+    fused = sorted({slot.name.removesuffix(".weight").removesuffix(".bias") for slot in found.slots.values()
+                    if slot.part is not None})
+    if fused:
+        return [finding("worth_fixing.fused_projections", names=", ".join(fused))]
+    return _creation_order(module, reference)
 
 
 def _creation_order(module: RemoteObject, reference: nn.Module) -> list[Finding]:
