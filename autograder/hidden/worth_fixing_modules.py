@@ -39,16 +39,14 @@ def note_module_worth_fixing(student: Submission, reference_class: type, class_n
     """Note what the student's ``class_name(*args, **kwargs)`` does that is worth fixing and not
     graded: the order it creates its parameters in, projections fused in one layer, and its
     result's dtype on ``x`` (float64) with the module in float64. ``reference_class`` builds the
-    contract's module; ``call`` is the construction as the student writes it. Never fails: a
-    failed test of 0 points would still count as wrong values and withhold the stage's
-    behaviour checks (``grading/dependencies.py``)."""
+    contract's module; ``call`` is the construction as the student writes it. It fails only
+    where the value tests fail too (a class that cannot be built raises, as there): a failed test
+    of 0 points still counts as wrong values and withholds the stage's behaviour checks
+    (``grading/dependencies.py``)."""
     with torch.random.fork_rng(devices=[]):
         torch.default_generator.manual_seed(PROBE_SEED)  # what a probe starts from: the contract's draws
         reference = reference_class(*args, **kwargs)
-    try:
-        problems = _construction(student, reference, class_name, args, kwargs)
-    except StudentError:
-        return  # the value tests say why it cannot be built: nothing to note, and no failure here
+    problems = _construction(student, reference, class_name, args, kwargs)
     problems += _dtype(student, reference, class_name, args, kwargs, x)
     if problems:
         observations.note(finding("note.worth_fixing", call=call, problems=problems))
