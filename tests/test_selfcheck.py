@@ -938,18 +938,43 @@ def test_a_copy_that_leaves_a_matrix_as_it_was_names_it():
     assert catalog.found_text("matrix_not_copied") in result.message
 
 
-def test_self_attention_v2_with_its_layers_created_in_another_order_is_told_the_order_not_a_wrong_forward():
-    """Created W_key first, a right forward gives other numbers under the seed: the check puts the
-    book's numbers in, so a mistake in forward is named as itself, and tells the order last."""
+def test_self_attention_v2_with_its_layers_created_in_another_order_passes_with_a_note_worth_fixing():
+    """Created W_key first, a right forward gives other numbers under the seed: the grader gives
+    the module its weights by name and charges nothing, so the check puts the book's numbers in,
+    passes, and tells the order in a note; a mistake in forward is named as itself."""
     swapped = ("self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)\n        self.W_key = nn.Linear(d_in, d_out,"
                " bias=qkv_bias)", "self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)\n        self.W_query ="
                " nn.Linear(d_in, d_out, bias=qkv_bias)")
     right_forward = _module_edited("02_self_attention", "SelfAttention_v2", swapped)
     result = run_check("SelfAttention_v2", {"SelfAttention_v2": right_forward})
-    assert result.finding == "creation_order", result.message
+    assert result.passed, result.message
+    assert "Not graded, but worth fixing: " in result.message
     assert "in the order W_key, W_query, W_value" in result.message
     wrong_dim = _module_edited("02_self_attention", "SelfAttention_v2", swapped, ("dim=-1", "dim=-2"))
     assert run_check("SelfAttention_v2", {"SelfAttention_v2": wrong_dim}).mistake == "softmax_wrong_dim"
+
+
+V1_QUERY = "        self.W_query = nn.Parameter(torch.rand(d_in, d_out))\n"
+V1_END = "        ### END SOLUTION\n\n    def forward"
+MHA_OUT_PROJ = "        self.out_proj = nn.Linear(d_out, d_out)  # mixes the heads' outputs\n"
+MHA_QUERY = "        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)\n"
+
+
+@pytest.mark.parametrize(("stage", "assignment", "edits", "order"), [
+    ("SelfAttention_v1", "02_self_attention", [(V1_QUERY, ""), (V1_END, V1_QUERY + V1_END)], "W_key, W_value, W_query"),
+    ("MultiHeadAttention", "04_multi_head_attention", [(MHA_OUT_PROJ, ""), (MHA_QUERY, MHA_OUT_PROJ + MHA_QUERY)],
+     "out_proj, W_query, W_key, W_value"),
+])
+def test_parameters_created_in_another_order_pass_with_a_note_worth_fixing(stage, assignment, edits, order):
+    """A module whose parameters are created in another order than the notebook's (W_query,
+    W_key, W_value, then out_proj) computes the same, and the grader passes it with a note: so
+    does its check, whatever the order."""
+    namespace = {stage: _module_edited(assignment, stage, *edits),
+                 **(_split_and_merge() if stage == "MultiHeadAttention" else {})}
+    result = run_check(stage, namespace)
+    assert result.passed, result.message
+    assert "Not graded, but worth fixing: " in result.message
+    assert f"creates its parameters in the order {order}" in result.message
 
 
 def test_chinese_findings_leave_no_space_between_characters_where_words_fill_a_template():

@@ -346,6 +346,15 @@ SENTENCES: dict[str, str] = {
     "worth_fixing.gradient": (
         "passes no gradient back to {arguments} (.detach(), .item(), float() or a tensor rebuilt from"
         " Python numbers cut the result from autograd: compute it from the tensors themselves)"),
+    "worth_fixing.creation_order": (
+        "creates its parameters in the order {got}, where the notebook creates them in the order {expected}:"
+        " under torch.manual_seed each then starts from other random numbers, so the demos print other"
+        " values than the book does (create them in the notebook's order)"),
+    "worth_fixing.fused_projections": (
+        "keeps its query, key and value projections fused in one layer ({names}), where the notebook names"
+        " them W_query, W_key and W_value: code that reaches the weights by those names, as exercise 3.1's"
+        " copy and the book's loader of GPT-2's weights do, will not find them (keep three layers of those"
+        " names)"),
     "worth_fixing.python_loop": (
         "makes {calls} torch calls for {tokens} tokens and {more_calls} for {more_tokens}: it handles the"
         " tokens one by one, as a Python loop over them does, where the notebook asks for none (one matrix"

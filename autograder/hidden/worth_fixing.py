@@ -1,8 +1,8 @@
 """What a function stage does that its notebook asks for in words but the grader does not charge.
 
 A correct answer keeps full marks whatever its form (ARCHITECTURE.md, "Fairness"), yet notebook 1
-asks for its scores "without a Python loop", and its demos run where a result keeps its inputs'
-dtype and device and passes gradients back. These checks run the student's function as a GPU and
+asks for its scores "without a Python loop", and the demos of every notebook run where a result
+keeps its inputs' dtype and device and passes gradients back. These checks run the student's function as a GPU and
 autograd would, and record what they find as one note that costs nothing ("Not graded, but worth
 fixing: ..."), so that the student and a reviewer see every fault of a stage:
 
@@ -14,6 +14,10 @@ fixing: ..."), so that the student and a reviewer see every fault of a stage:
   wrong values ignore is the value tests' fault, and not noted again);
 - torch calls that grow with the number of tokens: a Python loop over them, only where the
   notebook's text asks for none (``loop``).
+
+In notebooks 2 to 4 a stage's device is charged by its ``*_on_meta_device`` check, and a gradient
+by its gradient test where it has one (``mask_and_renormalize``, ``masked_softmax``): those are
+not noted again. A module's faults worth fixing are ``hidden/worth_fixing_modules.py``'s.
 
 A call that raises on the plain inputs raises here too, as in the stage's value tests: there is
 nothing to note about code that does not run.
@@ -38,16 +42,19 @@ LOOP_TOKENS = (3, 9)
 
 def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.Tensor, ...],
                               names: tuple[str, ...], expected: torch.Tensor, call: str,
-                              loop: Callable[[int], tuple[torch.Tensor, ...]] | None = None) -> None:
+                              loop: Callable[[int], tuple[torch.Tensor, ...]] | None = None, *,
+                              device: bool = True, gradient: bool = True) -> None:
     """Note what ``name(*args)`` (float64 tensors on the CPU; ``expected``: the reference's
     result) does that is worth fixing and not graded: its result's dtype, its device on the
     stand-in GPU, the gradient back to each argument (``names``, in order) and, given ``loop``
-    (the arguments for a number of tokens), whether its torch calls grow with the number of tokens."""
+    (the arguments for a number of tokens), whether its torch calls grow with the number of tokens.
+    ``device`` and ``gradient`` False leave out what a graded check of the stage already charges
+    (notebooks 2 to 4: the ``*_on_meta_device`` checks, the gradient tests)."""
     result = student.call(name, *args)
     if not isinstance(result, torch.Tensor):
         return  # the value tests say what it returns
-    problems = [*_dtype(result, args[0]), *_device(student, name, args),
-                *_gradient(student, name, args, names, result, expected)]
+    problems = [*_dtype(result, args[0]), *(_device(student, name, args) if device else []),
+                *(_gradient(student, name, args, names, result, expected) if gradient else [])]
     if loop is not None:
         problems += _python_loop(student, name, loop)
     if problems:

@@ -35,6 +35,8 @@ from autograder.hidden.modules import (
     on_stand_in,
     randn,
 )
+from autograder.hidden.worth_fixing import note_what_is_worth_fixing
+from autograder.hidden.worth_fixing_modules import note_module_worth_fixing
 from autograder.probes.errors import StudentError
 from autograder.worker.protocol import Seeded
 
@@ -393,3 +395,54 @@ def test_causal_attention_drops_attention_weights_in_training(student, reference
     # The dropout of wrong weights would say nothing useful, but for one after them, a fault of its own.
     revealing.expect_eval_weights(dropout_faults=True)
     revealing.expect_dropped_weights()
+
+
+# Not graded, but worth fixing (ARCHITECTURE.md, "Fairness"): a result of another dtype than the
+# inputs' with the right values, or cut from autograd where no gradient test charges it (the
+# averages); a module's parameters created in another order than the notebook's, or fused. The
+# device is charged by each stage's `*_on_meta_device` check, and not noted again. For no points.
+# A note test fails only where the value tests fail too (it would withhold the stage's behaviour
+# checks otherwise): inverted_dropout has none, since its value tests pass a generator and its
+# device is all a GPU could find.
+def _note_function_worth_fixing(student, reference, name, args, names, *, gradient):
+    note_what_is_worth_fixing(student, name, args, names, getattr(reference, name)(*args),
+                              f"{name}({', '.join(names)})", device=False, gradient=gradient)
+
+
+@pytest.mark.causal_average_loop
+def test_causal_average_loop_worth_fixing(student, reference):
+    _note_function_worth_fixing(student, reference, "causal_average_loop", (randn(63, 2, 5, 3, dtype=torch.float64),),
+                                ("x",), gradient=True)
+
+
+@pytest.mark.causal_average_matmul
+def test_causal_average_matmul_worth_fixing(student, reference):
+    _note_function_worth_fixing(student, reference, "causal_average_matmul",
+                                (randn(64, 2, 5, 3, dtype=torch.float64),), ("x",), gradient=True)
+
+
+@pytest.mark.causal_average_softmax
+def test_causal_average_softmax_worth_fixing(student, reference):
+    _note_function_worth_fixing(student, reference, "causal_average_softmax",
+                                (randn(65, 2, 5, 3, dtype=torch.float64),), ("x",), gradient=True)
+
+
+@pytest.mark.mask_and_renormalize
+def test_mask_and_renormalize_worth_fixing(student, reference):
+    weights = torch.softmax(randn(66, 2, 5, 5, dtype=torch.float64), dim=-1)
+    _note_function_worth_fixing(student, reference, "mask_and_renormalize", (weights,), ("attn_weights",),
+                                gradient=False)
+
+
+@pytest.mark.masked_softmax
+def test_masked_softmax_worth_fixing(student, reference):
+    _note_function_worth_fixing(student, reference, "masked_softmax", (randn(67, 2, 5, 5, dtype=torch.float64), 4),
+                                ("attn_scores", "d_k"), gradient=False)
+
+
+@pytest.mark.CausalAttention
+def test_causal_attention_worth_fixing(student, reference):
+    _, batch, num_tokens, d_in, d_out, context_length, _ = ATTENTION_CASES[1]
+    note_module_worth_fixing(student, reference.CausalAttention, "CausalAttention", (d_in, d_out, context_length, 0.0),
+                             {"qkv_bias": True}, randn(69, batch, num_tokens, d_in, dtype=torch.float64),
+                             call_text("CausalAttention", d_in, d_out, context_length, 0.0, qkv_bias=True))

@@ -35,6 +35,8 @@ from autograder.hidden.modules import (
     reference_weights,
     student_module,
 )
+from autograder.hidden.worth_fixing import note_what_is_worth_fixing
+from autograder.hidden.worth_fixing_modules import note_module_worth_fixing
 from autograder.probes.client import RemoteObject, StudentError
 
 ASSIGNMENT = "04_multi_head_attention"
@@ -574,3 +576,40 @@ def _own_gpt2_breaking(student, reference) -> list[str]:
         right_with_reference_heads = stand_ins.holds(lambda: _same_values(module(x), expected))
     return _own_heads_breaking(student, heads, module, x, expected) if right_with_reference_heads else [
         "MultiHeadAttention"]
+
+
+# Not graded, but worth fixing (ARCHITECTURE.md, "Fairness"): a result of another dtype than the
+# inputs' with the right values, on a GPU or cut from autograd where no check charges it; a
+# module's parameters created in another order than the notebook's, or its projections fused in
+# one layer. A note, for no points.
+def _note_module_worth_fixing(student, reference, class_name, case):
+    _, batch, num_tokens, d_in, d_out, context_length, num_heads, _ = case
+    args = (d_in, d_out, context_length, 0.0, num_heads)
+    note_module_worth_fixing(student, getattr(reference, class_name), class_name, args, {"qkv_bias": True},
+                             randn(141, batch, num_tokens, d_in, dtype=torch.float64),
+                             call_text(class_name, *args, qkv_bias=True))
+
+
+@pytest.mark.MultiHeadAttentionWrapper
+def test_wrapper_worth_fixing(student, reference):
+    _note_module_worth_fixing(student, reference, "MultiHeadAttentionWrapper", WRAPPER_CASES[1])
+
+
+@pytest.mark.split_heads
+def test_split_heads_worth_fixing(student, reference):
+    """Its dtype only: a view of its input keeps the input's device and gradient."""
+    x = randn(142, 2, 5, 12, dtype=torch.float64)
+    note_what_is_worth_fixing(student, "split_heads", (x, 3), ("x", "num_heads"), reference.split_heads(x, 3),
+                              "split_heads(x, 3)", device=False, gradient=False)
+
+
+@pytest.mark.merge_heads
+def test_merge_heads_worth_fixing(student, reference):
+    heads = reference.split_heads(randn(143, 2, 5, 12, dtype=torch.float64), 3)
+    note_what_is_worth_fixing(student, "merge_heads", (heads,), ("x",), reference.merge_heads(heads), "merge_heads(x)")
+
+
+@pytest.mark.MultiHeadAttention
+@pytest.mark.usefixtures("reference_heads")
+def test_multi_head_attention_worth_fixing(student, reference):
+    _note_module_worth_fixing(student, reference, "MultiHeadAttention", MHA_CASES[1])

@@ -702,8 +702,8 @@ MISTAKES: dict[str, str] = {
     ),
     "init_not_torch_rand": (
         "the parameters are not filled as the notebook asks: each is torch.rand(d_in, d_out),"
-        " uniform in [0, 1), created in the order W_query, W_key, W_value, with nothing added or"
-        " rescaled, so that under a seed your module starts from the book's numbers."
+        " uniform in [0, 1), with nothing added or rescaled, so that under a seed your module starts"
+        " from the book's numbers."
     ),
     "argument_not_passed": (
         "the function's arguments were not all passed on (a fixed number, such as the book's, took"

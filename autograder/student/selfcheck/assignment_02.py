@@ -23,6 +23,7 @@ from .expectations import (
 from .known import expected
 from .modules import book_draws_in_place, expect_biases, expect_portable, fused_projection
 from .registry import check_of
+from .worth_fixing import note
 
 
 @check_of("scaled_dot_product_scores")
@@ -63,6 +64,15 @@ def _creation_order(module, names, seed: int) -> list[str] | None:
     return [found[index] for index in sorted(found)] if len(found) == len(names) else None
 
 
+def _book_draws_in_place(module, names, seed: int) -> None:
+    """Give ``module``'s parameters ``names`` what torch.rand draws for them under ``seed`` in that
+    order, the book's."""
+    seed_weights(seed)
+    with torch.no_grad():
+        for name in names:
+            getattr(module, name).copy_(torch.rand(getattr(module, name).shape))
+
+
 def _expect_torch_rand_range(cls, module, names) -> None:
     """Each parameter holds numbers torch.rand can draw, from [0, 1): one outside that range was
     filled otherwise (torch.randn, say). Named only when two instances differ, so that the numbers
@@ -88,8 +98,11 @@ def _check_self_attention_v1(ns):
                   got=shape_text(parameter.shape), hint="hint.v1_params")
     order = _creation_order(module, ("W_query", "W_key", "W_value"), 123)
     if order is not None and order != ["W_query", "W_key", "W_value"]:
-        fail("creation_order", what="SelfAttention_v1(3, 2)", got=", ".join(order),
-             expected="W_query, W_key, W_value", hint="hint.creation_order")
+        # Computed the same, graded the same: told, and the book's numbers go in, so that the
+        # comparison looks at forward.
+        note("note.creation_order", what="SelfAttention_v1(3, 2)", got=", ".join(order),
+             expected="W_query, W_key, W_value")
+        _book_draws_in_place(module, ("W_query", "W_key", "W_value"), 123)
     if order is None:
         _expect_torch_rand_range(ns["SelfAttention_v1"], module, ("W_query", "W_key", "W_value"))
     expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V1,
@@ -105,7 +118,10 @@ def _check_self_attention_v2(ns):
     cls = ns["SelfAttention_v2"]
     seed_weights(789)
     module = cls(3, 2)
-    layers = () if fused_projection(module, 3, 2) else ("W_query", "W_key", "W_value")
+    fused = fused_projection(module, 3, 2)
+    layers = () if fused else ("W_query", "W_key", "W_value")
+    if fused:
+        note("note.fused_projections", what="SelfAttention_v2(3, 2)", name=fused)
     for name in layers:
         layer = expect_attribute(module, name, nn.Linear, "SelfAttention_v2(3, 2)",
                                   "hint.v2_layers")
@@ -113,17 +129,16 @@ def _check_self_attention_v2(ns):
             fail("values", what=f"SelfAttention_v2(3, 2).{name}.bias", expected=text("is.none"),
                   got=text("is.a_bias"), hint="hint.v2_layers")
     # Layers created in another order hold other random numbers: the book's go in, so that the
-    # comparison looks at forward; the order is told after it.
+    # comparison looks at forward, and the order is told in a note (the grader does not charge it).
     created = book_draws_in_place(module, list(layers), 789) if layers else []
+    if created:
+        note("note.creation_order", what="SelfAttention_v2(3, 2)", got=", ".join(created), expected=", ".join(layers))
     expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V2,
                  text("what.seeded", call="SelfAttention_v2(3, 2)", seed=789), "idea",
                  case="SelfAttention_v2")
     expect_biases(cls(3, 2, qkv_bias=True), "SelfAttention_v2(3, 2, qkv_bias=True)", 3, 2)
     expect_portable(lambda: cls(3, 2), your_journey_inputs(), "SelfAttention_v2(3, 2)",
                     dropping=(lambda: cls(3, 2, qkv_bias=True), "SelfAttention_v2(3, 2, qkv_bias=True)"))
-    if created:
-        fail("creation_order", what="SelfAttention_v2(3, 2)", got=", ".join(created), expected=", ".join(layers),
-             hint="hint.creation_order")
 
 
 @check_of("copy_v2_weights_into_v1")

@@ -22,6 +22,8 @@ from .hints import TIER_TEXTS
 MESSAGES: dict[str, str] = {
     # The line a check prints.
     "passed": "✅ {stage} passed its public check",
+    # Said after the verdict: what the check found that the grader does not charge (worth_fixing.py).
+    "worth_fixing": "Not graded, but worth fixing: {notes}",
     "failed": "❌ {stage}: {detail}",
     # The line under a failed check, and what hint("<stage>", tier) prints.
     "hint_offer": '   💡 Stuck? hint("{stage}") gives the idea; hint("{stage}", 2) names the functions.',
@@ -90,8 +92,15 @@ MESSAGES: dict[str, str] = {
     "param_shape": "{what}: `{name}` should have shape {expected}, got {got}.",
     "no_raise": "{what} should raise {expected}, but it returned normally.",
     "wrong_raise": "{what} should raise {expected}, but it raised {got}.",
-    "creation_order": ("{what} creates its parameters in the order {got}, the book in the order {expected}:"
-                       " under the same seed each gets other random numbers, so its numbers differ from the book's."),
+    "note.creation_order": ("{what} creates its parameters in the order {got}, the notebook in the order {expected}:"
+                            " under torch.manual_seed each starts from other random numbers, so the demos print"
+                            " other values than the book does. The check and the grader give the parameters the"
+                            " book's numbers, so this costs no points."),
+    "note.fused_projections": ("{what} keeps its query, key and value projections fused in one layer, `{name}`,"
+                               " where the notebook names them W_query, W_key and W_value: code that reaches the"
+                               " weights by those names, as exercise 3.1's copy and the book's loader of GPT-2's"
+                               " weights do, will not find them. The grader reads the fused layer, so this costs"
+                               " no points."),
     # What a named mistake looks like, for the mistakes whose text names the fix before the first colon
     # (the others' part before it says so already: ``found_text``).
     "found.super_init_first": ("Something was assigned or registered in __init__ before nn.Module was set up, so the"
@@ -197,10 +206,6 @@ MESSAGES: dict[str, str] = {
     "hint.v1_params": (
         "Create self.W_query, self.W_key and self.W_value, in that order, each an nn.Parameter"
         " holding torch.rand(d_in, d_out)."
-    ),
-    "hint.creation_order": (
-        "Nothing in forward need be wrong. The numbers differ from the book's only because the parameters"
-        " were created in another order, and the first one created takes the first random numbers."
     ),
     "hint.v2_layers": (
         "Create self.W_query, self.W_key and self.W_value, in that order, as"

@@ -24,6 +24,7 @@ from .expectations import (
     seed_weights,
 )
 from .portable import expect_every_gradient, expect_follows_device, expect_follows_dtype
+from .worth_fixing import note
 
 # The query, key and value projections, which a module may keep fused in one layer of three times
 # the features (GPT-2's c_attn), as the grader accepts: the three stacked, in that order.
@@ -52,6 +53,12 @@ def expect_book_module(cls: type, class_name: str, book_output: list, *, layers:
                 fail("values", what=f"{call}.{name}.bias", expected=text("is.none"), got=text("is.a_bias"),
                      hint="qkv_bias_ignored")
     created = [] if fused else book_draws_in_place(module, list(layers), 123)
+    # Fused or created in another order (the book's numbers are now in): computed the same and
+    # graded the same, so told in a note.
+    if fused:
+        note("note.fused_projections", what=call, name=fused)
+    if created:
+        note("note.creation_order", what=call, got=", ".join(created), expected=", ".join(layers))
     expect_buffer(module, call)
     batch = book_batch()
     what = text("what.seeded", call=call, seed=123)
@@ -71,9 +78,6 @@ def expect_book_module(cls: type, class_name: str, book_output: list, *, layers:
     dropping = ", ".join(["3, 2, 6, 0.5", *(f"{key}={value}" for key, value in training.items())])
     expect_portable(lambda: cls(3, 2, 6, 0.0, **kwargs), batch, call,
                     dropping=(lambda: cls(3, 2, 6, 0.5, **training), f"{class_name}({dropping})"))
-    if created:
-        fail("creation_order", what=call, got=", ".join(created), expected=", ".join(layers),
-             hint="hint.creation_order")
     return module, batch, out
 
 

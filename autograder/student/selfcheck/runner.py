@@ -16,6 +16,7 @@ from ..curriculum import assignment_of
 from ..hint_prices import price, prices_of
 from ..reading.exceptions import read_raised, students_line
 from ..records import TIERS, show
+from . import worth_fixing
 from .catalog import diagnosis, found_text, hint_text, speaking, text, tier_text
 from .expectations import Mismatch, one_line
 from .figures import CAPTIONS, MistakeFigure, png, use_fonts
@@ -67,7 +68,7 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
     hint, figure, found, key, mistake, shows, also = None, None, True, "raised", None, None, ""
     try:
         # The checks seed torch freely; the student's own random stream is left as it was.
-        with torch.random.fork_rng(devices=[]):
+        with torch.random.fork_rng(devices=[]), worth_fixing.collected() as notes:
             CHECKS[stage](namespace)
     except Mismatch as mismatch:
         detail, hint, figure = str(mismatch), mismatch.hint, mismatch.figure
@@ -87,10 +88,16 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
         hint, mistake = _read(stage, error, None, namespace)
         shows = mistake
     else:
-        return CheckResult(True, text("passed", stage=stage))
+        return CheckResult(True, " ".join([text("passed", stage=stage), *_worth_fixing(notes)]))
     said = found_text(shows) if shows is not None else None
-    detail = " ".join(filter(None, (text("likely", detail=detail, said=said) if said else detail, also)))
+    detail = " ".join(filter(None, (text("likely", detail=detail, said=said) if said else detail, also,
+                                    *_worth_fixing(notes))))
     return CheckResult(False, text("failed", stage=stage, detail=detail), hint, figure, found, key, mistake)
+
+
+def _worth_fixing(notes: list[str]) -> list[str]:
+    """The check's notes worth fixing, said in one sentence after its verdict (none: nothing)."""
+    return [text("worth_fixing", notes=" ".join(notes))] if notes else []
 
 
 def _where_raised(detail: str, error: BaseException) -> str:

@@ -1,0 +1,128 @@
+"""What an attention module does that its notebook asks for and the grader does not charge.
+
+The hidden tests give a student's module the reference's weights by name before they compare
+anything (``hidden/modules.py``), so a grade never depends on how the module starts, and query, key
+and value projections fused in one layer get their weights stacked (``hidden/parameters.py``).
+Both compute what the contract asks, and keep full marks (ARCHITECTURE.md, "Fairness"). Yet each
+is worth fixing, and is told in the stage's note that costs nothing ("Not graded, but worth
+fixing: ..."), as notebook 1's function stages are (``hidden/worth_fixing.py``):
+
+- parameters created in another order than the contract's (W_query, W_key, W_value, then
+  out_proj): under ``torch.manual_seed`` each starts from other random numbers than the book's,
+  and the demos print other values than the book does;
+- the projections fused in one layer: code that reaches the weights by the notebook's names
+  (exercise 3.1's copy, the book's loader of GPT-2's weights) does not find them;
+- a result of another dtype than its float64 input, with the module in float64.
+
+Gradients are not noted here: a module's parameters are trained, and its gradient tests charge
+them.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import torch
+from torch import nn
+
+from autograder.findings.finding import Failure, Finding, finding
+from autograder.hidden import observations
+from autograder.hidden.modules import student_module
+from autograder.hidden.parameters import parameter_map
+from autograder.probes.client import RemoteObject, Submission
+from autograder.probes.errors import StudentError
+from autograder.worker.probe_server import PROBE_SEED
+
+
+def note_module_worth_fixing(student: Submission, reference_class: type, class_name: str, args: tuple,
+                             kwargs: dict, x: torch.Tensor, call: str) -> None:
+    """Note what the student's ``class_name(*args, **kwargs)`` does that is worth fixing and not
+    graded: the order it creates its parameters in, projections fused in one layer, and its
+    result's dtype on ``x`` (float64) with the module in float64. ``reference_class`` builds the
+    contract's module; ``call`` is the construction as the student writes it. It fails only
+    where the value tests fail too (a class that cannot be built raises, as there): a failed test
+    of 0 points still counts as wrong values and withholds the stage's behaviour checks
+    (``grading/dependencies.py``)."""
+    with torch.random.fork_rng(devices=[]):
+        torch.default_generator.manual_seed(PROBE_SEED)  # what a probe starts from: the contract's draws
+        reference = reference_class(*args, **kwargs)
+    problems = _construction(student, reference, class_name, args, kwargs)
+    problems += _dtype(student, reference, class_name, args, kwargs, x)
+    if problems:
+        observations.note(finding("note.worth_fixing", call=call, problems=problems))
+
+
+def _construction(student: Submission, reference: nn.Module, class_name: str, args: tuple,
+                  kwargs: dict) -> list[Finding]:
+    """Projections fused in one layer, or else parameters created in another order than the
+    contract's; nothing when the parameters do not fit the reference's (the value tests say why)."""
+    module = student.new(class_name, *args, **kwargs)
+    shapes = {name: list(shape) for name, (shape, _) in module.describe().get("parameters", {}).items()}
+    found = parameter_map(shapes, reference)
+    if not found.fits:
+        return []
+    fused = sorted({slot.name.removesuffix(".weight").removesuffix(".bias") for slot in found.slots.values()
+                    if slot.part is not None})
+    if fused:
+        return [finding("worth_fixing.fused_projections", names=", ".join(fused))]
+    return _creation_order(module, reference)
+
+
+def _creation_order(module: RemoteObject, reference: nn.Module) -> list[Finding]:
+    """The order the module's parameters were created in, when it is not the contract's and
+    drawing them in that order under the probe's seed gives exactly what the module holds (another
+    initialisation, or another stream, names nothing). Only for parts that are matrices or
+    layers: a wrapper's heads are the notebook's given CausalAttention, built in the order of its
+    list."""
+    order = _parts(reference)
+    if not all(isinstance(getattr(reference, name), nn.Linear | nn.Parameter) for name in order):
+        return []
+    initial = {name: module.method("get_parameter", name).detach().cpu() for name, _ in reference.named_parameters()}
+    if _holds(initial, _drawn(reference, order)):
+        return []
+    created = next((other for other in itertools.permutations(order) if _holds(initial, _drawn(reference, other))),
+                   None)
+    if created is None:
+        return []
+    return [finding("worth_fixing.creation_order", got=", ".join(created), expected=", ".join(order))]
+
+
+def _parts(reference: nn.Module) -> tuple[str, ...]:
+    """The reference's attributes that hold parameters (a matrix or a layer), in the order it
+    creates them: the contract's order."""
+    return tuple(dict.fromkeys(name.split(".")[0] for name, _ in reference.named_parameters()))
+
+
+def _drawn(reference: nn.Module, order: tuple[str, ...]) -> dict[str, torch.Tensor]:
+    """The parameters of ``reference``'s parts created in ``order`` from the probe's seed, by name:
+    a matrix drawn with torch.rand, or an nn.Linear of the same sizes and bias."""
+    drawn = {}
+    with torch.random.fork_rng(devices=[]):
+        torch.default_generator.manual_seed(PROBE_SEED)
+        for name in order:
+            part = getattr(reference, name)
+            if isinstance(part, nn.Linear):
+                layer = nn.Linear(part.in_features, part.out_features, bias=part.bias is not None)
+                drawn |= {f"{name}.{kind}": value.detach() for kind, value in layer.named_parameters()}
+            else:
+                drawn[name] = torch.rand(part.shape)
+    return drawn
+
+
+def _holds(initial: dict[str, torch.Tensor], drawn: dict[str, torch.Tensor]) -> bool:
+    return initial.keys() == drawn.keys() and all(torch.equal(initial[name], drawn[name]) for name in drawn)
+
+
+def _dtype(student: Submission, reference: nn.Module, class_name: str, args: tuple, kwargs: dict,
+           x: torch.Tensor) -> list[Finding]:
+    """A float result of another dtype than ``x`` (float64), the module in float64 with the
+    reference's weights: a ``.float()`` on the way out, a tensor made in float32 that the result
+    takes its dtype from. One that raises is the value tests' fault."""
+    try:
+        module = student_module(student, reference.double(), class_name, *args, device="cpu", dtype=x.dtype, **kwargs)
+        result = module(x)
+    except (StudentError, Failure):
+        return []
+    if not isinstance(result, torch.Tensor) or not result.is_floating_point() or result.dtype == x.dtype:
+        return []
+    return [finding("worth_fixing.dtype", actual=result.dtype, expected=x.dtype)]

@@ -1,0 +1,37 @@
+"""What a public check finds that is worth fixing and not graded: said beside its verdict, never
+failing it.
+
+The grader charges only what changes what the contract asks for (ARCHITECTURE.md, "Fairness"), and
+tells the rest in a note that costs nothing ("Not graded, but worth fixing: ..."): parameters
+created in another order than the notebook's, or projections fused in one layer, compute the
+same, and the grader gives them its weights by name. A check that failed them would say what the
+grader contradicts, so it passes and says the same note.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+
+from .catalog import text
+
+_notes: list[list[str]] = []  # the notes of each check running, innermost last
+
+
+def note(key: str, **fields) -> None:
+    """Say the note ``key`` with its fields beside the running check's verdict."""
+    if _notes:
+        said = text(key, **fields)
+        if said not in _notes[-1]:
+            _notes[-1].append(said)
+
+
+@contextlib.contextmanager
+def collected() -> Iterator[list[str]]:
+    """The notes of the check run inside, in the order it found them."""
+    notes: list[str] = []
+    _notes.append(notes)
+    try:
+        yield notes
+    finally:
+        _notes.pop()

@@ -1,0 +1,19 @@
+import torch
+import torch.nn as nn
+
+
+class CausalAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("future", torch.ones(context_length, context_length).triu(1).bool())
+
+    def forward(self, x):
+        T = x.shape[-2]
+        q, k, v = self.W_query(x), self.W_key(x), self.W_value(x)
+        scores = (q @ k.transpose(-2, -1)).masked_fill(self.future[:T, :T], float("-inf"))
+        weights = self.dropout(scores.div(k.shape[-1] ** 0.5).softmax(dim=-1))
+        return weights @ v

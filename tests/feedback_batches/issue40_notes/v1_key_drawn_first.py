@@ -1,0 +1,16 @@
+import torch
+import torch.nn as nn
+
+
+class SelfAttention_v1(nn.Module):
+    def __init__(self, d_in, d_out):
+        super().__init__()
+        # keys first: they are what every query is compared with
+        self.W_key = nn.Parameter(torch.rand(d_in, d_out))
+        self.W_query = nn.Parameter(torch.rand(d_in, d_out))
+        self.W_value = nn.Parameter(torch.rand(d_in, d_out))
+
+    def forward(self, x):
+        q, k, v = x @ self.W_query, x @ self.W_key, x @ self.W_value
+        w = torch.softmax(q @ k.T / k.shape[-1] ** 0.5, dim=-1)
+        return w @ v
