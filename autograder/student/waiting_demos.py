@@ -5,10 +5,10 @@ calls a stage would stop "Run All" with a traceback. The setup cell's import reg
 AST transformer (``shell.ast_transformers``, run once per cell in every IPython kernel: Jupyter,
 JupyterLab, Colab, VS Code) that reads which graded stages a cell uses, by name, and before it runs:
 
-- when one of them (or a stage it calls) is still a stub, or not defined, skips the cell and says
-  which stage to write first, once per stage until its cell is run again, so that "Run All" goes
-  on; names the skipped cell would have made wait with it, so a later demo that reads them is
-  skipped too instead of stopping at a ``NameError``;
+- when one of them (or a stage it calls) is still a stub, or not defined, skips the cell, so that
+  "Run All" goes on, and says which stage to write first: each stage once (until its cell is run
+  again), by the first demo that waits for it. The names the skipped cell would have made wait
+  with it, so a later demo that reads them is skipped too instead of stopping at a ``NameError``;
 - otherwise runs the cell as written, and if a wrong answer makes it raise, says where it stopped
   in one line, so that "Run All" still reaches the cells after it.
 
@@ -138,21 +138,24 @@ class WaitingDemos(ast.NodeTransformer):
             return module
         unwritten = unwritten_stages([*stages, *waited_for], self.namespace)
         if unwritten:
-            self._skip(unwritten[0], bound)
+            self._skip(unwritten, bound)
             return ast.Module(body=[], type_ignores=[])
         for name in bound:
             self.waiting.pop(name, None)
         return self._guarded(module, stages[0] if stages else sorted(waited_for)[0])
 
-    def _skip(self, stage: str, bound: set[str]) -> None:
-        """Say once (until the stage's cell is run again) which stage to write first."""
-        self.waiting.update(dict.fromkeys(bound, stage))
-        standing = self.namespace.get(stage)
-        if stage in self.said and self.said[stage] is standing:
+    def _skip(self, unwritten: list[str], bound: set[str]) -> None:
+        """Name the first of the ``unwritten`` stages not named yet (until its cell is run again), so
+        that each stage is named once, by the first demo that waits for it; nothing when all were."""
+        self.waiting.update(dict.fromkeys(bound, unwritten[0]))
+        standing = {stage: self.namespace.get(stage) for stage in unwritten}
+        new = [stage for stage in unwritten if stage not in self.said or self.said[stage] is not standing[stage]]
+        if not new:
             return
-        self.said[stage] = standing
+        stage = new[0]
+        self.said[stage] = standing[stage]
         with speaking(self.language):
-            print(text("needs.finish_first" if standing is not None else "needs.undefined", stage=stage))
+            print(text("needs.finish_first" if standing[stage] is not None else "needs.undefined", stage=stage))
 
     def _guarded(self, module: ast.Module, stage: str) -> ast.Module:
         """``module`` in ``try: ... except Exception: <one line>``, its last expression still shown."""
