@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import contextlib
 import json
 import math
 import os
@@ -17,6 +16,7 @@ from kit_notebooks import errors, execute_notebooks, load_definitions, notebook_
 from mutations import MUTATIONS
 
 from autograder.course.predictions import outcomes as prediction_outcomes
+from autograder.notebooks import demo_words
 from autograder.notebooks.solutions_only import is_solutions_only
 from autograder.notebooks.variants import filled, load_solution, load_student, with_replacement
 from autograder.paths import ASSIGNMENTS_DIR, solution_notebook, student_notebook
@@ -268,14 +268,14 @@ def test_a_stage_without_recipe_is_not_shown_before_its_check(assignment, stage)
 
 def test_the_setup_cell_is_short_and_defines_nothing():
     """The helpers live in the student package; the cell installs it where it is missing and
-    imports them in its language, in six lines of code."""
+    imports them in its language, in six lines of code, with no grading plumbing (needs, tr) among them."""
     for language, notebook in _released_notebooks(ASSIGNMENTS[0]).items():
         cell = next(cell for cell in notebook.cells if cell.id == "self-checks")
         code = [line for line in cell.source.splitlines() if line.strip() and not line.lstrip().startswith("#")]
         assert len(code) <= 6, language
         tree = ast.parse(cell.source)
         assert not [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.Lambda))]
-        helpers = "check, hint, predict, reveal, needs, tr, submit"
+        helpers = "check, hint, predict, reveal, submit"
         assert code[-1] == f"from attention_kit_student.{language} import {helpers}"
 
 
@@ -302,19 +302,22 @@ def test_every_map_of_attention_weights_is_drawn_on_the_scale_of_a_weight(assign
                 assert "vmin=0, vmax=1" in call, (cell.id, call)
 
 
+def _demo_words_of_the_masters(catalog) -> set[str]:
+    """The strings of the masters' demos that are words of ``catalog`` (``demo_words.words``)."""
+    return {node.value for assignment in ASSIGNMENTS
+            for cell in demo_words.demo_cells(nbformat.read(solution_notebook(assignment), as_version=4))
+            for node in demo_words.words(cell.source, catalog)}
+
+
 def test_demo_texts_are_translated_in_every_language():
-    """Every tr("...") of the masters' code has its translation in the student package's catalogs,
-    with the same fields, and the catalogs hold nothing else."""
-    english = set()
-    for assignment in ASSIGNMENTS:
-        for cell in _cells(solution_notebook(assignment)):
-            if cell.cell_type == "code":
-                english |= {node.args[0].value for node in ast.walk(ast.parse(cell.source))
-                            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "tr"}
+    """Every entry of the demos' catalogs is a string a master's demo shows, each language has them
+    all, with the same fields, and the translation is not the English (unless it has no words)."""
+    catalogs = {language: languages.load_catalog(language, "demos") for language in TRANSLATIONS}
+    english = set(catalogs[TRANSLATIONS[0]])
     assert len(english) > 50
-    for language in TRANSLATIONS:
-        catalog = languages.load_catalog(language, "demos")
+    for language, catalog in catalogs.items():
         assert set(catalog) == english, language
+        assert _demo_words_of_the_masters(catalog) == english, language  # no entry left over
         for text, translated in catalog.items():
             assert _format_fields(translated) == _format_fields(text), (language, text)
             assert translated != text or not any(char.isalpha() for char in text.replace("torch", "")), (language, text)
@@ -325,13 +328,13 @@ def _format_fields(template: str) -> set[str]:
 
 
 def test_every_demo_string_a_student_reads_is_translatable():
-    """What a demo prints or draws in words goes through tr(); what is left is code or numbers."""
+    """What a demo prints or draws in words is in the demos' catalogs, so the build translates it;
+    what is left is code or numbers."""
+    catalog = languages.load_catalog(TRANSLATIONS[0], "demos")
     words = re.compile(r"[A-Za-z]{3,}")
     code_like = re.compile(r"^[\w.(), =:\[\]\-]*[:=]?\s*$")
     for assignment in ASSIGNMENTS:
-        for cell in _cells(solution_notebook(assignment)):
-            if cell.cell_type != "code" or cell.id == "self-checks" or cell.metadata.get("nbgrader"):
-                continue
+        for cell in demo_words.demo_cells(nbformat.read(solution_notebook(assignment), as_version=4)):
             for node in ast.walk(ast.parse(cell.source)):
                 is_call = isinstance(node, ast.Call)
                 name = getattr(node.func, "attr", getattr(node.func, "id", None)) if is_call else None
@@ -340,7 +343,43 @@ def test_every_demo_string_a_student_reads_is_translatable():
                 for argument in [*node.args, *(keyword.value for keyword in node.keywords if keyword.arg == "label")]:
                     if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
                         text = argument.value
-                        assert not words.search(text) or code_like.match(text), (assignment, cell.id, text)
+                        assert text in catalog or not words.search(text) or code_like.match(text), \
+                            (assignment, cell.id, text)
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_no_notebook_shows_grading_plumbing(assignment):
+    """Attention is the only subject in the student's view: no code cell calls needs or tr (demos
+    wait for their stage by themselves and are translated when built), and the setup text does not
+    explain them."""
+    notebooks = {"master": nbformat.read(solution_notebook(assignment), as_version=4),
+                 **_released_notebooks(assignment)}
+    for language, notebook in notebooks.items():
+        for cell in notebook.cells:
+            if cell.cell_type == "code":
+                names = {node.id for node in ast.walk(ast.parse(cell.source)) if isinstance(node, ast.Name)}
+                assert not names & {"needs", "tr"}, (language, cell.id)
+            elif cell.id == "setup-md":
+                assert not re.search(r"\bneeds\b|\btr\(|`tr`", cell.source), language
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_a_translated_notebook_shows_its_demos_words_in_its_language(assignment):
+    """Its demo cells are the English ones with their words' literals translated, and nothing else."""
+    english = nbformat.read(student_notebook(assignment), as_version=4)
+    for language in TRANSLATIONS:
+        catalog = languages.load_catalog(language, "demos")
+        translated = _released_notebooks(assignment)[language]
+        cells = dict(zip((cell.id for cell in demo_words.demo_cells(english)),
+                         demo_words.demo_cells(translated), strict=True))
+        changed = 0
+        for cell in demo_words.demo_cells(english):
+            assert cells[cell.id].source == demo_words.translated_source(cell.source, catalog), (language, cell.id)
+            left = [node.value for node in demo_words.words(cells[cell.id].source, catalog)
+                    if catalog[node.value] != node.value]
+            assert left == [], (language, cell.id)  # no English words left
+            changed += cells[cell.id].source != cell.source
+        assert changed >= 3, language
 
 
 @pytest.mark.parametrize("key", list(notebook_paths()))
@@ -680,8 +719,7 @@ class _Demo:
         monkeypatch.setattr(plt, "show", lambda: plt.close("all"))
         self.cells = {cell.id: cell.source for cell in _cells(solution_notebook(assignment))}
         self.revealed: dict[str, dict] = {}
-        self.namespace = {**load_definitions(solution_notebook(assignment))[0], "tr": str,
-                          "needs": lambda stage: contextlib.nullcontext(), "reveal": self._reveal}
+        self.namespace = {**load_definitions(solution_notebook(assignment))[0], "reveal": self._reveal}
         self.run("setup")
 
     def _reveal(self, question, outcome=None, /, **fields):

@@ -35,6 +35,7 @@ from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.language import LANGUAGES
 from autograder.student.selfcheck import modules, run_check
 from autograder.student.selfcheck.catalog import hint_text, speaking, text
+from autograder.student.waiting_demos import stages_used
 
 # The notebooks' functions that train a model, and the keyword that sets how long.
 TRAINING = {"train": "steps", "train_and_test": "steps", "train_next_token": "steps"}
@@ -121,7 +122,7 @@ def demo_cells(assignment: str, stage: str | None) -> list:
     checked = order.index(f"check-{stage}")
 
     def runs_it(cell) -> bool:
-        needed = re.findall(r'needs\("(\w+)"\)', cell.source)
+        needed = [name for name in stages_used(cell.source) if name in answers]
         if not needed:
             return True
         return order.index(cell.id) > checked and (stage in cell.source or any(
@@ -133,7 +134,7 @@ def demo_cells(assignment: str, stage: str | None) -> list:
 def run_demos(variant: Variant | None, assignment: str, trained: bool, monkeypatch) -> Shown:
     """Run the demos after ``variant``'s stage with its answer in place of the solution's (every
     demo of the solution with None), with a few steps of training unless ``trained``, up to the
-    first error (which a student sees as ``needs`` words it)."""
+    first error (which a student's kernel words in one line, ``autograder.student.waiting_demos``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -152,7 +153,7 @@ def run_demos(variant: Variant | None, assignment: str, trained: bool, monkeypat
     monkeypatch.setattr(Axes, "imshow", imshow)
     monkeypatch.setattr(plt, "show", lambda: plt.close("all"))
     namespace = definitions(assignment, variant)
-    namespace.update(tr=str, needs=lambda stage: contextlib.nullcontext(), reveal=lambda *args, **kwargs: None)
+    namespace.update(reveal=lambda *args, **kwargs: None)
     try:
         for cell in demo_cells(assignment, variant.stage if variant is not None else None):
             cell_id, printed = cell.id, io.StringIO()

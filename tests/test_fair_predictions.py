@@ -225,8 +225,7 @@ def _run_demo(question: str, variant: Mutation | WrongAnswer | None, monkeypatch
     assignment = QUESTIONS[question].assignment
     cells = {cell.id: cell.source for cell in nbformat.read(solution_notebook(assignment), as_version=4).cells}
     revealed: dict[str, dict] = {}
-    namespace = {**load_definitions(solution_notebook(assignment))[0], "tr": str,
-                 "needs": lambda stage: contextlib.nullcontext(),
+    namespace = {**load_definitions(solution_notebook(assignment))[0],
                  "reveal": lambda asked, outcome=None, /, **fields: revealed.__setitem__(
                      asked, answer_fields(QUESTIONS[asked], outcome, fields))}
     if variant is not None:
@@ -235,7 +234,7 @@ def _run_demo(question: str, variant: Mutation | WrongAnswer | None, monkeypatch
     printed = io.StringIO()
     exec(compile(cells["setup"], "setup", "exec"), namespace)
     with contextlib.redirect_stdout(printed), contextlib.suppress(Exception):  # a wrong stage may stop a demo,
-        for cell_id in (*before, demo):  # as needs(...) does in a notebook: then it reveals nothing
+        for cell_id in (*before, demo):  # as a notebook's kernel does: then it reveals nothing
             exec(compile(cells[cell_id], cell_id, "exec"), namespace)
     plt.close("all")
     return printed.getvalue(), revealed.get(question)

@@ -39,7 +39,7 @@ from autograder.hidden.failures import describe_failure
 from autograder.hidden_tests import test_03_causal_attention as causal_tests
 from autograder.hidden_tests import test_04_multi_head_attention as multi_head_tests
 from autograder.notebooks import building as build_assignments
-from autograder.notebooks import self_checks_cell
+from autograder.notebooks import demo_words, self_checks_cell
 from autograder.notebooks.translation import TranslationError, english_hash, translated_notebook, translation_problems
 from autograder.notebooks.variants import filled, load_solution, with_answer, with_replacement, write_submission
 from autograder.paths import ASSIGNMENTS_DIR, KIT_ROOT, LOCALES_DIR, solution_notebook, student_notebook
@@ -127,8 +127,10 @@ def test_translated_notebook_has_the_english_code_cells_and_ids(language, assign
             assert self_checks_cell.stub(language, stage) in _source(theirs)
             assert {**theirs["metadata"]["nbgrader"], "checksum": None} == {**ours["metadata"]["nbgrader"],
                                                                             "checksum": None}
-        elif ours["cell_type"] == "code":
-            assert theirs == ours, f"code cell {ours['id']} differs in {language}"
+        elif ours["cell_type"] == "code":  # a demo: the same code, but for its words (demo_words)
+            words = i18n.load_catalog(language, demo_words.CATALOG)
+            assert theirs == {**ours, "source": theirs["source"]}, f"code cell {ours['id']} differs in {language}"
+            assert _source(theirs) == demo_words.translated_source(_source(ours), words), ours["id"]
         elif think_about_it.question_of(ours):  # a think-about-it answer cell: written in each language
             assert theirs["metadata"] == ours["metadata"]
             assert _source(theirs) == think_about_it.answer_cell_source(language)
@@ -817,10 +819,32 @@ def test_extracted_code_carries_the_notebooks_language():
     assert extract_definitions(read_json(student_notebook(ASSIGNMENT))).language == "en"
 
 
+def test_a_demos_words_are_translated_and_its_data_is_not():
+    """Only a literal that is words of the catalog changes, in place; what a cell returns, compares or
+    gives to predict/reveal, and an f-string's parts, stay; words over several lines stay so."""
+    catalog = {"guessing": "猜测", "loss:": "损失：",
+               "a long sentence of words": "a much longer sentence made of many words"}
+    source = ('print("loss:", 1)\n'
+              'ax.plot([0], label="guessing")\n'
+              'def outcome(loss):\n    return "guessing" if loss > 1 else "near_zero"\n'
+              'reveal("induction", "guessing")\n'
+              'same = kind == "guessing"\n'
+              'print(f"loss: {1}")\n'
+              'print("a long sentence"\n      " of words")\n')
+    translated = demo_words.translated_source(source, catalog)
+    assert translated == ('print("损失：", 1)\n'
+                          'ax.plot([0], label="猜测")\n'
+                          'def outcome(loss):\n    return "guessing" if loss > 1 else "near_zero"\n'
+                          'reveal("induction", "guessing")\n'
+                          'same = kind == "guessing"\n'
+                          'print(f"loss: {1}")\n'
+                          'print("a much longer"\n      " sentence made"\n      " of many words")\n')
+
+
 @pytest.mark.slow
 def test_demos_print_and_draw_in_the_notebooks_language(tmp_path):
     """With the answers filled in, a Chinese or Portuguese notebook's demos print their words in its
-    language (the code is the English notebook's: tr() looks them up), and its figures draw every
+    language (the build translated their literals, autograder.notebooks.demo_words), and its figures draw every
     character (matplotlib warns of a glyph it lacks: none may)."""
     from autograder.student.language import load_catalog as student_catalog
 

@@ -10,7 +10,8 @@ assignment, and it then deletes that assignment's release folder. Afterwards eac
 stub's `raise NotImplementedError()` is given a message naming its stage, and the notebook is
 written to assignments/<id>/<id>.ipynb without the cells for the solutions only (the answers
 to its questions, ``autograder.notebooks.solutions_only``), and its translations (the same cells, markdown from
-autograder/locales/, see autograder.notebooks.translation) to assignments/<language>/<id>/<id>.ipynb.
+autograder/locales/ and the demos' words from the student package's catalogs, see
+autograder.notebooks.translation) to assignments/<language>/<id>/<id>.ipynb.
 Each notebook's self-checks cell is written in its language, installing the student package
 from LOCATION (``autograder.notebooks.self_checks_cell``), and so is the cell under each "Think
 about it" question where the student answers (``autograder.student.think_about_it``); the masters'
@@ -22,7 +23,6 @@ Nothing is written unless every notebook can be. The same solutions always give 
 from __future__ import annotations
 
 import argparse
-import ast
 import shutil
 import sys
 import tempfile
@@ -37,7 +37,7 @@ from autograder.notebooks.translation import TranslationError, translated_notebo
 from autograder.paths import ASSIGNMENTS_DIR, DIST_DIR, KIT_ROOT, solution_notebook
 from autograder.platforms.nbgrader_commands import run_nbgrader
 from autograder.student import think_about_it
-from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
+from autograder.student.curriculum import ASSIGNMENTS
 from autograder.student.language import DEFAULT_LANGUAGE, METADATA_KEY, TRANSLATIONS
 
 COURSE_ID = "attention-kit"
@@ -95,27 +95,6 @@ def refresh_master(assignment_id: str) -> None:
     before = nbformat.writes(notebook)
     if nbformat.writes(with_answer_cells(with_self_checks(notebook, DEFAULT_LANGUAGE), DEFAULT_LANGUAGE)) != before:
         nbformat.write(notebook, path)
-
-
-def unguarded_demos(notebook: nbformat.NotebookNode, assignment_id: str) -> list[str]:
-    """Demo cells that call a stage's code outside ``with needs("<stage>"):`` (an unfinished
-    stage would stop "Run All" there); their ids."""
-    stages, started, found = set(STAGES_BY_ASSIGNMENT[assignment_id]), False, []
-    for cell in notebook.cells:
-        if cell.cell_type != "code":
-            continue
-        if cell.metadata.get("nbgrader", {}).get("solution"):
-            started = True
-            continue
-        tree = ast.parse(cell.source)
-        calls_a_stage = any(isinstance(node, ast.Name) and node.id in stages for node in ast.walk(tree))
-        is_check = all(isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
-                       and getattr(node.value.func, "id", None) == "check" for node in tree.body)
-        guarded = len(tree.body) == 1 and isinstance(tree.body[0], ast.With) and \
-            getattr(getattr(tree.body[0].items[0].context_expr, "func", None), "id", None) == "needs"
-        if started and calls_a_stage and not is_check and not guarded:
-            found.append(cell.get("id", "?"))
-    return found
 
 
 def write_course_config(course_dir: Path) -> None:
@@ -222,12 +201,6 @@ def build(out_dir: Path, course_dir: Path | None = None, location: str | None = 
 
 
 def _build(out_dir: Path, scratch: Path, course_dir: Path | None, location: str | None) -> list[Path]:
-    unguarded = {assignment_id: unguarded_demos(nbformat.read(solution_notebook(assignment_id), as_version=4),
-                                                assignment_id) for assignment_id in ASSIGNMENTS}
-    if any(unguarded.values()):
-        raise BuildError("demo cells call a stage outside `with needs(\"<stage>\"):`, so an unfinished stage would"
-                         " stop Run All: " + "; ".join(f"solutions/{assignment_id}: {', '.join(ids)}"
-                                                       for assignment_id, ids in unguarded.items() if ids))
     for assignment_id in ASSIGNMENTS:
         refresh_master(assignment_id)
     write_course_config(scratch)

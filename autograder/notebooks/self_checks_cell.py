@@ -1,9 +1,10 @@
 """The notebooks' setup cell: installs the student package where it is missing and imports its
-helpers in the notebook's language (``check``, ``hint``, ``predict``, ``reveal``, ``needs``, ``tr``
-and ``submit``, from ``attention_kit_student.<language>``, see ``autograder.student.notebook``). Six lines
-of code: everything else lives in the package. Without the package (no wheel beside the
-notebook, no network) the cell stops at its import, and the comment just above it, which the
-traceback shows, says how to install it: a notebook without its checks would teach on silently.
+helpers in the notebook's language (``check``, ``hint``, ``predict``, ``reveal`` and ``submit``,
+from ``attention_kit_student.<language>``, see ``autograder.student.notebook``; the import also
+makes the demo cells wait for their stages). Six lines of code: everything else lives in the
+package. Without the package (no wheel beside the notebook, no network) the cell stops at its
+import, and the comment just above it, which the traceback shows, says how to install it: a
+notebook without its checks would teach on silently.
 
 Every notebook (masters, released notebooks, translations and release bundles) holds this
 cell under the id ``self-checks``, as its first code cell; ``make assignments`` writes it, with
@@ -56,7 +57,7 @@ if importlib.util.find_spec("{package}") is None:
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", CHECKS_PACKAGE])
     importlib.invalidate_caches()
 {missing}
-from {package}.{language} import check, hint, predict, reveal, needs, tr, submit'''
+from {package}.{language} import check, hint, predict, reveal, submit'''
 
 
 def _pieces(text: str, width: int = 80) -> list[str]:
@@ -65,7 +66,7 @@ def _pieces(text: str, width: int = 80) -> list[str]:
     texts write one to copy, and a single word longer than ``width``, stay whole."""
     pieces, piece = [], ""
     for token in re.findall(r"  \S.*?\S  |\s+|[!-~]+|.", text):
-        if _columns(piece + token) > width and piece.strip():
+        if columns(piece + token) > width and piece.strip():
             pieces.append(piece)
             piece = token.lstrip()
         else:
@@ -73,7 +74,7 @@ def _pieces(text: str, width: int = 80) -> list[str]:
     return [*pieces, piece] if piece.strip() else pieces
 
 
-def _columns(text: str) -> int:
+def columns(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
 
 

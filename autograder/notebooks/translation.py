@@ -1,4 +1,5 @@
-"""Translated notebooks: the English student notebook with its markdown replaced from a catalog.
+"""Translated notebooks: the English student notebook with its markdown replaced from a catalog,
+and its demos' words from the student package's (``autograder.notebooks.demo_words``).
 
     python -m autograder.notebooks.translation      (lists missing or stale translations)
 
@@ -7,8 +8,9 @@ every markdown cell to its translated text and to a hash of the English text it 
 
     {"intro": {"en_hash": "3f2a...", "markdown": ["# 作业 1 · ...", "", "..."]}}
 
-Code cells, cell ids and cell metadata stay exactly as in the English notebook; the notebook's
-metadata gains ``attention_kit.language``. The think-about-it answer cells are not in the catalogs:
+Cell ids and cell metadata stay exactly as in the English notebook, and so does the code but for
+the string literals a demo prints or draws (``demo_words``); the notebook's metadata gains
+``attention_kit.language``. The think-about-it answer cells are not in the catalogs:
 ``make assignments`` writes them in each language (``autograder.student.think_about_it``). When a
 master's markdown changes, its hash no longer matches, and the build stops until the translation
 is updated: a catalog cannot go stale silently.
@@ -22,6 +24,7 @@ import sys
 
 import nbformat
 
+from autograder.notebooks.demo_words import with_demo_words
 from autograder.notebooks.solutions_only import student_cells
 from autograder.paths import KIT_ROOT, LOCALES_DIR, solution_notebook
 from autograder.reading.notebook import cell_source
@@ -85,7 +88,7 @@ def translated_notebook(notebook: nbformat.NotebookNode, language: str, assignme
         if cell.cell_type == "markdown" and question_of(cell) is None:
             cell.source = "\n".join(catalog[cell.id]["markdown"])
     translated.metadata[METADATA_KEY] = {"language": language}
-    return translated
+    return with_demo_words(translated, language)
 
 
 def main() -> int:

@@ -1,6 +1,8 @@
 """The helpers of a notebook in English, as its setup cell imports them:
 
-    from attention_kit_student.en import check, hint, predict, reveal, needs, tr, submit
+    from attention_kit_student.en import check, hint, predict, reveal, submit
+
+(``needs`` and ``tr`` too, for notebooks released before demos waited and were translated by themselves.)
 """
 
 from .notebook import notebook_helpers

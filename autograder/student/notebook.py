@@ -3,17 +3,23 @@
     from attention_kit_student import notebook_helpers
     check, hint, predict, reveal, needs, tr, submit = notebook_helpers("zh")
 
+(a setup cell imports ``check, hint, predict, reveal, submit`` from ``attention_kit_student.<language>``)
+
 - ``check("<stage>")`` runs a stage's public check; ``hint("<stage>", tier)`` gives its hints
   (1 the idea, 2 the functions, 3 code), and the notebook keeps which tier was opened;
 - ``predict("<question>", ...)`` records a prediction before a demo, ``reveal`` compares it
   with what the demo measured (``predictions``);
-- ``with needs("<stage>"):`` holds a demo back until its stage works, and keeps "Run All" going
-  when a stage is wrong, saying so in one line;
-- ``tr("English text")`` gives a demo's printed words and figure labels in the notebook's
-  language (``locales/<language>/demos.json``, keyed by the English), so the code cells stay
-  the same in every language;
 - ``submit()`` sends the notebook to the course's submission service and shows its grade here
   (``submitting``).
+
+Binding them also makes every demo cell wait for its stage (``waiting_demos``), with nothing in the
+demo's code. The demos' words are translated when a notebook is built (``autograder.notebooks.
+demo_words``); ``needs`` and ``tr``, which notebooks released before then call, stay for them:
+
+- ``with needs("<stage>"):`` holds a demo back until its stage works, and keeps "Run All" going
+  when a stage is wrong, saying so in one line;
+- ``tr("English text")`` gives a demo's words in the notebook's language (``locales/<language>/
+  demos.json``, keyed by the English).
 
 A kernel cannot see its notebook's metadata (on Colab it cannot even read the file), so the
 setup cell names the language itself.
@@ -32,6 +38,7 @@ from .selfcheck.catalog import speaking, text
 from .selfcheck.figures import use_fonts
 from .selfcheck.runner import SelfChecks
 from .submitting import make_submit
+from .waiting_demos import say_stopped, wait_for_stages
 
 
 class Helpers(NamedTuple):
@@ -65,15 +72,7 @@ def _needs(language: str):
             with speaking(language):
                 print(text("needs.finish_first", stage=named if named.isidentifier() else stage))
         except Exception as error:  # noqa: BLE001 - a wrong answer must not stop Run All either
-            where = error.__traceback__
-            while where.tb_next is not None:
-                where = where.tb_next
-            with speaking(language):
-                if isinstance(error, NameError) and where.tb_frame.f_code.co_name == "<module>":
-                    print(text("needs.name", name=error.name))
-                else:
-                    reason = f"{type(error).__name__}: {error}".splitlines()[0][:300]
-                    print(text("needs.stopped", reason=reason, stage=stage))
+            say_stopped(error, stage, language)
 
     return needs
 
@@ -86,5 +85,6 @@ def notebook_helpers(language: str | None = None) -> Helpers:
     predictions = Predictions(language)
     with contextlib.suppress(ImportError):  # the figures' fonts, where matplotlib is installed
         use_fonts(language)
+    wait_for_stages(language)
     return Helpers(checks, checks.hint, predictions.predict, predictions.reveal, _needs(language), translator(language),
                    make_submit(language))

@@ -1,6 +1,8 @@
 """The helpers of a notebook in Portuguese, as its setup cell imports them:
 
-    from attention_kit_student.pt import check, hint, predict, reveal, needs, tr, submit
+    from attention_kit_student.pt import check, hint, predict, reveal, submit
+
+(``needs`` and ``tr`` too, for notebooks released before demos waited and were translated by themselves.)
 """
 
 from .notebook import notebook_helpers

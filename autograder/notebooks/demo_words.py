@@ -1,0 +1,107 @@
+"""The demos' words in a translated notebook: their string literals, translated when it is built.
+
+A demo prints and draws plain English strings in the masters, and the student package's catalog
+``autograder/student/locales/<language>/demos.json`` maps each such string (the English itself is
+the key) to its translation. Building a notebook in another language rewrites, in every code cell
+that is not an answer cell, each string literal that is a key of the catalog: only the literal's
+own characters change, so the code reads, runs and lines up as the English does. A literal that
+is data rather than words stays as it is: one that a cell returns or compares, or that it passes
+to ``predict`` or ``reveal`` (an outcome such as ``"guessing"``, which a label may also read).
+A part of an f-string is never rewritten (its words are no catalog key).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator, Mapping
+
+import nbformat
+
+from autograder.notebooks.self_checks_cell import CELL_ID, columns
+from autograder.student import language as languages
+
+CATALOG = "demos"
+# Calls whose string arguments are data the kit compares, never words to translate.
+DATA_CALLS = ("predict", "reveal")
+
+
+def demo_cells(notebook: nbformat.NotebookNode) -> Iterator[nbformat.NotebookNode]:
+    """The code cells whose words a translation rewrites: all but the answer cells and the setup cell."""
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and cell.get("id") != CELL_ID and \
+                not cell.metadata.get("nbgrader", {}).get("solution"):
+            yield cell
+
+
+def _data_nodes(tree: ast.AST) -> set[int]:
+    """The ids of the nodes whose strings are data: returned, compared, given to predict/reveal, or
+    parts of an f-string."""
+    data = set()
+    for node in ast.walk(tree):
+        is_data_call = isinstance(node, ast.Call) and getattr(node.func, "id", None) in DATA_CALLS
+        if isinstance(node, (ast.Return, ast.Compare, ast.JoinedStr)) or is_data_call:
+            data |= {id(inner) for inner in ast.walk(node) if inner is not node}
+    return data
+
+
+def words(source: str, catalog: Mapping[str, str]) -> list[ast.Constant]:
+    """The string literals of ``source`` that are words of the catalog, in the order they appear."""
+    tree = ast.parse(source)
+    data = _data_nodes(tree)
+    found = [node for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)
+             and node.value in catalog and id(node) not in data]
+    return sorted(found, key=lambda node: (node.lineno, node.col_offset))
+
+
+def _offset(lines: list[str], line_number: int, column: int) -> int:
+    """The index in the source of ``column`` (counted in UTF-8 bytes, as ast counts) of a line."""
+    before = sum(len(line) for line in lines[:line_number - 1])
+    return before + len(lines[line_number - 1].encode("utf-8")[:column].decode("utf-8"))
+
+
+def translated_source(source: str, catalog: Mapping[str, str]) -> str:
+    """``source`` with each of its ``words`` replaced by the literal of its translation."""
+    lines = source.splitlines(keepends=True)
+    for node in reversed(words(source, catalog)):
+        start = _offset(lines, node.lineno, node.col_offset)
+        end = _offset(lines, node.end_lineno, node.end_col_offset)
+        literal = source[start:end]
+        if node.lineno == node.end_lineno:
+            source = source[:start] + _literal(catalog[node.value]) + source[end:]
+        else:  # the English runs over several lines, "..." "...": so does the translation, as wide
+            indent = " " * columns(lines[node.lineno - 1][:start - _offset(lines, node.lineno, 0)])
+            width = max(columns(line.strip()) for line in literal.splitlines()) - 2
+            source = source[:start] + f"\n{indent}".join(
+                _literal(piece) for piece in _pieces(catalog[node.value], width)) + source[end:]
+    return source
+
+
+def _pieces(text: str, width: int) -> list[str]:
+    """``text`` cut into pieces about ``width`` columns wide (a CJK character takes two), between
+    words or characters, each space kept at the start of the piece after it: they join up to
+    ``text``."""
+    found: list[str] = []
+    for token in re.findall(r"\s*[!-~]+|\s*.|\s+", text, re.DOTALL):
+        if found and columns(found[-1] + token) <= width:
+            found[-1] += token
+        else:
+            found.append(token)
+    return found
+
+
+def _literal(text: str) -> str:
+    """A string literal of ``text``, in double quotes as the masters write them."""
+    quoted = repr(text)
+    if quoted.startswith("'") and '"' not in text:
+        quoted = '"' + quoted[1:-1].replace("\\'", "'") + '"'
+    return quoted
+
+
+def with_demo_words(notebook: nbformat.NotebookNode, language: str) -> nbformat.NotebookNode:
+    """``notebook`` with the words of its demos in ``language`` (the English stays where the catalog
+    has no translation)."""
+    catalog = languages.messages(language, CATALOG, {})
+    for cell in demo_cells(notebook):
+        cell.source = translated_source(cell.source, catalog)
+    return notebook

@@ -1,0 +1,218 @@
+"""Demo cells that wait for their stage, with nothing in the demo's code to say so.
+
+A fresh notebook's answer cells hold stubs (``raise NotImplementedError(...)``), so every demo that
+calls a stage would stop "Run All" with a traceback. The setup cell's import registers an IPython
+AST transformer (``shell.ast_transformers``, run once per cell in every IPython kernel: Jupyter,
+JupyterLab, Colab, VS Code) that reads which graded stages a cell uses, by name, and before it runs:
+
+- when one of them (or a stage it calls) is still a stub, or not defined, skips the cell, so that
+  "Run All" goes on, and says which stage to write first: each stage once (until its cell is run
+  again), by the first demo that waits for it. The names the skipped cell would have made wait
+  with it, so a later demo that reads them is skipped too instead of stopping at a ``NameError``;
+- otherwise runs the cell as written, and if a wrong answer makes it raise, says where it stopped
+  in one line, so that "Run All" still reaches the cells after it.
+
+A cell that defines a stage (its ✏️ answer cell) always runs as written. Outside IPython (a bare
+``python`` run of an exported notebook) nothing is registered and the cells run as they are.
+"""
+
+from __future__ import annotations
+
+import ast
+import dis
+import sys
+import types
+from collections.abc import Iterable, Iterator
+
+from .curriculum import all_stages
+from .selfcheck.catalog import speaking, text
+
+STAGES = {stage: order for order, stage in enumerate(all_stages())}
+
+
+def _loaded_names(tree: ast.AST) -> list[str]:
+    """Every name the code reads, in order of first appearance (in nested functions too)."""
+    seen = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            seen.setdefault(node.id, None)
+    return list(seen)
+
+
+def _bound_names(statements: Iterable[ast.stmt]) -> set[str]:
+    """The names a cell binds at its top level (in its loops, ``with`` and ``if`` blocks too, not
+    inside the functions and classes it defines)."""
+    bound: set[str] = set()
+    pending = list(statements)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+        elif not isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            pending += ast.iter_child_nodes(node)
+    return bound
+
+
+def stages_used(source: str) -> list[str]:
+    """The graded stages a cell's code names, in order of first appearance (what it waits for)."""
+    return [name for name in _loaded_names(ast.parse(source)) if name in STAGES]
+
+
+def _defines_a_stage(module: ast.Module) -> bool:
+    return any(isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+               and statement.name in STAGES for statement in module.body)
+
+
+def _code_objects(value) -> Iterator[types.CodeType]:
+    """The code of a function, or of every method a class (and its bases of the same module) defines,
+    nested functions included."""
+    if isinstance(value, type):
+        for klass in value.__mro__:
+            if klass.__module__ == value.__module__:
+                for member in vars(klass).values():
+                    member = getattr(member, "__func__", getattr(member, "fget", member))
+                    yield from _code_objects(member)
+        return
+    code = getattr(value, "__code__", None)
+    pending = [code] if isinstance(code, types.CodeType) else []
+    while pending:
+        code = pending.pop()
+        yield code
+        pending += [constant for constant in code.co_consts if isinstance(constant, types.CodeType)]
+
+
+def _globals_read(code: types.CodeType) -> set[str]:
+    """The global names a piece of code reads (not the attributes it reads: ``self.split_heads``)."""
+    return {instruction.argval for instruction in dis.get_instructions(code)
+            if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
+
+
+def unwritten_stages(names: Iterable[str], namespace: dict) -> list[str]:
+    """The graded stages among ``names`` that are not defined in ``namespace``, or still raise
+    ``NotImplementedError`` somewhere in their code, and the stages they call that do, in
+    teaching order."""
+    found, seen, pending = set(), set(), [name for name in names if name in STAGES]
+    while pending:
+        stage = pending.pop()
+        if stage in seen:
+            continue
+        seen.add(stage)
+        if stage not in namespace:
+            found.add(stage)
+            continue
+        for code in _code_objects(namespace[stage]):
+            read = _globals_read(code)
+            if "NotImplementedError" in read:
+                found.add(stage)
+            pending += [name for name in read if name in STAGES]
+    return sorted(found, key=STAGES.__getitem__)
+
+
+class WaitingDemos(ast.NodeTransformer):
+    """The transformer a notebook's kernel runs on every cell (see the module's docstring)."""
+
+    def __init__(self, namespace: dict, language: str):
+        self.namespace = namespace
+        self.language = language
+        self.waiting: dict[str, str] = {}  # a name a skipped cell would have made -> the stage it waits for
+        self.said: dict[str, object] = {}  # a stage -> what stood for it when the cell said so
+
+    def visit_Module(self, module: ast.Module) -> ast.Module:
+        try:
+            return self._transformed(module)
+        except Exception:  # noqa: BLE001 - whatever happens here, the cell runs as the student wrote it
+            return module
+
+    def _transformed(self, module: ast.Module) -> ast.Module:
+        if _defines_a_stage(module):
+            return module
+        names, bound = _loaded_names(module), _bound_names(module.body)
+        stages = [name for name in names if name in STAGES]
+        waited_for = {self.waiting[name] for name in names
+                      if name in self.waiting and name not in bound and name not in self.namespace}
+        if not stages and not waited_for:
+            return module
+        unwritten = unwritten_stages([*stages, *waited_for], self.namespace)
+        if unwritten:
+            self._skip(unwritten, bound)
+            return ast.Module(body=[], type_ignores=[])
+        for name in bound:
+            self.waiting.pop(name, None)
+        return self._guarded(module, stages[0] if stages else sorted(waited_for)[0])
+
+    def _skip(self, unwritten: list[str], bound: set[str]) -> None:
+        """Name the first of the ``unwritten`` stages not named yet (until its cell is run again), so
+        that each stage is named once, by the first demo that waits for it; nothing when all were."""
+        self.waiting.update(dict.fromkeys(bound, unwritten[0]))
+        standing = {stage: self.namespace.get(stage) for stage in unwritten}
+        new = [stage for stage in unwritten if stage not in self.said or self.said[stage] is not standing[stage]]
+        if not new:
+            return
+        stage = new[0]
+        self.said[stage] = standing[stage]
+        with speaking(self.language):
+            print(text("needs.finish_first" if standing[stage] is not None else "needs.undefined", stage=stage))
+
+    def _guarded(self, module: ast.Module, stage: str) -> ast.Module:
+        """``module`` in ``try: ... except Exception: <one line>``, its last expression still shown."""
+        body = list(module.body)
+        if body and isinstance(body[-1], ast.Expr):
+            body[-1] = ast.Expr(self._call("shown", body[-1].value))
+        handler = ast.ExceptHandler(type=ast.Name("Exception", ast.Load()), name="_error",
+                                    body=[ast.Expr(self._call("stopped", ast.Name("_error", ast.Load()),
+                                                              ast.Constant(stage))),
+                                          ast.Delete([ast.Name("_error", ast.Del())])])
+        guarded = ast.Try(body=body, handlers=[handler], orelse=[], finalbody=[])
+        return ast.copy_location(ast.Module(body=[ast.copy_location(guarded, body[0])] if body else [],
+                                            type_ignores=module.type_ignores), module)
+
+    def _call(self, method: str, *arguments: ast.expr) -> ast.Call:
+        """``sys.modules[<this module>].ACTIVE.<method>(...)``: reaches this object without a name in
+        the student's namespace."""
+        modules = ast.Attribute(ast.Call(ast.Name("__import__", ast.Load()), [ast.Constant("sys")], []),
+                                "modules", ast.Load())
+        this = ast.Subscript(modules, ast.Constant(__name__), ast.Load())
+        active = ast.Attribute(ast.Attribute(this, "ACTIVE", ast.Load()), method, ast.Load())
+        return ast.Call(active, list(arguments), [])
+
+    def shown(self, value) -> None:
+        """The cell's last expression, displayed as IPython displays one."""
+        sys.displayhook(value)
+
+    def stopped(self, error: Exception, stage: str) -> None:
+        say_stopped(error, stage, self.language)
+
+
+def say_stopped(error: Exception, stage: str, language: str) -> None:
+    """One line for a demo that a wrong answer stopped: a name a demo above makes, or the error."""
+    where = error.__traceback__
+    while where is not None and where.tb_next is not None:
+        where = where.tb_next
+    with speaking(language):
+        if isinstance(error, NameError) and where is not None and where.tb_frame.f_code.co_name == "<module>":
+            print(text("needs.name", name=error.name))
+        else:
+            reason = f"{type(error).__name__}: {error}".splitlines()[0][:300]
+            print(text("needs.stopped", reason=reason, stage=stage))
+
+
+ACTIVE: WaitingDemos | None = None
+
+
+def wait_for_stages(language: str) -> WaitingDemos | None:
+    """Register the transformer with the IPython shell this code runs in (replacing an earlier
+    one, so that running the setup cell again registers it once); None outside IPython."""
+    global ACTIVE
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    if shell is None:
+        return None
+    shell.ast_transformers[:] = [transformer for transformer in shell.ast_transformers
+                                 if type(transformer).__name__ != WaitingDemos.__name__]
+    ACTIVE = WaitingDemos(shell.user_ns, language)
+    shell.ast_transformers.append(ACTIVE)
+    return ACTIVE

@@ -1,0 +1,166 @@
+"""Demo cells wait for their stage by themselves (``autograder.student.waiting_demos``), in a real
+IPython shell and in a real kernel running a notebook top to bottom.
+
+The shell is IPython's own ``InteractiveShell``, which every Jupyter kernel (Jupyter, JupyterLab,
+Colab, VS Code) runs cells through: a cell is run as a student runs it, with ``run_cell``.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import nbformat
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from kit_notebooks import errors, execute_notebooks, printed_text
+
+from autograder.notebooks.variants import filled
+from autograder.paths import ASSIGNMENTS_DIR, KIT_ROOT, solution_notebook, student_notebook
+from autograder.student import language as languages
+from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.student.selfcheck.catalog import MESSAGES
+from autograder.student.waiting_demos import WaitingDemos, unwritten_stages, wait_for_stages
+
+STUB = 'raise NotImplementedError("{stage}: replace this line with your code")'
+
+
+def _said(language: str, key: str, **fields: str) -> str:
+    return languages.messages(language, "selfcheck", MESSAGES)[key].format(**fields)
+
+
+@pytest.fixture
+def shell():
+    """A fresh IPython shell with the demos waiting (in Chinese, to see the language followed)."""
+    InteractiveShell.clear_instance()
+    ipython = InteractiveShell.instance()
+    wait_for_stages("zh")
+    yield ipython
+    ipython.ast_transformers.clear()
+    InteractiveShell.clear_instance()
+
+
+def _run(shell, code: str, capsys) -> tuple[bool, str]:
+    """Run a cell as a student does: whether it succeeded, and what it printed."""
+    result = shell.run_cell(code, store_history=True)
+    return result.success, capsys.readouterr().out
+
+
+def test_a_demo_of_an_unwritten_stage_is_skipped_and_says_so_once(shell, capsys):
+    _run(shell, "def attention_scores(inputs):\n    " + STUB.format(stage="attention_scores"), capsys)
+    success, printed = _run(shell, "scores = attention_scores([1, 2])\nprint('ran')", capsys)
+    assert success
+    assert printed == _said("zh", "needs.finish_first", stage="attention_scores") + "\n"
+    assert _run(shell, "print('again', attention_scores([3]))", capsys) == (True, "")  # said once
+    # A cell that reads what the skipped one would have made waits with it, silently.
+    assert _run(shell, "print(scores)", capsys) == (True, "")
+    # Its cell run again (a new stub): the next demo says it again.
+    _run(shell, "def attention_scores(inputs):\n    " + STUB.format(stage="attention_scores"), capsys)
+    assert _run(shell, "print(attention_scores([3]))", capsys)[1].startswith("⏭")
+
+
+def test_once_written_the_demo_runs_as_written_and_shows_its_last_value(shell, capsys):
+    _run(shell, "def attention_scores(inputs):\n    " + STUB.format(stage="attention_scores"), capsys)
+    _run(shell, "scores = attention_scores([1, 2])", capsys)
+    _run(shell, "def attention_scores(inputs):\n    return [2 * x for x in inputs]", capsys)
+    assert _run(shell, "scores = attention_scores([1, 2])\nprint('ran', scores)", capsys) == (True, "ran [2, 4]\n")
+    success, printed = _run(shell, "attention_scores([5])", capsys)
+    assert success
+    assert "[10]" in printed
+    assert shell.user_ns["_"] == [10]  # displayed as IPython displays a cell's value
+
+
+def test_a_demo_of_two_unwritten_stages_names_the_one_not_named_yet(shell, capsys):
+    for stage in ("softmax_naive", "softmax_stable"):
+        _run(shell, f"def {stage}(x, dim=-1):\n    " + STUB.format(stage=stage), capsys)
+    assert _run(shell, "print(softmax_naive(1))", capsys)[1] == _said("zh", "needs.finish_first",
+                                                                      stage="softmax_naive") + "\n"
+    assert _run(shell, "print(softmax_stable(1), softmax_naive(1))", capsys)[1] == _said(
+        "zh", "needs.finish_first", stage="softmax_stable") + "\n"
+    assert _run(shell, "print(softmax_naive(softmax_stable(1)))", capsys) == (True, "")
+
+
+def test_a_stage_that_calls_an_unwritten_stage_waits_for_that_one(shell, capsys):
+    _run(shell, "def softmax_stable(x, dim=-1):\n    " + STUB.format(stage="softmax_stable"), capsys)
+    _run(shell, "def simple_self_attention(inputs):\n    return softmax_stable(inputs)", capsys)
+    assert unwritten_stages(["simple_self_attention"], shell.user_ns) == ["softmax_stable"]
+    assert _run(shell, "print(simple_self_attention(1))", capsys) == (
+        True, _said("zh", "needs.finish_first", stage="softmax_stable") + "\n")
+
+
+def test_a_class_stage_with_a_stub_in_one_method_is_unwritten(shell, capsys):
+    _run(shell, "class CausalAttention:\n    def __init__(self):\n        self.ready = True\n\n"
+                "    def forward(self, x):\n        " + STUB.format(stage="CausalAttention"), capsys)
+    assert unwritten_stages(["CausalAttention"], shell.user_ns) == ["CausalAttention"]
+    assert _run(shell, "ca = CausalAttention()\nprint(ca.ready)", capsys)[1].startswith("⏭")
+
+
+def test_an_undefined_stage_asks_for_its_cell(shell, capsys):
+    assert _run(shell, "print(masked_softmax(1, 2))", capsys) == (
+        True, _said("zh", "needs.undefined", stage="masked_softmax") + "\n")
+
+
+def test_a_wrong_answer_stops_its_demo_in_one_line_and_run_all_goes_on(shell, capsys):
+    _run(shell, "def causal_mask(T):\n    return [1] * T", capsys)
+    success, printed = _run(shell, "print(causal_mask(3) + 'x')", capsys)
+    assert success  # a kernel reports no error, so "Run All" goes on
+    assert printed.startswith("⚠")
+    assert "TypeError" in printed
+    assert "causal_mask" in printed
+    assert "Traceback" not in printed
+
+
+def test_an_answer_cell_and_a_cell_without_stages_run_as_written(shell, capsys):
+    # An answer cell that calls a stage still a stub is the student's code: it runs, and its errors show.
+    _run(shell, "def softmax_naive(x):\n    " + STUB.format(stage="softmax_naive"), capsys)
+    assert _run(shell, "def softmax_stable(x):\n    return softmax_naive(x)", capsys) == (True, "")
+    assert _run(shell, "1 / 0", capsys)[0] is False  # no stage: Python's own error, as always
+
+
+def test_running_the_setup_again_registers_the_transformer_once(shell):
+    wait_for_stages("en")
+    assert [type(transformer) for transformer in shell.ast_transformers] == [WaitingDemos]
+
+
+def test_outside_ipython_nothing_is_registered_and_a_demo_runs_as_it_is():
+    """A bare python run of an exported notebook: the import works, the stubs raise as written."""
+    code = ("from autograder.student.en import check, hint, predict, reveal, submit\n"
+            "from autograder.student import waiting_demos\n"
+            "assert waiting_demos.ACTIVE is None\n"
+            "print('imported')\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=KIT_ROOT, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "imported\n"
+
+
+# ---------------------------------------------------------------- a real kernel, top to bottom
+
+
+@pytest.mark.slow
+def test_a_fresh_notebook_runs_top_to_bottom_with_one_message_per_stage(tmp_path):
+    """Notebook 1 with its stubs, in English and Chinese: no cell raises, each stage's demos say
+    once which stage to write first; with the reference answers every demo runs and none waits."""
+    assignment = "01_attention_scores"
+    stages = STAGES_BY_ASSIGNMENT[assignment]
+    paths = {"en": student_notebook(assignment), "zh": ASSIGNMENTS_DIR / "zh" / assignment / f"{assignment}.ipynb"}
+    notebooks = {f"{language}-stubs": nbformat.read(path, as_version=4) for language, path in paths.items()}
+    notebooks["en-answers"] = nbformat.from_dict(filled(nbformat.read(paths["en"], as_version=4),
+                                                        nbformat.read(solution_notebook(assignment), as_version=4),
+                                                        stages))
+    executed = execute_notebooks(notebooks, tmp_path)
+    for key in ("en-stubs", "zh-stubs"):
+        language, notebook = key.split("-")[0], executed[key]
+        assert errors(notebook) == [], key
+        printed = printed_text(notebook)
+        for stage in stages:
+            line = re.sub(r"\s+", " ", _said(language, "needs.finish_first", stage=stage))
+            assert printed.count(line) == 1, (key, stage)
+        assert "Traceback" not in printed
+    answered = executed["en-answers"]
+    assert errors(answered) == []
+    printed = printed_text(answered)
+    assert "⏭" not in printed
+    assert "⚠" not in printed
+    assert "scores of 'journey':" in printed
+    assert "outputs permuted the same way: True" in printed
