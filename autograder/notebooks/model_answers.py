@@ -134,7 +134,7 @@ def answers_notebook(assignment_id: str, language: str) -> nbformat.NotebookNode
     """The master of ``assignment_id`` as students may get it once the assignment is closed:
     every cell of their notebook with the reference code in the answer cells and each question's
     model answer after it, in ``language``, without outputs. Other cells for the solutions only
-    (none but the answers today) stay out."""
+    (the instructor's notes) stay out."""
     master = nbformat.read(solution_notebook(assignment_id), as_version=4)
     answers = {answer["id"] for _, answer in question_cells(master)}
     notebook = copy.deepcopy(master)

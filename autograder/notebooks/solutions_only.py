@@ -1,4 +1,5 @@
-"""Cells of a master notebook that students never get: the answers to its questions.
+"""Cells of a master notebook that students never get: the answers to its questions, and the
+instructor's notes at its end (which stages keep a recipe, and why).
 
 A cell whose metadata holds ``{"attention_kit": {"solutions_only": true}}`` stays in
 ``solutions/``, where instructors read it, and is left out of every student notebook (and so of
@@ -10,6 +11,8 @@ from __future__ import annotations
 from autograder.student.language import METADATA_KEY
 
 MARKER = "solutions_only"
+# The id of the last cell of a master, for the instructor: its notes on the notebook's design.
+INSTRUCTOR_NOTES = "instructor-notes"
 
 
 def is_solutions_only(cell: dict) -> bool:
