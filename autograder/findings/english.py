@@ -347,7 +347,7 @@ SENTENCES: dict[str, str] = {
         "passes no gradient back to {arguments} (.detach(), .item(), float() or a tensor rebuilt from"
         " Python numbers cut the result from autograd: compute it from the tensors themselves)"),
     "worth_fixing.creation_order": (
-        "creates its parameters in the order {got}, where the notebook creates them in the order {expected}:"
+        "creates its parameters in the order {actual}, where the notebook creates them in the order {expected}:"
         " under torch.manual_seed each then starts from other random numbers, so the demos print other"
         " values than the book does (create them in the notebook's order)"),
     "worth_fixing.fused_projections": (

@@ -84,7 +84,7 @@ def _creation_order(module: RemoteObject, reference: nn.Module) -> list[Finding]
                    None)
     if created is None:
         return []
-    return [finding("worth_fixing.creation_order", got=", ".join(created), expected=", ".join(order))]
+    return [finding("worth_fixing.creation_order", actual=", ".join(created), expected=", ".join(order))]
 
 
 def _parts(reference: nn.Module) -> tuple[str, ...]:

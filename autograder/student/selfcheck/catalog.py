@@ -95,13 +95,11 @@ MESSAGES: dict[str, str] = {
     "wrong_raise": "{what} should raise {expected}, but it raised {got}.",
     "note.creation_order": ("{what} creates its parameters in the order {got}, the notebook in the order {expected}:"
                             " under torch.manual_seed each starts from other random numbers, so the demos print"
-                            " other values than the book does. The check and the grader give the parameters the"
-                            " book's numbers, so this costs no points."),
+                            " other values than the book does. This costs no points."),
     "note.fused_projections": ("{what} keeps its query, key and value projections fused in one layer, `{name}`,"
                                " where the notebook names them W_query, W_key and W_value: code that reaches the"
                                " weights by those names, as exercise 3.1's copy and the book's loader of GPT-2's"
-                               " weights do, will not find them. The grader reads the fused layer, so this costs"
-                               " no points."),
+                               " weights do, will not find them. This costs no points."),
     # What a named mistake looks like, for the mistakes whose text names the fix before the first colon
     # (the others' part before it says so already: ``found_text``).
     "found.super_init_first": ("Something was assigned or registered in __init__ before nn.Module was set up, so the"
