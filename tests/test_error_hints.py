@@ -70,14 +70,53 @@ def test_a_mask_used_whole_is_not_sliced_and_a_sliced_one_is_no_such_mistake():
     assert mistake_in_error("CausalAttention", *sliced) is None
 
 
+HEADS_MASKED = """
+class Heads(torch.nn.Module):
+    def __init__(self, context_length):
+        super().__init__()
+        mask = torch.ones(context_length, context_length).bool().triu(1)
+        self.register_buffer("mask", MADE)
+
+    def forward(self, scores, T):
+        return scores.masked_fill(self.mask[:T, :T], float("-inf")).softmax(dim=-1)
+"""
+
+
+def _heads_error(made: str, tokens: int) -> tuple[tuple[str, str, str], str]:
+    """The exception of a module whose mask is ``made`` so, cut to ``tokens`` against (2, 3, 5, 5)
+    scores, and the module's code."""
+    source = HEADS_MASKED.replace("MADE", made)
+    return student_error(source, f"Heads(8)(s, {tokens})", s=torch.ones(2, 3, 5, 5)), source
+
+
 def test_a_4d_mask_cut_with_two_indices_is_told_from_one_cut_right():
-    mask = torch.ones(1, 1, 8, 8).bool().triu(1)
-    leading = student_error(MASK_NOT_SLICED.replace("(mask,", "(mask[:T, :T],"), "attend(s, m)",
-                            s=torch.ones(2, 3, 5, 5), m=mask, T=5)
-    assert mistake_in_error("MultiHeadAttention", *leading) == "mask_sliced_leading_axes"
+    error, source = _heads_error("mask.view(1, 1, context_length, context_length)", 5)
+    assert mistake_in_error("MultiHeadAttention", *error, [source]) == "mask_sliced_leading_axes"
+    error, source = _heads_error("mask[None, None]", 5)
+    assert mistake_in_error("MultiHeadAttention", *error, [source]) == "mask_sliced_leading_axes"
     two_d = student_error(MASK_NOT_SLICED.replace("(mask,", "(mask[:T, :T],"), "attend(s, m)",
                           s=torch.ones(2, 3, 5, 6), m=torch.ones(8, 8).bool().triu(1), T=5)
     assert mistake_in_error("MultiHeadAttention", *two_d) != "mask_sliced_leading_axes"  # scores (5, 6)
+
+
+def test_a_2d_mask_cut_with_a_size_from_the_wrong_axis_is_not_a_4d_mask():
+    """The same words as a 4-D mask cut on its leading axes, from a 2-D mask cut to a T read from the
+    features' axis (issue 40, item 5): the code makes no 4-D mask, so none is named; nor is a
+    mask that was cut before the failing line named as left whole."""
+    error, source = _heads_error("mask", 7)  # a 2-D mask cut to 7 (d_in, say) against 5 tokens
+    assert error[1].endswith("at non-singleton dimension 3")
+    assert mistake_in_error("MultiHeadAttention", *error, [source]) is None
+    assert mistake_in_error("MultiHeadAttention", *error) is None  # no code to read: no evidence either
+    cut_before = """
+def attend(scores, full):
+    T = scores.shape[1]
+    mask = full[:T, :T]
+    return scores.masked_fill(mask, float("-inf")).softmax(dim=-1)
+"""
+    error = student_error(cut_before, "attend(s, m)", s=torch.ones(2, 5, 5, 3), m=torch.ones(8, 8).bool().triu(1))
+    assert mistake_in_error("CausalAttention", *error, [cut_before]) is None
+    whole = student_error(MASK_NOT_SLICED, "attend(s, m)", s=torch.ones(2, 5, 5), m=torch.ones(8, 8).bool())
+    assert mistake_in_error("CausalAttention", *whole, [MASK_NOT_SLICED]) == "mask_not_sliced"
 
 
 def test_the_students_own_value_error_on_divisible_sizes_is_a_divisibility_test_written_backwards():

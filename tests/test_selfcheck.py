@@ -122,7 +122,8 @@ def _keys_dot_t(queries, keys):
 
 
 def _hidden(attn_scores):
-    return torch.ones(attn_scores.shape[-2:], dtype=torch.bool).triu(diagonal=1)
+    """The future of the scores, on their device: the mutants below hold one mistake each."""
+    return torch.ones(attn_scores.shape[-2:], dtype=torch.bool, device=attn_scores.device).triu(diagonal=1)
 
 
 def _unscaled_masked_softmax(attn_scores, d_k):
@@ -151,7 +152,14 @@ def _stable_without_keepdim(x, dim=-1):
 
 
 def _dropout_in_place(x, p, training=True, generator=None):
-    keep = torch.rand(x.shape, generator=generator) >= p
+    """Right in every other way: the change in place is told once all else passes, as the grader does."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"p must be between 0 and 1, got {p}")
+    if not training or p == 0.0:
+        return x
+    if p == 1.0:
+        return torch.zeros_like(x)
+    keep = torch.rand(x.shape, generator=generator, device=x.device, dtype=x.dtype) >= p
     return x.mul_(keep).div_(1 - p)
 
 

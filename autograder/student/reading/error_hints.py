@@ -10,8 +10,12 @@ and code, never shown to anyone.
 
 from __future__ import annotations
 
+import ast
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+
+from .source_code import assigned_to, parsed, statements_besides
 
 # torch's ways of saying that two shapes do not fit together.
 _SIZES = re.compile(r"must match the size of tensor|shapes cannot be multiplied|size mismatch|Expected size for"
@@ -44,13 +48,37 @@ _FLOAT_SIZE = re.compile(r"tuple of ints,? ?but (got|found element of type) floa
 # (tensor a, the larger: ctx > T) at the keys' dim; the stand-in GPU says it would broadcast to it.
 _UNCUT_4D_MASK = re.compile(r"size of tensor a \((?P<mask>\d+)\) must match the size of tensor b \((?P<scores>\d+)\)"
                             r" at non-singleton dimension 3|broadcastable to \[1, 1, \d+, \d+\]")
+# A mask given leading dims of size 1 where it is made: view/reshape/expand(1, 1, ...), unsqueeze,
+# [None, None], torch.ones(1, 1, ...).
+_MADE_WITH_LEADING_ONES = re.compile(r"\.(view|reshape|expand)\(\s*\(?\s*1\s*,\s*1\s*,|\.unsqueeze\("
+                                     r"|\[\s*None\s*,\s*None\b|\bones\(\s*\(?\s*1\s*,\s*1\s*,")
+_MASK_NAME = re.compile(r"mask|tril|bias")
+# A mask held in a local name (not an attribute, not a call): `mask` in `scores.masked_fill(mask, ...)`.
+_LOCAL_MASK = re.compile(r"(?<![\w.])(\w*(?:mask|tril|bias)\w*)\b(?!\s*\()")
+_SLICE = re.compile(r"\[[^\]]*:")
+
+
+def _mask_made_4d(line: str, trees: Sequence[ast.Module]) -> bool:
+    """Whether the student's code gives a mask leading dims of 1 where it makes it (in the
+    definition whose line failed): the evidence ``mask_sliced_leading_axes`` needs, since a 2-D
+    mask cut with a wrong size (a T read from the features' axis) fails with the same words."""
+    return any(_MASK_NAME.search(code) and _MADE_WITH_LEADING_ONES.search(code)
+               for code in statements_besides(line, trees))
+
+
+def _mask_not_sliced_before(line: str, trees: Sequence[ast.Module]) -> bool:
+    """Whether no local mask the failing line uses was cut to a size before it (``mask =
+    self.mask[:T, :T]``): such a mask was sliced, with a wrong size, and is no mask left whole."""
+    return not any(_SLICE.search(value) for name in _LOCAL_MASK.findall(line)
+                   for value in assigned_to(name, line, trees))
 
 
 @dataclass(frozen=True)
 class ErrorRule:
     """An exception that points to ``mistake``: its type, torch's message, the student's line
     (each pattern, when given, must be found; ``line_without`` must not be), on ``stages``
-    (None: every stage)."""
+    (None: every stage); ``code``, when given, is what the student's code must show besides for
+    the mistake to fit it (it is read from their definitions, parsed: see ``source_code``)."""
 
     mistake: str
     message: re.Pattern | None = None
@@ -58,12 +86,14 @@ class ErrorRule:
     error_types: tuple[str, ...] = ("RuntimeError",)
     stages: frozenset[str] | None = None
     line_without: re.Pattern | None = None
+    code: Callable[[str, Sequence[ast.Module]], bool] | None = None
 
-    def fits(self, stage: str, error_type: str, message: str, line: str) -> bool:
+    def fits(self, stage: str, error_type: str, message: str, line: str, trees: Sequence[ast.Module] = ()) -> bool:
         return (error_type in self.error_types and (self.stages is None or stage in self.stages)
                 and not (self.line_without is not None and self.line_without.search(line))
                 and (self.message is None or _found(self.message, message))
-                and (self.line is None or bool(self.line.search(line))))
+                and (self.line is None or bool(self.line.search(line)))
+                and (self.code is None or self.code(line, trees)))
 
 
 RULES = [
@@ -125,7 +155,7 @@ RULES = [
     # mask's last axes still hold context_length where the scores' hold T.
     ErrorRule("mask_sliced_leading_axes", _UNCUT_4D_MASK,
               re.compile(r"(mask|tril|bias)\w*\s*\[\s*:\s*[\w.]+\s*,\s*:\s*[\w.]+\s*\]"),
-              stages=frozenset({"MultiHeadAttention"})),
+              stages=frozenset({"MultiHeadAttention"}), code=_mask_made_4d),
     # Weights (b, h, T, T) that do not fit the values: queries and keys were split into heads
     # (the weights have their shape), the values were not.
     ErrorRule("values_not_split", _SIZES, re.compile(r"(weight|att|wei|score)\w*\)?\s*@\s*\w*val"),
@@ -134,7 +164,7 @@ RULES = [
     ErrorRule("mask_rows_only_sliced", _SIZES, re.compile(r"(mask|tril|bias)\w*\s*\[\s*:\s*[\w.]+(\[[^\[\]]*\])?\s*\]"),
               stages=frozenset({"CausalAttention"})),
     ErrorRule("mask_not_sliced", _SIZES, re.compile(r"mask|tril|bias"), stages=_MASKED_MODULES,
-              line_without=re.compile(r"\[[^\]]*:")),
+              line_without=_SLICE, code=_mask_not_sliced_before),
     ErrorRule("batch_dims_not_handled", _SIZES, stages=frozenset({"masked_softmax", "mask_and_renormalize"})),
     # One matrix taken out of a batch (x[0]) that was not a batch: a (T, T) input leaves a vector.
     ErrorRule("batch_dims_not_handled", re.compile(r"must have at least 2 dimensions"),
@@ -184,10 +214,14 @@ def failing_line(student_traceback: str) -> str:
     return lines[-1] if lines else ""
 
 
-def mistake_in_error(stage: str, error_type: str, message: str, student_traceback: str) -> str | None:
-    """The mistake that an exception of the student's code on ``stage`` points to, if any."""
+def mistake_in_error(stage: str, error_type: str, message: str, student_traceback: str,
+                     sources: Sequence[str] = ()) -> str | None:
+    """The mistake that an exception of the student's code on ``stage`` points to, if any;
+    ``sources``, the code of the student's definitions, for the rules that read it (without it,
+    those rules never fit: a name needs its evidence)."""
     line = failing_line(student_traceback)
-    return next((rule.mistake for rule in RULES if rule.fits(stage, error_type, message, line)), None)
+    trees = parsed(sources)
+    return next((rule.mistake for rule in RULES if rule.fits(stage, error_type, message, line, trees)), None)
 
 
 # nn.Module's own words for a module whose forward is missing (a misspelt `foward`, say).

@@ -45,7 +45,7 @@ def read_exception(stage: str, error_type: str, message: str, student_traceback:
                                error_hints.student_lines(student_traceback))
     if slip is not None:
         return Reading(slip.mistake, slip)
-    return Reading(error_hints.mistake_in_error(stage, error_type, message, student_traceback))
+    return Reading(error_hints.mistake_in_error(stage, error_type, message, student_traceback, sources))
 
 
 def _students(filename: str) -> bool:

@@ -36,6 +36,8 @@ import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .source_code import definitions_holding, parsed
+
 # Methods whose names PyTorch calls by itself: a near miss of one of them is never called.
 CALLED_BY_NAME = ("__init__", "forward")
 # A name counts as a typo of another from this similarity on (difflib's ratio): `W_qeury` of
@@ -84,23 +86,13 @@ def slip_in_error(error_type: str, message: str, line: str, sources: Sequence[st
     """The slip an exception of the student's code shows, if it shows one: ``line`` is the
     student's line where it was raised, ``lines`` all their lines of the traceback (outermost
     first), ``sources`` the code of the notebook's definitions."""
-    trees = _parsed(sources)
+    trees = parsed(sources)
     for reader in (_dim_is_a_size, _misspelt_method, _attribute_typo, _keyword_typo, _view_sizes,
                    _assigned_none, _hard_coded_size):
         slip = reader(error_type, message, line, trees)
         if slip is not None:
             return slip
     return _arguments_out_of_order(lines or [line], trees)
-
-
-def _parsed(sources: Sequence[str]) -> list[ast.Module]:
-    trees = []
-    for source in sources:
-        try:
-            trees.append(ast.parse(source))
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-    return trees
 
 
 def closest(name: str, candidates: Iterable[str]) -> str | None:
@@ -296,7 +288,7 @@ def _hard_coded_size(error_type: str, message: str, line: str, trees) -> Slip | 
     if error_type != "RuntimeError" or not _SHAPES_DO_NOT_FIT.search(message):
         return None
     quoted = {int(size) for size in _QUOTED_SIZE.findall(message)}
-    for definition in _definitions_holding(line, trees):
+    for definition in definitions_holding(line, trees):
         for node in ast.walk(definition):
             if not (isinstance(node, ast.Call) and _called(node.func) in _TENSOR_MAKERS):
                 continue
@@ -306,19 +298,6 @@ def _hard_coded_size(error_type: str, message: str, line: str, trees) -> Slip | 
                     return _slip("hard_coded_size", "evidence.hard_coded_size", call=ast.unparse(node),
                                  size=argument.value)
     return None
-
-
-def _definitions_holding(line: str, trees) -> list[ast.stmt]:
-    """The top-level definitions (functions, classes) with a statement that reads as ``line``;
-    none when the line is no whole statement."""
-    try:
-        wanted = ast.unparse(ast.parse(line.strip()))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
-    return [definition for tree in trees for definition in tree.body
-            if isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-            and any(isinstance(node, ast.stmt) and not isinstance(node, (ast.FunctionDef, ast.ClassDef))
-                    and ast.unparse(node) == wanted for node in ast.walk(definition))]
 
 
 def _called(function: ast.expr) -> str:

@@ -11,13 +11,12 @@ from .catalog import text
 from .expectations import (
     expect_close,
     expect_shape,
-    expect_unchanged,
     fail,
     rows_sum_to_one,
-    seeded,
     show,
 )
 from .known import expected, named_mistake
+from .other_sizes import expect_function_case
 from .recording import library_softmax_called
 from .registry import check_of
 
@@ -30,6 +29,8 @@ def _check_attention_scores_for_query(ns):
     scores = ns["attention_scores_for_query"](inputs, inputs[1])
     what = text("what.query_journey", call="attention_scores_for_query(inputs, inputs[1])")
     expect_close(scores, BOOK_SCORES_2, what, "idea", case="attention_scores_for_query")
+    expect_function_case(ns["attention_scores_for_query"], "attention_scores_for_query/other",
+                         "attention_scores_for_query(x, x[2]) for x of shape (5, 4)")
 
 
 @check_of("attention_scores")
@@ -38,8 +39,7 @@ def _check_attention_scores(ns):
     scores = expect_shape(f(your_journey_inputs()), (6, 6), call, "idea", case="attention_scores")
     expect_close(scores, expected("attention_scores"), call, "idea", case="attention_scores")
     expect_close(scores[1], BOOK_SCORES_2, text("what.row_journey", call=call), "idea")
-    expect_shape(f(torch.randn(4, 5, generator=seeded(0))), (4, 4),
-                 text("what.other_sizes", call=call, tokens=4, size=5), "idea")
+    expect_function_case(f, "attention_scores/other", text("what.other_sizes", call=call, tokens=5, size=4))
 
 
 def _check_softmax(ns, stage: str):
@@ -49,7 +49,7 @@ def _check_softmax(ns, stage: str):
     # Square, not symmetric scores (notebook 3's running example): a softmax over the wrong dim is
     # told apart from a sum without keepdim here, and drawn.
     call = f"{stage}(attn_scores)"
-    weights = expect_unchanged(f, book_causal_scores(), call)
+    weights = f(book_causal_scores())
     expect_close(weights, expected("softmax/book"), call, "hint.rows_sum_to_one", case="softmax/book")
     x = torch.tensor(SOFTMAX_INPUT)
     for dim, case in ((-1, "softmax/rows"), (0, "softmax/columns")):
@@ -107,9 +107,9 @@ def _check_softmax_stable(ns):
 def _check_context_vector(ns):
     weights, inputs = torch.tensor(BOOK_WEIGHTS_2), your_journey_inputs()  # (T,) the weights of query 'journey'
     call = "context_vector(attn_weights_2, inputs)"
-    context = expect_unchanged(lambda weights: expect_unchanged(lambda inputs: ns["context_vector"](weights, inputs),
-                                                                inputs, call), weights, call)
+    context = ns["context_vector"](weights, inputs)
     expect_close(context, BOOK_CONTEXT_2, call, "idea", case="context_vector")
+    expect_function_case(ns["context_vector"], "context_vector/other", "context_vector(weights (5,), inputs (5, 4))")
 
 
 @check_of("simple_self_attention")
@@ -121,3 +121,5 @@ def _check_simple_self_attention(ns):
                  case="simple_self_attention")
     expect_close(context[:2], [BOOK_CONTEXT_1, BOOK_CONTEXT_2],
                  text("what.rows", rows="0-1", call=call), "idea")
+    expect_function_case(ns["simple_self_attention"], "simple_self_attention/other",
+                         text("what.other_sizes", call=call, tokens=5, size=4))

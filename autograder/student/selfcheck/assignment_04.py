@@ -13,15 +13,14 @@ from .expectations import (
     expect_attribute,
     expect_close,
     expect_dropout_on_weights,
-    expect_no_future_leak,
     expect_raises,
     expect_shape,
     fail,
     seed_weights,
-    seeded,
 )
 from .known import expected
 from .modules import expect_biases, expect_book_module, expect_portable, seeded_module
+from .other_sizes import expect_function_case, expect_module_case
 from .registry import CHECKS, check_of
 from .stand_ins import built_with
 
@@ -42,6 +41,7 @@ def _check_multi_head_attention_wrapper(ns):
     case = "MultiHeadAttentionWrapper"
     out = expect_shape(wrapper(book_batch()), (2, 6, 4), what, "idea", case)
     expect_close(out, [BOOK_WRAPPER] * 2, what, "idea", case=case)
+    expect_module_case(ns["MultiHeadAttentionWrapper"], (), "MultiHeadAttentionWrapper/other", causal=True)
     biased = "MultiHeadAttentionWrapper(3, 2, 6, 0.0, num_heads=2, qkv_bias=True)"
     for number, head in enumerate(ns["MultiHeadAttentionWrapper"](3, 2, 6, 0.0, num_heads=2, qkv_bias=True).heads):
         expect_biases(head, f"{biased}.heads[{number}]", 3, 2)
@@ -97,6 +97,8 @@ def _check_split_heads(ns):
     for b, h, t in ((0, 0, 0), (0, 1, 4), (1, 2, 3)):
         expect_close(heads[b, h, t], x[b, t, 4 * h : 4 * h + 4],
                       text("what.split_entry", b=b, h=h, t=t), "view_without_transpose", atol=0)
+    expect_function_case(lambda x, num_heads: f(x, num_heads), "split_heads/other",
+                         text("what.on_shape", call="split_heads(x, 2)", shape="(3, 4, 10)"), atol=0)
     if heads.untyped_storage().data_ptr() != x.untyped_storage().data_ptr():
         fail("values", what="split_heads(x, 3)", expected=text("is.view"), got=text("is.copy"),
               hint="hint.split_view")
@@ -118,6 +120,8 @@ def _check_merge_heads(ns):
     for b, h, t in ((0, 0, 0), (0, 1, 4), (1, 2, 3), (1, 0, 2)):
         expect_close(merged[b, t, 4 * h : 4 * h + 4], heads[b, h, t],
                      text("what.merge_entry", b=b, h=h, t=t), "idea", atol=0)
+    expect_function_case(lambda x: call_student("hint.merge_contiguous", f, x), "merge_heads/other",
+                         text("what.on_shape", call="merge_heads(x)", shape="(3, 2, 4, 5)"), atol=0)
 
 
 @check_of("MultiHeadAttention")
@@ -157,11 +161,7 @@ def _check_multi_head_attention_itself(ns):
                        layers_hint="hint.mha_layers", values_hint="idea", num_heads=2)
     expect_raises(lambda: cls(3, 5, 6, 0.0, num_heads=2), ValueError, "MultiHeadAttention(3, 5, 6, 0.0, num_heads=2)",
                   "indivisible_not_rejected")
-    wide = cls(6, 12, 8, 0.0, num_heads=3)
-    x = torch.randn(2, 5, 6, generator=seeded(8))
-    out = expect_shape(wide(x), (2, 5, 12), text("what.on_shape", call=(
-        "MultiHeadAttention(6, 12, 8, 0.0, num_heads=3)"), shape="(2, 5, 6)"), "idea")
-    expect_no_future_leak(wide, x, out)
+    expect_module_case(cls, MHA_LAYERS, "MultiHeadAttention/other", causal=True)
     call = "MultiHeadAttention(3, 2, 6, 0.5, num_heads=2)"
     # In eval mode nothing is dropped (the demos, built with dropout 0, read the weights through self.dropout).
     expect_close(seeded_module(cls, MHA_LAYERS, 3, 2, 6, 0.5, num_heads=2).eval()(book_batch()), [BOOK_MULTI_HEAD] * 2,

@@ -43,6 +43,33 @@ def book_softmax_weights() -> torch.Tensor:
     return torch.softmax(book_causal_scores() / 2**0.5, dim=-1)  # the book's (6, 6), before the mask
 
 
+# Second inputs, of other sizes than the book's (T = 6 tokens of d_in = 3, d_out = 2, 2 heads): a
+# size or a scale written as the book's number gives the right output on the book's input only.
+OTHER_TOKENS, OTHER_D_IN = 5, 4  # the functions' (T, d)
+OTHER_BATCH = (2, 7, 4)  # the modules' (b, T, d_in): T longer than the book's 6
+
+
+def other_tokens() -> torch.Tensor:
+    return torch.randn(OTHER_TOKENS, OTHER_D_IN, generator=seeded(3))  # (5, 4)
+
+
+def other_batch() -> torch.Tensor:
+    return torch.randn(*OTHER_BATCH, generator=seeded(4))  # (2, 7, 4)
+
+
+def other_queries_and_keys() -> tuple[torch.Tensor, torch.Tensor]:
+    generator = seeded(123)
+    return torch.randn(2, 3, 4, generator=generator), torch.randn(2, 5, 4, generator=generator)  # d_k = 4
+
+
+def other_weights() -> torch.Tensor:
+    return torch.softmax(torch.randn(2, 3, 5, 5, generator=seeded(5)), dim=-1)  # (b, h, T, T)
+
+
+def other_scores() -> torch.Tensor:
+    return torch.randn(2, 3, 5, 5, generator=seeded(6))  # (b, h, T, T)
+
+
 # Function cases: the positional arguments of the stage's function.
 FUNCTION_CASES: dict[str, tuple[str, Callable[[], tuple]]] = {
     "attention_scores_for_query": ("attention_scores_for_query",
@@ -61,6 +88,17 @@ FUNCTION_CASES: dict[str, tuple[str, Callable[[], tuple]]] = {
     "masked_softmax": ("masked_softmax", lambda: (book_causal_scores(), 2)),
     "split_heads": ("split_heads", lambda: (torch.arange(2 * 5 * 12, dtype=torch.float32).reshape(2, 5, 12), 3)),
     "merge_heads": ("merge_heads", lambda: (torch.arange(2 * 3 * 5 * 4, dtype=torch.float32).reshape(2, 3, 5, 4),)),
+    "attention_scores_for_query/other": ("attention_scores_for_query", lambda: (other_tokens(), other_tokens()[2])),
+    "attention_scores/other": ("attention_scores", lambda: (other_tokens(),)),
+    "context_vector/other": ("context_vector", lambda: (torch.softmax(other_tokens()[:, 0], dim=0), other_tokens())),
+    "simple_self_attention/other": ("simple_self_attention", lambda: (other_tokens(),)),
+    "scaled_dot_product_scores/other": ("scaled_dot_product_scores", other_queries_and_keys),
+    "causal_average/other": ("causal_average", lambda: (torch.randn(3, 5, 4, generator=seeded(43)),)),
+    "mask_and_renormalize/other": ("mask_and_renormalize", lambda: (other_weights(),)),
+    "masked_softmax/other": ("masked_softmax", lambda: (other_scores(), 4)),
+    "split_heads/other": ("split_heads", lambda: (torch.arange(3 * 4 * 10, dtype=torch.float32).reshape(3, 4, 10), 2)),
+    "merge_heads/other": ("merge_heads",
+                          lambda: (torch.arange(3 * 2 * 4 * 5, dtype=torch.float32).reshape(3, 2, 4, 5),)),
 }
 
 # Module cases: the class, its arguments, the seed its weights are made under, and its input.
@@ -70,4 +108,10 @@ MODULE_CASES: dict[str, tuple[str, tuple, dict, int, Callable[[], torch.Tensor]]
     "CausalAttention": ("CausalAttention", (3, 2, 6, 0.0), {}, 123, book_batch),
     "MultiHeadAttentionWrapper": ("MultiHeadAttentionWrapper", (3, 2, 6, 0.0), {"num_heads": 2}, 123, book_batch),
     "MultiHeadAttention": ("MultiHeadAttention", (3, 2, 6, 0.0), {"num_heads": 2}, 123, book_batch),
+    "SelfAttention_v1/other": ("SelfAttention_v1", (4, 3), {}, 123, other_tokens),
+    "SelfAttention_v2/other": ("SelfAttention_v2", (4, 3), {}, 789, other_tokens),
+    "CausalAttention/other": ("CausalAttention", (4, 3, 9, 0.0), {}, 123, other_batch),
+    "MultiHeadAttentionWrapper/other": ("MultiHeadAttentionWrapper", (4, 3, 9, 0.0), {"num_heads": 3}, 123,
+                                        other_batch),
+    "MultiHeadAttention/other": ("MultiHeadAttention", (4, 9, 9, 0.0), {"num_heads": 3}, 123, other_batch),
 }

@@ -145,7 +145,7 @@ MESSAGES: dict[str, str] = {
     "what.float64": "{call} on float64 inputs",
     "what.argument_gradient": "the gradient of {call} with respect to attn_weights",
     "what.backward": "{call}(x).sum().backward(), in training mode",
-    "what.input_after": "the input of {call}, after the call",
+    "what.argument_after": "{argument} of {call}, after the call",
     "what.longer_context": "{call} with context_length=10, on 6 tokens",
     "what.no_leak": "the outputs of tokens 0 to {position} after changing the tokens from {later} on",
     "helper_fails": "Also, {stage} fails its own check: fix it first if your MultiHeadAttention uses it.",

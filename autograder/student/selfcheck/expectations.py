@@ -185,16 +185,6 @@ def call_student(hint: str, function: Callable, *args, **kwargs):
                        key="raised", raised=error) from None
 
 
-def expect_unchanged(call: Callable[[torch.Tensor], object], x: torch.Tensor, what: str) -> object:
-    """``call(x)`` leaves ``x`` as it was (no in-place change); returns what it returned."""
-    before = x.clone()
-    result = call(x)
-    if not torch.equal(x, before):
-        fail("values", what=text("what.input_after", call=what), expected=text("is.unchanged"),
-             got=text("is.changed"), hint="input_modified_in_place")
-    return result
-
-
 def rows_sum_to_one(weights: torch.Tensor, dim: int = -1) -> bool:
     sums = weights.detach().to(torch.float64).sum(dim=dim)
     return bool(torch.allclose(sums, torch.ones_like(sums), atol=1e-5))

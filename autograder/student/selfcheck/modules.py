@@ -81,12 +81,12 @@ def expect_book_module(cls: type, class_name: str, book_output: list, *, layers:
     return module, batch, out
 
 
-def seeded_module(cls: type, layers: Sequence[str], *args, **kwargs) -> nn.Module:
-    """``cls(*args, **kwargs)`` under the book's seed 123, its ``layers`` holding the book's numbers
-    whatever order they were created in (``book_draws_in_place``)."""
-    seed_weights(123)
+def seeded_module(cls: type, layers: Sequence[str], *args, seed: int = 123, **kwargs) -> nn.Module:
+    """``cls(*args, **kwargs)`` under ``seed`` (the book's 123 by default), its ``layers`` holding
+    the numbers of the book's order whatever order they were created in (``book_draws_in_place``)."""
+    seed_weights(seed)
     module = cls(*args, **kwargs)
-    book_draws_in_place(module, list(layers), 123)
+    book_draws_in_place(module, list(layers), seed)
     return module
 
 

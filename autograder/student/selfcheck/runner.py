@@ -16,7 +16,7 @@ from ..curriculum import assignment_of
 from ..hint_prices import price, prices_of
 from ..reading.exceptions import read_raised, students_line
 from ..records import TIERS, show
-from . import worth_fixing
+from . import inputs_kept, worth_fixing
 from .catalog import diagnosis, found_text, hint_text, speaking, text, tier_text
 from .expectations import Mismatch, one_line
 from .figures import CAPTIONS, MistakeFigure, png, use_fonts
@@ -69,7 +69,9 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
     try:
         # The checks seed torch freely; the student's own random stream is left as it was.
         with torch.random.fork_rng(devices=[]), worth_fixing.collected() as notes:
-            CHECKS[stage](namespace)
+            watched, kept = inputs_kept.watched(namespace, stage)
+            CHECKS[stage](watched)
+            inputs_kept.expect_inputs_kept(kept)  # told last, as the grader tells it after the values
     except Mismatch as mismatch:
         detail, hint, figure = str(mismatch), mismatch.hint, mismatch.figure
         key, mistake, shows, also = mismatch.key, mismatch.mistake, mismatch.shows, mismatch.also

@@ -1,0 +1,16 @@
+class CausalAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length, dtype=torch.bool), 1))
+
+    def forward(self, x):
+        n = x.shape[-1]  # number of tokens
+        mask = self.mask[:n, :n]
+        keys, queries, values = self.W_key(x), self.W_query(x), self.W_value(x)
+        attn = (queries @ keys.transpose(1, 2)).masked_fill(mask, float("-inf"))
+        attn = torch.softmax(attn / keys.shape[-1] ** 0.5, dim=-1)
+        return self.dropout(attn) @ values

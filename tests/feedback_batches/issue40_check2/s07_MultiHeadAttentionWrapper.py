@@ -1,0 +1,9 @@
+class MultiHeadAttentionWrapper(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        self.heads = nn.ModuleList()
+        for _ in range(num_heads):
+            self.heads.append(CausalAttention(d_in, 2, context_length, dropout, qkv_bias))
+
+    def forward(self, x):
+        return torch.cat([head(x) for head in self.heads], dim=-1)
