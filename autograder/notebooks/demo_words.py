@@ -64,16 +64,17 @@ def translated_source(source: str, catalog: Mapping[str, str]) -> str:
     """``source`` with each of its ``words`` replaced by the literal of its translation."""
     lines = source.splitlines(keepends=True)
     for node in reversed(words(source, catalog)):
+        word, end_line, end_column = str(node.value), node.end_lineno or node.lineno, node.end_col_offset or 0
         start = _offset(lines, node.lineno, node.col_offset)
-        end = _offset(lines, node.end_lineno, node.end_col_offset)
+        end = _offset(lines, end_line, end_column)  # ast.parse sets both ends
         literal = source[start:end]
-        if node.lineno == node.end_lineno:
-            source = source[:start] + _literal(catalog[node.value]) + source[end:]
+        if node.lineno == end_line:
+            source = source[:start] + _literal(catalog[word]) + source[end:]
         else:  # the English runs over several lines, "..." "...": so does the translation, as wide
             indent = " " * columns(lines[node.lineno - 1][:start - _offset(lines, node.lineno, 0)])
             width = max(columns(line.strip()) for line in literal.splitlines()) - 2
             source = source[:start] + f"\n{indent}".join(
-                _literal(piece) for piece in _pieces(catalog[node.value], width)) + source[end:]
+                _literal(piece) for piece in _pieces(catalog[word], width)) + source[end:]
     return source
 
 

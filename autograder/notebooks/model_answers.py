@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import nbformat
 
+from autograder.notebooks.demo_words import with_demo_words
 from autograder.notebooks.solutions_only import is_solutions_only
 from autograder.notebooks.translation import catalog_problems, english_hash
 from autograder.paths import LOCALES_DIR, solution_notebook
@@ -150,4 +151,4 @@ def answers_notebook(assignment_id: str, language: str) -> nbformat.NotebookNode
             cell.source = _translated(answers_catalog if cell.id in answers else questions_catalog, cell)
     if language != DEFAULT_LANGUAGE:
         notebook.metadata[METADATA_KEY] = {"language": language}
-    return notebook
+    return with_demo_words(notebook, language)
