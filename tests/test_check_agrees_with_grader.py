@@ -81,6 +81,16 @@ PASSES_THE_GRADER_FAILS: dict[str, str] = {
     "issue35_dev/attention_mask_times_scores.py": "mask_from_values: no public score is exactly zero",
     "issue35_dev/dropout_whole_rows.py": "dropout_whole_rows: the dropped elements' pattern is not read",
     "issue40_dev/v1_seeds_itself.py": "a constructor that seeds itself: two instances are not compared",
+    "blind8/160_copy_v2_weights_into_v1.py": ("matrix_not_copied, copied from v1 into v2: the check compares v1 with"
+                                              " sa_v2 as the call left it, which then agrees"),
+}
+
+# Answers on which the check repeats a name the grader gives wrongly (a known gap of the batch's
+# manifest, which records the right name or none): a strict expected failure, so that the day the
+# check stops repeating it, this list shrinks.
+REPEATS_A_KNOWN_MISNAME: dict[str, str] = {
+    "blind8/072_CausalAttention.py": "broadcast_mismatch for a KV cache kept across calls, as the grader says",
+    "blind8/138_simple_self_attention.py": "softmax_wrong_dim for weights.T in the product, as the grader says",
 }
 
 
@@ -91,7 +101,12 @@ def _check(answer: Answer):
         return run_check(answer.stage, namespace, "en")
 
 
-@pytest.mark.parametrize("answer", ANSWERS, ids=lambda answer: answer.name)
+def _known_misname(answer: Answer):
+    why = REPEATS_A_KNOWN_MISNAME.get(answer.name)
+    return answer if why is None else pytest.param(answer, marks=pytest.mark.xfail(reason=why, strict=True))
+
+
+@pytest.mark.parametrize("answer", [_known_misname(answer) for answer in ANSWERS], ids=lambda answer: answer.name)
 def test_a_mistake_the_check_names_is_the_graders(answer):
     result = _check(answer)
     if result.mistake is not None:

@@ -1,0 +1,8 @@
+import torch
+
+
+def split_heads(x, num_heads):
+    b, T, d_out = x.shape
+    assert d_out % num_heads == 0, f"{d_out} not divisible by {num_heads}"
+    head_dim = d_out / num_heads
+    return x.view(b, T, num_heads, head_dim).transpose(1, 2)

@@ -1,0 +1,7 @@
+import torch
+
+
+def masked_softmax(attn_scores, d_k):
+    T = attn_scores.shape[-1]
+    hidden = torch.triu(torch.ones(T, T, dtype=torch.bool, device=attn_scores.device), diagonal=1)
+    return torch.softmax(attn_scores.masked_fill(hidden, -torch.inf) / d_k, dim=-1)

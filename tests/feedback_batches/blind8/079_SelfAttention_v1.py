@@ -1,0 +1,13 @@
+import torch
+from torch import nn
+
+
+class SelfAttention_v1(nn.Module):
+    def __init__(self, d_in, d_out):
+        super().__init__()
+        for name in sorted(("W_query", "W_key", "W_value")):
+            setattr(self, name, nn.Parameter(torch.rand(d_in, d_out)))
+
+    def forward(self, x):
+        q, k, v = x @ self.W_query, x @ self.W_key, x @ self.W_value
+        return torch.softmax(q @ k.T / k.shape[-1] ** 0.5, dim=-1) @ v

@@ -1,0 +1,6 @@
+import torch
+
+
+def merge_heads(x):
+    # (b, h, T, hd) -> (b, T, h, hd) -> (b, T, h * hd); flatten copies when it must
+    return x.permute(0, 2, 1, 3).flatten(start_dim=2)

@@ -1,0 +1,14 @@
+import torch
+from torch import nn
+
+
+class SelfAttention_v1(nn.Module):
+    def __init__(self, d_in, d_out):
+        super().__init__()
+        self.W_query = nn.Parameter(torch.rand(d_out, d_in))
+        self.W_key = nn.Parameter(torch.rand(d_out, d_in))
+        self.W_value = nn.Parameter(torch.rand(d_out, d_in))
+
+    def forward(self, x):
+        q, k, v = x @ self.W_query.T, x @ self.W_key.T, x @ self.W_value.T
+        return torch.softmax(q @ k.T, dim=-1) @ v

@@ -1,0 +1,8 @@
+import math
+
+import torch
+
+
+def scaled_dot_product_scores(queries, keys):
+    d_k = keys.shape[1]
+    return queries @ keys.transpose(-2, -1) / math.sqrt(d_k)

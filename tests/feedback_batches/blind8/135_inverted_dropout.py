@@ -1,0 +1,13 @@
+import numpy as np
+import torch
+
+
+def inverted_dropout(x, p, training=True, generator=None):
+    if not 0 <= p <= 1:
+        raise ValueError(f"p must be in [0, 1], got {p}")
+    if not training or p == 0:
+        return x
+    if p == 1:
+        return torch.zeros_like(x)
+    keep = torch.from_numpy(np.random.rand(*x.shape) >= p)
+    return x * keep / (1 - p)
