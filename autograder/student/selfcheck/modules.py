@@ -90,27 +90,35 @@ def seeded_module(cls: type, layers: Sequence[str], *args, seed: int = 123, **kw
     return module
 
 
+def _drawn_like(part: nn.Module | torch.Tensor) -> nn.Module | torch.Tensor:
+    """What the notebook draws for ``part`` now: a fresh nn.Linear of its sizes, or for a parameter
+    (SelfAttention_v1's) torch.rand of its shape."""
+    if isinstance(part, nn.Linear):
+        return nn.Linear(part.in_features, part.out_features, bias=part.bias is not None)
+    return torch.rand(part.shape)
+
+
+def _weight(part: nn.Module | torch.Tensor) -> torch.Tensor:
+    return (part.weight if isinstance(part, nn.Linear) else part).detach()
+
+
 def book_draws_in_place(module: nn.Module, names: list[str], seed: int) -> list[str]:
-    """When ``module``'s nn.Linear layers ``names`` were created under ``seed`` in another order than
-    ``names`` (each layer then holds other random numbers than the book's, and a right forward gives
-    other numbers), give each layer the numbers it gets in the book's order, so that the rest of the
-    check looks at the computation; returns the order they were created in (empty when it is the
-    book's, or not known: other layers, another initialisation)."""
-    layers = [getattr(module, name, None) for name in names]
-    if not all(isinstance(layer, nn.Linear) for layer in layers):
+    """When ``module``'s parts ``names`` (nn.Linear layers, or parameters drawn with torch.rand)
+    were created under ``seed`` in another order than ``names`` (each then holds other random
+    numbers than the book's, and a right forward gives other numbers), give each the numbers it
+    gets in the book's order, so that the rest of the check looks at the computation; returns the
+    order they were created in (empty when it is the book's, or not known: other parts, another
+    initialisation)."""
+    parts = [getattr(module, name, None) for name in names]
+    if not any(all(isinstance(part, kind) for part in parts) for kind in (nn.Linear, nn.Parameter)):
         return []
 
-    def drawn(order: tuple[str, ...]) -> dict[str, nn.Linear]:
+    def drawn(order: tuple[str, ...]) -> dict[str, nn.Module | torch.Tensor]:
         seed_weights(seed)
-        fresh = {}
-        for name in order:
-            layer = getattr(module, name)
-            fresh[name] = nn.Linear(layer.in_features, layer.out_features, bias=layer.bias is not None)
-        return fresh
+        return {name: _drawn_like(getattr(module, name)) for name in order}
 
-    def holds(fresh: dict[str, nn.Linear]) -> bool:
-        return all(torch.equal(getattr(module, name).weight.detach(), layer.weight.detach())
-                   for name, layer in fresh.items())
+    def holds(fresh: dict[str, nn.Module | torch.Tensor]) -> bool:
+        return all(torch.equal(_weight(getattr(module, name)), _weight(part)) for name, part in fresh.items())
 
     if holds(drawn(tuple(names))):
         return []
@@ -118,10 +126,13 @@ def book_draws_in_place(module: nn.Module, names: list[str], seed: int) -> list[
     if created is None:
         return []
     with torch.no_grad():
-        for name, layer in drawn(tuple(names)).items():
-            module.get_parameter(f"{name}.weight").copy_(layer.weight)
-            if layer.bias is not None:
-                module.get_parameter(f"{name}.bias").copy_(layer.bias)
+        for name, part in drawn(tuple(names)).items():
+            if isinstance(part, nn.Linear):
+                module.get_parameter(f"{name}.weight").copy_(part.weight)
+                if part.bias is not None:
+                    module.get_parameter(f"{name}.bias").copy_(part.bias)
+            else:
+                module.get_parameter(name).copy_(part)
     return list(created)
 
 

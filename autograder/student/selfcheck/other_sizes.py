@@ -34,17 +34,13 @@ def expect_function_case(function: Callable, case: str, call: str, hint: str = "
 
 
 def expect_module_case(cls: type, layers: Sequence[str], case: str, hint: str = "idea",
-                       causal: bool = False, in_book_order: Callable[[nn.Module, int], object] | None = None,
-                       ) -> tuple[nn.Module, torch.Tensor, torch.Tensor]:
+                       causal: bool = False) -> tuple[nn.Module, torch.Tensor, torch.Tensor]:
     """``cls`` built with the arguments of ``case`` under its seed (its ``layers`` holding the numbers
-    of the reference's order, ``modules.seeded_module``; parameters that are no layers get them from
-    ``in_book_order(module, seed)``) gives, on the case's input, the output the kit wrote down; a
-    ``causal`` module is first probed for a leak of the future on that input. Returns the module,
-    the input and the output."""
+    of the reference's order, ``modules.seeded_module``) gives, on the case's input, the output the
+    kit wrote down; a ``causal`` module is first probed for a leak of the future on that input.
+    Returns the module, the input and the output."""
     class_name, args, kwargs, seed, build = MODULE_CASES[case]
     module = seeded_module(cls, layers, *args, seed=seed, **kwargs)
-    if in_book_order is not None:
-        in_book_order(module, seed)
     x = build()
     arguments = ", ".join([*map(str, args), *(f"{key}={value}" for key, value in kwargs.items())])
     what = text("what.on_shape", call=f"{class_name}({arguments})", shape=shape_text(x.shape))
