@@ -20,8 +20,6 @@ them.
 
 from __future__ import annotations
 
-import itertools
-
 import torch
 from torch import nn
 
@@ -31,6 +29,7 @@ from autograder.hidden.modules import student_module
 from autograder.hidden.parameters import parameter_map
 from autograder.probes.client import RemoteObject, Submission
 from autograder.probes.errors import StudentError
+from autograder.student.reading import creation_order
 from autograder.worker.probe_server import PROBE_SEED
 
 
@@ -74,43 +73,15 @@ def _creation_order(module: RemoteObject, reference: nn.Module) -> list[Finding]
     initialisation, or another stream, names nothing). Only for parts that are matrices or
     layers: a wrapper's heads are the notebook's given CausalAttention, built in the order of its
     list."""
-    order = _parts(reference)
-    if not all(isinstance(getattr(reference, name), nn.Linear | nn.Parameter) for name in order):
+    parts = {name: getattr(reference, name)
+             for name in dict.fromkeys(name.split(".")[0] for name, _ in reference.named_parameters())}
+    if not creation_order.drawable(parts):
         return []
-    initial = {name: module.method("get_parameter", name).detach().cpu() for name, _ in reference.named_parameters()}
-    if _holds(initial, _drawn(reference, order)):
+    held = {name: module.method("get_parameter", name) for name, _ in reference.named_parameters()}
+    created = creation_order.created_order(held, parts, PROBE_SEED)
+    if created is None or created == tuple(parts):
         return []
-    created = next((other for other in itertools.permutations(order) if _holds(initial, _drawn(reference, other))),
-                   None)
-    if created is None:
-        return []
-    return [finding("worth_fixing.creation_order", actual=", ".join(created), expected=", ".join(order))]
-
-
-def _parts(reference: nn.Module) -> tuple[str, ...]:
-    """The reference's attributes that hold parameters (a matrix or a layer), in the order it
-    creates them: the contract's order."""
-    return tuple(dict.fromkeys(name.split(".")[0] for name, _ in reference.named_parameters()))
-
-
-def _drawn(reference: nn.Module, order: tuple[str, ...]) -> dict[str, torch.Tensor]:
-    """The parameters of ``reference``'s parts created in ``order`` from the probe's seed, by name:
-    a matrix drawn with torch.rand, or an nn.Linear of the same sizes and bias."""
-    drawn = {}
-    with torch.random.fork_rng(devices=[]):
-        torch.default_generator.manual_seed(PROBE_SEED)
-        for name in order:
-            part = getattr(reference, name)
-            if isinstance(part, nn.Linear):
-                layer = nn.Linear(part.in_features, part.out_features, bias=part.bias is not None)
-                drawn |= {f"{name}.{kind}": value.detach() for kind, value in layer.named_parameters()}
-            else:
-                drawn[name] = torch.rand(part.shape)
-    return drawn
-
-
-def _holds(initial: dict[str, torch.Tensor], drawn: dict[str, torch.Tensor]) -> bool:
-    return initial.keys() == drawn.keys() and all(torch.equal(initial[name], drawn[name]) for name in drawn)
+    return [finding("worth_fixing.creation_order", actual=", ".join(created), expected=", ".join(parts))]
 
 
 def _dtype(student: Submission, reference: nn.Module, class_name: str, args: tuple, kwargs: dict,

@@ -6,6 +6,7 @@ import torch
 from torch import nn
 
 from ..example import your_journey_inputs
+from ..reading import creation_order
 from .book import BOOK_SELF_ATTENTION_V1, BOOK_SELF_ATTENTION_V2, BOOK_V1_SCALED_SCORES_2
 from .cases import book_queries_and_keys
 from .catalog import text
@@ -47,22 +48,6 @@ def _check_scaled_dot_product_scores(ns):
                          "scaled_dot_product_scores/other", other)
 
 
-def _creation_order(module, names, seed: int) -> list[str] | None:
-    """The order in which ``module``'s parameters ``names`` drew their numbers from torch.rand under
-    ``seed``, when each holds one of the first draws; None when they do not (another filling). A
-    forward that is right gives other numbers than the book's when the order differs, and looks
-    then like a mistake it is not (transposed scores, say)."""
-    seed_weights(seed)
-    draws = [torch.rand(getattr(module, name).shape) for name in names]
-    found = {}
-    for name in names:
-        which = [index for index, draw in enumerate(draws) if torch.equal(getattr(module, name).detach(), draw)]
-        if len(which) != 1:
-            return None
-        found[which[0]] = name
-    return [found[index] for index in sorted(found)] if len(found) == len(names) else None
-
-
 def _expect_torch_rand_range(cls, module, names) -> None:
     """Each parameter holds numbers torch.rand can draw, from [0, 1): one outside that range was
     filled otherwise (torch.randn, say). Named only when two instances differ, so that the numbers
@@ -87,8 +72,10 @@ def _check_self_attention_v1(ns):
             fail("param_shape", what="SelfAttention_v1(3, 2)", name=name, expected="(3, 2)",
                   got=shape_text(parameter.shape), hint="hint.v1_params")
     names = ("W_query", "W_key", "W_value")
-    order = _creation_order(module, names, 123)
-    if order is not None and order != list(names):
+    # The order the parameters drew their numbers in (None: not torch.rand's draws after the seed).
+    order = creation_order.created_order(dict(module.named_parameters()),
+                                         {name: getattr(module, name) for name in names}, 123)
+    if order is not None and order != names:
         # Computed the same, graded the same: told, and the book's numbers go in, so that the
         # comparison looks at forward (here and on the input of other sizes).
         note("note.creation_order", what="SelfAttention_v1(3, 2)", got=", ".join(order),

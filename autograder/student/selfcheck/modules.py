@@ -3,12 +3,12 @@ outputs the book's numbers, hides the future, and a longer context changes nothi
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 
 import torch
 from torch import nn
 
+from ..reading import creation_order
 from . import known
 from .book import book_batch
 from .catalog import text
@@ -90,18 +90,6 @@ def seeded_module(cls: type, layers: Sequence[str], *args, seed: int = 123, **kw
     return module
 
 
-def _drawn_like(part: nn.Module | torch.Tensor) -> nn.Module | torch.Tensor:
-    """What the notebook draws for ``part`` now: a fresh nn.Linear of its sizes, or for a parameter
-    (SelfAttention_v1's) torch.rand of its shape."""
-    if isinstance(part, nn.Linear):
-        return nn.Linear(part.in_features, part.out_features, bias=part.bias is not None)
-    return torch.rand(part.shape)
-
-
-def _weight(part: nn.Module | torch.Tensor) -> torch.Tensor:
-    return (part.weight if isinstance(part, nn.Linear) else part).detach()
-
-
 def book_draws_in_place(module: nn.Module, names: list[str], seed: int) -> list[str]:
     """When ``module``'s parts ``names`` (nn.Linear layers, or parameters drawn with torch.rand)
     were created under ``seed`` in another order than ``names`` (each then holds other random
@@ -109,30 +97,15 @@ def book_draws_in_place(module: nn.Module, names: list[str], seed: int) -> list[
     gets in the book's order, so that the rest of the check looks at the computation; returns the
     order they were created in (empty when it is the book's, or not known: other parts, another
     initialisation)."""
-    parts = [getattr(module, name, None) for name in names]
-    if not any(all(isinstance(part, kind) for part in parts) for kind in (nn.Linear, nn.Parameter)):
+    parts = {name: getattr(module, name, None) for name in names}
+    if not creation_order.drawable(parts):
         return []
-
-    def drawn(order: tuple[str, ...]) -> dict[str, nn.Module | torch.Tensor]:
-        seed_weights(seed)
-        return {name: _drawn_like(getattr(module, name)) for name in order}
-
-    def holds(fresh: dict[str, nn.Module | torch.Tensor]) -> bool:
-        return all(torch.equal(_weight(getattr(module, name)), _weight(part)) for name, part in fresh.items())
-
-    if holds(drawn(tuple(names))):
-        return []
-    created = next((order for order in itertools.permutations(names) if holds(drawn(order))), None)
-    if created is None:
+    created = creation_order.created_order(dict(module.named_parameters()), parts, seed)
+    if created is None or list(created) == names:
         return []
     with torch.no_grad():
-        for name, part in drawn(tuple(names)).items():
-            if isinstance(part, nn.Linear):
-                module.get_parameter(f"{name}.weight").copy_(part.weight)
-                if part.bias is not None:
-                    module.get_parameter(f"{name}.bias").copy_(part.bias)
-            else:
-                module.get_parameter(name).copy_(part)
+        for name, value in creation_order.drawn(parts, tuple(names), seed).items():
+            module.get_parameter(name).copy_(value)
     return list(created)
 
 
