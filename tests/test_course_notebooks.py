@@ -182,8 +182,8 @@ def test_the_grading_contract_comes_last_with_one_pointer_on_top(assignment):
 # and the student composes it from the stages before it (issue 34).
 NO_RECIPE_STAGES = {"01_attention_scores": ["softmax_stable", "context_vector", "simple_self_attention"],
                     "02_self_attention": ["SelfAttention_v1", "SelfAttention_v2", "copy_v2_weights_into_v1"],
-                    "03_causal_attention": ["causal_average_softmax", "causal_mask", "masked_softmax", "inverted_dropout",
-                                            "CausalAttention"],
+                    "03_causal_attention": ["causal_average_softmax", "causal_mask", "masked_softmax",
+                                            "inverted_dropout", "CausalAttention"],
                     "04_multi_head_attention": ["split_heads", "merge_heads", "MultiHeadAttention"]}
 
 

@@ -1024,7 +1024,7 @@ def test_a_tensor_left_on_the_cpu_is_told_in_the_students_terms(language):
     """The check says that torch refused to mix devices, and why, never how it stands a GPU in
     (fake tensors, the meta device): student text says what to fix, not how the check works."""
     namespace = {"torch": torch}
-    exec(CPU_MATRIX, namespace)  # noqa: S102 - the answer under test
+    exec(CPU_MATRIX, namespace)  # the answer under test
     result = run_check("causal_average_matmul", namespace, language)
     assert not result.passed
     assert result.mistake == "device_not_followed"
@@ -1039,7 +1039,7 @@ def test_a_wrapper_with_four_output_features_is_told_by_its_shape(solution_defin
     exec(textwrap.dedent('''
         def wrapper_with_2d_output(d_in, context_length, dropout):
             return MultiHeadAttentionWrapper(d_in, 2, context_length, dropout, num_heads=2)
-    '''), namespace)  # noqa: S102 - the answer under test
+    '''), namespace)  # the answer under test
     message = run_check("wrapper_with_2d_output", namespace, "en").message
     assert "expected 2 features per token, shape (b, T, 2)" in message
     assert "got 4 features per token (2 heads of d_out=2, side by side), shape (b, T, 4)" in message
