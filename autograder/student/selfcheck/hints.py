@@ -76,9 +76,10 @@ IDEAS: dict[str, str] = {
         " product applies it to every sequence of the batch."
     ),
     "causal_average_softmax": (
-        "A softmax of equal scores gives equal weights, and a score of minus infinity gets weight 0. Start"
-        " from a (T, T) matrix of equal scores, put minus infinity wherever the key comes after the query, and"
-        " the softmax of each row builds the averaging matrix."
+        "A softmax turns each row of scores into weights that sum to 1: equal scores share the weight equally,"
+        " and the lower a score, the less weight it gets. Give every position a token may see the same score,"
+        " and every later position the score whose weight comes out as exactly 0: the softmax of each row is"
+        " then the averaging matrix."
     ),
     "causal_mask": (
         "A score is hidden when its key comes after its query: entry [i, j] is True exactly when j is greater"
