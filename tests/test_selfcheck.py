@@ -850,7 +850,8 @@ def test_a_stage_that_configures_a_broken_class_passes_its_own_check(mutation_na
 
 @pytest.mark.parametrize(("mutation_name", "stage", "told"), [
     ("wrapper_2d_one_head", "wrapper_with_2d_output",
-     "the num_heads that wrapper_with_2d_output(3, 6, 0.0) builds its MultiHeadAttentionWrapper with: expected num_heads=2"),
+     "the num_heads that wrapper_with_2d_output(3, 6, 0.0) builds its MultiHeadAttentionWrapper with:"
+     " expected num_heads=2"),
     ("gpt2_eight_heads", "gpt2_small_attention", "the num_heads of gpt2_small_attention(): expected 12, got 8"),
     ("gpt2_short_context", "gpt2_small_attention", "the context_length of gpt2_small_attention(): expected 1024"),
 ])
