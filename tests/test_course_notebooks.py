@@ -182,7 +182,8 @@ def test_the_grading_contract_comes_last_with_one_pointer_on_top(assignment):
 # and the student composes it from the stages before it (issue 34).
 NO_RECIPE_STAGES = {"01_attention_scores": ["softmax_stable", "context_vector", "simple_self_attention"],
                     "02_self_attention": ["SelfAttention_v1", "SelfAttention_v2", "copy_v2_weights_into_v1"],
-                    "03_causal_attention": ["masked_softmax", "inverted_dropout", "CausalAttention"],
+                    "03_causal_attention": ["causal_average_softmax", "causal_mask", "masked_softmax",
+                                            "inverted_dropout", "CausalAttention"],
                     "04_multi_head_attention": ["split_heads", "merge_heads", "MultiHeadAttention"]}
 
 
@@ -754,19 +755,18 @@ def test_the_word_order_demo_of_notebook_1_shows_the_weights_change_only_with_po
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_the_one_way_relation_of_notebook_2_looks_as_its_text_says(monkeypatch, seed):
-    """learned-result-md: with two matrices every digit puts nearly all of its weight on the next one
-    and every card is right; with one shared W the scores are symmetric and the model stays below
-    90 % (about a third on the notebook's seed, 0)."""
+    """learned-result-md: with two matrices, once the task is learned, every digit puts nearly all of
+    its weight on the next one; with one shared W the scores are symmetric, and on every seed at least
+    one digit looks back at least as much as forward. The text states no accuracy: the demo prints it."""
     demo = _Demo("02_self_attention", monkeypatch)
     demo.run("learned-model")
     found = demo.run("learned-training", seed)
     two, one = found["accuracies"]
     assert two > 0.99
-    assert one < 0.9
-    if seed == 0:
-        assert 0.25 < one < 0.5
     weights = found["weights_by_digit"](found["two_matrices"], found["cards"])  # rows and columns by digit
     assert all(weights[digit, (digit + 1) % 8] > 0.8 for digit in range(8))
+    shared = found["weights_by_digit"](found["one_matrix"], found["cards"])
+    assert any(shared[digit, (digit - 1) % 8] >= shared[digit, (digit + 1) % 8] for digit in range(8))
     attention = found["one_matrix"].attention
     x = torch.randn(8, 16, generator=torch.Generator().manual_seed(seed))
     with torch.no_grad():

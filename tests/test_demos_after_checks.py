@@ -223,6 +223,12 @@ def demo_problems(variant: Variant, monkeypatch, trained: bool = False) -> list[
 # in whatever layout of batch and heads it drops them (notebook 4's ``attention_weights``).
 FIGURES_SKIPPED = {"04_sdpa_bool_mask-MultiHeadAttention", "04_flash_attention-MultiHeadAttention",
                    "04_unflatten_and_is_causal-MultiHeadAttention", "multi_head_residual_dropout_only"}
+# An answer that fuses the projections in one layer passes (with a note that code reaching the
+# weights by the notebook's names will not find them): notebook 2's one-way experiment is such code,
+# as it ties W_key to W_query, and stops there in one line.
+STOPS_WHERE_THE_NAMES_ARE_NEEDED = {
+    "02_fused_qkv-SelfAttention_v2": ["learned-training stopped at AttributeError: 'SelfAttention_v2' object has no"
+                                      " attribute 'W_query'"]}
 SKIPPED = "These figures read the attention weights where your module passes them through its dropout layer"
 STAGES = sorted({variant.stage for variant in VARIANTS})
 
@@ -236,7 +242,8 @@ def test_every_answer_that_passes_its_check_leaves_the_demos_after_it_right(stag
         seen = demo_problems(variant, monkeypatch)
         if seen:
             found[variant.name] = seen
-    assert not found
+    assert found == {name: said for name, said in STOPS_WHERE_THE_NAMES_ARE_NEEDED.items()
+                     if name in {variant.name for variant in _of_stage(stage)}}
 
 
 def test_the_demos_draw_the_weights_of_every_answer_but_those_that_drop_none(monkeypatch):

@@ -850,7 +850,8 @@ def test_a_stage_that_configures_a_broken_class_passes_its_own_check(mutation_na
 
 @pytest.mark.parametrize(("mutation_name", "stage", "told"), [
     ("wrapper_2d_one_head", "wrapper_with_2d_output",
-     "the num_heads that wrapper_with_2d_output(3, 6, 0.0) builds its MultiHeadAttentionWrapper with: expected 2"),
+     "the num_heads that wrapper_with_2d_output(3, 6, 0.0) builds its MultiHeadAttentionWrapper with:"
+     " expected num_heads=2"),
     ("gpt2_eight_heads", "gpt2_small_attention", "the num_heads of gpt2_small_attention(): expected 12, got 8"),
     ("gpt2_short_context", "gpt2_small_attention", "the context_length of gpt2_small_attention(): expected 1024"),
 ])
@@ -1010,3 +1011,36 @@ def test_chinese_findings_leave_no_space_between_characters_where_words_fill_a_t
         assert input_after == "调用之后 f(x) 的输入：期望原来的值，实际得到改动过的值。"
         all_ones = catalog.text("values", what="w", expected=catalog.text("is.all", value=1), got="[0.5]")
         assert all_ones == "w：期望全为 1 的值，实际得到 [0.5]。"
+
+
+CPU_MATRIX = '''
+def causal_average_matmul(x):
+    weights = torch.tril(torch.ones(x.shape[1], x.shape[1], dtype=x.dtype))  # made on the CPU
+    return (weights / weights.sum(dim=-1, keepdim=True)) @ x
+'''
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_tensor_left_on_the_cpu_is_told_in_the_students_terms(language):
+    """The check says that torch refused to mix devices, and why, never how it stands a GPU in
+    (fake tensors, the meta device): student text says what to fix, not how the check works."""
+    namespace = {"torch": torch}
+    exec(CPU_MATRIX, namespace)  # the answer under test
+    result = run_check("causal_average_matmul", namespace, language)
+    assert not result.passed
+    assert result.mistake == "device_not_followed"
+    assert "GPU" in result.message
+    assert not re.search(r"fake|meta|FakeTensor|假|falso", result.message, re.IGNORECASE), result.message
+
+
+def test_a_wrapper_with_four_output_features_is_told_by_its_shape(solution_definitions):
+    """Exercise 3.2: the check says, in features per token and shapes, what the output should be
+    and what the student's wrapper gives, not a bare "expected 1, got 2"."""
+    namespace = dict(solution_definitions["04_multi_head_attention"])
+    exec(textwrap.dedent('''
+        def wrapper_with_2d_output(d_in, context_length, dropout):
+            return MultiHeadAttentionWrapper(d_in, 2, context_length, dropout, num_heads=2)
+    '''), namespace)  # the answer under test
+    message = run_check("wrapper_with_2d_output", namespace, "en").message
+    assert "expected 2 features per token, shape (b, T, 2)" in message
+    assert "got 4 features per token (2 heads of d_out=2, side by side), shape (b, T, 4)" in message

@@ -274,9 +274,9 @@ MISTAKES: dict[str, str] = {
         " yet (scaling comes with trainable weights in notebook 02)."
     ),
     "softmax_shift_not_max": (
-        "you subtracted something other than the maximum (the mean or the minimum, say): only"
-        " subtracting the maximum along `dim` keeps every exponent at or below 0, so nothing"
-        " overflows for inputs that are far apart."
+        "the number you subtracted (the mean or the minimum of the slice, say) is not the shift"
+        " that softmax_stable needs: with inputs far apart, an exponential still overflows. Go back"
+        " to the two questions above the stage and use the shift they lead to, along `dim`."
     ),
     "softmax_max_wrong_dim": (
         "the maximum was taken along the wrong dimension: use x.max(dim=dim, keepdim=True).values,"

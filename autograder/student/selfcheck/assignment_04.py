@@ -61,10 +61,15 @@ def _check_wrapper_with_2d_output(ns):
     arguments = instances[0].arguments
     for setting, wanted in (("num_heads", 2), ("d_out", 1), ("d_in", 3), ("context_length", 6), ("dropout", 0.0)):
         got = arguments.get(setting)
+        if setting == "d_out" and isinstance(got, int) and got != wanted:  # said as the output's shape
+            fail("values", what=text("what.wrapper_output", call=call), hint="idea",
+                 expected=text("is.features_per_token", count=2),
+                 got=text("is.heads_side_by_side", count=2 * got, heads=2, d_out=got))
         if got != wanted or (isinstance(wanted, int) and not isinstance(got, int)):  # 2 / 2 is 1.0, no size
             fail("values", what=text("what.built_setting", setting=setting, call=call,
                                      class_name="MultiHeadAttentionWrapper"),
-                 expected=str(wanted), got=repr(got), hint="size_is_float" if got == wanted else "idea")
+                 expected=f"{setting}={wanted}", got=f"{setting}={got!r}",
+                 hint="size_is_float" if got == wanted else "idea")
     # Other arguments than the book's: each is passed on, none is fixed to the book's value.
     other = (5, 4, 0.1)
     built = built_with(ns, "MultiHeadAttentionWrapper", ns["wrapper_with_2d_output"], *other)
@@ -75,7 +80,7 @@ def _check_wrapper_with_2d_output(ns):
         if arguments.get(setting) != wanted:
             fail("values", what=text("what.built_setting", setting=setting, call=call,
                                      class_name="MultiHeadAttentionWrapper"),
-                 expected=str(wanted), got=repr(arguments.get(setting)), hint=mistake)
+                 expected=f"{setting}={wanted}", got=f"{setting}={arguments.get(setting)!r}", hint=mistake)
 
 
 def _check_wrapper_module(module, call: str) -> None:

@@ -83,10 +83,10 @@ MESSAGES: dict[str, str] = {
     "dropout_not_called": ("{call} in training mode never calls self.dropout, and its output is the same"
                            " as in eval mode: nothing is dropped (the demos read the attention weights"
                            " where they pass through self.dropout)."),
-    "gpu_raised": ("{what}, with its inputs on a GPU (the check stands one in with fake tensors, so no GPU is"
-                   " needed), raised {error_type}: {error}"),
-    "gpu_result": ("{what}, with its inputs on a GPU (the check stands one in with fake tensors, so no GPU is"
-                   " needed): expected the result on the GPU, like its inputs, got a tensor on the {got}."),
+    "gpu_raised": "{what}, with its inputs on a GPU, raised {error_type}: {error}",
+    "gpu_mixed_devices": "{what}, with its inputs on a GPU, stopped: torch refused to mix tensors on two devices.",
+    "gpu_result": ("{what}, with its inputs on a GPU: expected the result on the GPU, like its inputs, got a"
+                   " tensor on the {got}."),
     "no_gradient": "after {call}(x).sum().backward(), no gradient reached {parameters}.",
     "not_torch_rand": ("{what}: `{name}` holds {value} at {index}, a number torch.rand never draws (it draws from"
                        " [0, 1)), so it was filled another way and a seed cannot give the book's numbers."),
@@ -161,6 +161,10 @@ MESSAGES: dict[str, str] = {
     "what.parameter_count": "the number of parameters of gpt2_small_attention()",
     "what.gpt2_setting": "the {setting} of gpt2_small_attention()",
     "what.built_setting": "the {setting} that {call} builds its {class_name} with",
+    "what.wrapper_output": "the output of the MultiHeadAttentionWrapper that {call} builds",
+    "is.features_per_token": "{count} features per token, shape (b, T, {count})",
+    "is.heads_side_by_side": ("{count} features per token ({heads} heads of d_out={d_out}, side by side),"
+                              " shape (b, T, {count})"),
     "is.all": "all {value}",
     "is.about": "about {value}",
     "is.finite": "finite numbers",

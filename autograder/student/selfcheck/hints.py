@@ -32,8 +32,9 @@ IDEAS: dict[str, str] = {
     ),
     "softmax_stable": (
         "Subtracting the same number from every entry of a slice leaves its softmax unchanged: the factor it"
-        " puts on every exponential cancels in the division. Choose the number that makes the largest exponent"
-        " 0, and no exponential can overflow."
+        " puts on every exponential cancels in the division. So you may shift every slice first, by the number"
+        " that the two questions above the stage led you to, and then apply softmax_naive's formula to the"
+        " shifted entries."
     ),
     "context_vector": (
         "The context vector mixes the tokens: scale every token's embedding by its weight and add the scaled"
@@ -59,9 +60,10 @@ IDEAS: dict[str, str] = {
         " holds its own weights (and a bias when asked for) and is called on x."
     ),
     "copy_v2_weights_into_v1": (
-        "Both modules multiply x by a matrix. A linear layer stores its matrix the other way round, (d_out,"
-        " d_in), so v1's matrices must be v2's stored ones turned round. Copy them into v1's existing"
-        " parameters, without autograd recording the copy."
+        "After the call, sa_v1 must compute what sa_v2 computes, so each of its three matrices must do what"
+        " the matching layer of sa_v2 does. Compare how the two modules store a projection (the shapes say"
+        " it) and what a linear layer computes with what it stores. If autograd refuses a change, read why:"
+        " its message names the change it will not record."
     ),
     "causal_average_loop": (
         "Position t of a sequence may look only at itself and the positions before it: its output is the mean"
@@ -74,9 +76,10 @@ IDEAS: dict[str, str] = {
         " product applies it to every sequence of the batch."
     ),
     "causal_average_softmax": (
-        "A softmax of equal scores gives equal weights, and a score of minus infinity gets weight 0. Start"
-        " from a (T, T) matrix of equal scores, put minus infinity wherever the key comes after the query, and"
-        " the softmax of each row builds the averaging matrix."
+        "A softmax turns each row of scores into weights that sum to 1: equal scores share the weight equally,"
+        " and the lower a score, the less weight it gets. Give every position a token may see the same score,"
+        " and every later position the score whose weight comes out as exactly 0: the softmax of each row is"
+        " then the averaging matrix."
     ),
     "causal_mask": (
         "A score is hidden when its key comes after its query: entry [i, j] is True exactly when j is greater"

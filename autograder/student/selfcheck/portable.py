@@ -24,7 +24,7 @@ from torch._subclasses.fake_tensor import (
     UnsupportedOperatorException,
 )
 
-from ..reading.error_hints import meta_cannot_run
+from ..reading.error_hints import device_error, meta_cannot_run
 from .catalog import hint_text, text
 from .expectations import Mismatch, fail, one_line
 
@@ -63,8 +63,9 @@ def _expect_on_stand_in(run: Callable[[], object], what: str) -> None:
     except Exception as error:  # noqa: BLE001 - student code: what it raised on the GPU is the finding
         if meta_cannot_run(type(error).__name__, str(error)):
             return
-        raise Mismatch(text("gpu_raised", what=what, error_type=type(error).__name__, error=one_line(error)),
-                       hint_text("hint.gpu"), key="gpu_raised", raised=error) from None
+        said = (text("gpu_mixed_devices", what=what) if device_error(type(error).__name__, str(error))
+                else text("gpu_raised", what=what, error_type=type(error).__name__, error=one_line(error)))
+        raise Mismatch(said, hint_text("hint.gpu"), key="gpu_raised", raised=error) from None
     if isinstance(result, torch.Tensor) and result.device.type != STAND_IN_DEVICE:
         fail("gpu_result", what=what, got=result.device.type, hint="device_not_followed")
 
