@@ -115,13 +115,21 @@ def _expect_module_list(heads, call: str) -> None:
 @pytest.mark.MultiHeadAttentionWrapper
 @pytest.mark.behaviour
 def test_wrapper_heads_are_a_module_list(student):
-    num_heads = 3
-    call = call_text("MultiHeadAttentionWrapper", 3, 2, 8, 0.0, num_heads)
-    heads = student.new("MultiHeadAttentionWrapper", 3, 2, 8, 0.0, num_heads).attr("heads")
+    """The heads: an nn.ModuleList of num_heads CausalAttention, each built with the wrapper's own
+    dropout (a head built with a fixed 0.0 never drops what the caller asks; the forward tests run
+    in eval mode, where no dropout shows)."""
+    num_heads, dropout = 3, 0.3
+    call = call_text("MultiHeadAttentionWrapper", 3, 2, 8, dropout, num_heads)
+    heads = student.new("MultiHeadAttentionWrapper", 3, 2, 8, dropout, num_heads).attr("heads")
     _expect_module_list(heads, call)
     kinds = list(heads.describe()["children"].values())
     expect(kinds == ["CausalAttention"] * num_heads,
            finding("wrong_head_modules", call=call, heads=num_heads, kinds=kinds))
+    for name in heads.describe()["children"]:
+        rate = heads.attr(name).attr("dropout").attr("p")  # the notebook's given CausalAttention's nn.Dropout
+        expect(rate == dropout, finding("built_differently", "dropout_argument_not_passed", what=call,
+                                        class_name="CausalAttention", parameter="dropout", actual=repr(rate),
+                                        expected=repr(dropout)))
 
 
 @pytest.mark.MultiHeadAttentionWrapper
