@@ -224,6 +224,7 @@ SENTENCES: dict[str, str] = {
     "what.on_x": "{what} on x of shape {shape}",
     # A wrapper whose heads are one module, run with every head of the reference alike.
     "what.heads_alike": "{what}, with every head given head 0's weights (your heads are one module),",
+    "what.heads_own_names": "{what}, with the reference's heads given to yours in their order, under your names,",
     # A result whose shape, dtype or device was wrong, read in the reference's (its other faults).
     "what.read_as": "{what}, read in shape {shape} and dtype {dtype}",
     "what.on_meta": "{what} on a stand-in GPU (fake tensors that check devices as a GPU does), for x of shape {shape}",
