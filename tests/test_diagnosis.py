@@ -75,6 +75,28 @@ def test_the_divisor_of_attention_scores_is_fitted_on_the_output_and_only_when_p
     assert _explained(explainer, attend(1.0), attend(2.0))[0].mistake == "no_sqrt_scaling"
 
 
+def test_the_scale_is_read_on_the_positions_each_row_keeps_whatever_it_hides():
+    """Scores multiplied by sqrt(d_k) under a mask that hides the past (the future kept): the
+    reference's mask cannot fit the divisor, the kept positions do, as a fault of its own; a right
+    scale under any mask, a softmax along another dim or weights rescaled after it fit nothing."""
+    scores, d_k = _x(2, 5, 5), 4
+    future = torch.ones(5, 5, dtype=torch.bool).triu(1)
+
+    def weights(mask, divisor, dim=-1):
+        return torch.softmax(scores.masked_fill(mask, -math.inf) / divisor, dim=dim)
+
+    sizes = {"d_k": d_k, "T": 5}
+    explainer = diagnosis.divisor_on_visible(scores, 2.0, "sqrt(d_k) = 2", sizes, diagnosis.scaling_mistake(d_k, sizes))
+    expected = weights(future, 2.0)
+    [found] = _explained(explainer, weights(~future, 0.5), expected)  # the last row hides all: NaN
+    assert (found.mistake, found.separate) == ("scores_scaled_wrongly", True)
+    assert found.evidence.fields["divisor"] == "1/2"
+    assert _explained(explainer, weights(future, 1.0), expected)[0].mistake == "no_sqrt_scaling"
+    assert _explained(explainer, weights(~future, 2.0), expected) == []
+    assert _explained(explainer, weights(future, 2.0) / 3, expected) == []
+    assert _explained(explainer, weights(future, 2.0, dim=-2), expected) == []
+
+
 def test_normalised_along_another_dim_or_not_at_all():
     x = _x(2, 5, 4)
     right = torch.softmax(x, dim=-1)

@@ -165,6 +165,9 @@ SENTENCES: dict[str, str] = {
     "evidence.scores_divided_by": (
         " It is what the attention gives when the scores are divided by {divisor}{forms}; the"
         " reference divides them by {right}."),
+    "evidence.kept_scores_divided_by": (
+        " On the positions each row keeps, the weights are a softmax of the scores divided by {divisor}{forms};"
+        " the reference divides them by {right}."),
     "evidence.scores_divided": (
         " Every value is the scores divided by {divisor}{forms}; the reference divides them by {right}."),
     "evidence.not_scaled": "nothing (this notebook does not scale the scores)",

@@ -209,7 +209,9 @@ def test_masked_softmax(student, reference, device, dtype, seed, shape, d_k):
                                diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim"),
                                diagnosis.scores_divisor(mistakes.masked_softmax_with_divisor(scores), d_k**0.5,
                                                         f"sqrt(d_k) = {d_k**0.5:.4g}", sizes,
-                                                        diagnosis.scaling_mistake(d_k, sizes))],
+                                                        diagnosis.scaling_mistake(d_k, sizes)),
+                               diagnosis.divisor_on_visible(scores, d_k**0.5, f"sqrt(d_k) = {d_k**0.5:.4g}", sizes,
+                                                            diagnosis.scaling_mistake(d_k, sizes))],
                            together=lambda: mistakes.masked_softmax_faults(scores, d_k))
 
 
