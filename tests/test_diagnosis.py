@@ -18,6 +18,7 @@ from autograder.findings.finding import Failure, finding
 from autograder.findings.render import render
 from autograder.hidden import diagnosis, failures, modules, observations, signatures
 from autograder.hidden.compare import expect_tensor
+from autograder.probes.errors import StudentError
 from autograder.student.reading.slips import slip_in_error
 from autograder.student.selfcheck.runner import check, hint, run_check
 from autograder.term.similarity import MarkedCode
@@ -95,6 +96,25 @@ def test_the_scale_is_read_on_the_positions_each_row_keeps_whatever_it_hides():
     assert _explained(explainer, weights(~future, 2.0), expected) == []
     assert _explained(explainer, weights(future, 2.0) / 3, expected) == []
     assert _explained(explainer, weights(future, 2.0, dim=-2), expected) == []
+
+
+def test_an_exception_met_behind_a_shape_error_is_a_fault_of_its_own():
+    """An average whose matrix is multiplied from the wrong side and made in float32: the shape
+    error comes first, and what a run on sizes that fit raises (the dtype) is its own fault; the
+    same mistake again, or one that names none, adds nothing."""
+    swapped = StudentError("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (10x3 and 5x5)",
+                           '  File "<cell 13>", line 8, in causal_average_matmul\n    return x @ weights\n')
+    dtype = StudentError("RuntimeError", "expected m1 and m2 to have the same dtype, but got: double != float",
+                         '  File "<cell 13>", line 8, in causal_average_matmul\n    return x @ weights\n')
+    swapped.behind = [swapped, dtype, StudentError("RuntimeError", "something else")]
+    sources = ["def causal_average_matmul(x):\n    T = x.shape[1]\n    weights = torch.tril(torch.ones(T, T))\n"
+               "    weights = weights / weights.sum(1, keepdim=True)\n    return x @ weights\n"]
+    try:
+        raise swapped
+    except StudentError:
+        _, found = failures.describe_failure(pytest.ExceptionInfo.from_current(), "causal_average_matmul", None,
+                                             sources=sources)
+    assert [fault.mistake for fault in found.all_faults()] == ["operands_swapped", "dtype_not_followed"]
 
 
 def test_normalised_along_another_dim_or_not_at_all():
