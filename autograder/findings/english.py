@@ -359,6 +359,10 @@ SENTENCES: dict[str, str] = {
         " them W_query, W_key and W_value: code that reaches the weights by those names, as exercise 3.1's"
         " copy and the book's loader of GPT-2's weights do, will not find them (keep three layers of those"
         " names)"),
+    "worth_fixing.shared_storage": (
+        "leaves {names} sharing memory with sa_v2's weights: a later change to sa_v2's weights changes them"
+        " too, so training one module changes the other (copy the values into sa_v1's own parameters, as"
+        " copy_ under torch.no_grad() or .clone() does)"),
     "worth_fixing.python_loop": (
         "makes {calls} torch calls for {tokens} tokens and {more_calls} for {more_tokens}: it handles the"
         " tokens one by one, as a Python loop over them does, where the notebook asks for none (one matrix"

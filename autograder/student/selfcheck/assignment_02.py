@@ -165,6 +165,21 @@ def _check_copy_v2_weights_into_v1(ns):
             mine = x @ copied
             expect_close(mine, outputs[name], text("what.after_copy", name=name),
                          _copy_mistake(copied, before[name], mine, outputs, name), atol=1e-6)
+    _note_shared_storage(sa_v2, sa_v1, names)
+
+
+def _note_shared_storage(sa_v2, sa_v1, names) -> None:
+    """Note (as the grader does, for no points) each of sa_v1's matrices that still shares memory
+    with sa_v2's weights after the copy: changed in place, as an optimizer's step changes them,
+    sa_v2's weights change it too."""
+    copied = {name: getattr(sa_v1, name).detach().clone() for name in names}
+    with torch.no_grad():
+        for name in names:
+            getattr(sa_v2, name).weight.add_(1.0)
+    shared = [name for name in names if not torch.equal(getattr(sa_v1, name).detach(), copied[name])]
+    if shared:
+        note("note.shared_storage", what="copy_v2_weights_into_v1(sa_v2, sa_v1)",
+             names=", ".join(f"sa_v1.{name}" for name in shared))
 
 
 def _copy_mistake(copied: torch.Tensor, before: torch.Tensor, mine: torch.Tensor, outputs: dict, name: str) -> str:
