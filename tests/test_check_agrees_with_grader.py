@@ -81,8 +81,6 @@ PASSES_THE_GRADER_FAILS: dict[str, str] = {
     "issue35_dev/attention_mask_times_scores.py": "mask_from_values: no public score is exactly zero",
     "issue35_dev/dropout_whole_rows.py": "dropout_whole_rows: the dropped elements' pattern is not read",
     "issue40_dev/v1_seeds_itself.py": "a constructor that seeds itself: two instances are not compared",
-    "blind8/160_copy_v2_weights_into_v1.py": ("matrix_not_copied, copied from v1 into v2: the check compares v1 with"
-                                              " sa_v2 as the call left it, which then agrees"),
 }
 
 # Answers on which the check repeats a name the grader gives wrongly (a known gap of the batch's

@@ -18,6 +18,7 @@ from autograder.findings.finding import Failure, finding
 from autograder.findings.render import render
 from autograder.hidden import diagnosis, failures, modules, observations, signatures
 from autograder.hidden.compare import expect_tensor
+from autograder.probes.errors import StudentError
 from autograder.student.reading.slips import slip_in_error
 from autograder.student.selfcheck.runner import check, hint, run_check
 from autograder.term.similarity import MarkedCode
@@ -73,6 +74,47 @@ def test_the_divisor_of_attention_scores_is_fitted_on_the_output_and_only_when_p
                                          diagnosis.scaling_mistake(4, {"d_k": 4}))
     assert _explained(explainer, attend(8.0), attend(2.0))[0].mistake == "scores_scaled_wrongly"
     assert _explained(explainer, attend(1.0), attend(2.0))[0].mistake == "no_sqrt_scaling"
+
+
+def test_the_scale_is_read_on_the_positions_each_row_keeps_whatever_it_hides():
+    """Scores multiplied by sqrt(d_k) under a mask that hides the past (the future kept): the
+    reference's mask cannot fit the divisor, the kept positions do, as a fault of its own; a right
+    scale under any mask, a softmax along another dim or weights rescaled after it fit nothing."""
+    scores, d_k = _x(2, 5, 5), 4
+    future = torch.ones(5, 5, dtype=torch.bool).triu(1)
+
+    def weights(mask, divisor, dim=-1):
+        return torch.softmax(scores.masked_fill(mask, -math.inf) / divisor, dim=dim)
+
+    sizes = {"d_k": d_k, "T": 5}
+    explainer = diagnosis.divisor_on_visible(scores, 2.0, "sqrt(d_k) = 2", sizes, diagnosis.scaling_mistake(d_k, sizes))
+    expected = weights(future, 2.0)
+    [found] = _explained(explainer, weights(~future, 0.5), expected)  # the last row hides all: NaN
+    assert (found.mistake, found.separate) == ("scores_scaled_wrongly", True)
+    assert found.evidence.fields["divisor"] == "1/2"
+    assert _explained(explainer, weights(future, 1.0), expected)[0].mistake == "no_sqrt_scaling"
+    assert _explained(explainer, weights(~future, 2.0), expected) == []
+    assert _explained(explainer, weights(future, 2.0) / 3, expected) == []
+    assert _explained(explainer, weights(future, 2.0, dim=-2), expected) == []
+
+
+def test_an_exception_met_behind_a_shape_error_is_a_fault_of_its_own():
+    """An average whose matrix is multiplied from the wrong side and made in float32: the shape
+    error comes first, and what a run on sizes that fit raises (the dtype) is its own fault; the
+    same mistake again, or one that names none, adds nothing."""
+    swapped = StudentError("RuntimeError", "mat1 and mat2 shapes cannot be multiplied (10x3 and 5x5)",
+                           '  File "<cell 13>", line 8, in causal_average_matmul\n    return x @ weights\n')
+    dtype = StudentError("RuntimeError", "expected m1 and m2 to have the same dtype, but got: double != float",
+                         '  File "<cell 13>", line 8, in causal_average_matmul\n    return x @ weights\n')
+    swapped.behind = [swapped, dtype, StudentError("RuntimeError", "something else")]
+    sources = ["def causal_average_matmul(x):\n    T = x.shape[1]\n    weights = torch.tril(torch.ones(T, T))\n"
+               "    weights = weights / weights.sum(1, keepdim=True)\n    return x @ weights\n"]
+    try:
+        raise swapped
+    except StudentError:
+        _, found = failures.describe_failure(pytest.ExceptionInfo.from_current(), "causal_average_matmul", None,
+                                             sources=sources)
+    assert [fault.mistake for fault in found.all_faults()] == ["operands_swapped", "dtype_not_followed"]
 
 
 def test_normalised_along_another_dim_or_not_at_all():

@@ -17,7 +17,7 @@ reproduced together; a check of another behaviour, dropout in eval mode or a gra
 its own fault beside the first); blind6 those of its multi-fault answers whose every charged fault
 the grader reports (a fault the kit does not charge is in the manifest's ``faults_not_charged``);
 blind8, for 32 of its 35 multi-fault answers (not 035, charged nothing, nor the known gaps 095
-and 114), the faults its stage's tests report today (those they do not, in ``faults_not_reported``);
+and 114), the faults its stage's tests report (016's memory shared with sa_v2 is a note, ``noted``);
 issue40_dev3 modules whose second fault a behaviour test reports beside the first (a dropout made
 and never applied or applied to the context, parameters frozen, the biases of qkv_bias=True left
 out), and one whose residual dropout after out_proj is no fault (``ruled_out``).

@@ -165,6 +165,9 @@ SENTENCES: dict[str, str] = {
     "evidence.scores_divided_by": (
         " It is what the attention gives when the scores are divided by {divisor}{forms}; the"
         " reference divides them by {right}."),
+    "evidence.kept_scores_divided_by": (
+        " On the positions each row keeps, the weights are a softmax of the scores divided by {divisor}{forms};"
+        " the reference divides them by {right}."),
     "evidence.scores_divided": (
         " Every value is the scores divided by {divisor}{forms}; the reference divides them by {right}."),
     "evidence.not_scaled": "nothing (this notebook does not scale the scores)",
@@ -224,6 +227,7 @@ SENTENCES: dict[str, str] = {
     "what.on_x": "{what} on x of shape {shape}",
     # A wrapper whose heads are one module, run with every head of the reference alike.
     "what.heads_alike": "{what}, with every head given head 0's weights (your heads are one module),",
+    "what.heads_own_names": "{what}, with the reference's heads given to yours in their order, under your names,",
     # A result whose shape, dtype or device was wrong, read in the reference's (its other faults).
     "what.read_as": "{what}, read in shape {shape} and dtype {dtype}",
     "what.on_meta": "{what} on a stand-in GPU (fake tensors that check devices as a GPU does), for x of shape {shape}",
@@ -355,6 +359,10 @@ SENTENCES: dict[str, str] = {
         " them W_query, W_key and W_value: code that reaches the weights by those names, as exercise 3.1's"
         " copy and the book's loader of GPT-2's weights do, will not find them (keep three layers of those"
         " names)"),
+    "worth_fixing.shared_storage": (
+        "leaves {names} sharing memory with sa_v2's weights: a later change to sa_v2's weights changes them"
+        " too, so training one module changes the other (copy the values into sa_v1's own parameters, as"
+        " copy_ under torch.no_grad() or .clone() does)"),
     "worth_fixing.python_loop": (
         "makes {calls} torch calls for {tokens} tokens and {more_calls} for {more_tokens}: it handles the"
         " tokens one by one, as a Python loop over them does, where the notebook asks for none (one matrix"

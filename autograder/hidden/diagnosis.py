@@ -373,6 +373,11 @@ def softmax_of_right(dim: int = -1, mistake: str | None = "returned_weights_not_
 
 
 # -- attention computed with another scale ---------------------------------------------------------
+# A weight above this is a visible position's (a softmax gives exactly 0, or NaN, where it hides;
+# float32 reaches about 1e-38 before it underflows), and the log-weights of the visible positions
+# fit one divisor when they miss it by at most this share of their range (float32's rounding).
+VISIBLE_WEIGHT = 1e-30
+FIT_TOLERANCE = 1e-4
 def scores_divisor(attend: Callable[[float], torch.Tensor], right: float, right_text: str | Finding, sizes: Sizes,
                    mistakes_by_divisor: Callable[[float], str | None], *, separate: bool = False) -> Explainer:
     """The output is what the attention gives with its scores divided by another number than
@@ -389,6 +394,41 @@ def scores_divisor(attend: Callable[[float], torch.Tensor], right: float, right_
         return Explanation(finding("evidence.scores_divided_by", divisor=number_text(divisor),
                                    forms=_forms_field(divisor, sizes), right=right_text),
                            mistakes_by_divisor(divisor), separate)
+
+    return explainer
+
+
+def divisor_on_visible(scores: torch.Tensor, right: float, right_text: str | Finding, sizes: Sizes,
+                       mistakes_by_divisor: Callable[[float], str | None]) -> Explainer:
+    """Weights that are a softmax of ``scores`` divided by another number than ``right``, over
+    whatever positions each row keeps: a fault of its own beside a wrong mask (one that hides the
+    past, say), which ``scores_divisor`` cannot fit since it masks as the reference does. Along a
+    row, the log-weights of its visible positions (neither 0 nor NaN) differ as the scores do,
+    divided by the divisor, whatever the row hides; so the divisor is fitted on them alone, and
+    only where one divisor fits every row."""
+    scores = scores.detach().cpu().double()
+
+    def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+        if actual.shape != scores.shape:
+            return None
+        visible = torch.isfinite(actual) & (actual > VISIBLE_WEIGHT)
+        rows = visible.sum(-1, keepdim=True)
+        if int((rows >= 2).sum()) < 2:
+            return None
+        logs = torch.where(visible, actual.clamp_min(VISIBLE_WEIGHT).log(), 0.0)
+        centred_logs = torch.where(visible, logs - logs.sum(-1, keepdim=True) / rows.clamp_min(1), 0.0)
+        centred_scores = torch.where(visible, scores - torch.where(visible, scores, 0.0).sum(-1, keepdim=True)
+                                     / rows.clamp_min(1), 0.0)
+        slope = float((centred_logs * centred_scores).sum() / (centred_scores**2).sum())
+        residual = float((centred_logs - slope * centred_scores).abs().max())
+        if slope <= 0 or residual > FIT_TOLERANCE * (1.0 + float(centred_logs.abs().max())):
+            return None
+        divisor = 1.0 / slope
+        if _close(divisor, right):
+            return None
+        return Explanation(finding("evidence.kept_scores_divided_by", divisor=number_text(divisor),
+                                   forms=_forms_field(divisor, sizes), right=right_text),
+                           mistakes_by_divisor(divisor), separate=True)
 
     return explainer
 

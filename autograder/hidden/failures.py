@@ -114,6 +114,19 @@ def _unnamed(found: Finding) -> Finding:
                    tuple(_unnamed(fault) for fault in found.faults))
 
 
+def _faults_behind(found: Finding, behind: list[StudentError], stage: str, sources: list[str] | None
+                   ) -> list[Finding]:
+    """The exceptions a test met on inputs where the first cannot happen (``StudentError.behind``),
+    read alike: each that names a mistake other than those already found is a fault of its own."""
+    faults: list[Finding] = []
+    for error in behind:
+        fault = _student_error_finding(error, stage, None, sources=sources)
+        named = set().union(found.mistakes(), *(other.mistakes() for other in faults))
+        if fault.mistake is not None and fault.mistake not in named:
+            faults.append(fault)
+    return faults
+
+
 def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission | None,
                      memory_limit: str | None = None, notebook: LoadedNotebook | None = None,
                      sources: list[str] | None = None) -> tuple[TestStatus, Finding]:
@@ -126,7 +139,8 @@ def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Subm
     if isinstance(error, WorkerCrashed):
         return TestStatus.ERROR, error.finding
     if isinstance(error, StudentError):
-        return TestStatus.ERROR, _student_error_finding(error, stage, submission, memory_limit, notebook, sources)
+        found = _student_error_finding(error, stage, submission, memory_limit, notebook, sources)
+        return TestStatus.ERROR, found.with_faults(*_faults_behind(found, error.behind, stage, sources))
     if isinstance(error, Failure):
         return TestStatus.FAILED, error.finding
     if isinstance(error, AssertionError):

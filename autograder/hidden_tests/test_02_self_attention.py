@@ -310,6 +310,23 @@ def test_scaled_dot_product_scores_worth_fixing(student, reference):
                               "scaled_dot_product_scores(queries, keys)")
 
 
+@pytest.mark.copy_v2_weights_into_v1
+def test_copy_v2_weights_into_v1_worth_fixing(student, reference):
+    """A copy that leaves sa_v1's matrices sharing memory with sa_v2's weights (``.data =``, or the
+    book's own ``nn.Parameter(weight.T)``): sa_v2's weights are given other values in place after
+    the copy, as an optimizer's step does, and each of sa_v1's matrices that changes with them is
+    noted. The exercise asks only that both modules compute the same, so it costs nothing."""
+    _, layout, sa_v2, sa_v1, initial = _copied(student, reference, SIZES[1], "cpu", torch.float64)
+    parameters = sa_v1.describe()["parameters"]
+    copied = {name: torch.as_tensor(sa_v1.attr(name)).detach().clone() for name in initial if name in parameters}
+    sa_v2.load_state_dict({name: weight + 1.0 for name, weight in layout.items()})
+    shared = [name for name, matrix in copied.items() if not torch.equal(torch.as_tensor(sa_v1.attr(name)), matrix)]
+    if shared:
+        observations.note(finding("note.worth_fixing", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
+                                  problems=[finding("worth_fixing.shared_storage",
+                                                    names=", ".join(f"sa_v1.{name}" for name in shared))]))
+
+
 @pytest.mark.SelfAttention_v1
 def test_self_attention_v1_worth_fixing(student, reference):
     _, num_tokens, d_in, d_out = SIZES[1]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import Callable, Iterator
 
 import pytest
 import torch
@@ -52,11 +54,31 @@ def _check_causal_average(student, reference, name, case, device, dtype):
     average = getattr(reference, name)
     what = finding("what.for_shape", call=f"{name}(x)", argument="x", shape=shape_text(x.shape))
     sizes = {"b": x.shape[0], "T": x.shape[1], "C": x.shape[2]}
-    expect_function_output(student, name, (x,), ("x",),
-                           average(x), what, mistakes=lambda: mistakes.causal_average_mistakes(average, x),
-                           explain=lambda: [
-                               future_of_sequence(lambda changed: student.call(name, changed), x, seed + 50),
-                               diagnosis.slice_factors(-1), diagnosis.constant_factor(sizes)])
+    square = randn(seed + 7, x.shape[0], x.shape[1], x.shape[1], dtype=dtype, device=device)
+    with _faults_behind_sizes(lambda: student.call(name, square)):
+        expect_function_output(student, name, (x,), ("x",),
+                               average(x), what, mistakes=lambda: mistakes.causal_average_mistakes(average, x),
+                               explain=lambda: [
+                                   future_of_sequence(lambda changed: student.call(name, changed), x, seed + 50),
+                                   diagnosis.slice_factors(-1), diagnosis.constant_factor(sizes)])
+
+
+@contextlib.contextmanager
+def _faults_behind_sizes(call_on_square: Callable[[], object]) -> Iterator[None]:
+    """A running mean whose sizes do not fit (its matrix multiplied from the wrong side, say) raises
+    before anything else it does wrong can show: ``call_on_square`` runs it again on an x of C = T
+    features, where (T, T) and (T, C) fit whichever way they are multiplied, and what that run
+    raises (a matrix made in another dtype than x's, or on another device) is read as a fault of
+    its own (``StudentError.behind``)."""
+    try:
+        yield
+    except StudentError as error:
+        if error.type_name == "RuntimeError":
+            try:
+                call_on_square()
+            except StudentError as hidden:
+                error.behind.append(hidden)
+        raise
 
 
 @pytest.mark.causal_average_loop
@@ -78,8 +100,9 @@ def test_causal_average_softmax(student, reference, device, dtype, case):
 
 
 def _check_causal_average_on_stand_in(student, name):
-    x = torch.empty(2, 5, 3, device="meta")
-    expect_function_on_stand_in(student, name, (x,), x, f"{name}(x)")
+    x, square = torch.empty(2, 5, 3, device="meta"), torch.empty(2, 5, 5, device="meta")
+    with _faults_behind_sizes(lambda: student.call_on_stand_in_gpu(name, square)):
+        expect_function_on_stand_in(student, name, (x,), x, f"{name}(x)")
 
 
 @pytest.mark.causal_average_loop
@@ -209,7 +232,9 @@ def test_masked_softmax(student, reference, device, dtype, seed, shape, d_k):
                                diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim"),
                                diagnosis.scores_divisor(mistakes.masked_softmax_with_divisor(scores), d_k**0.5,
                                                         f"sqrt(d_k) = {d_k**0.5:.4g}", sizes,
-                                                        diagnosis.scaling_mistake(d_k, sizes))],
+                                                        diagnosis.scaling_mistake(d_k, sizes)),
+                               diagnosis.divisor_on_visible(scores, d_k**0.5, f"sqrt(d_k) = {d_k**0.5:.4g}", sizes,
+                                                            diagnosis.scaling_mistake(d_k, sizes))],
                            together=lambda: mistakes.masked_softmax_faults(scores, d_k))
 
 

@@ -53,46 +53,74 @@ def _wrapper(student, reference, case, device, dtype):
                        qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype)
 
 
+# A wrapper whose heads cannot take the reference's weights as the notebook names them may still
+# show how it joins their outputs, a fault of its own: heads that are one module (``shared_head``)
+# run with every reference head alike, heads in another container (``heads_other_container``, an
+# nn.ModuleDict say) with the reference's heads under the container's own names, in its order.
+HEADS_READ_ANOTHER_WAY = ("shared_head", "heads_other_container")
+
+
 @pytest.mark.MultiHeadAttentionWrapper
 @pytest.mark.parametrize("case", WRAPPER_CASES)
 def test_wrapper_forward(student, reference, device, dtype, case):
     try:
         ref, module, x, what = _wrapper(student, reference, case, device, dtype)
     except Failure as failure:
-        if failure.finding.mistake != "shared_head":
+        if failure.finding.mistake not in HEADS_READ_ANOTHER_WAY:
             raise
-        # One head repeated cannot hold the reference's heads, but its output still shows how the
-        # wrapper joins them: a fault of its own.
-        raise Failure(failure.finding.with_faults(*_joined_as_alike_heads(student, reference, case, device,
-                                                                          dtype))) from None
+        alike = failure.finding.mistake == "shared_head"
+        joined = _how_heads_join(student, reference, case, device, dtype, alike=alike)
+        raise Failure(failure.finding.with_faults(*joined)) from None
     expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.wrapper_mistakes(ref, x),
                        explain=lambda: [diagnosis.blocks_out_of_order([head(x) for head in ref.heads],
                                                                       "heads_reversed")])
 
 
-def _joined_as_alike_heads(student, reference, case, device, dtype) -> list:
-    """How a wrapper whose heads are one module joins their outputs: its one head and every head of
-    the reference given head 0's weights, the outputs compared; the finding of a difference (the
-    heads stacked, say), or none when it joins them right."""
+def _how_heads_join(student, reference, case, device, dtype, *, alike: bool) -> list:
+    """How a wrapper whose heads the reference's weights cannot reach by name joins their outputs:
+    ``alike``, its one head and every head of the reference given head 0's weights; otherwise the
+    reference's heads under the names of the student's own container. The finding of a difference
+    from the reference's output (the heads stacked, or concatenated along the tokens, say), or none
+    when it joins them right."""
     seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
     args = (d_in, d_out, context_length, 0.0, num_heads)
     ref = reference_module(reference.MultiHeadAttentionWrapper, *args, qkv_bias=qkv_bias, seed=seed, device=device,
                            dtype=dtype)
-    for head in ref.heads[1:]:
-        head.load_state_dict(ref.heads[0].state_dict())
+    if alike:
+        for head in ref.heads[1:]:
+            head.load_state_dict(ref.heads[0].state_dict())
     try:
-        module, _ = student.build_module("MultiHeadAttentionWrapper", args, {"qkv_bias": qkv_bias}, device=device,
-                                         dtype=dtype, weights={})
-        module.load_state_dict(reference_weights(ref), strict=False)
+        module, description = student.build_module("MultiHeadAttentionWrapper", args, {"qkv_bias": qkv_bias},
+                                                    device=device, dtype=dtype, weights={})
+        weights = reference_weights(ref) if alike else _under_own_head_names(reference_weights(ref), description)
+        if weights is None:
+            return []
+        module.load_state_dict(weights, strict=False)
         module.eval()
         x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)
-        what = finding("what.heads_alike", what=call_text("MultiHeadAttentionWrapper", *args, qkv_bias=qkv_bias))
+        call = call_text("MultiHeadAttentionWrapper", *args, qkv_bias=qkv_bias)
+        what = finding("what.heads_alike" if alike else "what.heads_own_names", what=call)
         expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.wrapper_mistakes(ref, x))
     except Failure as failure:
         return [failure.finding]
     except StudentError:
         return []  # the first fault's own exception; it says nothing of how the heads are joined
     return []
+
+
+def _under_own_head_names(weights: dict[str, torch.Tensor], description: dict) -> dict[str, torch.Tensor] | None:
+    """The reference's head weights (heads.0.W_query.weight...) renamed for the student's heads in
+    another container (heads.head_0.W_query.weight...): its i-th head, in the container's order,
+    takes the reference's head i. None unless it has as many heads, each with the same parameters."""
+    keys = list(dict.fromkeys(name.split(".")[1] for name in description["parameters"] if name.startswith("heads.")))
+    renamed = {}
+    for name, weight in weights.items():
+        _, index, rest = name.split(".", 2)
+        if int(index) >= len(keys):
+            return None
+        renamed[f"heads.{keys[int(index)]}.{rest}"] = weight
+    shapes = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
+    return renamed if shapes == {name: list(weight.shape) for name, weight in renamed.items()} else None
 
 
 @pytest.mark.MultiHeadAttentionWrapper
@@ -115,13 +143,21 @@ def _expect_module_list(heads, call: str) -> None:
 @pytest.mark.MultiHeadAttentionWrapper
 @pytest.mark.behaviour
 def test_wrapper_heads_are_a_module_list(student):
-    num_heads = 3
-    call = call_text("MultiHeadAttentionWrapper", 3, 2, 8, 0.0, num_heads)
-    heads = student.new("MultiHeadAttentionWrapper", 3, 2, 8, 0.0, num_heads).attr("heads")
+    """The heads: an nn.ModuleList of num_heads CausalAttention, each built with the wrapper's own
+    dropout (a head built with a fixed 0.0 never drops what the caller asks; the forward tests run
+    in eval mode, where no dropout shows)."""
+    num_heads, dropout = 3, 0.3
+    call = call_text("MultiHeadAttentionWrapper", 3, 2, 8, dropout, num_heads)
+    heads = student.new("MultiHeadAttentionWrapper", 3, 2, 8, dropout, num_heads).attr("heads")
     _expect_module_list(heads, call)
     kinds = list(heads.describe()["children"].values())
     expect(kinds == ["CausalAttention"] * num_heads,
            finding("wrong_head_modules", call=call, heads=num_heads, kinds=kinds))
+    for name in heads.describe()["children"]:
+        rate = heads.attr(name).attr("dropout").attr("p")  # the notebook's given CausalAttention's nn.Dropout
+        expect(rate == dropout, finding("built_differently", "dropout_argument_not_passed", what=call,
+                                        class_name="CausalAttention", parameter="dropout", actual=repr(rate),
+                                        expected=repr(dropout)))
 
 
 @pytest.mark.MultiHeadAttentionWrapper

@@ -15,6 +15,9 @@ class StudentError(Exception):
     """The student's code raised an exception while answering a probe.
 
     ``undefined_name`` is set when the probe asked for a name the notebook does not define.
+    ``behind``: what the same code raised when a test ran it again on an input where this
+    exception cannot happen (sizes that fit whichever way they are multiplied, say), so that a
+    fault this one hides shows; each is read as a fault of its own where it names another mistake.
     """
 
     def __init__(self, type_name: str, message: str, student_traceback: str = "",
@@ -24,6 +27,7 @@ class StudentError(Exception):
         self.message = message
         self.student_traceback = student_traceback
         self.undefined_name = undefined_name
+        self.behind: list[StudentError] = []
 
 
 class WorkerProblem(FindingError):

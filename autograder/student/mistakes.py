@@ -540,8 +540,8 @@ MISTAKES: dict[str, str] = {
         " parameters."
     ),
     "dropout_argument_not_passed": (
-        "the function's dropout argument was not passed on (a fixed value took its place): build the wrapper with"
-        " the dropout the caller gives, so the heads drop what is asked."
+        "the dropout argument was not passed on (a fixed value took its place): build what the code makes (the"
+        " wrapper, or each of its heads) with the dropout the caller gives, so the heads drop what is asked."
     ),
     "dropout_in_place": (
         "the dropout works in place (nn.Dropout(..., inplace=True)) on the softmax's output, which backward needs,"

@@ -131,6 +131,9 @@ def _check_copy_v2_weights_into_v1(ns):
             layer.weight.copy_(torch.randn(2, 3, generator=generator))
         setattr(sa_v2, name, layer)
     before = {name: getattr(sa_v1, name).detach().clone() for name in names}
+    # What v2 computes before the copy: a copy the wrong way (v1's matrices into v2) makes the two
+    # modules agree with each other, but not with what v2 held, which is what v1 must take.
+    weights = {name: getattr(sa_v2, name).weight.detach().clone() for name in names}
     ns["copy_v2_weights_into_v1"](sa_v2, sa_v1)
     for name in names:  # the copy reads sa_v2 and leaves it as it was (an in-place .t_() does not)
         weight = getattr(sa_v2, name).weight
@@ -143,12 +146,27 @@ def _check_copy_v2_weights_into_v1(ns):
         if tuple(copied.shape) != (3, 2):
             fail("param_shape", what=text("what.the_copy"), name=name, expected="(3, 2)",
                  got=shape_text(copied.shape), hint="copy_without_transpose")
-        # What the copy must achieve: v1's projection x @ W equals v2's layer applied to x.
+        # What the copy must achieve: v1's projection x @ W equals v2's layer, as it was, applied to x.
         with torch.no_grad():
-            outputs = {other: getattr(sa_v2, other)(x) for other in names}
+            outputs = {other: x @ weights[other].T for other in names}
             mine = x @ copied
             expect_close(mine, outputs[name], text("what.after_copy", name=name),
                          _copy_mistake(copied, before[name], mine, outputs, name), atol=1e-6)
+    _note_shared_storage(sa_v2, sa_v1, names)
+
+
+def _note_shared_storage(sa_v2, sa_v1, names) -> None:
+    """Note (as the grader does, for no points) each of sa_v1's matrices that still shares memory
+    with sa_v2's weights after the copy: changed in place, as an optimizer's step changes them,
+    sa_v2's weights change it too."""
+    copied = {name: getattr(sa_v1, name).detach().clone() for name in names}
+    with torch.no_grad():
+        for name in names:
+            getattr(sa_v2, name).weight.add_(1.0)
+    shared = [name for name in names if not torch.equal(getattr(sa_v1, name).detach(), copied[name])]
+    if shared:
+        note("note.shared_storage", what="copy_v2_weights_into_v1(sa_v2, sa_v1)",
+             names=", ".join(f"sa_v1.{name}" for name in shared))
 
 
 def _copy_mistake(copied: torch.Tensor, before: torch.Tensor, mine: torch.Tensor, outputs: dict, name: str) -> str:

@@ -45,7 +45,20 @@ def _check_multi_head_attention_wrapper(ns):
     biased = "MultiHeadAttentionWrapper(3, 2, 6, 0.0, num_heads=2, qkv_bias=True)"
     for number, head in enumerate(ns["MultiHeadAttentionWrapper"](3, 2, 6, 0.0, num_heads=2, qkv_bias=True).heads):
         expect_biases(head, f"{biased}.heads[{number}]", 3, 2)
+    _expect_heads_drop(ns["MultiHeadAttentionWrapper"], 0.1)
     expect_portable(lambda: ns["MultiHeadAttentionWrapper"](3, 2, 6, 0.0, num_heads=2), book_batch(), call)
+
+
+def _expect_heads_drop(cls, dropout: float) -> None:
+    """Each head is built with the wrapper's dropout (its CausalAttention's nn.Dropout drops with
+    that p): a head built with a fixed 0.0 never drops what the caller asks."""
+    call = f"MultiHeadAttentionWrapper(3, 2, 6, {dropout}, num_heads=2)"
+    for head in cls(3, 2, 6, dropout, num_heads=2).heads:
+        rates = [module.p for module in head.modules() if isinstance(module, nn.Dropout)]
+        if rates != [dropout]:
+            fail("values", what=text("what.built_setting", setting="dropout", call=call, class_name="CausalAttention"),
+                 expected=str(dropout), got=", ".join(map(repr, rates)) or text("is.nothing"),
+                 hint="dropout_argument_not_passed")
 
 
 @check_of("wrapper_with_2d_output")

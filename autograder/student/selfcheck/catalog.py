@@ -96,6 +96,9 @@ MESSAGES: dict[str, str] = {
     "note.creation_order": ("{what} creates its parameters in the order {got}, the notebook in the order {expected}:"
                             " under torch.manual_seed each starts from other random numbers, so the demos print"
                             " other values than the book does. This costs no points."),
+    "note.shared_storage": ("{what} leaves {names} sharing memory with sa_v2's weights: a later change to"
+                            " sa_v2's weights changes them too, so training one module changes the other (copy"
+                            " the values, as copy_ under torch.no_grad() or .clone() does). This costs no points."),
     "note.fused_projections": ("{what} keeps its query, key and value projections fused in one layer, `{name}`,"
                                " where the notebook names them W_query, W_key and W_value: code that reaches the"
                                " weights by those names, as exercise 3.1's copy and the book's loader of GPT-2's"
