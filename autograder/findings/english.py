@@ -136,6 +136,9 @@ SENTENCES: dict[str, str] = {
         " caller still needs it."),
     # What a wrong answer's values show (autograder/hidden/diagnosis.py): notes after a failure.
     "evidence.all_zeros": " Every value you returned is 0.",
+    "evidence.scores_capped": (
+        " Your weights are the softmax of the scores capped at {cap}: every score above it got the same"
+        " weight, however large."),
     "evidence.constant_factor": " Every value is {factor} times the reference's{forms}.",
     "evidence.forms": " (= {forms})",
     "evidence.no_forms": "",
@@ -214,6 +217,8 @@ SENTENCES: dict[str, str] = {
     ),
     "evidence.view_sizes": " — the sizes {shape} make {asked} elements, and the tensor has {size}.",
     "evidence.hard_coded_size": " — {call} makes a tensor of the fixed size {size}, the size torch quotes.",
+    "evidence.hard_coded_loop": " — {call} counts to the fixed number {size}, where the input has {got} along the"
+                                " dim torch quotes.",
     "evidence.arguments_out_of_order": (
         " — {call} passes {argument} where {function} takes {meant}: its parameters are, in this"
         " order, ({parameters})."),
