@@ -360,6 +360,9 @@ SENTENCES: dict[str, str] = {
         " them W_query, W_key and W_value: code that reaches the weights by those names, as exercise 3.1's"
         " copy and the book's loader of GPT-2's weights do, will not find them (keep three layers of those"
         " names)"),
+    "worth_fixing.dropout_name": (
+        "keeps its dropout layer as `{name}`, where the notebook names it `dropout`: the notebook's demos"
+        " read the attention weights where `dropout` receives them, and will not find them (call it dropout)"),
     "worth_fixing.python_loop": (
         "makes {calls} torch calls for {tokens} tokens and {more_calls} for {more_tokens}: it handles the"
         " tokens one by one, as a Python loop over them does, where the notebook asks for none (one matrix"
