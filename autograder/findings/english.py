@@ -339,6 +339,9 @@ SENTENCES: dict[str, str] = {
     # A passed test's note, for no points: what the notebook asks in words and the grader does not
     # charge (autograder/hidden/worth_fixing.py), its {problems} the worth_fixing.* phrases below.
     "note.worth_fixing": "Not graded, but worth fixing: {call} {problems}.",
+    "worth_fixing.copy_returns": (
+        "returns a value where the notebook's copy returns nothing (None): it changes sa_v1 in place, so"
+        " there is nothing to give back (end it without return)"),
     "worth_fixing.dtype": (
         "returns {actual} for {expected} inputs (make each new tensor with the inputs' dtype,"
         " dtype=inputs.dtype, and keep it: no .float(), no tensor rebuilt from Python numbers)"),

@@ -144,7 +144,8 @@ def _check_copy_v2_weights_into_v1(ns):
             layer.weight.copy_(torch.randn(2, 3, generator=generator))
         setattr(sa_v2, name, layer)
     before = {name: getattr(sa_v1, name).detach().clone() for name in names}
-    ns["copy_v2_weights_into_v1"](sa_v2, sa_v1)
+    if ns["copy_v2_weights_into_v1"](sa_v2, sa_v1) is not None:  # in place: a result is noted, as the grader notes it
+        note("note.copy_returns", what="copy_v2_weights_into_v1(sa_v2, sa_v1)")
     for name in names:  # the copy reads sa_v2 and leaves it as it was (an in-place .t_() does not)
         weight = getattr(sa_v2, name).weight
         if tuple(weight.shape) != (2, 3):
