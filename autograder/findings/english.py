@@ -136,6 +136,10 @@ SENTENCES: dict[str, str] = {
         " caller still needs it."),
     # What a wrong answer's values show (autograder/hidden/diagnosis.py): notes after a failure.
     "evidence.all_zeros": " Every value you returned is 0.",
+    "evidence.state_between_calls": (
+        " {stage}'s forward changes {names}, which it also reads: what one call leaves there, the next"
+        " call sees, so the same input can give another output or shape from the second call on. Compute"
+        " each call from its input alone (keep no cache between calls)."),
     "evidence.scores_capped": (
         " Your weights are the softmax of the scores capped at {cap}: every score above it got the same"
         " weight, however large."),

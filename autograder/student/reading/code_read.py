@@ -104,3 +104,46 @@ def named_by_code(mistake: str | None, stage: str, sources: Sequence[str]) -> st
         return mistake
     twin = _SAME_OUTPUT.get(mistake)
     return twin if twin is not None and _SHOWN[twin](definitions) else None
+
+
+# Methods that change the object they are called on, in place.
+_MUTATING = frozenset({"append", "extend", "insert", "update", "copy_", "add_", "mul_", "fill_", "zero_", "__setitem__"})
+
+
+def _self_attribute(node: ast.expr) -> str | None:
+    """``x`` of ``self.x`` (or of ``self.x[...]``), else None."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr
+    return None
+
+
+def _targets(node: ast.expr) -> list[ast.expr]:
+    return [item for element in node.elts for item in _targets(element)] if isinstance(node, (ast.Tuple, ast.List)) \
+        else [node]
+
+
+def state_kept(stage: str, sources: Sequence[str]) -> list[str]:
+    """The attributes that the ``forward`` of the class ``stage`` both reads and changes (a key and
+    value cache, a call counter): what one call leaves there, the next one sees, so the same input
+    can give another output. An attribute only written (weights kept to plot) carries nothing."""
+    written, read = set(), set()
+    for definition in stage_definitions(stage, parsed(sources)):
+        for method in definition.body if isinstance(definition, ast.ClassDef) else []:
+            if not (isinstance(method, ast.FunctionDef) and method.name == "forward"):
+                continue
+            for node in ast.walk(method):
+                if isinstance(node, ast.Assign):
+                    written |= {name for target in node.targets for item in _targets(target)
+                                if (name := _self_attribute(item))}
+                elif isinstance(node, ast.AugAssign) and (name := _self_attribute(node.target)):
+                    written.add(name)
+                    read.add(name)
+                elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                      and node.func.attr in _MUTATING and (name := _self_attribute(node.func.value))):
+                    written.add(name)
+                    read.add(name)
+                elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and (name := _self_attribute(node)):
+                    read.add(name)
+    return sorted(written & read)
