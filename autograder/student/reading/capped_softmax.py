@@ -6,8 +6,8 @@ weight, so a slice of large, unequal scores comes out uniform. The cap is read f
 where some weights are tied and one is not (a weight ``w_j`` beside the tied ``w_top`` gives
 ``cap = x_j - log(w_j / w_top)``); where every slice is uniform, no cap is read (weights equal
 everywhere say too little to name a cap). The reading holds only when the softmax of the capped
-scores gives the answer's every value. The grader's explainer (``hidden.diagnosis.capped_scores``) and the public check of
-``softmax_stable`` both ask it.
+scores gives the answer's every value. The grader's explainer (``hidden.diagnosis.capped_scores``)
+and the public check of ``softmax_stable`` both ask it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def _slices(tensor: torch.Tensor, dim: int) -> torch.Tensor:
 
 
 def _cap_from_a_slice(scores: torch.Tensor, weights: torch.Tensor) -> float | None:
-    for x, w in zip(scores, weights):
+    for x, w in zip(scores, weights, strict=True):
         if not torch.isfinite(w).all() or not torch.isfinite(x).all():
             continue
         top = w.max()

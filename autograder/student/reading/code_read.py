@@ -107,7 +107,8 @@ def named_by_code(mistake: str | None, stage: str, sources: Sequence[str]) -> st
 
 
 # Methods that change the object they are called on, in place.
-_MUTATING = frozenset({"append", "extend", "insert", "update", "copy_", "add_", "mul_", "fill_", "zero_", "__setitem__"})
+_MUTATING = frozenset({"append", "extend", "insert", "update", "copy_", "add_", "mul_", "fill_", "zero_",
+                       "__setitem__"})
 
 
 def _self_attribute(node: ast.expr) -> str | None:
@@ -124,6 +125,15 @@ def _targets(node: ast.expr) -> list[ast.expr]:
         else [node]
 
 
+def _changed_in_place(node: ast.AST) -> str | None:
+    """The attribute of self that ``node`` changes in place (``self.n += 1``, ``self.cache.append(k)``)."""
+    if isinstance(node, ast.AugAssign):
+        return _self_attribute(node.target)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATING:
+        return _self_attribute(node.func.value)
+    return None
+
+
 def state_kept(stage: str, sources: Sequence[str]) -> list[str]:
     """The attributes that the ``forward`` of the class ``stage`` both reads and changes (a key and
     value cache, a call counter): what one call leaves there, the next one sees, so the same input
@@ -137,13 +147,10 @@ def state_kept(stage: str, sources: Sequence[str]) -> list[str]:
                 if isinstance(node, ast.Assign):
                     written |= {name for target in node.targets for item in _targets(target)
                                 if (name := _self_attribute(item))}
-                elif isinstance(node, ast.AugAssign) and (name := _self_attribute(node.target)):
+                elif name := _changed_in_place(node):  # read and written at once: self.calls += 1
                     written.add(name)
                     read.add(name)
-                elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                      and node.func.attr in _MUTATING and (name := _self_attribute(node.func.value))):
-                    written.add(name)
-                    read.add(name)
-                elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and (name := _self_attribute(node)):
+                elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and (
+                        name := _self_attribute(node)):
                     read.add(name)
     return sorted(written & read)

@@ -317,7 +317,8 @@ def _hard_coded_loop(error_type: str, message: str, line: str, trees) -> Slip | 
                  if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
                  and type(node.value.value) is int for target in node.targets if isinstance(target, ast.Name)}
     for definition in definitions_holding(line, trees):
-        local = {node.id for node in ast.walk(definition) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+        local = {node.id for node in ast.walk(definition)
+                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
         for loop in ast.walk(definition):
             if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and _called(loop.iter.func) == "range"
                     and len(loop.iter.args) == 1):

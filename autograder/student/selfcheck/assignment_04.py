@@ -22,8 +22,8 @@ from .known import expected
 from .modules import expect_biases, expect_book_module, expect_portable, seeded_module
 from .other_sizes import expect_function_case, expect_module_case
 from .registry import CHECKS, check_of
-from .worth_fixing import noted_dropout_name
 from .stand_ins import built_with
+from .worth_fixing import noted_dropout_name
 
 MHA_LAYERS = ("W_query", "W_key", "W_value", "out_proj")
 
