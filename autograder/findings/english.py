@@ -136,6 +136,13 @@ SENTENCES: dict[str, str] = {
         " caller still needs it."),
     # What a wrong answer's values show (autograder/hidden/diagnosis.py): notes after a failure.
     "evidence.all_zeros": " Every value you returned is 0.",
+    "evidence.state_between_calls": (
+        " {stage}'s forward changes {names}, which it also reads: what one call leaves there, the next"
+        " call sees, so the same input can give another output or shape from the second call on. Compute"
+        " each call from its input alone (keep no cache between calls)."),
+    "evidence.scores_capped": (
+        " Your weights are the softmax of the scores capped at {cap}: every score above it got the same"
+        " weight, however large."),
     "evidence.constant_factor": " Every value is {factor} times the reference's{forms}.",
     "evidence.forms": " (= {forms})",
     "evidence.no_forms": "",
@@ -217,6 +224,8 @@ SENTENCES: dict[str, str] = {
     ),
     "evidence.view_sizes": " — the sizes {shape} make {asked} elements, and the tensor has {size}.",
     "evidence.hard_coded_size": " — {call} makes a tensor of the fixed size {size}, the size torch quotes.",
+    "evidence.hard_coded_loop": " — {call} counts to the fixed number {size}, where the input has {got} along the"
+                                " dim torch quotes.",
     "evidence.arguments_out_of_order": (
         " — {call} passes {argument} where {function} takes {meant}: its parameters are, in this"
         " order, ({parameters})."),
@@ -338,6 +347,9 @@ SENTENCES: dict[str, str] = {
     # A passed test's note, for no points: what the notebook asks in words and the grader does not
     # charge (autograder/hidden/worth_fixing.py), its {problems} the worth_fixing.* phrases below.
     "note.worth_fixing": "Not graded, but worth fixing: {call} {problems}.",
+    "worth_fixing.copy_returns": (
+        "returns a value where the notebook's copy returns nothing (None): it changes sa_v1 in place, so"
+        " there is nothing to give back (end it without return)"),
     "worth_fixing.dtype": (
         "returns {actual} for {expected} inputs (make each new tensor with the inputs' dtype,"
         " dtype=inputs.dtype, and keep it: no .float(), no tensor rebuilt from Python numbers)"),
@@ -363,6 +375,9 @@ SENTENCES: dict[str, str] = {
         "leaves {names} sharing memory with sa_v2's weights: a later change to sa_v2's weights changes them"
         " too, so training one module changes the other (copy the values into sa_v1's own parameters, as"
         " copy_ under torch.no_grad() or .clone() does)"),
+    "worth_fixing.dropout_name": (
+        "keeps its dropout layer as `{name}`, where the notebook names it `dropout`: the notebook's demos"
+        " read the attention weights where `dropout` receives them, and will not find them (call it dropout)"),
     "worth_fixing.python_loop": (
         "makes {calls} torch calls for {tokens} tokens and {more_calls} for {more_tokens}: it handles the"
         " tokens one by one, as a Python loop over them does, where the notebook asks for none (one matrix"

@@ -198,6 +198,7 @@ class GradingPlugin:
                                                       self._memory_limit, self._loaded.get(submission.key), sources)
             if status is not TestStatus.TIMEOUT:
                 found = failures.with_changed_defaults(found, stage, getattr(item.module, "ASSIGNMENT", None), sources)
+                found = failures.with_code_read(found, stage, sources)
             found = found.within()  # every test's share of the results file and the feedback page
         if call.when == "call" or (call.when == "setup" and status is not TestStatus.PASSED):
             self._record(item, submission, stage, status, found, observed.largest_difference)

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import torch
 
 from autograder.findings.finding import Finding, finding
+from autograder.student.reading.capped_softmax import softmax_cap
 
 # Sizes the test used, by the name the notebook gives them (d_k, d_out, T...): the candidates a
 # constant factor or a divisor is read as.
@@ -181,6 +182,17 @@ def all_zeros(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | Non
     if actual.numel() and not actual.any() and expected.any():
         return Explanation(finding("evidence.all_zeros"))
     return None
+
+
+def capped_scores(x: torch.Tensor, dim: int, mistake: str | None = "softmax_clamped") -> Explainer:
+    """The softmax of ``x`` along ``dim`` with the scores capped before exp (``x.clamp(max=c)``):
+    scores above the cap all get one weight. The cap is read off the answer (``capped_softmax``)."""
+
+    def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+        cap = softmax_cap(x, actual, dim)
+        return None if cap is None else Explanation(finding("evidence.scores_capped", cap=number_text(cap)), mistake)
+
+    return explainer
 
 
 def constant_factor(sizes: Sizes | None = None, mistake: str | None = "constant_factor") -> Explainer:

@@ -12,6 +12,7 @@ fixing: ..."), as notebook 1's function stages are (``hidden/worth_fixing.py``):
   and the demos print other values than the book does;
 - the projections fused in one layer: code that reaches the weights by the notebook's names
   (exercise 3.1's copy, the book's loader of GPT-2's weights) does not find them;
+- a dropout layer under another name than ``dropout``: the demos read the weights there;
 - a result of another dtype than its float64 input, with the module in float64.
 
 Gradients are not noted here: a module's parameters are trained, and its gradient tests charge
@@ -29,6 +30,7 @@ from autograder.hidden.modules import student_module
 from autograder.hidden.parameters import parameter_map
 from autograder.probes.client import RemoteObject, Submission
 from autograder.probes.errors import StudentError
+from autograder.student.layer_names import DROPOUT, misnamed_dropout
 from autograder.student.reading import creation_order
 from autograder.worker.probe_server import PROBE_SEED
 
@@ -46,6 +48,7 @@ def note_module_worth_fixing(student: Submission, reference_class: type, class_n
         torch.default_generator.manual_seed(PROBE_SEED)  # what a probe starts from: the contract's draws
         reference = reference_class(*args, **kwargs)
     problems = _construction(student, reference, class_name, args, kwargs)
+    problems += _dropout_name(student, reference, class_name, args, kwargs)
     problems += _dtype(student, reference, class_name, args, kwargs, x)
     if problems:
         observations.note(finding("note.worth_fixing", call=call, problems=problems))
@@ -65,6 +68,16 @@ def _construction(student: Submission, reference: nn.Module, class_name: str, ar
     if fused:
         return [finding("worth_fixing.fused_projections", names=", ".join(fused))]
     return _creation_order(module, reference)
+
+
+def _dropout_name(student: Submission, reference: nn.Module, class_name: str, args: tuple,
+                  kwargs: dict) -> list[Finding]:
+    """A dropout layer under another name than the contract's ``dropout`` (``layer_names``)."""
+    if not isinstance(getattr(reference, DROPOUT, None), nn.Dropout):
+        return []
+    children = student.new(class_name, *args, **kwargs).describe().get("children", {})
+    name = misnamed_dropout(children)
+    return [finding("worth_fixing.dropout_name", name=name)] if name else []
 
 
 def _creation_order(module: RemoteObject, reference: nn.Module) -> list[Finding]:

@@ -79,7 +79,14 @@ def dot_product_mistakes(inputs: torch.Tensor, query: torch.Tensor) -> WrongOutp
             "scores_summed": [(inputs @ query).sum()],
             "dot_product_wrong_dim": [(inputs * query).sum(dim=0)],
             "query_ignored": [inputs @ inputs[index] for index in range(inputs.shape[0])],
-            "cosine_similarity": [torch.nn.functional.cosine_similarity(inputs, query[None, :], dim=-1)]}
+            "cosine_similarity": [torch.nn.functional.cosine_similarity(inputs, query[None, :], dim=-1)],
+            **_when_square(inputs, {"operands_swapped": lambda: [query @ inputs]})}
+
+
+def _when_square(inputs: torch.Tensor, wrong: dict[str, Callable[[], list]]) -> WrongOutputs:
+    """Mistakes whose product only has the right shape for a square (T, T) input: there, each
+    output; for any other input, none."""
+    return {mistake: outputs() for mistake, outputs in wrong.items()} if inputs.shape[0] == inputs.shape[1] else {}
 
 
 def attention_scores_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
@@ -126,7 +133,8 @@ def context_vector_mistakes(attn_weights: torch.Tensor, inputs: torch.Tensor) ->
     return {"context_ignores_weights": [inputs.mean(dim=0), inputs.sum(dim=0)],
             "softmax_applied_twice": [torch.softmax(attn_weights, dim=0) @ inputs],
             "weighted_sum_wrong_dim": [(attn_weights[:, None] * inputs).sum(dim=1)],
-            "weighted_sum_missing": [attn_weights[:, None] * inputs]}
+            "weighted_sum_missing": [attn_weights[:, None] * inputs],
+            **_when_square(inputs, {"operands_swapped": lambda: [inputs @ attn_weights]})}
 
 
 def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:

@@ -17,6 +17,9 @@ ASSIGNMENT = "01_attention_scores"
 
 # (seed, number of tokens T, embedding size d): distinct sizes, so T and d are never confused.
 SEQUENCES = [(11, 6, 3), (12, 5, 12)]
+# One square input (T == d): a product taken the other way (inputs @ w for w @ inputs) has the
+# right shape only here, so code that special-cases it would hide from the cases above.
+SQUARE = (14, 5, 5)
 
 
 def _inputs(case, dtype, device, scale=1.0):
@@ -25,7 +28,7 @@ def _inputs(case, dtype, device, scale=1.0):
 
 
 @pytest.mark.attention_scores_for_query
-@pytest.mark.parametrize("case", SEQUENCES)
+@pytest.mark.parametrize("case", [*SEQUENCES, SQUARE])
 def test_attention_scores_for_query(student, reference, device, dtype, case):
     inputs = _inputs(case, dtype, device)
     query = randn(case[0] + 100, inputs.shape[1], dtype=dtype, device=device)
@@ -43,7 +46,7 @@ def _sizes(inputs: torch.Tensor) -> dict[str, int]:
 
 
 @pytest.mark.attention_scores
-@pytest.mark.parametrize("case", [*SEQUENCES, (13, 4, 7)])
+@pytest.mark.parametrize("case", [*SEQUENCES, (13, 4, 7), SQUARE])
 def test_attention_scores(student, reference, device, dtype, case):
     inputs = _inputs(case, dtype, device)
     what = finding("what.for_shape", call="attention_scores(inputs)", argument="inputs", shape=shape_text(inputs.shape))
@@ -65,7 +68,8 @@ def _check_softmax(student, reference, name, x, dim):
     what = finding("what.for_shape", call=call, argument="x", shape=shape_text(x.shape))
     expect_function_output(student, name, (x,), ("x",), getattr(reference, name)(x, dim=dim), what, rtol=rtol,
                            mistakes=lambda: mistakes.softmax_mistakes(reference, x, dim), kwargs=kwargs,
-                           explain=[diagnosis.distribution(dim, wrong_dim="softmax_wrong_dim")])
+                           explain=[diagnosis.distribution(dim, wrong_dim="softmax_wrong_dim"),
+                                    diagnosis.capped_scores(x, dim)])
 
 
 @pytest.mark.softmax_naive
@@ -140,7 +144,7 @@ def test_softmax_stable_is_computed_from_the_formula(student, device, dtype):
 
 
 @pytest.mark.context_vector
-@pytest.mark.parametrize("case", SEQUENCES)
+@pytest.mark.parametrize("case", [*SEQUENCES, SQUARE])
 def test_context_vector(student, reference, device, dtype, case):
     inputs = _inputs(case, dtype, device)
     weights = torch.softmax(randn(case[0] + 200, inputs.shape[0], dtype=dtype, device=device), 0)
@@ -153,7 +157,7 @@ def test_context_vector(student, reference, device, dtype, case):
 
 
 @pytest.mark.simple_self_attention
-@pytest.mark.parametrize("case", [*SEQUENCES, "your_journey"])
+@pytest.mark.parametrize("case", [*SEQUENCES, SQUARE, "your_journey"])
 def test_simple_self_attention(student, reference, device, dtype, case):
     if case == "your_journey":
         inputs = your_journey_inputs(dtype).to(device)

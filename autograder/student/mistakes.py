@@ -278,6 +278,12 @@ MISTAKES: dict[str, str] = {
         " that softmax_stable needs: with inputs far apart, an exponential still overflows. Go back"
         " to the two questions above the stage and use the shift they lead to, along `dim`."
     ),
+    "softmax_clamped": (
+        "the scores were capped (clamp, or min with a constant) to keep exp from overflowing: a cap"
+        " stops the overflow but changes the weights, since every score above it gets the same"
+        " weight, so large, unequal scores come out equal. Shift each slice by its own maximum"
+        " instead: softmax does not change when a constant is subtracted, but it does when scores are cut."
+    ),
     "softmax_max_wrong_dim": (
         "the maximum was taken along the wrong dimension: use x.max(dim=dim, keepdim=True).values,"
         " the same `dim` as the softmax."

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from .source_code import assigned_to, parsed, statements_besides
+from .source_code import assigned_to, definitions_holding, parsed, statements_besides
 
 # torch's ways of saying that two shapes do not fit together.
 _SIZES = re.compile(r"must match the size of tensor|shapes cannot be multiplied|size mismatch|Expected size for"
@@ -71,6 +71,20 @@ def _mask_not_sliced_before(line: str, trees: Sequence[ast.Module]) -> bool:
     self.mask[:T, :T]``): such a mask was sliced, with a wrong size, and is no mask left whole."""
     return not any(_SLICE.search(value) for name in _LOCAL_MASK.findall(line)
                    for value in assigned_to(name, line, trees))
+
+
+# Sizes read from the end (shape[-1], size(-1)) and dims counted from it (dim=-1).
+_FROM_THE_END = re.compile(r"\.(shape\[\s*-\s*\d\s*\]|size\(\s*-\s*\d\s*\))")
+_DIM_KEYWORD = re.compile(r"\bdim\s*=\s*(-?)\s*\d")
+
+
+def _batch_dims_not_followed(line: str, trees: Sequence[ast.Module]) -> bool:
+    """Whether the definition whose line failed may count sizes or dims from the front: the advice
+    of ``batch_dims_not_handled`` (T from shape[-1], dim=-1) must not be what the code already does.
+    Without the code to read, it may."""
+    code = [*statements_besides(line, trees), line] if definitions_holding(line, trees) else []
+    return not code or not (any(_FROM_THE_END.search(statement) for statement in code)
+                            and all(sign for statement in code for sign in _DIM_KEYWORD.findall(statement)))
 
 
 @dataclass(frozen=True)
@@ -165,7 +179,8 @@ RULES = [
               stages=frozenset({"CausalAttention"})),
     ErrorRule("mask_not_sliced", _SIZES, re.compile(r"mask|tril|bias"), stages=_MASKED_MODULES,
               line_without=_SLICE, code=_mask_not_sliced_before),
-    ErrorRule("batch_dims_not_handled", _SIZES, stages=frozenset({"masked_softmax", "mask_and_renormalize"})),
+    ErrorRule("batch_dims_not_handled", _SIZES, stages=frozenset({"masked_softmax", "mask_and_renormalize"}),
+              code=_batch_dims_not_followed),
     # One matrix taken out of a batch (x[0]) that was not a batch: a (T, T) input leaves a vector.
     ErrorRule("batch_dims_not_handled", re.compile(r"must have at least 2 dimensions"),
               stages=frozenset({"masked_softmax", "mask_and_renormalize"})),

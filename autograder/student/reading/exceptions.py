@@ -73,6 +73,11 @@ def _definition_files(definitions: Iterable[object]) -> list[str]:
             if _students(filename)]
 
 
+def definition_sources(definitions: Iterable[object]) -> list[str]:
+    """The whole source of the cells (or files) the student's ``definitions`` were written in."""
+    return [_source(filename) for filename in _definition_files(definitions)]
+
+
 def students_line(error: BaseException) -> str:
     """The student's own line where ``error`` was raised (its innermost frame in their code, as
     the traceback quotes it); empty when it was raised outside their code or its source is gone."""

@@ -88,7 +88,7 @@ def slip_in_error(error_type: str, message: str, line: str, sources: Sequence[st
     first), ``sources`` the code of the notebook's definitions."""
     trees = parsed(sources)
     for reader in (_dim_is_a_size, _misspelt_method, _attribute_typo, _keyword_typo, _view_sizes,
-                   _assigned_none, _hard_coded_size):
+                   _assigned_none, _hard_coded_size, _hard_coded_loop):
         slip = reader(error_type, message, line, trees)
         if slip is not None:
             return slip
@@ -297,6 +297,38 @@ def _hard_coded_size(error_type: str, message: str, line: str, trees) -> Slip | 
                         and argument.value >= _SMALLEST_HARD_CODED and argument.value in quoted):
                     return _slip("hard_coded_size", "evidence.hard_coded_size", call=ast.unparse(node),
                                  size=argument.value)
+    return None
+
+
+# torch's words for an index past a dim's end: the index, and the dim's size.
+_OUT_OF_BOUNDS = re.compile(r"index (\d+) is out of bounds for dimension \d+ with size (\d+)")
+
+
+def _hard_coded_loop(error_type: str, message: str, line: str, trees) -> Slip | None:
+    """A loop over ``range(8)``, or over ``range(T)`` with ``T = 8`` set at the notebook's top level
+    (the demo's length), in the definition whose line indexed past the end of a shorter input: the
+    count was written as a number, not read from the input (a longer input leaves its last rows
+    undone)."""
+    match = _OUT_OF_BOUNDS.search(message) if error_type == "IndexError" else None
+    if match is None:
+        return None
+    size = int(match.group(2))
+    constants = {target.id: node.value.value for tree in trees for node in tree.body
+                 if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+                 and type(node.value.value) is int for target in node.targets if isinstance(target, ast.Name)}
+    for definition in definitions_holding(line, trees):
+        local = {node.id for node in ast.walk(definition)
+                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)}
+        for loop in ast.walk(definition):
+            if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and _called(loop.iter.func) == "range"
+                    and len(loop.iter.args) == 1):
+                continue
+            count = loop.iter.args[0]
+            fixed = (count.value if isinstance(count, ast.Constant) and type(count.value) is int
+                     else constants.get(count.id) if isinstance(count, ast.Name) and count.id not in local else None)
+            if fixed is not None and fixed >= _SMALLEST_HARD_CODED and fixed > size:
+                return _slip("hard_coded_size", "evidence.hard_coded_loop", call=ast.unparse(loop.iter),
+                             size=fixed, got=size)
     return None
 
 

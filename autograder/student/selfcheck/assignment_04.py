@@ -23,6 +23,7 @@ from .modules import expect_biases, expect_book_module, expect_portable, seeded_
 from .other_sizes import expect_function_case, expect_module_case
 from .registry import CHECKS, check_of
 from .stand_ins import built_with
+from .worth_fixing import noted_dropout_name
 
 MHA_LAYERS = ("W_query", "W_key", "W_value", "out_proj")
 
@@ -185,7 +186,9 @@ def _check_multi_head_attention_itself(ns):
     expect_close(seeded_module(cls, MHA_LAYERS, 3, 2, 6, 0.5, num_heads=2).eval()(book_batch()), [BOOK_MULTI_HEAD] * 2,
                  text("what.eval_mode", call=call), "hint.eval_dropout")
     seed_weights(123)
-    expect_dropout_on_weights(cls(3, 2, 6, 0.5, num_heads=2), book_batch(), call)
+    module = cls(3, 2, 6, 0.5, num_heads=2)
+    noted_dropout_name(module, call)
+    expect_dropout_on_weights(module, book_batch(), call)
 
 
 @check_of("gpt2_small_attention")

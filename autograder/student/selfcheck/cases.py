@@ -53,6 +53,11 @@ def other_tokens() -> torch.Tensor:
     return torch.randn(OTHER_TOKENS, OTHER_D_IN, generator=seeded(3))  # (5, 4)
 
 
+def other_square_tokens() -> torch.Tensor:
+    """Five tokens of five features (T == d): a product taken the other way has the right shape here."""
+    return torch.randn(OTHER_TOKENS, OTHER_TOKENS, generator=seeded(44))  # (5, 5)
+
+
 def other_batch() -> torch.Tensor:
     return torch.randn(*OTHER_BATCH, generator=seeded(4))  # (2, 7, 4)
 
@@ -90,7 +95,8 @@ FUNCTION_CASES: dict[str, tuple[str, Callable[[], tuple]]] = {
     "merge_heads": ("merge_heads", lambda: (torch.arange(2 * 3 * 5 * 4, dtype=torch.float32).reshape(2, 3, 5, 4),)),
     "attention_scores_for_query/other": ("attention_scores_for_query", lambda: (other_tokens(), other_tokens()[2])),
     "attention_scores/other": ("attention_scores", lambda: (other_tokens(),)),
-    "context_vector/other": ("context_vector", lambda: (torch.softmax(other_tokens()[:, 0], dim=0), other_tokens())),
+    "context_vector/other": ("context_vector",
+                             lambda: (torch.softmax(other_square_tokens()[:, 0], dim=0), other_square_tokens())),
     "simple_self_attention/other": ("simple_self_attention", lambda: (other_tokens(),)),
     "scaled_dot_product_scores/other": ("scaled_dot_product_scores", other_queries_and_keys),
     "causal_average/other": ("causal_average", lambda: (torch.randn(3, 5, 4, generator=seeded(43)),)),

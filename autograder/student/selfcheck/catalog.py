@@ -103,6 +103,13 @@ MESSAGES: dict[str, str] = {
                                " where the notebook names them W_query, W_key and W_value: code that reaches the"
                                " weights by those names, as exercise 3.1's copy and the book's loader of GPT-2's"
                                " weights do, will not find them. This costs no points."),
+    "state_between_calls": ("{stage}'s forward changes {names}, which it also reads: what one call leaves there,"
+                            " the next call sees, so the same input can give another output from the second call on."),
+    "note.copy_returns": ("{what} returns a value where the notebook's copy returns nothing (None): it changes"
+                          " sa_v1 in place, so there is nothing to give back. This costs no points."),
+    "note.dropout_name": ("{what} keeps its dropout layer as `{name}`, where the notebook names it `dropout`:"
+                          " the notebook's demos read the attention weights where `dropout` receives them, and"
+                          " will not find them. This costs no points."),
     # What a named mistake looks like, for the mistakes whose text names the fix before the first colon
     # (the others' part before it says so already: ``found_text``).
     "found.super_init_first": ("Something was assigned or registered in __init__ before nn.Module was set up, so the"

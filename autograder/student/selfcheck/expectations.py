@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import torch
 
+from ..layer_names import DROPOUT, misnamed_dropout
 from ..mistakes import MISTAKES
 from . import known
 from .catalog import hint_text, text
@@ -219,11 +220,22 @@ def attention_weights(module, x: torch.Tensor) -> torch.Tensor | None:
     return caught if caught is not None and caught.shape[-2:] == (tokens, tokens) else None
 
 
+def dropout_layer(module) -> torch.nn.Module | None:
+    """``module``'s dropout layer: its ``dropout``, else its one nn.Dropout under another name
+    (``layer_names``: a note, not a failure); None when it has neither."""
+    layer = getattr(module, DROPOUT, None)
+    if isinstance(layer, torch.nn.Module):
+        return layer
+    children = dict(module.named_children()) if isinstance(module, torch.nn.Module) else {}
+    name = misnamed_dropout({child: type(value).__name__ for child, value in children.items()})
+    return children[name] if name else None
+
+
 def dropout_input(module, x: torch.Tensor) -> torch.Tensor | None:
     """What ``module``'s ``dropout`` layer receives on ``x`` (a forward hook sees it), or None when
     it has no such layer or never calls it."""
-    layer = getattr(module, "dropout", None)
-    if not isinstance(layer, torch.nn.Module):
+    layer = dropout_layer(module)
+    if layer is None:
         return None
     caught = []
     hook = layer.register_forward_hook(lambda layer, inputs, output: caught.append(inputs[0]))

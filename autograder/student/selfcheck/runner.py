@@ -14,7 +14,8 @@ import torch
 from .. import language as languages
 from ..curriculum import assignment_of
 from ..hint_prices import price, prices_of
-from ..reading.exceptions import read_raised, students_line
+from ..reading.code_read import named_by_code, state_kept
+from ..reading.exceptions import definition_sources, read_raised, students_line
 from ..records import TIERS, show
 from . import inputs_kept, worth_fixing
 from .catalog import diagnosis, found_text, hint_text, speaking, text, tier_text
@@ -78,6 +79,11 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
         if mismatch.raised is not None:
             hint, mistake = _read(stage, mismatch.raised, hint, namespace)
             detail, shows = _where_raised(detail, mismatch.raised), mistake
+        elif mistake is not None:  # a name from values must fit the code, as the grader's must
+            read = named_by_code(mistake, stage, _sources(namespace))
+            if read != mistake:
+                mistake = shows = read
+                hint, figure = hint_text(read) if read else None, None
     except NotImplementedError as error:
         reason = one_line(error)
         if not reason or reason.startswith(f"{stage}:"):
@@ -91,6 +97,11 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
         shows = mistake
     else:
         return CheckResult(True, " ".join([text("passed", stage=stage), *_worth_fixing(notes)]))
+    kept = state_kept(stage, _sources(namespace))
+    if kept:  # as the grader tells it: state kept between calls, and no name read from its symptom
+        hint, figure, mistake, shows = None, None, None, None
+        also = " ".join(filter(None, (also, text("state_between_calls", stage=stage,
+                                                  names=", ".join(f"self.{name}" for name in kept)))))
     said = found_text(shows) if shows is not None else None
     detail = " ".join(filter(None, (text("likely", detail=detail, said=said) if said else detail, also,
                                     *_worth_fixing(notes))))
@@ -106,6 +117,12 @@ def _where_raised(detail: str, error: BaseException) -> str:
     """``detail``, the line saying what the student's code raised, with the line of theirs it came from."""
     line = students_line(error)
     return text("raised_at", detail=detail, line=line) if line else detail
+
+
+def _sources(namespace: Mapping) -> list[str]:
+    """The code of the cells the notebook's functions and classes were written in, as the grader
+    reads the student's definitions."""
+    return definition_sources(namespace.values())
 
 
 def _read(stage: str, error: BaseException, hint: str | None, namespace: Mapping) -> tuple[str | None, str | None]:

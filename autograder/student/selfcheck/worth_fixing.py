@@ -13,6 +13,9 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
+from torch import nn
+
+from ..layer_names import misnamed_dropout
 from .catalog import text
 
 _notes: list[list[str]] = []  # the notes of each check running, innermost last
@@ -35,3 +38,12 @@ def collected() -> Iterator[list[str]]:
         yield notes
     finally:
         _notes.pop()
+
+
+def noted_dropout_name(module: nn.Module, what: str) -> bool:
+    """Note a dropout layer kept under another name than ``dropout`` (``layer_names``), as the
+    grader notes it; whether there was one to note."""
+    misnamed = misnamed_dropout({name: type(child).__name__ for name, child in module.named_children()})
+    if misnamed:
+        note("note.dropout_name", what=what, name=misnamed)
+    return misnamed is not None

@@ -1,0 +1,156 @@
+"""What the stage's own code rules out, read with ``ast`` (never run): a name that values alone
+suggest must fit the code that ran.
+
+Values can fit two mistakes. A softmax along dim 0 of symmetric scores (``inputs @ inputs.T``) is
+the transpose of the right weights, so ``softmax(scores, dim=0) @ inputs`` and ``softmax(scores,
+dim=-1).T @ inputs`` give the same output. When the code normalises along the last dim in every
+softmax it calls, the first name lists a cause the code does not have; when it transposes the
+weights, the second is what it shows. The grader (``hidden.failures``) and the public check
+(``selfcheck.runner``) both ask ``named_by_code`` before they name a mistake found from values.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Sequence
+
+from .source_code import parsed
+
+# A mistake that values name, and the one that gives the same output where the code shows it.
+_SAME_OUTPUT = {"softmax_wrong_dim": "weights_transposed"}
+_TRANSPOSES = frozenset({"T", "mT", "t", "transpose", "permute", "swapaxes"})
+
+
+def stage_definitions(stage: str, trees: Sequence[ast.Module]) -> list[ast.stmt]:
+    """The student's top-level function or class named ``stage`` (the last definition wins in a
+    notebook, but every one is read: a name must fit each)."""
+    return [node for tree in trees for node in tree.body
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == stage]
+
+
+def _softmax_calls(definition: ast.stmt) -> list[ast.Call]:
+    def name(func: ast.expr) -> str:
+        return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+    return [node for node in ast.walk(definition) if isinstance(node, ast.Call) and "softmax" in name(node.func)]
+
+
+def _dim_of(call: ast.Call) -> ast.expr | None:
+    """The dim a softmax call normalises along, as written: its ``dim`` keyword, else the position
+    it takes (``tensor.softmax(d)``: the first; ``torch.softmax(x, d)``, ``softmax_stable(x, d)``:
+    the second). None when it is left to a default."""
+    for keyword in call.keywords:
+        if keyword.arg == "dim":
+            return keyword.value
+    module_function = isinstance(call.func, ast.Name) or (
+        isinstance(call.func, ast.Attribute) and isinstance(call.func.value, (ast.Name, ast.Attribute))
+        and ast.unparse(call.func.value) in ("torch", "F", "nn.functional", "torch.nn.functional"))
+    position = 1 if module_function else 0
+    return call.args[position] if len(call.args) > position else None
+
+
+def _last_dim(dim: ast.expr | None) -> bool:
+    return dim is not None and ast.unparse(dim) == "-1"
+
+
+def _softmax_along_last_dim(definitions: list[ast.stmt]) -> bool:
+    """Every softmax the definitions call normalises along dim -1, as written (at least one)."""
+    calls = [call for definition in definitions for call in _softmax_calls(definition)]
+    return bool(calls) and all(_last_dim(_dim_of(call)) for call in calls)
+
+
+def _transposed(node: ast.expr) -> ast.expr | None:
+    """What ``node`` transposes (``w.T``, ``w.mT``, ``w.t()``, ``w.transpose(...)``,
+    ``torch.transpose(w, ...)``), if it is a transpose."""
+    if isinstance(node, ast.Attribute) and node.attr in ("T", "mT"):
+        return node.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _TRANSPOSES:
+        owner = node.func.value
+        if isinstance(owner, ast.Name) and owner.id == "torch":
+            return node.args[0] if node.args else None
+        return owner
+    return None
+
+
+def _weights_transposed(definitions: list[ast.stmt]) -> bool:
+    """The definitions transpose a softmax's result: the call itself, or a name assigned from it."""
+    for definition in definitions:
+        softmaxes = _softmax_calls(definition)
+        from_softmax = {target.id for node in ast.walk(definition)
+                        if isinstance(node, ast.Assign) and _softmax_calls(node.value)
+                        for target in node.targets if isinstance(target, ast.Name)}
+        for node in ast.walk(definition):
+            operand = _transposed(node) if isinstance(node, ast.expr) else None
+            if operand is not None and ((isinstance(operand, ast.Name) and operand.id in from_softmax)
+                                        or any(operand is call for call in softmaxes)):
+                return True
+    return False
+
+
+# What the code must show for a mistake to be ruled out (``_RULED_OUT``) or shown (``_SHOWN``).
+_RULED_OUT: dict[str, Callable[[list[ast.stmt]], bool]] = {"softmax_wrong_dim": _softmax_along_last_dim}
+_SHOWN: dict[str, Callable[[list[ast.stmt]], bool]] = {"weights_transposed": _weights_transposed}
+
+
+def named_by_code(mistake: str | None, stage: str, sources: Sequence[str]) -> str | None:
+    """The mistake to name for ``stage`` where its values point to ``mistake``: ``mistake`` itself,
+    unless the code rules out its cause; then the mistake of the same output that the code shows,
+    else none. Without the stage's code, ``mistake`` as it is."""
+    rules_out = _RULED_OUT.get(mistake or "")
+    if rules_out is None:
+        return mistake
+    definitions = stage_definitions(stage, parsed(sources))
+    if not definitions or not rules_out(definitions):
+        return mistake
+    twin = _SAME_OUTPUT.get(mistake)
+    return twin if twin is not None and _SHOWN[twin](definitions) else None
+
+
+# Methods that change the object they are called on, in place.
+_MUTATING = frozenset({"append", "extend", "insert", "update", "copy_", "add_", "mul_", "fill_", "zero_",
+                       "__setitem__"})
+
+
+def _self_attribute(node: ast.expr) -> str | None:
+    """``x`` of ``self.x`` (or of ``self.x[...]``), else None."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr
+    return None
+
+
+def _targets(node: ast.expr) -> list[ast.expr]:
+    return [item for element in node.elts for item in _targets(element)] if isinstance(node, (ast.Tuple, ast.List)) \
+        else [node]
+
+
+def _changed_in_place(node: ast.AST) -> str | None:
+    """The attribute of self that ``node`` changes in place (``self.n += 1``, ``self.cache.append(k)``)."""
+    if isinstance(node, ast.AugAssign):
+        return _self_attribute(node.target)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATING:
+        return _self_attribute(node.func.value)
+    return None
+
+
+def state_kept(stage: str, sources: Sequence[str]) -> list[str]:
+    """The attributes that the ``forward`` of the class ``stage`` both reads and changes (a key and
+    value cache, a call counter): what one call leaves there, the next one sees, so the same input
+    can give another output. An attribute only written (weights kept to plot) carries nothing."""
+    written, read = set(), set()
+    for definition in stage_definitions(stage, parsed(sources)):
+        for method in definition.body if isinstance(definition, ast.ClassDef) else []:
+            if not (isinstance(method, ast.FunctionDef) and method.name == "forward"):
+                continue
+            for node in ast.walk(method):
+                if isinstance(node, ast.Assign):
+                    written |= {name for target in node.targets for item in _targets(target)
+                                if (name := _self_attribute(item))}
+                elif name := _changed_in_place(node):  # read and written at once: self.calls += 1
+                    written.add(name)
+                    read.add(name)
+                elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and (
+                        name := _self_attribute(node)):
+                    read.add(name)
+    return sorted(written & read)

@@ -1,0 +1,140 @@
+"""Names that must fit the code that ran (issue 40): the readers of the student's code and values
+that the grader and the public check share (autograder/student/reading/code_read.py,
+capped_softmax.py, the hard-coded loop of slips.py, batch_dims_not_handled in error_hints.py,
+autograder/student/layer_names.py), each run on code and values as a notebook gives them."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from autograder.student.layer_names import misnamed_dropout
+from autograder.student.reading.capped_softmax import softmax_cap
+from autograder.student.reading.code_read import named_by_code, state_kept
+from autograder.student.reading.error_hints import mistake_in_error
+from autograder.student.reading.slips import slip_in_error
+
+WEIGHTS_TRANSPOSED = """
+def simple_self_attention(inputs):
+    weights = torch.softmax(inputs @ inputs.T, dim=-1)
+    return weights.T @ inputs
+"""
+SOFTMAX_ALONG_ROWS_THEN_MIXED = """
+def simple_self_attention(inputs):
+    return inputs.T @ (inputs @ inputs.T).softmax(-1)
+"""
+SOFTMAX_ALONG_COLUMNS = """
+def simple_self_attention(inputs):
+    return torch.softmax(inputs @ inputs.T, dim=0) @ inputs
+"""
+SOFTMAX_BY_DEFAULT = """
+def simple_self_attention(inputs):
+    return softmax_stable(inputs @ inputs.T) @ inputs
+"""
+
+
+@pytest.mark.parametrize(("source", "named"), [
+    (WEIGHTS_TRANSPOSED, "weights_transposed"),  # every softmax along -1, the weights transposed
+    (SOFTMAX_ALONG_ROWS_THEN_MIXED, None),  # along -1, and no transpose of the weights: nothing fits
+    (SOFTMAX_ALONG_COLUMNS, "softmax_wrong_dim"),  # the code shows the wrong dim
+    (SOFTMAX_BY_DEFAULT, "softmax_wrong_dim"),  # a dim left to a default rules nothing out
+])
+def test_a_softmax_along_the_wrong_dim_is_named_only_where_the_code_allows_it(source, named):
+    assert named_by_code("softmax_wrong_dim", "simple_self_attention", [source]) == named
+
+
+def test_a_name_without_the_stages_code_or_without_a_rule_stays():
+    assert named_by_code("softmax_wrong_dim", "simple_self_attention", []) == "softmax_wrong_dim"
+    assert named_by_code("missing_softmax", "simple_self_attention", [WEIGHTS_TRANSPOSED]) == "missing_softmax"
+
+
+KV_CACHE = """
+class CausalAttention(torch.nn.Module):
+    def forward(self, x):
+        if self.cache is not None:
+            x = torch.cat([self.cache, x], dim=1)
+        self.cache, self.calls = x, 1
+        self.seen += 1
+        return x
+"""
+WEIGHTS_KEPT_TO_PLOT = """
+class CausalAttention(torch.nn.Module):
+    def forward(self, x):
+        weights = torch.softmax(x @ x.transpose(1, 2), dim=-1)
+        self.last_weights = weights.detach()
+        return self.dropout(weights) @ x
+"""
+
+
+def test_state_kept_between_calls_is_what_forward_both_reads_and_changes():
+    assert state_kept("CausalAttention", [KV_CACHE]) == ["cache", "seen"]
+    assert state_kept("CausalAttention", [WEIGHTS_KEPT_TO_PLOT]) == []  # written, never read back
+
+
+MASK_AND_RENORMALIZE = """
+def mask_and_renormalize(attn_weights):
+    T = attn_weights.shape{index}
+    masked = attn_weights * torch.tril(torch.ones(T, T))
+    return masked / masked.sum(dim={dim})
+"""
+SIZES_ERROR = "The size of tensor a (5) must match the size of tensor b (3) at non-singleton dimension 1"
+TRACEBACK = '  File "<cell 3>", line 5, in mask_and_renormalize\n    return masked / masked.sum(dim={dim})\n'
+
+
+@pytest.mark.parametrize(("index", "dim", "named"), [
+    ("[-1]", "-1", "broadcast_mismatch"),  # T from the end, dims from the end: the advice is what it does
+    ("[1]", "-1", "batch_dims_not_handled"),
+    ("[-1]", "1", "batch_dims_not_handled"),
+])
+def test_batch_dims_not_handled_is_no_name_for_code_that_already_counts_from_the_end(index, dim, named):
+    source = MASK_AND_RENORMALIZE.format(index=index, dim=dim)
+    assert mistake_in_error("mask_and_renormalize", "RuntimeError", SIZES_ERROR, TRACEBACK.format(dim=dim),
+                            [source]) == named
+
+
+LOOP_OVER_THE_DEMOS_LENGTH = """
+T = 8
+
+def causal_average_loop(x):
+    out = torch.zeros_like(x)
+    for b in range(x.shape[0]):
+        for t in range({count}):
+            out[b, t] = x[b, : t + 1].mean(dim=0)
+    return out
+"""
+
+
+@pytest.mark.parametrize(("count", "named"), [("T", "hard_coded_size"), ("8", "hard_coded_size"),
+                                              ("x.shape[1]", None), ("2", None)])
+def test_a_loop_over_a_fixed_count_past_the_inputs_end_is_a_hard_coded_size(count, named):
+    slip = slip_in_error("IndexError", "index 5 is out of bounds for dimension 0 with size 5",
+                         "out[b, t] = x[b, :t + 1].mean(dim=0)", [LOOP_OVER_THE_DEMOS_LENGTH.format(count=count)])
+    assert (slip.mistake if slip else None) == named
+    if slip:
+        assert slip.fields == {"call": f"range({count})", "size": 8, "got": 5}
+
+
+def _capped(x: torch.Tensor, cap: float, dtype=torch.float32) -> torch.Tensor:
+    exps = torch.exp(x.to(dtype).clamp(max=cap))
+    return exps / exps.sum(dim=-1, keepdim=True)
+
+
+def test_scores_capped_before_exp_are_read_with_their_cap():
+    x = torch.tensor([[1000.0, 1001.0, 1002.0], [-1000.0, -1001.0, -1002.0], [0.0, 200.0, 400.0]],
+                     dtype=torch.float64)
+    assert softmax_cap(x, _capped(x, 80.0), -1) == pytest.approx(80.0, rel=1e-6)  # the NaN row underflowed
+    rows = torch.tensor([[70.0, 90.0, 120.0, 10.0], [1.0, 2.0, 3.0, 4.0]], dtype=torch.float64)
+    assert softmax_cap(rows.T, _capped(rows, 50.0, torch.float64).T, 0) == pytest.approx(50.0, rel=1e-6)
+
+
+def test_weights_equal_everywhere_or_right_name_no_cap():
+    x = torch.tensor([[1000.0, 1001.0, 1002.0], [990.0, 995.0, 1010.0]], dtype=torch.float64)
+    assert softmax_cap(x, torch.full_like(x, 1 / 3), -1) is None  # uniform everywhere: no cap can be read
+    assert softmax_cap(x, torch.softmax(x, dim=-1), -1) is None
+
+
+def test_a_dropout_layer_under_another_name_is_found_only_when_it_is_the_one():
+    assert misnamed_dropout({"c_attn": "Linear", "attn_dropout": "Dropout"}) == "attn_dropout"
+    assert misnamed_dropout({"dropout": "Dropout", "resid_dropout": "Dropout"}) is None
+    assert misnamed_dropout({"attn_dropout": "Dropout", "resid_dropout": "Dropout"}) is None
+    assert misnamed_dropout({"W_query": "Linear"}) is None
