@@ -42,6 +42,9 @@ SENTENCES: dict[str, str] = {
     "no_parameter_gradient": (
         "{what}: after backward, the parameter {name} has no gradient (its .grad is None), so"
         " training would never change it."),
+    "raised_when_called_again": (
+        "{what} raised {error_type} on x of shape {shape} when it was called right after a call on x"
+        " of shape {before}, though a new module with the same weights answers that input: {message}"),
     "future_leak": (
         "{what}: changing only the tokens after position {position} changed the outputs at"
         " positions 0 to {position}."),
@@ -234,6 +237,10 @@ SENTENCES: dict[str, str] = {
     "what.for_shape": "{call} for {argument} of shape {shape}",
     "what.for_queries_and_keys": "{call} for queries of shape {queries_shape} and keys of shape {keys_shape}",
     "what.on_x": "{what} on x of shape {shape}",
+    # One module called twice in a row, compared with a new module of the same weights.
+    "what.called_again": (
+        "{what} on x of shape {shape}, called right after a call on x of shape {before} (compared with"
+        " what a new module with the same weights gives on it)"),
     # A wrapper whose heads are one module, run with every head of the reference alike.
     "what.heads_alike": "{what}, with every head given head 0's weights (your heads are one module),",
     "what.heads_own_names": "{what}, with the reference's heads given to yours in their order, under your names,",

@@ -618,3 +618,46 @@ def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x
                 mistake = matching_mistake(after, expected, wrong_outputs) or "future_leak"
                 raise Failure(finding("future_leak", mistake, what=what, position=t))
             expect_tensor(after, expected, on_changed, mistakes=wrong_outputs)
+
+
+# The inputs (batch, num_tokens) one module is called on in a row: shorter, then longer, than the first.
+CALLS_IN_A_ROW = ((2, 5), (3, 3), (1, 6))
+
+
+def expect_each_call_alone(student: Submission, reference, class_name: str, args: tuple, *, seed: int,
+                           device: str, dtype: torch.dtype, batched: bool = True) -> None:
+    """One instance of the student's ``class_name(*args)`` called on inputs of other lengths and
+    batch sizes in a row (``CALLS_IN_A_ROW``) answers each as a new instance with the same weights
+    does: what one call leaves behind (a length, a mask or a cache kept in the module) must not
+    change the next. Only the calls are compared, never the reference's values, so a module that
+    is wrong on its own is charged by its forward tests alone; one that cannot be built with the
+    reference's weights, or that fails on an input even when new, is left to those tests too.
+    ``batched``: x is (batch, num_tokens, d_in); else (num_tokens, d_in) (SelfAttention_v1 and v2
+    take one sequence)."""
+    what = call_text(class_name, *args)
+    try:
+        ref, module = module_pair(student, reference, class_name, *args, seed=seed, device=device, dtype=dtype,
+                                  extra_biases_zeroed=True)
+    except Failure:
+        return  # its parameters: charged by the forward tests
+    before = None
+    for batch, num_tokens in CALLS_IN_A_ROW:
+        shape = (batch, num_tokens, args[0]) if batched else (num_tokens, args[0])
+        x = randn(seed + num_tokens, *shape, dtype=dtype, device=device)
+        try:
+            alone = student_module(student, ref, class_name, *args, device=device, dtype=dtype,
+                                   extra_biases_zeroed=True)(x)
+        except StudentError:
+            return  # a new module cannot answer this input either: its forward tests say why
+        try:
+            output = module(x)
+        except StudentError as error:
+            if before is None:
+                return
+            raise Failure(finding("raised_when_called_again", what=what, shape=shape_text(x.shape),
+                                  before=shape_text(before), error_type=error.type_name,
+                                  message=error.message)) from None
+        if before is not None:
+            expect_tensor(output, alone, finding("what.called_again", what=what, shape=shape_text(x.shape),
+                                                 before=shape_text(before)))
+        before = x.shape

@@ -15,6 +15,7 @@ from autograder.hidden.modules import (
     attention_divisor,
     call_text,
     expect_class_runs_on_stand_in,
+    expect_each_call_alone,
     expect_same_gradients,
     expect_same_output,
     module_pair,
@@ -112,6 +113,13 @@ def test_self_attention_v1_runs_on_meta_device(student):
 
 @pytest.mark.SelfAttention_v1
 @pytest.mark.behaviour
+def test_self_attention_v1_answers_each_call_alone(student, reference, device, dtype):
+    expect_each_call_alone(student, reference, "SelfAttention_v1", SIZES[1][2:], seed=141, device=device,
+                           dtype=dtype, batched=False)
+
+
+@pytest.mark.SelfAttention_v1
+@pytest.mark.behaviour
 def test_self_attention_v1_starts_from_torch_rand(student, reference):
     """The notebook asks for each matrix filled by torch.rand: built in a probe (which starts from
     torch's seed ``PROBE_SEED``), the module holds what the reference draws from that seed, in
@@ -163,6 +171,13 @@ def test_self_attention_v2_gradients(student, reference, device, dtype):
 def test_self_attention_v2_runs_on_meta_device(student):
     expect_class_runs_on_stand_in(student, "SelfAttention_v2", 5, 4, qkv_bias=True, input_shape=(6, 5),
                               output_shape=(6, 4))
+
+
+@pytest.mark.SelfAttention_v2
+@pytest.mark.behaviour
+def test_self_attention_v2_answers_each_call_alone(student, reference, device, dtype):
+    expect_each_call_alone(student, reference, "SelfAttention_v2", SIZES[1][2:], seed=142, device=device,
+                           dtype=dtype, batched=False)
 
 
 # copy_v2_weights_into_v1 is graded on its own: it copies between plain modules that hold the

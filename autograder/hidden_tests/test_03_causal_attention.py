@@ -25,6 +25,7 @@ from autograder.hidden.modules import (
     attention_scale_and_mask,
     call_text,
     expect_class_runs_on_stand_in,
+    expect_each_call_alone,
     expect_function_on_stand_in,
     expect_no_future_leakage,
     expect_on_stand_in,
@@ -396,6 +397,13 @@ def test_causal_attention_hides_the_future(student, reference, device):
                                              extra_biases_zeroed=True)
     expect_no_future_leakage(module, ref, x, 95, what,
                              mistakes=lambda changed: mistakes.attention_mistakes(ref, changed, causal=True))
+
+
+@pytest.mark.CausalAttention
+@pytest.mark.behaviour
+def test_causal_attention_answers_each_call_alone(student, reference, device, dtype):
+    expect_each_call_alone(student, reference, "CausalAttention", (3, 4, 8, 0.0), seed=96, device=device,
+                           dtype=dtype)
 
 
 @pytest.mark.CausalAttention

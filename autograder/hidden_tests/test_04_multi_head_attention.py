@@ -18,9 +18,11 @@ from autograder.hidden.compare import (
 )
 from autograder.hidden.dropout import BATCH, NUM_TOKENS, weights_revealing_attention
 from autograder.hidden.modules import (
+    CALLS_IN_A_ROW,
     attention_scale_and_mask,
     call_text,
     expect_class_runs_on_stand_in,
+    expect_each_call_alone,
     expect_message_names,
     expect_no_future_leakage,
     expect_runs_on_stand_in,
@@ -127,6 +129,13 @@ def _under_own_head_names(weights: dict[str, torch.Tensor], description: dict) -
 def test_wrapper_gradients(student, reference, device, dtype):
     ref, module, x, what = _wrapper(student, reference, WRAPPER_CASES[1], device, dtype)
     expect_same_gradients(module, ref, x, 113, what)
+
+
+@pytest.mark.MultiHeadAttentionWrapper
+@pytest.mark.behaviour
+def test_wrapper_answers_each_call_alone(student, reference, device, dtype):
+    expect_each_call_alone(student, reference, "MultiHeadAttentionWrapper", (3, 2, 8, 0.0, 2), seed=114,
+                           device=device, dtype=dtype)
 
 
 def _expect_module_list(heads, call: str) -> None:
@@ -364,6 +373,7 @@ MHA_HEAD_SHAPES = [
     *((BATCH, NUM_TOKENS, 2 * (NUM_TOKENS + 1), 2),),  # the dropout tests (weights_revealing_attention)
     (2, 6, 4, 2),  # test_multi_head_attention_trains_with_dropout
     (2, 7, 6, 3),  # test_multi_head_attention_runs_on_meta_device
+    *((batch, num_tokens, 4, 2) for batch, num_tokens in CALLS_IN_A_ROW),  # ..._answers_each_call_alone
 ]
 
 
@@ -502,6 +512,14 @@ def test_multi_head_attention_rejects_indivisible_sizes(student, d_out, num_head
 
 
 @pytest.mark.usefixtures("reference_heads")
+@pytest.mark.usefixtures("reference_heads")
+@pytest.mark.MultiHeadAttention
+@pytest.mark.behaviour
+def test_multi_head_attention_answers_each_call_alone(student, reference, device, dtype):
+    expect_each_call_alone(student, reference, "MultiHeadAttention", (3, 4, 8, 0.0, 2), seed=137, device=device,
+                           dtype=dtype)
+
+
 @pytest.mark.MultiHeadAttention
 @pytest.mark.behaviour
 def test_multi_head_attention_runs_on_meta_device(student):

@@ -103,6 +103,9 @@ MESSAGES: dict[str, str] = {
                                " where the notebook names them W_query, W_key and W_value: code that reaches the"
                                " weights by those names, as exercise 3.1's copy and the book's loader of GPT-2's"
                                " weights do, will not find them. This costs no points."),
+    "called_again_raised": ("{what} raised {error_type} on x of shape {shape} when called right after a call on x"
+                            " of shape {before}, though a new module with the same weights answers that input:"
+                            " {error}."),
     "state_between_calls": ("{stage}'s forward changes {names}, which it also reads: what one call leaves there,"
                             " the next call sees, so the same input can give another output from the second call on."),
     "note.copy_returns": ("{what} returns a value where the notebook's copy returns nothing (None): it changes"
@@ -140,6 +143,8 @@ MESSAGES: dict[str, str] = {
     "what.row_journey": "row 1 (query 'journey') of {call}",
     "what.symmetric": "{call} (a symmetric matrix)",
     "what.on_shape": "{call} on x of shape {shape}",
+    "what.called_again": ("{call} on x of shape {shape}, called right after a call on x of shape {before}"
+                          " (compared with what a new module with the same weights gives on it)"),
     "what.sums_along": "the sums along dim={dim} of {call}",
     "what.row": "row {row} of {call}",
     "what.rows": "rows {rows} of {call}",
@@ -262,6 +267,8 @@ MESSAGES: dict[str, str] = {
         " and self.dropout = nn.Dropout(dropout)."
     ),
     "hint.eval_dropout": "In eval mode nn.Dropout is the identity; apply it through self.dropout.",
+    "hint.each_call_alone": ("Compute each call from its own input only: read the sizes from x every time, and keep"
+                             " nothing in the module (or in a global) from one call to the next."),
     "hint.demo_weights": (
         "The demos read the attention weights where they pass through self.dropout: call self.dropout on the"
         " weights that the softmax gives (after the mask), and on nothing computed before them."

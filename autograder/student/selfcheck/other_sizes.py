@@ -18,7 +18,15 @@ from torch import nn
 from . import known
 from .cases import FUNCTION_CASES, MODULE_CASES
 from .catalog import text
-from .expectations import attention_weights, expect_close, expect_no_future_leak, expect_shape, shape_text
+from .expectations import (
+    attention_weights,
+    expect_close,
+    expect_no_future_leak,
+    expect_shape,
+    fail,
+    one_line,
+    shape_text,
+)
 from .modules import seeded_module
 
 
@@ -51,4 +59,28 @@ def expect_module_case(cls: type, layers: Sequence[str], case: str, hint: str = 
         expect_no_future_leak(module, x, out, case)
     expect_close(out, right, what, hint, case=case, weights=attention_weights(module, x),
                  right_weights=known.weights(case))
+    expect_each_call_alone(module, lambda: seeded_module(cls, layers, *args, seed=seed, **kwargs), x,
+                           f"{class_name}({arguments})")
     return module, x, out
+
+
+def expect_each_call_alone(module: nn.Module, build: Callable[[], nn.Module], x: torch.Tensor, call: str) -> None:
+    """``module``, already called on ``x``, called in a row on shorter inputs (fewer tokens, then
+    fewer sequences as well) gives on each what a new module from ``build()`` gives: what one call
+    leaves behind (a length, a mask kept in the module) must not change the next, as the grader
+    checks. Only the two modules are compared, so an input a new module cannot answer says nothing."""
+    before = x.shape
+    for shorter in (x[..., : x.shape[-2] - 2, :], x[:1, : x.shape[-2] - 1] if x.dim() == 3 else x[:-1]):
+        with torch.no_grad():
+            try:
+                alone = build()(shorter)
+            except Exception:  # noqa: BLE001 - a new module fails here too: the other checks say why
+                return
+            try:
+                again = module(shorter)
+            except Exception as error:  # noqa: BLE001 - whatever the second call raises is the finding
+                fail("called_again_raised", what=call, shape=shape_text(shorter.shape), before=shape_text(before),
+                     error_type=type(error).__name__, error=one_line(error), hint="hint.each_call_alone")
+        expect_close(again, alone, text("what.called_again", call=call, shape=shape_text(shorter.shape),
+                                        before=shape_text(before)), "hint.each_call_alone", names=False)
+        before = shorter.shape
