@@ -139,6 +139,10 @@ SENTENCES: dict[str, str] = {
         " caller still needs it."),
     # What a wrong answer's values show (autograder/hidden/diagnosis.py): notes after a failure.
     "evidence.all_zeros": " Every value you returned is 0.",
+    "evidence.state_in_globals": (
+        " {stage} changes {names}, kept outside the function: what one call leaves there, the next call"
+        " sees, so the same input can give another output (the same dropout mask, say) from the second"
+        " call on. Compute each call from its inputs alone (keep no cache between calls)."),
     "evidence.state_between_calls": (
         " {stage}'s forward changes {names}, which it also reads: what one call leaves there, the next"
         " call sees, so the same input can give another output or shape from the second call on. Compute"

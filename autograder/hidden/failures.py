@@ -24,7 +24,7 @@ from autograder.probes.client import Submission
 from autograder.probes.errors import ProbeTimeout, StudentError, WorkerCrashed
 from autograder.records.results import TestStatus
 from autograder.student.reading import error_hints
-from autograder.student.reading.code_read import named_by_code, state_kept
+from autograder.student.reading.code_read import globals_kept, named_by_code, state_kept
 from autograder.student.reading.exceptions import read_exception
 
 # A message that quotes the notebook's loading problems quotes this many (the rest are counted).
@@ -107,15 +107,19 @@ def with_code_read(found: Finding, stage: str, sources: list[str]) -> Finding:
     """``found`` with each mistake it names (its faults' included) checked against the stage's
     code: one whose cause the code rules out becomes the mistake of the same output that the code
     shows, or no name (``code_read``); the evidence stays. A module whose forward keeps state from
-    one call to the next is told that, with no name (``code_read.state_kept``)."""
+    one call to the next, or a function that keeps it in names outside itself (a cache in a
+    module-level dict), is told that, with no name (``code_read.state_kept``, ``globals_kept``)."""
     def checked(one: Finding) -> Finding:
         named = named_by_code(one.mistake, stage, sources) if one.mistake else None
         return one if named == one.mistake else one.with_mistake(named)
 
-    kept = state_kept(stage, sources)
+    kept, kept_outside = state_kept(stage, sources), globals_kept(stage, sources)
     if kept:  # what one call leaves, the next sees: any symptom may come from it, so none is named
         return _unnamed(found).with_notes(finding("evidence.state_between_calls", stage=stage,
                                                   names=", ".join(f"self.{name}" for name in kept)))
+    if kept_outside:
+        return _unnamed(found).with_notes(finding("evidence.state_in_globals", stage=stage,
+                                                  names=", ".join(kept_outside)))
     first = checked(found)
     return Finding(first.key, first.fields, first.mistake, first.notes, first.detail,
                    tuple(checked(fault) for fault in found.faults))

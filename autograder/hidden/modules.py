@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import math
-import re
 from collections.abc import Callable
 
 import torch
@@ -35,6 +34,7 @@ from autograder.probes.client import RemoteObject, Submission
 from autograder.probes.errors import StudentError
 from autograder.student.reading import slips
 from autograder.student.reading.error_hints import device_error, meta_cannot_run, raised_by_stub
+from autograder.student.reading.error_message import values_not_named
 
 # A message lists at most this many problems, so that it stays readable.
 MAX_LISTED = 3
@@ -422,12 +422,14 @@ def _raises(call: Callable[[], object]) -> bool:
     return False
 
 
-def expect_message_names(message: str, sizes: dict[str, int], what: What) -> None:
-    """An error message names each of ``sizes`` by its value (as a whole word), as the notebook asks."""
-    missing = [name for name, size in sizes.items() if not re.search(rf"(?<![\d.]){size}(?![\d.])", message)]
+def expect_message_names(message: str, values: dict[str, float], what: What,
+                         mistake: str = "error_names_no_sizes") -> None:
+    """An error message names each of ``values`` by its value, however Python writes it
+    (``error_message``), as the notebook asks; else ``mistake``, the values it lacks quoted."""
+    missing = values_not_named(message, values)
     if missing:
-        raise Failure(finding("error_lacks_sizes", "error_names_no_sizes", what=what, message=message,
-                              sizes=", ".join(f"{name} = {sizes[name]}" for name in missing)))
+        raise Failure(finding("error_lacks_sizes", mistake, what=what, message=message,
+                              sizes=", ".join(f"{name} = {values[name]}" for name in missing)))
 
 
 def expect_runs_on_stand_in(module: RemoteObject, input_shape: tuple, output_shape: tuple, what: What) -> None:

@@ -27,6 +27,7 @@ from autograder.hidden.modules import (
     expect_class_runs_on_stand_in,
     expect_each_call_alone,
     expect_function_on_stand_in,
+    expect_message_names,
     expect_no_future_leakage,
     expect_on_stand_in,
     expect_same_gradients,
@@ -323,6 +324,20 @@ def test_inverted_dropout_rejects_invalid_p(student, p):
     x = _dropout_input(106, torch.float32, "cpu")
     for training in (True, False):
         _expect_invalid_p_rejected(student, x, p, training)
+
+
+@pytest.mark.inverted_dropout
+@pytest.mark.behaviour
+@pytest.mark.parametrize("p", [-0.1, 1.5])
+def test_inverted_dropout_error_names_p(student, p):
+    """The notebook asks the ValueError to say which p was given: its message holds the value
+    (charged here alone; an error of another type, or none, is charged by the test above)."""
+    try:
+        student.call("inverted_dropout", _dropout_input(106, torch.float32, "cpu"), p)
+    except StudentError as error:
+        if error.type_name == "ValueError":
+            expect_message_names(error.message, {"p": p}, f"inverted_dropout(x, p={p})",
+                                 mistake="error_message_without_value")
 
 
 def _expect_invalid_p_rejected(student, x: torch.Tensor, p: float, training: bool) -> None:

@@ -99,6 +99,10 @@ MISTAKES: dict[str, str] = {
         " dim: it has no layers of its own (no output projection, no dropout of its own); the output"
         " projection belongs to MultiHeadAttention, as out_proj."
     ),
+    "error_message_without_value": (
+        "the ValueError's message should say which p was given, with its value, and what is allowed,"
+        " as the notebook asks: a reader can then see at once what to change."
+    ),
     "error_names_no_sizes": (
         "the ValueError's message should name both sizes, d_out and num_heads, with their values,"
         " as the notebook asks."

@@ -154,3 +154,49 @@ def state_kept(stage: str, sources: Sequence[str]) -> list[str]:
                         name := _self_attribute(node)):
                     read.add(name)
     return sorted(written & read)
+
+
+_MUTATING_CONTAINER = frozenset({"append", "extend", "insert", "update", "setdefault", "add", "pop", "clear",
+                                 "copy_", "fill_", "zero_"})
+
+
+def _root_name(node: ast.expr) -> str | None:
+    """``x`` of ``x``, ``x[...]`` or ``x.attr``."""
+    while isinstance(node, (ast.Subscript, ast.Attribute)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def globals_kept(stage: str, sources: Sequence[str]) -> list[str]:
+    """The names outside the function ``stage`` that it changes and that outlive its call: those it
+    declares ``global`` and assigns, and the containers it writes into (``cache[key] = mask``,
+    ``cache.update(...)``) without making them itself (no parameter, no local of that name). What
+    one call leaves there, the next one sees, as with a module's ``state_kept``."""
+    kept: set[str] = set()
+    for definition in stage_definitions(stage, parsed(sources)):
+        if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        arguments = definition.args
+        local = {argument.arg for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                                                *filter(None, (arguments.vararg, arguments.kwarg))]}
+        declared: set[str] = set()
+        for node in ast.walk(definition):
+            if isinstance(node, ast.Global):
+                declared.update(node.names)
+            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    local.update(item.id for item in _targets(target) if isinstance(item, ast.Name))
+        for node in ast.walk(definition):
+            if isinstance(node, (ast.Assign, ast.AugAssign)):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    for item in _targets(target):
+                        if isinstance(item, ast.Name) and item.id in declared:
+                            kept.add(item.id)
+                        elif isinstance(item, ast.Subscript) and (name := _root_name(item)) and (
+                                name in declared or name not in local):
+                            kept.add(name)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and (
+                    node.func.attr in _MUTATING_CONTAINER) and (name := _root_name(node.func.value)) and (
+                    name in declared or name not in local) and name not in ("torch", "np", "math", "self"):
+                kept.add(name)
+    return sorted(kept)

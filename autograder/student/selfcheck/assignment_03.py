@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from ..reading.error_message import values_not_named
 from .book import BOOK_CAUSAL_ATTENTION, BOOK_CAUSAL_WEIGHTS_ROWS_1_2, SOURCE_PREFIX_MEANS, book_causal_scores
 from .cases import book_softmax_weights, other_scores, other_weights
 from .catalog import text
@@ -177,8 +178,11 @@ def _check_inverted_dropout(ns):
                   atol=0)
     for p, training in ((1.5, True), (-0.1, True), (1.5, False)):
         call = f"inverted_dropout(x, {p})" if training else f"inverted_dropout(x, {p}, training=False)"
-        expect_raises(lambda p=p, training=training: f(values, p, training=training), ValueError, call,
-                      "invalid_p_not_rejected")
+        error = expect_raises(lambda p=p, training=training: f(values, p, training=training), ValueError, call,
+                              "invalid_p_not_rejected")
+        if values_not_named(str(error), {"p": p}):
+            fail("values", what=text("what.error_message"), expected=text("is.names_value", value=p),
+                 got=repr(str(error)), hint="error_message_without_value")
 
 
 @check_of("CausalAttention")

@@ -106,6 +106,8 @@ MESSAGES: dict[str, str] = {
     "called_again_raised": ("{what} raised {error_type} on x of shape {shape} when called right after a call on x"
                             " of shape {before}, though a new module with the same weights answers that input:"
                             " {error}."),
+    "state_in_globals": ("{stage} changes {names}, kept outside the function: what one call leaves there, the"
+                         " next call sees, so the same input can give another output from the second call on."),
     "state_between_calls": ("{stage}'s forward changes {names}, which it also reads: what one call leaves there,"
                             " the next call sees, so the same input can give another output from the second call on."),
     "note.copy_returns": ("{what} returns a value where the notebook's copy returns nothing (None): it changes"
@@ -200,6 +202,7 @@ MESSAGES: dict[str, str] = {
     "is.view": "a view of x",
     "is.copy": "a copy",
     "is.names_sizes": "a message naming {a} and {b}",
+    "is.names_value": "a message naming the p given, {value}",
     "is.module": "an nn.Module",
     "is.empty_tensor": "an empty tensor",
     "is.non_finite": "({count} not finite, the first {value} at {index})",

@@ -14,7 +14,7 @@ import torch
 from .. import language as languages
 from ..curriculum import assignment_of
 from ..hint_prices import price, prices_of
-from ..reading.code_read import named_by_code, state_kept
+from ..reading.code_read import globals_kept, named_by_code, state_kept
 from ..reading.exceptions import definition_sources, read_raised, students_line
 from ..records import TIERS, show
 from . import inputs_kept, worth_fixing
@@ -97,11 +97,12 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
         shows = mistake
     else:
         return CheckResult(True, " ".join([text("passed", stage=stage), *_worth_fixing(notes)]))
-    kept = state_kept(stage, _sources(namespace))
-    if kept:  # as the grader tells it: state kept between calls, and no name read from its symptom
+    kept, kept_outside = state_kept(stage, _sources(namespace)), globals_kept(stage, _sources(namespace))
+    if kept or kept_outside:  # as the grader tells it: state kept between calls, no name read from its symptom
         hint, figure, mistake, shows = None, None, None, None
-        also = " ".join(filter(None, (also, text("state_between_calls", stage=stage,
-                                                  names=", ".join(f"self.{name}" for name in kept)))))
+        said = (text("state_between_calls", stage=stage, names=", ".join(f"self.{name}" for name in kept)) if kept
+                else text("state_in_globals", stage=stage, names=", ".join(kept_outside)))
+        also = " ".join(filter(None, (also, said)))
     said = found_text(shows) if shows is not None else None
     detail = " ".join(filter(None, (text("likely", detail=detail, said=said) if said else detail, also,
                                     *_worth_fixing(notes))))
