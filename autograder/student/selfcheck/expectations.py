@@ -298,20 +298,30 @@ def _moved(again: torch.Tensor, before: torch.Tensor) -> bool:
     return bool(torch.isfinite(again).all()) and not close(again, before, atol=1e-6)
 
 
-def expect_sequences_apart(module, x: torch.Tensor, out: torch.Tensor) -> None:
+def same_draws(module, x: torch.Tensor, seed: int = 99) -> torch.Tensor:
+    """``module(x)`` without gradients, its random numbers drawn from ``seed`` (the caller's stream
+    left as it was): two inputs of one shape get the same draws, so a dropout the module applies in
+    training mode (even one it fixed itself) drops the same entries in both, and a comparison of
+    their outputs sees only what the inputs change."""
+    with torch.random.fork_rng(devices=[]), torch.no_grad():
+        torch.random.default_generator.manual_seed(seed)
+        return module(x)
+
+
+def expect_sequences_apart(module, x: torch.Tensor) -> None:
     """Each sequence of the batch ``x`` (at least two) is computed from its own tokens: changing the
     later sequences leaves the output of the first alone (else ``batch_mixed``), and changing the
     first leaves the later ones' alone (else ``batch_carried_over``: a flattened batch, a total
-    carried on)."""
+    carried on). Both outputs compared are drawn alike (``same_draws``)."""
     if x.shape[0] < 2:
         return
+    out = same_draws(module, x)
     generator = torch.Generator().manual_seed(98)
     for changed, watched, what, mistake in ((slice(1, None), slice(0, 1), "what.batch_first", "batch_mixed"),
                                             (slice(0, 1), slice(1, None), "what.batch_later", "batch_carried_over")):
         other = x.clone()
         other[changed] = torch.randn(other[changed].shape, generator=generator, dtype=x.dtype)
-        with torch.no_grad():
-            again = module(other)
+        again = same_draws(module, other)
         if _moved(again[watched], out[watched]):
             fail("values", what=text(what), expected=text("is.unchanged"), got=text("is.changed"), hint=mistake)
 
@@ -326,14 +336,14 @@ def expect_no_future_leak(module, x: torch.Tensor, out: torch.Tensor, case: str 
     leak itself."""
     if not torch.isfinite(out).all():
         return  # a NaN is no leak (NaN != NaN): the comparison of the values says where it is
-    expect_sequences_apart(module, x, out)  # a batch mixed across sequences would read as a leak
+    expect_sequences_apart(module, x)  # a batch mixed across sequences would read as a leak
     generator = torch.Generator().manual_seed(97)
+    drawn_alike = same_draws(module, x)  # compared with outputs drawn alike: a dropout drawn in training moves nothing
     for t in range(x.shape[1] - 1):
         changed = x.clone()
         changed[:, t + 1:] = torch.randn(changed[:, t + 1:].shape, generator=generator, dtype=x.dtype)
-        with torch.no_grad():
-            again = module(changed)
-        if _moved(again[:, : t + 1], out[:, : t + 1]):
+        again = same_draws(module, changed)
+        if _moved(again[:, : t + 1], drawn_alike[:, : t + 1]):
             weights = attention_weights(module, x)
             reading = leak_reading(weights)
             named = known.named_mistake(out, case)
