@@ -10,7 +10,8 @@ import torch
 
 from autograder.student.layer_names import misnamed_dropout
 from autograder.student.reading.capped_softmax import softmax_cap
-from autograder.student.reading.code_read import named_by_code, state_kept
+from autograder.student.reading.code_read import globals_kept, named_by_code, state_kept
+from autograder.student.reading.error_message import values_not_named
 from autograder.student.reading.error_hints import mistake_in_error
 from autograder.student.reading.slips import slip_in_error
 
@@ -69,6 +70,52 @@ class CausalAttention(torch.nn.Module):
 def test_state_kept_between_calls_is_what_forward_both_reads_and_changes():
     assert state_kept("CausalAttention", [KV_CACHE]) == ["cache", "seen"]
     assert state_kept("CausalAttention", [WEIGHTS_KEPT_TO_PLOT]) == []  # written, never read back
+
+
+MASK_CACHED_BY_SHAPE = """
+_mask_cache = {}
+
+def inverted_dropout(x, p, training=True, generator=None):
+    key = tuple(x.shape)
+    if key not in _mask_cache:
+        _mask_cache[key] = torch.rand(x.shape, generator=generator) >= p
+    return x * _mask_cache[key] / (1 - p)
+"""
+CALLS_COUNTED = """
+calls = 0
+
+def inverted_dropout(x, p, training=True, generator=None):
+    global calls
+    calls += 1
+    return x
+"""
+LOCAL_AND_ARGUMENT_WRITES = """
+def inverted_dropout(x, p, training=True, generator=None):
+    kept = {}
+    kept["mask"] = torch.rand(x.shape, generator=generator) >= p
+    out = x.clone()
+    out[~kept["mask"]] = 0
+    x[0] = x[0]
+    return out / (1 - p)
+"""
+
+
+def test_state_kept_outside_a_function_is_what_it_writes_into_names_it_does_not_make():
+    assert globals_kept("inverted_dropout", [MASK_CACHED_BY_SHAPE]) == ["_mask_cache"]
+    assert globals_kept("inverted_dropout", [CALLS_COUNTED]) == ["calls"]
+    assert globals_kept("inverted_dropout", [LOCAL_AND_ARGUMENT_WRITES]) == []  # its own names, its argument
+
+
+@pytest.mark.parametrize("message", ["p must be in [0, 1], got 1.5", "got p=1.50.", "p = 1.5e+00 is not allowed",
+                                     "invalid p (1.5)"])
+def test_a_message_names_a_value_however_python_writes_it(message):
+    assert values_not_named(message, {"p": 1.5}) == []
+
+
+@pytest.mark.parametrize(("message", "value"), [("invalid probability", 1.5), ("p=0.1 is not allowed", -0.1),
+                                                ("got a float32 tensor", 32), ("version 1.5.3", 1.5)])
+def test_a_message_without_the_value_does_not_name_it(message, value):
+    assert values_not_named(message, {"p": value}) == ["p"]
 
 
 MASK_AND_RENORMALIZE = """
