@@ -11,8 +11,8 @@ import torch
 from autograder.student.layer_names import misnamed_dropout
 from autograder.student.reading.capped_softmax import softmax_cap
 from autograder.student.reading.code_read import globals_kept, named_by_code, state_kept
-from autograder.student.reading.error_message import values_not_named
 from autograder.student.reading.error_hints import mistake_in_error
+from autograder.student.reading.error_message import values_not_named
 from autograder.student.reading.slips import slip_in_error
 
 WEIGHTS_TRANSPOSED = """
