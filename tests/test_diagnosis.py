@@ -140,6 +140,18 @@ def test_right_values_in_another_order_or_shape():
     assert flat.mistake == "right_values_wrong_shape"
 
 
+def test_a_symmetric_result_in_another_shape_is_told_as_the_shape_not_as_a_transpose():
+    """Scores of ``inputs @ inputs.T`` kept in a batch of one (``bmm`` after ``unsqueeze(0)``): the
+    values are the reference's, rounded otherwise, and equal their own transpose too; the shape is
+    the fault, not an order of axes."""
+    inputs = _x(5, 12)
+    expected = inputs @ inputs.T
+    batched = inputs.unsqueeze(0)
+    actual = torch.bmm(batched, batched.transpose(1, 2))
+    [found] = _explained(diagnosis.right_values_elsewhere, actual, expected)
+    assert found.mistake == "right_values_wrong_shape"
+
+
 def test_slices_scaled_by_their_own_factors_quote_them():
     x = _x(2, 5, 3)
     counts = torch.arange(1, 6, dtype=x.dtype).view(1, 5, 1)
