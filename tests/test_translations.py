@@ -12,11 +12,13 @@ import ast
 import asyncio
 import copy
 import importlib
+import io
 import json
 import os
 import re
 import shutil
 import string
+import tokenize
 from collections import Counter
 from pathlib import Path
 
@@ -160,14 +162,15 @@ def _code_without_words(source: str) -> str:
     return ast.dump(tree)
 
 
-def _answer_texts(path: Path) -> dict[tuple[str, str], str]:
-    """The docstrings and comments of a notebook's answer cells, by cell id and catalog key."""
-    notebook = nbformat.read(path, as_version=4)
+def _answer_texts(path: Path) -> dict[tuple[str, int], str]:
+    """The docstrings, then the comments, of a notebook's answer cells, by cell id and place in the cell."""
     texts = {}
-    for cell in stub_texts.answer_cells(notebook):
-        single = copy.deepcopy(notebook)
-        single.cells = [cell]
-        texts |= {(cell.id, key): text for key, text in stub_texts.english_texts(single).items()}
+    for cell in stub_texts.answer_cells(nbformat.read(path, as_version=4)):
+        docstrings = [ast.get_docstring(node) for node in ast.walk(ast.parse(cell.source))
+                      if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and ast.get_docstring(node)]
+        comments = [token.string.lstrip("#").strip() for token in tokenize.generate_tokens(
+            io.StringIO(cell.source).readline) if token.type == tokenize.COMMENT]
+        texts |= {(cell.id, place): text for place, text in enumerate(docstrings + comments)}
     return texts
 
 
