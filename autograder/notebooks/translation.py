@@ -109,7 +109,7 @@ def main() -> int:
     for problem in problems:
         print(problem)
     if not problems:
-        print(f"every markdown cell, answer cell's docstrings and comments, and the grading rules are translated"
+        print(f"every markdown cell, the stubs' docstrings and comments, and the grading rules are translated"
               f" into {', '.join(TRANSLATIONS)}")
     return 1 if problems else 0
 
