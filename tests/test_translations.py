@@ -217,6 +217,20 @@ def test_no_stub_of_a_translated_notebook_speaks_english(language, assignment):
         assert not lost, f"{language}/{assignment} {where} lost {sorted(lost)}"
 
 
+def test_a_translated_docstring_reads_exactly_as_its_catalog_writes_it():
+    """Backslashes and quotes in a translation are escaped; the layout follows the English."""
+    source = ('def f(x):\n    """One line."""\n    # YOUR CODE HERE\n    return x\n\n\n'
+              'class A:\n    """Two.\n\n    Lines.\n    """\n')
+    catalog = {"f": {"markdown": ['把 "\\n" 和 """ 留在 "x"']}, "A": {"markdown": ["两行。", "", "第二行 \\"]},
+               "# YOUR CODE HERE": {"markdown": ["在这里写你的代码"]}}
+    translated = stub_texts.translated_source(source, catalog)
+    tree = ast.parse(translated)
+    assert ast.get_docstring(tree.body[0]) == catalog["f"]["markdown"][0]
+    assert ast.get_docstring(tree.body[1]) == "\n".join(catalog["A"]["markdown"])
+    assert "    # 在这里写你的代码\n    return x" in translated
+    assert translated.count("\n") == source.count("\n")
+
+
 def test_a_changed_docstring_or_a_new_comment_stops_the_translation():
     english = nbformat.read(student_notebook("04_multi_head_attention"), as_version=4)
     cell = next(cell for cell in english.cells if cell.get("id") == "answer-split_heads")

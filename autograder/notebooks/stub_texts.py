@@ -35,8 +35,6 @@ from autograder.paths import LOCALES_DIR
 from autograder.student.language import load_catalog
 
 QUOTES = '"""'
-# What a translated docstring may not hold: it is written between triple quotes, as the English is.
-FORBIDDEN = (QUOTES, "\\")
 
 
 def catalog_name(assignment_id: str) -> str:
@@ -95,19 +93,19 @@ def translation_problems(notebook: nbformat.NotebookNode, language: str, assignm
                                 master="the English student notebook (a master's stub)")
     if problems:
         return problems
-    for key, entry in load_catalog(language, name, LOCALES_DIR).items():
-        if any(forbidden in line for line in entry["markdown"] for forbidden in FORBIDDEN) or \
-                (key.startswith("#") and len(entry["markdown"]) != 1):
-            problems.append(f"{language}/{name}.json: {key!r} must be plain text without {QUOTES} or a backslash"
-                            " (a comment: one line)")
-    return problems
+    return [f"{language}/{name}.json: the comment {key!r} is translated in {len(entry['markdown'])} lines: give it one"
+            for key, entry in load_catalog(language, name, LOCALES_DIR).items()
+            if key.startswith("#") and len(entry["markdown"]) != 1]
 
 
 def _docstring_literal(lines: list[str], indent: str, english_literal: str) -> str:
     """The triple-quoted literal of a translated docstring, laid out as the English one is: one
-    line, or its closing quotes on a line of their own."""
+    line, or its closing quotes on a line of their own (a backslash, three quotes or a closing quote
+    of the translation escaped, so that the docstring reads exactly as translated)."""
+    lines = [line.replace("\\", "\\\\").replace(QUOTES, '\\""\\"') for line in lines]
     if len(lines) == 1 and "\n" not in english_literal:
-        return QUOTES + lines[0] + QUOTES
+        last = lines[0]
+        return QUOTES + (last[:-1] + '\\"' if last.endswith('"') else last) + QUOTES
     body = "\n".join(indent + line if line else "" for line in lines[1:])
     return QUOTES + lines[0] + "\n" + (body + "\n" if body else "") + indent + QUOTES
 
