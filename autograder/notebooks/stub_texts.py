@@ -79,7 +79,7 @@ def english_texts(notebook: nbformat.NotebookNode) -> dict[str, str]:
     texts: dict[str, str] = {}
     for cell in answer_cells(notebook):
         for name, literal in _documented(ast.parse(cell.source)):
-            texts[name] = inspect.cleandoc(literal.value)
+            texts[name] = inspect.cleandoc(str(literal.value))  # a str: _documented yields no other
         for token in _comments(cell.source):
             texts[comment_key(token.string)] = token.string.lstrip("#").strip()
     return texts
