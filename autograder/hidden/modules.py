@@ -232,47 +232,36 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
     return module
 
 
-def with_transposed_weights(student: Submission, reference: torch.nn.Module, class_name: str, *args, device: str,
-                            dtype: torch.dtype, **kwargs) -> RemoteObject | None:
-    """The student's ``class_name(*args, **kwargs)`` given the reference's weights, each one transposed
-    where the student's has its two dims swapped: what its forward pass computes beside that fault
-    (None unless swapped dims are its only parameter fault). A failure of the parameters then does
-    not hide the other faults of the same module (a scale left out, say): ``with_faults_behind``."""
+def with_reference_weights(student: Submission, reference: torch.nn.Module, class_name: str, *args, device: str,
+                           dtype: torch.dtype, **kwargs) -> RemoteObject | None:
+    """The student's ``class_name(*args, **kwargs)`` given the reference's weights where its only
+    parameter fault is how it keeps them: matrices with their two dims swapped (each given the
+    reference's transposed), or plain tensors of the reference's shapes kept by the module itself
+    (``torch.rand(..., requires_grad=True)``, not ``nn.Parameter``; each set in its place). What its
+    forward pass computes beside that fault; None for any other parameter fault. A failure of the
+    parameters then does not hide the other faults of the same module (a scale left out, say):
+    ``with_faults_behind``."""
     module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
                                                weights=reference_weights(reference))
     found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()}, reference)
     params = dict(reference.named_parameters())
-    if found.missing or found.extra or not found.wrong_shape or any(
-            name not in params or list(actual) != list(expected)[::-1] for name, (actual, expected) in
-            found.wrong_shape.items()):
-        return None
-    transposed = {name: params[name].detach().T.contiguous() for name in found.wrong_shape}
-    module.load_state_dict({**student_weights(found, reference), **transposed}, strict=False)
-    module.eval()
-    return module
-
-
-def with_plain_tensor_weights(student: Submission, reference: torch.nn.Module, class_name: str, *args, device: str,
-                              dtype: torch.dtype, **kwargs) -> RemoteObject | None:
-    """The student's ``class_name(*args, **kwargs)`` given the reference's weights, the ones it keeps
-    as plain tensors (``torch.rand(..., requires_grad=True)``, not ``nn.Parameter``) set in their
-    place: what its forward pass computes beside that fault (None unless plain tensors of the
-    reference's shapes, kept by the module itself, are its only parameter fault). As with
-    ``with_transposed_weights``, the failure of the parameters then does not hide the forward's faults."""
-    module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
-                                               weights=reference_weights(reference))
-    found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()}, reference)
-    nested = any("." in name for name in found.missing)  # a head's: set on the head, not here
-    if nested or _parameter_mistake(found, description) != "parameters_plain_tensors":
-        return None
-    params = dict(reference.named_parameters())
-    plain = {name: params[name].detach() for name in found.missing}
-    if any(not isinstance(kept := module.attr(name), torch.Tensor) or kept.shape != value.shape
-           for name, value in plain.items()):
-        return None
-    module.load_state_dict(student_weights(found, reference), strict=False)
-    for name, value in plain.items():
-        module.method("__setattr__", name, value)
+    swapped = not (found.missing or found.extra) and bool(found.wrong_shape) and all(
+        name in params and list(actual) == list(expected)[::-1] for name, (actual, expected) in
+        found.wrong_shape.items())
+    if swapped:
+        transposed = {name: params[name].detach().T.contiguous() for name in found.wrong_shape}
+        module.load_state_dict({**student_weights(found, reference), **transposed}, strict=False)
+    else:
+        nested = any("." in name for name in found.missing)  # a head's: set on the head, not here
+        if nested or _parameter_mistake(found, description) != "parameters_plain_tensors":
+            return None
+        plain = {name: params[name].detach() for name in found.missing}
+        if any(not isinstance(kept := module.attr(name), torch.Tensor) or kept.shape != value.shape
+               for name, value in plain.items()):
+            return None
+        module.load_state_dict(student_weights(found, reference), strict=False)
+        for name, value in plain.items():
+            module.method("__setattr__", name, value)
     module.eval()
     return module
 

@@ -22,8 +22,7 @@ from autograder.hidden.modules import (
     reference_module,
     reference_weights,
     with_faults_behind,
-    with_plain_tensor_weights,
-    with_transposed_weights,
+    with_reference_weights,
 )
 from autograder.hidden.parameters import parameter_map, student_weights
 from autograder.hidden.worth_fixing import note_what_is_worth_fixing
@@ -83,9 +82,7 @@ def _check_forward(student, reference, class_name, size, device, dtype, **kwargs
     except Failure as failure:
         # Matrices of swapped dims, or weights kept as plain tensors, do not hide the forward's own
         # faults: read it with the reference's weights put where the student's module keeps its own.
-        behind = (with_transposed_weights(student, ref, class_name, *size[2:], device=device, dtype=dtype, **kwargs)
-                  or with_plain_tensor_weights(student, ref, class_name, *size[2:], device=device, dtype=dtype,
-                                               **kwargs))
+        behind = with_reference_weights(student, ref, class_name, *size[2:], device=device, dtype=dtype, **kwargs)
         if behind is None:
             raise
         raise with_faults_behind(failure, lambda: check(behind)) from None
