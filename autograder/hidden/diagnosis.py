@@ -388,11 +388,6 @@ def softmax_of_right(dim: int = -1, mistake: str | None = "returned_weights_not_
 
 
 # -- attention computed with another scale ---------------------------------------------------------
-# A weight above this is a visible position's (a softmax gives exactly 0, or NaN, where it hides;
-# float32 reaches about 1e-38 before it underflows), and the log-weights of the visible positions
-# fit one divisor when they miss it by at most this share of their range (float32's rounding).
-VISIBLE_WEIGHT = 1e-30
-FIT_TOLERANCE = 1e-4
 def scores_divisor(attend: Callable[[float], torch.Tensor], right: float, right_text: str | Finding, sizes: Sizes,
                    mistakes_by_divisor: Callable[[float], str | None], *, separate: bool = False) -> Explainer:
     """The output is what the attention gives with its scores divided by another number than
@@ -411,6 +406,13 @@ def scores_divisor(attend: Callable[[float], torch.Tensor], right: float, right_
                            mistakes_by_divisor(divisor), separate)
 
     return explainer
+
+
+# A weight above this is a visible position's (a softmax gives exactly 0, or NaN, where it hides;
+# float32 reaches about 1e-38 before it underflows), and the log-weights of the visible positions
+# fit one divisor when they miss it by at most this share of their range (float32's rounding).
+VISIBLE_WEIGHT = 1e-30
+FIT_TOLERANCE = 1e-4
 
 
 def divisor_on_visible(scores: torch.Tensor, right: float, right_text: str | Finding, sizes: Sizes,
