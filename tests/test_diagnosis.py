@@ -95,6 +95,7 @@ def test_the_scale_is_read_on_the_positions_each_row_keeps_whatever_it_hides():
     assert _explained(explainer, weights(future, 1.0), expected)[0].mistake == "no_sqrt_scaling"
     assert _explained(explainer, weights(~future, 2.0), expected) == []
     assert _explained(explainer, weights(future, 2.0) / 3, expected) == []
+    assert _explained(explainer, weights(future, 1.0) / 2, expected) == []  # scaled after the softmax
     assert _explained(explainer, weights(future, 2.0, dim=-2), expected) == []
 
 

@@ -422,7 +422,7 @@ def divisor_on_visible(scores: torch.Tensor, right: float, right_text: str | Fin
     past, say), which ``scores_divisor`` cannot fit since it masks as the reference does. Along a
     row, the log-weights of its visible positions (neither 0 nor NaN) differ as the scores do,
     divided by the divisor, whatever the row hides; so the divisor is fitted on them alone, and
-    only where one divisor fits every row."""
+    only where one divisor fits every row whose kept weights sum to 1."""
     scores = scores.detach().cpu().double()
 
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
@@ -432,6 +432,9 @@ def divisor_on_visible(scores: torch.Tensor, right: float, right_text: str | Fin
         rows = visible.sum(-1, keepdim=True)
         if int((rows >= 2).sum()) < 2:
             return None
+        kept_sums = torch.where(visible, actual, 0.0).sum(-1)[rows.squeeze(-1) > 0]
+        if not torch.allclose(kept_sums, torch.ones_like(kept_sums), rtol=0, atol=1e-5):
+            return None  # not a softmax's weights (divided after it, say): no divisor of the scores to read
         logs = torch.where(visible, actual.clamp_min(VISIBLE_WEIGHT).log(), 0.0)
         centred_logs = torch.where(visible, logs - logs.sum(-1, keepdim=True) / rows.clamp_min(1), 0.0)
         centred_scores = torch.where(visible, scores - torch.where(visible, scores, 0.0).sum(-1, keepdim=True)

@@ -319,8 +319,12 @@ def test_copy_v2_weights_into_v1_worth_fixing(student, reference):
     """A copy that leaves sa_v1's matrices sharing memory with sa_v2's weights (``.data =``, or the
     book's own ``nn.Parameter(weight.T)``): sa_v2's weights are given other values in place after
     the copy, as an optimizer's step does, and each of sa_v1's matrices that changes with them is
-    noted. The exercise asks only that both modules compute the same, so it costs nothing."""
+    noted. The exercise asks only that both modules compute the same, so it costs nothing. A copy
+    that changed sa_v2's shapes (``.t_()``) has nothing to note here: its own test charges that."""
     _, layout, sa_v2, sa_v1, initial, _ = _copied(student, reference, SIZES[1], "cpu", torch.float64)
+    shapes = {name: shape for name, (shape, _) in sa_v2.describe()["parameters"].items()}
+    if any(shapes.get(name) != list(weight.shape) for name, weight in layout.items()):
+        return
     parameters = sa_v1.describe()["parameters"]
     copied = {name: torch.as_tensor(sa_v1.attr(name)).detach().clone() for name in initial if name in parameters}
     sa_v2.load_state_dict({name: weight + 1.0 for name, weight in layout.items()})
