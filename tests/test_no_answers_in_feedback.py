@@ -30,22 +30,29 @@ from autograder.findings.english import SENTENCES
 from autograder.paths import LOCALES_DIR, SOLUTIONS_DIR
 from autograder.student.language import TRANSLATIONS, load_catalog
 from autograder.student.mistakes import MISTAKES
+from autograder.student.selfcheck.catalog import MESSAGES as SELFCHECK_MESSAGES
 
 _ANSWER_REGION = re.compile(r"### BEGIN SOLUTION\n(.*?)^\s*### END SOLUTION", re.DOTALL | re.MULTILINE)
 _TOKEN = re.compile(
-    r"""(?P<string>'[^'\n]*'|"[^"\n]*")|\.\.\.|\*\*|//|==|<=|>=|!=|[A-Za-z_]\w*|\d+(?:\.\d+)?|[^\s\w]""")
+    r"""(?<![A-Za-z])(?:'[^'\n]*'|"[^"\n]*")|[^\x00-\x7f]+|\.\.\.|\*\*|//|==|<=|>=|!=|[A-Za-z_]\w*|\d+(?:\.\d+)?|[^\s\w]""")
 _NOT_COUNTED = {",", "(", ")", "[", "]", "=", "."}
-_MODULES = {"torch", "nn", "F", "math", "self"}
+_NOT_VARIABLES = {"torch", "nn", "F", "math", "self"}
 _MIN_OWN_TOKENS = 3
 _SLOT = "<name>"
+_ELIDED = "elided_argument"
+# The public check's hints, shown only when the student asks for a hint (and pays its price there),
+# may say more than the feedback that comes unasked.
+_ASKED_FOR = "hint."
 
-# The texts shown as feedback: the named mistakes, and the findings' sentences around them.
-CATALOGS = {"mistakes": (MISTAKES, None), "findings": (SENTENCES, LOCALES_DIR)}
+# The texts shown as feedback: the named mistakes, the public check's messages and the grader's findings.
+CATALOGS = {"mistakes": (MISTAKES, None), "selfcheck": (SELFCHECK_MESSAGES, None),
+            "findings": (SENTENCES, LOCALES_DIR)}
 
 
 def tokens(code: str) -> list[str]:
-    """Code or prose as code tokens; ``self.`` dropped (a text says ``mask`` for ``self.mask``) and
-    every string written with double quotes."""
+    """Code or prose as code tokens: a run of other scripts' letters is one token, which no code
+    matches; an apostrophe after a letter opens no string; ``self.`` is dropped (a text says
+    ``mask`` for ``self.mask``); every string is written with double quotes."""
     found = [match.group(0) for match in _TOKEN.finditer(code)]
     found = ['"' + token[1:-1] + '"' if token[0] in "'\"" and len(token) > 1 else token for token in found]
     without_self: list[str] = []
@@ -69,23 +76,32 @@ def _answer_regions() -> list[str]:
 def _variables(tree: ast.AST) -> set[str]:
     """The names a solution binds or receives: a text may call them anything."""
     names = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
-    return names - set(dir(builtins)) - _MODULES
+    return (names | {_ELIDED}) - set(dir(builtins)) - _NOT_VARIABLES
 
 
 def _expressions(tree: ast.AST) -> list[str]:
-    """Every operation, call, index and keyword argument of a solution, with each method chain
-    also from its method on (``view(...)`` as well as ``x.view(...)``)."""
+    """Every operation, call (also with its positional arguments elided), index, chain of two
+    attributes and size given by keyword of a solution, with each method chain also from its
+    method on (``view(...)`` as well as ``x.view(...)``)."""
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, (ast.BinOp, ast.Call, ast.Subscript, ast.Compare)) or _is_a_size(node):
+        if isinstance(node, ast.Call):
+            found.append(ast.unparse(_arguments_elided(node)))
+        if isinstance(node, (ast.BinOp, ast.Call, ast.Subscript, ast.Compare)) or _is_a_size(node) or (
+                isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute)):
             code = ast.unparse(node)
             found.append(code)
-            while (prefix := re.match(r"\w+\.(?=\w)", code)):
+            while (prefix := re.match(r"[A-Za-z_]\w*\.(?=[A-Za-z_])", code)):
                 code = code[prefix.end():]
                 found.append(code)
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 found.append(node.func.attr + code[len(ast.unparse(node.func)):])
     return found
+
+
+def _arguments_elided(call: ast.Call) -> ast.Call:
+    """``call`` with each positional argument a variable, as a text writes ``torch.cat(..., dim=-1)``."""
+    return ast.Call(func=call.func, args=[ast.Name(id=_ELIDED) for _ in call.args], keywords=call.keywords)
 
 
 def _is_a_size(node: ast.AST) -> bool:
@@ -111,9 +127,9 @@ def solution_patterns() -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
 def _own_tokens_matched(pattern: tuple[str, ...], original: tuple[str, ...], stretch: list[str]) -> int | None:
     """How many tokens of ``stretch`` are the solution's own, or None where it does not fit."""
     own = 0
-    for slot, solution_token, text_token in zip(pattern, original, stretch):
+    for slot, solution_token, text_token in zip(pattern, original, stretch, strict=True):
         if slot == _SLOT:
-            if not (re.fullmatch(r"[A-Za-z_]\w*|\.\.\.", text_token)):
+            if not re.fullmatch(r"[A-Za-z_]\w*|\.\.\.", text_token):
                 return None
         elif slot != text_token:
             return None
@@ -142,7 +158,7 @@ def _texts() -> list[tuple[str, str, str, str]]:
         for language in TRANSLATIONS:
             translated = load_catalog(language, catalog, locales) if locales else load_catalog(language, catalog)
             texts += [(catalog, language, key, text) for key, text in translated.items() if key in english]
-    return texts
+    return [text for text in texts if not text[2].startswith(_ASKED_FOR)]
 
 
 @pytest.mark.parametrize(
