@@ -37,8 +37,8 @@ MISTAKES: dict[str, str] = {
         " values."
     ),
     "dropout_whole_rows": (
-        "whole rows (or samples) were kept or dropped together: draw one random number per element,"
-        " torch.rand(x.shape, ...), so that each element is dropped on its own."
+        "whole rows (or samples) were kept or dropped together: draw one random number per element, a"
+        " tensor of random numbers with x's whole shape, so that each element is dropped on its own."
     ),
     "parameters_misnamed": (
         "the parameters are named differently from the notebook (names are case-sensitive): weights are"
