@@ -1,18 +1,20 @@
-"""No named mistake hands over the code of a reference solution.
+"""No feedback text hands over the code of a reference solution.
 
-The grader's feedback page and the public check show a mistake's text before the deadline, with
-unlimited resubmissions, so a text that holds a solution's expression (``inputs @ query``,
-``mask[:T, :T]``, ``torch.triu(..., diagonal=1)``) would give more than the paid hints do. This
-test reads the expressions from the solutions themselves (every answer region of every master
-notebook), not from a list of forbidden strings, and looks for each in every text, in every
-language.
+The grader's feedback page and the public check show a named mistake's text (and the check its
+own sentences) before the deadline, with unlimited resubmissions, so a text that held a
+solution's expression (``inputs @ query``, ``mask[:T, :T]``, ``torch.triu(..., diagonal=1)``)
+would give more than the hints the student asks for. This test reads the expressions from the
+solutions themselves (every answer region of every master notebook), not from a list of
+forbidden strings, and looks for each in every named mistake, public-check message and finding,
+in every language.
 
 An expression matches a stretch of text token for token, where a variable of the solution (a
-name it binds or receives, such as ``num_tokens``) may stand for any name or ``...`` in the text
-(a text writes ``T`` for ``num_tokens``); a match counts when at least three of its tokens that
-are not brackets or commas are the solution's own, so that ``(T, d) @ (d, T)`` or ``x @ W``
-(shapes and letters, no solution) pass while ``inputs @ query`` does not; a constant of the
-solution (``"-inf"``, ``1024``) counts twice, being as particular as a name and an operator.
+name it binds or receives, such as ``num_tokens``) or an elided argument may stand for any name
+or ``...`` in the text (a text writes ``T`` for ``num_tokens``); a match counts when at least
+three of its tokens, brackets, commas, dots and ``=`` aside, are the solution's own, so that
+``(T, d) @ (d, T)`` or ``x @ W`` (shapes and letters) pass while ``inputs @ query`` does not; a
+constant of the solution (``"-inf"``, ``1024``) counts twice, being as particular as a name and
+an operator.
 """
 
 from __future__ import annotations
