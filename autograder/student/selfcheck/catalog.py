@@ -130,7 +130,7 @@ MESSAGES: dict[str, str] = {
     "found.dropout_in_place": "The dropout works in place on the softmax's output, which backward needs.",
     "found.gpt2_qkv_bias": "The query, key and value projections have biases, which this exercise leaves out.",
     "found.gpt2_dropout": "The exercise asks for GPT-2 small's attention without dropout.",
-    "found.gpt2_head_count": "GPT-2 small has 12 heads of 64 features.",
+    "found.gpt2_head_count": "The number of heads, or the size of each, differs from GPT-2 small's.",
     "found.mean_over_all_dims": "The mean was taken over every dimension at once, tokens and features together.",
     "found.dropout_fixed_seed": ("Without a generator the mask is the same at every call: the function fixes the random"
                                  " numbers itself (a seed set inside it)."),
