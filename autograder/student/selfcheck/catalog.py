@@ -41,6 +41,7 @@ MESSAGES: dict[str, str] = {
     "hint_tiers": 'hint("{stage}", {tier}): the hints come in three tiers, 1, 2 and 3.',
     # What a demo cell says when it cannot run yet, or a wrong answer broke it (``waiting_demos``).
     "needs.finish_first": "⏭ Finish `{stage}` first: this demo runs once it works.",
+    "needs.waiting": "⏭ waiting for `{stage}`",
     "needs.undefined": "⏭ This demo uses `{stage}`, which is not defined yet: run the cell that defines it first.",
     "needs.name": "⏭ This demo needs `{name}`, which a demo above makes: finish the stages above first.",
     "needs.stopped": ('⚠ This demo stopped at {reason}. It runs your `{stage}` (or a stage it uses):'
