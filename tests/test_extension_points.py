@@ -38,8 +38,8 @@ EDITED = {"autograder/student/curriculum.py", "autograder/course/rubric.toml",  
           "autograder/student/language.py", "autograder/student/pyproject.toml"}  # a language
 ADDED_FOR_THE_NOTEBOOK = {f"solutions/{NOTEBOOK}/{NOTEBOOK}.ipynb", f"autograder/hidden_tests/test_{NOTEBOOK}.py",
                           "autograder/student/selfcheck/assignment_05.py",
-                          *(f"autograder/locales/{language}/{NOTEBOOK}{kind}.json" for language in ("zh", "pt", LANGUAGE)
-                            for kind in ("", ".stubs"))}
+                          *(f"autograder/locales/{language}/{NOTEBOOK}{kind}.json"
+                            for language in ("zh", "pt", LANGUAGE) for kind in ("", ".stubs"))}
 ADDED_FOR_THE_LANGUAGE = {f"autograder/student/{LANGUAGE}.py"}
 LANGUAGE_FOLDERS = (f"autograder/locales/{LANGUAGE}/", f"autograder/student/locales/{LANGUAGE}/")  # its catalogs
 
