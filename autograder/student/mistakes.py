@@ -93,7 +93,7 @@ MISTAKES: dict[str, str] = {
     "wrapper_heads_not_d_out": (
         "in MultiHeadAttentionWrapper every head has d_out output features, whatever num_heads is:"
         " build each head with the wrapper's own arguments, d_out unchanged; the wrapper's output then"
-        " has num_heads * d_out características."
+        " has num_heads * d_out features."
     ),
     "wrapper_own_layers": (
         "MultiHeadAttentionWrapper only runs its heads and concatenates their outputs along the last"
