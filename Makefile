@@ -71,9 +71,10 @@ SERVICE_OPTION := $(if $(SERVICE_URL),--service '$(SERVICE_URL)')
 # make release ANSWERS=1: also each notebook's answers, for students once it is closed (docs/instructors/handing-out.md).
 ANSWERS_OPTION := $(if $(filter-out 0,$(ANSWERS)),--answers)
 
-# The public checks' known outputs first: the student package (and so its wheel) carries them.
+# The public checks' known outputs and the demo cells' hashes first: the student package (and so its wheel) carries them.
 assignments: setup
 	$(BIN)/python -m autograder.notebooks.known_outputs
+	$(BIN)/python -m autograder.notebooks.kit_demos
 	$(MAKE) student-package
 	$(BIN)/python -m autograder.notebooks.building
 	$(BIN)/python -m autograder.notebooks.example_class

@@ -225,10 +225,13 @@ FIGURES_SKIPPED = {"04_sdpa_bool_mask-MultiHeadAttention", "04_flash_attention-M
                    "04_unflatten_and_is_causal-MultiHeadAttention", "multi_head_residual_dropout_only"}
 # An answer that fuses the projections in one layer passes (with a note that code reaching the
 # weights by the notebook's names will not find them): notebook 2's one-way experiment is such code,
-# as it ties W_key to W_query, and stops there in one line.
+# as it ties W_key to W_query, and stops there in one line. So does one whose attention dropout has
+# another name (its note says the demos read the weights where `dropout` receives them).
 STOPS_WHERE_THE_NAMES_ARE_NEEDED = {
     "02_fused_qkv-SelfAttention_v2": ["learned-training stopped at AttributeError: 'SelfAttention_v2' object has no"
-                                      " attribute 'W_query'"]}
+                                      " attribute 'W_query'"],
+    **{name: ["learned-training stopped at AttributeError: 'CausalAttention' object has no attribute 'dropout'"]
+       for name in ("03_mask_in_forward-CausalAttention", "03_visible_mask-CausalAttention")}}
 SKIPPED = "These figures read the attention weights where your module passes them through its dropout layer"
 STAGES = sorted({variant.stage for variant in VARIANTS})
 

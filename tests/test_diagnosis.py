@@ -95,6 +95,7 @@ def test_the_scale_is_read_on_the_positions_each_row_keeps_whatever_it_hides():
     assert _explained(explainer, weights(future, 1.0), expected)[0].mistake == "no_sqrt_scaling"
     assert _explained(explainer, weights(~future, 2.0), expected) == []
     assert _explained(explainer, weights(future, 2.0) / 3, expected) == []
+    assert _explained(explainer, weights(future, 1.0) / 2, expected) == []  # scaled after the softmax
     assert _explained(explainer, weights(future, 2.0, dim=-2), expected) == []
 
 
@@ -138,6 +139,18 @@ def test_right_values_in_another_order_or_shape():
     assert _explained(diagnosis.right_values_elsewhere, viewed, x)[0].evidence.key == "evidence.permuted_then_viewed"
     [flat] = _explained(diagnosis.right_values_elsewhere, x.reshape(2, -1), x)
     assert flat.mistake == "right_values_wrong_shape"
+
+
+def test_a_symmetric_result_in_another_shape_is_told_as_the_shape_not_as_a_transpose():
+    """Scores of ``inputs @ inputs.T`` kept in a batch of one (``bmm`` after ``unsqueeze(0)``): the
+    values are the reference's, rounded otherwise, and equal their own transpose too; the shape is
+    the fault, not an order of axes."""
+    inputs = _x(5, 12)
+    expected = inputs @ inputs.T
+    batched = inputs.unsqueeze(0)
+    actual = torch.bmm(batched, batched.transpose(1, 2))
+    [found] = _explained(diagnosis.right_values_elsewhere, actual, expected)
+    assert found.mistake == "right_values_wrong_shape"
 
 
 def test_slices_scaled_by_their_own_factors_quote_them():

@@ -31,13 +31,15 @@ NOTEBOOK = "05_extra_attention"
 STAGE = "extra_scores"
 LANGUAGE = "eo"  # a stand-in language: its catalogs are copies of the Portuguese ones
 INTRO = "# Assignment 5 · Extra attention"
+STUB_COMMENT = "YOUR CODE HERE"  # nbgrader's comment, the one text of the stage's stub
 
 # What each recipe edits, and what it adds; nothing else may change (the build's output aside).
 EDITED = {"autograder/student/curriculum.py", "autograder/course/rubric.toml",  # a notebook
           "autograder/student/language.py", "autograder/student/pyproject.toml"}  # a language
 ADDED_FOR_THE_NOTEBOOK = {f"solutions/{NOTEBOOK}/{NOTEBOOK}.ipynb", f"autograder/hidden_tests/test_{NOTEBOOK}.py",
                           "autograder/student/selfcheck/assignment_05.py",
-                          *(f"autograder/locales/{language}/{NOTEBOOK}.json" for language in ("zh", "pt", LANGUAGE))}
+                          *(f"autograder/locales/{language}/{NOTEBOOK}{kind}.json"
+                            for language in ("zh", "pt", LANGUAGE) for kind in ("", ".stubs"))}
 ADDED_FOR_THE_LANGUAGE = {f"autograder/student/{LANGUAGE}.py"}
 LANGUAGE_FOLDERS = (f"autograder/locales/{LANGUAGE}/", f"autograder/student/locales/{LANGUAGE}/")  # its catalogs
 
@@ -114,6 +116,8 @@ def _add_notebook(kit: Path) -> None:
         path = kit / "autograder/locales" / language / f"{NOTEBOOK}.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(catalog, ensure_ascii=False), encoding="utf-8")
+        stubs = {f"# {STUB_COMMENT}": {"en_hash": english_hash(STUB_COMMENT), "markdown": [f"{language}: here"]}}
+        path.with_suffix(".stubs.json").write_text(json.dumps(stubs, ensure_ascii=False), encoding="utf-8")
 
 
 def _add_language(kit: Path) -> None:

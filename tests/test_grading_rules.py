@@ -12,11 +12,11 @@ import re
 import nbformat
 import pytest
 
-from autograder.notebooks import grading_rules, release
+from autograder.notebooks import grading_rules, release, stub_texts
 from autograder.notebooks.translation import TranslationError, english_hash
-from autograder.paths import ASSIGNMENTS_DIR, KIT_ROOT, solution_notebook
+from autograder.paths import ASSIGNMENTS_DIR, KIT_ROOT, LOCALES_DIR, solution_notebook
 from autograder.student.curriculum import ASSIGNMENTS
-from autograder.student.language import DEFAULT_LANGUAGE, LANGUAGES, TRANSLATIONS
+from autograder.student.language import DEFAULT_LANGUAGE, LANGUAGES, TRANSLATIONS, load_catalog
 
 BUNDLES = [(language, assignment) for language in LANGUAGES for assignment in ASSIGNMENTS]
 MAX_WORDS = 80
@@ -113,7 +113,16 @@ def test_every_section_of_the_rules_is_translated(language):
     translated = grading_rules.rules_markdown(language)
     assert translated.count("\n## ") == len(grading_rules.english_sections()) - 1
     english_code = re.findall(r"`[^`]+`", grading_rules.rules_markdown(DEFAULT_LANGUAGE))
-    assert sorted(re.findall(r"`[^`]+`", translated)) == sorted(english_code)
+    shown = [_as_the_notebooks_show(span, language) for span in english_code]
+    assert sorted(re.findall(r"`[^`]+`", translated)) == sorted(shown)
+
+
+def _as_the_notebooks_show(span: str, language: str) -> str:
+    """A code span of the English rules as the ``language`` notebooks show it: the stubs' comment
+    (nbgrader's ``# YOUR CODE HERE``) is translated with the answer cells (``stub_texts``)."""
+    stubs = load_catalog(language, stub_texts.catalog_name(ASSIGNMENTS[0]), LOCALES_DIR)
+    entry = stubs.get(span.strip("`")) if span.startswith("`#") else None
+    return f"`# {entry['markdown'][0]}`" if entry else span
 
 
 def test_a_changed_or_new_english_section_stops_the_translation(monkeypatch, tmp_path):

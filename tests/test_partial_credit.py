@@ -95,7 +95,8 @@ def test_an_unpinned_failure_loses_its_whole_test_and_withholds_the_behaviour_ch
     (TestStatus.FAILED, values_differ("future_leak")),  # a probe's finding: not mapped
     (TestStatus.FAILED, values_differ(None, finding("evidence.all_zeros"))),  # zeros: nothing computed
     (TestStatus.FAILED, values_differ("softmax_wrong_dim", finding("evidence.sums_along", dim=-2, expected_dim=-1))),
-    (TestStatus.FAILED, values_differ("scaled_by_wrong_size", finding("evidence.changed_in_place", argument="x"))),
+    (TestStatus.FAILED, values_differ("scaled_by_wrong_size").with_faults(
+        finding("modified_input_too", "input_modified_in_place", what="forward(x)", argument="x"))),
     (TestStatus.FAILED, values_differ("heads_summed")),  # a fault of the wrapper, not of this stage
 ], ids=["raised", "probe", "zeros", "only_sums_along", "second_fault", "other_stage"])
 def test_a_failure_not_pinned_to_a_behaviour_of_its_stage_loses_the_whole_test(failure):

@@ -996,7 +996,7 @@ def test_chinese_findings_leave_no_space_between_characters_where_words_fill_a_t
     with catalog.speaking("zh"):
         messages = catalog.texts("zh")
         phrases = [catalog.text(key, value=2, values="[0.5, 0.5]", sums="1", count=2, kind="list", a="d_out",
-                                b="num_heads", index="(0, 1)")
+                                b="num_heads", index="(0, 1)", heads=2, d_out=2)
                    for key in messages if key.startswith("is.")]
         templates = [key for key, template in messages.items() if "{expected}" in template or "{got}" in template]
         assert phrases

@@ -12,11 +12,13 @@ import ast
 import asyncio
 import copy
 import importlib
+import io
 import json
 import os
 import re
 import shutil
 import string
+import tokenize
 from collections import Counter
 from pathlib import Path
 
@@ -39,7 +41,7 @@ from autograder.hidden.failures import describe_failure
 from autograder.hidden_tests import test_03_causal_attention as causal_tests
 from autograder.hidden_tests import test_04_multi_head_attention as multi_head_tests
 from autograder.notebooks import building as build_assignments
-from autograder.notebooks import demo_words, self_checks_cell
+from autograder.notebooks import demo_words, self_checks_cell, stub_texts
 from autograder.notebooks.translation import TranslationError, english_hash, translated_notebook, translation_problems
 from autograder.notebooks.variants import filled, load_solution, with_answer, with_replacement, write_submission
 from autograder.paths import ASSIGNMENTS_DIR, KIT_ROOT, LOCALES_DIR, solution_notebook, student_notebook
@@ -120,10 +122,13 @@ def test_translated_notebook_has_the_english_code_cells_and_ids(language, assign
         if ours["cell_type"] == "code" and ours["id"] == self_checks_cell.CELL_ID:  # written in each language
             assert _source(theirs) == self_checks_cell.self_checks_source(language)
         elif ours["cell_type"] == "code" and ours["metadata"].get("nbgrader", {}).get("solution"):
-            # an answer cell: the same code, but for the words of its stub (and nbgrader's checksum)
+            # an answer cell: the same code, but for the words of its stub, its docstrings and comments
+            # (stub_texts), and nbgrader's checksum
             stage = ours["metadata"]["nbgrader"]["grade_id"]
-            assert _source(theirs) == _source(ours).replace(self_checks_cell.stub("en", stage),
-                                                            self_checks_cell.stub(language, stage))
+            stubs = i18n.load_catalog(language, stub_texts.catalog_name(assignment), LOCALES_DIR)
+            assert _source(theirs) == stub_texts.translated_source(_source(ours), stubs).replace(
+                self_checks_cell.stub("en", stage), self_checks_cell.stub(language, stage))
+            assert _code_without_words(_source(theirs)) == _code_without_words(_source(ours)), ours["id"]
             assert self_checks_cell.stub(language, stage) in _source(theirs)
             assert {**theirs["metadata"]["nbgrader"], "checksum": None} == {**ours["metadata"]["nbgrader"],
                                                                             "checksum": None}
@@ -141,6 +146,103 @@ def test_translated_notebook_has_the_english_code_cells_and_ids(language, assign
     assert translated["metadata"] == {**english["metadata"], "attention_kit": {"language": language}}
     assert notebook_language(translated) == language
     assert notebook_language(english) == "en"
+
+
+def _code_without_words(source: str) -> str:
+    """What Python runs of an answer cell: its syntax tree, without docstrings and the stub's message."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr) and \
+                isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+            body[0].value.value = ""
+        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and \
+                getattr(node.exc.func, "id", None) == "NotImplementedError":
+            node.exc.args = []
+    return ast.dump(tree)
+
+
+def _answer_texts(path: Path) -> dict[tuple[str, int], str]:
+    """The docstrings, then the comments, of a notebook's answer cells, by cell id and place in the cell."""
+    texts = {}
+    for cell in stub_texts.answer_cells(nbformat.read(path, as_version=4)):
+        docstrings = [ast.get_docstring(node) for node in ast.walk(ast.parse(cell.source))
+                      if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and ast.get_docstring(node)]
+        comments = [token.string.lstrip("#").strip() for token in tokenize.generate_tokens(
+            io.StringIO(cell.source).readline) if token.type == tokenize.COMMENT]
+        texts |= {(cell.id, place): text for place, text in enumerate(docstrings + comments)}
+    return texts
+
+
+# Words of English prose that neither language writes (pt's "e", "de", "com" and zh's characters are
+# no such words); a translated docstring or comment holding one, outside its code, is left in English.
+_ENGLISH_WORDS = re.compile(r"\b(the|of|with|and|every|each|when|returns?|that|which|is|are|from|into|its|"
+                            r"your|code|here)\b", re.IGNORECASE)
+# What a translation keeps as it is: inline code, calls, indexing and shapes (a parenthesis of
+# names, numbers and operators, not an aside such as "(such as 1000)"), dotted or snake_case
+# names, CamelCase classes, and the parameter names that start a line ("inputs:").
+_BRACKETED = re.compile(r"`[^`]+`|[\w.]*\((?:[^()]|\([^()]*\))*\)|[\w.]*\[[^\]]*\]")
+_ASIDE = re.compile(r"\b[A-Za-z]{2,}\s+\w|\d\s+[A-Za-z]{2,}")
+_NAMES = re.compile(r"\b[A-Za-z]\w*(?:[._]\w+)+\b|\b[A-Z][a-z]+[A-Z]\w*\b|^[a-z_]\w*(?=:)", re.MULTILINE)
+
+
+def _kept_as_is(text: str) -> Counter:
+    """The code, shapes and math of a docstring, which every translation keeps."""
+    bracketed = [span for span in _BRACKETED.findall(text) if span.startswith("`") or not _ASIDE.search(span)]
+    return Counter(bracketed + _NAMES.findall(text))
+
+
+@pytest.mark.parametrize(("language", "assignment"), NOTEBOOKS)
+def test_every_stub_docstring_and_comment_is_translated_from_the_english_students_read(language, assignment):
+    """The catalog translates the English student notebook's answer cells as they are today: a
+    changed docstring (its hash) or a new comment fails here, and stops `make assignments`."""
+    english = nbformat.read(student_notebook(assignment), as_version=4)
+    assert stub_texts.translation_problems(english, language, assignment) == []
+
+
+@pytest.mark.parametrize(("language", "assignment"), NOTEBOOKS)
+def test_no_stub_of_a_translated_notebook_speaks_english(language, assignment):
+    """Every docstring and comment of a translated notebook's answer cells reads in its language,
+    and keeps the identifiers, shapes and formulas of the English."""
+    english = _answer_texts(student_notebook(assignment))
+    translated = _answer_texts(translated_path(language, assignment))
+    assert set(translated) == set(english)
+    for where, text in translated.items():
+        prose = _NAMES.sub("", _BRACKETED.sub("", text))
+        assert text != english[where], (language, where)
+        assert not _ENGLISH_WORDS.search(prose), (language, where, text)
+        if language == "zh":
+            assert re.search(r"[\u4e00-\u9fff]", prose), (where, text)
+        lost = _kept_as_is(english[where]) - _kept_as_is(text)
+        assert not lost, f"{language}/{assignment} {where} lost {sorted(lost)}"
+
+
+def test_a_translated_docstring_reads_exactly_as_its_catalog_writes_it():
+    """Backslashes and quotes in a translation are escaped; the layout follows the English."""
+    source = ('def f(x):\n    """One line."""\n    # YOUR CODE HERE\n    return x\n\n\n'
+              'class A:\n    """Two.\n\n    Lines.\n    """\n')
+    catalog = {"f": {"markdown": ['把 "\\n" 和 """ 留在 "x"']}, "A": {"markdown": ["两行。", "", "第二行 \\"]},
+               "# YOUR CODE HERE": {"markdown": ["在这里写你的代码"]}}
+    translated = stub_texts.translated_source(source, catalog)
+    tree = ast.parse(translated)
+    assert ast.get_docstring(tree.body[0]) == catalog["f"]["markdown"][0]
+    assert ast.get_docstring(tree.body[1]) == "\n".join(catalog["A"]["markdown"])
+    assert "    # 在这里写你的代码\n    return x" in translated
+    assert translated.count("\n") == source.count("\n")
+
+
+def test_a_changed_docstring_or_a_new_comment_stops_the_translation():
+    english = nbformat.read(student_notebook("04_multi_head_attention"), as_version=4)
+    cell = next(cell for cell in english.cells if cell.get("id") == "answer-split_heads")
+    cell.source = cell.source.replace("a view of x", "a view of x, never a copy").replace(
+        "# YOUR CODE HERE", "# YOUR CODE HERE\n    # (a view: no copy)")
+    problems = stub_texts.translation_problems(english, "pt", "04_multi_head_attention")
+    assert len(problems) == 2
+    assert "pt/04_multi_head_attention.stubs.json: answer-cell text 'split_heads' changed" in problems[0]
+    assert english_hash(stub_texts.english_texts(english)["split_heads"]) in problems[0]
+    assert "answer-cell text '# (a view: no copy)' has no translation" in problems[1]
+    with pytest.raises(TranslationError, match="split_heads"):
+        stub_texts.with_stub_texts(english, "pt", "04_multi_head_attention")
 
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.DOTALL)
@@ -412,7 +514,8 @@ SAMPLES = {
     "actual_shape": "(2, 3)", "expected_shape": "(3, 2)", "index": "(0, 1, 2)", "queries_shape": "(2, 5, 3)",
     "keys_shape": "(2, 6, 3)", "actual_dtype": "torch.float64", "expected_dtype": "torch.float32",
     "actual_device": "cpu", "expected_device": "meta", "count": 17, "total": 40, "position": 2, "heads": 3,
-    "expected_heads": 2, "features": 10, "tokens": 1024, "value": "-0.5", "difference": "0.12", "p": "0.75",
+    "got": 6, "cap": 80, "expected_heads": 2, "features": 10, "tokens": 1024, "value": "-0.5", "difference": "0.12",
+    "p": "0.75",
     "fraction": "12.0%", "expected_fraction": "75%", "parameters": "2,360,064",
     "expected_parameters": "2,359,296", "kinds": "['CausalAttention', 'Linear']", "stage": "softmax_naive",
     "dtype": "torch.bool", "limit": "10", "budget": "60", "cell": 7, "line": 3, "reason": "invalid syntax",

@@ -1,8 +1,11 @@
-"""Demo cells wait for their stage by themselves (``autograder.student.waiting_demos``), in a real
-IPython shell and in a real kernel running a notebook top to bottom.
+"""The kit's demo cells wait for their stage by themselves (``autograder.student.waiting_demos``), and
+every other cell runs as plain Python, in a real IPython shell and in a real kernel running a
+notebook top to bottom.
 
 The shell is IPython's own ``InteractiveShell``, which every Jupyter kernel (Jupyter, JupyterLab,
-Colab, VS Code) runs cells through: a cell is run as a student runs it, with ``run_cell``.
+Colab, VS Code) runs cells through: a cell is run as a student runs it, with ``run_cell``. The kit
+knows its demos by their code (``autograder.student.kit_demos``): the tests of how a demo waits name
+their own demos, those of which cells are demos run the demo cells of a built notebook.
 """
 
 from __future__ import annotations
@@ -10,100 +13,126 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import nbformat
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from kit_notebooks import errors, execute_notebooks, printed_text
 
+from autograder.notebooks import kit_demos
 from autograder.notebooks.variants import filled
 from autograder.paths import ASSIGNMENTS_DIR, KIT_ROOT, solution_notebook, student_notebook
 from autograder.student import language as languages
-from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
+from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT
+from autograder.student.kit_demos import DEMOS_FILE
 from autograder.student.selfcheck.catalog import MESSAGES
 from autograder.student.waiting_demos import WaitingDemos, unwritten_stages, wait_for_stages
 
 STUB = 'raise NotImplementedError("{stage}: replace this line with your code")'
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def _said(language: str, key: str, **fields: str) -> str:
     return languages.messages(language, "selfcheck", MESSAGES)[key].format(**fields)
 
 
-@pytest.fixture
-def shell():
-    """A fresh IPython shell with the demos waiting (in Chinese, to see the language followed)."""
+def _fresh_shell() -> InteractiveShell:
     InteractiveShell.clear_instance()
-    ipython = InteractiveShell.instance()
-    wait_for_stages("zh")
+    return InteractiveShell.instance()
+
+
+@pytest.fixture
+def demos() -> set[str]:
+    """The code of the cells a test runs as demos."""
+    return set()
+
+
+@pytest.fixture
+def shell(demos):
+    """A fresh IPython shell whose demos wait (in Chinese, to see the language followed): those of
+    the test, so that a test of how a demo waits writes the stages it waits for."""
+    ipython = _fresh_shell()
+    wait_for_stages("zh", is_demo=demos.__contains__)
     yield ipython
     ipython.ast_transformers.clear()
     InteractiveShell.clear_instance()
 
 
 def _run(shell, code: str, capsys) -> tuple[bool, str]:
-    """Run a cell as a student does: whether it succeeded, and what it printed."""
+    """Run a cell as a student does: whether it succeeded, and what it printed (a traceback too)."""
     result = shell.run_cell(code, store_history=True)
-    return result.success, capsys.readouterr().out
+    return result.success, ANSI.sub("", capsys.readouterr().out)
 
 
-def test_a_demo_of_an_unwritten_stage_is_skipped_and_says_so_once(shell, capsys):
+def _demo(shell, demos: set[str], code: str, capsys) -> tuple[bool, str]:
+    """Run ``code`` as one of the demos."""
+    demos.add(code)
+    return _run(shell, code, capsys)
+
+
+def test_a_demo_of_an_unwritten_stage_is_skipped_and_says_so_in_one_line_each_time(shell, demos, capsys):
     _run(shell, "def attention_scores(inputs):\n    " + STUB.format(stage="attention_scores"), capsys)
-    success, printed = _run(shell, "scores = attention_scores([1, 2])\nprint('ran')", capsys)
+    success, printed = _demo(shell, demos, "scores = attention_scores([1, 2])\nprint('ran')", capsys)
     assert success
     assert printed == _said("zh", "needs.finish_first", stage="attention_scores") + "\n"
-    assert _run(shell, "print('again', attention_scores([3]))", capsys) == (True, "")  # said once
-    # A cell that reads what the skipped one would have made waits with it, silently.
-    assert _run(shell, "print(scores)", capsys) == (True, "")
-    # Its cell run again (a new stub): the next demo says it again.
+    waiting = _said("zh", "needs.waiting", stage="attention_scores") + "\n"
+    assert _demo(shell, demos, "print('again', attention_scores([3]))", capsys) == (True, waiting)
+    assert _demo(shell, demos, "print('and again', attention_scores([3]))", capsys) == (True, waiting)
+    # A demo that reads what the skipped one would have made waits with it.
+    assert _demo(shell, demos, "print(scores)", capsys) == (True, waiting)
+    # Its cell run again (a new stub): the next demo says to write it again.
     _run(shell, "def attention_scores(inputs):\n    " + STUB.format(stage="attention_scores"), capsys)
-    assert _run(shell, "print(attention_scores([3]))", capsys)[1].startswith("⏭")
+    assert _demo(shell, demos, "print(attention_scores([3]))", capsys)[1] == _said(
+        "zh", "needs.finish_first", stage="attention_scores") + "\n"
 
 
-def test_once_written_the_demo_runs_as_written_and_shows_its_last_value(shell, capsys):
+def test_once_written_the_demo_runs_as_written_and_shows_its_last_value(shell, demos, capsys):
     _run(shell, "def attention_scores(inputs):\n    " + STUB.format(stage="attention_scores"), capsys)
-    _run(shell, "scores = attention_scores([1, 2])", capsys)
+    _demo(shell, demos, "scores = attention_scores([1, 2])", capsys)
     _run(shell, "def attention_scores(inputs):\n    return [2 * x for x in inputs]", capsys)
-    assert _run(shell, "scores = attention_scores([1, 2])\nprint('ran', scores)", capsys) == (True, "ran [2, 4]\n")
-    success, printed = _run(shell, "attention_scores([5])", capsys)
+    assert _demo(shell, demos, "scores = attention_scores([1, 2])\nprint('ran', scores)", capsys) == (
+        True, "ran [2, 4]\n")
+    success, printed = _demo(shell, demos, "attention_scores([5])", capsys)
     assert success
     assert "[10]" in printed
     assert shell.user_ns["_"] == [10]  # displayed as IPython displays a cell's value
 
 
-def test_a_demo_of_two_unwritten_stages_names_the_one_not_named_yet(shell, capsys):
+def test_a_demo_of_two_unwritten_stages_names_the_one_not_named_yet(shell, demos, capsys):
     for stage in ("softmax_naive", "softmax_stable"):
         _run(shell, f"def {stage}(x, dim=-1):\n    " + STUB.format(stage=stage), capsys)
-    assert _run(shell, "print(softmax_naive(1))", capsys)[1] == _said("zh", "needs.finish_first",
-                                                                      stage="softmax_naive") + "\n"
-    assert _run(shell, "print(softmax_stable(1), softmax_naive(1))", capsys)[1] == _said(
+    assert _demo(shell, demos, "print(softmax_naive(1))", capsys)[1] == _said(
+        "zh", "needs.finish_first", stage="softmax_naive") + "\n"
+    assert _demo(shell, demos, "print(softmax_stable(1), softmax_naive(1))", capsys)[1] == _said(
         "zh", "needs.finish_first", stage="softmax_stable") + "\n"
-    assert _run(shell, "print(softmax_naive(softmax_stable(1)))", capsys) == (True, "")
+    assert _demo(shell, demos, "print(softmax_naive(softmax_stable(1)))", capsys) == (
+        True, _said("zh", "needs.waiting", stage="softmax_naive") + "\n")
 
 
-def test_a_stage_that_calls_an_unwritten_stage_waits_for_that_one(shell, capsys):
+def test_a_stage_that_calls_an_unwritten_stage_waits_for_that_one(shell, demos, capsys):
     _run(shell, "def softmax_stable(x, dim=-1):\n    " + STUB.format(stage="softmax_stable"), capsys)
     _run(shell, "def simple_self_attention(inputs):\n    return softmax_stable(inputs)", capsys)
     assert unwritten_stages(["simple_self_attention"], shell.user_ns) == ["softmax_stable"]
-    assert _run(shell, "print(simple_self_attention(1))", capsys) == (
+    assert _demo(shell, demos, "print(simple_self_attention(1))", capsys) == (
         True, _said("zh", "needs.finish_first", stage="softmax_stable") + "\n")
 
 
-def test_a_class_stage_with_a_stub_in_one_method_is_unwritten(shell, capsys):
+def test_a_class_stage_with_a_stub_in_one_method_is_unwritten(shell, demos, capsys):
     _run(shell, "class CausalAttention:\n    def __init__(self):\n        self.ready = True\n\n"
                 "    def forward(self, x):\n        " + STUB.format(stage="CausalAttention"), capsys)
     assert unwritten_stages(["CausalAttention"], shell.user_ns) == ["CausalAttention"]
-    assert _run(shell, "ca = CausalAttention()\nprint(ca.ready)", capsys)[1].startswith("⏭")
+    assert _demo(shell, demos, "ca = CausalAttention()\nprint(ca.ready)", capsys)[1].startswith("⏭")
 
 
-def test_an_undefined_stage_asks_for_its_cell(shell, capsys):
-    assert _run(shell, "print(masked_softmax(1, 2))", capsys) == (
+def test_an_undefined_stage_asks_for_its_cell(shell, demos, capsys):
+    assert _demo(shell, demos, "print(masked_softmax(1, 2))", capsys) == (
         True, _said("zh", "needs.undefined", stage="masked_softmax") + "\n")
 
 
-def test_a_wrong_answer_stops_its_demo_in_one_line_and_run_all_goes_on(shell, capsys):
+def test_a_wrong_answer_stops_its_demo_in_one_line_and_run_all_goes_on(shell, demos, capsys):
     _run(shell, "def causal_mask(T):\n    return [1] * T", capsys)
-    success, printed = _run(shell, "print(causal_mask(3) + 'x')", capsys)
+    success, printed = _demo(shell, demos, "print(causal_mask(3) + 'x')", capsys)
     assert success  # a kernel reports no error, so "Run All" goes on
     assert printed.startswith("⚠")
     assert "TypeError" in printed
@@ -111,16 +140,42 @@ def test_a_wrong_answer_stops_its_demo_in_one_line_and_run_all_goes_on(shell, ca
     assert "Traceback" not in printed
 
 
-def test_an_answer_cell_and_a_cell_without_stages_run_as_written(shell, capsys):
+def test_a_cell_of_the_student_runs_as_plain_python_with_its_output_and_traceback(shell, demos, capsys):
+    _run(shell, "def attention_scores(inputs):\n    " + STUB.format(stage="attention_scores"), capsys)
+    _demo(shell, demos, "print(attention_scores([1]))", capsys)  # the stage named once already
+    success, printed = _run(shell, "print('trying my stage')\nmine = attention_scores([1, 2])", capsys)
+    assert not success
+    assert printed.startswith("trying my stage\n")
+    assert "NotImplementedError" in printed
+    assert "mine = attention_scores([1, 2])" in printed  # the student's own line, in Python's traceback
+    _run(shell, "def causal_mask(T):\n    return [1] * T", capsys)
+    success, printed = _run(shell, "print(causal_mask(3) + 'x')", capsys)
+    assert not success
+    assert "TypeError" in printed
+    assert "⚠" not in printed
+
+
+def test_an_answer_cell_and_a_cell_without_stages_run_as_written(shell, demos, capsys):
     # An answer cell that calls a stage still a stub is the student's code: it runs, and its errors show.
     _run(shell, "def softmax_naive(x):\n    " + STUB.format(stage="softmax_naive"), capsys)
-    assert _run(shell, "def softmax_stable(x):\n    return softmax_naive(x)", capsys) == (True, "")
-    assert _run(shell, "1 / 0", capsys)[0] is False  # no stage: Python's own error, as always
+    assert _demo(shell, demos, "def softmax_stable(x):\n    return softmax_naive(x)", capsys) == (True, "")
+    assert _demo(shell, demos, "1 / 0", capsys)[0] is False  # no stage: Python's own error, as always
+
+
+def test_a_silent_run_after_a_demo_is_no_demo(shell, demos, capsys):
+    """A frontend's silent run (VS Code's variable view) sends no ``pre_run_cell``: it runs as written."""
+    _run(shell, "def attention_scores(inputs):\n    " + STUB.format(stage="attention_scores"), capsys)
+    code = "print(attention_scores([1]))"
+    _demo(shell, demos, code, capsys)
+    assert shell.run_cell(code, silent=True).success is False
 
 
 def test_running_the_setup_again_registers_the_transformer_once(shell):
     wait_for_stages("en")
     assert [type(transformer) for transformer in shell.ast_transformers] == [WaitingDemos]
+    for event in ("pre_run_cell", "post_run_cell"):
+        assert [getattr(callback, "__self__", None) for callback in shell.events.callbacks[event]] == [
+            shell.ast_transformers[0]]
 
 
 def test_outside_ipython_nothing_is_registered_and_a_demo_runs_as_it_is():
@@ -134,13 +189,61 @@ def test_outside_ipython_nothing_is_registered_and_a_demo_runs_as_it_is():
     assert result.stdout == "imported\n"
 
 
+# ---------------------------------------------------------------- the kit's own demo cells
+
+
+def _cells(path: Path) -> dict[str, str]:
+    """A built notebook's code cells by id."""
+    return {cell.id: cell.source for cell in nbformat.read(path, as_version=4).cells if cell.cell_type == "code"}
+
+
+@pytest.fixture
+def kit_shell():
+    """A fresh IPython shell, set up as a Chinese notebook's setup cell does: the kit's demos wait."""
+    ipython = _fresh_shell()
+    wait_for_stages("zh")
+    yield ipython
+    ipython.ast_transformers.clear()
+    InteractiveShell.clear_instance()
+
+
+def test_only_the_kit_s_demo_cells_wait_and_an_edited_one_is_plain_code(kit_shell, capsys):
+    cells = _cells(ASSIGNMENTS_DIR / "zh" / "01_attention_scores" / "01_attention_scores.ipynb")
+    for cell_id in ("setup", "example", "answer-attention_scores"):
+        assert _run(kit_shell, cells[cell_id], capsys)[0], cell_id
+    demo = cells["all-scores-demo"]  # print(attention_scores(inputs))
+    assert _run(kit_shell, demo, capsys) == (True, _said("zh", "needs.finish_first", stage="attention_scores") + "\n")
+    waiting = _said("zh", "needs.waiting", stage="attention_scores") + "\n"
+    assert _run(kit_shell, demo, capsys) == (True, waiting)
+    assert _run(kit_shell, "\n" + demo.replace("\n", "\r\n") + "  \n", capsys) == (True, waiting)  # as saved on Windows
+    # The student's own cell, and the demo they edited, run as plain Python: their output, Python's traceback.
+    success, printed = _run(kit_shell, "print('my try')\nattention_scores(inputs[:2])", capsys)
+    assert not success
+    assert printed.startswith("my try\n")
+    assert "NotImplementedError" in printed
+    assert "attention_scores(inputs[:2])" in printed
+    success, printed = _run(kit_shell, demo + "  # with my note", capsys)
+    assert not success
+    assert "NotImplementedError" in printed
+    assert "⏭" not in printed
+
+
+def test_the_demo_hashes_are_those_of_the_built_notebooks():
+    built = set()
+    for path in [student_notebook(a) for a in ASSIGNMENTS] + sorted(ASSIGNMENTS_DIR.glob("*/*/*.ipynb")):
+        built |= kit_demos.demo_hashes(nbformat.read(path, as_version=4))
+    assert not kit_demos.stale(), "run `make assignments` (python -m autograder.notebooks.kit_demos)"
+    assert kit_demos.masters_demo_hashes() == built, f"{DEMOS_FILE.name} is not what the build writes"
+
+
 # ---------------------------------------------------------------- a real kernel, top to bottom
 
 
 @pytest.mark.slow
 def test_a_fresh_notebook_runs_top_to_bottom_with_one_message_per_stage(tmp_path):
     """Notebook 1 with its stubs, in English and Chinese: no cell raises, each stage's demos say
-    once which stage to write first; with the reference answers every demo runs and none waits."""
+    once which stage to write first, then that they wait for it; with the reference answers every
+    demo runs and none waits."""
     assignment = "01_attention_scores"
     stages = STAGES_BY_ASSIGNMENT[assignment]
     paths = {"en": student_notebook(assignment), "zh": ASSIGNMENTS_DIR / "zh" / assignment / f"{assignment}.ipynb"}
@@ -156,6 +259,8 @@ def test_a_fresh_notebook_runs_top_to_bottom_with_one_message_per_stage(tmp_path
         for stage in stages:
             line = re.sub(r"\s+", " ", _said(language, "needs.finish_first", stage=stage))
             assert printed.count(line) == 1, (key, stage)
+        # Its later demos (the overflow and stable demos, a skipped demo's names) say they wait.
+        assert re.sub(r"\s+", " ", _said(language, "needs.waiting", stage="softmax_naive")) in printed, key
         assert "Traceback" not in printed
     answered = executed["en-answers"]
     assert errors(answered) == []

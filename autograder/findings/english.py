@@ -137,6 +137,7 @@ SENTENCES: dict[str, str] = {
     "modified_input": (
         "{what} returned the right values but changed its argument {argument} in place, and the"
         " caller still needs it."),
+    "modified_input_too": "{what} also changed its argument {argument} in place, and the caller still needs it.",
     # What a wrong answer's values show (autograder/hidden/diagnosis.py): notes after a failure.
     "evidence.all_zeros": " Every value you returned is 0.",
     "evidence.state_in_globals": (
@@ -236,7 +237,6 @@ SENTENCES: dict[str, str] = {
     "evidence.arguments_out_of_order": (
         " — {call} passes {argument} where {function} takes {meant}: its parameters are, in this"
         " order, ({parameters})."),
-    "evidence.changed_in_place": " It also changed its argument {argument} in place.",
     # What was checked: the {what} of a message or of another phrase.
     "what.for_shape": "{call} for {argument} of shape {shape}",
     "what.for_queries_and_keys": "{call} for queries of shape {queries_shape} and keys of shape {keys_shape}",

@@ -41,7 +41,6 @@ UNREPRODUCED_EVIDENCE: dict[str, frozenset[str] | None] = {
     "evidence.sums_to": frozenset({"not_normalised"}),
     "evidence.diagonal_only": frozenset({"diagonal_changed"}),
     "evidence.all_zeros": frozenset(),
-    "evidence.changed_in_place": None,
     "evidence.parameter_changed": None,
 }
 # The finding of a stage that calls a failing stage of the student's wraps what was found under this field.

@@ -17,7 +17,8 @@ results keep per test (``autograder.hidden.observations``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import torch
 
@@ -73,16 +74,28 @@ def expect_function_output(student, name: str, args: tuple, arguments: tuple[str
                            kwargs: Mapping | None = None, explain: Explainers = None,
                            together: PairedSource = None) -> None:
     """The student's ``name(*args, **kwargs)`` returns ``expected`` (``mistakes``, ``explain`` and
-    ``together`` as in ``expect_tensor``) and leaves its tensor arguments as they were (``arguments`` names them);
-    a wrong answer that also changed an argument says so too."""
+    ``together`` as in ``expect_tensor``) and leaves its tensor arguments as they were (``arguments``
+    names them), as ``inputs_kept`` checks."""
     actual, changed = student.call_reporting_changes(name, *args, **(kwargs or {}))
-    try:
+    with inputs_kept(changed, arguments, what):
         expect_tensor(actual, expected, what, rtol=rtol, mistakes=mistakes, explain=explain, together=together)
+
+
+@contextlib.contextmanager
+def inputs_kept(changed: list[str], arguments: tuple[str, ...], what: What) -> Iterator[None]:
+    """Around the checks of what a call returned: the call must also have left its tensor arguments
+    as they were (``changed`` and ``arguments`` as in ``expect_inputs_unchanged``). A wrong answer
+    that also changed an argument in place fails with both faults, each its own finding: what its
+    values show first, then the argument changed (a fault that the wrong values do not excuse, and
+    one that a fix of the values alone would leave)."""
+    try:
+        yield
     except Failure as failure:
         if not changed:
             raise
-        changed_in_place = finding("evidence.changed_in_place", argument=_argument_name(changed[0], arguments))
-        raise Failure(failure.finding.with_notes(changed_in_place)) from None
+        also_changed = finding("modified_input_too", "input_modified_in_place", what=what,
+                               argument=_argument_name(changed[0], arguments))
+        raise Failure(failure.finding.with_faults(also_changed)) from None
     expect_inputs_unchanged(changed, arguments, what)
 
 

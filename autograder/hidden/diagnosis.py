@@ -252,7 +252,10 @@ def right_values_elsewhere(actual: torch.Tensor, expected: torch.Tensor) -> Expl
     give."""
     if actual.numel() != expected.numel() or actual.numel() < 2 or not bool(torch.isfinite(expected).all()):
         return None
-    if actual.shape != expected.shape and torch.equal(actual.reshape(-1), expected.reshape(-1)):
+    # The values in their own order first, within the same rounding as the orders below: a
+    # symmetric result (scores of inputs @ inputs.T) also equals its transpose, which is no fault.
+    if actual.shape != expected.shape and torch.allclose(actual.reshape(-1), expected.reshape(-1), rtol=1e-6,
+                                                         atol=1e-9):
         return Explanation(finding("evidence.reshaped", actual_shape=_shape(actual.shape),
                                    expected_shape=_shape(expected.shape)), "right_values_wrong_shape")
     if expected.ndim > 5 or _distinct(expected) < expected.numel() // 2:
@@ -385,11 +388,6 @@ def softmax_of_right(dim: int = -1, mistake: str | None = "returned_weights_not_
 
 
 # -- attention computed with another scale ---------------------------------------------------------
-# A weight above this is a visible position's (a softmax gives exactly 0, or NaN, where it hides;
-# float32 reaches about 1e-38 before it underflows), and the log-weights of the visible positions
-# fit one divisor when they miss it by at most this share of their range (float32's rounding).
-VISIBLE_WEIGHT = 1e-30
-FIT_TOLERANCE = 1e-4
 def scores_divisor(attend: Callable[[float], torch.Tensor], right: float, right_text: str | Finding, sizes: Sizes,
                    mistakes_by_divisor: Callable[[float], str | None], *, separate: bool = False) -> Explainer:
     """The output is what the attention gives with its scores divided by another number than
@@ -410,6 +408,13 @@ def scores_divisor(attend: Callable[[float], torch.Tensor], right: float, right_
     return explainer
 
 
+# A weight above this is a visible position's (a softmax gives exactly 0, or NaN, where it hides;
+# float32 reaches about 1e-38 before it underflows), and the log-weights of the visible positions
+# fit one divisor when they miss it by at most this share of their range (float32's rounding).
+VISIBLE_WEIGHT = 1e-30
+FIT_TOLERANCE = 1e-4
+
+
 def divisor_on_visible(scores: torch.Tensor, right: float, right_text: str | Finding, sizes: Sizes,
                        mistakes_by_divisor: Callable[[float], str | None]) -> Explainer:
     """Weights that are a softmax of ``scores`` divided by another number than ``right``, over
@@ -417,7 +422,7 @@ def divisor_on_visible(scores: torch.Tensor, right: float, right_text: str | Fin
     past, say), which ``scores_divisor`` cannot fit since it masks as the reference does. Along a
     row, the log-weights of its visible positions (neither 0 nor NaN) differ as the scores do,
     divided by the divisor, whatever the row hides; so the divisor is fitted on them alone, and
-    only where one divisor fits every row."""
+    only where one divisor fits every row whose kept weights sum to 1."""
     scores = scores.detach().cpu().double()
 
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
@@ -427,6 +432,9 @@ def divisor_on_visible(scores: torch.Tensor, right: float, right_text: str | Fin
         rows = visible.sum(-1, keepdim=True)
         if int((rows >= 2).sum()) < 2:
             return None
+        kept_sums = torch.where(visible, actual, 0.0).sum(-1)[rows.squeeze(-1) > 0]
+        if not torch.allclose(kept_sums, torch.ones_like(kept_sums), rtol=0, atol=1e-5):
+            return None  # not a softmax's weights (divided after it, say): no divisor of the scores to read
         logs = torch.where(visible, actual.clamp_min(VISIBLE_WEIGHT).log(), 0.0)
         centred_logs = torch.where(visible, logs - logs.sum(-1, keepdim=True) / rows.clamp_min(1), 0.0)
         centred_scores = torch.where(visible, scores - torch.where(visible, scores, 0.0).sum(-1, keepdim=True)

@@ -106,7 +106,14 @@ class WeightsRevealing:
         a row of NaN that hides every key is the weights' fault, and says nothing of dropout),
         training that changes nothing (no dropout at all, ``dropout_missing``) or that does not
         keep each row's sum (dropout after the weights, ``dropout_on_output``). As in
-        ``expect_dropped_weights``, one extra dropout layer may act after the weights."""
+        ``expect_dropped_weights``, one extra dropout layer may act after the weights. Before
+        these, what the module is made of: dropout layers that all ignore the ``dropout`` it was
+        built with (``dropout_argument_ignored``), which no weights can hide."""
+        if ignoring := self._layers_ignoring_p():
+            layer, p = next(iter(ignoring.items()))
+            return finding("built_differently", "dropout_argument_ignored", what=self.what,
+                           class_name=f"nn.Dropout (self.{layer})", parameter="p", actual=f"{p:g}",
+                           expected=f"{self.p:g}")
         what = finding("what.training", what=self.what)
         try:
             self.module.eval()
@@ -189,12 +196,20 @@ class WeightsRevealing:
         """A wrong fraction of zeros from a module whose nn.Dropout layers all drop with another
         probability than the ``dropout`` it was built with: the layers ignore the argument, which
         says more than the fraction does (p = 0.5 is nn.Dropout's own default)."""
-        layers = {layer: self.module.attr(layer).attr("p") for layer in self._dropout_layers()}
-        if not layers or any(not isinstance(p, float | int) or math.isclose(p, self.p) for p in layers.values()):
+        layers = self._layers_ignoring_p()
+        if not layers:
             return failure
         quoted = ", ".join(f"self.{layer}.p = {p:g}" for layer, p in layers.items())
         return Failure(failure.finding.with_mistake("dropout_argument_ignored").with_notes(
             finding("evidence.dropout_layers_p", layers=quoted, p=self.p)))
+
+    def _layers_ignoring_p(self) -> dict[str, float]:
+        """The module's nn.Dropout layers by name with their p, when there are some and every one
+        drops with another probability than the ``dropout`` the module was built with; else none."""
+        layers = {layer: self.module.attr(layer).attr("p") for layer in self._dropout_layers()}
+        if any(not isinstance(p, float | int) or math.isclose(p, self.p) for p in layers.values()):
+            return {}
+        return layers
 
     def _training_weights(self, what: What, switched_off: str | None = None) -> tuple[torch.Tensor, torch.Tensor]:
         """The weights and their sums read from one training-mode output (``switched_off``: a

@@ -38,6 +38,8 @@ from autograder.student.reading.error_message import values_not_named
 
 # A message lists at most this many problems, so that it stays readable.
 MAX_LISTED = 3
+# The parameters that qkv_bias adds or takes away.
+QKV_BIASES = ("W_query.bias", "W_key.bias", "W_value.bias")
 
 
 def randn(seed: int, *shape: int, dtype=torch.float32, device="cpu", scale: float = 1.0,
@@ -116,9 +118,26 @@ def _parameters_finding(found: ParameterMap, mistake: str | None, what: What) ->
 
 
 def _parameter_faults(found: ParameterMap, description: dict) -> list[tuple[ParameterMap, str | None]]:
-    """The parameter problems as independent faults, each with the mistake it shows: a module whose
-    every parameter belongs to its heads (a wrapper) and that has parameters of its own besides
-    (a projection) has two faults, its heads and its own layers; otherwise one."""
+    """The parameter problems as independent faults, each with the mistake it shows: query, key
+    and value biases missing or extra beside other problems that name a mistake without them
+    (heads of the wrong size, which qkv_bias did not reach) are a fault of their own, after the
+    others; and a module whose every
+    parameter belongs to its heads (a wrapper) and that has parameters of its own besides (a
+    projection) has two faults, its heads and its own layers; otherwise one."""
+    biases = ParameterMap(missing={name: shape for name, shape in found.missing.items()
+                                   if name.endswith(QKV_BIASES)},
+                          extra=[name for name in found.extra if name.endswith(QKV_BIASES)])
+    rest = ParameterMap(found.slots, {name: shape for name, shape in found.missing.items()
+                                      if name not in biases.missing},
+                        [name for name in found.extra if name not in biases.extra], found.wrong_shape)
+    if (not biases.fits and not rest.fits and _parameter_mistake(found, description) is None
+            and _parameter_mistake(rest, description) is not None):
+        return [*_parameter_faults(rest, description), (biases, "qkv_bias_ignored")]
+    return _own_layer_faults(found, description)
+
+
+def _own_layer_faults(found: ParameterMap, description: dict) -> list[tuple[ParameterMap, str | None]]:
+    """A wrapper's heads and its own layers as two faults (see ``_parameter_faults``)."""
     in_heads = [*found.slots, *found.missing, *found.wrong_shape]
     own = [name for name in found.extra if not name.startswith("heads.")]
     if not in_heads or not all(name.startswith("heads.") for name in in_heads) or not own:
@@ -141,14 +160,13 @@ def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:
     if missing and len(missing) == len(extra) and not found.wrong_shape and {
             slips.closest(name, missing) for name in extra} == missing:
         return "parameters_misnamed"  # each extra name a typo (or another case) of a missing one
-    projections = ("W_query.bias", "W_key.bias", "W_value.bias")
     if found.wrong_shape:
         if missing or extra:
             return None
         if all(actual == expected[::-1] for actual, expected in found.wrong_shape.values()):
             return "parameter_transposed"
         return _head_size_mistake(found.wrong_shape)
-    if (missing or extra) and all(name.endswith(projections) for name in missing | extra):
+    if (missing or extra) and all(name.endswith(QKV_BIASES) for name in missing | extra):
         return "qkv_bias_ignored"
     if missing == {"out_proj.bias"} and not extra:
         return "out_proj_bias"
@@ -214,22 +232,36 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
     return module
 
 
-def with_transposed_weights(student: Submission, reference: torch.nn.Module, class_name: str, *args, device: str,
-                            dtype: torch.dtype, **kwargs) -> RemoteObject | None:
-    """The student's ``class_name(*args, **kwargs)`` given the reference's weights, each one transposed
-    where the student's has its two dims swapped: what its forward pass computes beside that fault
-    (None unless swapped dims are its only parameter fault). A failure of the parameters then does
-    not hide the other faults of the same module (a scale left out, say): ``with_faults_behind``."""
+def with_reference_weights(student: Submission, reference: torch.nn.Module, class_name: str, *args, device: str,
+                           dtype: torch.dtype, **kwargs) -> RemoteObject | None:
+    """The student's ``class_name(*args, **kwargs)`` given the reference's weights where its only
+    parameter fault is how it keeps them: matrices with their two dims swapped (each given the
+    reference's transposed), or plain tensors of the reference's shapes kept by the module itself
+    (``torch.rand(..., requires_grad=True)``, not ``nn.Parameter``; each set in its place). What its
+    forward pass computes beside that fault; None for any other parameter fault. A failure of the
+    parameters then does not hide the other faults of the same module (a scale left out, say):
+    ``with_faults_behind``."""
     module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
                                                weights=reference_weights(reference))
     found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()}, reference)
     params = dict(reference.named_parameters())
-    if found.missing or found.extra or not found.wrong_shape or any(
-            name not in params or list(actual) != list(expected)[::-1] for name, (actual, expected) in
-            found.wrong_shape.items()):
-        return None
-    transposed = {name: params[name].detach().T.contiguous() for name in found.wrong_shape}
-    module.load_state_dict({**student_weights(found, reference), **transposed}, strict=False)
+    swapped = not (found.missing or found.extra) and bool(found.wrong_shape) and all(
+        name in params and list(actual) == list(expected)[::-1] for name, (actual, expected) in
+        found.wrong_shape.items())
+    if swapped:
+        transposed = {name: params[name].detach().T.contiguous() for name in found.wrong_shape}
+        module.load_state_dict({**student_weights(found, reference), **transposed}, strict=False)
+    else:
+        nested = any("." in name for name in found.missing)  # a head's: set on the head, not here
+        if nested or _parameter_mistake(found, description) != "parameters_plain_tensors":
+            return None
+        plain = {name: params[name].detach() for name in found.missing}
+        if any(not isinstance(kept := module.attr(name), torch.Tensor) or kept.shape != value.shape
+               for name, value in plain.items()):
+            return None
+        module.load_state_dict(student_weights(found, reference), strict=False)
+        for name, value in plain.items():
+            module.method("__setattr__", name, value)
     module.eval()
     return module
 
@@ -250,7 +282,7 @@ def _only_extra_qkv_biases(found: ParameterMap) -> bool:
     """Whether the only parameters out of place are biases of the query, key and value projections
     that the reference lacks (qkv_bias ignored, the bias always on)."""
     return bool(found.extra) and not (found.missing or found.wrong_shape) and all(
-        name.endswith(("W_query.bias", "W_key.bias", "W_value.bias")) for name in found.extra)
+        name.endswith(QKV_BIASES) for name in found.extra)
 
 
 def module_pair(student: Submission, reference, class_name: str, *args, seed: int, device: str,

@@ -23,7 +23,7 @@ from autograder.hidden.modules import (
     reference_module,
     reference_weights,
     with_faults_behind,
-    with_transposed_weights,
+    with_reference_weights,
 )
 from autograder.hidden.parameters import parameter_map, student_weights
 from autograder.hidden.worth_fixing import note_what_is_worth_fixing
@@ -81,11 +81,12 @@ def _check_forward(student, reference, class_name, size, device, dtype, **kwargs
     try:
         _, module = _modules(student, reference, class_name, size, device, dtype, **kwargs)
     except Failure as failure:
-        # Matrices of swapped dims do not hide the forward's own faults: read it with the weights transposed.
-        transposed = with_transposed_weights(student, ref, class_name, *size[2:], device=device, dtype=dtype, **kwargs)
-        if transposed is None:
+        # Matrices of swapped dims, or weights kept as plain tensors, do not hide the forward's own
+        # faults: read it with the reference's weights put where the student's module keeps its own.
+        behind = with_reference_weights(student, ref, class_name, *size[2:], device=device, dtype=dtype, **kwargs)
+        if behind is None:
             raise
-        raise with_faults_behind(failure, lambda: check(transposed)) from None
+        raise with_faults_behind(failure, lambda: check(behind)) from None
     check(module)
 
 
@@ -333,8 +334,12 @@ def test_copy_v2_weights_into_v1_worth_fixing(student, reference):
     """A copy that leaves sa_v1's matrices sharing memory with sa_v2's weights (``.data =``, or the
     book's own ``nn.Parameter(weight.T)``): sa_v2's weights are given other values in place after
     the copy, as an optimizer's step does, and each of sa_v1's matrices that changes with them is
-    noted. The exercise asks only that both modules compute the same, so it costs nothing."""
+    noted. The exercise asks only that both modules compute the same, so it costs nothing. A copy
+    that changed sa_v2's shapes (``.t_()``) has nothing to note here: its own test charges that."""
     _, layout, sa_v2, sa_v1, initial, _ = _copied(student, reference, SIZES[1], "cpu", torch.float64)
+    shapes = {name: shape for name, (shape, _) in sa_v2.describe()["parameters"].items()}
+    if any(shapes.get(name) != list(weight.shape) for name, weight in layout.items()):
+        return
     parameters = sa_v1.describe()["parameters"]
     copied = {name: torch.as_tensor(sa_v1.attr(name)).detach().clone() for name in initial if name in parameters}
     sa_v2.load_state_dict({name: weight + 1.0 for name, weight in layout.items()})

@@ -15,9 +15,9 @@ from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import (
     expect,
     expect_function_output,
-    expect_inputs_unchanged,
     expect_structure,
     expect_tensor,
+    inputs_kept,
     shape_text,
 )
 from autograder.hidden.dropout import expect_dropped_one_by_one, expect_zero_fraction, weights_revealing_attention
@@ -272,13 +272,13 @@ def test_inverted_dropout_in_training(student, device, dtype, seed, p):
     what = finding("what.for_shape", call=f"inverted_dropout(x, p={p}, generator=...)", argument="x",
                shape=shape_text(x.shape))
     y, changed = student.call_reporting_changes("inverted_dropout", x, p, generator=Seeded(seed, device))
-    expect_structure(y, x, what)
-    kept = y != 0
-    expect_dropped_one_by_one(kept.cpu(), what)
-    expect_zero_fraction(kept.cpu(), p, what)
-    expect_tensor(y, x * kept / (1 - p), finding("what.elements_kept", what=what),
-                  mistakes=lambda: mistakes.dropout_mistakes(x, kept, p))
-    expect_inputs_unchanged(changed, ("x", "p"), what)
+    with inputs_kept(changed, ("x", "p"), what):
+        expect_structure(y, x, what)
+        kept = y != 0
+        expect_dropped_one_by_one(kept.cpu(), what)
+        expect_zero_fraction(kept.cpu(), p, what)
+        expect_tensor(y, x * kept / (1 - p), finding("what.elements_kept", what=what),
+                      mistakes=lambda: mistakes.dropout_mistakes(x, kept, p))
 
 
 @pytest.mark.inverted_dropout
@@ -312,8 +312,8 @@ def test_inverted_dropout_edge_probabilities(student, device, p):
             raise
         raise Failure(finding("valid_p_rejected", "valid_p_rejected", what=what, p=p)) from None
     # p = 1 drops everything: zeros, never 0 / 0 = NaN.
-    expect_tensor(y, x * (1 - p), what, mistakes=mistakes.dropout_edge_mistakes(x, p))
-    expect_inputs_unchanged(changed, ("x", "p"), what)
+    with inputs_kept(changed, ("x", "p"), what):
+        expect_tensor(y, x * (1 - p), what, mistakes=mistakes.dropout_edge_mistakes(x, p))
 
 
 @pytest.mark.inverted_dropout

@@ -11,7 +11,9 @@ stub's `raise NotImplementedError()` is given a message naming its stage, and th
 written to assignments/<id>/<id>.ipynb without the cells for the solutions only (the answers
 to its questions, ``autograder.notebooks.solutions_only``), and its translations (the same cells, markdown from
 autograder/locales/ and the demos' words from the student package's catalogs, see
-autograder.notebooks.translation) to assignments/<language>/<id>/<id>.ipynb.
+autograder.notebooks.translation; the answer cells' docstrings and comments from
+autograder/locales/<language>/<id>.stubs.json, see autograder.notebooks.stub_texts) to
+assignments/<language>/<id>/<id>.ipynb.
 Each notebook's self-checks cell is written in its language, installing the student package
 from LOCATION (``autograder.notebooks.self_checks_cell``), and so is the cell under each "Think
 about it" question where the student answers (``autograder.student.think_about_it``); the masters'
@@ -33,6 +35,7 @@ import nbformat
 from autograder import extras
 from autograder.notebooks import grading_rules, self_checks_cell
 from autograder.notebooks.solutions_only import student_cells
+from autograder.notebooks.stub_texts import with_stub_texts
 from autograder.notebooks.translation import TranslationError, translated_notebook
 from autograder.paths import ASSIGNMENTS_DIR, DIST_DIR, KIT_ROOT, solution_notebook
 from autograder.platforms.nbgrader_commands import run_nbgrader
@@ -219,12 +222,15 @@ def _build(out_dir: Path, scratch: Path, course_dir: Path | None, location: str 
             problems.append(str(error))
         for assignment_id, notebook in english.items():
             try:
+                translated = with_stub_texts(translated_notebook(notebook, language, assignment_id), language,
+                                             assignment_id)
                 notebooks[Path(language, assignment_id)] = with_answer_cells(with_stubs_in(with_self_checks(
-                    translated_notebook(notebook, language, assignment_id), language, location), language), language)
+                    translated, language, location), language), language)
             except TranslationError as error:
                 problems.append(str(error))
     if problems:
-        raise BuildError("the translations do not cover the masters' markdown and the grading rules;"
+        raise BuildError("the translations do not cover the masters' markdown, the stubs' docstrings and comments"
+                         " and the grading rules;"
                          " nothing was written:\n" + "\n".join(problems))
     if course_dir is not None:
         _install_course(course_dir, scratch, english)

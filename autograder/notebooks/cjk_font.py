@@ -8,7 +8,8 @@ boxes. The package therefore carries a subset of WenQuanYi Micro Hei (Apache-2.0
 ``fonts-wqy-microhei``) holding only the characters its Chinese texts use: the demos' words and
 the self-checks' figure captions (``locales/zh/demos.json`` and ``selfcheck.json``). A kit test
 fails when a text uses a character the committed font lacks; then install the source font and
-run this again.
+run this again. The notebook's own text (markdown, the stubs' docstrings and comments) is shown by
+Jupyter in the browser's or editor's fonts, never drawn by matplotlib, so it needs no character here.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ def words(source: str, catalog: Mapping[str, str]) -> list[ast.Constant]:
     return sorted(found, key=lambda node: (node.lineno, node.col_offset))
 
 
-def _offset(lines: list[str], line_number: int, column: int) -> int:
+def source_index(lines: list[str], line_number: int, column: int) -> int:
     """The index in the source of ``column`` (counted in UTF-8 bytes, as ast counts) of a line."""
     before = sum(len(line) for line in lines[:line_number - 1])
     return before + len(lines[line_number - 1].encode("utf-8")[:column].decode("utf-8"))
@@ -65,13 +65,13 @@ def translated_source(source: str, catalog: Mapping[str, str]) -> str:
     lines = source.splitlines(keepends=True)
     for node in reversed(words(source, catalog)):
         word, end_line, end_column = str(node.value), node.end_lineno or node.lineno, node.end_col_offset or 0
-        start = _offset(lines, node.lineno, node.col_offset)
-        end = _offset(lines, end_line, end_column)  # ast.parse sets both ends
+        start = source_index(lines, node.lineno, node.col_offset)
+        end = source_index(lines, end_line, end_column)  # ast.parse sets both ends
         literal = source[start:end]
         if node.lineno == end_line:
             source = source[:start] + _literal(catalog[word]) + source[end:]
         else:  # the English runs over several lines, "..." "...": so does the translation, as wide
-            indent = " " * columns(lines[node.lineno - 1][:start - _offset(lines, node.lineno, 0)])
+            indent = " " * columns(lines[node.lineno - 1][:start - source_index(lines, node.lineno, 0)])
             width = max(columns(line.strip()) for line in literal.splitlines()) - 2
             source = source[:start] + f"\n{indent}".join(
                 _literal(piece) for piece in _pieces(catalog[word], width)) + source[end:]

@@ -1,5 +1,6 @@
 """Translated notebooks: the English student notebook with its markdown replaced from a catalog,
-and its demos' words from the student package's (``autograder.notebooks.demo_words``).
+and its demos' words from the student package's (``autograder.notebooks.demo_words``); the build
+then translates its answer cells' docstrings and comments (``autograder.notebooks.stub_texts``).
 
     python -m autograder.notebooks.translation      (lists missing or stale translations)
 
@@ -9,11 +10,11 @@ every markdown cell to its translated text and to a hash of the English text it 
     {"intro": {"en_hash": "3f2a...", "markdown": ["# 作业 1 · ...", "", "..."]}}
 
 Cell ids and cell metadata stay exactly as in the English notebook, and so does the code but for
-the string literals a demo prints or draws (``demo_words``); the notebook's metadata gains
-``attention_kit.language``. The think-about-it answer cells are not in the catalogs:
-``make assignments`` writes them in each language (``autograder.student.think_about_it``). When a
-master's markdown changes, its hash no longer matches, and the build stops until the translation
-is updated: a catalog cannot go stale silently.
+the string literals a demo prints or draws (``demo_words``) and the stubs' words (``stub_texts``);
+the notebook's metadata gains ``attention_kit.language``. The think-about-it answer cells are not
+in the catalogs: ``make assignments`` writes them in each language
+(``autograder.student.think_about_it``). When a master's markdown changes, its hash no longer
+matches, and the build stops until the translation is updated: a catalog cannot go stale silently.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import nbformat
 
 from autograder.notebooks.demo_words import with_demo_words
 from autograder.notebooks.solutions_only import student_cells
-from autograder.paths import KIT_ROOT, LOCALES_DIR, solution_notebook
+from autograder.paths import KIT_ROOT, LOCALES_DIR, solution_notebook, student_notebook
 from autograder.reading.notebook import cell_source
 from autograder.student.curriculum import ASSIGNMENTS
 from autograder.student.language import METADATA_KEY, TRANSLATIONS, CatalogError, catalog_path, load_catalog
@@ -92,20 +93,24 @@ def translated_notebook(notebook: nbformat.NotebookNode, language: str, assignme
 
 
 def main() -> int:
-    """List every missing or stale translation of the masters' markdown and of the grading rules."""
-    from autograder.notebooks import grading_rules  # which builds on this module
+    """List every missing or stale translation of the masters' markdown, of the stubs' docstrings and
+    comments (``autograder.notebooks.stub_texts``) and of the grading rules."""
+    from autograder.notebooks import grading_rules, stub_texts  # which build on this module
 
     problems = []
     for assignment_id in ASSIGNMENTS:
         master = nbformat.read(solution_notebook(assignment_id), as_version=4)
+        english = nbformat.read(student_notebook(assignment_id), as_version=4)  # its stubs, as nbgrader wrote them
         for language in TRANSLATIONS:
             problems += translation_problems(master, language, assignment_id)
+            problems += stub_texts.translation_problems(english, language, assignment_id)
     for language in TRANSLATIONS:
         problems += grading_rules.translation_problems(language)
     for problem in problems:
         print(problem)
     if not problems:
-        print(f"every markdown cell and the grading rules are translated into {', '.join(TRANSLATIONS)}")
+        print(f"every markdown cell, the stubs' docstrings and comments, and the grading rules are translated"
+              f" into {', '.join(TRANSLATIONS)}")
     return 1 if problems else 0
 
 

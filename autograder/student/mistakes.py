@@ -15,9 +15,9 @@ MISTAKES: dict[str, str] = {
         " missing."
     ),
     "scores_scaled_wrongly": (
-        "the scores were divided by another number than sqrt(d_k): divide them by the square root"
-        " of the size of one key vector, keys.shape[-1] (the head size in multi-head attention),"
-        " and by nothing else."
+        "the scores were divided by another number than sqrt(d_k): divide them by the square root of"
+        " the size of one key vector, the last dimension of keys (the head size in multi-head"
+        " attention), and by nothing else."
     ),
     "not_normalised": (
         "the rows were not normalised, so they do not sum to 1: divide each row by its own sum (or"
@@ -37,8 +37,8 @@ MISTAKES: dict[str, str] = {
         " values."
     ),
     "dropout_whole_rows": (
-        "whole rows (or samples) were kept or dropped together: draw one random number per element,"
-        " torch.rand(x.shape, ...), so that each element is dropped on its own."
+        "whole rows (or samples) were kept or dropped together: draw one random number per element, a"
+        " tensor of random numbers with x's whole shape, so that each element is dropped on its own."
     ),
     "parameters_misnamed": (
         "the parameters are named differently from the notebook (names are case-sensitive): weights are"
@@ -60,8 +60,8 @@ MISTAKES: dict[str, str] = {
     ),
     "view_sizes_wrong": (
         "the sizes given to view (or reshape) do not make the tensor's number of elements: take each"
-        " one from the tensor itself; the heads share the d_out features of the projections, so"
-        " head_dim = d_out // num_heads (not d_in)."
+        " one from the tensor itself; the heads share the d_out features of the projections equally,"
+        " so each head's size comes from d_out and the number of heads (not from d_in)."
     ),
     "size_is_float": (
         "a size given to view (or reshape) is a float: / always gives a float in Python (12 / 3 is"
@@ -78,7 +78,8 @@ MISTAKES: dict[str, str] = {
     ),
     "linear_weight_untransposed": (
         "an nn.Linear layer's weight has the shape (d_out, d_in), so x @ layer.weight does not turn"
-        " d_in features into d_out (and skips the bias): call the layer on x, self.W_query(x)."
+        " d_in features into d_out (and skips the bias): call the layer itself on x, which applies its"
+        " weight the right way round and adds its bias."
     ),
     "matrix_not_copied": (
         "a matrix of sa_v1 was left as it was: copy all three, W_query, W_key and W_value, each from"
@@ -91,8 +92,8 @@ MISTAKES: dict[str, str] = {
     ),
     "wrapper_heads_not_d_out": (
         "in MultiHeadAttentionWrapper every head has d_out output features, whatever num_heads is:"
-        " build each as CausalAttention(d_in, d_out, context_length, dropout, qkv_bias); the"
-        " wrapper's output then has num_heads * d_out features."
+        " build each head with the wrapper's own arguments, d_out unchanged; the wrapper's output then"
+        " has num_heads * d_out features."
     ),
     "wrapper_own_layers": (
         "MultiHeadAttentionWrapper only runs its heads and concatenates their outputs along the last"
@@ -144,13 +145,13 @@ MISTAKES: dict[str, str] = {
         " becomes 0: apply dropout to the attention weights, after the softmax."
     ),
     "elementwise_product": (
-        "you multiplied element by element without adding up: a dot product also sums over the"
-        " features (inputs @ query)."
+        "you multiplied element by element without adding up: a dot product also sums the products"
+        " over the features, giving one number per token."
     ),
     "transposed_product": (
         "the product compares features with features, while attention scores compare tokens with"
-        " tokens: inputs @ inputs.T gives one row and one column per token (you computed"
-        " inputs.T @ inputs)."
+        " tokens: the result must have one row and one column per token, (T, T), not one per feature"
+        " (d, d); check which factor is transposed."
     ),
     "softmax_wrong_dim": (
         "the softmax normalised over the wrong dimension: normalise along `dim` (for attention"
@@ -189,22 +190,22 @@ MISTAKES: dict[str, str] = {
     ),
     "scaled_by_d_k": "the scores were divided by d_k itself instead of its square root.",
     "scaled_by_wrong_size": (
-        "the scores were scaled with the wrong size: divide by the square root of the size of one"
-        " key vector, keys.shape[-1] (the head size in multi-head attention), not d_in, d_out or"
-        " the number of tokens."
+        "the scores were scaled with the wrong size: divide by the square root of the size of one key"
+        " vector, the last dimension of keys (the head size in multi-head attention), not d_in, d_out"
+        " or the number of tokens."
     ),
     "keys_T_on_batch": (
         "on a batch, the full transpose (the T attribute) reverses every dimension, so keys of shape"
-        " (b, T, d) become (d, T, b): transpose only the last two, keys.transpose(-2, -1) or keys.mT."
+        " (b, T, d) become (d, T, b): transpose only the last two dimensions, and leave the batch"
+        " where it is."
     ),
     "mask_after_softmax": (
         "the future was zeroed after the softmax without renormalising, so rows no longer sum to"
         " 1: mask the scores with -inf before the softmax, or divide by the row sums again."
     ),
     "mask_hides_diagonal": (
-        "each token was hidden from itself, but a token must see itself: position t uses the tokens"
-        " 0 to t, itself included (with a mask, hide only the positions above the diagonal,"
-        " torch.triu(..., diagonal=1))."
+        "each token was hidden from itself, but a token must see itself: position t uses the tokens 0"
+        " to t, itself included, so a mask hides only the positions strictly above the diagonal."
     ),
     "mask_swapped": (
         "the mask hides the past instead of the future (tril and triu swapped, or the mask"
@@ -256,9 +257,10 @@ MISTAKES: dict[str, str] = {
         " drop attention weights (after the softmax), then multiply by the values."
     ),
     "view_without_transpose": (
-        "the heads were split or merged with view alone: view(b, T, h, head_dim) then"
-        " transpose(1, 2) to split, and transpose(1, 2).contiguous().view(b, T, d_out) to merge;"
-        " viewing straight to the other layout mixes tokens and heads."
+        "the heads were split or merged with view alone: viewing straight to the other layout mixes"
+        " tokens and heads. The split must first separate the features into heads and then swap the"
+        " heads and tokens axes; the merge must undo that swap before it flattens the heads, and a"
+        " view needs contiguous memory."
     ),
     "missing_out_proj": "the output projection out_proj was not applied to the merged heads.",
     "heads_concat_wrong_dim": (
@@ -266,12 +268,13 @@ MISTAKES: dict[str, str] = {
         " last (feature) dimension, dim=-1."
     ),
     "dot_product_wrong_dim": (
-        "you summed the products over the tokens instead of over the features: (inputs * query)"
-        ".sum(dim=-1), or simply inputs @ query, gives one score per token."
+        "you summed the products over the tokens instead of over the features: each score is the dot"
+        " product of one token with the query, a sum over the last dimension, giving one score per"
+        " token."
     ),
     "query_ignored": (
-        "the scores did not use the `query` argument (a fixed token was used instead): compare"
-        " every input with the query you were given, inputs @ query."
+        "the scores did not use the `query` argument (a fixed token was used instead): compare every"
+        " input with the query the function was given."
     ),
     "scaled_too_early": (
         "the scores were divided by sqrt(d); this notebook's simplified attention does not scale"
@@ -289,24 +292,25 @@ MISTAKES: dict[str, str] = {
         " instead: softmax does not change when a constant is subtracted, but it does when scores are cut."
     ),
     "softmax_max_wrong_dim": (
-        "the maximum was taken along the wrong dimension: use x.max(dim=dim, keepdim=True).values,"
-        " the same `dim` as the softmax."
+        "the maximum was taken along the wrong dimension: take it along the same `dim` as the"
+        " softmax, keeping that dimension (with size 1) so that it lines up with x."
     ),
     "context_ignores_weights": (
-        "the context vector ignores the attention weights (a plain mean or sum of the inputs):"
-        " weight each input by its attention weight and add them up, attn_weights @ inputs."
+        "the context vector ignores the attention weights (a plain mean or sum of the inputs): weight"
+        " each input by its attention weight and add them up."
     ),
     "weighted_sum_wrong_dim": (
-        "the weighted inputs were summed over the features instead of over the tokens: the"
-        " context vector has one value per feature, attn_weights @ inputs."
+        "the weighted inputs were summed over the features instead of over the tokens: the context"
+        " vector has one value per feature, so the sum runs over the tokens."
     ),
     "normalised_without_exp": (
-        "the scores were divided by their row sums without exp first: that is not a softmax,"
-        " and negative scores give negative weights; use torch.softmax(scores, dim=-1)."
+        "the scores were divided by their row sums without exp first: that is not a softmax, and"
+        " negative scores give negative weights; apply a softmax along the last dimension."
     ),
     "scores_transposed": (
         "the scores were transposed, as if queries and keys had swapped roles: row i must hold query"
-        " i's scores against every key, queries @ keys.transpose(-2, -1), not keys @ queries.T."
+        " i's scores against every key, so the queries come first in the product and the keys, with"
+        " their last two dimensions swapped, second."
     ),
     "returned_weights_not_scores": (
         "a softmax was applied: this function returns the scores themselves (scaled where the"
@@ -326,12 +330,12 @@ MISTAKES: dict[str, str] = {
         " the softmax turns a 0 into a weight like any other)."
     ),
     "normalised_wrong_dim": (
-        "the rows were normalised along the wrong dimension: divide each row by its own sum,"
-        " sum(dim=-1, keepdim=True)."
+        "the rows were normalised along the wrong dimension: divide each row by its own sum, taken"
+        " along the last dimension and kept as a size-1 dimension."
     ),
     "divided_by_sequence_length": (
-        "each position was divided by the sequence length; a running mean divides position t"
-        " by the number of tokens it sees, t + 1."
+        "each position was divided by the sequence length; a running mean divides position t by the"
+        " number of tokens it sees, tokens 0 to t."
     ),
     "weights_transposed": (
         "the weights were used transposed (weights.T @ x, or an einsum that sums over the query's"
@@ -360,10 +364,10 @@ MISTAKES: dict[str, str] = {
         " GPU."
     ),
     "left_torch_for_numpy": (
-        "the work went through numpy (.numpy(), then torch.from_numpy): a numpy array lives on the CPU"
-        " and outside autograd, so the result comes back on the CPU whatever x's device, and no"
-        " gradient reaches x. Stay in torch (torch.zeros_like(x), x[:, :t + 1].mean(dim=1)), so"
-        " that the result stays on x's device and in autograd's graph."
+        "the work went through numpy (.numpy(), then torch.from_numpy): a numpy array lives on the"
+        " CPU and outside autograd, so the result comes back on the CPU whatever x's device, and no"
+        " gradient reaches x. Stay in torch operations from start to end, so that the result stays on"
+        " x's device and in autograd's graph."
     ),
     "dtype_not_followed": (
         "a tensor was created with a fixed dtype that does not match the input's: use"
@@ -375,18 +379,18 @@ MISTAKES: dict[str, str] = {
     ),
     "mask_plain_attribute": (
         "the mask is a plain tensor attribute, so moving the module to another device leaves it"
-        " behind: store it with self.register_buffer(\"mask\", ...), which .to(device) moves."
+        " behind: register it as a buffer named mask, which .to(device) moves."
     ),
     "parameter_transposed": (
         "a weight matrix was created with its two dimensions swapped: the notebook gives its shape,"
         " (d_in, d_out), so that x @ W turns d_in features into d_out."
     ),
     "qkv_bias_ignored": (
-        "the qkv_bias argument was not passed on: create the projections with"
-        " nn.Linear(d_in, d_out, bias=qkv_bias)."
+        "the qkv_bias argument was not passed on: the query, key and value projections must have a"
+        " bias exactly when qkv_bias says so."
     ),
     "out_proj_bias": (
-        "the output projection out_proj has no bias: create it as nn.Linear(d_out, d_out), bias"
+        "the output projection out_proj has no bias: it maps d_out features to d_out features, bias"
         " included."
     ),
     "shared_head": (
@@ -394,21 +398,23 @@ MISTAKES: dict[str, str] = {
         " CausalAttention for each head in the ModuleList."
     ),
     "heads_summed": (
-        "the heads' outputs were added up (or averaged); concatenate them along the last dimension,"
-        " torch.cat(..., dim=-1)."
+        "the heads' outputs were added up (or averaged): concatenate them instead, side by side along"
+        " the last dimension, so that the result has num_heads * d_out features."
     ),
     "heads_interleaved": (
         "the features were split (or merged) as (head_dim, num_heads) instead of (num_heads,"
-        " head_dim), so each head gets every h-th feature: view(b, T, num_heads, head_dim) then"
-        " transpose(1, 2) to split, and the same two steps backwards to merge."
+        " head_dim), so each head gets every h-th feature: each head must own a block of head_dim"
+        " consecutive features, so the heads' axis comes before head_dim, in the split and in the"
+        " merge alike."
     ),
     "wrong_transpose": (
-        "the wrong pair of dimensions was transposed: the heads move in front of the tokens with"
-        " transpose(1, 2), from (b, T, h, head_dim) to (b, h, T, head_dim), and back."
+        "the wrong pair of dimensions was transposed: the heads must move in front of the tokens,"
+        " from (b, T, h, head_dim) to (b, h, T, head_dim), and back; swap those two axes and no"
+        " others."
     ),
     "indivisible_not_rejected": (
-        "no ValueError when d_out is not a multiple of num_heads: check d_out % num_heads first"
-        " and raise ValueError with a message that says so."
+        "no ValueError when d_out is not a multiple of num_heads: check first that d_out can be"
+        " shared equally among the heads, and raise ValueError with a message that says so."
     ),
     "one_head_of_two_features": (
         "the exercise asks for two heads of one feature each (num_heads = 2, d_out = 1): the"
@@ -416,68 +422,70 @@ MISTAKES: dict[str, str] = {
         " features."
     ),
     "scores_summed": (
-        "the scores were added up into one number: return one score per token, inputs @ query,"
-        " a tensor of shape (T,)."
+        "the scores were added up into one number: return one score per token, a tensor of shape"
+        " (T,)."
     ),
     "features_averaged": (
-        "each token's own features were averaged; the running mean averages whole token vectors"
-        " over time, tokens 0..t: x[b, : t + 1].mean(dim=0)."
+        "each token's own features were averaged; the running mean averages whole token vectors over"
+        " time: position t holds the mean of the token vectors 0 to t, one value per feature."
     ),
     "dot_needs_vectors": (
-        "torch.dot takes two 1-D vectors only; to compare the query with every row of inputs at"
-        " once use a matrix-vector product, inputs @ query."
+        "torch.dot takes two 1-D vectors only; to compare the query with every row of inputs at once"
+        " use a matrix-vector product, (T, d) times (d,)."
     ),
     "cosine_similarity": (
-        "the scores were divided by the lengths of the vectors (a cosine similarity, always"
-        " between -1 and 1): the attention score is the plain dot product, inputs @ query, whose"
-        " size also carries how long the vectors are."
+        "the scores were divided by the lengths of the vectors (a cosine similarity, always between"
+        " -1 and 1): the attention score is the plain dot product, whose size also carries how long"
+        " the vectors are."
     ),
     "hard_coded_size": (
         "a size was written as a number (the demo's T, say) instead of being read from the input:"
-        " take every size from the tensor itself, x.shape[1] or x.size(-2), so that the code works for"
-        " any number of tokens."
+        " take every size from the tensor's own shape, so that the code works for any number of"
+        " tokens."
     ),
     "operands_swapped": (
         "the factors of a matrix product are in the wrong order: in A @ B the last dimension of A"
-        " must match the first (for a batch, the second-to-last) of B, so put first the tensor"
-        " whose rows you want in the result: inputs @ query, attn_weights @ inputs, weights @ x."
+        " must match the first (for a batch, the second-to-last) of B, so put first the tensor whose"
+        " rows you want in the result."
     ),
     "missing_transpose": (
-        "the product multiplies a (T, d) matrix by another (T, d) matrix, which does not fit:"
-        " transpose the second factor, inputs @ inputs.T, to compare every token with every token."
+        "the product multiplies a (T, d) matrix by another (T, d) matrix, which does not fit: the"
+        " second factor must be (d, T), so that every token is compared with every token."
     ),
     "max_returns_tuple": (
-        "a maximum along a dimension returns two tensors, the values and their indices: subtract"
-        " x.max(dim=dim, keepdim=True).values (or use torch.amax)."
+        "a maximum along a dimension returns two tensors, the values and their indices: subtract only"
+        " the values, kept with a size-1 dimension (or use torch.amax)."
     ),
     "weighted_sum_missing": (
-        "the inputs were weighted but not added up: the context vector is the sum over the tokens,"
-        " (attn_weights[:, None] * inputs).sum(dim=0), or attn_weights @ inputs."
+        "the inputs were weighted but not added up: the context vector is the sum of the weighted"
+        " inputs over the tokens, one value per feature."
     ),
     "fixed_rank": (
-        "the computation only works for one number of dimensions (torch.bmm or torch.mm, or an"
-        " einsum equation that names each dimension): the function must work for one sequence and"
-        " for batches alike, so use queries @ keys.transpose(-2, -1), or '...' in einsum."
+        "the computation only works for one number of dimensions (torch.bmm or torch.mm, or an einsum"
+        " equation that names each dimension): the function must work for one sequence and for batches"
+        " alike, so use the @ product and count the dimensions you swap from the end (or '...' in"
+        " einsum)."
     ),
     "transpose_fixed_dims": (
-        "transpose(1, 2) (or permute) names dimensions counted from the front, which are different"
-        " ones for (T, d), (b, T, d) and (b, h, T, d): count from the end, keys.transpose(-2, -1)."
+        "the transpose (or permute) names dimensions counted from the front, which are different ones"
+        " for (T, d), (b, T, d) and (b, h, T, d): name the last two dimensions counted from the end."
     ),
     "sdpa_mask_and_is_causal": (
         "F.scaled_dot_product_attention takes either attn_mask or is_causal=True, not both:"
         " is_causal=True alone already hides the future."
     ),
     "projection_transposed": (
-        "W_query, W_key and W_value already have the shape (d_in, d_out): multiply x @ W_query"
-        " without transposing the matrix."
+        "W_query, W_key and W_value already have the shape (d_in, d_out): multiply x by each matrix"
+        " as it is, without transposing it."
     ),
     "copy_replaced_parameter": (
-        "a plain tensor cannot replace a parameter: copy the values into it in place"
-        " (sa_v1.W_query.copy_(...) under torch.no_grad()), or wrap the new tensor in nn.Parameter."
+        "a plain tensor cannot replace a parameter: copy the values into the existing parameter in"
+        " place, with autograd switched off while you copy, or wrap the new tensor in nn.Parameter."
     ),
     "copy_without_transpose": (
-        "nn.Linear keeps its weight as (d_out, d_in), while v1's matrices are (d_in, d_out): copy"
-        " the transposed weight, sa_v2.W_query.weight.T."
+        "nn.Linear keeps its weight as (d_out, d_in), while v1's matrices are (d_in, d_out): each of"
+        " v1's matrices gets the weight of v2's layer of the same name with its two dimensions"
+        " swapped."
     ),
     "copy_by_state_dict": (
         "v2's state_dict names its weights W_query.weight and so on, each (d_out, d_in) as nn.Linear"
@@ -513,27 +521,27 @@ MISTAKES: dict[str, str] = {
         " inside `with torch.no_grad():`."
     ),
     "count_off_by_one": (
-        "each position was divided by t instead of t + 1: tokens 0..t are t + 1 tokens, so the"
-        " running mean at position t divides the running sum by t + 1."
+        "each position was divided by one token too few: at position t the running mean sees the"
+        " tokens 0 to t, itself included, so count them all."
     ),
     "mask_filled_with_plus_inf": (
-        "the hidden positions were filled with +inf instead of -inf: the softmax then computes"
-        " inf - inf, which is nan, in every row that hides a position; fill them with"
-        " float('-inf'), whose exponential is 0."
+        "the hidden positions were filled with +inf instead of -inf: the softmax then computes inf -"
+        " inf, which is nan, in every row that hides a position; fill them with negative infinity,"
+        " whose exponential is 0."
     ),
     "mask_filled_with_zero": (
-        "the hidden scores were set to 0 instead of -inf: after the softmax a score of 0 still gets"
-        " a weight (exp(0) = 1); fill with float('-inf') so that exp gives exactly 0."
+        "the hidden scores were set to 0 instead of -inf: after the softmax a score of 0 still gets a"
+        " weight (exp(0) = 1); fill them with negative infinity so that exp gives exactly 0."
     ),
     "mask_needs_bool": (
-        "masked_fill needs a boolean mask, and this one holds numbers (0.0 and 1.0): pass"
-        " mask.bool(), or a comparison such as tril == 0."
+        "masked_fill needs a boolean mask, and this one holds numbers (0.0 and 1.0): turn it into"
+        " booleans, True where a position is hidden, before you pass it."
     ),
     "batch_dims_not_handled": (
-        "the code does not follow the input's shape: it must work for any number of tokens, and"
-        " for a batch (b, T, T) as for one (T, T) matrix. Take the number of tokens from the last"
-        " dimension, shape[-1] (never a fixed number, nor shape[0]), and count dimensions from the"
-        " end (dim=-1), never from the front (dim=1)."
+        "the code does not follow the input's shape: it must work for any number of tokens, and for a"
+        " batch (b, T, T) as for one (T, T) matrix. Take the number of tokens from the last dimension"
+        " (never a fixed number, nor the first dimension), and count dimensions from the end, never"
+        " from the front."
     ),
     "dropout_ignores_generator": (
         "the random numbers were not drawn from the `generator` argument, so the same generator"
@@ -558,9 +566,9 @@ MISTAKES: dict[str, str] = {
         " so autograd refuses in training: use the default, out-of-place nn.Dropout(p)."
     ),
     "qkv_bias_not_added": (
-        "the query, key and value biases were never added (F.linear given only the weight, or weights fused without"
-        " their biases): with qkv_bias=True they count, so call the layers themselves, self.W_query(x), or pass each"
-        " bias too."
+        "the query, key and value biases were never added (F.linear given only the weight, or weights"
+        " fused without their biases): with qkv_bias=True they count, so call the layers themselves on"
+        " x, or pass each bias too."
     ),
     "output_not_tracked": (
         "the output is outside autograd's graph, so no gradient can flow back: forward ran under torch.no_grad() (a"
@@ -594,22 +602,23 @@ MISTAKES: dict[str, str] = {
         " (parentheses around a for make a generator): build a list of the tensors to join."
     ),
     "mask_not_sliced": (
-        "the mask was not cut to the sequence: the buffer holds context_length x context_length,"
-        " but T tokens need its top-left corner, mask[:T, :T]."
+        "the mask was not cut to the sequence: the buffer holds context_length x context_length, but"
+        " the scores are T x T, so the mask must be cut, in both of its dimensions, to the number of"
+        " tokens in this call."
     ),
     "merged_weights": (
         "the attention weights were merged instead of the context vectors: multiply the weights by"
-        " the values first, attn_weights @ values (b, h, T, head_dim), then merge the heads."
+        " the values first, giving (b, h, T, head_dim), then merge the heads."
     ),
     "heads_stacked": (
         "the heads' outputs were stacked on a new last dimension and flattened, which interleaves"
-        " their features: concatenate them, torch.cat(..., dim=-1), so that head 0's features come"
-        " first."
+        " their features: concatenate them along the existing last dimension instead, so that head 0's"
+        " features come first."
     ),
     "heads_reversed": (
         "the heads' outputs were concatenated in reverse order, so the last head's features come"
-        " first: concatenate them in the order of self.heads, torch.cat([head(x) for head in"
-        " self.heads], dim=-1), so that head 0's features come first."
+        " first: concatenate them along the last dimension in the order of self.heads, so that head"
+        " 0's features come first."
     ),
     "heads_not_module_list": (
         "the heads are kept in a plain Python list, so the module does not know them: their"
@@ -621,9 +630,9 @@ MISTAKES: dict[str, str] = {
         " heads.0.W_query.weight, heads.1...: keep them in an nn.ModuleList."
     ),
     "split_copies": (
-        "split_heads returned a copy, while the notebook asks for a view that shares the input's memory:"
-        " avoid contiguous(), a reshape of a transposed tensor, torch.stack and torch.cat;"
-        " x.view(b, T, num_heads, head_dim).transpose(1, 2) is a view."
+        "split_heads returned a copy, while the notebook asks for a view that shares the input's"
+        " memory: avoid contiguous(), a reshape of a transposed tensor, torch.stack and torch.cat;"
+        " view and transpose both return views."
     ),
     "gpt2_qkv_bias": (
         "the exercise builds this layer without biases in the query, key and value projections"
@@ -631,14 +640,17 @@ MISTAKES: dict[str, str] = {
         " released GPT-2 weights do have those biases; notebook 04 shows what they add.)"
     ),
     "gpt2_context_length": (
-        "GPT-2 small reads up to 1024 tokens: build the module with context_length=1024."
+        "the context length differs from GPT-2 small's: build the module for the longest sequence"
+        " GPT-2 small reads, as the notebook gives it."
     ),
     "gpt2_dropout": (
         "the exercise asks for GPT-2 small's attention without dropout (dropout=0.0), so that its"
         " output is the same in training mode."
     ),
     "gpt2_head_count": (
-        "GPT-2 small has 12 heads of 64 features (d_out = 768, num_heads = 12)."
+        "the number of heads, or the size of each, differs from GPT-2 small's: take both from the"
+        " model's configuration as the notebook gives it, and check that the heads' sizes add up to"
+        " d_out."
     ),
     "batch_mixed": (
         "the sequences of a batch were mixed: the output of one sequence changed when only the"
@@ -711,9 +723,9 @@ MISTAKES: dict[str, str] = {
         " dimension, so that the result has one row and one column per token, (T, T)."
     ),
     "init_not_torch_rand": (
-        "the parameters are not filled as the notebook asks: each is torch.rand(d_in, d_out),"
-        " uniform in [0, 1), with nothing added or rescaled, so that under a seed your module starts"
-        " from the book's numbers."
+        "the parameters are not filled as the notebook asks: each is drawn with torch.rand in the"
+        " shape (d_in, d_out), uniform in [0, 1), with nothing added or rescaled, so that under a seed"
+        " your module starts from the book's numbers."
     ),
     "argument_not_passed": (
         "the function's arguments were not all passed on (a fixed number, such as the book's, took"
@@ -726,9 +738,9 @@ MISTAKES: dict[str, str] = {
         " mixes its own part of the values."
     ),
     "average_weights_shape": (
-        "the weights of the running mean do not fit x (B, T, C) in the product: they must be (T,"
-        " T), with T the number of tokens, x.shape[1] (not the size of another axis), and come first"
-        " in the product, so that each position mixes the tokens."
+        "the weights of the running mean do not fit x (B, T, C) in the product: they must be (T, T),"
+        " with T the number of tokens (the size of x's second dimension, not of another axis), and"
+        " come first in the product, so that each position mixes the tokens."
     ),
     "gradient_nan_at_zeros": (
         "the values are right but the gradient is NaN where the weights were zeroed: a function"

@@ -12,9 +12,10 @@
 - ``submit()`` sends the notebook to the course's submission service and shows its grade here
   (``submitting``).
 
-Binding them also makes every demo cell wait for its stage (``waiting_demos``), with nothing in the
-demo's code. The demos' words are translated when a notebook is built (``autograder.notebooks.
-demo_words``); ``needs`` and ``tr``, which notebooks released before then call, stay for them:
+Binding them also makes the kit's demo cells wait for their stage (``waiting_demos``), with nothing
+in the demo's code; every other cell runs as plain Python. The demos' words are translated when a
+notebook is built (``autograder.notebooks.demo_words``); ``needs`` and ``tr``, which notebooks
+released before then call, stay for them:
 
 - ``with needs("<stage>"):`` holds a demo back until its stage works, and keeps "Run All" going
   when a stage is wrong, saying so in one line;

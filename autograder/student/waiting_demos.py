@@ -1,30 +1,39 @@
-"""Demo cells that wait for their stage, with nothing in the demo's code to say so.
+"""The kit's demo cells wait for their stage, with nothing in the demo's code to say so.
 
 A fresh notebook's answer cells hold stubs (``raise NotImplementedError(...)``), so every demo that
 calls a stage would stop "Run All" with a traceback. The setup cell's import registers an IPython
 AST transformer (``shell.ast_transformers``, run once per cell in every IPython kernel: Jupyter,
-JupyterLab, Colab, VS Code) that reads which graded stages a cell uses, by name, and before it runs:
+JupyterLab, Colab, VS Code) that acts on the kit's own demo cells only. It knows them by their code:
+IPython's ``pre_run_cell`` event hands it each cell's code as the kernel received it, and a demo cell
+is one whose code hashes to a demo of a notebook the kit built (``kit_demos``; a cell's id or
+metadata do not reach every kernel). Before a demo runs, it reads which graded stages the demo uses,
+by name, and:
 
-- when one of them (or a stage it calls) is still a stub, or not defined, skips the cell, so that
-  "Run All" goes on, and says which stage to write first: each stage once (until its cell is run
-  again), by the first demo that waits for it. The names the skipped cell would have made wait
-  with it, so a later demo that reads them is skipped too instead of stopping at a ``NameError``;
-- otherwise runs the cell as written, and if a wrong answer makes it raise, says where it stopped
+- when one of them (or a stage it calls) is still a stub, or not defined, skips the demo, so that
+  "Run All" goes on, and says so in one line: which stage to write first, the first time a demo
+  waits for it (until its cell is run again), then "waiting for <stage>" each time after. The names
+  the skipped demo would have made wait with it, so a later demo that reads them is skipped too
+  instead of stopping at a ``NameError``;
+- otherwise runs the demo as written, and if a wrong answer makes it raise, says where it stopped
   in one line, so that "Run All" still reaches the cells after it.
 
-A cell that defines a stage (its ✏️ answer cell) always runs as written. Outside IPython (a bare
-``python`` run of an exported notebook) nothing is registered and the cells run as they are.
+Every other cell runs as plain Python, with its own output and Python's full traceback: the
+student's answer cells and scratch cells, and a demo they edited, which is theirs now. Outside
+IPython (a bare ``python`` run of an exported notebook) nothing is registered and the cells run as
+they are.
 """
 
 from __future__ import annotations
 
 import ast
+import contextlib
 import dis
 import sys
 import types
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from .curriculum import all_stages
+from .kit_demos import is_kit_demo
 from .selfcheck.catalog import speaking, text
 
 STAGES = {stage: order for order, stage in enumerate(all_stages())}
@@ -115,13 +124,27 @@ def unwritten_stages(names: Iterable[str], namespace: dict) -> list[str]:
 class WaitingDemos(ast.NodeTransformer):
     """The transformer a notebook's kernel runs on every cell (see the module's docstring)."""
 
-    def __init__(self, namespace: dict, language: str):
+    def __init__(self, namespace: dict, language: str, is_demo: Callable[[str], bool] = is_kit_demo):
         self.namespace = namespace
         self.language = language
-        self.waiting: dict[str, str] = {}  # a name a skipped cell would have made -> the stage it waits for
-        self.said: dict[str, object] = {}  # a stage -> what stood for it when the cell said so
+        self.is_demo = is_demo  # whether a cell's code is one of the kit's demos
+        self.waiting: dict[str, str] = {}  # a name a skipped demo would have made -> the stage it waits for
+        self.said: dict[str, object] = {}  # a stage -> what stood for it when a demo said to write it
+        self.demo_starting = False  # whether the cell about to run is one of the kit's demos, unedited
+
+    def cell_starts(self, info=None) -> None:
+        """IPython's ``pre_run_cell``: note whether the cell the kernel is about to run is a kit demo."""
+        self.demo_starting = self.is_demo(getattr(info, "raw_cell", None) or "")
+
+    def cell_ends(self, result=None) -> None:
+        """IPython's ``post_run_cell``: whatever runs next (a silent run has no ``pre_run_cell``) is no demo
+        until its ``pre_run_cell`` says so."""
+        self.demo_starting = False
 
     def visit_Module(self, module: ast.Module) -> ast.Module:
+        demo, self.demo_starting = self.demo_starting, False  # one cell, one transformation
+        if not demo:
+            return module
         try:
             return self._transformed(module)
         except Exception:  # noqa: BLE001 - whatever happens here, the cell runs as the student wrote it
@@ -145,16 +168,18 @@ class WaitingDemos(ast.NodeTransformer):
         return self._guarded(module, stages[0] if stages else sorted(waited_for)[0])
 
     def _skip(self, unwritten: list[str], bound: set[str]) -> None:
-        """Name the first of the ``unwritten`` stages not named yet (until its cell is run again), so
-        that each stage is named once, by the first demo that waits for it; nothing when all were."""
+        """Say in one line why the demo is skipped: what to do about the first of the ``unwritten``
+        stages no demo has named yet (until its cell is run again), so that the first demo waiting
+        for a stage says to write it; when all were named, that it waits for the first of them."""
         self.waiting.update(dict.fromkeys(bound, unwritten[0]))
         standing = {stage: self.namespace.get(stage) for stage in unwritten}
         new = [stage for stage in unwritten if stage not in self.said or self.said[stage] is not standing[stage]]
-        if not new:
-            return
-        stage = new[0]
-        self.said[stage] = standing[stage]
         with speaking(self.language):
+            if not new:
+                print(text("needs.waiting", stage=unwritten[0]))
+                return
+            stage = new[0]
+            self.said[stage] = standing[stage]
             print(text("needs.finish_first" if standing[stage] is not None else "needs.undefined", stage=stage))
 
     def _guarded(self, module: ast.Module, stage: str) -> ast.Module:
@@ -203,16 +228,25 @@ def say_stopped(error: Exception, stage: str, language: str) -> None:
 ACTIVE: WaitingDemos | None = None
 
 
-def wait_for_stages(language: str) -> WaitingDemos | None:
-    """Register the transformer with the IPython shell this code runs in (replacing an earlier
-    one, so that running the setup cell again registers it once); None outside IPython."""
+def wait_for_stages(language: str, is_demo: Callable[[str], bool] = is_kit_demo) -> WaitingDemos | None:
+    """Register the transformer, and the events that tell it which cells are demos, with the IPython
+    shell this code runs in (replacing an earlier one, so that running the setup cell again registers
+    it once); None outside IPython. ``is_demo`` tells a demo by its code: the kit's, unless a test
+    names its own."""
     global ACTIVE
     ipython = sys.modules.get("IPython")
     shell = ipython.get_ipython() if ipython is not None else None
     if shell is None:
         return None
-    shell.ast_transformers[:] = [transformer for transformer in shell.ast_transformers
-                                 if type(transformer).__name__ != WaitingDemos.__name__]
-    ACTIVE = WaitingDemos(shell.user_ns, language)
+    earlier = [transformer for transformer in shell.ast_transformers
+               if type(transformer).__name__ == WaitingDemos.__name__]
+    shell.ast_transformers[:] = [transformer for transformer in shell.ast_transformers if transformer not in earlier]
+    for transformer in earlier:
+        for event, callback in (("pre_run_cell", "cell_starts"), ("post_run_cell", "cell_ends")):
+            with contextlib.suppress(ValueError, AttributeError):  # one from before this module had events
+                shell.events.unregister(event, getattr(transformer, callback))
+    ACTIVE = WaitingDemos(shell.user_ns, language, is_demo)
     shell.ast_transformers.append(ACTIVE)
+    shell.events.register("pre_run_cell", ACTIVE.cell_starts)
+    shell.events.register("post_run_cell", ACTIVE.cell_ends)
     return ACTIVE

@@ -191,7 +191,7 @@ def _check_causal_attention(ns):
     module, batch, out = expect_book_module(cls, "CausalAttention", BOOK_CAUSAL_ATTENTION,
                                             layers=CAUSAL_LAYERS,
                                             layers_hint="hint.causal_layers", values_hint="idea")
-    if not noted_dropout_name(module, "CausalAttention(3, 2, 6, 0.0)"):
+    if not noted_dropout_name(module, "CausalAttention(3, 2, 6, 0.0)", batch):
         expect_attribute(module, "dropout", nn.Dropout, "CausalAttention(3, 2, 6, 0.0)", "hint.causal_layers")
     expect_module_case(cls, CAUSAL_LAYERS, "CausalAttention/other", causal=True)
     expect_close(seeded_module(cls, CAUSAL_LAYERS, 3, 2, 6, 0.5).eval()(batch), [BOOK_CAUSAL_ATTENTION] * 2,

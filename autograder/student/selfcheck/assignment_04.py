@@ -194,7 +194,7 @@ def _check_multi_head_attention_itself(ns):
                  text("what.eval_mode", call=call), "hint.eval_dropout")
     seed_weights(123)
     module = cls(3, 2, 6, 0.5, num_heads=2)
-    noted_dropout_name(module, call)
+    noted_dropout_name(module, call, book_batch())
     expect_dropout_on_weights(module, book_batch(), call)
 
 

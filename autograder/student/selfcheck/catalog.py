@@ -41,6 +41,7 @@ MESSAGES: dict[str, str] = {
     "hint_tiers": 'hint("{stage}", {tier}): the hints come in three tiers, 1, 2 and 3.',
     # What a demo cell says when it cannot run yet, or a wrong answer broke it (``waiting_demos``).
     "needs.finish_first": "⏭ Finish `{stage}` first: this demo runs once it works.",
+    "needs.waiting": "⏭ waiting for `{stage}`",
     "needs.undefined": "⏭ This demo uses `{stage}`, which is not defined yet: run the cell that defines it first.",
     "needs.name": "⏭ This demo needs `{name}`, which a demo above makes: finish the stages above first.",
     "needs.stopped": ('⚠ This demo stopped at {reason}. It runs your `{stage}` (or a stage it uses):'
@@ -135,7 +136,7 @@ MESSAGES: dict[str, str] = {
     "found.dropout_in_place": "The dropout works in place on the softmax's output, which backward needs.",
     "found.gpt2_qkv_bias": "The query, key and value projections have biases, which this exercise leaves out.",
     "found.gpt2_dropout": "The exercise asks for GPT-2 small's attention without dropout.",
-    "found.gpt2_head_count": "GPT-2 small has 12 heads of 64 features.",
+    "found.gpt2_head_count": "The number of heads, or the size of each, differs from GPT-2 small's.",
     "found.mean_over_all_dims": "The mean was taken over every dimension at once, tokens and features together.",
     "found.dropout_fixed_seed": ("Without a generator the mask is the same at every call: the function fixes the random"
                                  " numbers itself (a seed set inside it)."),

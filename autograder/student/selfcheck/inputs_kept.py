@@ -2,11 +2,12 @@
 
 The grader asks this of every call of a function stage (its worker reports the tensor arguments a
 call changed in place: ``scores -= scores.max(...)``, ``x.sub_(...)``, ``masked_fill_`` on the
-caller's scores, ``query.unsqueeze_(-1)``), and names ``input_modified_in_place`` when the values
-are right. The public check watches the same way: every call the check makes of the stage is
-watched (``watched``), the first argument changed is recorded and put back as it was, so that the
-rest of the check reads its own inputs, and the change is told only once everything else passed
-(``expect_inputs_kept``), as the grader tells it after the values. Nothing here computes an answer.
+caller's scores, ``query.unsqueeze_(-1)``), and names ``input_modified_in_place`` after the values
+(a fault of its own when they are wrong too). The public check watches the same way: every call
+the check makes of the stage is watched (``watched``), the first argument changed is recorded and
+put back as it was, so that the rest of the check reads its own inputs, and the change is told only
+once everything else passed (``expect_inputs_kept``), as the grader tells it after the values.
+Nothing here computes an answer.
 """
 
 from __future__ import annotations

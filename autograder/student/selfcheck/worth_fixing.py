@@ -13,10 +13,11 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
+import torch
 from torch import nn
 
-from ..layer_names import misnamed_dropout
 from .catalog import text
+from .expectations import attention_weights, misnamed_dropout_of
 
 _notes: list[list[str]] = []  # the notes of each check running, innermost last
 
@@ -40,10 +41,12 @@ def collected() -> Iterator[list[str]]:
         _notes.pop()
 
 
-def noted_dropout_name(module: nn.Module, what: str) -> bool:
-    """Note a dropout layer kept under another name than ``dropout`` (``layer_names``), as the
-    grader notes it; whether there was one to note."""
-    misnamed = misnamed_dropout({name: type(child).__name__ for name, child in module.named_children()})
-    if misnamed:
-        note("note.dropout_name", what=what, name=misnamed)
-    return misnamed is not None
+def noted_dropout_name(module: nn.Module, what: str, x: torch.Tensor) -> bool:
+    """Note a dropout layer kept under another name than ``dropout`` (``layer_names``) that drops
+    the attention weights (it receives (..., T, T) on ``x`` in training mode; a residual dropout
+    is not the one the demos read), as the grader notes it; whether there was one to note."""
+    misnamed = misnamed_dropout_of(module)
+    if misnamed is None or attention_weights(module.train(), x) is None:
+        return False
+    note("note.dropout_name", what=what, name=misnamed)
+    return True
