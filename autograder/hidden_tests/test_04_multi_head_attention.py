@@ -511,7 +511,6 @@ def test_multi_head_attention_rejects_indivisible_sizes(student, d_out, num_head
                        valid=lambda: student.new("MultiHeadAttention", 4, 2 * num_heads, 8, 0.0, num_heads))
 
 
-@pytest.mark.usefixtures("reference_heads")
 @pytest.mark.MultiHeadAttention
 @pytest.mark.behaviour
 @pytest.mark.parametrize(("d_out", "num_heads"), [(10, 3), (6, 4)])
@@ -534,6 +533,7 @@ def test_multi_head_attention_answers_each_call_alone(student, reference, device
                            dtype=dtype)
 
 
+@pytest.mark.usefixtures("reference_heads")
 @pytest.mark.MultiHeadAttention
 @pytest.mark.behaviour
 def test_multi_head_attention_runs_on_meta_device(student):
