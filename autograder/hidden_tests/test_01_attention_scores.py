@@ -17,7 +17,8 @@ ASSIGNMENT = "01_attention_scores"
 
 # (seed, number of tokens T, embedding size d): distinct sizes, so T and d are never confused, and
 # a sequence longer than the demo's 6 tokens, so no size of the demo written into the code passes.
-SEQUENCES = [(11, 6, 3), (12, 5, 12), (13, 9, 4)]
+# No d is a perfect square: scores divided by sqrt(d) must never look like scores halved.
+SEQUENCES = [(11, 6, 3), (12, 5, 12), (13, 9, 7)]
 # One square input (T == d): a product taken the other way (inputs @ w for w @ inputs) has the
 # right shape only here, so code that special-cases it would hide from the cases above.
 SQUARE = (14, 5, 5)
