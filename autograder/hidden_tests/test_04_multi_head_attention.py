@@ -511,20 +511,6 @@ def test_multi_head_attention_rejects_indivisible_sizes(student, d_out, num_head
                        valid=lambda: student.new("MultiHeadAttention", 4, 2 * num_heads, 8, 0.0, num_heads))
 
 
-@pytest.mark.MultiHeadAttention
-@pytest.mark.behaviour
-@pytest.mark.parametrize(("d_out", "num_heads"), [(10, 3), (6, 4)])
-def test_multi_head_attention_error_names_sizes(student, d_out, num_heads):
-    """The notebook asks the ValueError to name both sizes (charged here alone; an error of another
-    type, or none, is charged by the test above)."""
-    try:
-        student.new("MultiHeadAttention", 4, d_out, 8, 0.0, num_heads)
-    except StudentError as error:
-        if error.type_name == "ValueError":
-            expect_message_names(error.message, {"d_out": d_out, "num_heads": num_heads},
-                                 call_text("MultiHeadAttention", 4, d_out, 8, 0.0, num_heads))
-
-
 @pytest.mark.usefixtures("reference_heads")
 @pytest.mark.MultiHeadAttention
 @pytest.mark.behaviour
