@@ -128,7 +128,8 @@ def _check_split_heads(ns):
 
 
 def _expect_sizes_named(error: ValueError, d_out: int, num_heads: int) -> None:
-    """The ValueError names both sizes by their values, as the notebook asks (and the grader checks)."""
+    """split_heads' ValueError names both sizes by their values, as the notebook asks (and the grader
+    checks); MultiHeadAttention's contract asks only for the error."""
     if values_not_named(str(error), {"d_out": d_out, "num_heads": num_heads}):
         fail("values", what=text("what.error_message"), expected=text("is.names_sizes", a=d_out, b=num_heads),
              got=repr(str(error)), hint="error_names_no_sizes")
@@ -184,9 +185,8 @@ def _check_multi_head_attention_itself(ns):
              got=text("is.none"), hint="out_proj_bias")
     expect_book_module(cls, "MultiHeadAttention", BOOK_MULTI_HEAD, layers=MHA_LAYERS,
                        layers_hint="hint.mha_layers", values_hint="idea", num_heads=2)
-    error = expect_raises(lambda: cls(3, 5, 6, 0.0, num_heads=2), ValueError,
-                          "MultiHeadAttention(3, 5, 6, 0.0, num_heads=2)", "indivisible_not_rejected")
-    _expect_sizes_named(error, 5, 2)
+    expect_raises(lambda: cls(3, 5, 6, 0.0, num_heads=2), ValueError, "MultiHeadAttention(3, 5, 6, 0.0, num_heads=2)",
+                  "indivisible_not_rejected")
     expect_module_case(cls, MHA_LAYERS, "MultiHeadAttention/other", causal=True)
     call = "MultiHeadAttention(3, 2, 6, 0.5, num_heads=2)"
     # In eval mode nothing is dropped (the demos, built with dropout 0, read the weights through self.dropout).
