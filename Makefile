@@ -165,15 +165,20 @@ fuzz: setup
 gpu-check: setup
 	$(BIN)/python -m autograder.tools.gpu_check
 
-# For a GPU machine with PyTorch but no package index (an air-gapped node): the kit's other
-# dependencies for grading, as wheels in .whl/ for that machine's Python (GPU_PYTHON).
+# For a GPU machine with PyTorch and NumPy but no package index (an air-gapped node): all grading and
+# tests/test_on_gpu.py import beyond those and their own dependencies, as wheels in .whl/ for that
+# machine's Python (GPU_PYTHON); tests/test_packaging.py checks the list against the installed kit.
+# typing-extensions is torch's too, but jsonschema's referencing needs a newer one than an H200 image's system Python had.
 GPU_PYTHON ?= 3.12
-GPU_WHEELS := nbformat fastjsonschema jsonschema jsonschema-specifications referencing rpds-py jupyter-core \
-	traitlets platformdirs copydetect markdown-it-py mdurl
+GPU_WHEELS := attrs contourpy copydetect cycler execnet fastjsonschema fonttools iniconfig jsonschema \
+	jsonschema-specifications jupyter-core kiwisolver latex2mathml markdown-it-py matplotlib mdit-py-plugins \
+	mdurl nbformat packaging pillow platformdirs pluggy psutil pygments pyparsing pytest pytest-xdist \
+	python-dateutil referencing rich rpds-py six tqdm traitlets tzdata typing-extensions \
+	requests urllib3 idna certifi charset-normalizer
 gpu-wheels: setup
 	$(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: --python-version $(GPU_PYTHON) \
-		--implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
-		--platform manylinux2014_x86_64 -d .whl $(GPU_WHEELS)
+		--implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 \
+		--platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 -d .whl $(GPU_WHEELS)
 
 # Platforms (docs/platforms/). OUT: a grading run's --out folder; COURSE: an nbgrader course.
 OUT ?= grading-output

@@ -24,6 +24,7 @@ class Mutation:
     old: str
     new: str
     mistake: str | None = None  # the mistake it makes, which the feedback should name
+    also_named: tuple[str, ...] = ()  # other mistakes its code also makes, which the feedback may name
 
     @property
     def assignment(self) -> str:

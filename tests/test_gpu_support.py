@@ -14,6 +14,8 @@
 from __future__ import annotations
 
 import errno
+import importlib.machinery
+import importlib.util
 import json
 import os
 import resource
@@ -39,10 +41,11 @@ from autograder.probes.errors import SandboxError, StudentError
 from autograder.reading.notebook import extract_definitions
 from autograder.records.jobs import TestOutcome
 from autograder.records.results import TestStatus
+from autograder.sandbox import layout
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, with_cuda, worker_uid
 from autograder.sandbox.session import ForkServerChannel, WorkerSession
-from autograder.worker import accelerators, confinement, landlock, nvidia
+from autograder.worker import accelerators, confinement, fake_gpu, landlock, nvidia, warmup
 from autograder.worker.config import SandboxConfig
 from autograder.worker.isolation import Layer
 
@@ -121,6 +124,67 @@ def test_no_process_that_forks_calls_torch_cuda():
         source = (KIT_ROOT / module).read_text(encoding="utf-8")
         code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("#"))
         assert "torch.cuda." not in code, module
+
+
+@pytest.mark.parametrize("cuda_may_follow", [False, True])
+def test_the_warm_up_steps_that_start_cuda_are_left_to_the_forked_children(monkeypatch, cuda_may_follow):
+    """On a CUDA build, autograd's first backward pass and the stand-in GPU's first use start
+    CUDA's driver (measured on an H200: every forked worker then failed to make its context). With
+    an NVIDIA driver here, the fork server leaves them to each child, which runs them once forked."""
+    def warm_up_then_child() -> int:
+        calls = {"backward": 0, "stand-in": 0}
+        real_backward = torch.Tensor.backward
+
+        def backward(tensor, *args, **kwargs):
+            calls["backward"] += 1
+            return real_backward(tensor, *args, **kwargs)
+
+        monkeypatch.setattr(torch.Tensor, "backward", backward)
+        monkeypatch.setattr(fake_gpu, "warm_up", lambda: calls.__setitem__("stand-in", calls["stand-in"] + 1))
+        warmup.warm_up_torch(cuda_may_follow=cuda_may_follow)
+        in_server = calls["backward"] + calls["stand-in"]
+        warmup.warm_up_after_fork()
+        in_child = calls["backward"] + calls["stand-in"] - in_server
+        return 10 * bool(in_server) + bool(in_child) if calls["stand-in"] == 1 else -1
+
+    assert _in_a_child(warm_up_then_child) == (1 if cuda_may_follow else 10)
+
+
+def test_landlock_lets_a_cuda_worker_write_under_proc_and_a_cpu_worker_not(tmp_path):
+    """CUDA's driver writes under /proc (an H200 answered error 304 under Landlock without it). The
+    worker stays root here (no uid of its own), so the file's mode allows the write and Landlock
+    alone decides."""
+    if os.geteuid() != 0:
+        pytest.skip("confining a worker as the grader does needs root")
+    if landlock.abi_version() < 1:
+        pytest.skip("no Landlock in this kernel")
+
+    def write_own_comm(cuda: bool) -> int:
+        confinement.confine(SandboxConfig(cuda=cuda, hide_paths=[str(tmp_path)]))
+        try:
+            with open("/proc/self/comm", "w") as comm:
+                comm.write("worker")
+        except OSError as error:
+            return error.errno
+        return 0
+
+    assert _in_a_child(lambda: write_own_comm(True)) == 0
+    assert _in_a_child(lambda: write_own_comm(False)) == errno.EACCES
+
+
+def test_the_workers_see_the_folder_torch_comes_from(monkeypatch):
+    """A venv over a GPU image's Python (a .pth file naming the image's site-packages) finds
+    torch outside every prefix: the sandbox keeps that folder visible too."""
+    found = importlib.util.find_spec
+
+    def elsewhere(name, *args):
+        if name == "torch":
+            return importlib.machinery.ModuleSpec("torch", None, origin="/opt/image/site-packages/torch/__init__.py")
+        return found(name, *args)
+
+    monkeypatch.setattr(layout.importlib.util, "find_spec", elsewhere)
+    assert "/opt/image/site-packages" in layout.python_paths()
+    assert sys.prefix in layout.python_paths() or os.path.realpath(sys.prefix) in layout.python_paths()
 
 
 def test_the_fork_server_hello_reports_the_machine():

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import importlib.metadata
 import re
 import shutil
 import subprocess
@@ -126,3 +127,30 @@ def test_the_wheel_holds_neither_the_developer_tools_nor_the_tests(tmp_path):
     shipped = [name for name in names if name.startswith(("tools/", "tests/"))
                or name.rsplit("/", 1)[-1] in ("inprocess.py", "scratch_postgres.py", "bench.py")]
     assert shipped == []
+
+
+def _installed_closure(names: list[str]) -> set[str]:
+    """``names`` and everything they require, as installed here (no extras)."""
+    seen, waiting = set(), list(names)
+    while waiting:
+        name = canonicalize_name(waiting.pop())
+        if name not in seen:
+            seen.add(name)
+            for line in importlib.metadata.requires(name) or []:
+                requirement = Requirement(line)
+                if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                    waiting.append(requirement.name)
+    return seen
+
+
+def test_the_gpu_wheels_hold_everything_a_pytorch_image_may_lack():
+    """`make gpu-wheels` is all an air-gapped GPU node gets besides torch, NumPy and their dependencies: a
+    package missing from it stops `make gpu-check` there at its first import (an H200 image lacked
+    latex2mathml and mdit-py-plugins, which the list had left out)."""
+    makefile = (KIT_ROOT / "Makefile").read_text()
+    listed = re.search(r"^GPU_WHEELS := ((?:.*\\\n)*.*)$", makefile, re.MULTILINE).group(1)
+    wheels = {canonicalize_name(name) for name in listed.split() if name != "\\"}
+    # The kit, and what tests/test_on_gpu.py's conftest imports (pytest-xdist's groups, requests).
+    needed = _installed_closure(["attention-kit", "pytest-xdist", "requests"]) - {"attention-kit"}
+    missing = needed - _installed_closure(["torch", "numpy"]) - wheels
+    assert not missing, f"add to GPU_WHEELS in the Makefile: {sorted(missing)}"

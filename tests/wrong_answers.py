@@ -22,6 +22,7 @@ class WrongAnswer:
     name: str
     mistake: str
     source: str  # the whole answer cell
+    also_named: tuple[str, ...] = ()  # other mistakes its code also makes, which the feedback may name
 
     @property
     def stage(self) -> str:
@@ -82,7 +83,7 @@ def softmax_stable(x, dim=-1):
 def softmax_stable(x, dim=-1):
     exps = torch.exp(x.clamp(max=700))
     return exps / exps.sum(dim=dim, keepdim=True)
-'''),
+''', also_named=("softmax_clamped",)),  # a cap, and one too high to stop float32's overflow
     WrongAnswer("context_weights_not_summed", "weighted_sum_missing", '''
 def context_vector(attn_weights, inputs):
     return attn_weights[:, None] * inputs

@@ -432,8 +432,7 @@ def divisor_on_visible(scores: torch.Tensor, right: float, right_text: str | Fin
         rows = visible.sum(-1, keepdim=True)
         if int((rows >= 2).sum()) < 2:
             return None
-        kept_sums = torch.where(visible, actual, 0.0).sum(-1)[rows.squeeze(-1) > 0]
-        if not torch.allclose(kept_sums, torch.ones_like(kept_sums), rtol=0, atol=1e-5):
+        if not _sums_to_one(torch.where(visible, actual, 0.0)[rows.squeeze(-1) > 0], -1):
             return None  # not a softmax's weights (divided after it, say): no divisor of the scores to read
         logs = torch.where(visible, actual.clamp_min(VISIBLE_WEIGHT).log(), 0.0)
         centred_logs = torch.where(visible, logs - logs.sum(-1, keepdim=True) / rows.clamp_min(1), 0.0)

@@ -62,10 +62,19 @@ def _other_top_level_folders() -> list[str]:
                   if path.name not in SYSTEM_FOLDERS and path.is_dir() and not path.is_symlink())
 
 
+# The installed packages every worker imports (the fork server preloads them).
+WORKER_PACKAGES = ("torch", "numpy", "matplotlib")
+
+
 def python_paths() -> list[str]:
-    """The Python installation a worker needs: resolved like the hidden paths, or a kit reached
-    through a symlink would hide its own venv."""
-    paths = (sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable)))
+    """The Python installation a worker needs, and the folders its packages were installed in
+    where a ``.pth`` file adds them from elsewhere (a venv over a GPU image's Python): resolved like
+    the hidden paths, or a kit reached through a symlink would hide its own venv."""
+    paths = [sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))]
+    for package in WORKER_PACKAGES:
+        spec = importlib.util.find_spec(package)  # found, not imported
+        if spec and spec.origin:
+            paths.append(os.path.dirname(os.path.dirname(spec.origin)))
     return sorted({os.path.realpath(path) for path in paths})
 
 

@@ -394,6 +394,11 @@ def _finish(config: SandboxConfig, count_processes: bool, scratch: str, writable
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(PR_SET_NO_NEW_PRIVS)")
     _fresh_keyrings(own_user=Layer.OWN_USER in isolation.layers)
     layers, missing = list(isolation.layers), list(isolation.missing)
+    if config.cuda:
+        # CUDA's driver writes under /proc: an H200 answered cudaGetDeviceCount with error 304 ("OS
+        # call failed") under Landlock unless /proc was writable. Its files stay guarded by their
+        # owners and modes, and other processes' memory by Landlock's own ptrace rule.
+        writable = [*writable, "/proc"]
     report = landlock.restrict([*SYSTEM_READ_ONLY, *config.keep_paths], writable, devices=config.device_nodes)
     for applied, layer, minimum_abi in ((report.fs, Layer.LANDLOCK_FILES, 1), (report.net, Layer.LANDLOCK_NETWORK, 4),
                                         (report.scope, Layer.LANDLOCK_SCOPE, 6)):

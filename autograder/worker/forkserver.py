@@ -21,7 +21,8 @@ from autograder.worker import main as worker
 from autograder.worker import protocol
 from autograder.worker.accelerators import machine_report
 from autograder.worker.names import SERVER_NAME, SHARD_NAME, name_process
-from autograder.worker.warmup import warm_up_torch
+from autograder.worker.nvidia import nvidia_driver
+from autograder.worker.warmup import warm_up_after_fork, warm_up_torch
 
 # Modules the notebooks import at the top (their setup cell's included): loaded once here, so a
 # worker's import is free (and the student package imports although the kit's folder, where
@@ -46,7 +47,7 @@ def warm_up() -> None:
     for name in [*PRELOADED_MODULES, *helper_modules()]:
         with contextlib.suppress(ImportError):
             importlib.import_module(name)
-    warm_up_torch()
+    warm_up_torch(cuda_may_follow=nvidia_driver() is not None)  # NVML only: it starts no CUDA
 
 
 def serve(launcher: socket.socket, controls: list[socket.socket]) -> None:
@@ -120,6 +121,7 @@ def _shard(link_fd: int, control_fd: int) -> None:
     holds any); it shares the server's warm torch instead of importing its own."""
     name_process(SHARD_NAME)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    warm_up_after_fork()  # before any test's clock starts
     importlib.import_module("autograder.grading.shard").serve(link_fd, control_fd)
     os._exit(0)
 

@@ -18,6 +18,7 @@ from autograder.worker.config import SandboxConfig
 from autograder.worker.confinement import OUTPUT_SINK, confine
 from autograder.worker.names import WORKER_NAME, name_process
 from autograder.worker.probe_server import ProbeServer, load_definitions
+from autograder.worker.warmup import warm_up_after_fork
 
 
 def _isolate_io(keep_fd: int) -> None:
@@ -60,6 +61,7 @@ def run_worker(sock: socket.socket, request: dict) -> None:
             cuda = open_cuda_context(config.gpu_memory_fraction).to_json()
         except Exception as error:  # noqa: BLE001 - whatever CUDA raises here is the grader's problem
             _refuse(sock, f"CUDA cannot be used in the sandbox ({type(error).__name__}: {error})")
+    warm_up_after_fork()
     # Sent before any student code runs, so the grader believes it (and only this frame).
     protocol.send(sock, {"sandboxed": True, "isolation": confinement.isolation.to_json(),
                          "scratch": confinement.scratch, "cgroups": confinement.cgroups, "cuda": cuda}, {})
