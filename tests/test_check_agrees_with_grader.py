@@ -67,7 +67,7 @@ def _batch_answers() -> list[Answer]:
     return answers
 
 
-ANSWERS = [Answer(mutation.name, mutation.stage, mutation.notebook, frozenset({mutation.mistake} - {None}),
+ANSWERS = [Answer(mutation.name, mutation.stage, mutation.notebook, frozenset({mutation.mistake, *mutation.also_named} - {None}),
                   mutation.mistake is not None)
            for mutation in CORPUS] + _batch_answers()
 

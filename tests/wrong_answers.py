@@ -337,7 +337,7 @@ def masked_softmax(attn_scores, d_k):
     WrongAnswer("dropout_bernoulli_of_p", "dropout_keep_probability", '''
 def inverted_dropout(x, p, training=True, generator=None):
     if p < 0 or p > 1:
-        raise ValueError("p must be in [0, 1]")
+        raise ValueError(f"p must be in [0, 1], not {p}")
     if not training or p == 0:
         return x
     if p == 1:
@@ -348,7 +348,7 @@ def inverted_dropout(x, p, training=True, generator=None):
     WrongAnswer("dropout_zeroes_the_input", "input_modified_in_place", '''
 def inverted_dropout(x, p, training=True, generator=None):
     if not 0 <= p <= 1:
-        raise ValueError("p must be in [0, 1]")
+        raise ValueError(f"p must be in [0, 1], not {p}")
     if not training or p == 0:
         return x
     if p == 1:
@@ -369,7 +369,7 @@ def inverted_dropout(x, p, training=True, generator=None):
     WrongAnswer("dropout_from_the_global_generator", "dropout_ignores_generator", '''
 def inverted_dropout(x, p, training=True, generator=None):
     if not 0 <= p <= 1:
-        raise ValueError("p must be in [0, 1]")
+        raise ValueError(f"p must be in [0, 1], not {p}")
     if not training or p == 0:
         return x
     if p == 1:
@@ -915,7 +915,7 @@ def masked_softmax(attn_scores, d_k):
     WrongAnswer("dropout_times_keep_prob", "dropout_scaled_by_p", '''
 def inverted_dropout(x, p, training=True, generator=None):
     if not 0 <= p <= 1:
-        raise ValueError("bad p")
+        raise ValueError(f"bad p: {p}")
     if not training or p == 0:
         return x
     if p == 1:
@@ -926,7 +926,7 @@ def inverted_dropout(x, p, training=True, generator=None):
     WrongAnswer("dropout_p1_unhandled", "dropout_p1_division", '''
 def inverted_dropout(x, p, training=True, generator=None):
     if not 0 <= p <= 1:
-        raise ValueError("bad p")
+        raise ValueError(f"bad p: {p}")
     if not training or p == 0:
         return x
     keep = torch.rand(x.shape, generator=generator, device=x.device) >= p

@@ -25,7 +25,7 @@ def masked_softmax(attn_scores, d_k):
 
 def inverted_dropout(x, p, training=True, generator=None):
     if p < 0.0 or p > 1.0:
-        raise ValueError("p must be a probability in [0, 1]")
+        raise ValueError(f"p must be a probability in [0, 1], got {p}")
     if not training or p == 0.0:
         return x
     if p == 1.0:

@@ -21,7 +21,7 @@ def masked_softmax(attn_scores, d_k):
 
 def inverted_dropout(x, p, training=True, generator=None):
     if not 0 <= p <= 1:
-        raise ValueError("p out of range")
+        raise ValueError(f"p out of range: {p}")
     if not training or p == 0:
         return x
     if p == 1:
