@@ -67,8 +67,8 @@ def _batch_answers() -> list[Answer]:
     return answers
 
 
-ANSWERS = [Answer(mutation.name, mutation.stage, mutation.notebook, frozenset({mutation.mistake, *mutation.also_named} - {None}),
-                  mutation.mistake is not None)
+ANSWERS = [Answer(mutation.name, mutation.stage, mutation.notebook,
+                  frozenset({mutation.mistake, *mutation.also_named} - {None}), mutation.mistake is not None)
            for mutation in CORPUS] + _batch_answers()
 
 # Answers the grader fails and the check still passes, each with what the public check does not
