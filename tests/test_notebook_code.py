@@ -53,6 +53,18 @@ def test_keeps_constants_made_by_a_configuring_call():
     ]
 
 
+def test_keeps_constants_made_by_pythons_constructors():
+    """A settings dict written as ``dict(...)`` in the answer cell loads like its literal (a lecturer's
+    ``GPT2 = dict(d_in=768, ...)`` above ``return MultiHeadAttention(**GPT2)`` once lost every point
+    to a NameError); a constructor of a computed value, or a range, does not."""
+    cell = (
+        "GPT2 = dict(d_in=768, d_out=768, num_heads=12)\nSIZES = tuple([1, 2])\nRATE = float('0.1')\n"
+        "ROWS = list(range(10))\nX = dict(x=torch.randn(3))\nY = dict(a=f(1))\n"
+    )
+    assert _sources(cell) == ["GPT2 = dict(d_in=768, d_out=768, num_heads=12)", "SIZES = tuple([1, 2])",
+                              "RATE = float('0.1')"]
+
+
 def test_drops_demo_work():
     cell = (
         "import torch\nx = torch.randn(3)\nprint(x)\nfor i in range(3):\n    pass\n"

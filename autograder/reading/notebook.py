@@ -203,11 +203,15 @@ def _blank_ipython_syntax(source: str) -> str:
 # be made with, by its dotted name as the notebook writes it. No call that computes on tensors.
 _CONFIGURING_CALLS = ("logging.", "math.", "operator.", "functools.", "collections.", "typing.",
                       "torch.device", "torch.finfo", "torch.iinfo")
+# Python's own constructors of a value, written as a call: ``dict(d_in=768, num_heads=12)`` is as
+# much a constant as ``{"d_in": 768, "num_heads": 12}`` (range, which could make a huge list, is not one).
+_BUILTIN_CONSTRUCTORS = frozenset({"dict", "tuple", "list", "set", "frozenset", "int", "float", "str", "bool"})
 
 
 def _is_simple_value(node: ast.AST, imported: set[str]) -> bool:
     """Literals, arithmetic on them, attributes of imported modules (``torch.float64``), the
-    module's ``__name__``, and a configuring call on such values (``logging.getLogger(__name__)``).
+    module's ``__name__``, and a configuring call or one of Python's constructors on such values
+    (``logging.getLogger(__name__)``, ``dict(d_in=768)``).
 
     Never a demo variable and never a call that computes: nothing that can run long or depend
     on demo cells.
@@ -218,8 +222,8 @@ def _is_simple_value(node: ast.AST, imported: set[str]) -> bool:
         return node.id == "__name__"
     if isinstance(node, ast.Call):
         callee = _dotted_name(node.func)
-        return (callee is not None and callee.split(".")[0] in imported
-                and callee.startswith(_CONFIGURING_CALLS)
+        configures = callee is not None and callee.split(".")[0] in imported and callee.startswith(_CONFIGURING_CALLS)
+        return ((configures or callee in _BUILTIN_CONSTRUCTORS)
                 and all(_is_simple_value(argument, imported) for argument in node.args)
                 and all(_is_simple_value(keyword.value, imported) for keyword in node.keywords))
     if isinstance(node, ast.UnaryOp):
