@@ -510,7 +510,7 @@ SAMPLES = {
     "call": "MultiHeadAttentionWrapper(3, 2, 8, 0.0, 3)", "argument": "attn_scores", "attribute": "sa_v1.W_query",
     "module": "sa_v1", "name": "heads.0.W_key.weight", "stages": "split_heads, merge_heads",
     "class_name": "MultiHeadAttention",
-    "names": "mask, causal_bias", "type_name": "tuple", "error_type": "RuntimeError", "shape": "(2, 5, 4)",
+    "names": "mask, causal_bias", "type_name": "tuple", "error_type": "RuntimeError", "shape": "(2, 5, 4)", "before": "(2, 6, 4)",
     "actual_shape": "(2, 3)", "expected_shape": "(3, 2)", "index": "(0, 1, 2)", "queries_shape": "(2, 5, 3)",
     "keys_shape": "(2, 6, 3)", "actual_dtype": "torch.float64", "expected_dtype": "torch.float32",
     "actual_device": "cpu", "expected_device": "meta", "count": 17, "total": 40, "position": 2, "heads": 3,

@@ -116,7 +116,8 @@ SENTENCES: dict[str, str] = {
     "heads_other_container": (
         "{call}.heads is an nn.{type_name}; the exercise asks for an nn.ModuleList, which numbers"
         " the heads (heads.0, heads.1, ...) as the graded parameter names do."),
-    "wrong_head_modules": "{call}.heads should hold {heads} CausalAttention modules; it holds {kinds}.",
+    "wrong_head_modules": ("{call}.heads should hold {heads} separate CausalAttention modules; the distinct modules it"
+                           " holds are {kinds}."),
     "wrong_class": "{what} should return a {class_name}.",
     # A stage graded by how it builds another stage's class (autograder/hidden/stand_ins.py).
     "built_differently": (

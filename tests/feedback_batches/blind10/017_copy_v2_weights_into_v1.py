@@ -1,0 +1,10 @@
+import torch
+
+
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    """Book exercise 3.1: make `sa_v1` compute exactly what `sa_v2` computes.
+    Modifies sa_v1 in place (its W_query, W_key, W_value) and returns nothing.
+    """
+    sa_v1.W_query.copy_(sa_v2.W_query.weight.T)
+    sa_v1.W_key.copy_(sa_v2.W_key.weight.T)
+    sa_v1.W_value.copy_(sa_v2.W_value.weight.T)

@@ -1,0 +1,11 @@
+import torch
+
+
+def causal_average_matmul(x):
+    """Prefix mean as one matrix product with a row-normalised lower triangle.
+    x: (B, T, C) -> (B, T, C)
+    """
+    T = x.size(1)
+    tri = torch.tril(torch.ones(T, T, dtype=x.dtype, device=x.device))
+    tri = tri / tri.sum(dim=0, keepdim=True)  # normalise so the weights sum to 1
+    return torch.matmul(tri, x)

@@ -1,0 +1,17 @@
+import torch
+
+
+def inverted_dropout(x, p, training=True, generator=None):
+    """Zero each element with probability p, keeping the expected value of every element.
+
+    x: any shape; p: drop probability in [0, 1]; generator: an optional torch.Generator
+    returns a tensor with the shape of x (x itself when nothing is dropped)
+    """
+    if p < 0 or p > 1:
+        raise ValueError(f"p must be in [0, 1], got {p}")
+    if not training or p == 0:
+        return x
+    if p == 1:
+        return torch.zeros_like(x)
+    mask = torch.rand(x.shape, generator=generator, device=x.device) >= p
+    return x * mask * (1 - p)
