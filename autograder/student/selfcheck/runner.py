@@ -97,7 +97,8 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
         shows = mistake
     else:
         return CheckResult(True, " ".join([text("passed", stage=stage), *_worth_fixing(notes)]))
-    kept, kept_outside = state_kept(stage, _sources(namespace)), globals_kept(stage, _sources(namespace))
+    sources = _sources(namespace)
+    kept, kept_outside = state_kept(stage, sources), globals_kept(stage, sources)
     if kept or kept_outside:  # as the grader tells it: state kept between calls, no name read from its symptom
         hint, figure, mistake, shows = None, None, None, None
         said = (text("state_between_calls", stage=stage, names=", ".join(f"self.{name}" for name in kept)) if kept
