@@ -67,7 +67,8 @@ def test_a_mask_used_whole_is_not_sliced_and_a_sliced_one_is_no_such_mistake():
     assert mistake_in_error("CausalAttention", *whole) == "mask_not_sliced"
     sliced = student_error(MASK_NOT_SLICED.replace("(mask,", "(mask[:3, :3],"), "attend(s, m)",
                            s=torch.ones(2, 5, 5), m=torch.ones(8, 8).bool())
-    assert mistake_in_error("CausalAttention", *sliced) is None
+    # Cut, but smaller than the scores: no advice to cut it (test_a_mask_cut_or_built_smaller_than_...).
+    assert mistake_in_error("CausalAttention", *sliced) == "mask_wrong_size"
 
 
 HEADS_MASKED = """
@@ -237,3 +238,37 @@ def test_a_mask_cut_on_its_rows_only_is_told_from_one_not_cut():
     whole = student_error(ROWS_ONLY.replace("mask[:scores.shape[-1]]", "mask"), "attend(s, m)", s=torch.ones(2, 5, 5),
                           m=torch.ones(8, 8, dtype=torch.bool))
     assert mistake_in_error("CausalAttention", *whole) == "mask_not_sliced"
+
+
+SHORT_MASK = """
+def attend(x, scores, mask):
+    n = x.shape[0]
+    return scores.masked_fill(mask[:n, :n], 0.0)
+"""
+
+
+@pytest.mark.parametrize("stage", ["CausalAttention", "MultiHeadAttention"])
+def test_a_mask_cut_or_built_smaller_than_the_scores_is_told_from_one_left_whole(stage):
+    """Cut with the batch's size (x.shape[0]), or built for d_out tokens, a mask is smaller than
+    the scores: no advice to cut it, which it was (blind11's 072 and 097)."""
+    scores = torch.ones(2, 5, 5) if stage == "CausalAttention" else torch.ones(2, 3, 5, 5)
+    short = student_error(SHORT_MASK, "attend(x, s, m)", x=torch.ones(2, 5, 3), s=scores,
+                          m=torch.ones(8, 8, dtype=torch.bool))
+    assert mistake_in_error(stage, *short) == "mask_wrong_size"
+    built_small = student_error(SHORT_MASK.replace("x.shape[0]", "x.shape[1]"), "attend(x, s, m)",
+                                x=torch.ones(2, 5, 3), s=scores, m=torch.ones(4, 4, dtype=torch.bool))
+    assert mistake_in_error(stage, *built_small) == "mask_wrong_size"
+    whole = student_error(SHORT_MASK.replace("mask[:n, :n]", "mask"), "attend(x, s, m)", x=torch.ones(2, 5, 3),
+                          s=scores, m=torch.ones(8, 8, dtype=torch.bool))
+    assert mistake_in_error(stage, *whole) == "mask_not_sliced"
+
+
+def test_a_sum_that_lost_its_dim_is_told_as_keepdim_not_as_the_batchs_dims():
+    """weights / weights.sum(dim=-1) on a batch: the code already counts dims from the end, so the
+    advice is keepdim (blind11's 050), never "count dimensions from the end"."""
+    source = "def f(w):\n    return w / w.sum(dim=-1)\n"
+    lost = student_error(source, "f(a)", a=torch.ones(2, 6, 6).tril())
+    assert mistake_in_error("mask_and_renormalize", *lost) == "softmax_missing_keepdim"
+    kept = student_error(source.replace("dim=-1)", "dim=-1, keepdim=True) + w[:, 0]"), "f(a)",
+                         a=torch.ones(2, 6, 5))
+    assert mistake_in_error("mask_and_renormalize", *kept) != "softmax_missing_keepdim"

@@ -23,7 +23,7 @@ from autograder.notebooks.variants import (
     load_solution,
     solved_source,
 )
-from autograder.records.results import GradedRow
+from autograder.records.results import PURPOSE, GradedRow
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages, assignment_of
 from autograder.student.mistakes import MISTAKES as MESSAGES
 
@@ -278,10 +278,8 @@ def stage_total(row: GradedRow, stage: str):
 @pytest.mark.parametrize(("mutation_name", "stage", "behaviour"), [
     ("multi_head_scaled_by_d_out", "MultiHeadAttention", "scale"),
     ("multi_head_without_out_proj", "MultiHeadAttention", "out_proj"),
-    ("multi_head_softmax_dim2", "MultiHeadAttention", "softmax"),
     ("multi_head_without_dropout", "MultiHeadAttention", "dropout"),
     ("attention_scaled_by_d_in", "CausalAttention", "scale"),
-    ("attention_mask_after_softmax", "CausalAttention", "mask"),  # masked after the softmax, never renormalised
     ("v2_unscaled", "SelfAttention_v2", "scale"),
 ])
 def test_a_pinned_fault_costs_only_its_behaviours_share(graded, mutation_name, stage, behaviour):
@@ -301,6 +299,21 @@ def test_a_pinned_fault_costs_only_its_behaviours_share(graded, mutation_name, s
     unpinned_points = sum(test.max_points for test in failed if not test.lost_to)
     assert total.points == pytest.approx(total.max_points - lost - unpinned_points, abs=0.01)
     assert total.points > 0
+
+
+@pytest.mark.parametrize(("mutation_name", "stage", "behaviour"), [
+    ("multi_head_softmax_dim2", "MultiHeadAttention", "softmax"),
+    ("attention_mask_after_softmax", "CausalAttention", "mask"),  # masked after the softmax, never renormalised
+])
+def test_a_pinned_fault_that_lets_the_future_in_caps_the_stage(graded, mutation_name, stage, behaviour):
+    """A softmax along the queries, or a mask after it, lets later tokens change earlier outputs:
+    the behaviour's share goes, and the stage keeps at most the rubric's share for missing its
+    purpose (``[purpose]``), the cap taken last."""
+    row = graded[(mutation_name, assignment_of(stage))]
+    total = stage_total(row, stage)
+    assert [loss.behaviour for loss in total.lost_to] == [behaviour, PURPOSE], unpassed(row)
+    assert total.points == pytest.approx(rubric.purpose_keeps() * total.max_points, abs=0.01), unpassed(row)
+    assert points_by_stage(row)[stage] == pytest.approx(total.points, abs=1e-3)
 
 
 @pytest.mark.parametrize(("mutation_name", "stage"), [("attention_keys_T", "CausalAttention"),

@@ -1,6 +1,7 @@
 """Partial credit, scored from recorded outcomes through the engine's own row builder: a failure
 pinned to one behaviour of a big stage costs that behaviour's share, any other failure its whole
-test, and the feedback page says what each behaviour cost in the notebook's language.
+test, a stage whose failures show it misses its purpose keeps at most the rubric's share, and the
+feedback page says what each behaviour, and the cap, cost in the notebook's language.
 
 The outcomes are what the hidden tests record (one passed CPU instance per test function, then
 some failed with the findings the grader gives); ``tests/test_hidden_tests.py`` grades real mutants.
@@ -18,7 +19,7 @@ from autograder.findings.finding import Finding, finding
 from autograder.grading.engine import graded_row
 from autograder.reading.notebook import ExtractedCode
 from autograder.records.jobs import SubmissionRecord, TestOutcome
-from autograder.records.results import BehaviourLoss, GradedRow, RunTrust, TestStatus
+from autograder.records.results import PURPOSE, BehaviourLoss, GradedRow, RunTrust, TestStatus
 
 ASSIGNMENT = "04_multi_head_attention"
 STAGE = "MultiHeadAttention"
@@ -103,14 +104,17 @@ def test_a_failure_not_pinned_to_a_behaviour_of_its_stage_loses_the_whole_test(f
     row = graded({FORWARD: failure})
     forward = next(test for test in row.tests if test.name.startswith(FORWARD))
     assert (forward.points, forward.lost_to) == (0.0, ())
-    assert stage_total(row).lost_to == ()
+    # No behaviour's share is taken (the leak's cap on the stage is tested below).
+    assert [loss for loss in stage_total(row).lost_to if loss.behaviour != PURPOSE] == []
 
 
 def test_a_mistake_the_evidence_could_not_have_named_came_from_a_reproduction():
     """A leak seen by the probe, but the catalogue's exact match names the softmax's dim: pinned."""
     leak = finding("evidence.future_changes_past", position=0, later=1)
     row = graded({FORWARD: (TestStatus.FAILED, values_differ("softmax_wrong_dim", leak))})
-    assert stage_total(row).lost_to == (BehaviourLoss("softmax", round(share("softmax"), 2)),)
+    # The softmax's share, then the leak's cap on the stage.
+    assert stage_total(row).lost_to[0] == BehaviourLoss("softmax", round(share("softmax"), 2))
+    assert [loss.behaviour for loss in stage_total(row).lost_to] == ["softmax", PURPOSE]
 
 
 def test_faults_of_two_behaviours_lose_the_sum_of_their_shares():
@@ -158,3 +162,58 @@ def test_the_feedback_page_says_which_behaviour_cost_what_in_the_notebooks_langu
     row = graded({FORWARD: (TestStatus.FAILED, values_differ("scaled_by_wrong_size"))}, language)
     assert share("scale") == pytest.approx(3.3)
     assert words in feedback_html(row)
+
+
+# -- a stage that misses its purpose: [purpose] -----------------------------------------------------
+LEAK = finding("evidence.future_changes_past", position=0, later=1)
+SCALE_EVIDENCE = finding("evidence.scores_divided_by", divisor="3.464", forms="", right="")
+
+
+def test_a_leak_of_the_future_caps_the_stage_beside_the_share_its_named_fault_costs():
+    """The scale is pinned (its share goes), and the leak beside it caps what the stage keeps."""
+    failed = (TestStatus.FAILED, values_differ("scaled_by_wrong_size", SCALE_EVIDENCE, LEAK))
+    row = graded({FORWARD: failed})
+    total = stage_total(row)
+    assert total.points == pytest.approx(rubric.purpose_keeps() * total.max_points, abs=0.01)
+    lost = dict((loss.behaviour, loss.points) for loss in total.lost_to)
+    assert lost["scale"] == pytest.approx(share("scale"), abs=0.01)
+    assert lost[PURPOSE] == pytest.approx(total.max_points * (1 - rubric.purpose_keeps()) - share("scale"), abs=0.02)
+    assert row.score == pytest.approx(100 - total.max_points + total.points, abs=0.01)
+    # The cap is taken from the tests that kept points, passed ones included, in proportion.
+    assert all(test.points < test.max_points for test in row.tests if test.stage == STAGE and test.max_points)
+    assert all(test.stage == STAGE for test in row.tests if any(loss.behaviour == PURPOSE for loss in test.lost_to))
+
+
+def test_a_stage_whose_failures_show_no_leak_is_not_capped():
+    row = graded({FORWARD: (TestStatus.FAILED, values_differ("scaled_by_wrong_size", SCALE_EVIDENCE))})
+    assert PURPOSE not in {loss.behaviour for loss in stage_total(row).lost_to}
+    assert stage_total(row).points > rubric.purpose_keeps() * stage_total(row).max_points
+
+
+def test_a_leak_seen_only_on_an_accelerator_caps_nothing():
+    """An instance on a GPU carries no points, so that a notebook scores the same on every machine."""
+    gpu = TestOutcome(f"{FORWARD}[cuda]", FORWARD, STAGE, TestStatus.FAILED, values_differ("future_leak", LEAK),
+                      device="cuda")
+    row = graded_row("student", ASSIGNMENT, SubmissionRecord(outcomes=[*outcomes(), gpu]), ExtractedCode(),
+                     RunTrust(None), ["cpu", "cuda"])
+    assert row.score == 100
+
+
+def test_a_cap_that_other_failures_already_reach_takes_nothing():
+    lost_all = (TestStatus.FAILED, values_differ(None, LEAK))
+    row = graded({function: lost_all for function in (FORWARD, GRADIENTS, EQUALS, EVAL)})
+    total = stage_total(row)
+    assert total.points <= rubric.purpose_keeps() * total.max_points
+    assert PURPOSE not in {loss.behaviour for loss in total.lost_to}
+
+
+@pytest.mark.parametrize(("language", "words"), [("en", "keeps at most 50 % of its points"),
+                                                 ("zh", "最多保留 50 %"),
+                                                 ("pt", "fica com no máximo 50 % dos seus pontos")])
+def test_the_feedback_page_says_what_the_cap_took_in_the_notebooks_language(language, words):
+    row = graded({FORWARD: (TestStatus.FAILED, values_differ("future_leak", LEAK))}, language)
+    page = feedback_html(row)
+    assert words in page
+    taken = sum(loss.points for loss in stage_total(row).lost_to if loss.behaviour == PURPOSE)
+    assert taken > 0
+    assert f"{taken:g}" in page

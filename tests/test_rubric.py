@@ -5,6 +5,7 @@ import re
 
 from autograder.course import rubric
 from autograder.feedback.page import PAGE_TEXT, page_text
+from autograder.findings.english import SENTENCES
 from autograder.paths import KIT_ROOT
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.mistakes import MISTAKES
@@ -70,6 +71,19 @@ def test_no_mistake_named_without_reproducing_the_output_is_mapped():
     named_from_probes_or_sums = {"future_leak", "batch_mixed", "batch_carried_over", "not_normalised",
                                  "normalised_wrong_dim", "constant_factor", "diagonal_changed"}
     assert not named_from_probes_or_sums & set(rubric.fault_behaviours())
+
+
+def test_the_purpose_caps_name_stages_and_findings_that_exist():
+    """A typo in ``[purpose]`` would cap nothing, silently: every stage and key must be real."""
+    stages = {stage for stages in STAGES_BY_ASSIGNMENT.values() for stage in stages}
+    shown_by = rubric._table()["purpose"]["shown_by"]
+    assert shown_by
+    assert set(shown_by) <= stages, set(shown_by) - stages
+    for stage in shown_by:
+        keys = rubric.purpose_shown_by(stage)
+        assert keys
+        assert keys <= set(MISTAKES) | set(SENTENCES), (stage, keys - set(MISTAKES) - set(SENTENCES))
+    assert 0 < rubric.purpose_keeps() < 1
 
 
 def test_every_behaviour_has_its_words_on_the_feedback_page_in_every_language():

@@ -167,6 +167,11 @@ def _dropout_times_keep_probability(x, p, training=True, generator=None):
     return x * (torch.rand(x.shape, generator=generator) >= p) * (1 - p)
 
 
+def _dropout_keeping_with_probability_p(x, p, training=True, generator=None):
+    """p and 1 - p swapped throughout: kept with probability p, survivors scaled by 1 / p."""
+    return x * (torch.rand(x.shape, generator=generator) < p) / p
+
+
 def _tril_mask(num_tokens, device=None):
     return torch.ones(num_tokens, num_tokens, device=device).tril().bool()
 
@@ -223,6 +228,7 @@ KNOWN_MISTAKES = [
     ("softmax_stable", _stable_without_keepdim, "softmax_missing_keepdim"),
     ("inverted_dropout", _dropout_in_place, "input_modified_in_place"),
     ("inverted_dropout", _dropout_times_keep_probability, "dropout_scaled_by_p"),
+    ("inverted_dropout", _dropout_keeping_with_probability_p, "dropout_keep_probability"),
     ("split_heads", _split_without_transpose, "view_without_transpose"),
     ("merge_heads", _merge_without_contiguous, "view_needs_contiguous"),
     ("causal_average_matmul", _unnormalised_prefix_sum, "prefix_sum"),

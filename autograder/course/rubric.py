@@ -4,7 +4,8 @@ A test function's points are shared equally by its CPU instances; an instance on
 reported for no points (``grading.engine.score_outcomes``), so a notebook scores the same on
 every machine. ``[behaviours.<stage>]`` shares a big stage's value points among the behaviours it
 must get right, and ``[faults]`` says which named mistakes are faults of which behaviour
-(``grading.partial_credit``). ``[hint_charges]`` prices the hint tiers (none by default:
+(``grading.partial_credit``). ``[purpose]`` caps a stage whose failures show it misses what it is
+for (``grading.purpose``). ``[hint_charges]`` prices the hint tiers (none by default:
 ``records.hint_charges``).
 """
 
@@ -95,6 +96,22 @@ def behaviour_shares(stage: str) -> dict[str, float]:
 def fault_behaviours() -> dict[str, str]:
     """Named mistake -> the behaviour it is a fault of (``[faults]``)."""
     return {mistake: behaviour for behaviour, mistakes in _table().get("faults", {}).items() for mistake in mistakes}
+
+
+def purpose_keeps() -> float:
+    """The share of its points, as a fraction, that a stage missing its purpose keeps at most
+    (``[purpose]``'s ``keeps``, in percent; all of them when the rubric sets none)."""
+    keeps = float(_table().get("purpose", {}).get("keeps", 100))
+    if not 0 <= keeps <= 100:
+        raise RubricError(f"{RUBRIC_FILE.name} [purpose] keeps = {keeps:g}: a percent, from 0 to 100")
+    return keeps / 100
+
+
+@functools.cache
+def purpose_shown_by(stage: str) -> frozenset[str]:
+    """The findings, evidence and named mistakes that show ``stage`` misses its purpose
+    (``[purpose.shown_by]``; none for a stage the rubric does not list)."""
+    return frozenset(_table().get("purpose", {}).get("shown_by", {}).get(stage, []))
 
 
 def value_points(assignment_id: str, stage: str) -> float:

@@ -22,7 +22,7 @@ from autograder.feedback.moments import shown_moment
 from autograder.findings.finding import Finding
 from autograder.findings.render import render, rendered_faults
 from autograder.paths import LOCALES_DIR
-from autograder.records.results import GradedRow, ScoredTest, SubmissionTime
+from autograder.records.results import PURPOSE, GradedRow, ScoredTest, StageTotal, SubmissionTime
 from autograder.student import language as languages
 
 PAGE_TEXT: dict[str, str] = {
@@ -73,6 +73,10 @@ PAGE_TEXT: dict[str, str] = {
         "Where the grader could pin what is wrong, the tests that show it lost only its share of this"
         " stage's points:"),
     "behaviour_loss": "{behaviour}: {points} points",
+    # A stage capped for missing what it is for (autograder/grading/purpose.py).
+    "purpose_cap": (
+        "The tests show that this stage misses what it is for, so it keeps at most {percent} % of its"
+        " points: the cap took {points} more points."),
     "behaviour.projections": "query, key and value projections",
     "behaviour.scores": "scores",
     "behaviour.scale": "scale",
@@ -212,6 +216,14 @@ def _shown(test: ScoredTest) -> bool:
     return not test.passed or test.finding is not None
 
 
+def _cap_text(total: StageTotal, text: dict[str, str]) -> str:
+    """What the cap on a stage that misses its purpose took, and the share it keeps ("" if none)."""
+    taken = sum(loss.points for loss in total.lost_to if loss.behaviour == PURPOSE)
+    if not taken or not total.max_points:
+        return ""
+    return text["purpose_cap"].format(percent=f"{100 * total.points / total.max_points:.0f}", points=f"{taken:g}")
+
+
 def _stage_summaries(row: GradedRow) -> list[dict]:
     """The stages of the page, with their messages in the notebook's language: one message per
     problem, the first test's, however many tests (shapes, dtypes, devices) found it; failures
@@ -228,7 +240,9 @@ def _stage_summaries(row: GradedRow) -> list[dict]:
             "points": total.points, "max_points": total.max_points,
             "waiting": text["tests_waiting"].format(count=total.waiting) if total.waiting else "",
             "losses": [text["behaviour_loss"].format(behaviour=text[f"behaviour.{loss.behaviour}"],
-                                                     points=f"{MINUS}{loss.points:g}") for loss in total.lost_to],
+                                                     points=f"{MINUS}{loss.points:g}")
+                       for loss in total.lost_to if loss.behaviour != PURPOSE],
+            "cap": _cap_text(total, text),
             "messages": [{"status": _status_class(tests[0]), "text": _text(tests[0], row.language),
                           "code": _is_code(_text(tests[0], row.language)),
                           "faults": rendered_faults(tests[0].finding, row.language) if tests[0].finding else [],

@@ -46,8 +46,8 @@ SENTENCES: dict[str, str] = {
         "{what} raised {error_type} on x of shape {shape} when it was called right after a call on x"
         " of shape {before}, though a new module with the same weights answers that input: {message}"),
     "future_leak": (
-        "{what}: changing only the tokens after position {position} changed the outputs at"
-        " positions 0 to {position}."),
+        "{what}: changing only the tokens after position {position} changed the outputs up to"
+        " position {position}, which must not see them."),
     # 01_attention_scores: the softmaxes "from the formula".
     "library_softmax_called": "{what} calls {functions}: this stage asks for the formula itself.",
     "naive_does_not_overflow": (
@@ -364,13 +364,13 @@ SENTENCES: dict[str, str] = {
         " there is nothing to give back (end it without return)"),
     "worth_fixing.dtype": (
         "returns {actual} for {expected} inputs (make each new tensor with the inputs' dtype,"
-        " dtype=inputs.dtype, and keep it: no .float(), no tensor rebuilt from Python numbers)"),
+        " dtype={argument}.dtype, and keep it: no .float(), no tensor rebuilt from Python numbers)"),
     "worth_fixing.device": (
         "leaves its result on the CPU for inputs on a GPU (make each new tensor on the inputs' device,"
-        " device=inputs.device, or compute it from the inputs themselves)"),
+        " device={argument}.device, or compute it from the inputs themselves)"),
     "worth_fixing.device_error": (
         "mixes inputs on a GPU with a tensor it made on the CPU, which torch refuses (make each new"
-        " tensor on the inputs' device, device=inputs.device)"),
+        " tensor on the inputs' device, device={argument}.device)"),
     "worth_fixing.gradient": (
         "passes no gradient back to {arguments} (.detach(), .item(), float() or a tensor rebuilt from"
         " Python numbers cut the result from autograd: compute it from the tensors themselves)"),

@@ -18,7 +18,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from autograder.course import predictions, rubric
-from autograder.grading import dependencies, partial_credit, trust
+from autograder.grading import dependencies, partial_credit, purpose, trust
 from autograder.grading.discovery import discover
 from autograder.grading.link import RecordsReady, ShardFailed, ShardMessage, SubmissionDone, TrustProved, Untrusted
 from autograder.grading.workers import SandboxedWorkers, StartedShard, Workers
@@ -117,7 +117,8 @@ def score_outcomes(assignment_id: str, outcomes: list[TestOutcome]) -> tuple[Sco
     Only the CPU instances share the points: an instance on a GPU is reported, for no points, so
     that a notebook scores the same on every machine (the meta-device checks, which run
     everywhere, are what a device mistake costs). A failure pinned to behaviours of its stage
-    loses only their shares (``partial_credit``); any other failure loses its share.
+    loses only their shares (``partial_credit``); any other failure loses its share. A stage whose
+    failures show it misses its purpose keeps at most the rubric's share of its points (``purpose``).
     """
     on_cpu = [outcome for outcome in outcomes if outcome.device == "cpu"]
     share_of = dict(zip(map(id, on_cpu), rubric.shares(assignment_id, [o.function for o in on_cpu]), strict=True))
@@ -132,7 +133,7 @@ def score_outcomes(assignment_id: str, outcomes: list[TestOutcome]) -> tuple[Sco
             points = round(share - sum(loss.points for loss in lost), 4) if lost else 0.0
         scored.append(ScoredTest(outcome.name, outcome.stage, points, share, outcome.status, outcome.finding,
                                  outcome.largest_difference, lost))
-    return tuple(scored)
+    return purpose.capped(tuple(scored))
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.
     result = student.call(name, *args)
     if not isinstance(result, torch.Tensor):
         return  # the value tests say what it returns
-    problems = [*_dtype(result, args[0]), *(_device(student, name, args) if device else []),
+    problems = [*_dtype(result, args[0], names[0]), *(_device(student, name, args, names[0]) if device else []),
                 *(_gradient(student, name, args, names, result, expected) if gradient else [])]
     if loop is not None:
         problems += _python_loop(student, name, loop)
@@ -61,22 +61,24 @@ def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.
         observations.note(finding("note.worth_fixing", call=call, problems=problems))
 
 
-def _dtype(result: torch.Tensor, like: torch.Tensor) -> list[Finding]:
+def _dtype(result: torch.Tensor, like: torch.Tensor, argument: str) -> list[Finding]:
+    """A floating result of another dtype than ``like``, the stage's first argument (``argument``)."""
     if not result.is_floating_point() or result.dtype == like.dtype:
         return []
-    return [finding("worth_fixing.dtype", actual=result.dtype, expected=like.dtype)]
+    return [finding("worth_fixing.dtype", actual=result.dtype, expected=like.dtype, argument=argument)]
 
 
-def _device(student: Submission, name: str, args: tuple[torch.Tensor, ...]) -> list[Finding]:
+def _device(student: Submission, name: str, args: tuple[torch.Tensor, ...], argument: str) -> list[Finding]:
     """The call on the stand-in GPU: a result left on the CPU, or torch refusing to mix devices.
     Code the stand-in cannot run (it reads values, ``.item()``) runs on a GPU: nothing to note."""
     on_gpu = tuple(torch.empty(arg.shape, dtype=arg.dtype, device="meta") for arg in args)
     try:
         result = student.call_on_stand_in_gpu(name, *on_gpu)
     except StudentError as error:
-        return [finding("worth_fixing.device_error")] if device_error(error.type_name, error.message) else []
+        return [finding("worth_fixing.device_error", argument=argument)] if device_error(
+            error.type_name, error.message) else []
     if isinstance(result, torch.Tensor) and result.device.type == "cpu":
-        return [finding("worth_fixing.device")]
+        return [finding("worth_fixing.device", argument=argument)]
     return []
 
 

@@ -109,4 +109,4 @@ def _dtype(student: Submission, reference: nn.Module, class_name: str, args: tup
         return []
     if not isinstance(result, torch.Tensor) or not result.is_floating_point() or result.dtype == x.dtype:
         return []
-    return [finding("worth_fixing.dtype", actual=result.dtype, expected=x.dtype)]
+    return [finding("worth_fixing.dtype", actual=result.dtype, expected=x.dtype, argument="x")]

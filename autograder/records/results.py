@@ -75,6 +75,11 @@ class RowStatus:
             raise ResultsFormatError(f"unknown status {text!r}") from None
 
 
+# The behaviour under which a cap on a stage that misses its purpose records what it took
+# (``autograder.grading.purpose``).
+PURPOSE = "purpose"
+
+
 @dataclass(frozen=True)
 class BehaviourLoss:
     """Points a failed test lost to one wrong behaviour of its stage, the rest of them kept
@@ -104,7 +109,8 @@ class ScoredTest:
     status: TestStatus
     finding: Finding | None = None  # what the test found; for a passed test, a note (or None)
     largest_difference: float | None = None  # the largest |answer - reference| its comparisons met
-    # A failure pinned to behaviours of its stage: what each cost (empty: it lost all, or passed).
+    # A failure pinned to behaviours of its stage: what each cost (empty: it lost all, or passed);
+    # or, under the behaviour ``purpose``, what a cap on a stage that misses its purpose took.
     lost_to: tuple[BehaviourLoss, ...] = ()
 
     @property

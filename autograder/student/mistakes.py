@@ -601,6 +601,11 @@ MISTAKES: dict[str, str] = {
         "torch.cat and torch.stack take a list or tuple of tensors, not a generator expression"
         " (parentheses around a for make a generator): build a list of the tensors to join."
     ),
+    "mask_wrong_size": (
+        "the mask given to the scores holds fewer positions than the sequence has tokens: build the"
+        " mask for context_length tokens, and cut it, in both of its dimensions, to the number of"
+        " tokens of this call, read from the tokens' dimension of x (b, T, d_in), not from another."
+    ),
     "mask_not_sliced": (
         "the mask was not cut to the sequence: the buffer holds context_length x context_length, but"
         " the scores are T x T, so the mask must be cut, in both of its dimensions, to the number of"

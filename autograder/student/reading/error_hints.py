@@ -48,6 +48,13 @@ _FLOAT_SIZE = re.compile(r"tuple of ints,? ?but (got|found element of type) floa
 # (tensor a, the larger: ctx > T) at the keys' dim; the stand-in GPU says it would broadcast to it.
 _UNCUT_4D_MASK = re.compile(r"size of tensor a \((?P<mask>\d+)\) must match the size of tensor b \((?P<scores>\d+)\)"
                             r" at non-singleton dimension 3|broadcastable to \[1, 1, \d+, \d+\]")
+# A division or subtraction by a sum or max along a dim that was not kept (no keepdim=True).
+_REDUCED_WITHOUT_KEEPDIM = re.compile(r"[/\-]\s*[\w.]*\.(sum|max|amax)\((?![^()]*keepdim\s*=\s*True)[^()]*\)")
+# A mask smaller than the scores it is given to (masked_fill names the mask first, tensor a): cut
+# with a size read from another dim (the batch's), or built for fewer tokens than context_length.
+_SHORT_MASK = re.compile(r"size of tensor a \((?P<short_mask>\d+)\) must match the size of tensor b"
+                         r" \((?P<scores>\d+)\) at non-singleton dimension")
+_MASKED_FILL_WITH_MASK = re.compile(r"masked_fill_?\(\s*[^,]*(mask|tril|bias)")
 # A mask given leading dims of size 1 where it is made: view/reshape/expand(1, 1, ...), unsqueeze,
 # [None, None], torch.ones(1, 1, ...).
 _MADE_WITH_LEADING_ONES = re.compile(r"\.(view|reshape|expand)\(\s*\(?\s*1\s*,\s*1\s*,|\.unsqueeze\("
@@ -174,11 +181,15 @@ RULES = [
     # (the weights have their shape), the values were not.
     ErrorRule("values_not_split", _SIZES, re.compile(r"(weight|att|wei|score)\w*\)?\s*@\s*\w*val"),
               stages=frozenset({"MultiHeadAttention"})),
+    ErrorRule("mask_wrong_size", _SHORT_MASK, _MASKED_FILL_WITH_MASK, stages=_MASKED_MODULES),
     # mask[:T]: the rows cut to the sequence, the columns left at context_length.
     ErrorRule("mask_rows_only_sliced", _SIZES, re.compile(r"(mask|tril|bias)\w*\s*\[\s*:\s*[\w.]+(\[[^\[\]]*\])?\s*\]"),
               stages=frozenset({"CausalAttention"})),
     ErrorRule("mask_not_sliced", _SIZES, re.compile(r"mask|tril|bias"), stages=_MASKED_MODULES,
               line_without=_SLICE, code=_mask_not_sliced_before),
+    # weights / weights.sum(dim=-1): the sum lost its dim, so the division broadcast it along the rows.
+    ErrorRule("softmax_missing_keepdim", _SIZES, _REDUCED_WITHOUT_KEEPDIM,
+              stages=frozenset({"masked_softmax", "mask_and_renormalize"})),
     ErrorRule("batch_dims_not_handled", _SIZES, stages=frozenset({"masked_softmax", "mask_and_renormalize"}),
               code=_batch_dims_not_followed),
     # One matrix taken out of a batch (x[0]) that was not a batch: a (T, T) input leaves a vector.
@@ -207,12 +218,15 @@ RULES = [
 
 def _found(pattern: re.Pattern, message: str) -> bool:
     """Whether ``pattern`` is in ``message``; where it quotes a mask's size and the scores', the
-    mask's must be the larger (a mask left whole holds context_length, at least T)."""
+    mask's must be the larger (a mask left whole holds context_length, at least T), or for a
+    ``short_mask`` the smaller."""
     match = pattern.search(message)
     if match is None:
         return False
-    sizes = {name: value for name, value in match.groupdict().items() if value is not None}
-    return "mask" not in sizes or int(sizes["mask"]) > int(sizes["scores"])
+    sizes = {name: int(value) for name, value in match.groupdict().items() if value is not None}
+    if "short_mask" in sizes:
+        return sizes["short_mask"] < sizes["scores"]
+    return "mask" not in sizes or sizes["mask"] > sizes["scores"]
 
 
 def student_lines(student_traceback: str) -> list[str]:

@@ -152,12 +152,15 @@ def _check_inverted_dropout(ns):
     for p in (0.5, 0.2):
         call = f"inverted_dropout(torch.ones(4000), p={p})"
         out = expect_shape(f(x, p, generator=seeded(123)), (4000,), call, "hint.dropout_rate")
-        kept = out[out != 0]
+        kept, dropped = out[out != 0], (out == 0).double().mean().item()
+        # p and 1 - p swapped: survivors scaled by 1 / p follow from it, so the fraction is told first.
+        if abs(dropped - (1 - p)) <= 0.05 < abs(dropped - p):  # more than 6 standard deviations apart
+            fail("values", what=text("what.zero_fraction", call=call), expected=text("is.about", value=p),
+                 got=f"{dropped:.3f}", hint="dropout_keep_probability")
         if not torch.allclose(kept, torch.full_like(kept, 1 / (1 - p))):
             fail("values", what=text("what.kept_values", call=call),
                   expected=text("is.all", value=f"{1 / (1 - p):g}"), got=show(kept),
                   hint=_rescaling_mistake(kept, p))
-        dropped = (out == 0).double().mean().item()
         if abs(dropped - p) > 0.05:  # more than 6 standard deviations away for 4000 draws
             fail("values", what=text("what.zero_fraction", call=call),
                   expected=text("is.about", value=p), got=f"{dropped:.3f}",

@@ -1,0 +1,64 @@
+"""A stage's purpose: a stage whose failures show it misses what it is for keeps at most part of its points.
+
+Partial credit (``partial_credit``) charges one wrong behaviour its share, so that a small slip
+in a big stage costs little. Some slips are not small: a causal attention module that lets a
+later token change an earlier output is not causal, and a stable softmax that still overflows is
+not stable, whatever else they get right. ``rubric.toml``'s ``[purpose]`` names, for each such
+stage, the findings that show it (the leak seen by changing only later tokens; an overflow, or a
+shift that is not the maximum, named on the values), and what share of its points the stage then
+keeps at most. The points above that share are taken from the stage's tests in proportion to what
+each kept, and each such test carries the loss as the behaviour ``purpose``, so that the feedback
+page says what the cap took.
+
+Only the tests that carry points count (the CPU instances: ``engine.score_outcomes``), so a cap
+is the same on every machine. Like ``partial_credit``, this works on scored tests in the trusted
+process.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from autograder.course import rubric
+from autograder.findings.finding import Finding
+from autograder.records.results import PURPOSE, BehaviourLoss, ScoredTest
+
+
+def capped(scored: tuple[ScoredTest, ...]) -> tuple[ScoredTest, ...]:
+    """``scored`` with each stage whose failures show it misses its purpose cut to the share the
+    rubric lets it keep."""
+    keeps = rubric.purpose_keeps()
+    by_stage: dict[str, list[int]] = {}
+    for index, test in enumerate(scored):
+        by_stage.setdefault(test.stage, []).append(index)
+    result = list(scored)
+    for stage, indices in by_stage.items():
+        tests = [scored[index] for index in indices]
+        if not any(test.max_points > 0 and not test.passed and _shows(test.finding, rubric.purpose_shown_by(stage))
+                   for test in tests):
+            continue
+        earned = sum(test.points for test in tests)
+        excess = earned - keeps * sum(test.max_points for test in tests)
+        if excess <= 0:
+            continue
+        keeping = [(index, test) for index, test in zip(indices, tests, strict=True) if test.points > 0]
+        left = excess
+        for position, (index, test) in enumerate(keeping):
+            # In proportion to what each kept; the last takes what rounding left, so the stage keeps its share exactly.
+            taken = round(left if position == len(keeping) - 1 else excess * test.points / earned, 4)
+            left -= taken
+            result[index] = replace(test, points=round(test.points - taken, 4),
+                                    lost_to=(*test.lost_to, BehaviourLoss(PURPOSE, taken)))
+    return tuple(result)
+
+
+def _shows(found: Finding | None, keys: frozenset[str]) -> bool:
+    """Whether ``found`` (its key, named mistake, notes, further faults or the findings in its
+    fields) holds one of ``keys``."""
+    if found is None or not keys:
+        return False
+    if found.key in keys or found.mistake in keys:
+        return True
+    in_fields = [item for value in found.fields.values() for item in (value if isinstance(value, list) else [value])]
+    nested = [*found.notes, *found.faults, *(item for item in in_fields if isinstance(item, Finding))]
+    return any(_shows(inner, keys) for inner in nested)
