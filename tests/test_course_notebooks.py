@@ -280,6 +280,10 @@ def test_the_setup_cell_is_short_and_defines_nothing():
         assert not [node for node in ast.walk(tree) if isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.Lambda))]
         helpers = "check, hint, predict, reveal, submit"
         assert code[-1] == f"from attention_kit_student.{language} import {helpers}"
+        # The installing is plumbing: its code starts hidden (JupyterLab, VS Code), and Colab shows its title.
+        assert cell.metadata["jupyter"]["source_hidden"] is True
+        assert cell.metadata["cellView"] == "form"
+        assert cell.source.startswith("#@title ")
 
 
 @pytest.mark.parametrize("assignment", ["03_causal_attention", "04_multi_head_attention"])

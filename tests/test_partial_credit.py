@@ -155,12 +155,12 @@ def test_scores_survive_the_results_json():
     assert again.stage_totals() == row.stage_totals()
 
 
-@pytest.mark.parametrize(("language", "words"), [("en", "scale: \u22123.3 points"),
-                                                 ("zh", "缩放：\u22123.3 分"),
-                                                 ("pt", "escala: \u22123.3 pontos")])
+@pytest.mark.parametrize(("language", "words"), [("en", "scale: \u22125.7 points"),
+                                                 ("zh", "缩放：\u22125.7 分"),
+                                                 ("pt", "escala: \u22125.7 pontos")])
 def test_the_feedback_page_says_which_behaviour_cost_what_in_the_notebooks_language(language, words):
     row = graded({FORWARD: (TestStatus.FAILED, values_differ("scaled_by_wrong_size"))}, language)
-    assert share("scale") == pytest.approx(3.3)
+    assert share("scale") == pytest.approx(5.7)
     assert words in feedback_html(row)
 
 
@@ -211,7 +211,7 @@ def test_a_cap_that_other_failures_already_reach_takes_nothing():
                                                  ("zh", "最多保留 50 %"),
                                                  ("pt", "fica com no máximo 50 % dos seus pontos")])
 def test_the_feedback_page_says_what_the_cap_took_in_the_notebooks_language(language, words):
-    row = graded({FORWARD: (TestStatus.FAILED, values_differ("future_leak", LEAK))}, language)
+    row = graded({FORWARD: (TestStatus.FAILED, values_differ("scaled_by_wrong_size", SCALE_EVIDENCE, LEAK))}, language)
     page = feedback_html(row)
     assert words in page
     taken = sum(loss.points for loss in stage_total(row).lost_to if loss.behaviour == PURPOSE)

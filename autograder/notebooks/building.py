@@ -63,6 +63,7 @@ def with_self_checks(notebook: nbformat.NotebookNode, language: str, location: s
                          " add an empty code cell with that id after the master's setup cell (`make assignments`"
                          " writes its code)")
     cells[0].source = self_checks_cell.self_checks_source(language, location)
+    cells[0].metadata.update(self_checks_cell.HIDDEN_CODE)
     return notebook
 
 

@@ -1,8 +1,8 @@
 """The notebooks' setup cell: installs the student package where it is missing and imports its
 helpers in the notebook's language (``check``, ``hint``, ``predict``, ``reveal`` and ``submit``,
 from ``attention_kit_student.<language>``, see ``autograder.student.notebook``; the import also
-makes the demo cells wait for their stages). Six lines of code: everything else lives in the
-package. Without the package (no wheel beside the notebook, no network) the cell stops at its
+makes the demo cells wait for their stages). Six lines of code, hidden until opened (the installing
+is plumbing, not the course): everything else lives in the package. Without the package (no wheel beside the notebook, no network) the cell stops at its
 import, and the comment just above it, which the traceback shows, says how to install it: a
 notebook without its checks would teach on silently.
 
@@ -41,7 +41,9 @@ def wheel_name() -> str:
 
 # The words of the cell, in English; translations in autograder/locales/<language>/self_checks_cell.json.
 WORDS: dict[str, str] = {
-    "intro": "# The course's helpers, from a small package (attention-kit-student) installed here where it is missing.",
+    # The cell's title: a comment in Jupyter and VS Code, where the cell's code starts hidden; the
+    # title Colab shows in place of the code (a form, by the cell's metadata).
+    "intro": "The course's helpers (check, hint, predict): run this cell first",
     "location": "from your instructor: a file beside this notebook, a URL or a package name",
     "missing": ("If this cell stops at No module named 'attention_kit_student', install the package with"
                 "  pip install {CHECKS_PACKAGE}  (ask your instructor where it is), then restart the kernel."),
@@ -49,7 +51,7 @@ WORDS: dict[str, str] = {
     "stub": "replace this line with your code",
 }
 
-_TEMPLATE = '''{intro}
+_TEMPLATE = '''#@title {intro}
 # {location_comment}
 CHECKS_PACKAGE = {location!r}
 import importlib.util, subprocess, sys
@@ -91,6 +93,11 @@ def words(language: str) -> Mapping[str, str]:
 def stub(language: str, stage: str) -> str:
     """The line that stands for ``stage``'s answer in a student notebook, worded in ``language``."""
     return f'raise NotImplementedError("{stage}: {words(language)["stub"]}")'
+
+
+# The cell's metadata: its code starts hidden in JupyterLab, Notebook 7 and VS Code, and Colab shows
+# its title line in place of the code; a student opens it with one click.
+HIDDEN_CODE = {"jupyter": {"source_hidden": True}, "cellView": "form"}
 
 
 def self_checks_source(language: str, location: str | None = None) -> str:
