@@ -2,9 +2,10 @@
 helpers in the notebook's language (``check``, ``hint``, ``predict``, ``reveal`` and ``submit``,
 from ``attention_kit_student.<language>``, see ``autograder.student.notebook``; the import also
 makes the demo cells wait for their stages). Six lines of code, hidden until opened (the installing
-is plumbing, not the course): everything else lives in the package. Without the package (no wheel beside the notebook, no network) the cell stops at its
-import, and the comment just above it, which the traceback shows, says how to install it: a
-notebook without its checks would teach on silently.
+is plumbing, not the course): everything else lives in the package. Without the package (no wheel
+beside the notebook, no network) the cell stops at its import, and the comment just above it,
+which the traceback shows, says how to install it: a notebook without its checks would teach on
+silently.
 
 Every notebook (masters, released notebooks, translations and release bundles) holds this
 cell under the id ``self-checks``, as its first code cell; ``make assignments`` writes it, with
