@@ -304,11 +304,12 @@ def test_a_pinned_fault_costs_only_its_behaviours_share(graded, mutation_name, s
 @pytest.mark.parametrize(("mutation_name", "stage", "behaviour"), [
     ("multi_head_softmax_dim2", "MultiHeadAttention", "softmax"),
     ("attention_mask_after_softmax", "CausalAttention", "mask"),  # masked after the softmax, never renormalised
+    ("v2_softmax_dim0", "SelfAttention_v2", "softmax"),  # no attention: each query's weights must sum to 1
 ])
-def test_a_pinned_fault_that_lets_the_future_in_caps_the_stage(graded, mutation_name, stage, behaviour):
-    """A softmax along the queries, or a mask after it, lets later tokens change earlier outputs:
-    the behaviour's share goes, and the stage keeps at most the rubric's share for missing its
-    purpose (``[purpose]``), the cap taken last."""
+def test_a_pinned_fault_that_misses_the_stages_purpose_caps_the_stage(graded, mutation_name, stage, behaviour):
+    """A softmax along the queries, or a mask after it, lets later tokens change earlier outputs
+    (and in v2 leaves no attention): the behaviour's share goes, and the stage keeps at most the
+    rubric's share for missing its purpose (``[purpose]``), the cap taken last."""
     row = graded[(mutation_name, assignment_of(stage))]
     total = stage_total(row, stage)
     assert [loss.behaviour for loss in total.lost_to] == [behaviour, PURPOSE], unpassed(row)
