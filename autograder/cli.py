@@ -60,7 +60,8 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     grade = commands.add_parser("grade", help="grade a folder of submissions (nbgrader layout)")
     grade.add_argument("submitted", type=Path,
-                       help="<submitted>/<student_id>/<assignment_id>/<assignment_id>.ipynb, or one notebook")
+                       help="<submitted>/<student_id>/<assignment_id>/<assignment_id>.ipynb, an nbgrader course"
+                            " folder (its submitted/ is graded), or one notebook")
     grade.add_argument("--out", type=Path, required=True, help="where grades.csv, results/ and feedback/ go")
     grade.add_argument("--assignment", help="grade only this assignment id")
     grade.add_argument("--jobs", type=int, default=1, help="submissions graded at once (default 1)")

@@ -272,3 +272,16 @@ def test_a_sum_that_lost_its_dim_is_told_as_keepdim_not_as_the_batchs_dims():
     kept = student_error(source.replace("dim=-1)", "dim=-1, keepdim=True) + w[:, 0]"), "f(a)",
                          a=torch.ones(2, 6, 5))
     assert mistake_in_error("mask_and_renormalize", *kept) != "softmax_missing_keepdim"
+
+
+def test_a_size_read_from_the_front_is_told_even_beside_sizes_read_from_the_end():
+    """blind11's 056: its scale reads shape[-1] and its softmax dim=-1, but its mask's size comes
+    from shape[0], the batch's on a batch: the advice to take sizes from the end fits."""
+    source = ("def f(s):\n    n = s.shape[0]\n    mask = torch.ones(n, n).triu(1).bool()\n"
+              "    return (s / s.shape[-1]).masked_fill(mask, 0.0).softmax(dim=-1)\n")
+    wrong = student_error(source, "f(a)", a=torch.ones(2, 6, 6))
+    assert mistake_in_error("masked_softmax", *wrong, sources=[source]) == "batch_dims_not_handled"
+    from_the_end = student_error(source.replace("s.shape[0]", "s.shape[-1]").replace("ones(n, n)", "ones(n, 3)"),
+                                 "f(a)", a=torch.ones(2, 6, 6))
+    assert mistake_in_error("masked_softmax", *from_the_end,
+                            sources=[source.replace("s.shape[0]", "s.shape[-1]")]) != "batch_dims_not_handled"

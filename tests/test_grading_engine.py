@@ -20,6 +20,7 @@ from pathlib import Path
 import psutil
 import pytest
 
+from autograder.grading.discovery import discover
 from autograder.notebooks.variants import (
     load_solution,
     load_student,
@@ -138,6 +139,17 @@ def test_private_outputs_are_their_owners_only(tmp_path):
     assert result.returncode == 0, result.stdout + result.stderr
     assert out.stat().st_mode & 0o777 == 0o700
     assert {path.stat().st_mode & 0o777 for path in out.rglob("*") if path.is_file()} == {0o600}
+
+
+def test_an_nbgrader_course_folder_is_graded_from_its_submitted_folder(tmp_path):
+    course = tmp_path / "course"
+    notebook = course / "submitted" / "alice" / "01_attention_scores" / "01_attention_scores.ipynb"
+    notebook.parent.mkdir(parents=True)
+    (course / "source").mkdir()
+    notebook.write_text("{}")
+    entries = discover(course)
+    assert [(entry.student_id, entry.assignment_id, entry.path) for entry in entries] == [
+        ("alice", "01_attention_scores", notebook)]
 
 
 def test_a_folder_with_nothing_to_grade_exits_2_and_says_what_it_expected(tmp_path):

@@ -262,8 +262,9 @@ def test_known_mistakes_get_their_hint_only_when_asked_for(stage, wrong, expecte
             third = capsys.readouterr().out
         finally:
             del globals()[stage]
-    # Tier 1 says what is wrong in words (or gives the idea); the fix itself comes with the code.
-    said = catalog.diagnosis(result.hint) or IDEAS[stage]
+    # Tier 1 says what to fix in words (or gives the idea), never the check's "Likely mistake" again.
+    said = catalog.remedy(result.hint) or IDEAS[stage]
+    assert catalog.diagnosis(result.hint) not in first
     assert first == (f"💡 {stage} (hint 1 of 3): {said}\n"
                      f'   More: hint("{stage}", 2) names the functions that do it.\n')
     assert not catalog.holds_code(said)
@@ -429,7 +430,8 @@ def test_self_checks_bind_check_and_hint_in_one_language(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("❌ causal_mask: ")
     assert lines[1] == '   💡 Travou? hint("causal_mask") dá a ideia; hint("causal_mask", 2) diz quais funções usar.'
-    assert lines[2].startswith("💡 causal_mask (dica 1 de 3): A máscara tem o sentido oposto")
+    # Tier 1 says what to fix, in words: the check's line has just said what the mask looks like.
+    assert lines[2].startswith("💡 causal_mask (dica 1 de 3): True deve marcar as posições ocultas")
 
 
 def _softmax_shifted_by(statistic):
@@ -706,8 +708,8 @@ def test_a_leak_is_named_from_the_attention_weights_and_never_drawn_against_its_
             assert result.figure.mistake == drawn
             assert figures.CAPTIONS[drawn] != "figure.future"
             assert result.figure.yours.triu(diagonal=1).abs().sum() == 0  # the map shows no future
-        said = hint_line(module, namespace, language, 1)
-        assert catalog.diagnosis(result.hint) in said
+        assert result.hint in hint_line(module, namespace, language, 3)
+        assert catalog.diagnosis(result.hint) not in hint_line(module, namespace, language, 1)
     assert "the output of token 0 after changing the tokens from 1 on" in run_check(module, namespace, "en").message
     if mistake == "tokens_mixed_outside_weights":
         fix = MISTAKES[mistake]
@@ -767,7 +769,7 @@ def test_a_module_causal_through_is_causal_without_a_mask_buffer_passes_as_the_g
                            ("self.mask[:num_tokens, :num_tokens]", "self.future[:num_tokens, :num_tokens]"))
     result = run_check("CausalAttention", {"CausalAttention": plain})
     assert "`future` as a plain attribute, not a registered buffer" in result.message
-    assert catalog.diagnosis(result.hint) in hint_line("CausalAttention", {"CausalAttention": plain}, "en", 1)
+    assert result.hint in hint_line("CausalAttention", {"CausalAttention": plain}, "en", 3)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

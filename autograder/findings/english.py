@@ -214,6 +214,7 @@ SENTENCES: dict[str, str] = {
     "evidence.diagonal_times": (
         " Every value off the diagonal is right; each one on it is {factor} times the reference's."),
     "evidence.diagonal_only": " Every value off the diagonal is right; those on it are not.",
+    "evidence.right_in_eval": " After .eval() it returns the reference's output: only training mode changes it.",
     "evidence.parameter_changed": (
         " — after one forward and backward pass, {name} no longer holds the value it was given: the"
         " forward pass changed it."),

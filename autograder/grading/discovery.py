@@ -141,8 +141,13 @@ def grading_output_folders(submitted: Path) -> list[Path]:
     return sorted(p for p in submitted.iterdir() if p.is_dir() and not p.is_symlink() and is_grading_output(p))
 
 
+# The folder of an nbgrader course that holds what its students submitted.
+NBGRADER_SUBMITTED = "submitted"
+
+
 def discover(submitted: Path, assignment: str | None = None) -> list[SubmissionEntry]:
-    """Every (student, assignment) pair to grade, sorted; a missing notebook gets its entry too."""
+    """Every (student, assignment) pair to grade, sorted; a missing notebook gets its entry too.
+    ``submitted`` may be an nbgrader course folder: its ``submitted/`` is graded then."""
     if assignment is not None and assignment not in ASSIGNMENTS:
         raise DiscoveryError(f"unknown assignment {assignment!r}; expected one of {', '.join(ASSIGNMENTS)}")
     if submitted.is_file() or submitted.suffix == ".ipynb":
@@ -174,6 +179,9 @@ def discover(submitted: Path, assignment: str | None = None) -> list[SubmissionE
                 path, problem = _notebook_problem(folder, assignment_id)
             entries.append(SubmissionEntry(student_name(student.name), assignment_id, path, problem))
     if not entries:
+        if (submitted / NBGRADER_SUBMITTED).is_dir():
+            # An nbgrader course folder: its students' notebooks are under submitted/.
+            return discover(submitted / NBGRADER_SUBMITTED, assignment)
         raise DiscoveryError(_nothing_to_grade(submitted, assignment_ids))
     return entries
 

@@ -384,10 +384,33 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
                           finding("what.parameter_gradient", what=what, name=name))
     except Failure as failure:
         changed = _parameter_changed_by_forward(module, found, reference)
-        if changed is None:
-            raise
-        raise Failure(failure.finding.with_mistake("forward_changes_parameters").with_notes(
-            finding("evidence.parameter_changed", name=changed))) from None
+        if changed is not None:
+            raise Failure(failure.finding.with_mistake("forward_changes_parameters").with_notes(
+                finding("evidence.parameter_changed", name=changed))) from None
+        if failure.finding.mistake is None and _right_in_eval_only(module, reference, x):
+            raise Failure(failure.finding.with_mistake("dropout_not_asked").with_notes(
+                finding("evidence.right_in_eval"))) from None
+        raise
+
+
+def _right_in_eval_only(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor) -> bool:
+    """Whether a module whose reference has no dropout gives the reference's output once in eval
+    mode (its training-mode output being wrong): something of its own acts only in training."""
+    if any(isinstance(layer, torch.nn.Dropout) for layer in reference.modules()):
+        return False  # its dropout's faults are read by the dropout tests
+    module.eval()
+    reference.eval()
+    try:
+        with torch.no_grad():
+            output, expected = module(x), reference(x)
+        rtol, atol = TOLERANCES[x.dtype]
+        return (isinstance(output, torch.Tensor) and output.shape == expected.shape
+                and bool(torch.allclose(output.detach().to(expected.device), expected, rtol=rtol, atol=atol)))
+    except StudentError:
+        return False
+    finally:
+        module.train()
+        reference.train()
 
 
 def _parameter_without_gradient(found: ParameterMap, reference: torch.nn.Module, param_grads: dict,

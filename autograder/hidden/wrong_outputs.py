@@ -95,12 +95,18 @@ def attention_scores_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
             "elementwise_product": [inputs * inputs],
             "scaled_too_early": [reference.attention_scores(inputs) / math.sqrt(inputs.shape[-1])],
             "diagonal_changed": [reference.attention_scores(inputs).fill_diagonal_(0.0)],
+            "cosine_similarity": [reference.attention_scores(_unit_rows(inputs))],
             # The (T, T, d) products summed over a token axis, not the features: (T, d).
             "products_summed_over_tokens": [(inputs[:, None, :] * inputs[None, :, :]).sum(dim=0)],
             # The scale and the normalisation of a later notebook, both: softmax(scores / sqrt(d)).
             **two_parts_wrong(lambda divisor, normalise: normalise(reference.attention_scores(inputs) / divisor),
                               (1.0, _same), ({"scaled_too_early": [math.sqrt(inputs.shape[-1])]},
                                              {"returned_weights_not_scores": [_softmax_of_last]}))}
+
+
+def _unit_rows(vectors: torch.Tensor) -> torch.Tensor:
+    """Each row (each token, or the query) scaled to length 1: what a cosine similarity compares."""
+    return vectors / vectors.norm(dim=-1, keepdim=True)
 
 
 def _softmax_of_last(scores: torch.Tensor) -> torch.Tensor:
@@ -155,7 +161,18 @@ def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutp
         # The operand first: its fault shows in the output's shape.
         **two_parts_wrong(lambda operand, weights: weights @ operand, (inputs, weights),
                           (wrong_operands, wrong_weights)),
+        # The scale of a later notebook beside a softmax along the columns. (Without exp, a scale
+        # cancels in the normalisation: that pair is normalised_without_exp alone.)
+        **two_parts_wrong(lambda divisor, normalise: normalise(scores / divisor) @ inputs,
+                          (1.0, _softmax_of_last),
+                          ({"scaled_too_early": [math.sqrt(inputs.shape[-1])]},
+                           {"softmax_wrong_dim": [_softmax_of_first]})),
     }
+
+
+def _softmax_of_first(scores: torch.Tensor) -> torch.Tensor:
+    return torch.softmax(scores, dim=0)
+
 
 
 # -- 02 to 04: scaled, masked attention ----------------------------------------------------

@@ -201,10 +201,10 @@ def _wrapper_built(student, reference, d_in: int, context_length: int, dropout: 
 
 def _expect_built_with(what: str, class_name: str, built, expected, names, mistakes: dict[str, str]) -> None:
     """The arguments ``names`` of the recorded construction are the reference's (a float where the
-    notebook's class takes an int size, as 2 / 2 gives, is not)."""
+    notebook's class takes an int size, as 2 / 2 gives, is not); each that differs is a fault of its own."""
     found = _built_differently(what, class_name, built, expected, names, mistakes)
     if found:
-        raise Failure(found[0])
+        raise Failure(found[0].with_faults(*found[1:]))
 
 
 def _built_differently(what: str, class_name: str, built, expected, names, mistakes: dict[str, str]) -> list:

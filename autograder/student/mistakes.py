@@ -587,6 +587,11 @@ MISTAKES: dict[str, str] = {
         " tokens of its sequence, earlier and later (masks, and is_causal, come with causal attention"
         " in the next notebook)."
     ),
+    "dropout_not_asked": (
+        "the output changes in training mode but is right in evaluation mode: something acts only"
+        " while training, a dropout most likely, and this self-attention has none. It must give the"
+        " same output in both modes (dropout comes with causal attention in the next notebook)."
+    ),
     "mask_rows_only_sliced": (
         "the mask was cut on its rows only: cutting one dimension of the context_length x"
         " context_length buffer leaves the other at context_length, while the scores are T x T. Cut"

@@ -80,8 +80,9 @@ def _mask_not_sliced_before(line: str, trees: Sequence[ast.Module]) -> bool:
                    for value in assigned_to(name, line, trees))
 
 
-# Sizes read from the end (shape[-1], size(-1)) and dims counted from it (dim=-1).
+# Sizes read from the end (shape[-1], size(-1)) and dims counted from it (dim=-1); sizes read from the front.
 _FROM_THE_END = re.compile(r"\.(shape\[\s*-\s*\d\s*\]|size\(\s*-\s*\d\s*\))")
+_FROM_THE_FRONT = re.compile(r"\.(shape\[\s*\d\s*\]|size\(\s*\d\s*\))")
 _DIM_KEYWORD = re.compile(r"\bdim\s*=\s*(-?)\s*\d")
 
 
@@ -90,8 +91,9 @@ def _batch_dims_not_followed(line: str, trees: Sequence[ast.Module]) -> bool:
     of ``batch_dims_not_handled`` (T from shape[-1], dim=-1) must not be what the code already does.
     Without the code to read, it may."""
     code = [*statements_besides(line, trees), line] if definitions_holding(line, trees) else []
-    return not code or not (any(_FROM_THE_END.search(statement) for statement in code)
-                            and all(sign for statement in code for sign in _DIM_KEYWORD.findall(statement)))
+    return not code or any(_FROM_THE_FRONT.search(statement) for statement in code) or not (
+        any(_FROM_THE_END.search(statement) for statement in code)
+        and all(sign for statement in code for sign in _DIM_KEYWORD.findall(statement)))
 
 
 @dataclass(frozen=True)

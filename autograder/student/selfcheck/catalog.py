@@ -367,6 +367,16 @@ def diagnosis(finding: str) -> str | None:
     return None if holds_code(said) else said + ("。" if re.search(r"[\u4e00-\u9fff]", said) else ".")
 
 
+def remedy(finding: str) -> str | None:
+    """A finding's fix in words: the part after its first colon (what ``diagnosis`` leaves out),
+    as a sentence; None when it has none, or when it shows code (tier 1 is words only)."""
+    found = re.search(r":\s|：", finding)
+    if found is None:
+        return None
+    fix = finding[found.end():].strip()
+    return None if not fix or holds_code(fix) else _sentence(fix)
+
+
 def found_text(mistake: str) -> str | None:
     """What the named mistake ``mistake`` looks like, in one sentence without code, for the check's
     own line (the grader's "Likely mistake" says as much): its text's part before the fix

@@ -18,7 +18,7 @@ from ..reading.code_read import globals_kept, named_by_code, state_kept
 from ..reading.exceptions import definition_sources, read_raised, students_line
 from ..records import TIERS, show
 from . import inputs_kept, worth_fixing
-from .catalog import diagnosis, found_text, hint_text, speaking, text, tier_text
+from .catalog import found_text, hint_text, remedy, speaking, text, tier_text
 from .expectations import Mismatch, one_line
 from .figures import CAPTIONS, MistakeFigure, png, use_fonts
 from .registry import CHECKS
@@ -142,8 +142,9 @@ def nearest_stage(name: str) -> str | None:
 
 
 def hint_line(stage: str | None, namespace: Mapping, language: str | None = None, tier: int = 1) -> str:
-    """What ``hint(stage, tier)`` shows: tier 1 the idea, in words only (what the check finds now,
-    when it names it without code, else the stage's idea), tier 2 the tools, by name; tier 3 a
+    """What ``hint(stage, tier)`` shows: tier 1 in words only, what to fix when the check names a
+    mistake whose fix holds no code, else the stage's idea (never the check's own "Likely mistake"
+    again: the student has just read it), tier 2 the tools, by name; tier 3 a
     skeleton of the code to complete, after the full text of what the check finds (its fix). On a
     stage that passes, tier 1 says no hint is needed. Without a stage, or with an unknown one, the check's
     message says which stages exist."""
@@ -161,7 +162,7 @@ def hint_line(stage: str | None, namespace: Mapping, language: str | None = None
             return text("hint_code", stage=stage) + "\n\n" + fix + tier_text(stage, 3)
         if result.passed:
             return text("hint_passed", stage=stage)
-        said = (diagnosis(result.hint) if result.hint else None) or tier_text(stage, 1)
+        said = (remedy(result.hint) if result.hint else None) or tier_text(stage, 1)
         return text("hint_line", stage=stage, tier=1, hint=said) + "\n" + _offer(stage, 2)
 
 

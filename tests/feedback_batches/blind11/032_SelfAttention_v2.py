@@ -1,0 +1,16 @@
+import torch
+from torch import nn
+
+
+class SelfAttention_v2(nn.Module):
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(0.1)  # regularise the attention weights
+
+    def forward(self, x):
+        keys = self.W_key(x)
+        weights = torch.softmax(self.W_query(x) @ keys.T / keys.shape[-1] ** 0.5, dim=-1)
+        return self.dropout(weights) @ self.W_value(x)

@@ -1,0 +1,9 @@
+import torch
+
+
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    """Book exercise 3.1: make `sa_v1` compute exactly what `sa_v2` computes."""
+    v2_state = sa_v2.state_dict()
+    sa_v1.load_state_dict(
+        {name: v2_state[f"{name}.weight"].T for name in ("W_query", "W_key", "W_value")}
+    )
