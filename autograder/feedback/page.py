@@ -216,7 +216,7 @@ def _shown(test: ScoredTest) -> bool:
     return not test.passed or test.finding is not None
 
 
-def _cap_text(total: StageTotal, text: dict[str, str]) -> str:
+def _cap_text(total: StageTotal, text: Mapping[str, str]) -> str:
     """What the cap on a stage that misses its purpose took, and the share it keeps ("" if none)."""
     taken = sum(loss.points for loss in total.lost_to if loss.behaviour == PURPOSE)
     if not taken or not total.max_points:
