@@ -126,7 +126,8 @@ def mask_and_renormalize(attn_weights):
 """
 SIZES_ERROR = "The size of tensor a (5) must match the size of tensor b (3) at non-singleton dimension 1"
 # The sum keeps its dim: a sum without keepdim is told as that (tests/test_error_hints.py).
-TRACEBACK = '  File "<cell 3>", line 5, in mask_and_renormalize\n    return masked / masked.sum(dim={dim}, keepdim=True)\n'
+TRACEBACK = ('  File "<cell 3>", line 5, in mask_and_renormalize\n'
+             '    return masked / masked.sum(dim={dim}, keepdim=True)\n')
 
 
 @pytest.mark.parametrize(("index", "dim", "named"), [
