@@ -30,9 +30,10 @@ from pathlib import Path
 
 import pytest
 
+from autograder.course import rubric
 from autograder.feedback.page import feedback_html
 from autograder.findings.finding import Finding
-from autograder.records.results import GradedRow, ScoredTest
+from autograder.records.results import PURPOSE, GradedRow, ScoredTest
 from autograder.tools.feedback_batch import graded_rows, read_batch
 
 pytestmark = pytest.mark.slow
@@ -72,14 +73,17 @@ def test_every_fault_is_reported_in_the_order_to_fix_them(graded, file):
 
 def test_faults_reproduced_together_each_lose_their_share_once(graded):
     """SelfAttention_v2 scaled by the number of tokens with a softmax along dim 0: each value test
-    (forward and gradients) reports both faults, and the stage loses the two behaviours' shares."""
+    (forward and gradients) reports both faults, and the stage loses the two behaviours' shares;
+    a softmax along another dim is no attention, so the stage then keeps half its points (the
+    purpose cap, ``[purpose]``)."""
     row, failing = graded["blind5/035_SelfAttention_v2.py"]
     value_tests = [test for test in failing if "forward" in test.name or "gradients" in test.name]
     assert value_tests
-    assert all({loss.behaviour for loss in test.lost_to} == {"scale", "softmax"} for test in value_tests), [
-        (test.name, test.lost_to) for test in value_tests]
-    lost = sum(test.max_points - test.points for test in row.tests if test.stage == "SelfAttention_v2")
-    assert 0 < lost < sum(test.max_points for test in row.tests if test.stage == "SelfAttention_v2")
+    assert all({loss.behaviour for loss in test.lost_to} - {PURPOSE} == {"scale", "softmax"}
+               for test in value_tests), [(test.name, test.lost_to) for test in value_tests]
+    stage = [test for test in row.tests if test.stage == "SelfAttention_v2"]
+    assert sum(test.points for test in stage) == pytest.approx(
+        rubric.purpose_keeps() * sum(test.max_points for test in stage), abs=1e-3)
 
 
 @pytest.mark.parametrize("file", sorted(MANIFEST))
