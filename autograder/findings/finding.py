@@ -92,14 +92,20 @@ class Finding:
                        tuple(note._texts_cut_to(chars) for note in self.notes), clean_text(self.detail, chars),
                        tuple(fault._texts_cut_to(chars) for fault in self.faults))
 
+    def nested(self) -> list[Finding]:
+        """The findings this one holds: in its fields, its notes and its further faults."""
+        held = []
+        for value in [*self.fields.values(), list(self.notes), list(self.faults)]:
+            held += [item for item in (value if isinstance(value, list) else [value]) if isinstance(item, Finding)]
+        return held
+
     def mistakes(self) -> set[str]:
         """The named mistakes of this finding and of the findings it holds (its faults' included)."""
-        found = {self.mistake} if self.mistake else set()
-        for value in [*self.fields.values(), list(self.notes), list(self.faults)]:
-            for nested in value if isinstance(value, list) else [value]:
-                if isinstance(nested, Finding):
-                    found |= nested.mistakes()
-        return found
+        return ({self.mistake} if self.mistake else set()).union(*(held.mistakes() for held in self.nested()))
+
+    def keys(self) -> set[str]:
+        """The message keys of this finding and of the findings it holds (its evidence and notes included)."""
+        return {self.key}.union(*(held.keys() for held in self.nested()))
 
     def to_json(self) -> dict:
         data: dict = {"key": self.key, "fields": {name: _field_to_json(value) for name, value in self.fields.items()}}

@@ -53,12 +53,6 @@ def capped(scored: tuple[ScoredTest, ...]) -> tuple[ScoredTest, ...]:
 
 
 def _shows(found: Finding | None, keys: frozenset[str]) -> bool:
-    """Whether ``found`` (its key, named mistake, notes, further faults or the findings in its
-    fields) holds one of ``keys``."""
-    if found is None or not keys:
-        return False
-    if found.key in keys or found.mistake in keys:
-        return True
-    in_fields = [item for value in found.fields.values() for item in (value if isinstance(value, list) else [value])]
-    nested = [*found.notes, *found.faults, *(item for item in in_fields if isinstance(item, Finding))]
-    return any(_shows(inner, keys) for inner in nested)
+    """Whether ``found``, or a finding it holds (evidence, notes, further faults), has one of
+    ``keys`` as its key or its named mistake."""
+    return found is not None and bool(keys & (found.keys() | found.mistakes()))

@@ -362,19 +362,21 @@ def holds_code(text: str) -> bool:
 def diagnosis(finding: str) -> str | None:
     """A finding's first tier: what is wrong, the part before its fix (the fix follows the first
     colon); None when even that part shows code (tier 1 is words only)."""
-    found = re.search(r":\s|：", finding)
-    said = (finding[: found.start()] if found else finding).rstrip(" .。")
+    said = _said_and_fix(finding)[0].rstrip(" .。")
     return None if holds_code(said) else said + ("。" if re.search(r"[\u4e00-\u9fff]", said) else ".")
 
 
 def remedy(finding: str) -> str | None:
     """A finding's fix in words: the part after its first colon (what ``diagnosis`` leaves out),
     as a sentence; None when it has none, or when it shows code (tier 1 is words only)."""
-    found = re.search(r":\s|：", finding)
-    if found is None:
-        return None
-    fix = finding[found.end():].strip()
+    fix = _said_and_fix(finding)[1].strip()
     return None if not fix or holds_code(fix) else _sentence(fix)
+
+
+def _said_and_fix(finding: str) -> tuple[str, str]:
+    """A finding cut at its first colon: what is wrong, then its fix ("" when it has none)."""
+    found = re.search(r":\s|：", finding)
+    return (finding[: found.start()], finding[found.end():]) if found else (finding, "")
 
 
 def found_text(mistake: str) -> str | None:
