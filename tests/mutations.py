@@ -303,6 +303,16 @@ NEW_MUTATIONS = [
     Mutation("gpt2_with_qkv_bias", "gpt2_small_attention", "num_heads=12", "num_heads=12, qkv_bias=True",
              "gpt2_qkv_bias"),
     Mutation("gpt2_eight_heads", "gpt2_small_attention", "num_heads=12", "num_heads=8", "gpt2_head_count"),
+    # Heads cut straight to (b, h, T, hd) inside the module: masked right, yet tokens mix in the heads.
+    Mutation("multi_head_views_heads_inline", "MultiHeadAttention",
+             "        queries = split_heads(self.W_query(x), self.num_heads)  # (b, h, T, hd)\n"
+             "        keys = split_heads(self.W_key(x), self.num_heads)  # (b, h, T, hd)\n"
+             "        values = split_heads(self.W_value(x), self.num_heads)  # (b, h, T, hd)\n",
+             "        heads = (x.shape[0], self.num_heads, num_tokens, self.head_dim)\n"
+             "        queries = self.W_query(x).view(heads)\n"
+             "        keys = self.W_key(x).view(heads)\n"
+             "        values = self.W_value(x).view(heads)\n",
+             "tokens_mixed_outside_weights", also_named=("view_without_transpose",)),
 ]
 MUTATIONS += NEW_MUTATIONS
 # Every mistake of the kit's corpus: one-line substitutions and whole wrong answers.

@@ -114,6 +114,20 @@ def test_the_books_loops_earn_full_marks_with_a_note_worth_fixing(graded):
     assert not [test.name for test in graded[("solution", "01_attention_scores")].tests if test.finding is not None]
 
 
+def test_a_loop_stage_without_its_loop_earns_full_marks_with_a_note(graded):
+    """causal_average_loop asks for the loop the stages after it replace: running sums (cumsum)
+    are right and keep every point, and the note says that the stage wanted the loop; the
+    solution's loop gets no note."""
+    def loop_notes(row: GradedRow) -> set[str]:
+        return {problem.key for test in row.tests if test.stage == "causal_average_loop" and test.finding is not None
+                and test.finding.key == "note.worth_fixing" for problem in test.finding.fields["problems"]}
+
+    row = graded[("alternative_03_cumulative_sums", "03_causal_attention")]
+    assert row.score == row.max_score, unpassed(row)
+    assert "worth_fixing.loop_asked" in loop_notes(row)
+    assert "worth_fixing.loop_asked" not in loop_notes(graded[("solution", "03_causal_attention")])
+
+
 @pytest.mark.parametrize("assignment_id", ASSIGNMENTS)
 def test_untouched_stubs_earn_zero(graded, assignment_id):
     row = graded[("stubs", assignment_id)]
@@ -225,6 +239,32 @@ def test_reviewed_misdiagnoses_name_the_real_mistake(graded, name, mistake):
     bare = [test.message() for test in row.tests if test.stage == mutation.stage and test.finding is not None
             and test.finding.key == "raised" and not test.finding.mistakes()]
     assert not bare
+
+
+def _mutant_row(graded, name: str) -> tuple[Mutation, GradedRow]:
+    mutation = next(mutation for mutation in CORPUS if mutation.name == name)
+    return mutation, graded[(mutation.name, mutation.assignment)]
+
+
+def test_a_leak_through_the_heads_is_not_told_as_a_missing_mask(graded):
+    """A module that masks its weights right but cuts its heads with view alone leaks the future
+    through the heads: with a single head it keeps to the past, so the grader points at the split
+    and merge, never at the mask it has (blind11/091)."""
+    mutation, row = _mutant_row(graded, "multi_head_views_heads_inline")
+    messages = [test.message() for test in row.tests if test.stage == mutation.stage and not test.passed]
+    assert any(MESSAGES["tokens_mixed_outside_weights"] in message for message in messages), messages
+    assert not any(MESSAGES["future_leak"] in message for message in messages), messages
+
+
+def test_a_mask_not_cut_to_the_tokens_costs_the_forward_tests_and_not_dropout(graded):
+    """The dropout tests build their module for exactly as many tokens as they feed it: a mask not
+    cut to T raises in the forward tests, which charge it, and dropout done right keeps its points
+    (blind11/065, where it hid dropout on the context)."""
+    mutation, row = _mutant_row(graded, "attention_mask_not_cropped")
+    dropout_tests = [test for test in row.tests if test.stage == mutation.stage and "dropout" in test.name]
+    assert dropout_tests
+    assert all(test.passed for test in dropout_tests), [test.message() for test in dropout_tests if not test.passed]
+    assert not all(test.passed for test in row.tests if test.stage == mutation.stage)
 
 
 def test_no_text_says_gpt2_has_no_qkv_bias():

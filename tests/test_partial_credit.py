@@ -117,6 +117,28 @@ def test_a_mistake_the_evidence_could_not_have_named_came_from_a_reproduction():
     assert [loss.behaviour for loss in stage_total(row).lost_to] == ["softmax", PURPOSE]
 
 
+def parameters_transposed(*notes: Finding) -> Finding:
+    """The parameters' finding of a module whose matrices have their dims swapped (``hidden/modules.py``)."""
+    return finding("parameters", "parameter_transposed", what="MultiHeadAttention(...)",
+                   problems=[finding("problems.wrong_shape", name="W_query.weight", actual_shape="(3, 4)",
+                                     expected_shape="(4, 3)")]).with_notes(*notes)
+
+
+def test_parameters_kept_otherwise_cost_the_projections_share_when_the_rest_is_right():
+    """Matrices with swapped dims, in a module that computes the reference's output once given the
+    reference's weights in their place, cost the projections' share (blind11/026 lost its stage)."""
+    right_behind = finding("evidence.right_with_reference_weights")
+    row = graded({FORWARD: (TestStatus.FAILED, parameters_transposed(right_behind))})
+    assert stage_total(row).lost_to == (BehaviourLoss("projections", round(share("projections"), 2)),)
+
+
+def test_parameters_kept_otherwise_lose_the_whole_test_without_the_evidence():
+    """Named from their shapes alone, the parameters say nothing of what the module computes."""
+    row = graded({FORWARD: (TestStatus.FAILED, parameters_transposed())})
+    forward = next(test for test in row.tests if test.name.startswith(FORWARD))
+    assert (forward.points, forward.lost_to) == (0.0, ())
+
+
 def test_faults_of_two_behaviours_lose_the_sum_of_their_shares():
     row = graded({FORWARD: (TestStatus.FAILED, values_differ("missing_out_proj")),
                   EQUALS: (TestStatus.FAILED, values_differ("scaled_by_wrong_size"))})

@@ -214,6 +214,9 @@ SENTENCES: dict[str, str] = {
     "evidence.diagonal_times": (
         " Every value off the diagonal is right; each one on it is {factor} times the reference's."),
     "evidence.diagonal_only": " Every value off the diagonal is right; those on it are not.",
+    "evidence.right_with_reference_weights": (
+        " Given the reference's weights where it keeps its own, it returns the reference's output:"
+        " only the way it keeps its parameters is wrong."),
     "evidence.right_in_eval": " After .eval() it returns the reference's output: only training mode changes it.",
     "evidence.parameter_changed": (
         " — after one forward and backward pass, {name} no longer holds the value it was given: the"
@@ -395,6 +398,10 @@ SENTENCES: dict[str, str] = {
         "makes {calls} torch calls for {tokens} tokens and {more_calls} for {more_tokens}: it handles the"
         " tokens one by one, as a Python loop over them does, where the notebook asks for none (one matrix"
         " product computes them all at once, and runs fast on a GPU)"),
+    "worth_fixing.loop_asked": (
+        "makes {calls} torch calls for {tokens} tokens and as many for {more_tokens}: it computes every"
+        " position at once, where this stage asks for the loop over time, the plain version that the"
+        " next stages replace with one matrix product (they are checked against it)"),
     # A passed test's note: the stage passes with correct versions of the stages it calls, not
     # with the student's own (autograder/hidden/stand_ins.py).
     "note.own_stage_breaks": (

@@ -33,7 +33,7 @@ from autograder.records.results import BehaviourLoss, TestStatus
 # sum to 1 along another dim or not at all, a diagonal changed, every value 0, an input or a
 # parameter changed in place.
 UNREPRODUCED_EVIDENCE: dict[str, frozenset[str] | None] = {
-    "evidence.future_changes_past": frozenset({"future_leak"}),
+    "evidence.future_changes_past": frozenset({"future_leak", "tokens_mixed_outside_weights"}),
     "evidence.future_keys_change_row": frozenset({"future_leak"}),
     "evidence.batch_mixed": frozenset({"batch_mixed"}),
     "evidence.batch_carried_over": frozenset({"batch_carried_over"}),
@@ -74,10 +74,16 @@ def pinned_behaviours(outcome: TestOutcome) -> frozenset[str] | None:
 
 # Evidence that the named mistakes, made together, reproduce the answer's output exactly.
 REPRODUCED_TOGETHER = frozenset({"evidence.faults_together", "evidence.one_of_faults_together"})
+# Evidence that a module's parameters are its only fault (``hidden.modules.with_faults_behind``).
+RIGHT_WITH_REFERENCE_WEIGHTS = "evidence.right_with_reference_weights"
 
 
 def _reproduced(fault: Finding) -> bool:
-    """Whether the fault's named mistake can only have come from reproducing the answer's output."""
+    """Whether the fault's named mistake can only have come from reproducing the answer's output.
+    A fault of the parameters is named from their names and shapes, so it counts only with the
+    evidence that, given the reference's weights in their place, the module computes the rest right."""
+    if fault.key == "parameters":
+        return any(note.key == RIGHT_WITH_REFERENCE_WEIGHTS for note in fault.notes)
     if any(note.key in REPRODUCED_TOGETHER for note in fault.notes) or _evidence_key(fault) in REPRODUCED_TOGETHER:
         return True
     for note in fault.notes:

@@ -518,10 +518,12 @@ def fitted_divisor(actual: torch.Tensor, attend: Callable[[float], torch.Tensor]
 BATCH_EVIDENCE = {"evidence.batch_mixed": "batch_mixed", "evidence.batch_carried_over": "batch_carried_over"}
 
 
-def future_changes_past(probe: Callable[[torch.Tensor], Finding | None]) -> Explainer:
+def future_changes_past(probe: Callable[[torch.Tensor], Finding | None],
+                        cause: Callable[[], str] | None = None) -> Explainer:
     """The output at earlier positions changed when only later inputs changed: ``probe(actual)``
     runs the student's code on inputs whose future alone was changed and returns the evidence of
-    a leak (an ``evidence.future_*`` phrase), or None."""
+    a leak (an ``evidence.future_*`` phrase), or None. ``cause()`` names the mistake a leak along
+    time shows, when a further probe can tell (``future_leak`` without it)."""
 
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
         if actual.shape != expected.shape:
@@ -529,7 +531,9 @@ def future_changes_past(probe: Callable[[torch.Tensor], Finding | None]) -> Expl
         leaked = probe(actual)
         if leaked is None:
             return None
-        return Explanation(leaked, BATCH_EVIDENCE.get(leaked.key, "future_leak"))
+        if leaked.key in BATCH_EVIDENCE:
+            return Explanation(leaked, BATCH_EVIDENCE[leaked.key])
+        return Explanation(leaked, cause() if cause else "future_leak")
 
     return explainer
 

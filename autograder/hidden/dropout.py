@@ -295,7 +295,8 @@ def weights_revealing_attention(student: Submission, reference_class: type, clas
     ``split_merge`` is the reference's (split_heads, merge_heads) for multi-head attention."""
     heads = num_heads or 1
     d_out = heads * (NUM_TOKENS + 1)
-    args = (NUM_TOKENS, d_out, NUM_TOKENS + 2, p) + ((num_heads,) if num_heads else ())
+    # context_length is T: a mask not cut to T is the forward tests' fault to charge, not dropout's.
+    args = (NUM_TOKENS, d_out, NUM_TOKENS, p) + ((num_heads,) if num_heads else ())
     ref = reference_module(reference_class, *args, seed=96, device=device, dtype=torch.float64)
     head_values = torch.cat([torch.eye(NUM_TOKENS), torch.ones(1, NUM_TOKENS)])  # (T + 1, T)
     with torch.no_grad():

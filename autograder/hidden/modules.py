@@ -232,6 +232,11 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
     return module
 
 
+# The evidence that a module whose parameters break the contract computes the reference's output
+# once given the reference's weights where it keeps its own (``with_faults_behind``).
+RIGHT_WITH_REFERENCE_WEIGHTS = "evidence.right_with_reference_weights"
+
+
 def with_reference_weights(student: Submission, reference: torch.nn.Module, class_name: str, *args, device: str,
                            dtype: torch.dtype, **kwargs) -> RemoteObject | None:
     """The student's ``class_name(*args, **kwargs)`` given the reference's weights where its only
@@ -268,14 +273,15 @@ def with_reference_weights(student: Submission, reference: torch.nn.Module, clas
 
 def with_faults_behind(failure: Failure, check: Callable[[], None]) -> Failure:
     """``failure`` followed by each fault ``check()`` finds (a check of what the failure would hide);
-    itself when the check passes or cannot run."""
+    when the check passes, ``failure`` with the evidence that it is the only fault (which lets
+    partial credit charge it as one behaviour); itself when the check cannot run."""
     try:
         check()
     except Failure as behind:
         return Failure(failure.finding.with_faults(*behind.finding.all_faults()))
     except StudentError:
-        pass
-    return failure
+        return failure
+    return Failure(failure.finding.with_notes(finding(RIGHT_WITH_REFERENCE_WEIGHTS)))
 
 
 def _only_extra_qkv_biases(found: ParameterMap) -> bool:
@@ -577,27 +583,69 @@ def changed_entries(after: torch.Tensor, before: torch.Tensor, rtol: float = 1e-
     return defined & ~torch.isclose(after, before, rtol=rtol, atol=atol)
 
 
-def future_of_sequence(call: Callable[[torch.Tensor], object], x: torch.Tensor, seed: int) -> diagnosis.Explainer:
+def future_of_sequence(call: Callable[[torch.Tensor], object], x: torch.Tensor, seed: int,
+                       cause: Callable[[], str] | None = None) -> diagnosis.Explainer:
     """An explainer probing a function of a sequence ``x`` (b, T, ...): ``call`` on inputs whose
-    tokens after position t alone were changed must give the same outputs up to t."""
+    tokens after position t alone were changed must give the same outputs up to t. ``cause()``
+    names a leak found (``future_leak`` without it)."""
 
     def leak(actual: torch.Tensor) -> Finding | None:
         mixed = _batch_mixed(call, x, actual, seed)
         if mixed is not None:
             return mixed  # one sequence's output follows another's tokens: not a leak along time
+        t = first_leak(call, x, seed, actual)
+        return None if t is None else finding("evidence.future_changes_past", position=t, later=t + 1)
+
+    return diagnosis.future_changes_past(leak, cause)
+
+
+def first_leak(call: Callable[[torch.Tensor], object], x: torch.Tensor, seed: int,
+               actual: torch.Tensor | None = None) -> int | None:
+    """The first position t whose output (``actual``, else ``call(x)``) changes when only the
+    tokens after t change; None when none does, or when the call raises or returns no tensor."""
+    try:
+        before = actual if actual is not None else call(x)
         for t in range(x.shape[1] - 1):
             changed = x.clone()
             changed[:, t + 1:] = randn(seed + t, *changed[:, t + 1:].shape, dtype=x.dtype, device=x.device)
-            try:
-                after = call(changed)
-            except StudentError:
+            after = call(changed)
+            if not isinstance(after, torch.Tensor) or not isinstance(before, torch.Tensor):
                 return None
-            if isinstance(after, torch.Tensor) and after.shape == actual.shape and bool(
-                    changed_entries(after[:, : t + 1], actual[:, : t + 1]).any()):
-                return finding("evidence.future_changes_past", position=t, later=t + 1)
+            if after.shape != before.shape:
+                return None
+            if bool(changed_entries(after[:, : t + 1], before[:, : t + 1]).any()):
+                return t
+    except StudentError:
         return None
+    return None
 
-    return diagnosis.future_changes_past(leak)
+
+def heads_leak_cause(one_head: Callable[[], tuple[RemoteObject, torch.Tensor]], seed: int) -> Callable[[], str]:
+    """The cause of a multi-head module's leak: a module that keeps to the past with a single head
+    (``one_head()`` builds it, with an input) masks its weights right, so its leak with several
+    heads comes from moving values between positions outside the weights (a split or merge that
+    mixes tokens and heads); one that leaks with one head too, or cannot be built so, leaks
+    through its weights (``future_leak``)."""
+
+    def cause() -> str:
+        try:
+            module, x = one_head()
+        except (StudentError, Failure):
+            return "future_leak"
+        if first_leak(module, x, seed) is None and _stays_finite(module, x):
+            return "tokens_mixed_outside_weights"
+        return "future_leak"
+
+    return cause
+
+
+def _stays_finite(module: RemoteObject, x: torch.Tensor) -> bool:
+    """Whether ``module(x)`` runs to finite values: a NaN hides any leak, so it proves no mask."""
+    try:
+        out = module(x)
+    except StudentError:
+        return False
+    return isinstance(out, torch.Tensor) and bool(torch.isfinite(out).all())
 
 
 def _batch_mixed(call: Callable[[torch.Tensor], object], x: torch.Tensor, actual: torch.Tensor,
@@ -648,13 +696,15 @@ def future_of_square(call: Callable[[torch.Tensor], object], square: torch.Tenso
 
 
 def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor, seed: int,
-                             what: What, mistakes: Callable[[torch.Tensor], Mistakes] | None = None) -> None:
+                             what: What, mistakes: Callable[[torch.Tensor], Mistakes] | None = None,
+                             cause: Callable[[], str] | None = None) -> None:
     """Changing only the tokens after position t leaves the outputs up to t unchanged.
 
     Every perturbed input is fresh (new values after t, for every t, twice) and the whole output
     is compared with the reference's on it: an answer that replays an earlier output, or that
     returns the same thing whatever the input, cannot pass. ``mistakes(changed)`` names what a
-    wrong output reproduces.
+    wrong output reproduces; ``cause()`` names a leak that none reproduces (``future_leak``
+    without it).
     """
     batch, num_tokens, _ = x.shape
     before = module(x)
@@ -678,7 +728,7 @@ def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x
             if isinstance(before, torch.Tensor) and before.shape == after.shape and bool(
                     changed_entries(after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol).any()):
                 # Name what the output reveals (no mask, a mask the wrong way round...), else the leak.
-                mistake = matching_mistake(after, expected, wrong_outputs) or "future_leak"
+                mistake = matching_mistake(after, expected, wrong_outputs) or (cause() if cause else "future_leak")
                 raise Failure(finding("future_leak", mistake, what=what, position=t))
             expect_tensor(after, expected, on_changed, mistakes=wrong_outputs)
 

@@ -43,11 +43,12 @@ LOOP_TOKENS = (3, 9)
 def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.Tensor, ...],
                               names: tuple[str, ...], expected: torch.Tensor, call: str,
                               loop: Callable[[int], tuple[torch.Tensor, ...]] | None = None, *,
-                              device: bool = True, gradient: bool = True) -> None:
+                              loop_asked: bool = False, device: bool = True, gradient: bool = True) -> None:
     """Note what ``name(*args)`` (float64 tensors on the CPU; ``expected``: the reference's
     result) does that is worth fixing and not graded: its result's dtype, its device on the
     stand-in GPU, the gradient back to each argument (``names``, in order) and, given ``loop``
-    (the arguments for a number of tokens), whether its torch calls grow with the number of tokens.
+    (the arguments for a number of tokens), whether its torch calls grow with the number of tokens:
+    a loop over them where the notebook asks for none, or none where it asks for one (``loop_asked``).
     ``device`` and ``gradient`` False leave out what a graded check of the stage already charges
     (notebooks 2 to 4: the ``*_on_meta_device`` checks, the gradient tests)."""
     result = student.call(name, *args)
@@ -56,7 +57,7 @@ def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.
     problems = [*_dtype(result, args[0], names[0]), *(_device(student, name, args, names[0]) if device else []),
                 *(_gradient(student, name, args, names, result, expected) if gradient else [])]
     if loop is not None:
-        problems += _python_loop(student, name, loop)
+        problems += _loop_asked_for(student, name, loop) if loop_asked else _python_loop(student, name, loop)
     if problems:
         observations.note(finding("note.worth_fixing", call=call, problems=problems))
 
@@ -108,12 +109,27 @@ def _right_values(result: torch.Tensor, expected: torch.Tensor) -> bool:
     return result.shape == expected.shape and torch.allclose(result.double(), expected.double(), rtol=rtol, atol=atol)
 
 
-def _python_loop(student: Submission, name: str, loop: Callable[[int], tuple[torch.Tensor, ...]]) -> list[Finding]:
-    """The torch calls ``name`` makes for more tokens, beside those for fewer: one tensor operation
-    makes as many for both; handling each token on its own (a loop, a comprehension, ``map``)
-    makes more."""
+def _torch_calls(student: Submission, name: str, loop: Callable[[int], tuple[torch.Tensor, ...]]) -> tuple[int, int]:
+    """The torch calls ``name`` makes for fewer tokens and for more (``LOOP_TOKENS``): one tensor
+    operation makes as many for both; handling each token on its own (a loop, a comprehension,
+    ``map``) makes more."""
     short, long = (student.count_torch_calls(name, *loop(tokens)) for tokens in LOOP_TOKENS)
+    return short, long
+
+
+def _python_loop(student: Submission, name: str, loop: Callable[[int], tuple[torch.Tensor, ...]]) -> list[Finding]:
+    """A loop over the tokens where the notebook asks for one tensor operation."""
+    short, long = _torch_calls(student, name, loop)
     if long <= short:
         return []
     return [finding("worth_fixing.python_loop", tokens=LOOP_TOKENS[0], calls=short, more_tokens=LOOP_TOKENS[1],
                     more_calls=long)]
+
+
+def _loop_asked_for(student: Submission, name: str, loop: Callable[[int], tuple[torch.Tensor, ...]]) -> list[Finding]:
+    """All positions at once where the notebook asks for the loop over them (the baseline that the
+    vectorised stages after it are compared with, and what they teach to replace)."""
+    short, long = _torch_calls(student, name, loop)
+    if long > short:
+        return []
+    return [finding("worth_fixing.loop_asked", tokens=LOOP_TOKENS[0], more_tokens=LOOP_TOKENS[1], calls=short)]

@@ -30,6 +30,7 @@ from autograder.hidden.modules import (
     expect_same_output,
     expect_value_error,
     future_of_sequence,
+    heads_leak_cause,
     load_reference_weights,
     module_case,
     randn,
@@ -391,13 +392,26 @@ def _multi_head(student, reference, case, device, dtype, dropout=0.0, extra_bias
                        extra_biases_zeroed=extra_biases_zeroed)
 
 
-def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expected=None):
+def _leak_cause(student, reference, case, device, dtype):
+    """What a leak of the student's module built for ``case`` shows: one the same module does not
+    have with a single head comes from mixing tokens outside the weights (``heads_leak_cause``)."""
+    seed, batch, num_tokens, d_in, d_out, context_length, _, qkv_bias = case
+
+    def one_head():
+        _, module, x, _ = _multi_head(student, reference, (seed, batch, num_tokens, d_in, d_out, context_length, 1,
+                                                           qkv_bias), device, dtype)
+        return module, x
+
+    return heads_leak_cause(one_head, seed + 60)
+
+
+def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expected=None, cause=None):
     heads = (num_heads, reference.split_heads, reference.merge_heads)
     sizes = {"d_in": x.shape[-1], "d_out": ref.out_proj.out_features, "T": x.shape[1], "b": x.shape[0],
              "num_heads": num_heads}
     expect_same_output(module, ref, x, what, expected=expected,
                        mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads),
-                       explain=lambda: [future_of_sequence(module, x, 136),
+                       explain=lambda: [future_of_sequence(module, x, 136, cause),
                                         *attention_scale_and_mask(ref, x, sizes, heads=heads)],
                        together=lambda: mistakes.attention_faults(ref, x, causal=True, heads=heads))
 
@@ -410,7 +424,8 @@ def test_multi_head_attention_forward(student, reference, device, dtype, case):
         ref, module, x, what = _multi_head(student, reference, case, device, dtype)
         if case == MHA_CASES[0]:
             x[:, 2] = 0.0  # a token of zeros: without biases, its scores are exactly 0 (a mask read from `== 0` shows)
-        _check_multi_head_forward(reference, ref, module, x, what, case[6])
+        _check_multi_head_forward(reference, ref, module, x, what, case[6],
+                                  cause=_leak_cause(student, reference, case, device, dtype))
     if case == MHA_CASES[0] and dtype == torch.float64:
         with torch.no_grad():
             expected = ref(x)
@@ -437,7 +452,8 @@ def test_multi_head_attention_has_no_dropout_in_eval_mode(student, reference, de
     case = MHA_CASES[0]
     ref, module, x, what = _multi_head(student, reference, case, device, torch.float64,
                                        dropout=0.5, extra_biases_zeroed=True)
-    _check_multi_head_forward(reference, ref, module, x, finding("what.eval", what=what), case[6])
+    _check_multi_head_forward(reference, ref, module, x, finding("what.eval", what=what), case[6],
+                              cause=_leak_cause(student, reference, case, device, torch.float64))
 
 
 @pytest.mark.usefixtures("reference_heads")
@@ -460,7 +476,8 @@ def test_multi_head_attention_hides_the_future(student, reference, device):
     def leaked(changed):
         return mistakes.attention_mistakes(ref, changed, causal=True, heads=heads)
 
-    expect_no_future_leakage(module, ref, x, 135, what, mistakes=leaked)
+    expect_no_future_leakage(module, ref, x, 135, what, mistakes=leaked,
+                             cause=_leak_cause(student, reference, case, device, torch.float64))
 
 
 @pytest.mark.usefixtures("reference_heads")
