@@ -606,3 +606,53 @@ def test_a_wrapper_with_nanogpt_heads_and_a_projection_has_two_faults():
     with pytest.raises(Failure) as raised:
         modules.expect_reference_parameters({"parameters": only_projection}, reference, "Wrapper(8, 2, 8, 0.0, 2)")
     assert [fault.mistake for fault in raised.value.finding.all_faults()] == ["wrapper_own_layers"]
+
+
+class _HeadsByView(torch.nn.Module):
+    """Causal attention over heads cut with view alone, straight to (b, h, T, hd): masked right,
+    yet with several heads each "head" holds features of several tokens (blind11/091)."""
+
+    def __init__(self, num_heads: int, masked: bool = True):
+        super().__init__()
+        self.num_heads, self.masked = num_heads, masked
+
+    def forward(self, x):
+        b, num_tokens, d = x.shape
+        heads = x.view(b, self.num_heads, num_tokens, d // self.num_heads)
+        scores = heads @ heads.transpose(2, 3)
+        if self.masked:
+            future = torch.ones(num_tokens, num_tokens, dtype=torch.bool).triu(1)
+            scores = scores.masked_fill(future, -torch.inf)
+        return (torch.softmax(scores, dim=-1) @ heads).transpose(1, 2).reshape(b, num_tokens, d)
+
+
+def test_a_leak_that_one_head_does_not_have_is_told_as_tokens_mixed_outside_the_weights():
+    x = torch.randn(2, 5, 6, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    assert modules.first_leak(_HeadsByView(3), x, 1) == 0  # three heads by view: the future leaks
+    assert modules.first_leak(_HeadsByView(1), x, 1) is None  # one head: the mask holds
+    assert modules.heads_leak_cause(lambda: (_HeadsByView(1), x), 1)() == "tokens_mixed_outside_weights"
+
+
+def test_a_leak_that_one_head_has_too_is_told_as_a_leak_through_the_weights():
+    x = torch.randn(2, 5, 6, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
+    assert modules.heads_leak_cause(lambda: (_HeadsByView(1, masked=False), x), 1)() == "future_leak"
+
+    def cannot_be_built():
+        raise Failure(finding("parameters", what="MultiHeadAttention(6, 6, 8, 0.0, 1)", problems=[]))
+
+    assert modules.heads_leak_cause(cannot_be_built, 1)() == "future_leak"
+
+
+
+def test_weights_rounded_to_half_precision_are_told_so_not_as_rows_left_unnormalised():
+    """A softmax taken in float16 gives the right weights, rounded: its rows sum to 0.9999, which
+    is no normalisation left out (blind12/090)."""
+    scores = torch.randn(4, 6, generator=torch.Generator().manual_seed(1), dtype=torch.float64)
+    expected = torch.softmax(scores, dim=-1)
+    rounded = torch.softmax(scores.half(), dim=-1).double()
+    assert diagnosis.distribution(-1)(rounded, expected) is None
+    explanation = diagnosis.low_precision(rounded, expected)
+    assert explanation is not None and explanation.evidence.key == "evidence.low_precision"
+    assert explanation.mistake is None
+    assert diagnosis.low_precision(expected * 1.5, expected) is None  # a real fault is no rounding
+    assert diagnosis.low_precision(expected.clone(), expected) is None

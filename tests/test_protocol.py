@@ -32,6 +32,13 @@ def test_every_plain_dtype_crosses_unchanged():
         assert torch.equal(back[name], tensor), name
 
 
+def test_a_dicts_order_crosses_unchanged():
+    """A container's parameters arrive in the notebook's order (W_query before W_key), not sorted:
+    a copy that pairs them by position must meet them as a student's module holds them (blind12/047)."""
+    ordered = {"W_query": torch.zeros(1), "W_key": torch.ones(1), "W_value": torch.zeros(2)}
+    assert list(_round_trip(ordered)) == ["W_query", "W_key", "W_value"]
+
+
 def test_the_blob_is_safetensors_both_ways():
     encoder = protocol.Encoder()
     frame = protocol.pack({"value": encoder.encode(TENSORS)}, encoder.tensors)

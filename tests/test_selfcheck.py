@@ -393,6 +393,18 @@ def test_a_hint_before_any_answer_gets_the_student_started_and_none_is_needed_af
     assert capsys.readouterr().out.startswith(f"💡 causal_mask (hint 1 of 3): {IDEAS['causal_mask']}\n")
     hint("causal_mask", namespace=solution_definitions["03_causal_attention"])
     assert capsys.readouterr().out == "✅ causal_mask passes its public check: no hint needed.\n"
+    for tier in (2, 3):  # no tier is opened, shown or counted for a stage that passes
+        hint("causal_mask", tier, namespace=solution_definitions["03_causal_attention"])
+        assert capsys.readouterr().out == "✅ causal_mask passes its public check: no hint needed.\n"
+
+
+def test_tier_1_never_gives_the_formula_to_write():
+    """The survivors' factor is what notebook 3 asks students to derive: a fix that writes it out
+    is not a tier-1 hint, which then gives the stage's idea instead."""
+    assert catalog.remedy(catalog.texts("en")["dropout_scaled_by_p"]) is None
+    assert catalog.remedy(catalog.texts("en")["dropout_not_rescaled"]) is None
+    assert catalog.remedy("the rows were not normalised: divide each row by its own sum.") == (
+        "Divide each row by its own sum.")
 
 
 def test_hints_come_in_three_tiers_the_idea_the_functions_then_code(stub_definitions, capsys):

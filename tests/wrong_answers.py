@@ -217,6 +217,14 @@ def copy_v2_weights_into_v1(sa_v2, sa_v1):
     sa_v1.W_key = nn.Parameter(sa_v2.W_key.weight.detach().clone())
     sa_v1.W_value = nn.Parameter(sa_v2.W_value.weight.detach().clone())
 '''),
+    # Layers paired with parameters by sorted name: W_key's weights go to W_query (blind12/047).
+    WrongAnswer("copy_pairs_sorted_layers", "copied_wrong_matrix", '''
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    layers = [layer for _, layer in sorted(sa_v2.named_children())]
+    with torch.no_grad():
+        for param, layer in zip(sa_v1.parameters(), layers):
+            param.copy_(layer.weight.T)
+'''),
     WrongAnswer("copy_in_place_with_grad", "copy_needs_no_grad", '''
 def copy_v2_weights_into_v1(sa_v2, sa_v1):
     sa_v1.W_query.copy_(sa_v2.W_query.weight.T)

@@ -214,6 +214,9 @@ SENTENCES: dict[str, str] = {
     "evidence.diagonal_times": (
         " Every value off the diagonal is right; each one on it is {factor} times the reference's."),
     "evidence.diagonal_only": " Every value off the diagonal is right; those on it are not.",
+    "evidence.low_precision": (
+        " Every value is within {difference} of the reference's: the right values, rounded as half"
+        " precision (float16 or bfloat16) rounds them; keep the computation in the input's dtype."),
     "evidence.right_with_reference_weights": (
         " Given the reference's weights where it keeps its own, it returns the reference's output:"
         " only the way it keeps its parameters is wrong."),

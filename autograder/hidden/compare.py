@@ -226,7 +226,8 @@ def _conclusion(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, 
     if problem[0] in ("wrong_dtype", "wrong_device"):
         return diagnosis.conclude(catalogue, [])  # the values may be right: the structure is what to name
     given = list((explain() if callable(explain) else explain) or [])
-    explanations = diagnosis.explain(actual, expected, [*given, diagnosis.all_zeros, diagnosis.right_values_elsewhere])
+    explanations = diagnosis.explain(actual, expected, [*given, diagnosis.all_zeros, diagnosis.right_values_elsewhere,
+                                                        diagnosis.low_precision])
     if not catalogue and together is not None:
         matched = _matched_mistakes(actual, expected, together, rtol, atol)
         if len(matched) == 1:

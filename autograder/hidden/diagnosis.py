@@ -177,6 +177,28 @@ def _comparable(actual: torch.Tensor, expected: torch.Tensor) -> bool:
         torch.isfinite(expected).all())
 
 
+# Half precision keeps about three significant digits (float16's epsilon is 1/1024, bfloat16's 1/128).
+HALF_PRECISION = 1e-2
+
+
+def rounded_to_half_precision(actual: torch.Tensor, expected: torch.Tensor) -> bool:
+    """Whether ``actual`` is ``expected`` but for rounding as half precision rounds: every value
+    within 1 % of the largest one's size, and some not equal."""
+    if not _comparable(actual, expected):
+        return False
+    difference = float((actual - expected).abs().max())
+    return 0 < difference <= HALF_PRECISION * (float(expected.abs().max()) or 1.0)
+
+
+def low_precision(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+    """The right values, rounded as a computation in float16 or bfloat16 rounds them (a
+    ``.half()`` on the way): no other mistake, and none to name beside the digits lost."""
+    if not rounded_to_half_precision(actual, expected):
+        return None
+    difference = float((actual - expected).abs().max())
+    return Explanation(finding("evidence.low_precision", difference=number_text(difference)))
+
+
 def all_zeros(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
     """Every value 0 where the reference's are not: nothing was computed (no mistake to name)."""
     if actual.numel() and not actual.any() and expected.any():
@@ -305,6 +327,8 @@ def distribution(dim: int, *, wrong_dim: str | None = "normalised_wrong_dim",
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
         if not _comparable(actual, expected) or actual.ndim < 2 or not _sums_to_one(expected, dim):
             return None
+        if rounded_to_half_precision(actual, expected):
+            return None  # sums off by a rounding (low_precision says so), not a normalisation left out
         here = dim % actual.ndim
         if not _sums_to_one(actual, here):
             others = [other for other in range(actual.ndim) if other != here and actual.shape[other] > 1

@@ -24,7 +24,7 @@ import torch
 from autograder.findings.finding import Failure, Finding, finding
 from autograder.hidden import diagnosis, wrong_outputs
 from autograder.hidden.compare import TOLERANCES, What, expect, expect_structure, expect_tensor
-from autograder.hidden.modules import call_text, reference_module, student_module
+from autograder.hidden.modules import batch_mixed, call_text, reference_module, student_module
 from autograder.probes.client import RemoteObject, Submission
 
 BATCH, NUM_TOKENS = 16, 8
@@ -219,6 +219,17 @@ class WeightsRevealing:
             self.module.attr(switched_off).eval()
         return self._revealed(self.module(self.x), what)
 
+    def _expect_sequences_apart(self) -> None:
+        """Each sequence attended to on its own, in eval mode (training mode restored after)."""
+        self.module.eval()
+        try:
+            mixed = batch_mixed(self.module, self.x, self.module(self.x), seed=97)
+        finally:
+            self.module.train()
+        if mixed is not None:
+            kind = diagnosis.BATCH_EVIDENCE[mixed.key]
+            raise Failure(finding(kind, kind, what=self.what, last=self.x.shape[0] - 1))
+
     def _visible(self, revealed: torch.Tensor, rows: torch.Tensor | None = None) -> torch.Tensor:
         """The entries of revealed weights (b, T, h, T) that the causal mask leaves visible, on the
         CPU (``rows``: of those rows (b, T, h) only): a zero elsewhere is the mask's, not dropout's."""
@@ -235,7 +246,10 @@ class WeightsRevealing:
         rtol, atol = TOLERANCES[torch.float64]
         its_weights = finding("what.its_weights", what=what)
         if bool(kept.cpu()[visible].all()) and not torch.allclose(dropped, self.weights, rtol=rtol, atol=atol):
-            # No weight is 0, yet training changed them: dropout acted on the scores, before the softmax.
+            # No weight is 0, yet training changed them: dropout acted on the scores, before the
+            # softmax; unless the sequences mix (this x repeats one sequence, so a module that
+            # attends across them reads right in eval mode and sums dropped copies in training).
+            self._expect_sequences_apart()
             raise Failure(finding("zero_fraction", "dropout_before_softmax", what=its_weights, fraction=f"{0:.1%}",
                                   p=self.p, expected_fraction=f"{self.p:.0%}"))
         expect(not _renormalised(dropped, self.weights, self.p),

@@ -590,7 +590,7 @@ def future_of_sequence(call: Callable[[torch.Tensor], object], x: torch.Tensor, 
     names a leak found (``future_leak`` without it)."""
 
     def leak(actual: torch.Tensor) -> Finding | None:
-        mixed = _batch_mixed(call, x, actual, seed)
+        mixed = batch_mixed(call, x, actual, seed)
         if mixed is not None:
             return mixed  # one sequence's output follows another's tokens: not a leak along time
         t = first_leak(call, x, seed, actual)
@@ -648,7 +648,7 @@ def _stays_finite(module: RemoteObject, x: torch.Tensor) -> bool:
     return isinstance(out, torch.Tensor) and bool(torch.isfinite(out).all())
 
 
-def _batch_mixed(call: Callable[[torch.Tensor], object], x: torch.Tensor, actual: torch.Tensor,
+def batch_mixed(call: Callable[[torch.Tensor], object], x: torch.Tensor, actual: torch.Tensor,
                  seed: int) -> Finding | None:
     """The evidence that ``call`` mixes the sequences of a batch (b, T, ...): changing only
     sequences 1 to b - 1 changes the output of sequence 0 (``evidence.batch_mixed``), or changing
@@ -709,7 +709,7 @@ def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x
     batch, num_tokens, _ = x.shape
     before = module(x)
     rtol, atol = TOLERANCES[x.dtype]
-    mixed = _batch_mixed(module, x, before.detach().cpu().double(), seed) if isinstance(before, torch.Tensor) else None
+    mixed = batch_mixed(module, x, before.detach().cpu().double(), seed) if isinstance(before, torch.Tensor) else None
     if mixed is not None:
         # One sequence follows another's tokens: any position may then follow later ones.
         kind = diagnosis.BATCH_EVIDENCE[mixed.key]

@@ -568,7 +568,9 @@ def test_multi_head_attention_equals_the_wrapper(student, reference, device, dty
                             device=device, dtype=dtype)
     what = finding("what.stacked", call=call_text("MultiHeadAttention", *args, qkv_bias=True),
                heads=num_heads)
-    _check_multi_head_forward(reference, stacked, module, x, what, num_heads, expected)
+    case = (seed, batch, num_tokens, d_in, head_size * num_heads, context_length, num_heads, True)
+    _check_multi_head_forward(reference, stacked, module, x, what, num_heads, expected,
+                              cause=_leak_cause(student, reference, case, device, dtype))
 
 
 # -- gpt2_small_attention ---------------------------------------------------------------------

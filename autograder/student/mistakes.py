@@ -697,8 +697,9 @@ MISTAKES: dict[str, str] = {
     ),
     "divisible_sizes_rejected": (
         "your own ValueError was raised for sizes that divide evenly (d_out a multiple of"
-        " num_heads): the divisibility test is written the wrong way round; it must fail only when"
-        " d_out cannot be shared equally among the heads."
+        " num_heads): either the divisibility test is written the wrong way round, or it tests"
+        " another size than d_out (read from another axis of x than the last); it must fail only"
+        " when d_out, the last dimension, cannot be shared equally among the heads."
     ),
     "mask_sliced_leading_axes": (
         "a 4-D mask of shape (1, 1, context_length, context_length) was cut with two indices, which"

@@ -223,7 +223,9 @@ def _frame_pieces(header: dict, tensors: dict[str, torch.Tensor]) -> list:
     """A frame as the pieces it is sent in: the sizes, the JSON header, then the tensors in
     safetensors' layout (an 8-byte index size, a JSON index of dtype, shape and byte offsets
     padded to 8 bytes, then each tensor's bytes), each tensor's bytes a view of the tensor itself."""
-    header_bytes = json.dumps(header, allow_nan=False, sort_keys=True).encode()
+    # Keys stay in their order: a dict's order is data (a module built from one holds its
+    # parameters in that order, as the notebook's do, and code may iterate them).
+    header_bytes = json.dumps(header, allow_nan=False).encode()
     blob: list = []
     if tensors:
         index, offset = {}, 0

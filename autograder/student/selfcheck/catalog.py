@@ -368,9 +368,14 @@ def diagnosis(finding: str) -> str | None:
 
 def remedy(finding: str) -> str | None:
     """A finding's fix in words: the part after its first colon (what ``diagnosis`` leaves out),
-    as a sentence; None when it has none, or when it shows code (tier 1 is words only)."""
+    as a sentence; None when it has none, or when it shows code or the formula to write, such as
+    (1 - p) (tier 1 is words only, and a formula the notebook asks students to derive is the answer)."""
     fix = _said_and_fix(finding)[1].strip()
-    return None if not fix or holds_code(fix) else _sentence(fix)
+    return None if not fix or holds_code(fix) or _FORMULA.search(fix) else _sentence(fix)
+
+
+# Arithmetic in parentheses: (1 - p), (d_out / num_heads).
+_FORMULA = re.compile(r"\(\s*[\w.]+\s*[-+*/]\s*[\w.]+\s*\)")
 
 
 def _said_and_fix(finding: str) -> tuple[str, str]:

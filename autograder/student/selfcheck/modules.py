@@ -22,6 +22,7 @@ from .expectations import (
     expect_shape,
     fail,
     seed_weights,
+    shape_text,
 )
 from .portable import expect_every_gradient, expect_follows_device, expect_follows_dtype
 from .worth_fixing import note
@@ -47,6 +48,7 @@ def expect_book_module(cls: type, class_name: str, book_output: list, *, layers:
     for name in layers:
         if not (fused and name in PROJECTIONS):
             expect_attribute(module, name, nn.Linear, call, layers_hint)
+            expect_layer_shape(getattr(module, name), name, 3, 2, call, layers_hint)
     if not kwargs.get("qkv_bias", False):
         for name in PROJECTIONS:
             if isinstance(getattr(module, name, None), nn.Linear) and getattr(module, name).bias is not None:
@@ -79,6 +81,15 @@ def expect_book_module(cls: type, class_name: str, book_output: list, *, layers:
     expect_portable(lambda: cls(3, 2, 6, 0.0, **kwargs), batch, call,
                     dropping=(lambda: cls(3, 2, 6, 0.5, **training), f"{class_name}({dropping})"))
     return module, batch, out
+
+
+def expect_layer_shape(layer: nn.Linear, name: str, d_in: int, d_out: int, call: str, hint: str) -> None:
+    """A projection maps d_in features to d_out, and out_proj the d_out joined head features to
+    d_out: its weight's shape, as the grader reads it, before a forward pass that would raise on it."""
+    expected = (d_out, d_in if name in PROJECTIONS else d_out)
+    if tuple(layer.weight.shape) != expected:
+        fail("param_shape", what=call, name=f"{name}.weight", expected=shape_text(expected),
+             got=shape_text(layer.weight.shape), hint=hint)
 
 
 def seeded_module(cls: type, layers: Sequence[str], *args, seed: int = 123, **kwargs) -> nn.Module:

@@ -146,24 +146,30 @@ def hint_line(stage: str | None, namespace: Mapping, language: str | None = None
     mistake whose fix holds no code, else the stage's idea (never the check's own "Likely mistake"
     again: the student has just read it), tier 2 the tools, by name; tier 3 a
     skeleton of the code to complete, after the full text of what the check finds (its fix). On a
-    stage that passes, tier 1 says no hint is needed. Without a stage, or with an unknown one, the check's
-    message says which stages exist."""
+    stage that passes, every tier says no hint is needed. Without a stage, or with an unknown one,
+    the check's message says which stages exist."""
+    return _hint(stage, namespace, language, tier)[0]
+
+
+def _hint(stage: str | None, namespace: Mapping, language: str | None, tier: int) -> tuple[str, bool]:
+    """``hint_line``'s text, and whether it opened a tier (what the notebook keeps, and a course
+    that charges for hints counts): not for a stage that passes, nor for a tier that does not exist."""
     language = _language(stage, namespace, language)
     if stage not in CHECKS:
-        return run_check(stage, namespace, language).message
+        return run_check(stage, namespace, language).message, False
     with speaking(language):
         if tier not in range(1, TIERS + 1):
-            return text("hint_tiers", stage=stage, tier=tier)
-        if tier == 2:
-            return text("hint_line", stage=stage, tier=2, hint=tier_text(stage, 2)) + "\n" + _offer(stage, 3)
+            return text("hint_tiers", stage=stage, tier=tier), False
         result = run_check(stage, namespace, language)
-        if tier == 3:
-            fix = f"{result.hint}\n\n" if result.hint and not result.passed else ""
-            return text("hint_code", stage=stage) + "\n\n" + fix + tier_text(stage, 3)
         if result.passed:
-            return text("hint_passed", stage=stage)
+            return text("hint_passed", stage=stage), False
+        if tier == 2:
+            return text("hint_line", stage=stage, tier=2, hint=tier_text(stage, 2)) + "\n" + _offer(stage, 3), True
+        if tier == 3:
+            fix = f"{result.hint}\n\n" if result.hint else ""
+            return text("hint_code", stage=stage) + "\n\n" + fix + tier_text(stage, 3), True
         said = (remedy(result.hint) if result.hint else None) or tier_text(stage, 1)
-        return text("hint_line", stage=stage, tier=1, hint=said) + "\n" + _offer(stage, 2)
+        return text("hint_line", stage=stage, tier=1, hint=said) + "\n" + _offer(stage, 2), True
 
 
 def _offer(stage: str, tier: int) -> str:
@@ -226,8 +232,8 @@ def hint(stage: str | None = None, tier: int = 1, namespace: Mapping | None = No
     Without `namespace`, the definitions are looked up in the caller's globals (the notebook).
     """
     namespace = _callers_globals() if namespace is None else namespace
-    line = hint_line(stage, namespace, language, tier)
-    if stage in CHECKS and tier in range(1, TIERS + 1):
+    line, opened = _hint(stage, namespace, language, tier)
+    if opened:
         show(line, {"hint": {"stage": stage, "tier": tier}})
     else:
         print(line)
