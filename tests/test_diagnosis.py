@@ -652,7 +652,8 @@ def test_weights_rounded_to_half_precision_are_told_so_not_as_rows_left_unnormal
     rounded = torch.softmax(scores.half(), dim=-1).double()
     assert diagnosis.distribution(-1)(rounded, expected) is None
     explanation = diagnosis.low_precision(rounded, expected)
-    assert explanation is not None and explanation.evidence.key == "evidence.low_precision"
+    assert explanation is not None
+    assert explanation.evidence.key == "evidence.low_precision"
     assert explanation.mistake is None
     assert diagnosis.low_precision(expected * 1.5, expected) is None  # a real fault is no rounding
     assert diagnosis.low_precision(expected.clone(), expected) is None

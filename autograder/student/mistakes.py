@@ -339,8 +339,9 @@ MISTAKES: dict[str, str] = {
     ),
     "weights_transposed": (
         "the weights were used transposed (weights.T @ x, or an einsum that sums over the query's"
-        " index), so early tokens mix later ones: row t holds position t's weights for tokens"
-        " 0..t (lower triangle), and the weighted sum runs along each row."
+        " index), so each output mixes the tokens with another query's weights: row t holds the"
+        " weights of query t over the tokens (in a causal stage, tokens 0..t: the lower triangle),"
+        " and the weighted sum runs along each row."
     ),
     "mask_not_bool": (
         "the mask has the right pattern but not dtype torch.bool: build it from a boolean"

@@ -123,7 +123,8 @@ MESSAGES: dict[str, str] = {
     "found.linear_weight_untransposed": ("An nn.Linear layer's weight was multiplied with x by hand, but it is stored"
                                          " the other way round, (d_out, d_in)."),
     "found.valid_p_rejected": "A valid probability (p of 0 or 1) was rejected.",
-    "found.weights_transposed": "The weights were used transposed, so early tokens mix later ones.",
+    "found.weights_transposed": (
+        "The weights were used transposed, so each output mixes the tokens with another query's weights."),
     "found.left_torch_for_numpy": "The work went through numpy, which lives on the CPU and outside autograd.",
     "found.heads_summed": "The heads' outputs were added up (or averaged) instead of placed side by side.",
     "found.one_head_of_two_features": "The exercise asks for two heads of one feature each.",
