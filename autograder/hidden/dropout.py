@@ -24,7 +24,7 @@ import torch
 from autograder.findings.finding import Failure, Finding, finding
 from autograder.hidden import diagnosis, wrong_outputs
 from autograder.hidden.compare import TOLERANCES, What, expect, expect_structure, expect_tensor
-from autograder.hidden.modules import batch_mixed, call_text, reference_module, student_module
+from autograder.hidden.modules import call_text, expect_sequences_apart, reference_module, student_module
 from autograder.probes.client import RemoteObject, Submission
 
 BATCH, NUM_TOKENS = 16, 8
@@ -223,12 +223,9 @@ class WeightsRevealing:
         """Each sequence attended to on its own, in eval mode (training mode restored after)."""
         self.module.eval()
         try:
-            mixed = batch_mixed(self.module, self.x, self.module(self.x), seed=97)
+            expect_sequences_apart(self.module, self.x, self.module(self.x), 97, self.what)
         finally:
             self.module.train()
-        if mixed is not None:
-            kind = diagnosis.BATCH_EVIDENCE[mixed.key]
-            raise Failure(finding(kind, kind, what=self.what, last=self.x.shape[0] - 1))
 
     def _visible(self, revealed: torch.Tensor, rows: torch.Tensor | None = None) -> torch.Tensor:
         """The entries of revealed weights (b, T, h, T) that the causal mask leaves visible, on the

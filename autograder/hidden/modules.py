@@ -232,11 +232,6 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
     return module
 
 
-# The evidence that a module whose parameters break the contract computes the reference's output
-# once given the reference's weights where it keeps its own (``with_faults_behind``).
-RIGHT_WITH_REFERENCE_WEIGHTS = "evidence.right_with_reference_weights"
-
-
 def with_reference_weights(student: Submission, reference: torch.nn.Module, class_name: str, *args, device: str,
                            dtype: torch.dtype, **kwargs) -> RemoteObject | None:
     """The student's ``class_name(*args, **kwargs)`` given the reference's weights where its only
@@ -281,7 +276,7 @@ def with_faults_behind(failure: Failure, check: Callable[[], None]) -> Failure:
         return Failure(failure.finding.with_faults(*behind.finding.all_faults()))
     except StudentError:
         return failure
-    return Failure(failure.finding.with_notes(finding(RIGHT_WITH_REFERENCE_WEIGHTS)))
+    return Failure(failure.finding.with_notes(finding("evidence.right_with_reference_weights")))
 
 
 def _only_extra_qkv_biases(found: ParameterMap) -> bool:
@@ -609,14 +604,14 @@ def first_leak(call: Callable[[torch.Tensor], object], x: torch.Tensor, seed: in
             changed = x.clone()
             changed[:, t + 1:] = randn(seed + t, *changed[:, t + 1:].shape, dtype=x.dtype, device=x.device)
             after = call(changed)
-            if not isinstance(after, torch.Tensor) or not isinstance(before, torch.Tensor):
+            if not (isinstance(before, torch.Tensor) and isinstance(after, torch.Tensor)):
                 return None
             if after.shape != before.shape:
                 return None
             if bool(changed_entries(after[:, : t + 1], before[:, : t + 1]).any()):
                 return t
     except StudentError:
-        return None
+        pass
     return None
 
 
@@ -672,6 +667,15 @@ def batch_mixed(call: Callable[[torch.Tensor], object], x: torch.Tensor, actual:
     return None
 
 
+def expect_sequences_apart(call: Callable[[torch.Tensor], object], x: torch.Tensor, actual: torch.Tensor,
+                           seed: int, what: What) -> None:
+    """Fail, naming the mistake, when ``call`` mixes the sequences of the batch ``x`` (``batch_mixed``)."""
+    mixed = batch_mixed(call, x, actual, seed)
+    if mixed is not None:
+        kind = diagnosis.BATCH_EVIDENCE[mixed.key]
+        raise Failure(finding(kind, kind, what=what, last=x.shape[0] - 1))
+
+
 def future_of_square(call: Callable[[torch.Tensor], object], square: torch.Tensor, seed: int) -> diagnosis.Explainer:
     """An explainer probing a function of (..., T, T) scores or weights: ``call`` on an input whose
     entries above the diagonal (each query's later keys) alone were changed must give the same
@@ -709,11 +713,9 @@ def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x
     batch, num_tokens, _ = x.shape
     before = module(x)
     rtol, atol = TOLERANCES[x.dtype]
-    mixed = batch_mixed(module, x, before.detach().cpu().double(), seed) if isinstance(before, torch.Tensor) else None
-    if mixed is not None:
+    if isinstance(before, torch.Tensor):
         # One sequence follows another's tokens: any position may then follow later ones.
-        kind = diagnosis.BATCH_EVIDENCE[mixed.key]
-        raise Failure(finding(kind, kind, what=what, last=batch - 1))
+        expect_sequences_apart(module, x, before.detach().cpu().double(), seed, what)
     for trial in range(2):
         for t in range(num_tokens - 1):
             changed = x.clone()
