@@ -122,6 +122,21 @@ def test_a_demo_without_a_prediction_shows_the_reference_when_it_measured_someth
                  stage="MultiHeadAttentionWrapper") in printed
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_demo_that_could_not_measure_gives_the_references_verdict_and_says_so(language):
+    """A module whose weights never pass through its dropout skips the trained-head figures (the
+    demo says why): reveal, called with no outcome, still gives the verdict, against the
+    reference, and says the demo measured nothing, never that it measured something."""
+    printed = _revealed(language, "two_heads", {"answer": "split"})
+    assert printed.startswith(_text(language, "right_reference", answer="'split'", reference="'split'"))
+    assert _text(language, "not_measured") in printed
+    assert "⚠️" in printed
+    assert len(printed.strip().splitlines()) == 3
+    unanswered = _revealed(language, "trained_head", None)
+    assert unanswered.startswith(_text(language, "no_prediction_reference", reference="column=3"))
+    assert _text(language, "not_measured") in unanswered
+
+
 def test_a_measurement_no_answer_could_be_is_told_as_it_is(capsys):
     """A broken model's nan accuracy, a word outside the choices: shown, never mistaken for an answer."""
     printed = _revealed("en", "no_positions", {"overall": 50, "position_1": 100}, overall=math.nan, position_1=100)

@@ -321,6 +321,13 @@ def stage_total(row: GradedRow, stage: str):
     ("multi_head_without_dropout", "MultiHeadAttention", "dropout"),
     ("attention_scaled_by_d_in", "CausalAttention", "scale"),
     ("v2_unscaled", "SelfAttention_v2", "scale"),
+    # Function stages: the right values from an input changed in place; a wrong dropout scale.
+    ("naive_exp_in_place", "softmax_naive", "input_kept"),
+    ("stable_shifts_in_place", "softmax_stable", "input_kept"),
+    ("renormalize_in_place", "mask_and_renormalize", "input_kept"),
+    ("masked_softmax_in_place", "masked_softmax", "input_kept"),
+    ("dropout_in_place", "inverted_dropout", "input_kept"),
+    ("dropout_rescaled_by_p", "inverted_dropout", "dropout"),
 ])
 def test_a_pinned_fault_costs_only_its_behaviours_share(graded, mutation_name, stage, behaviour):
     """The grader reproduced the output as the reference's with this one mistake: its tests lose

@@ -9,6 +9,7 @@ some failed with the findings the grader gives); ``tests/test_hidden_tests.py`` 
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -184,6 +185,43 @@ def test_the_feedback_page_says_which_behaviour_cost_what_in_the_notebooks_langu
     row = graded({FORWARD: (TestStatus.FAILED, values_differ("scaled_by_wrong_size"))}, language)
     assert share("scale") == pytest.approx(5.7)
     assert words in feedback_html(row)
+
+
+def test_the_feedback_pages_loss_lines_add_up_to_all_the_stage_lost():
+    """A fresh reviewer's MultiHeadAttention lost 40 points while its page listed only 5.7 and 3.8:
+    beside the pinned behaviours, the page now says what the failures it could not pin and the
+    checks waiting for right values cost, and the lines add up to the stage's loss."""
+    row = graded({FORWARD: (TestStatus.FAILED, values_differ("scaled_by_wrong_size")),
+                  EVAL: (TestStatus.FAILED, values_differ(None))})
+    total = stage_total(row)
+    page = feedback_html(row)
+    listed = [float(points) for points in re.findall(r"<li>[^<]*: \u2212([0-9.]+) points</li>", page)]
+    assert len(listed) >= 2
+    assert "could not pin" in page
+    assert sum(listed) == pytest.approx(total.max_points - total.points, abs=0.05)
+
+
+@pytest.mark.parametrize(("assignment", "stage", "value_test"), [
+    ("01_attention_scores", "softmax_stable", "test_softmax_stable"),
+    ("03_causal_attention", "mask_and_renormalize", "test_mask_and_renormalize"),
+    ("03_causal_attention", "inverted_dropout", "test_inverted_dropout_in_training")])
+def test_a_function_that_returns_the_right_values_from_an_input_changed_in_place_loses_that_share(
+        assignment, stage, value_test):
+    """Fresh reviewers: mask_and_renormalize in place scored 0/10, softmax_stable 0/20. The values
+    are the reference's, so only the input's share goes, and the stage's behaviour checks count."""
+    changed = finding("modified_input", "input_modified_in_place", what=f"{stage}(x)", argument="x")
+    stage_of = rubric.stage_of_test_functions(assignment)
+    recorded = [TestOutcome(f"{function}[cpu]", function, stage_of[function],
+                            TestStatus.FAILED if function == value_test else TestStatus.PASSED,
+                            changed if function == value_test else None)
+                for function in rubric.points_by_test(assignment)]
+    row = graded_row("student", assignment, SubmissionRecord(outcomes=recorded), ExtractedCode(), RunTrust(None),
+                     ["cpu"])
+    total = next(total for total in row.stage_totals() if total.stage == stage)
+    lost = rubric.behaviour_shares(stage)["input_kept"] / 100 * rubric.value_points(assignment, stage)
+    assert total.lost_to == (BehaviourLoss("input_kept", round(lost, 2)),)
+    assert total.points == pytest.approx(total.max_points - lost, abs=0.01)
+    assert total.passed == total.total - 1
 
 
 # -- a stage that misses its purpose: [purpose] -----------------------------------------------------

@@ -73,6 +73,9 @@ PAGE_TEXT: dict[str, str] = {
         "Where the grader could pin what is wrong, the tests that show it lost only its share of this"
         " stage's points:"),
     "behaviour_loss": "{behaviour}: {points} points",
+    # The rest of a stage's loss, so that the list accounts for every point the stage lost.
+    "behaviour_loss_waiting": "checks that count once the values are right: {points} points",
+    "behaviour_loss_unpinned": "tests it could not pin to one behaviour (see below): {points} points",
     # A stage capped for missing what it is for (autograder/grading/purpose.py).
     "purpose_cap": (
         "The tests show that this stage misses what it is for, so it keeps at most {percent} % of its"
@@ -89,6 +92,7 @@ PAGE_TEXT: dict[str, str] = {
     "behaviour.concatenation": "joining the heads",
     "behaviour.out_proj": "output projection",
     "behaviour.shapes": "output shape",
+    "behaviour.input_kept": "input left as it was",
     # The solutions, on a page the service shows once the assignment is closed (``Solutions``).
     "solutions.heading": "Solutions",
     "solutions.later": (
@@ -239,9 +243,7 @@ def _stage_summaries(row: GradedRow) -> list[dict]:
             "name": total.stage, "passed": total.passed + total.waiting, "total": total.total,
             "points": total.points, "max_points": total.max_points,
             "waiting": text["tests_waiting"].format(count=total.waiting) if total.waiting else "",
-            "losses": [text["behaviour_loss"].format(behaviour=text[f"behaviour.{loss.behaviour}"],
-                                                     points=f"{MINUS}{loss.points:g}")
-                       for loss in total.lost_to if loss.behaviour != PURPOSE],
+            "losses": _losses(total, [test for test in row.tests if test.stage == total.stage], text),
             "cap": _cap_text(total, text),
             "messages": [{"status": _status_class(tests[0]), "text": _text(tests[0], row.language),
                           "code": _is_code(_text(tests[0], row.language)),
@@ -251,6 +253,23 @@ def _stage_summaries(row: GradedRow) -> list[dict]:
                          for tests in groups.values()],
         })
     return summaries
+
+
+def _losses(total: StageTotal, tests: list[ScoredTest], text: Mapping[str, str]) -> list[str]:
+    """What each pinned behaviour of a stage cost and, after them, the rest of what the stage lost
+    (checks waiting for right values, failures not pinned), so that the lines add up to the loss.
+    Empty when nothing was pinned: the stage's score then says it all."""
+    pinned = [loss for loss in total.lost_to if loss.behaviour != PURPOSE]
+    if not pinned:
+        return []
+    lines = [text["behaviour_loss"].format(behaviour=text[f"behaviour.{loss.behaviour}"],
+                                           points=f"{MINUS}{loss.points:g}") for loss in pinned]
+    waiting = round(sum(test.max_points - test.points for test in tests if test.waiting), 2)
+    unpinned = round(total.max_points - total.points - sum(loss.points for loss in total.lost_to) - waiting, 2)
+    for key, points in (("behaviour_loss_waiting", waiting), ("behaviour_loss_unpinned", unpinned)):
+        if points > 0:
+            lines.append(text[key].format(points=f"{MINUS}{points:g}"))
+    return lines
 
 
 def _text(test: ScoredTest, language: str) -> str:

@@ -234,6 +234,8 @@ MESSAGES: dict[str, str] = {
                              " reference.",
     "near_measurement": "(Your demo measured {measured}, within the tolerance of the reference: numbers differ a"
                         " little from machine to machine, and your prediction is judged against the reference.)",
+    "not_measured": "⚠️ Your demo could not measure this (the message above says why), so your prediction is"
+                    " judged against the reference.",
     "tolerance": "(A number counts as right within {tolerances} of the measurement.)",
     "exact": "(The number must match exactly.)",
     "parts_right": "You got {fields} right.",
@@ -334,14 +336,16 @@ class Predictions:
         The verdict is the grader's (the reference's outcome), whatever the student's code measured.
         It names the demo's own measurement when that tells the same story; otherwise it names the
         reference's, and one more line says what the demo measured instead, so that the verdict
-        never contradicts the numbers just printed above it."""
+        never contradicts the numbers just printed above it. Called with no outcome, the demo
+        measured nothing (it said why): the verdict is the reference's, and says so."""
         question = self._question(question_id)
         if question is None:
             return
         measured = answer_fields(question, outcome, fields)
         reference = reference_outcomes().get(question.id, measured)
         answer = self.answers.get(question.id)
-        same = tells_the_same(question, measured, reference, answer)
+        unmeasured = not measured and question.id in reference_outcomes()
+        same = not unmeasured and tells_the_same(question, measured, reference, answer)
         if answer is None:
             line = self._text("no_prediction", outcome=answer_text(question, measured)) if same else \
                 self._text("no_prediction_reference", reference=answer_text(question, reference))
@@ -351,7 +355,9 @@ class Predictions:
                 if same else self._text(f"{verdict}_reference", answer=answer_text(question, answer),
                                         reference=answer_text(question, reference))
             line += "".join(f" {part}" for part in self._verdict_details(question, answer, reference, verdict))
-        if not same:
+        if unmeasured:
+            line += f"\n   {self._text('not_measured')}"
+        elif not same:
             line += f"\n   {self._own_measurement(question, measured, reference)}"
         show(f"{line}\n   {self._text('explain.' + question.id)}",
              {"outcome": {"question": question.id, "measured": measured}})

@@ -49,7 +49,7 @@ def _check_softmax(ns, stage: str):
                  f"{stage}(attention_scores_for_query(inputs, inputs[1]))", "idea")
     # Square, not symmetric scores (notebook 3's running example): a softmax over the wrong dim is
     # told apart from a sum without keepdim here, and drawn.
-    call = f"{stage}(attn_scores)"
+    call = text("what.on_shape", call=f"{stage}(x)", shape="(6, 6)")
     weights = f(book_causal_scores())
     expect_close(weights, expected("softmax/book"), call, "hint.rows_sum_to_one", case="softmax/book")
     x = torch.tensor(SOFTMAX_INPUT)

@@ -96,7 +96,7 @@ def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
         hint, mistake = _read(stage, error, None, namespace)
         shows = mistake
     else:
-        return CheckResult(True, " ".join([text("passed", stage=stage), *_worth_fixing(notes)]))
+        return CheckResult(True, "\n".join([text("passed", stage=stage), *_worth_fixing(notes)]))
     sources = _sources(namespace)
     kept, kept_outside = state_kept(stage, sources), globals_kept(stage, sources)
     if kept or kept_outside:  # as the grader tells it: state kept between calls, no name read from its symptom
