@@ -11,7 +11,7 @@ import ast
 import functools
 
 import pytest
-from meta_class import ALTERNATIVES, alternative_answers
+from meta_class import ALTERNATIVES, COMPOSITIONS, alternative_answers
 from mutations import CORPUS, Mutation
 from wrong_answers import WRONG_ANSWERS
 
@@ -428,6 +428,26 @@ def test_a_stage_calling_a_broken_stage_keeps_its_points_and_names_it_in_a_note(
     assert {note.fields["stages"] for note in notes} == {culprit}
     assert f"With your own {culprit}, {stage} does not give the right result" in str(notes[0])
     assert not own_stage_notes(graded[("solution", assignment_of(stage))], stage)
+
+
+@pytest.mark.parametrize(("name", "assignment_id", "culprit", "callers"),
+                         [composition[:4] for composition in COMPOSITIONS], ids=[c[0] for c in COMPOSITIONS])
+def test_a_stage_calling_a_wrong_stage_of_its_own_accord_keeps_its_points_and_says_why(
+        graded, name, assignment_id, culprit, callers):
+    """A simple_self_attention calling the student's softmax_naive, a SelfAttention_v1 calling their
+    scaled_dot_product_scores, a CausalAttention calling their masked_softmax: the called stage
+    loses its points, the callers keep all of theirs (gradients, meta device and device checks
+    included), graded with the reference answering the calls, and a note says so."""
+    row, solution = graded[(name, assignment_id)], graded[("solution", assignment_id)]
+    points = points_by_stage(row)
+    assert points[culprit] < points_by_stage(solution)[culprit], unpassed(row)
+    for stage in callers:
+        assert points[stage] == points_by_stage(solution)[stage], unpassed(row)
+        notes = [test.finding for test in row.tests if test.stage == stage and test.finding is not None
+                 and test.finding.key == "note.graded_with_correct_stages"]
+        assert notes, unpassed(row)
+        assert {note.fields["stages"] for note in notes} == {culprit}
+    assert {stage for stage, earned in points.items() if earned < points_by_stage(solution)[stage]} == {culprit}
 
 
 def test_the_corpus_covers_every_stage_and_labels_every_mistake():

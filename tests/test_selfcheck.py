@@ -1064,3 +1064,27 @@ def test_a_wrapper_with_four_output_features_is_told_by_its_shape(solution_defin
     message = run_check("wrapper_with_2d_output", namespace, "en").message
     assert "expected 2 features per token, shape (b, T, 2)" in message
     assert "got 4 features per token (2 heads of d_out=2, side by side), shape (b, T, 4)" in message
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_stage_calling_the_students_failing_stage_says_to_fix_that_one_first(language):
+    """As the grader says it (``calls_failing_stage``): a simple_self_attention that calls the
+    student's softmax_naive, which sums along the wrong dim, fails its check for that reason, and
+    the line says which stage to fix first, then what it saw."""
+    notebook = with_replacement(load_solution("01_attention_scores"), "softmax_naive",
+                                "exp_x.sum(dim=dim, keepdim=True)", "exp_x.sum(dim=0, keepdim=True)")
+    notebook = with_replacement(notebook, "simple_self_attention", "torch.softmax(attn_scores, dim=-1)",
+                                "softmax_naive(attn_scores)")
+    namespace, problems = worker_load_definitions([vars(block) for block in extract_definitions(notebook).blocks])
+    assert not problems
+    result = run_check("simple_self_attention", namespace, language)
+    assert not result.passed
+    with catalog.speaking(language):
+        said = catalog.text("calls_failing_stage", stages="softmax_naive", detail="")
+    assert said in result.message, result.message
+    # The stage it calls is told its own mistake; a right one leaves the line as it was.
+    assert not run_check("softmax_naive", namespace, language).passed
+    right, _ = worker_load_definitions([vars(block) for block in extract_definitions(with_replacement(
+        load_solution("01_attention_scores"), "simple_self_attention", "torch.softmax(attn_scores, dim=-1)",
+        "softmax_naive(attn_scores)")).blocks])
+    assert run_check("simple_self_attention", right, language).passed

@@ -7,11 +7,12 @@ import pytest
 import torch
 
 from autograder.hidden import stand_ins
+from autograder.probes.consultation import MAX_CONSULTED_ELEMENTS
 from autograder.probes.client import Submission
 from autograder.reading.notebook import extract_definitions
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
-from autograder.sandbox.session import ForkServerChannel, WorkerSession
+from autograder.sandbox.session import MAX_CONSULTATIONS, ForkServerChannel, WorkerSession
 
 STUDENT_CODE = '''
 import torch
@@ -35,6 +36,26 @@ def build_layer(d_in):
 def copy_transposed(source, target):
     with torch.no_grad():
         target.W.copy_(source.proj.weight.T)
+
+def softmax_naive(x, dim=-1):
+    return x * 0  # wrong: a stage calling it of its own accord is graded with the reference's answers
+
+def weights_of(scores, dim=-1):
+    return softmax_naive(scores, dim=dim) * 2
+
+KEPT = []
+
+def keep_softmax():
+    KEPT.append(softmax_naive)  # a stand-in kept for later, when it no longer stands in
+
+def use_kept(x):
+    return KEPT[-1](x)
+
+def weights_of_many(x, times):
+    return sum(softmax_naive(x) for _ in range(times))
+
+def weights_of_list(x):
+    return softmax_naive(x.tolist(), dim=-1)
 '''
 
 
@@ -103,3 +124,56 @@ def test_a_container_holds_given_parameters_under_their_names(student):
     student.call("copy_transposed", source, target)
     assert torch.equal(target.attr("W"), weight.T)
     assert target.describe()["parameters"] == {"W": [[5, 2], "cpu"]}
+
+
+class Reference:
+    """The reference's functions the consulted stand-in answers with, in this process only."""
+
+    @staticmethod
+    def softmax_naive(x, dim=-1):
+        return torch.softmax(x, dim=dim)
+
+
+def test_a_consulted_stand_in_answers_with_the_reference_and_gradients_flow_through_it(student):
+    """A stage calling another stage of its own accord gets the reference's outputs and gradients
+    for its calls, in the sandboxed worker, from this process; after the block, its own again."""
+    x = torch.randn(3, 4, dtype=torch.float64)
+    with student.standing_in(*stand_ins.consulted(Reference, ["softmax_naive"])):
+        assert torch.allclose(student.call("weights_of", x), torch.softmax(x, dim=-1) * 2)
+        assert torch.allclose(student.call("weights_of", x, dim=0), torch.softmax(x, dim=0) * 2)
+        upstream = torch.randn(3, 4, dtype=torch.float64)
+        gradients = student.backward("weights_of", (x.clone().requires_grad_(True),), upstream)
+        on_meta = student.call("weights_of", torch.empty(2, 5, device="meta"))
+        on_stand_in_gpu = student.call_on_stand_in_gpu("weights_of", torch.empty(2, 5, device="meta"))
+    leaf = x.clone().requires_grad_(True)
+    (torch.softmax(leaf, dim=-1) * 2).backward(upstream)
+    assert torch.allclose(gradients["arg_grads"][0], leaf.grad)
+    assert on_meta.device.type == "meta"
+    assert on_meta.shape == (2, 5)
+    assert on_stand_in_gpu.shape == (2, 5)  # fake GPU tensors stay in the worker: the student's own ran
+    assert torch.equal(student.call("weights_of", x), x * 0)
+
+
+def test_a_consulted_stand_in_kept_for_later_answers_no_more(student):
+    """Student code that keeps the stand-in to call it when it no longer stands in (in the called
+    stage's own tests, say) gets the student's own function: the trusted side answers only within
+    the block."""
+    x = torch.randn(3, 4)
+    with student.standing_in(*stand_ins.consulted(Reference, ["softmax_naive"])):
+        student.call("keep_softmax")
+        assert torch.allclose(student.call("use_kept", x), torch.softmax(x, dim=-1))
+    assert torch.equal(student.call("use_kept", x), x * 0)
+
+
+def test_a_consulted_stand_in_declines_what_it_cannot_or_should_not_answer(student):
+    """Past the questions one probe may ask, on an argument that is no tensor or plain value, and
+    on tensors too large, the student's own function runs."""
+    x = torch.randn(3, 4)
+    with student.standing_in(*stand_ins.consulted(Reference, ["softmax_naive"])):
+        many = student.call("weights_of_many", x, MAX_CONSULTATIONS + 5)
+        listed = student.call("weights_of_list", x)
+        large = torch.ones(MAX_CONSULTED_ELEMENTS + 1)
+        too_large = student.call("weights_of", large)
+    assert torch.allclose(many, MAX_CONSULTATIONS * torch.softmax(x, dim=-1))
+    assert listed == []  # the student's own: a list times 0
+    assert torch.equal(too_large, large * 0)

@@ -415,6 +415,9 @@ SENTENCES: dict[str, str] = {
     "counts_with_values": (
         "This check passed, but it counts only together with correct values: fix the other tests"
         " of {stage} first."),
+    "note.graded_with_correct_stages": (
+        "{stage} calls your {stages}, which fails its own tests. {stage} was graded with correct code standing in"
+        " for {stages}, so that mistake costs points only in {stages}. This note costs no points."),
     "calls_failing_stage": (
         "This stage calls your {stages}, which fails its own tests: fix {stages} first, and this stage"
         " may pass with it. Here: {found}"),

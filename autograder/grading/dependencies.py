@@ -36,6 +36,18 @@ STANDS_IN_FOR = {
     "copy_v2_weights_into_v1": {"SelfAttention_v1", "SelfAttention_v2"},
 }
 
+# The pure function stages that any other stage calling them of the student's own accord is
+# graded with the reference's answers for (``probes/consultation.py``): a ``simple_self_attention``
+# calling the student's ``softmax_naive``, a ``SelfAttention_v1`` calling the student's
+# ``scaled_dot_product_scores``, a ``CausalAttention`` calling the student's ``masked_softmax``.
+# Not inverted dropout (its draws are the student's random stream), nor the stages that change or
+# build modules.
+CONSULTED = frozenset({
+    "attention_scores_for_query", "attention_scores", "softmax_naive", "softmax_stable", "context_vector",
+    "simple_self_attention", "scaled_dot_product_scores", "causal_average_loop", "causal_average_matmul",
+    "causal_average_softmax", "causal_mask", "mask_and_renormalize", "masked_softmax",
+})
+
 
 def stages_called(code: ExtractedCode, stages: Collection[str]) -> dict[str, set[str]]:
     """For each stage the notebook defines, the other stages its definition names, but those its
@@ -69,14 +81,23 @@ def counted_behaviour_checks(outcomes: list[TestOutcome], behaviour: Collection[
 
 def pointed_to_failing_stages(outcomes: list[TestOutcome], called: dict[str, set[str]]) -> list[TestOutcome]:
     """The outcomes, with each failure of a stage that calls a failing stage of the student's
-    prefixed by the stage to fix first."""
+    prefixed by the stage to fix first; a called stage that its tests consulted the reference for
+    (``CONSULTED``) is told in a note instead, on the calling stage's tests: it cost nothing there."""
     failing = {outcome.stage for outcome in outcomes if outcome.status is not TestStatus.PASSED}
     pointed = []
     for outcome in outcomes:
-        culprits = sorted(called.get(outcome.stage, set()) & failing)
+        called_failing = called.get(outcome.stage, set()) & failing
+        culprits, consulted = sorted(called_failing - CONSULTED), sorted(called_failing & CONSULTED)
         unfinished = outcome.finding is not None and outcome.finding.key == "not_implemented"
-        if culprits and outcome.status is not TestStatus.PASSED and outcome.finding is not None and not unfinished:
+        failed = outcome.status is not TestStatus.PASSED
+        if culprits and failed and outcome.finding is not None and not unfinished:
             outcome = replace(outcome, finding=finding("calls_failing_stage", stages=", ".join(culprits),
                                                        found=outcome.finding))
+        elif consulted and not unfinished:
+            note = finding("note.graded_with_correct_stages", stage=outcome.stage, stages=", ".join(consulted))
+            if outcome.finding is None:
+                outcome = replace(outcome, finding=note)
+            elif failed:
+                outcome = replace(outcome, finding=outcome.finding.with_notes(note))
         pointed.append(outcome)
     return pointed

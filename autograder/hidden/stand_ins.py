@@ -33,6 +33,15 @@ def rearrangement(function: Callable, calls: Iterable[tuple[tuple[int, ...], tup
     return {"kind": "rearrangement", "parameters": parameters, "table": table}
 
 
+def consulted(reference, names: Iterable[str]) -> tuple[dict[str, dict], dict[str, Callable]]:
+    """Consulted stand-ins for the reference's functions ``names``: the data the worker builds each
+    from (its parameter names) and, kept in this process, the functions that answer their calls
+    (``Submission.standing_in``)."""
+    functions = {name: getattr(reference, name) for name in names}
+    return ({name: {"kind": "consulted", "parameters": list(inspect.signature(function).parameters)}
+             for name, function in functions.items()}, functions)
+
+
 def recorder() -> dict:
     """A stand-in class that records how it is built (``stand_ins.Recorder`` in the worker)."""
     return {"kind": "recorder"}

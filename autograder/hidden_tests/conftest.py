@@ -14,11 +14,15 @@ import torch
 
 from autograder.course.reference import load_reference
 from autograder.grading import markers
+from autograder.grading.dependencies import CONSULTED
 from autograder.grading.plugin import GRADING_PLUGIN
+from autograder.hidden import stand_ins
 from autograder.paths import solution_notebook
+from autograder.student.curriculum import all_stages
 from autograder.worker.precision import math_attention_kernel, pin_float32
 
 DEVICES = ["cpu", "cuda", "mps"]
+ALL_STAGES = frozenset(all_stages())
 DTYPES = [torch.float32, torch.float64]
 
 
@@ -61,6 +65,24 @@ def pytest_configure(config):
 @pytest.fixture(scope="module")
 def reference(request):
     return load_reference(request.module.ASSIGNMENT)
+
+
+@pytest.fixture(autouse=True)
+def _graded_alone(request):
+    """Each test of a stage that may call another of the student's pure function stages of its own
+    accord (a ``simple_self_attention`` calling ``softmax_naive``) runs with the reference answering
+    those calls (``grading.dependencies.CONSULTED``): one mistake costs only its own stage."""
+    stage = next((marker.name for marker in request.node.iter_markers() if marker.name in ALL_STAGES), None)
+    if stage is None or "student" not in request.fixturenames:
+        yield
+        return
+    student, reference = request.getfixturevalue("student"), request.getfixturevalue("reference")
+    names = sorted(name for name in CONSULTED & set(student.defined) - {stage} if hasattr(reference, name))
+    if not names:
+        yield
+        return
+    with student.standing_in(*stand_ins.consulted(reference, names)):
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -7,13 +7,15 @@ handle for objects that must stay in the worker).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Protocol
 
 import torch
 
 from autograder.findings.finding import Finding, finding
+from autograder.probes.consultation import answer_consultation
 from autograder.probes.errors import StudentError, WorkerCrashed
 from autograder.worker.isolation import Isolation
 from autograder.worker.nvidia import CudaContext
@@ -25,7 +27,8 @@ class Transport(Protocol):
 
     generation: int  # goes up each time the worker is replaced; old handles become invalid
 
-    def request(self, header: dict, tensors: dict[str, torch.Tensor]) -> Message: ...
+    def request(self, header: dict, tensors: dict[str, torch.Tensor],
+                consult: Callable[[Message], tuple[dict, dict]] | None = None) -> Message: ...
 
 
 def _place_on_reported_device(tensor: torch.Tensor, device: str, requires_grad: bool) -> torch.Tensor:
@@ -99,6 +102,7 @@ class Submission:
     def __init__(self, transport: Transport, defined: set[str], load_problems: list[Finding],
                  isolation: Isolation | None = None, cuda: CudaContext | None = None):
         self._transport = transport
+        self._consulted: dict[str, Callable] = {}  # stage name -> the reference answering its calls, while standing in
         self.defined = defined
         self.load_problems = load_problems
         self.isolation = isolation  # what confined the worker (None: no worker, the bench's floor)
@@ -183,13 +187,20 @@ class Submission:
         return module, reply.get("description")
 
     @contextmanager
-    def standing_in(self, stand_ins: dict[str, dict]) -> Iterator[None]:
+    def standing_in(self, stand_ins: dict[str, dict], consulted: Mapping[str, Callable] | None = None
+                    ) -> Iterator[None]:
         """Within the block, the student's code finds these stand-ins (``autograder.hidden.stand_ins``
-        makes them, as data) under the stage names; the student's own definitions come back after."""
+        makes them, as data) under the stage names; the student's own definitions come back after.
+        ``consulted`` holds the reference function answering each consulted stand-in's calls
+        (``answer_consultation``): it stays in this process, and answers only within the block."""
+        if self._consulted:
+            raise RuntimeError("stand-ins do not nest: a hidden test stood stages in twice")
         self._request("stand_in", "", stand_ins=stand_ins)
+        self._consulted = dict(consulted or {})
         try:
             yield
         finally:
+            self._consulted = {}
             self._request("restore", "")
 
     def stand_in_records(self) -> dict[str, list[dict]]:
@@ -233,7 +244,8 @@ class Submission:
             "twice": twice,
             "values": encoder.encode(self._swap_handles(values)),
         }
-        return self._decode_reply(self._transport.request(header, encoder.tensors))
+        consult = functools.partial(answer_consultation, self._consulted) if self._consulted else None
+        return self._decode_reply(self._transport.request(header, encoder.tensors, consult))
 
     def _checked_ref(self, handle: RemoteObject) -> RemoteRef:
         if handle.generation != self._transport.generation:

@@ -29,7 +29,7 @@ class _BrokenTransport:
     def __init__(self, error: WorkerProblem):
         self._error = error
 
-    def request(self, header: dict, tensors: dict[str, torch.Tensor]) -> protocol.Message:
+    def request(self, header: dict, tensors: dict[str, torch.Tensor], consult=None) -> protocol.Message:
         raise self._error
 
 

@@ -12,6 +12,7 @@ import shutil
 import signal
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import psutil
@@ -50,6 +51,11 @@ REPLY_BYTES = {"call": 16 * 2**20, "getattr": 16 * 2**20, "backward": 32 * 2**20
                "describe": 4 * 2**20, "stand_in": 64 * 2**10, "restore": 64 * 2**10, "stand_in_records": 1 * 2**20,
                "container": 64 * 2**10}
 REPLY_HEADER_BYTES = 1 * 2**20  # the JSON part of any reply: values travel as tensors
+# Questions a worker may ask while answering one probe (a consulted stand-in's calls); the
+# notebook's time budget bounds what they take.
+MAX_CONSULTATIONS = 256
+# Answers the trusted side gives a worker's question: (header, tensors) from the question's frame.
+Consult = Callable[[protocol.Message], tuple[dict, dict]]
 LOADED_REPLY_BYTES = 2 * 2**20  # "ready": the names a notebook defines and what failed to load (capped)
 SANDBOX_REPLY_BYTES = 64 * 2**10  # the first frame: how the worker is confined
 # How long a worker may take to confine itself (and make its CUDA context) before it says so: the
@@ -210,14 +216,24 @@ class WorkerSession:
                                        " see what this machine can do.") from None
         raise AssertionError("unreachable")
 
-    def request(self, header: dict, tensors: dict[str, torch.Tensor]) -> protocol.Message:
+    def request(self, header: dict, tensors: dict[str, torch.Tensor],
+                consult: Consult | None = None) -> protocol.Message:
+        """The worker's answer to one probe. Before it, the worker may ask questions of its own
+        (a consulted stand-in's call: ``worker/stand_ins.py``): ``consult`` answers each, at most
+        ``MAX_CONSULTATIONS`` of them; without it, or past that, each is declined."""
         if self._sock is None:
             self.start()
         # The worker echoes this id; a frame that student code wrote to the socket itself would
         # answer the wrong probe and shift every later answer, so it ends the worker instead.
         probe_id = secrets.token_hex(8)
+        max_bytes = REPLY_BYTES[header["op"]]
         reply = self._exchange({**header, "probe_id": probe_id}, tensors, "doing.answering",
-                               max_bytes=REPLY_BYTES[header["op"]], timeout=self._students_time())
+                               max_bytes=max_bytes, timeout=self._students_time())
+        asked = 0
+        while reply.header.get("probe_id") == probe_id and "consult" in reply.header:
+            asked += 1
+            answer = consult(reply) if consult is not None and asked <= MAX_CONSULTATIONS else ({"declined": True}, {})
+            reply = self._exchange(*answer, "doing.answering", max_bytes=max_bytes, timeout=self._students_time())
         if reply.header.get("probe_id") != probe_id:
             self.close()
             raise WorkerCrashed(finding("forged_reply"))

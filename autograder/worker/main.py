@@ -6,6 +6,7 @@ grader. What it prints goes to /dev/null: nothing it prints is ever read as a re
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import socket
@@ -86,4 +87,11 @@ def _load(sock: socket.socket, blocks: list[dict], echo: dict, threads: int) -> 
     namespace, problems = load_definitions(blocks)
     defined = sorted(name for name in namespace if not name.startswith("__"))
     protocol.send(sock, {"ready": True, "defined": defined, "problems": problems, **echo}, {})
-    return ProbeServer(namespace, threads=threads)
+    return ProbeServer(namespace, threads=threads, exchange=functools.partial(_exchange, sock))
+
+
+def _exchange(sock: socket.socket, header: dict, tensors: dict) -> protocol.Message:
+    """A frame to the grader in the middle of a probe (a consulted stand-in's question), and its answer."""
+    protocol.send(sock, header, tensors)
+    with torch.inference_mode(False):
+        return protocol.receive(sock)

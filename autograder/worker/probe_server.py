@@ -13,6 +13,7 @@ import random
 import sys
 import traceback
 import types
+from collections.abc import Callable
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -119,6 +120,10 @@ def _student_traceback(error: BaseException) -> str:
 
 
 _MISSING = object()  # a name the notebook does not define
+# Sends a frame (header, tensors) to the trusted side and returns its answer (``worker.main``).
+Exchange = Callable[[dict, dict], Message]
+# The errors a reference may raise on a consulted call's arguments, raised again as that type.
+_CONSULTED_ERRORS = {error.__name__: error for error in (TypeError, ValueError, RuntimeError, IndexError)}
 
 
 class UndefinedName(NameError):
@@ -132,11 +137,15 @@ class UndefinedName(NameError):
 class ProbeServer:
     """Answers probes: calls, attribute reads, module descriptions and backward passes."""
 
-    def __init__(self, namespace: dict, threads: int | None = None):
+    def __init__(self, namespace: dict, threads: int | None = None, exchange: Exchange | None = None):
+        """``exchange`` sends a frame to the trusted side in the middle of a probe and returns its
+        answer (what consulted stand-ins need; without it, they run the student's own function)."""
         self.namespace = namespace
         self.objects: dict[int, object] = {}
         self._threads = threads  # restored before every probe (None: left alone)
         self._stood_in: dict[str, object] = {}  # the student's own definition of each name stood in for
+        self._exchange = exchange
+        self._probe_id: object = None  # the probe being answered, which a consultation names
 
     # -- value conversion -------------------------------------------------------------
     def _make_ref(self, obj) -> RemoteRef:
@@ -168,6 +177,7 @@ class ProbeServer:
     def handle(self, message: Message) -> tuple[dict, dict]:
         """Answer one request; a student exception becomes an error reply, never a crash."""
         encoder = Encoder(make_ref=self._make_ref)
+        self._probe_id = message.header.get("probe_id")
         try:
             reset_torch_state(self._threads)
             operation = getattr(self, "_op_" + str(message.header.get("op")), None)
@@ -262,8 +272,24 @@ class ProbeServer:
                                                                self._own_function(name, own))
             elif spec["kind"] == "recorder":
                 self.namespace[name] = stand_ins.recorder_class(name)
+            elif spec["kind"] == "consulted":
+                self.namespace[name] = stand_ins.Consulted(name, spec["parameters"], self._own_function(name, own),
+                                                           self._consult if self._exchange is not None else None)
             else:
                 raise ValueError(f"unknown stand-in {spec['kind']!r}")
+
+    def _consult(self, name: str, op: str, values: dict):
+        """Ask the trusted side for the reference's answer to one call of a consulted stand-in
+        (``stand_ins.Consulted``), in the middle of the probe being answered."""
+        encoder = Encoder(make_ref=self._make_ref)
+        header = {"consult": name, "op": op, "probe_id": self._probe_id, "values": encoder.encode(values)}
+        answer = self._exchange(header, encoder.tensors)
+        if answer.header.get("declined"):
+            raise stand_ins.Declined
+        error = answer.header.get("error")
+        if isinstance(error, dict):  # the reference's own error on these arguments, as the stage would raise it
+            raise _CONSULTED_ERRORS.get(str(error.get("type")), RuntimeError)(str(error.get("message", "")))
+        return self._decoder(answer).decode(answer.header.get("value"))
 
     @staticmethod
     def _own_function(name: str, own: object):

@@ -14,9 +14,17 @@ worker never holds reference code: a stand-in is made of what the trusted side s
 - *Containers* are plain modules holding given parameters under given names (the modules that
   ``copy_v2_weights_into_v1`` copies between, laid out as the notebook asks, or as the student's
   own ``SelfAttention_v2`` holds the same weights when it holds them all, fused or not).
+- A *consulted* function (a pure function stage that another stage calls of the student's own
+  accord: a ``simple_self_attention`` calling ``softmax_naive``) sends each call's arguments to the
+  trusted side, which answers with the reference's output (and, in a backward pass, its
+  gradients): data both ways, asked for only while the stand-in stands in. A call it cannot send
+  (an argument that is no plain value or tensor, a tensor on a device the trusted side does not
+  compute on, a fake GPU tensor) or that the trusted side declines runs the student's own function.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import torch
 
@@ -54,6 +62,80 @@ class Rearrangement:
         if not all(type(value) in PLAIN_TYPES for value in others):
             return None
         return tuple(bound[self._parameters[0]].shape), others
+
+
+class Declined(Exception):
+    """The trusted side does not answer this call (too large, too many, or not standing in)."""
+
+
+# What a consulted function needs: ask(name, op, values) -> the trusted side's decoded answer
+# (raising Declined, or the reference's own exception type with its message).
+Ask = Callable[[str, str, dict], object]
+
+
+class Consulted:
+    """A function whose outputs (and gradients) come from the trusted side, under the notebook's
+    parameter names; calls it cannot send go to ``own`` (the student's function)."""
+
+    def __init__(self, name: str, parameters: list[str], own, ask: Ask | None):
+        self.__name__ = name
+        self._parameters = list(parameters)
+        self._own = own
+        self._ask = ask
+
+    def __call__(self, *args, **kwargs):
+        bound = self._bound(args, kwargs)
+        if bound is None:
+            return self._own(*args, **kwargs)
+        names = [name for name, value in bound.items() if isinstance(value, torch.Tensor)]
+        plain = {name: value for name, value in bound.items() if name not in names}
+        try:
+            return _ConsultedCall.apply(self, plain, names, *(bound[name] for name in names))
+        except Declined:
+            return self._own(*args, **kwargs)
+
+    def ask(self, op: str, values: dict):
+        return self._ask(self.__name__, op, values)
+
+    def _bound(self, args: tuple, kwargs: dict) -> dict | None:
+        """The arguments by parameter name, each a plain value or a CPU or meta tensor (a device
+        as its name); None for a call that cannot be sent."""
+        if self._ask is None or len(args) > len(self._parameters) or set(kwargs) - set(self._parameters[len(args):]):
+            return None
+        bound = dict(zip(self._parameters, args, strict=False)) | kwargs
+        for name, value in bound.items():
+            if isinstance(value, torch.device):
+                value = bound[name] = str(value)
+            if isinstance(value, torch.Tensor):
+                if type(value) not in (torch.Tensor, torch.nn.Parameter) or value.device.type not in ("cpu", "meta"):
+                    return None
+            elif type(value) not in PLAIN_TYPES or (type(value) is str and value not in ("cpu", "meta")):
+                return None
+        return bound
+
+
+class _ConsultedCall(torch.autograd.Function):
+    """One consulted call, so that gradients flow through it: the trusted side computes the
+    reference's vector-Jacobian product in the backward pass."""
+
+    @staticmethod
+    def forward(ctx, consulted: Consulted, plain: dict, names: list[str], *tensors: torch.Tensor):
+        arguments = plain | {name: tensor.detach() for name, tensor in zip(names, tensors, strict=True)}
+        output = consulted.ask("forward", {"arguments": arguments})
+        if not isinstance(output, torch.Tensor):
+            raise Declined
+        ctx.consulted, ctx.arguments, ctx.names = consulted, arguments, names
+        if not output.is_floating_point():
+            ctx.mark_non_differentiable(output)
+        return output
+
+    @staticmethod
+    def backward(ctx, grad_output: torch.Tensor):
+        grads = ctx.consulted.ask("backward", {"arguments": ctx.arguments, "grad_output": grad_output,
+                                               "with_respect_to": list(ctx.names)})
+        if not isinstance(grads, list) or len(grads) != len(ctx.names):
+            raise RuntimeError(f"no gradient came back for {ctx.consulted.__name__}")
+        return (None, None, None, *grads)
 
 
 class Recorder(torch.nn.Module):

@@ -12,7 +12,7 @@ weights, the second is what it shows. The grader (``hidden.failures``) and the p
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from .source_code import parsed
 
@@ -132,6 +132,15 @@ def _changed_in_place(node: ast.AST) -> str | None:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _MUTATING:
         return _self_attribute(node.func.value)
     return None
+
+
+def stages_called(stage: str, sources: Sequence[str], stages: Collection[str]) -> list[str]:
+    """The other stages that the definition of ``stage`` names (calls of its own accord: a
+    ``CausalAttention`` using the student's ``masked_softmax``), as the grader reads them
+    (``grading.dependencies.stages_called``)."""
+    names = {node.id for definition in stage_definitions(stage, parsed(sources)) for node in ast.walk(definition)
+             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    return sorted((names & set(stages)) - {stage})
 
 
 def state_kept(stage: str, sources: Sequence[str]) -> list[str]:

@@ -69,6 +69,9 @@ MESSAGES: dict[str, str] = {
     "values_where": "{what}: expected {expected}, got {got}: {where}.",
     # What the check found, said after the values in one sentence without code (``found_text``).
     "likely": "{detail} Likely mistake: {said}",
+    # A stage that calls another stage of the student's whose own check fails (as the grader says it).
+    "calls_failing_stage": "it calls your {stages}, which fails its own check: fix {stages} first, and this stage"
+                           " may pass with it. Here: {detail}",
     "raised_at": "{detail} (in your line `{line}`)",
     # Where a wrong output differs from the expected one (differences.py).
     "diff.factor": "every value is {factor} times the expected one (the expected divided by {inverse})",

@@ -14,7 +14,7 @@ import torch
 from .. import language as languages
 from ..curriculum import assignment_of
 from ..hint_prices import price, prices_of
-from ..reading.code_read import globals_kept, named_by_code, state_kept
+from ..reading.code_read import globals_kept, named_by_code, stages_called, state_kept
 from ..reading.exceptions import definition_sources, read_raised, students_line
 from ..records import TIERS, show
 from . import inputs_kept, worth_fixing
@@ -55,7 +55,26 @@ def _language(stage: str | None, namespace: Mapping, language: str | None) -> st
     return languages.kernel_language(namespace, assignment_of(stage) if stage in CHECKS else None)
 
 
-def _run_check(stage: str | None, namespace: Mapping) -> CheckResult:
+def _run_check(stage: str | None, namespace: Mapping, checking: frozenset[str] = frozenset()) -> CheckResult:
+    """``run_check``'s result; when the stage fails, it says first which of the student's other
+    stages it calls fail their own checks (``checking``: the stages whose checks are running
+    already, which a stage calling back is not checked again for)."""
+    result = _checked(stage, namespace)
+    if result.passed or not result.found or stage not in CHECKS:
+        return result
+    checking = checking | {stage}
+    called = [name for name in stages_called(stage, _sources(namespace), CHECKS)
+              if name in namespace and name not in checking]
+    failing = [name for name in called if not _run_check(name, namespace, checking).passed]
+    if not failing:
+        return result
+    detail = result.message.removeprefix(text("failed", stage=stage, detail=""))
+    message = text("failed", stage=stage, detail=text("calls_failing_stage", stages=", ".join(failing), detail=detail))
+    return CheckResult(False, message, result.hint, result.figure, result.found, result.finding, result.mistake)
+
+
+def _checked(stage: str | None, namespace: Mapping) -> CheckResult:
+    """The check of ``stage`` alone."""
     if stage is None:
         return CheckResult(False, text("no_stage", example=next(iter(CHECKS)), known=", ".join(CHECKS)))
     if stage not in CHECKS:
