@@ -7,8 +7,8 @@ import pytest
 import torch
 
 from autograder.hidden import stand_ins
-from autograder.probes.consultation import MAX_CONSULTED_ELEMENTS
 from autograder.probes.client import Submission
+from autograder.probes.consultation import MAX_CONSULTED_ELEMENTS
 from autograder.reading.notebook import extract_definitions
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
