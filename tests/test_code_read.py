@@ -187,3 +187,13 @@ def test_a_dropout_layer_under_another_name_is_found_only_when_it_is_the_one():
     assert misnamed_dropout({"dropout": "Dropout", "resid_dropout": "Dropout"}) is None
     assert misnamed_dropout({"attn_dropout": "Dropout", "resid_dropout": "Dropout"}) is None
     assert misnamed_dropout({"W_query": "Linear"}) is None
+
+
+@pytest.mark.parametrize(("join", "named"), [
+    ("torch.cat(list(x), dim=-1)", None),  # blind13/103: the batch's items joined, along the features
+    ("torch.cat([x[:, h] for h in range(x.shape[1])], dim=1)", "heads_concat_wrong_dim"),
+    ("torch.concat(x.unbind(1), -1)", None),
+])
+def test_a_concatenation_along_the_features_is_not_told_as_one_along_another_dim(join, named):
+    source = f"import torch\n\ndef merge_heads(x):\n    return {join}\n"
+    assert named_by_code("heads_concat_wrong_dim", "merge_heads", [source]) == named

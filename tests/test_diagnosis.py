@@ -657,3 +657,8 @@ def test_weights_rounded_to_half_precision_are_told_so_not_as_rows_left_unnormal
     assert explanation.mistake is None
     assert diagnosis.low_precision(expected * 1.5, expected) is None  # a real fault is no rounding
     assert diagnosis.low_precision(expected.clone(), expected) is None
+    # A scale that is only a little wrong stays within the rounding's size, but its values are no
+    # half precision's (blind13/081: sqrt(d_in) for sqrt(d_out) was told "rounded as half precision").
+    slightly_off = torch.softmax(scores / 1.01, dim=-1)
+    assert (slightly_off - expected).abs().max() < 0.01
+    assert diagnosis.low_precision(slightly_off, expected) is None

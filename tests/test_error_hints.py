@@ -285,3 +285,26 @@ def test_a_size_read_from_the_front_is_told_even_beside_sizes_read_from_the_end(
                                  "f(a)", a=torch.ones(2, 6, 6))
     assert mistake_in_error("masked_softmax", *from_the_end,
                             sources=[source.replace("s.shape[0]", "s.shape[-1]")]) != "batch_dims_not_handled"
+
+
+FLATTENED_BATCH = """
+def attend(x, mask):
+    b, T, _ = x.shape
+    flat = x.reshape(b * T, -1)
+    n = b * T
+    return (flat @ flat.T).masked_fill(mask[:n, :n], float("-inf"))
+"""
+KEYS_T_ON_BATCH = """
+def attend(x, mask):
+    T = x.shape[1]
+    return (x @ x.T).masked_fill(mask[:T, :T], float("-inf"))
+"""
+
+
+def test_a_full_transpose_of_a_flattened_batch_is_not_told_as_one_on_a_batch():
+    """blind13/084: a module that flattens its batch into one sequence transposes a 2-D tensor
+    with .T, rightly; its size error (a mask too short for b * T tokens) is no batch reversed."""
+    flattened = student_error(FLATTENED_BATCH, "attend(x, m)", x=torch.ones(2, 5, 3), m=torch.ones(8, 8).bool())
+    assert mistake_in_error("CausalAttention", *flattened, [FLATTENED_BATCH]) != "keys_T_on_batch"
+    on_batch = student_error(KEYS_T_ON_BATCH, "attend(x, m)", x=torch.ones(2, 5, 3), m=torch.ones(8, 8).bool())
+    assert mistake_in_error("CausalAttention", *on_batch, [KEYS_T_ON_BATCH]) == "keys_T_on_batch"

@@ -1068,9 +1068,10 @@ def test_a_wrapper_with_four_output_features_is_told_by_its_shape(solution_defin
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_stage_calling_the_students_failing_stage_says_to_fix_that_one_first(language):
-    """As the grader says it (``calls_failing_stage``): a simple_self_attention that calls the
-    student's softmax_naive, which sums along the wrong dim, fails its check for that reason, and
-    the line says which stage to fix first, then what it saw."""
+    """A simple_self_attention that calls the student's softmax_naive, which sums along the wrong
+    dim, fails its check (the check runs the student's own code), and the line says that the called
+    stage fails its own check and that the grader grades this one with correct code in its place
+    (``CONSULTED``), as the grader's note says."""
     notebook = with_replacement(load_solution("01_attention_scores"), "softmax_naive",
                                 "exp_x.sum(dim=dim, keepdim=True)", "exp_x.sum(dim=0, keepdim=True)")
     notebook = with_replacement(notebook, "simple_self_attention", "torch.softmax(attn_scores, dim=-1)",
@@ -1080,7 +1081,7 @@ def test_a_stage_calling_the_students_failing_stage_says_to_fix_that_one_first(l
     result = run_check("simple_self_attention", namespace, language)
     assert not result.passed
     with catalog.speaking(language):
-        said = catalog.text("calls_failing_stage", stages="softmax_naive", detail="")
+        said = catalog.text("calls_failing_stage", stage="simple_self_attention", stages="softmax_naive")
     assert said in result.message, result.message
     # The stage it calls is told its own mistake; a right one leaves the line as it was.
     assert not run_check("softmax_naive", namespace, language).passed

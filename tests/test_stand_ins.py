@@ -54,6 +54,9 @@ def use_kept(x):
 def weights_of_many(x, times):
     return sum(softmax_naive(x) for _ in range(times))
 
+def weights_of_rows(x):
+    return torch.vmap(softmax_naive)(x)  # vmap's tensors hold no data to send: the student's own runs
+
 def weights_of_list(x):
     return softmax_naive(x.tolist(), dim=-1)
 '''
@@ -166,14 +169,17 @@ def test_a_consulted_stand_in_kept_for_later_answers_no_more(student):
 
 
 def test_a_consulted_stand_in_declines_what_it_cannot_or_should_not_answer(student):
-    """Past the questions one probe may ask, on an argument that is no tensor or plain value, and
-    on tensors too large, the student's own function runs."""
+    """Past the questions one probe may ask, on an argument that is no tensor or plain value, on
+    tensors too large, and under torch.vmap (blind13/006 crashed there), the student's own function
+    runs."""
     x = torch.randn(3, 4)
     with student.standing_in(*stand_ins.consulted(Reference, ["softmax_naive"])):
         many = student.call("weights_of_many", x, MAX_CONSULTATIONS + 5)
         listed = student.call("weights_of_list", x)
         large = torch.ones(MAX_CONSULTED_ELEMENTS + 1)
         too_large = student.call("weights_of", large)
+        under_vmap = student.call("weights_of_rows", x)
     assert torch.allclose(many, MAX_CONSULTATIONS * torch.softmax(x, dim=-1))
     assert listed == []  # the student's own: a list times 0
     assert torch.equal(too_large, large * 0)
+    assert torch.equal(under_vmap, x * 0)

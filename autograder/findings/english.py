@@ -416,11 +416,14 @@ SENTENCES: dict[str, str] = {
         "This check passed, but it counts only together with correct values: fix the other tests"
         " of {stage} first."),
     "note.graded_with_correct_stages": (
-        "{stage} calls your {stages}, which fails its own tests. {stage} was graded with correct code standing in"
-        " for {stages}, so that mistake costs points only in {stages}. This note costs no points."),
+        "{stage} calls your {stages}, and the tests of {stages} fail. {stage} was graded with correct code"
+        " standing in for {stages}, so that mistake costs points only in {stages}. This note costs no points."),
+    "evidence.graded_with_correct_stages": (
+        " (This stage calls your {stages}, and the tests of {stages} fail: it was graded with correct code"
+        " standing in for {stages}, so what is said here is this stage's own.)"),
     "calls_failing_stage": (
-        "This stage calls your {stages}, which fails its own tests: fix {stages} first, and this stage"
-        " may pass with it. Here: {found}"),
+        "This stage calls your {stages}, and the tests of {stages} fail: fix {stages} first, then see what is"
+        " left here. Here: {found}"),
     # What the worker was doing when it ran out of time or stopped: the {doing} of those sentences.
     "doing.sandbox": "setting up the sandbox",
     "doing.loading": "loading your notebook's definitions",

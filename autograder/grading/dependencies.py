@@ -27,6 +27,7 @@ from autograder.findings.finding import finding
 from autograder.reading.notebook import ExtractedCode
 from autograder.records.jobs import TestOutcome
 from autograder.records.results import WAITING_KEY, TestStatus
+from autograder.student.curriculum import CONSULTED
 
 # For each stage, the graded stages that its hidden tests stand in for (ARCHITECTURE.md, "Fairness").
 STANDS_IN_FOR = {
@@ -36,17 +37,6 @@ STANDS_IN_FOR = {
     "copy_v2_weights_into_v1": {"SelfAttention_v1", "SelfAttention_v2"},
 }
 
-# The pure function stages that any other stage calling them of the student's own accord is
-# graded with the reference's answers for (``probes/consultation.py``): a ``simple_self_attention``
-# calling the student's ``softmax_naive``, a ``SelfAttention_v1`` calling the student's
-# ``scaled_dot_product_scores``, a ``CausalAttention`` calling the student's ``masked_softmax``.
-# Not inverted dropout (its draws are the student's random stream), nor the stages that change or
-# build modules.
-CONSULTED = frozenset({
-    "attention_scores_for_query", "attention_scores", "softmax_naive", "softmax_stable", "context_vector",
-    "simple_self_attention", "scaled_dot_product_scores", "causal_average_loop", "causal_average_matmul",
-    "causal_average_softmax", "causal_mask", "mask_and_renormalize", "masked_softmax",
-})
 
 
 def stages_called(code: ExtractedCode, stages: Collection[str]) -> dict[str, set[str]]:
@@ -86,18 +76,34 @@ def pointed_to_failing_stages(outcomes: list[TestOutcome], called: dict[str, set
     failing = {outcome.stage for outcome in outcomes if outcome.status is not TestStatus.PASSED}
     pointed = []
     for outcome in outcomes:
-        called_failing = called.get(outcome.stage, set()) & failing
-        culprits, consulted = sorted(called_failing - CONSULTED), sorted(called_failing & CONSULTED)
+        culprits = sorted(called.get(outcome.stage, set()) & failing - CONSULTED)
         unfinished = outcome.finding is not None and outcome.finding.key == "not_implemented"
-        failed = outcome.status is not TestStatus.PASSED
-        if culprits and failed and outcome.finding is not None and not unfinished:
+        if culprits and outcome.status is not TestStatus.PASSED and outcome.finding is not None and not unfinished:
             outcome = replace(outcome, finding=finding("calls_failing_stage", stages=", ".join(culprits),
                                                        found=outcome.finding))
-        elif consulted and not unfinished:
-            note = finding("note.graded_with_correct_stages", stage=outcome.stage, stages=", ".join(consulted))
-            if outcome.finding is None:
-                outcome = replace(outcome, finding=note)
-            elif failed:
-                outcome = replace(outcome, finding=outcome.finding.with_notes(note))
         pointed.append(outcome)
-    return pointed
+    return _noted_consulted_stages(pointed, called, failing)
+
+
+def _noted_consulted_stages(outcomes: list[TestOutcome], called: dict[str, set[str]],
+                            failing: set[str]) -> list[TestOutcome]:
+    """The outcomes, with one note for each stage that calls failing stages its tests consulted the
+    reference for: on its first failure (after what that found), or, when it failed nothing, on
+    its first test, which then passed "with a note"."""
+    noted = list(outcomes)
+    for stage in dict.fromkeys(outcome.stage for outcome in outcomes):
+        consulted = ", ".join(sorted(called.get(stage, set()) & failing & CONSULTED))
+        own = [index for index, outcome in enumerate(outcomes) if outcome.stage == stage and outcome.device == "cpu"]
+        if not consulted or not own:
+            continue
+        failed = [index for index in own if outcomes[index].status is not TestStatus.PASSED
+                  and outcomes[index].finding is not None]
+        plain = [index for index in own if outcomes[index].finding is None]
+        if failed and outcomes[failed[0]].finding.key != "not_implemented":
+            found = outcomes[failed[0]].finding.with_notes(
+                finding("evidence.graded_with_correct_stages", stages=consulted))
+            noted[failed[0]] = replace(outcomes[failed[0]], finding=found)
+        elif not failed and plain:
+            noted[plain[0]] = replace(outcomes[plain[0]], finding=finding(
+                "note.graded_with_correct_stages", stage=stage, stages=consulted))
+    return noted

@@ -18,12 +18,14 @@ results keep per test (``autograder.hidden.observations``).
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import torch
 
 from autograder.findings.finding import Failure, Finding, finding
 from autograder.hidden import diagnosis, observations
+from autograder.probes.errors import StudentError
 
 # (rtol, atol) per dtype. Tight enough that a missing 1/sqrt(d_k) or a wrong dim always
 # fails, loose enough for a correct answer computed in another order (einsum, SDPA, logsumexp).
@@ -62,6 +64,25 @@ def expect_inputs_unchanged(changed: list[str], arguments: tuple[str, ...], what
     if changed:
         raise Failure(finding("modified_input", "input_modified_in_place", what=what,
                               argument=_argument_name(changed[0], arguments)))
+
+
+# What autograd says of a function that changes its input in place when that input is a leaf
+# that requires grad (the gradient tests' inputs).
+_IN_PLACE_ON_LEAF = re.compile(r"leaf Variable that requires grad is being used in an in-place operation")
+
+
+def backward_of_function(student, name: str, args: tuple, grad_output: torch.Tensor, arguments: tuple[str, ...],
+                         what: What) -> dict:
+    """``student.backward`` of a function stage. A function that changes its input in place fails
+    here because autograd refuses it on a leaf: that is the fault its value tests name
+    (``input_modified_in_place``, with the right values), told so, not a new one."""
+    try:
+        return student.backward(name, args, grad_output)
+    except StudentError as error:
+        if _IN_PLACE_ON_LEAF.search(str(error)):
+            raise Failure(finding("modified_input", "input_modified_in_place", what=what,
+                                  argument=arguments[0])) from None
+        raise
 
 
 def _argument_name(key: str, arguments: tuple[str, ...]) -> str:

@@ -183,11 +183,15 @@ HALF_PRECISION = 1e-2
 
 def rounded_to_half_precision(actual: torch.Tensor, expected: torch.Tensor) -> bool:
     """Whether ``actual`` is ``expected`` but for rounding as half precision rounds: every value
-    within 1 % of the largest one's size, and some not equal."""
-    if not _comparable(actual, expected):
+    within 1 % of the largest one's size, some not equal, and every value one that float16 or
+    bfloat16 holds exactly (what a computation in half precision gives back once cast up; a wrong
+    scale that happens to stay within 1 % gives values no half precision holds)."""
+    if not _comparable(actual, expected) or not actual.is_floating_point():
         return False
     difference = float((actual - expected).abs().max())
-    return 0 < difference <= HALF_PRECISION * (float(expected.abs().max()) or 1.0)
+    if not 0 < difference <= HALF_PRECISION * (float(expected.abs().max()) or 1.0):
+        return False
+    return any(torch.equal(actual, actual.to(half).to(actual.dtype)) for half in (torch.float16, torch.bfloat16))
 
 
 def low_precision(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:

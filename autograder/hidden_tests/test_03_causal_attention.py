@@ -13,6 +13,7 @@ from autograder.findings.finding import Failure, finding
 from autograder.hidden import diagnosis
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import (
+    backward_of_function,
     expect,
     expect_function_output,
     expect_structure,
@@ -181,11 +182,16 @@ def test_mask_and_renormalize(student, reference, device, dtype, seed, shape, ze
                    shape=shape_text(shape))
     expect_function_output(student, "mask_and_renormalize", (weights,), ("attn_weights",),
                            reference.mask_and_renormalize(weights), what,
-                           mistakes=lambda: mistakes.mask_and_renormalize_mistakes(weights),
-                           explain=lambda: [
-                               future_of_square(lambda changed: student.call("mask_and_renormalize", changed), weights,
-                                                seed + 50),
-                               diagnosis.distribution(-1)])
+                           **_mask_and_renormalize_reading(student, weights, seed))
+
+
+def _mask_and_renormalize_reading(student, weights: torch.Tensor, seed: int) -> dict:
+    """How a wrong output of mask_and_renormalize(weights) is read, in its value and gradient tests."""
+    return {"mistakes": lambda: mistakes.mask_and_renormalize_mistakes(weights),
+            "explain": lambda: [future_of_square(lambda changed: student.call("mask_and_renormalize", changed),
+                                                 weights, seed + 50),
+                                diagnosis.distribution(-1)]}
+
 
 
 @pytest.mark.mask_and_renormalize
@@ -196,7 +202,12 @@ def test_mask_and_renormalize_gradient(student, reference, device, dtype):
     weights = torch.softmax(randn(73, 2, 4, 4, dtype=dtype, device=device), dim=-1).requires_grad_()
     grad_output = randn(173, 2, 4, 4, dtype=dtype, device=device)
     reference.mask_and_renormalize(weights).backward(grad_output)
-    result = student.backward("mask_and_renormalize", (weights,), grad_output)
+    what = finding("what.for_shape", call="mask_and_renormalize(attn_weights)", argument="attn_weights",
+                   shape=shape_text(weights.shape))
+    result = backward_of_function(student, "mask_and_renormalize", (weights,), grad_output, ("attn_weights",), what)
+    # The output first, read as the value tests read it: a fault there is that fault, pinned alike.
+    expect_tensor(result["output"], reference.mask_and_renormalize(weights.detach()), what,
+                  **_mask_and_renormalize_reading(student, weights.detach(), 73))
     future = torch.ones(4, 4, dtype=torch.bool, device=device).triu(1)
     expect_tensor(result["arg_grads"][0], weights.grad,
                   finding("what.argument_gradient", call="mask_and_renormalize(attn_weights)",
@@ -225,20 +236,24 @@ def test_masked_softmax(student, reference, device, dtype, seed, shape, d_k):
         scores = _with_zeros_and_ties(scores)
     what = finding("what.for_shape", call=f"masked_softmax(attn_scores, d_k={d_k})", argument="attn_scores",
                    shape=shape_text(shape))
-    sizes = {"d_k": d_k, "T": shape[-1], **dict(zip(("b", "h"), shape[:-2], strict=False))}
     expect_function_output(student, "masked_softmax", (scores, d_k), ("attn_scores", "d_k"),
                            reference.masked_softmax(scores, d_k), what,
-                           mistakes=lambda: mistakes.masked_softmax_mistakes(scores, d_k),
-                           explain=lambda: [
-                               future_of_square(lambda changed: student.call("masked_softmax", changed, d_k), scores,
-                                                seed + 50),
-                               diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim"),
-                               diagnosis.scores_divisor(mistakes.masked_softmax_with_divisor(scores), d_k**0.5,
-                                                        f"sqrt(d_k) = {d_k**0.5:.4g}", sizes,
-                                                        diagnosis.scaling_mistake(d_k, sizes)),
-                               diagnosis.divisor_on_visible(scores, d_k**0.5, f"sqrt(d_k) = {d_k**0.5:.4g}", sizes,
-                                                            diagnosis.scaling_mistake(d_k, sizes))],
-                           together=lambda: mistakes.masked_softmax_faults(scores, d_k))
+                           **_masked_softmax_reading(student, scores, d_k, seed))
+
+
+def _masked_softmax_reading(student, scores: torch.Tensor, d_k: float, seed: int) -> dict:
+    """How a wrong output of masked_softmax(scores, d_k) is read, in its value and gradient tests."""
+    shape = tuple(scores.shape)
+    sizes = {"d_k": d_k, "T": shape[-1], **dict(zip(("b", "h"), shape[:-2], strict=False))}
+    return {"mistakes": lambda: mistakes.masked_softmax_mistakes(scores, d_k),
+            "explain": lambda: [
+                future_of_square(lambda changed: student.call("masked_softmax", changed, d_k), scores, seed + 50),
+                diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim"),
+                diagnosis.scores_divisor(mistakes.masked_softmax_with_divisor(scores), d_k**0.5,
+                                         f"sqrt(d_k) = {d_k**0.5:.4g}", sizes, diagnosis.scaling_mistake(d_k, sizes)),
+                diagnosis.divisor_on_visible(scores, d_k**0.5, f"sqrt(d_k) = {d_k**0.5:.4g}", sizes,
+                                             diagnosis.scaling_mistake(d_k, sizes))],
+            "together": lambda: mistakes.masked_softmax_faults(scores, d_k)}
 
 
 @pytest.mark.masked_softmax
@@ -254,7 +269,13 @@ def test_masked_softmax_gradient(student, reference, device, dtype):
     scores = randn(seed, *shape, dtype=dtype, device=device, requires_grad=True)
     grad_output = randn(seed + 100, *shape, dtype=dtype, device=device)
     reference.masked_softmax(scores, d_k).backward(grad_output)
-    result = student.backward("masked_softmax", (scores, d_k), grad_output)
+    what = finding("what.for_shape", call=f"masked_softmax(attn_scores, d_k={d_k})", argument="attn_scores",
+                   shape=shape_text(shape))
+    result = backward_of_function(student, "masked_softmax", (scores, d_k), grad_output, ("attn_scores", "d_k"),
+                                   what)
+    # The output first, read as the value tests read it: a fault there is that fault, pinned alike.
+    expect_tensor(result["output"], reference.masked_softmax(scores.detach(), d_k), what,
+                  **_masked_softmax_reading(student, scores.detach(), d_k, seed))
     expect_tensor(result["arg_grads"][0], scores.grad,
                   finding("what.argument_gradient", call=f"masked_softmax(attn_scores, d_k={d_k})",
                       argument="attn_scores", shape=shape_text(shape)))

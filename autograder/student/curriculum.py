@@ -55,3 +55,16 @@ def assignment_of(stage: str) -> str:
         if stage in stages:
             return assignment
     raise KeyError(f"unknown stage {stage!r}")
+
+
+# The pure function stages that any other stage calling them of the student's own accord is
+# graded with the reference's answers for (the grader's ``probes/consultation.py``): a
+# ``simple_self_attention`` calling the student's ``softmax_naive``, a ``SelfAttention_v1``
+# calling their ``scaled_dot_product_scores``, a ``CausalAttention`` calling their
+# ``masked_softmax``; the notebook's check says when one of them fails its own check. Not inverted
+# dropout (its draws are the student's random stream), nor the stages that change or build modules.
+CONSULTED = frozenset({
+    "attention_scores_for_query", "attention_scores", "softmax_naive", "softmax_stable", "context_vector",
+    "simple_self_attention", "scaled_dot_product_scores", "causal_average_loop", "causal_average_matmul",
+    "causal_average_softmax", "causal_mask", "mask_and_renormalize", "masked_softmax",
+})

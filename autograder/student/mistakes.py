@@ -404,9 +404,9 @@ MISTAKES: dict[str, str] = {
     ),
     "heads_interleaved": (
         "the features were split (or merged) as (head_dim, num_heads) instead of (num_heads,"
-        " head_dim), so each head gets every h-th feature: each head must own a block of head_dim"
-        " consecutive features, so the heads' axis comes before head_dim, in the split and in the"
-        " merge alike."
+        " head_dim): the sizes of the heads' axis and head_dim swapped places, so no head holds the"
+        " block of head_dim consecutive features it must own; the heads' axis comes before head_dim,"
+        " in the split and in the merge alike."
     ),
     "wrong_transpose": (
         "the wrong pair of dimensions was transposed: the heads must move in front of the tokens,"

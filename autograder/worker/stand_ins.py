@@ -99,7 +99,8 @@ class Consulted:
 
     def _bound(self, args: tuple, kwargs: dict) -> dict | None:
         """The arguments by parameter name, each a plain value or a CPU or meta tensor (a device
-        as its name); None for a call that cannot be sent."""
+        as its name); None for a call that cannot be sent (a tensor of a ``torch.vmap`` or
+        ``torch.func`` transform among them, say: it holds no values of its own)."""
         if self._ask is None or len(args) > len(self._parameters) or set(kwargs) - set(self._parameters[len(args):]):
             return None
         bound = dict(zip(self._parameters, args, strict=False)) | kwargs
@@ -107,7 +108,8 @@ class Consulted:
             if isinstance(value, torch.device):
                 value = bound[name] = str(value)
             if isinstance(value, torch.Tensor):
-                if type(value) not in (torch.Tensor, torch.nn.Parameter) or value.device.type not in ("cpu", "meta"):
+                if (type(value) not in (torch.Tensor, torch.nn.Parameter) or value.device.type not in ("cpu", "meta")
+                        or torch._C._functorch.is_functorch_wrapped_tensor(value)):  # a vmap or grad transform
                     return None
             elif type(value) not in PLAIN_TYPES or (type(value) is str and value not in ("cpu", "meta")):
                 return None

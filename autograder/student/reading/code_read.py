@@ -87,8 +87,23 @@ def _weights_transposed(definitions: list[ast.stmt]) -> bool:
     return False
 
 
+_CONCATENATIONS = frozenset({"cat", "concat", "concatenate"})
+
+
+def _concatenated_along_last_dim(definitions: list[ast.stmt]) -> bool:
+    """Every concatenation the definitions make joins along dim -1, as written (at least one): the
+    heads were joined along the features, and a wrong output comes from what was joined
+    (``torch.cat(list(x), dim=-1)`` joins the batch's items, not the heads)."""
+    calls = [node for definition in definitions for node in ast.walk(definition) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Attribute) and node.func.attr in _CONCATENATIONS]
+    dims = [next((keyword.value for keyword in call.keywords if keyword.arg in ("dim", "axis")),
+                 call.args[1] if len(call.args) > 1 else None) for call in calls]
+    return bool(calls) and all(_last_dim(dim) for dim in dims)
+
+
 # What the code must show for a mistake to be ruled out (``_RULED_OUT``) or shown (``_SHOWN``).
-_RULED_OUT: dict[str, Callable[[list[ast.stmt]], bool]] = {"softmax_wrong_dim": _softmax_along_last_dim}
+_RULED_OUT: dict[str, Callable[[list[ast.stmt]], bool]] = {"softmax_wrong_dim": _softmax_along_last_dim,
+                                                           "heads_concat_wrong_dim": _concatenated_along_last_dim}
 _SHOWN: dict[str, Callable[[list[ast.stmt]], bool]] = {"weights_transposed": _weights_transposed}
 
 

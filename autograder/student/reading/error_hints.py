@@ -80,6 +80,16 @@ def _mask_not_sliced_before(line: str, trees: Sequence[ast.Module]) -> bool:
                    for value in assigned_to(name, line, trees))
 
 
+# A batch flattened into one long sequence: x.reshape(b * T, -1), x.view(-1, d), x.flatten(0, 1).
+_BATCH_FLATTENED = re.compile(r"\.(reshape|view)\(\s*(\w+\s*\*\s*\w+|-1)\s*,|\.flatten\(\s*(0\s*,\s*1|end_dim\s*=\s*1)")
+
+
+def _batch_kept(line: str, trees: Sequence[ast.Module]) -> bool:
+    """Whether the definition whose line failed keeps its batch: one that flattens it into a
+    single sequence transposes 2-D tensors with ``.T``, rightly, and fails for other reasons."""
+    return not any(_BATCH_FLATTENED.search(code) for code in statements_besides(line, trees))
+
+
 # Sizes read from the end (shape[-1], size(-1)) and dims counted from it (dim=-1); sizes read from the front.
 _FROM_THE_END = re.compile(r"\.(shape\[\s*-\s*\d\s*\]|size\(\s*-\s*\d\s*\))")
 _FROM_THE_FRONT = re.compile(r"\.(shape\[\s*\d\s*\]|size\(\s*\d\s*\))")
@@ -167,7 +177,7 @@ RULES = [
     # x @ self.W_query.weight: an nn.Linear's weight is (d_out, d_in), the transpose of v1's matrices.
     ErrorRule("linear_weight_untransposed", _SIZES, _UNTRANSPOSED_WEIGHT, stages=_LINEAR_MODULES),
     ErrorRule("sdpa_mask_and_is_causal", re.compile(r"attn_mask should not be set when is_causal")),
-    ErrorRule("keys_T_on_batch", _SIZES, re.compile(r"\.T\b(?!\s*\()"), stages=_BATCHED),
+    ErrorRule("keys_T_on_batch", _SIZES, re.compile(r"\.T\b(?!\s*\()"), stages=_BATCHED, code=_batch_kept),
     ErrorRule("keys_T_on_batch", re.compile(r"use of `x\.T` on tensors of dimension other than 2"), stages=_BATCHED),
     ErrorRule("projection_transposed", _SIZES, re.compile(r"@\s*self\.W_\w+\.(T\b|t\(\))"),
               stages=frozenset({"SelfAttention_v1"})),

@@ -22,7 +22,7 @@ from .expectations import (
     shape_text,
 )
 from .known import expected
-from .modules import book_draws_in_place, expect_biases, expect_portable, fused_projection
+from .modules import book_draws_in_place, expect_biases, expect_layer_shape, expect_portable, fused_projection
 from .other_sizes import expect_function_case, expect_module_case
 from .registry import check_of
 from .worth_fixing import note
@@ -70,7 +70,10 @@ def _check_self_attention_v1(ns):
                                       "hint.v1_params")
         if tuple(parameter.shape) != (3, 2):
             fail("param_shape", what="SelfAttention_v1(3, 2)", name=name, expected="(3, 2)",
-                  got=shape_text(parameter.shape), hint="hint.v1_params")
+                  got=shape_text(parameter.shape), hint="parameter_transposed" if tuple(parameter.shape) == (2, 3)
+                  else "hint.v1_params")
+        if not any(listed is parameter for listed in module.parameters()):  # kept in a list, say, as the grader sees
+            fail("not_registered", what="SelfAttention_v1(3, 2)", name=name, hint="hint.v1_params")
     names = ("W_query", "W_key", "W_value")
     # The order the parameters drew their numbers in (None: not torch.rand's draws after the seed).
     order = creation_order.created_order(dict(module.named_parameters()),
@@ -102,6 +105,8 @@ def _check_self_attention_v2(ns):
     for name in layers:
         layer = expect_attribute(module, name, nn.Linear, "SelfAttention_v2(3, 2)",
                                   "hint.v2_layers")
+        expect_layer_shape(layer, name, 3, 2, "SelfAttention_v2(3, 2)",
+                           "parameter_transposed" if tuple(layer.weight.shape) == (3, 2) else "hint.v2_layers")
         if layer.bias is not None:
             fail("values", what=f"SelfAttention_v2(3, 2).{name}.bias", expected=text("is.none"),
                   got=text("is.a_bias"), hint="hint.v2_layers")

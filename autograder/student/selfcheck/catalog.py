@@ -70,8 +70,8 @@ MESSAGES: dict[str, str] = {
     # What the check found, said after the values in one sentence without code (``found_text``).
     "likely": "{detail} Likely mistake: {said}",
     # A stage that calls another stage of the student's whose own check fails (as the grader says it).
-    "calls_failing_stage": "it calls your {stages}, which fails its own check: fix {stages} first, and this stage"
-                           " may pass with it. Here: {detail}",
+    "calls_failing_stage": ("{stage} calls your {stages}, whose check fails: fix {stages} too. {stage} is graded"
+                            " with correct code standing in for {stages}, so that mistake costs points only there."),
     "raised_at": "{detail} (in your line `{line}`)",
     # Where a wrong output differs from the expected one (differences.py).
     "diff.factor": "every value is {factor} times the expected one (the expected divided by {inverse})",
@@ -95,8 +95,13 @@ MESSAGES: dict[str, str] = {
     "not_torch_rand": ("{what}: `{name}` holds {value} at {index}, a number torch.rand never draws (it draws from"
                        " [0, 1)), so it was filled another way and a seed cannot give the book's numbers."),
     "param_shape": "{what}: `{name}` should have shape {expected}, got {got}.",
+    "not_registered": ("{what}: `{name}` is not among the module's parameters (module.parameters() does not list it),"
+                       " so an optimiser, .to(device) and state_dict() all miss it."),
     "no_raise": "{what} should raise {expected}, but it returned normally.",
     "wrong_raise": "{what} should raise {expected}, but it raised {got}.",
+    "note.future_not_exactly_zero": ("{what} gives the future weights tiny values (up to {largest}), not exactly 0:"
+                                     " hide the future scores with -inf rather than a large negative number, and the"
+                                     " softmax makes them exactly 0."),
     "note.creation_order": ("{what} creates its parameters in the order {got}, the notebook in the order {expected}:"
                             " under torch.manual_seed each starts from other random numbers, so the demos print"
                             " other values than the book does. This costs no points."),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import torch
 
 from .. import language as languages
-from ..curriculum import assignment_of
+from ..curriculum import CONSULTED, assignment_of
 from ..hint_prices import price, prices_of
 from ..reading.code_read import globals_kept, named_by_code, stages_called, state_kept
 from ..reading.exceptions import definition_sources, read_raised, students_line
@@ -56,21 +56,22 @@ def _language(stage: str | None, namespace: Mapping, language: str | None) -> st
 
 
 def _run_check(stage: str | None, namespace: Mapping, checking: frozenset[str] = frozenset()) -> CheckResult:
-    """``run_check``'s result; when the stage fails, it says first which of the student's other
-    stages it calls fail their own checks (``checking``: the stages whose checks are running
-    already, which a stage calling back is not checked again for)."""
+    """``run_check``'s result; when the stage fails, it also says which of the pure function stages
+    it calls of its own accord fail their own checks, which the grader stands correct code in for
+    (``CONSULTED``): the check runs the student's own (``checking``: the stages whose checks are
+    running already, which a stage calling back is not checked again for)."""
     result = _checked(stage, namespace)
     if result.passed or not result.found or stage not in CHECKS:
         return result
     checking = checking | {stage}
-    called = [name for name in stages_called(stage, _sources(namespace), CHECKS)
+    called = [name for name in stages_called(stage, _sources(namespace), CONSULTED)
               if name in namespace and name not in checking]
     failing = [name for name in called if not _run_check(name, namespace, checking).passed]
     if not failing:
         return result
-    detail = result.message.removeprefix(text("failed", stage=stage, detail=""))
-    message = text("failed", stage=stage, detail=text("calls_failing_stage", stages=", ".join(failing), detail=detail))
-    return CheckResult(False, message, result.hint, result.figure, result.found, result.finding, result.mistake)
+    said = text("calls_failing_stage", stage=stage, stages=", ".join(failing))
+    return CheckResult(False, f"{result.message} {said}", result.hint, result.figure, result.found, result.finding,
+                       result.mistake)
 
 
 def _checked(stage: str | None, namespace: Mapping) -> CheckResult:
