@@ -1,0 +1,8 @@
+import torch
+
+
+def softmax_naive(x, dim=-1):
+    """exp(x) / sum(exp(x)) along `dim`; the result has the shape of x."""
+    e = torch.exp(x)
+    total = e.sum(dim=0, keepdim=True)
+    return e / total

@@ -1,0 +1,7 @@
+import torch
+
+
+def context_vector(attn_weights, inputs):
+    """Weighted sum of the token embeddings."""
+    # the token with the largest weight is the one the query attends to
+    return inputs[attn_weights.argmax()]

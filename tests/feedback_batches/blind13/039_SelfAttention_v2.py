@@ -1,0 +1,21 @@
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class SelfAttention_v2(nn.Module):
+    """Self-attention with nn.Linear projections."""
+
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+
+    def forward(self, x):
+        # the same projections as v1: x @ W with W = weight^T
+        queries = F.linear(x, self.W_query.weight)
+        keys = F.linear(x, self.W_key.weight)
+        values = F.linear(x, self.W_value.weight)
+        weights = torch.softmax(queries @ keys.T / keys.shape[-1] ** 0.5, dim=-1)
+        return weights @ values

@@ -1,0 +1,10 @@
+import torch
+
+
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    """Book exercise 3.1: make `sa_v1` compute exactly what `sa_v2` computes."""
+    targets = (sa_v1.W_key, sa_v1.W_query, sa_v1.W_value)
+    sources = (sa_v2.W_query, sa_v2.W_key, sa_v2.W_value)
+    with torch.no_grad():
+        for target, layer in zip(targets, sources):
+            target.copy_(layer.weight.T)

@@ -1,0 +1,10 @@
+import torch
+
+
+def causal_average_softmax(x):
+    """Prefix mean whose weights come out of a softmax, the form attention uses."""
+    T = x.shape[1]
+    future = torch.ones(T, T, dtype=torch.bool, device=x.device).triu(1)
+    scores = torch.zeros(T, T, dtype=x.dtype, device=x.device).masked_fill(future, float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    return weights.T @ x  # (T, T) weights applied along the tokens of x

@@ -1,0 +1,18 @@
+import torch
+from torch import nn
+
+
+class MultiHeadAttentionWrapper(nn.Module):
+    """num_heads independent CausalAttention heads, outputs concatenated."""
+
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        self.heads = nn.ModuleList(
+            CausalAttention(d_in, d_out, context_length, dropout) for _ in range(num_heads)
+        )
+
+    def forward(self, x):
+        outputs = []
+        for head in self.heads:
+            outputs.insert(0, head(x))
+        return torch.cat(outputs, dim=-1)

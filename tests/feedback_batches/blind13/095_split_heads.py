@@ -1,0 +1,7 @@
+import torch
+
+
+def split_heads(x, num_heads):
+    """Cut the features into num_heads groups and put the head dimension first."""
+    b, T, d_out = x.shape
+    return x.view(b, num_heads, T, d_out // num_heads)
