@@ -78,6 +78,12 @@ COMPOSITIONS = [
         ("masked_softmax", "future = torch.triu(\n        torch.ones(num_tokens, num_tokens, dtype=torch.bool,"
          " device=attn_scores.device),\n        diagonal=1,\n    )",
          "future = causal_mask(num_tokens, attn_scores.device)")]),
+    # A mask made on the CPU whatever the device: the caller's device check runs on the stand-in GPU.
+    ("composed_causal_mask_on_cpu", "03_causal_attention", "causal_mask", ["masked_softmax"], [
+        ("causal_mask", "dtype=torch.bool, device=device)", "dtype=torch.bool)"),
+        ("masked_softmax", "future = torch.triu(\n        torch.ones(num_tokens, num_tokens, dtype=torch.bool,"
+         " device=attn_scores.device),\n        diagonal=1,\n    )",
+         "future = causal_mask(num_tokens, attn_scores.device)")]),
 ]
 
 

@@ -9,6 +9,7 @@ import torch
 from autograder.hidden import stand_ins
 from autograder.probes.client import Submission
 from autograder.probes.consultation import MAX_CONSULTED_ELEMENTS
+from autograder.probes.errors import StudentError
 from autograder.reading.notebook import extract_definitions
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, worker_uid
@@ -56,6 +57,12 @@ def weights_of_many(x, times):
 
 def weights_of_rows(x):
     return torch.vmap(softmax_naive)(x)  # vmap's tensors hold no data to send: the student's own runs
+
+def causal_mask(num_tokens, device=None):
+    return torch.ones(num_tokens, num_tokens).triu(1).bool()  # wrong: made on the CPU whatever the device
+
+def masked(scores):
+    return scores.masked_fill(causal_mask(scores.shape[-1], scores.device), 0.0)
 
 def weights_of_list(x):
     return softmax_naive(x.tolist(), dim=-1)
@@ -136,6 +143,10 @@ class Reference:
     def softmax_naive(x, dim=-1):
         return torch.softmax(x, dim=dim)
 
+    @staticmethod
+    def causal_mask(num_tokens, device=None):
+        return torch.ones(num_tokens, num_tokens, dtype=torch.bool, device=device).triu(1)
+
 
 def test_a_consulted_stand_in_answers_with_the_reference_and_gradients_flow_through_it(student):
     """A stage calling another stage of its own accord gets the reference's outputs and gradients
@@ -183,3 +194,16 @@ def test_a_consulted_stand_in_declines_what_it_cannot_or_should_not_answer(stude
     assert listed == []  # the student's own: a list times 0
     assert torch.equal(too_large, large * 0)
     assert torch.equal(under_vmap, x * 0)
+
+
+def test_a_consulted_stand_in_answers_on_the_stand_in_gpu_with_the_references_shape_and_device(student):
+    """The device checks run the calling stage on fake GPU tensors: a called stage that makes its
+    result on the CPU whatever the device (the student's causal_mask here) would fail the caller's
+    check; the reference answers for its shape, on the stand-in, and only the caller is checked."""
+    scores = torch.empty(2, 5, 5, device="meta")
+    with pytest.raises(StudentError):
+        student.call_on_stand_in_gpu("masked", scores)  # the student's own causal_mask, on the CPU
+    with student.standing_in(*stand_ins.consulted(Reference, ["causal_mask"])):
+        output = student.call_on_stand_in_gpu("masked", scores)
+    assert output.device.type == "meta"
+    assert output.shape == (2, 5, 5)

@@ -183,7 +183,9 @@ MISTAKES: dict[str, str] = {
         " row sums to 1."
     ),
     "returned_weights": (
-        "you returned the attention weights, not the context vectors: return weights @ inputs."
+        "you returned the attention weights, not the context vectors: each context vector is a weighted"
+        " average, so the weights still have to be applied to the vectors they weigh (the inputs in"
+        " notebook 1, the values from notebook 2 on)."
     ),
     "no_sqrt_scaling": (
         "the attention scores were not divided by sqrt(d_k), the square root of the key size."

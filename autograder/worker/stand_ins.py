@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import torch
+from torch._subclasses.fake_tensor import FakeTensor, unset_fake_temporarily
 
 PLAIN_TYPES = (bool, int, float, str, type(None))
 MAX_RECORDS = 20  # constructions a recorder keeps: a stage builds its class once
@@ -98,8 +99,9 @@ class Consulted:
         return self._ask(self.__name__, op, values)
 
     def _bound(self, args: tuple, kwargs: dict) -> dict | None:
-        """The arguments by parameter name, each a plain value or a CPU or meta tensor (a device
-        as its name); None for a call that cannot be sent (a tensor of a ``torch.vmap`` or
+        """The arguments by parameter name, each a plain value, a CPU or meta tensor or a tensor
+        of the stand-in GPU (sent as meta: its shape; the answer comes back there), and a device
+        as its name; None for a call that cannot be sent (a tensor of a ``torch.vmap`` or
         ``torch.func`` transform among them, say: it holds no values of its own)."""
         if self._ask is None or len(args) > len(self._parameters) or set(kwargs) - set(self._parameters[len(args):]):
             return None
@@ -107,7 +109,10 @@ class Consulted:
         for name, value in bound.items():
             if isinstance(value, torch.device):
                 value = bound[name] = str(value)
-            if isinstance(value, torch.Tensor):
+            if isinstance(value, FakeTensor):  # the stand-in GPU's tensors: their shapes are sent, on meta
+                if value.device.type != "meta":
+                    return None
+            elif isinstance(value, torch.Tensor):
                 if (type(value) not in (torch.Tensor, torch.nn.Parameter) or value.device.type not in ("cpu", "meta")
                         or torch._C._functorch.is_functorch_wrapped_tensor(value)):  # a vmap or grad transform
                     return None
@@ -116,14 +121,23 @@ class Consulted:
         return bound
 
 
+def _sendable(tensor: torch.Tensor) -> torch.Tensor:
+    """A tensor as a consultation sends it: detached; a fake one (the stand-in GPU's) as a plain
+    meta tensor of its shape and dtype."""
+    if isinstance(tensor, FakeTensor):
+        return torch.empty(tensor.shape, dtype=tensor.dtype, device="meta")
+    return tensor.detach()
+
+
 class _ConsultedCall(torch.autograd.Function):
     """One consulted call, so that gradients flow through it: the trusted side computes the
     reference's vector-Jacobian product in the backward pass."""
 
     @staticmethod
     def forward(ctx, consulted: Consulted, plain: dict, names: list[str], *tensors: torch.Tensor):
-        arguments = plain | {name: tensor.detach() for name, tensor in zip(names, tensors, strict=True)}
-        output = consulted.ask("forward", {"arguments": arguments})
+        with unset_fake_temporarily():  # the stand-in GPU's tensors go as plain meta tensors: their shapes
+            arguments = plain | {name: _sendable(tensor) for name, tensor in zip(names, tensors, strict=True)}
+            output = consulted.ask("forward", {"arguments": arguments})
         if not isinstance(output, torch.Tensor):
             raise Declined
         ctx.consulted, ctx.arguments, ctx.names = consulted, arguments, names
