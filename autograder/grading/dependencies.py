@@ -96,13 +96,13 @@ def _noted_consulted_stages(outcomes: list[TestOutcome], called: dict[str, set[s
         own = [index for index, outcome in enumerate(outcomes) if outcome.stage == stage and outcome.device == "cpu"]
         if not consulted or not own:
             continue
-        failed = [index for index in own if outcomes[index].status is not TestStatus.PASSED
-                  and outcomes[index].finding is not None]
+        failed = [(index, found) for index in own if outcomes[index].status is not TestStatus.PASSED
+                  and (found := outcomes[index].finding) is not None]
         plain = [index for index in own if outcomes[index].finding is None]
-        if failed and outcomes[failed[0]].finding.key != "not_implemented":
-            found = outcomes[failed[0]].finding.with_notes(
-                finding("evidence.graded_with_correct_stages", stages=consulted))
-            noted[failed[0]] = replace(outcomes[failed[0]], finding=found)
+        if failed and failed[0][1].key != "not_implemented":
+            index, found = failed[0]
+            noted[index] = replace(outcomes[index], finding=found.with_notes(
+                finding("evidence.graded_with_correct_stages", stages=consulted)))
         elif not failed and plain:
             noted[plain[0]] = replace(outcomes[plain[0]], finding=finding(
                 "note.graded_with_correct_stages", stage=stage, stages=consulted))

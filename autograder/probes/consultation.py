@@ -22,7 +22,7 @@ from autograder.worker.protocol import Decoder, Encoder, Message, ProtocolError
 # runs the student's own function rather than spend the grader's time.
 MAX_CONSULTED_ELEMENTS = 2**20
 MAX_ERROR_CHARS = 500
-_DECLINED = ({"declined": True}, {})
+_DECLINED: tuple[dict, dict] = ({"declined": True}, {})
 
 
 def answer_consultation(consulted: Mapping[str, Callable], question: Message) -> tuple[dict, dict]:

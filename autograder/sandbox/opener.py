@@ -15,7 +15,7 @@ from autograder.reading.notebook import extract_notebook_file
 from autograder.records.jobs import PreparedSubmission
 from autograder.sandbox.forkserver import ForkServer
 from autograder.sandbox.layout import MANUAL_SLOT, standard_sandbox, with_cuda, worker_uid
-from autograder.sandbox.session import ForkServerChannel, WorkerReady, WorkerSession, wait_for_killed_workers
+from autograder.sandbox.session import Consult, ForkServerChannel, WorkerReady, WorkerSession, wait_for_killed_workers
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.worker import protocol
 from autograder.worker.config import SandboxConfig
@@ -29,7 +29,8 @@ class _BrokenTransport:
     def __init__(self, error: WorkerProblem):
         self._error = error
 
-    def request(self, header: dict, tensors: dict[str, torch.Tensor], consult=None) -> protocol.Message:
+    def request(self, header: dict, tensors: dict[str, torch.Tensor],
+                consult: Consult | None = None) -> protocol.Message:
         raise self._error
 
 
