@@ -18,23 +18,31 @@ from autograder.grading import shard
 from autograder.grading.workers import StartedShard
 from autograder.probes.client import Submission
 from autograder.records.jobs import PreparedSubmission, ShardJob, tested_devices
-from autograder.sandbox.session import load_problem
+from autograder.sandbox.session import Consult, load_problem
 from autograder.worker.accelerators import machine_report
 from autograder.worker.probe_server import ProbeServer, load_definitions
 from autograder.worker.protocol import Message, pack, unpack
 
 
 class InProcessTransport:
-    """Runs the probe server on the caller's thread; see the module docstring."""
+    """Runs the probe server on the caller's thread; see the module docstring. A consulted
+    stand-in's questions are answered in between, as over a worker's socket."""
 
     generation = 0
 
-    def __init__(self, server: ProbeServer):
-        self._server = server
+    def __init__(self, namespace: dict):
+        self._server = ProbeServer(namespace, exchange=self._exchange)
+        self._consult: Consult | None = None
 
-    def request(self, header: dict, tensors: dict[str, torch.Tensor]) -> Message:
+    def request(self, header: dict, tensors: dict[str, torch.Tensor], consult: Consult | None = None) -> Message:
+        self._consult = consult
         reply_header, reply_tensors = self._server.handle(unpack(pack(header, tensors)))
         return unpack(pack(reply_header, reply_tensors))
+
+    def _exchange(self, header: dict, tensors: dict[str, torch.Tensor]) -> Message:
+        question = unpack(pack(header, tensors))
+        answer = self._consult(question) if self._consult is not None else ({"declined": True}, {})
+        return unpack(pack(*answer))
 
 
 class InProcessOpener:
@@ -44,7 +52,7 @@ class InProcessOpener:
     def __call__(self, prepared: PreparedSubmission) -> Iterator[Submission]:
         namespace, problems = load_definitions([vars(block) for block in prepared.code.blocks])
         defined = {name for name in namespace if not name.startswith("__")}
-        yield Submission(InProcessTransport(ProbeServer(namespace)), defined,
+        yield Submission(InProcessTransport(namespace), defined,
                          prepared.code.problems + [load_problem(problem) for problem in problems])
 
     def finish(self) -> None:

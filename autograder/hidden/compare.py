@@ -216,6 +216,17 @@ def expect_structure(actual, like: torch.Tensor, what: What) -> None:
         _fail(what, problem, diagnosis.Conclusion(None, ()))
 
 
+def expect_finite(actual: torch.Tensor, what: What) -> None:
+    """Every value finite: statistics read off an output (how many were dropped, say) name nothing
+    about one that is NaN, and a mistake named from them could never be pinned to one behaviour."""
+    values = actual.detach().cpu()
+    bad = ~torch.isfinite(values)
+    if bad.any():
+        _fail(what, ("not_finite", {"count": int(bad.sum()), "total": values.numel(),
+                                    "index": _index_text(bad.nonzero()[0]), "value": values[bad][0].item()}),
+              diagnosis.Conclusion(None, ()))
+
+
 def _fail(what: What, problem: Problem, conclusion: diagnosis.Conclusion):
     raise Failure(_found(what, problem, conclusion))
 

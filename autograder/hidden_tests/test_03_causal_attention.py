@@ -15,6 +15,7 @@ from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import (
     backward_of_function,
     expect,
+    expect_finite,
     expect_function_output,
     expect_structure,
     expect_tensor,
@@ -296,6 +297,7 @@ def test_inverted_dropout_in_training(student, device, dtype, seed, p):
     y, changed = student.call_reporting_changes("inverted_dropout", x, p, generator=Seeded(seed, device))
     with inputs_kept(changed, ("x", "p"), what):
         expect_structure(y, x, what)
+        expect_finite(y, what)
         kept = y != 0
         expect_dropped_one_by_one(kept.cpu(), what)
         expect_zero_fraction(kept.cpu(), p, what)

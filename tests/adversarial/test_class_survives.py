@@ -291,5 +291,7 @@ def test_streaming_attackers_in_a_768_mb_container_cost_the_innocent_nothing(tmp
         assert rows[innocent]["score"] == rows[innocent]["max_score"], rows[innocent]
     for attacker, assignment in (("streamer-1", A1), ("streamer-2", A2)):
         results = json.loads((context.out / "results" / attacker / f"{assignment}.json").read_text())
-        assert "over the 16 MiB this probe's answer can take" in json.dumps(results)
+        # Refused at the cap of whichever probe it answered first (a call's 16 MiB, or the 64 KiB of
+        # the stand-ins a test puts in place first).
+        assert re.search(r"over the (16|0\.0625) MiB this probe's answer can take", json.dumps(results))
     assert run.peak_mb < 768, f"peak memory {run.peak_mb:.0f} MB"
