@@ -38,7 +38,6 @@ STANDS_IN_FOR = {
 }
 
 
-
 def stages_called(code: ExtractedCode, stages: Collection[str]) -> dict[str, set[str]]:
     """For each stage the notebook defines, the other stages its definition names, but those its
     tests stand in for (its result does not depend on them)."""

@@ -18,7 +18,6 @@ results keep per test (``autograder.hidden.observations``).
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import torch
@@ -26,6 +25,7 @@ import torch
 from autograder.findings.finding import Failure, Finding, finding
 from autograder.hidden import diagnosis, observations
 from autograder.probes.errors import StudentError
+from autograder.student.reading.error_hints import LEAF_IN_PLACE
 
 # (rtol, atol) per dtype. Tight enough that a missing 1/sqrt(d_k) or a wrong dim always
 # fails, loose enough for a correct answer computed in another order (einsum, SDPA, logsumexp).
@@ -66,11 +66,6 @@ def expect_inputs_unchanged(changed: list[str], arguments: tuple[str, ...], what
                               argument=_argument_name(changed[0], arguments)))
 
 
-# What autograd says of a function that changes its input in place when that input is a leaf
-# that requires grad (the gradient tests' inputs).
-_IN_PLACE_ON_LEAF = re.compile(r"leaf Variable that requires grad is being used in an in-place operation")
-
-
 def backward_of_function(student, name: str, args: tuple, grad_output: torch.Tensor, arguments: tuple[str, ...],
                          what: What) -> dict:
     """``student.backward`` of a function stage. A function that changes its input in place fails
@@ -79,7 +74,7 @@ def backward_of_function(student, name: str, args: tuple, grad_output: torch.Ten
     try:
         return student.backward(name, args, grad_output)
     except StudentError as error:
-        if _IN_PLACE_ON_LEAF.search(str(error)):
+        if LEAF_IN_PLACE.search(str(error)):
             raise Failure(finding("modified_input", "input_modified_in_place", what=what,
                                   argument=arguments[0])) from None
         raise
@@ -222,9 +217,7 @@ def expect_finite(actual: torch.Tensor, what: What) -> None:
     values = actual.detach().cpu()
     bad = ~torch.isfinite(values)
     if bad.any():
-        _fail(what, ("not_finite", {"count": int(bad.sum()), "total": values.numel(),
-                                    "index": _index_text(bad.nonzero()[0]), "value": values[bad][0].item()}),
-              diagnosis.Conclusion(None, ()))
+        _fail(what, _not_finite(values, bad), diagnosis.Conclusion(None, ()))
 
 
 def _fail(what: What, problem: Problem, conclusion: diagnosis.Conclusion):
@@ -290,6 +283,12 @@ def _structure_problem(actual: torch.Tensor, expected: torch.Tensor) -> Problem 
     return None
 
 
+def _not_finite(actual: torch.Tensor, bad: torch.Tensor) -> Problem:
+    """The problem of values that are NaN or infinite where ``bad`` marks them."""
+    return "not_finite", {"count": int(bad.sum()), "total": actual.numel(), "index": _index_text(bad.nonzero()[0]),
+                          "value": actual[bad][0].item()}
+
+
 def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol, what: What) -> Problem | None:
     if expected.device.type == "meta" or actual.numel() == 0:
         return None
@@ -298,9 +297,7 @@ def _value_problem(actual: torch.Tensor, expected: torch.Tensor, rtol, atol, wha
         return _exact_problem(actual, expected)
     bad = ~torch.isfinite(actual) & torch.isfinite(expected)
     if bad.any():
-        return "not_finite", {"count": int(bad.sum()), "total": actual.numel(),
-                              "index": _index_text(bad.nonzero()[0]),
-                              "value": actual[bad][0].item()}
+        return _not_finite(actual, bad)
     precision = _less_precise(actual.dtype, expected.dtype)
     rtol, atol = _tolerances(precision, rtol, atol)
     error = (actual.double() - expected.double()).abs().nan_to_num(0.0)

@@ -7,6 +7,7 @@ one notebook in a sandboxed worker: ``--submission PATH`` (default: each module'
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -14,11 +15,10 @@ import torch
 
 from autograder.course.reference import load_reference
 from autograder.grading import markers
-from autograder.grading.dependencies import CONSULTED
 from autograder.grading.plugin import GRADING_PLUGIN
 from autograder.hidden import stand_ins
 from autograder.paths import solution_notebook
-from autograder.student.curriculum import all_stages
+from autograder.student.curriculum import CONSULTED, all_stages
 from autograder.worker.precision import math_attention_kernel, pin_float32
 
 DEVICES = ["cpu", "cuda", "mps"]
@@ -73,15 +73,11 @@ def _graded_alone(request):
     accord (a ``simple_self_attention`` calling ``softmax_naive``) runs with the reference answering
     those calls (``grading.dependencies.CONSULTED``): one mistake costs only its own stage."""
     stage = next((marker.name for marker in request.node.iter_markers() if marker.name in ALL_STAGES), None)
-    if stage is None or "student" not in request.fixturenames:
-        yield
-        return
-    student, reference = request.getfixturevalue("student"), request.getfixturevalue("reference")
-    names = sorted(name for name in CONSULTED & set(student.defined) - {stage} if hasattr(reference, name))
-    if not names:
-        yield
-        return
-    with student.standing_in(*stand_ins.consulted(reference, names)):
+    student = request.getfixturevalue("student") if stage and "student" in request.fixturenames else None
+    reference = request.getfixturevalue("reference") if student is not None else None
+    names = sorted(name for name in CONSULTED & set(student.defined) - {stage}
+                   if hasattr(reference, name)) if student is not None else []
+    with student.standing_in(*stand_ins.consulted(reference, names)) if names else contextlib.nullcontext():
         yield
 
 

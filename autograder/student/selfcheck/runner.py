@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 
@@ -70,8 +70,7 @@ def _run_check(stage: str | None, namespace: Mapping, checking: frozenset[str] =
     if not failing:
         return result
     said = text("calls_failing_stage", stage=stage, stages=", ".join(failing))
-    return CheckResult(False, f"{result.message} {said}", result.hint, result.figure, result.found, result.finding,
-                       result.mistake)
+    return replace(result, message=f"{result.message} {said}")
 
 
 def _checked(stage: str | None, namespace: Mapping) -> CheckResult:
