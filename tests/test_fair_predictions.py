@@ -145,6 +145,32 @@ def test_a_measurement_no_answer_could_be_is_told_as_it_is(capsys):
     assert "overall=nan" in printed
 
 
+@pytest.mark.parametrize(("question", "written", "read"), [
+    ("naive_overflow", "NaN", "nan"), ("naive_overflow", math.nan, "nan"), ("reversed_sentence", " Same ", "same"),
+    ("shared_w", "As well", "as_well"), ("shared_w", "as-well", "as_well"),
+    ("two_heads", "One does both", "one_does_both"),
+    ("scores_spread", "32", 32.0), ("largest_weight", "0,24", 0.24), ("no_positions", "50 %", 50.0),
+])
+def test_a_prediction_is_read_as_a_person_means_it(question, written, read):
+    """Case, spacing, hyphens, a float nan for the choice "nan", a number written as a string (with
+    a decimal comma, or a percent sign): a reviewer's "NaN" and "0.24" were refused, and the
+    demo then told a student who had predicted that no prediction was recorded."""
+    [field] = [QUESTIONS[question].fields[0]]
+    given = answer_fields(QUESTIONS[question], None, {field.name: written})
+    assert given[field.name] == read
+    assert field.problem(read) is None
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_prediction_that_could_not_be_recorded_is_not_told_it_was_never_made(language):
+    """``predict`` printed why it did not record "maybe": ``reveal`` points there, and never says
+    "no prediction was recorded above: make one next time" to a student who wrote one."""
+    printed = _revealed(language, "reversed_sentence", {"answer": "maybe"}, answer="same")
+    assert printed.startswith(_text(language, "unreadable", outcome="'same'"))
+    assert _text(language, "no_prediction", outcome="'same'") not in printed
+    assert "...." not in _text(language, "not_recorded", problems=_text(language, "replace_dots"))
+
+
 def test_without_its_copy_of_the_answer_key_reveal_judges_by_the_demo_as_before(monkeypatch, tmp_path):
     monkeypatch.setattr(student_predictions, "OUTCOMES_FILE", tmp_path / "gone.json")
     student_predictions.reference_outcomes.cache_clear()

@@ -30,12 +30,14 @@ CATALOGS = ("demos", "selfcheck")
 
 def characters() -> str:
     """Every character beyond ASCII in the Chinese texts that figures may show, sorted; symbols
-    such as ✅ are left out (the self-checks print them; no figure draws one)."""
+    such as ✅ and ⚠️ (with its variation selector) are left out (the self-checks print them; no
+    figure draws one)."""
     found: set[str] = set()
     for name in CATALOGS:
         catalog = json.loads((STUDENT_PACKAGE_DIR / "locales" / "zh" / f"{name}.json").read_text(encoding="utf-8"))
         for text in catalog.values():
-            found.update(char for char in text if not char.isascii() and unicodedata.category(char) != "So")
+            found.update(char for char in text if not char.isascii() and unicodedata.category(char) != "So"
+                         and not "\ufe00" <= char <= "\ufe0f")
     return "".join(sorted(found))
 
 

@@ -54,6 +54,26 @@ class Field:
     def is_choice(self) -> bool:
         return bool(self.choices)
 
+    def normalised(self, value: object) -> object:
+        """``value`` read as a person means it: a choice in any case or spacing ("NaN", "as well",
+        "Same "), a float nan or inf for the choice of that name, a number written as a string
+        ("0.24", "0,24", "32 %"). Anything else is kept as written, for ``problem`` to explain."""
+        if self.is_choice:
+            if isinstance(value, float) and not math.isfinite(value):
+                value = "nan" if math.isnan(value) else "inf"
+            if isinstance(value, str):
+                word = "_".join(value.strip().lower().replace("-", " ").replace("_", " ").split())
+                return word if word in self.choices else value
+            return value
+        if isinstance(value, str):
+            text = value.strip().rstrip("%").strip().replace(",", ".")
+            try:
+                number = float(text)
+            except ValueError:
+                return value
+            return number if math.isfinite(number) else value
+        return value
+
     def problem(self, value: object) -> tuple[str, dict] | None:
         """Why ``value`` is no answer to this field (a message key and its fields), or None."""
         if value is Ellipsis:
@@ -156,7 +176,8 @@ def answer_fields(question: Question, answer: object, fields: Mapping[str, objec
     given = dict(fields)
     if answer is not None:
         given.setdefault(question.fields[0].name if len(question.fields) == 1 else ANSWER, answer)
-    return given
+    by_name = {field.name: field for field in question.fields}
+    return {name: by_name[name].normalised(value) if name in by_name else value for name, value in given.items()}
 
 
 def problems(question: Question, given: Mapping[str, object]) -> list[tuple[str, dict]]:
@@ -215,7 +236,7 @@ MESSAGES: dict[str, str] = {
     "unknown_question": "There is no prediction called {question!r}; this course asks for: {known}.",
     "unknown_fields": "{question} has no {fields}: write {expected}.",
     "missing_field": "give a value for {field}",
-    "replace_dots": "write your prediction in place of the ...",
+    "replace_dots": "write your prediction where the ... stands",
     "replace_field_dots": "write your prediction for {field} in place of its ...",
     "not_a_choice": "{field} = {value} is not one of the choices: write one of {choices}",
     "not_a_number": "{field} = {value} is not a number: write a number",
@@ -239,6 +260,10 @@ MESSAGES: dict[str, str] = {
     "tolerance": "(A number counts as right within {tolerances} of the measurement.)",
     "exact": "(The number must match exactly.)",
     "parts_right": "You got {fields} right.",
+    "unreadable": "The demo measured {outcome}. (Your prediction above was not recorded: the line under it says"
+                  " what to change.)",
+    "unreadable_reference": "The reference solution measures {reference}. (Your prediction above was not recorded:"
+                            " the line under it says what to change.)",
     "no_prediction": "The demo measured {outcome}. (No prediction was recorded above: make one next time before you"
                      " run the demo; it is how you find out what you expected.)",
     "explain.naive_overflow": "exp(1000) is already too large for a float32: it overflows to inf, and inf / inf is"
@@ -274,6 +299,7 @@ class Predictions:
     def __init__(self, language: str = languages.DEFAULT_LANGUAGE):
         self.language = language
         self.answers: dict[str, dict[str, object]] = {}
+        self.unreadable: set[str] = set()  # questions whose last predict() could not be recorded
 
     def _text(self, key: str, **fields) -> str:
         return _texts(self.language)[key].format(**fields)
@@ -293,10 +319,12 @@ class Predictions:
         found = problems(question, given)
         if found:
             self.answers.pop(question.id, None)
+            self.unreadable.add(question.id)
             listed = "; ".join(self._text(key, **values) for key, values in found)
             print(self._text("not_recorded", problems=listed))
             return
         self.answers[question.id] = given
+        self.unreadable.discard(question.id)
         show(self._text("recorded", answer=answer_text(question, given)),
              {"prediction": {"question": question.id, "answer": given}})
 
@@ -347,8 +375,9 @@ class Predictions:
         unmeasured = not measured and question.id in reference_outcomes()
         same = not unmeasured and tells_the_same(question, measured, reference, answer)
         if answer is None:
-            line = self._text("no_prediction", outcome=answer_text(question, measured)) if same else \
-                self._text("no_prediction_reference", reference=answer_text(question, reference))
+            missing = "unreadable" if question.id in self.unreadable else "no_prediction"
+            line = self._text(missing, outcome=answer_text(question, measured)) if same else \
+                self._text(f"{missing}_reference", reference=answer_text(question, reference))
         else:
             verdict = "right" if judge(question, answer, reference) else "wrong"
             line = self._text(verdict, answer=answer_text(question, answer), outcome=answer_text(question, measured)) \

@@ -24,6 +24,10 @@ MESSAGES: dict[str, str] = {
     "passed": "✅ {stage} passed its public check",
     # Said after the verdict: what the check found that the grader does not charge (worth_fixing.py).
     "worth_fixing": "Not graded, but worth fixing: {notes}",
+    # Said after the verdict when the check ran a definition the grader ignores (answer_cell.py).
+    "defined_elsewhere": ("⚠️ This check ran the {stage} written in another cell (the one with `{line}`). Only"
+                          " the ✏️ cell of {stage} counts for your grade, and that other cell is ignored: move your"
+                          " code into the ✏️ cell, run it, and save the notebook."),
     "failed": "❌ {stage}: {detail}",
     # The line under a failed check, and what hint("<stage>", tier) prints.
     "hint_offer": '   💡 Stuck? hint("{stage}") gives the idea; hint("{stage}", 2) names the functions.',

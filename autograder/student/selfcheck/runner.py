@@ -18,6 +18,7 @@ from ..reading.code_read import globals_kept, named_by_code, stages_called, stat
 from ..reading.exceptions import definition_sources, read_raised, students_line
 from ..records import TIERS, show
 from . import inputs_kept, worth_fixing
+from .answer_cell import defined_elsewhere
 from .catalog import found_text, hint_text, remedy, speaking, text, tier_text
 from .expectations import Mismatch, one_line
 from .figures import CAPTIONS, MistakeFigure, png, use_fonts
@@ -225,7 +226,9 @@ def check(stage: str | None = None, namespace: Mapping | None = None, language: 
     the notebook's, see `run_check`), and when it fails what it found: the values, where they
     differ, the line of the student's that raised, and what a named mistake looks like in one
     sentence (its fix waits for `hint`); when it found something to fix, a second line offering
-    the hints, and, for a recognised mistake in attention weights, its figure.
+    the hints, and, for a recognised mistake in attention weights, its figure. When the saved
+    notebook shows that the definition it ran sits outside the stage's ✏️ cell, which the grader
+    ignores, a line says so (``answer_cell``).
 
     Without `namespace`, the definitions are looked up in the caller's globals (the notebook).
     """
@@ -233,6 +236,10 @@ def check(stage: str | None = None, namespace: Mapping | None = None, language: 
     language = _language(stage, namespace, language)
     result = run_check(stage, namespace, language)
     print(result.message)
+    elsewhere = defined_elsewhere(stage, namespace) if stage in CHECKS else None
+    if elsewhere is not None:
+        with speaking(language):
+            print(text("defined_elsewhere", stage=stage, line=elsewhere))
     if result.found:
         with speaking(language):
             print(text("hint_offer", stage=stage))

@@ -1,0 +1,58 @@
+"""The check warns when the definition it ran lives outside the stage's ✏️ cell (issue 41).
+
+The grader reads a stage only from its answer cell. A reviewer wrote ``context_vector`` in a new
+cell below the stub: the check said ✅ and the grader gave 0. These tests run a real kernel on a
+saved notebook, as a student's would run (nbclient starts it in the notebook's folder, where the
+check finds the saved file), and read what ``check`` printed.
+"""
+
+from __future__ import annotations
+
+import nbformat
+import pytest
+from kit_notebooks import execute_notebooks, printed_text
+
+from autograder.paths import student_notebook
+from autograder.student.selfcheck import catalog
+
+pytestmark = pytest.mark.slow
+
+ANSWER = '''def context_vector(attn_weights, inputs):
+    return attn_weights @ inputs
+'''
+
+
+def _notebook(answer_in_stub_cell: bool) -> nbformat.NotebookNode:
+    """Notebook 01's setup, the ✏️ cell of context_vector (the stub, or the answer written in it),
+    a new cell with the answer when the stub stays, and the check."""
+    cells = nbformat.read(student_notebook("01_attention_scores"), as_version=4).cells
+    setup = [cell for cell in cells if cell.cell_type == "code"][:2]
+    [answer_cell] = [cell for cell in cells if cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+                     == "context_vector"]
+    assert "NotImplementedError" in answer_cell.source
+    notebook = nbformat.v4.new_notebook(metadata=nbformat.read(student_notebook("01_attention_scores"),
+                                                               as_version=4).metadata)
+    if answer_in_stub_cell:
+        answer_cell = nbformat.from_dict({**answer_cell, "source": ANSWER})
+        notebook.cells = [*setup, answer_cell]
+    else:
+        notebook.cells = [*setup, answer_cell, nbformat.v4.new_code_cell(ANSWER)]
+    notebook.cells.append(nbformat.v4.new_code_cell('check("context_vector")'))
+    return notebook
+
+
+def test_the_check_says_when_it_ran_an_answer_the_grader_ignores_and_not_otherwise(tmp_path):
+    runs = {}
+    for where, in_stub_cell in (("new_cell", False), ("answer_cell", True)):
+        folder = tmp_path / where
+        folder.mkdir()
+        notebook = _notebook(in_stub_cell)
+        nbformat.write(notebook, folder / "01_attention_scores.ipynb")  # saved, as the student's is
+        runs[where] = printed_text(execute_notebooks({where: notebook}, folder)[where])
+    with catalog.speaking("en"):
+        warning = catalog.text("defined_elsewhere", stage="context_vector",
+                               line="return attn_weights @ inputs")
+    assert "✅ context_vector" in runs["new_cell"]
+    assert warning in runs["new_cell"]
+    assert "✅ context_vector" in runs["answer_cell"]
+    assert "⚠️" not in runs["answer_cell"]
