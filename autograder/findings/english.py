@@ -398,9 +398,9 @@ SENTENCES: dict[str, str] = {
         "keeps its dropout layer as `{name}`, where the notebook names it `dropout`: the notebook's demos"
         " read the attention weights where `dropout` receives them, and will not find them (call it dropout)"),
     "worth_fixing.python_loop": (
-        "makes {calls} torch calls for {tokens} tokens and {more_calls} for {more_tokens}: it handles the"
-        " tokens one by one, as a Python loop over them does, where the notebook asks for none (one matrix"
-        " product computes them all at once, and runs fast on a GPU)"),
+        "handles the tokens one by one (its work grows with the number of tokens, as a Python loop over"
+        " them does: {calls} torch calls for {tokens} tokens, {more_calls} for {more_tokens}), where the"
+        " notebook asks for none (one matrix product computes them all at once, and runs fast on a GPU)"),
     "worth_fixing.loop_asked": (
         "makes {calls} torch calls for {tokens} tokens and as many for {more_tokens}: it computes every"
         " position at once, where this stage asks for the loop over time, the plain version that the"

@@ -154,8 +154,8 @@ MISTAKES: dict[str, str] = {
         " (d, d); check which factor is transposed."
     ),
     "softmax_wrong_dim": (
-        "the softmax normalised over the wrong dimension: normalise along `dim` (for attention"
-        " weights the last one, so that each query's weights sum to 1)."
+        "the softmax normalised over the wrong dimension: each query's weights must sum to 1, so"
+        " normalise along the keys' dimension (the last one, or `dim` where the function takes one)."
     ),
     "softmax_whole_tensor": (
         "you divided by the sum over the whole tensor: sum each row only (along `dim`, or the last"
@@ -166,17 +166,17 @@ MISTAKES: dict[str, str] = {
         " broadcast along the wrong axis: keep it in every reduction with keepdim=True."
     ),
     "softmax_overflow": (
-        "the exponentials overflowed on large inputs (inf / inf gives NaN): subtract the maximum"
-        " values along `dim` before taking exp (max(dim=...) returns the values and their indices:"
-        " it is the values that keep every exponent at or below 0)."
+        "the exponentials overflowed on large inputs (inf / inf gives NaN): shift every slice along"
+        " `dim` before taking exp, by the number the two questions above the stage lead to, so that no"
+        " exponent is above 0 (a reduction that returns values and indices needs its values)."
     ),
     "library_softmax": (
         "the function calls one of torch's softmax functions (torch.softmax, F.softmax, Tensor.softmax,"
         " nn.Softmax, log_softmax): this stage asks for the formula itself, exp and a sum, so write them."
     ),
     "softmax_global_max": (
-        "you subtracted the maximum of the whole tensor, so rows far below it underflow to 0 / 0:"
-        " subtract the maximum along `dim` (keepdim=True)."
+        "you subtracted one number for the whole tensor, so slices far below it underflow to 0 / 0:"
+        " every slice along `dim` needs a shift of its own, with its dimension kept so that it lines up with x."
     ),
     "missing_softmax": (
         "the scores were used as weights without a softmax: normalise them first, so that each"
@@ -203,7 +203,8 @@ MISTAKES: dict[str, str] = {
     ),
     "mask_after_softmax": (
         "the future was zeroed after the softmax without renormalising, so rows no longer sum to"
-        " 1: mask the scores with -inf before the softmax, or divide by the row sums again."
+        " 1: divide the kept weights by their row sums again (starting from scores instead, a mask"
+        " of -inf before the softmax does both in one pass)."
     ),
     "mask_hides_diagonal": (
         "each token was hidden from itself, but a token must see itself: position t uses the tokens 0"
@@ -290,8 +291,9 @@ MISTAKES: dict[str, str] = {
     "softmax_clamped": (
         "the scores were capped (clamp, or min with a constant) to keep exp from overflowing: a cap"
         " stops the overflow but changes the weights, since every score above it gets the same"
-        " weight, so large, unequal scores come out equal. Shift each slice by its own maximum"
-        " instead: softmax does not change when a constant is subtracted, but it does when scores are cut."
+        " weight, so large, unequal scores come out equal. Shift each slice instead, by the number the"
+        " two questions above the stage lead to: softmax does not change when a constant is subtracted,"
+        " but it does when scores are cut."
     ),
     "softmax_max_wrong_dim": (
         "the maximum was taken along the wrong dimension: take it along the same `dim` as the"
@@ -332,8 +334,8 @@ MISTAKES: dict[str, str] = {
         " the softmax turns a 0 into a weight like any other)."
     ),
     "normalised_wrong_dim": (
-        "the rows were normalised along the wrong dimension: divide each row by its own sum, taken"
-        " along the last dimension and kept as a size-1 dimension."
+        "the rows were normalised along the wrong dimension: each row must sum to 1 over its own"
+        " entries, along the last dimension (a sum there keeps its size-1 dimension to line up)."
     ),
     "divided_by_sequence_length": (
         "each position was divided by the sequence length; a running mean divides position t by the"
@@ -420,9 +422,8 @@ MISTAKES: dict[str, str] = {
         " shared equally among the heads, and raise ValueError with a message that says so."
     ),
     "one_head_of_two_features": (
-        "the exercise asks for two heads of one feature each (num_heads = 2, d_out = 1): the"
-        " wrapper's d_out is the size of each head, and the heads' outputs concatenate to 2"
-        " features."
+        "the exercise asks for two heads of one feature each: read again what the wrapper's d_out"
+        " means for one head, and how many features the heads' outputs add up to side by side."
     ),
     "scores_summed": (
         "the scores were added up into one number: return one score per token, a tensor of shape"

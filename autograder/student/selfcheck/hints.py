@@ -22,8 +22,8 @@ IDEAS: dict[str, str] = {
     ),
     "attention_scores": (
         "Entry [i, j] is the score of token i against token j, the dot product of rows i and j of inputs."
-        " Every row must meet every row: a matrix product does that when its second factor holds the tokens as"
-        " columns."
+        " Every row must meet every row: one operation compares all pairs of rows at once, once its second"
+        " factor is laid out the right way round."
     ),
     "softmax_naive": (
         "Softmax turns scores into weights: make every entry positive with the exponential, then divide each"
