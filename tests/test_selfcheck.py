@@ -1089,3 +1089,26 @@ def test_a_stage_calling_the_students_failing_stage_says_to_fix_that_one_first(l
         load_solution("01_attention_scores"), "simple_self_attention", "torch.softmax(attn_scores, dim=-1)",
         "softmax_naive(attn_scores)")).blocks])
     assert run_check("simple_self_attention", right, language).passed
+
+
+def test_the_check_notes_the_forms_notebook_3_asks_for_as_the_grader_does(solution_definitions):
+    """The running mean without a softmax, a masked softmax normalised twice, a module without a
+    buffer: each passes, with the grader's note in the check's words; the solution gets none."""
+    namespace = dict(solution_definitions["03_causal_attention"])
+    exec(compile((Path(__file__).parent / "alternative_answers" / "03_forms_told_in_notes.py").read_text(),
+                 "<cell>", "exec"), namespace)
+    in_forward = dict(solution_definitions["03_causal_attention"])
+    exec(compile((Path(__file__).parent / "alternative_answers" / "03_mask_in_forward.py").read_text(),
+                 "<cell>", "exec"), in_forward)
+    with catalog.speaking("en"):
+        said = {key: catalog.text(f"note.{key}", what="").strip()
+                for key in ("no_softmax", "renormalised", "no_buffer")}
+    results = {"no_softmax": run_check("causal_average_softmax", namespace, "en"),
+               "renormalised": run_check("masked_softmax", namespace, "en"),
+               "no_buffer": run_check("CausalAttention", in_forward, "en")}
+    for key, result in results.items():
+        assert result.passed, result.message
+        assert said[key] in result.message, (key, result.message)
+    for stage in ("causal_average_softmax", "masked_softmax", "CausalAttention"):
+        message = run_check(stage, solution_definitions["03_causal_attention"], "en").message
+        assert not [text for text in said.values() if text in message], message

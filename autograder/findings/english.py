@@ -397,6 +397,17 @@ SENTENCES: dict[str, str] = {
     "worth_fixing.dropout_name": (
         "keeps its dropout layer as `{name}`, where the notebook names it `dropout`: the notebook's demos"
         " read the attention weights where `dropout` receives them, and will not find them (call it dropout)"),
+    "worth_fixing.no_softmax": (
+        "computes the running mean without a softmax, where this stage asks for it as the softmax of"
+        " scores whose future entries are -inf: that is the form the next stages build on (the matmul"
+        " stage before it already computes the same values another way)"),
+    "worth_fixing.renormalised": (
+        "normalises a second time after its softmax (a sum after torch's softmax), where the notebook asks"
+        " for one pass: masked with -inf before the softmax, the future gets exactly 0 and the rows sum to 1"
+        " with no second division"),
+    "worth_fixing.no_buffer": (
+        "registers no buffer for its mask, where the notebook registers the mask once with register_buffer:"
+        " a buffer moves with the module to another device and is saved with it"),
     "worth_fixing.python_loop": (
         "handles the tokens one by one (its work grows with the number of tokens, as a Python loop over"
         " them does: {calls} torch calls for {tokens} tokens, {more_calls} for {more_tokens}), where the"

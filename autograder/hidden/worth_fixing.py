@@ -13,7 +13,11 @@ fixing: ..."), so that the student and a reviewer see every fault of a stage:
 - no gradient back to an input (``.detach()``, a tensor rebuilt from Python numbers; an input that
   wrong values ignore is the value tests' fault, and not noted again);
 - torch calls that grow with the number of tokens: a Python loop over them, only where the
-  notebook's text asks for none (``loop``).
+  notebook's text asks for none (``loop``);
+- a form the notebook asks for in words, read off the torch functions the call makes (``form``):
+  notebook 3's running mean through a softmax of masked scores (``"softmax"``: the stage exists
+  to find the -inf score; its matmul twin computes the same), and a masked softmax in one pass,
+  with no second normalisation after a softmax (``"one_pass"``).
 
 In notebooks 2 to 4 a stage's device is charged by its ``*_on_meta_device`` check, and a gradient
 by its gradient test where it has one (``mask_and_renormalize``, ``masked_softmax``): those are
@@ -35,6 +39,7 @@ from autograder.hidden.compare import TOLERANCES
 from autograder.probes.client import Submission
 from autograder.probes.errors import StudentError
 from autograder.student.reading.error_hints import device_error, mistake_in_error
+from autograder.student.reading.forms import missing_form
 
 # The numbers of tokens a loop over them is told by: its torch calls grow from the first to the second.
 LOOP_TOKENS = (3, 9)
@@ -43,12 +48,14 @@ LOOP_TOKENS = (3, 9)
 def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.Tensor, ...],
                               names: tuple[str, ...], expected: torch.Tensor, call: str,
                               loop: Callable[[int], tuple[torch.Tensor, ...]] | None = None, *,
-                              loop_asked: bool = False, device: bool = True, gradient: bool = True) -> None:
+                              loop_asked: bool = False, device: bool = True, gradient: bool = True,
+                              form: str | None = None) -> None:
     """Note what ``name(*args)`` (float64 tensors on the CPU; ``expected``: the reference's
     result) does that is worth fixing and not graded: its result's dtype, its device on the
     stand-in GPU, the gradient back to each argument (``names``, in order) and, given ``loop``
     (the arguments for a number of tokens), whether its torch calls grow with the number of tokens:
-    a loop over them where the notebook asks for none, or none where it asks for one (``loop_asked``).
+    a loop over them where the notebook asks for none, or none where it asks for one (``loop_asked``),
+    and, given ``form`` (``student.reading.forms.FORMS``), whether the call has that form.
     ``device`` and ``gradient`` False leave out what a graded check of the stage already charges
     (notebooks 2 to 4: the ``*_on_meta_device`` checks, the gradient tests)."""
     result = student.call(name, *args)
@@ -58,6 +65,8 @@ def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.
                 *(_gradient(student, name, args, names, result, expected) if gradient else [])]
     if loop is not None:
         problems += _loop_asked_for(student, name, loop) if loop_asked else _python_loop(student, name, loop)
+    if form is not None:
+        problems += _form(student, name, args, form)
     if problems:
         observations.note(finding("note.worth_fixing", call=call, problems=problems))
 
@@ -133,3 +142,11 @@ def _loop_asked_for(student: Submission, name: str, loop: Callable[[int], tuple[
     if long > short:
         return []
     return [finding("worth_fixing.loop_asked", tokens=LOOP_TOKENS[0], more_tokens=LOOP_TOKENS[1], calls=short)]
+
+
+def _form(student: Submission, name: str, args: tuple[torch.Tensor, ...], form: str) -> list[Finding]:
+    """The form the notebook asks for, when the call's torch functions show another
+    (``student.reading.forms``, which the public check reads too)."""
+    _, called = student.call_recording_torch_functions(name, *args)
+    missing = missing_form(form, called)
+    return [finding(f"worth_fixing.{missing}")] if missing else []

@@ -13,6 +13,8 @@ fixing: ..."), as notebook 1's function stages are (``hidden/worth_fixing.py``):
 - the projections fused in one layer: code that reaches the weights by the notebook's names
   (exercise 3.1's copy, the book's loader of GPT-2's weights) does not find them;
 - a dropout layer under another name than ``dropout``: the demos read the weights there;
+- no buffer where the notebook teaches the mask's buffer (``CausalAttention``): a mask made anew
+  in every forward;
 - a result of another dtype than its float64 input, with the module in float64.
 
 Gradients are not noted here: a module's parameters are trained, and its gradient tests charge
@@ -36,11 +38,12 @@ from autograder.worker.probe_server import PROBE_SEED
 
 
 def note_module_worth_fixing(student: Submission, reference_class: type, class_name: str, args: tuple,
-                             kwargs: dict, x: torch.Tensor, call: str) -> None:
+                             kwargs: dict, x: torch.Tensor, call: str, *, mask_buffer: bool = False) -> None:
     """Note what the student's ``class_name(*args, **kwargs)`` does that is worth fixing and not
     graded: the order it creates its parameters in, projections fused in one layer, and its
     result's dtype on ``x`` (float64) with the module in float64. ``reference_class`` builds the
-    contract's module; ``call`` is the construction as the student writes it. It fails only
+    contract's module; ``call`` is the construction as the student writes it; ``mask_buffer``:
+    the notebook teaches the mask's buffer here (notebook 4 accepts none, with ``is_causal``). It fails only
     where the value tests fail too (a class that cannot be built raises, as there): a failed test
     of 0 points still counts as wrong values and withholds the stage's behaviour checks
     (``grading/dependencies.py``)."""
@@ -49,6 +52,7 @@ def note_module_worth_fixing(student: Submission, reference_class: type, class_n
         reference = reference_class(*args, **kwargs)
     problems = _construction(student, reference, class_name, args, kwargs)
     problems += _dropout_name(student, reference, class_name, args, kwargs)
+    problems += _mask_buffer(student, reference, class_name, args, kwargs) if mask_buffer else []
     problems += _dtype(student, reference, class_name, args, kwargs, x)
     if problems:
         observations.note(finding("note.worth_fixing", call=call, problems=problems))
@@ -78,6 +82,16 @@ def _dropout_name(student: Submission, reference: nn.Module, class_name: str, ar
     children = student.new(class_name, *args, **kwargs).describe().get("children", {})
     name = misnamed_dropout(children)
     return [finding("worth_fixing.dropout_name", name=name)] if name else []
+
+
+def _mask_buffer(student: Submission, reference: nn.Module, class_name: str, args: tuple,
+                 kwargs: dict) -> list[Finding]:
+    """No buffer at all where the contract's module registers its mask as one (any name, any
+    meaning, persistent or not, counts: only a mask rebuilt in every forward is told)."""
+    if not list(reference.buffers()):
+        return []
+    buffers = student.new(class_name, *args, **kwargs).describe().get("buffers", {})
+    return [] if buffers else [finding("worth_fixing.no_buffer")]
 
 
 def _creation_order(module: RemoteObject, reference: nn.Module) -> list[Finding]:

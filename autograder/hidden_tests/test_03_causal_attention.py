@@ -478,10 +478,10 @@ def test_causal_attention_drops_attention_weights_in_training(student, reference
 # A note test fails only where the value tests fail too (it would withhold the stage's behaviour
 # checks otherwise): inverted_dropout has none, since its value tests pass a generator and its
 # device is all a GPU could find.
-def _note_function_worth_fixing(student, reference, name, args, names, *, gradient, loop=None):
+def _note_function_worth_fixing(student, reference, name, args, names, *, gradient, loop=None, form=None):
     note_what_is_worth_fixing(student, name, args, names, getattr(reference, name)(*args),
                               f"{name}({', '.join(names)})", loop=loop, loop_asked=loop is not None, device=False,
-                              gradient=gradient)
+                              gradient=gradient, form=form)
 
 
 @pytest.mark.causal_average_loop
@@ -500,8 +500,10 @@ def test_causal_average_matmul_worth_fixing(student, reference):
 
 @pytest.mark.causal_average_softmax
 def test_causal_average_softmax_worth_fixing(student, reference):
+    """The running mean through a softmax of masked scores is what the stage is for: without one it
+    is noted."""
     _note_function_worth_fixing(student, reference, "causal_average_softmax",
-                                (randn(65, 2, 5, 3, dtype=torch.float64),), ("x",), gradient=True)
+                                (randn(65, 2, 5, 3, dtype=torch.float64),), ("x",), gradient=True, form="softmax")
 
 
 @pytest.mark.mask_and_renormalize
@@ -513,8 +515,9 @@ def test_mask_and_renormalize_worth_fixing(student, reference):
 
 @pytest.mark.masked_softmax
 def test_masked_softmax_worth_fixing(student, reference):
+    """One pass, as the notebook asks: a softmax followed by a second normalisation is noted."""
     _note_function_worth_fixing(student, reference, "masked_softmax", (randn(67, 2, 5, 5, dtype=torch.float64), 4),
-                                ("attn_scores", "d_k"), gradient=False)
+                                ("attn_scores", "d_k"), gradient=False, form="one_pass")
 
 
 @pytest.mark.CausalAttention
@@ -522,4 +525,5 @@ def test_causal_attention_worth_fixing(student, reference):
     _, batch, num_tokens, d_in, d_out, context_length, _ = ATTENTION_CASES[1]
     note_module_worth_fixing(student, reference.CausalAttention, "CausalAttention", (d_in, d_out, context_length, 0.0),
                              {"qkv_bias": True}, randn(69, batch, num_tokens, d_in, dtype=torch.float64),
-                             call_text("CausalAttention", d_in, d_out, context_length, 0.0, qkv_bias=True))
+                             call_text("CausalAttention", d_in, d_out, context_length, 0.0, qkv_bias=True),
+                             mask_buffer=True)

@@ -143,7 +143,8 @@ class Submission:
 
     def call_recording_torch_functions(self, name: str, *args: object, **kwargs: object) -> tuple[Any, list[str]]:
         """Call the student's function ``name``; returns its result and the names of the torch
-        functions the call made (``torch.softmax`` shows as "softmax")."""
+        functions the call made (``torch.softmax`` shows as "softmax"), and of the consulted
+        stand-ins that answered on the trusted side ("stage:masked_softmax")."""
         reply = self._request("call", name, record_torch_functions=True, args=list(args), kwargs=kwargs)
         if not isinstance(reply, dict) or not isinstance(reply.get("torch_functions"), list):
             raise WorkerCrashed(finding("bad_reply"))

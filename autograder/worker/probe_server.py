@@ -220,8 +220,10 @@ class ProbeServer:
         function = self._callable(header, decoder)
         args, kwargs = values.get("args", []), values.get("kwargs", {})
         if header.get("record_torch_functions"):
+            stand_ins.ANSWERED.clear()
             with _TorchFunctionRecorder() as recorder:
                 result = function(*args, **kwargs)
+            recorder.names.update(f"stage:{name}" for name in stand_ins.ANSWERED)
             return {"result": result, "torch_functions": sorted(recorder.names)[:MAX_RECORDED_FUNCTIONS],
                     "torch_calls": recorder.calls}
         if header.get("stand_in_gpu"):  # the device checks: on fake tensors, every device mix refused

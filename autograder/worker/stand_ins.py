@@ -74,6 +74,12 @@ class Declined(Exception):
 Ask = Callable[[str, str, dict], object]
 
 
+# The consulted stages that answered since a recorder of torch functions last looked: a call
+# answered on the trusted side makes none of its torch calls here, so the recorder names the stage
+# instead ("stage:masked_softmax"), and a form read off the calls knows what the answer computed.
+ANSWERED: list[str] = []
+
+
 class Consulted:
     """A function whose outputs (and gradients) come from the trusted side, under the notebook's
     parameter names; calls it cannot send go to ``own`` (the student's function)."""
@@ -91,9 +97,11 @@ class Consulted:
         names = [name for name, value in bound.items() if isinstance(value, torch.Tensor)]
         plain = {name: value for name, value in bound.items() if name not in names}
         try:
-            return _ConsultedCall.apply(self, plain, names, *(bound[name] for name in names))
+            output = _ConsultedCall.apply(self, plain, names, *(bound[name] for name in names))
         except Declined:
             return self._own(*args, **kwargs)
+        ANSWERED.append(self.__name__)
+        return output
 
     def ask(self, op: str, values: dict):
         return self._ask(self.__name__, op, values)

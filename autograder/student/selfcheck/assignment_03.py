@@ -22,6 +22,7 @@ from .expectations import (
     seeded,
     show,
 )
+from .forms import note_form, note_mask_buffer
 from .known import expected, named_mistake
 from .modules import expect_book_module, seeded_module
 from .other_sizes import expect_function_case, expect_module_case
@@ -72,6 +73,8 @@ def _check_causal_average_matmul(ns):
 @check_of("causal_average_softmax")
 def _check_causal_average_softmax(ns):
     _check_causal_average(ns, "causal_average_softmax", "idea")
+    x = torch.randn(4, 8, 2, generator=seeded(42))
+    note_form(lambda: ns["causal_average_softmax"](x), "causal_average_softmax(x)", "softmax")
 
 
 @check_of("causal_mask")
@@ -133,6 +136,7 @@ def _check_masked_softmax(ns):
     scores = other_scores()
     expect_follows_dtype(lambda: f(scores.double(), 4), text("what.float64", call=call))
     expect_follows_device(lambda scores: f(scores, 4), [scores], call)
+    note_form(lambda: f(scores, 4), call, "one_pass")
 
 
 def _rescaling_mistake(kept: torch.Tensor, p: float) -> str:
@@ -200,3 +204,4 @@ def _check_causal_attention(ns):
     expect_close(seeded_module(cls, CAUSAL_LAYERS, 3, 2, 6, 0.5).eval()(batch), [BOOK_CAUSAL_ATTENTION] * 2,
                  text("what.eval_mode", call="CausalAttention(3, 2, 6, 0.5)"), "hint.eval_dropout")
     expect_dropout_on_weights(cls(3, 2, 6, 0.5), batch, "CausalAttention(3, 2, 6, 0.5)")
+    note_mask_buffer(module, "CausalAttention(3, 2, 6, 0.0)")

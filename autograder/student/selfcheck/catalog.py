@@ -125,6 +125,15 @@ MESSAGES: dict[str, str] = {
                             " the next call sees, so the same input can give another output from the second call on."),
     "note.copy_returns": ("{what} returns a value where the notebook's copy returns nothing (None): it changes"
                           " sa_v1 in place, so there is nothing to give back. This costs no points."),
+    "note.no_softmax": ("{what} computes the running mean without a softmax, where this stage asks for it as the"
+                        " softmax of scores whose future entries are -inf: the next stages build on that form."
+                        " This costs no points."),
+    "note.renormalised": ("{what} normalises a second time after its softmax, where the notebook asks for one"
+                          " pass: masked with -inf before the softmax, the future gets exactly 0 and the rows sum"
+                          " to 1 with no second division. This costs no points."),
+    "note.no_buffer": ("{what} registers no buffer for its mask, where the notebook registers the mask once as a"
+                       " buffer: a buffer moves with the module to another device and is saved with it. This"
+                       " costs no points."),
     "note.dropout_name": ("{what} keeps its dropout layer as `{name}`, where the notebook names it `dropout`:"
                           " the notebook's demos read the attention weights where `dropout` receives them, and"
                           " will not find them. This costs no points."),

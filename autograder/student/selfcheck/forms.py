@@ -1,0 +1,40 @@
+"""The forms notebook 3 asks for in words, said beside a passing check as the grader notes them
+for no points (``reading/forms.py`` holds the rule both read): a running mean computed without a
+softmax, a masked softmax normalised a second time, a module that registers no buffer for its mask."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from torch import nn
+from torch.overrides import TorchFunctionMode
+
+from ..reading.forms import missing_form
+from .worth_fixing import note
+
+
+class _Called(TorchFunctionMode):
+    """The names of the torch functions a call makes (``torch.softmax`` shows as "softmax")."""
+
+    def __init__(self):
+        super().__init__()
+        self.names: set[str] = set()
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.names.add(str(getattr(func, "__name__", "")))
+        return func(*args, **(kwargs or {}))
+
+
+def note_form(call: Callable[[], object], what: str, form: str) -> None:
+    """Note, for ``what``, that ``call`` misses the form ``form`` (``reading.forms.FORMS``)."""
+    with _Called() as called:
+        call()
+    missing = missing_form(form, called.names)
+    if missing:
+        note(f"note.{missing}", what=what)
+
+
+def note_mask_buffer(module: nn.Module, what: str) -> None:
+    """Note a module that registers no buffer, where the notebook's registers its mask as one."""
+    if not list(module.buffers()):
+        note("note.no_buffer", what=what)
