@@ -163,6 +163,25 @@ def test_a_loop_over_a_fixed_count_past_the_inputs_end_is_a_hard_coded_size(coun
         assert slip.fields == {"call": f"range({count})", "size": 8, "got": 5}
 
 
+TRIANGLE_OF_THE_DEMOS_LENGTH = """
+def causal_average_matmul(x):
+    T = {size}
+    w = torch.tril(torch.ones(T, T, dtype=x.dtype)) / T
+    return w @ x
+"""
+
+
+@pytest.mark.parametrize(("size", "named"), [("8", "hard_coded_size"), ("x.shape[1]", None), ("2", None)])
+def test_a_tensor_made_of_a_name_set_to_a_number_is_a_hard_coded_size(size, named):
+    """A blind answer's ``T = 8`` then ``torch.ones(T, T)`` was told its factors were in the wrong
+    order: the size torch quotes is the number the name was set to."""
+    slip = slip_in_error("RuntimeError", "Expected size for first two dimensions of batch2 tensor to be: [2, 8] but"
+                         " got: [2, 5].", "return w @ x", [TRIANGLE_OF_THE_DEMOS_LENGTH.format(size=size)])
+    assert (slip.mistake if slip else None) == named
+    if slip:
+        assert slip.fields["size"] == 8
+
+
 def _capped(x: torch.Tensor, cap: float, dtype=torch.float32) -> torch.Tensor:
     exps = torch.exp(x.to(dtype).clamp(max=cap))
     return exps / exps.sum(dim=-1, keepdim=True)

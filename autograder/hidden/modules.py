@@ -233,24 +233,39 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
 
 
 def with_reference_weights(student: Submission, reference: torch.nn.Module, class_name: str, *args, device: str,
-                           dtype: torch.dtype, **kwargs) -> RemoteObject | None:
+                           dtype: torch.dtype, **kwargs) -> tuple[RemoteObject, torch.nn.Module] | None:
     """The student's ``class_name(*args, **kwargs)`` given the reference's weights where its only
-    parameter fault is how it keeps them: matrices with their two dims swapped (each given the
-    reference's transposed), or plain tensors of the reference's shapes kept by the module itself
-    (``torch.rand(..., requires_grad=True)``, not ``nn.Parameter``; each set in its place). What its
-    forward pass computes beside that fault; None for any other parameter fault. A failure of the
-    parameters then does not hide the other faults of the same module (a scale left out, say):
-    ``with_faults_behind``."""
+    parameter fault is how it keeps them, and the reference to compare it with. The faults placed
+    so: matrices with their two dims swapped (each given the reference's transposed); plain tensors
+    of the reference's shapes kept by the module itself (``torch.rand(..., requires_grad=True)``,
+    not ``nn.Parameter``; each set in its place); parameters under names that spell the reference's
+    otherwise (a ParameterDict, a Sequential around each layer), of its shapes; biases the module
+    lacks (compared with a copy of the reference whose biases there are 0). What its forward pass
+    computes beside that fault; None for any other parameter fault. A failure of the parameters then does not hide the other faults of the
+    same module (a scale left out, say): ``with_faults_behind``."""
     module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
                                                weights=reference_weights(reference))
-    found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()}, reference)
+    shapes = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
+    found = parameter_map(shapes, reference)
     params = dict(reference.named_parameters())
+    compared = reference
     swapped = not (found.missing or found.extra) and bool(found.wrong_shape) and all(
         name in params and list(actual) == list(expected)[::-1] for name, (actual, expected) in
         found.wrong_shape.items())
+    renamed = _renamed(found, shapes)
     if swapped:
         transposed = {name: params[name].detach().T.contiguous() for name in found.wrong_shape}
         module.load_state_dict({**student_weights(found, reference), **transposed}, strict=False)
+    elif renamed:
+        moved = {theirs: params[ours].detach() for ours, theirs in renamed.items()}
+        module.load_state_dict({**student_weights(found, reference), **moved}, strict=False)
+    elif found.missing and not (found.extra or found.wrong_shape) and all(
+            name.endswith(".bias") for name in found.missing):
+        compared = copy.deepcopy(reference)
+        with torch.no_grad():
+            for name in found.missing:
+                compared.get_parameter(name).zero_()
+        module.load_state_dict(student_weights(found, reference), strict=False)
     else:
         nested = any("." in name for name in found.missing)  # a head's: set on the head, not here
         if nested or _parameter_mistake(found, description) != "parameters_plain_tensors":
@@ -263,7 +278,36 @@ def with_reference_weights(student: Submission, reference: torch.nn.Module, clas
         for name, value in plain.items():
             module.method("__setattr__", name, value)
     module.eval()
-    return module
+    return module, compared
+
+
+def _renamed(found: ParameterMap, shapes: dict[str, list[int]]) -> dict[str, str]:
+    """The reference's missing parameters by the student's extra ones, when each extra name reads
+    as a spelling of one missing name (``W.query`` of a ParameterDict, ``W_query.0.weight`` of a
+    Sequential around a layer, another case), one to one, with its shape: the same parameters
+    under other names. Empty otherwise: weights given by order or shape alone could land in the
+    wrong layer, and the faults read behind them would be the grader's."""
+    if not found.missing or found.wrong_shape or len(found.extra) != len(found.missing):
+        return {}
+    pairs = {slips.closest(theirs, found.missing): theirs for theirs in found.extra}
+    if set(pairs) != set(found.missing) or any(shapes[theirs] != found.missing[ours] for ours, theirs in pairs.items()):
+        return {}
+    return pairs  # type: ignore[return-value]  # every key is a missing name, checked above
+
+
+def faults_behind_parameters(failure: Failure, student: Submission, reference_class: type, class_name: str,
+                             args: tuple, kwargs: dict, *, seed: int, device: str, dtype: torch.dtype,
+                             check: Callable[[torch.nn.Module, RemoteObject], None]) -> Failure:
+    """``failure`` of a module's parameters, with what ``check(reference, module)`` finds once the
+    module has the reference's weights where it keeps its own (``with_reference_weights``): the
+    forward's own faults (a scale, a mask), or the evidence that there are none. ``failure`` itself
+    when the weights cannot be placed."""
+    ref = reference_module(reference_class, *args, seed=seed, device=device, dtype=dtype, **kwargs)
+    placed = with_reference_weights(student, ref, class_name, *args, device=device, dtype=dtype, **kwargs)
+    if placed is None:
+        return failure
+    module, compared = placed
+    return with_faults_behind(failure, lambda: check(compared, module))
 
 
 def with_faults_behind(failure: Failure, check: Callable[[], None]) -> Failure:

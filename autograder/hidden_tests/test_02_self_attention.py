@@ -18,12 +18,11 @@ from autograder.hidden.modules import (
     expect_each_call_alone,
     expect_same_gradients,
     expect_same_output,
+    faults_behind_parameters,
     module_pair,
     randn,
     reference_module,
     reference_weights,
-    with_faults_behind,
-    with_reference_weights,
 )
 from autograder.hidden.parameters import parameter_map, student_weights
 from autograder.hidden.worth_fixing import note_what_is_worth_fixing
@@ -69,25 +68,22 @@ def _modules(student, reference, class_name, size, device, dtype, **kwargs):
 def _check_forward(student, reference, class_name, size, device, dtype, **kwargs):
     seed, num_tokens, d_in, _ = size
     x = randn(seed + 100, num_tokens, d_in, dtype=dtype, device=device)
-    ref = reference_module(getattr(reference, class_name), *size[2:], seed=seed, device=device, dtype=dtype,
-                           **kwargs)
 
-    def check(module):
+    def check(ref, module):
         expect_same_output(module, ref, x, call_text(class_name, *size[2:], **kwargs),
                            mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False),
                            explain=lambda: [attention_divisor(ref, x, {"d_in": d_in, "T": num_tokens})],
                            together=lambda: mistakes.attention_faults(ref, x, causal=False))
 
     try:
-        _, module = _modules(student, reference, class_name, size, device, dtype, **kwargs)
+        ref, module = _modules(student, reference, class_name, size, device, dtype, **kwargs)
     except Failure as failure:
-        # Matrices of swapped dims, or weights kept as plain tensors, do not hide the forward's own
-        # faults: read it with the reference's weights put where the student's module keeps its own.
-        behind = with_reference_weights(student, ref, class_name, *size[2:], device=device, dtype=dtype, **kwargs)
-        if behind is None:
-            raise
-        raise with_faults_behind(failure, lambda: check(behind)) from None
-    check(module)
+        # Parameters kept otherwise than the notebook's do not hide the forward's own faults: read
+        # it with the reference's weights put where the student's module keeps its own.
+        raise faults_behind_parameters(failure, student, getattr(reference, class_name), class_name, size[2:],
+                                       kwargs, seed=seed, device=device, dtype=dtype,
+                                       check=check) from None
+    check(ref, module)
 
 
 @pytest.mark.SelfAttention_v1

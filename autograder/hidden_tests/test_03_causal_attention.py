@@ -35,6 +35,7 @@ from autograder.hidden.modules import (
     expect_same_gradients,
     expect_same_output,
     expect_value_error,
+    faults_behind_parameters,
     future_of_sequence,
     future_of_square,
     module_case,
@@ -415,14 +416,26 @@ def _causal_attention(student, reference, case, device, dtype, dropout=0.0, extr
 @pytest.mark.CausalAttention
 @pytest.mark.parametrize("case", ATTENTION_CASES)
 def test_causal_attention_forward(student, reference, device, dtype, case):
-    ref, module, x, what = _causal_attention(student, reference, case, device, dtype)
+    seed, batch, num_tokens, d_in, d_out, context_length, qkv_bias = case
+    x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)  # module_case's
     if case == ATTENTION_CASES[0]:
         x[:, 2] = 0.0  # a token of zeros: without biases, its scores are exactly 0 (a mask read from `== 0` shows)
-    sizes = {"d_in": case[3], "T": case[2], "b": case[1], "context_length": case[5]}
-    expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True),
-                       explain=lambda: [future_of_sequence(module, x, case[0] + 50),
-                                        *attention_scale_and_mask(ref, x, sizes)],
-                       together=lambda: mistakes.attention_faults(ref, x, causal=True))
+    sizes = {"d_in": d_in, "T": num_tokens, "b": batch, "context_length": context_length}
+    what = call_text("CausalAttention", d_in, d_out, context_length, 0.0, qkv_bias=qkv_bias)
+
+    def check(ref, module):
+        expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True),
+                           explain=lambda: [future_of_sequence(module, x, seed + 50),
+                                            *attention_scale_and_mask(ref, x, sizes)],
+                           together=lambda: mistakes.attention_faults(ref, x, causal=True))
+
+    try:
+        ref, module, _, _ = _causal_attention(student, reference, case, device, dtype)
+    except Failure as failure:  # parameters kept otherwise do not hide the forward's own faults
+        raise faults_behind_parameters(failure, student, reference.CausalAttention, "CausalAttention",
+                                       (d_in, d_out, context_length, 0.0), {"qkv_bias": qkv_bias}, seed=seed,
+                                       device=device, dtype=dtype, check=check) from None
+    check(ref, module)
 
 
 @pytest.mark.CausalAttention

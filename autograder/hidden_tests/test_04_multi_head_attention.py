@@ -29,6 +29,7 @@ from autograder.hidden.modules import (
     expect_same_gradients,
     expect_same_output,
     expect_value_error,
+    faults_behind_parameters,
     future_of_sequence,
     heads_leak_cause,
     load_reference_weights,
@@ -420,12 +421,24 @@ def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expect
 @pytest.mark.parametrize("case", MHA_CASES)
 def test_multi_head_attention_forward(student, reference, device, dtype, case):
     heads = stand_ins.heads_stand_ins(reference, MHA_HEAD_SHAPES)
+    seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
+    x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)  # module_case's
+    if case == MHA_CASES[0]:
+        x[:, 2] = 0.0  # a token of zeros: without biases, its scores are exactly 0 (a mask read from `== 0` shows)
+    args = (d_in, d_out, context_length, 0.0, num_heads)
+    what = call_text("MultiHeadAttention", *args, qkv_bias=qkv_bias)
+
+    def check(ref, module, cause=None):
+        _check_multi_head_forward(reference, ref, module, x, what, num_heads, cause=cause)
+
     with student.standing_in(heads):
-        ref, module, x, what = _multi_head(student, reference, case, device, dtype)
-        if case == MHA_CASES[0]:
-            x[:, 2] = 0.0  # a token of zeros: without biases, its scores are exactly 0 (a mask read from `== 0` shows)
-        _check_multi_head_forward(reference, ref, module, x, what, case[6],
-                                  cause=_leak_cause(student, reference, case, device, dtype))
+        try:
+            ref, module, _, _ = _multi_head(student, reference, case, device, dtype)
+        except Failure as failure:  # parameters kept otherwise do not hide the forward's own faults
+            raise faults_behind_parameters(failure, student, reference.MultiHeadAttention, "MultiHeadAttention",
+                                           args, {"qkv_bias": qkv_bias}, seed=seed, device=device, dtype=dtype,
+                                           check=check) from None
+        check(ref, module, _leak_cause(student, reference, case, device, dtype))
     if case == MHA_CASES[0] and dtype == torch.float64:
         with torch.no_grad():
             expected = ref(x)

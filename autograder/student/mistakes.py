@@ -352,8 +352,8 @@ MISTAKES: dict[str, str] = {
         " tensor (dtype=torch.bool), so masked_fill can use it."
     ),
     "scaled_after_softmax": (
-        "the weights were divided by sqrt(d_k) after the softmax: scale the scores before it,"
-        " so that each row still sums to 1."
+        "the division by sqrt(d_k) came after the softmax (on the weights, the values or the output):"
+        " scale the scores before it, so that each row of weights still sums to 1."
     ),
     "dropout_p1_division": (
         "when every element is dropped, dividing by one minus p divides zero by zero and gives NaN:"

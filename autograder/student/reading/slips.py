@@ -283,21 +283,37 @@ _SMALLEST_HARD_CODED = 3
 
 def _hard_coded_size(error_type: str, message: str, line: str, trees) -> Slip | None:
     """A tensor made with a number for a size that torch's shape error quotes, in the definition
-    (the function, or the class of the method) whose line failed: a number elsewhere in the
-    notebook says nothing of this error."""
+    (the function, or the class of the method) whose line failed, written in the call or as a
+    name that definition sets once to that number (``T = 8``): a number elsewhere in the notebook
+    says nothing of this error."""
     if error_type != "RuntimeError" or not _SHAPES_DO_NOT_FIT.search(message):
         return None
     quoted = {int(size) for size in _QUOTED_SIZE.findall(message)}
     for definition in definitions_holding(line, trees):
+        fixed = _names_set_once_to_a_number(definition)
         for node in ast.walk(definition):
             if not (isinstance(node, ast.Call) and _called(node.func) in _TENSOR_MAKERS):
                 continue
             for argument in node.args:
-                if (isinstance(argument, ast.Constant) and type(argument.value) is int
-                        and argument.value >= _SMALLEST_HARD_CODED and argument.value in quoted):
-                    return _slip("hard_coded_size", "evidence.hard_coded_size", call=ast.unparse(node),
-                                 size=argument.value)
+                size = (argument.value if isinstance(argument, ast.Constant) and type(argument.value) is int
+                        else fixed.get(argument.id) if isinstance(argument, ast.Name) else None)
+                if size is not None and size >= _SMALLEST_HARD_CODED and size in quoted:
+                    return _slip("hard_coded_size", "evidence.hard_coded_size", call=ast.unparse(node), size=size)
     return None
+
+
+def _names_set_once_to_a_number(definition: ast.AST) -> dict[str, int]:
+    """The names ``definition`` assigns exactly once, each to a whole number written as such."""
+    assigned: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(definition):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).append(node.value)
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and isinstance(node.target, ast.Name):
+            assigned.setdefault(node.target.id, []).append(ast.Constant(None))
+    return {name: values[0].value for name, values in assigned.items() if len(values) == 1
+            and isinstance(values[0], ast.Constant) and type(values[0].value) is int}
 
 
 # torch's words for an index past a dim's end: the index, and the dim's size.
