@@ -87,6 +87,18 @@ def test_a_demo_of_an_unwritten_stage_is_skipped_and_says_so_in_one_line_each_ti
         "zh", "needs.finish_first", stage="attention_scores") + "\n"
 
 
+def test_a_name_a_later_demo_binds_for_itself_does_not_wait_for_a_skipped_one(shell, demos, capsys):
+    """Notebook 3's trained-head cells waited for masked_softmax: a helper of the model's cell reads
+    its own local ``weights``, a name the skipped figure of masked_softmax would have made."""
+    _run(shell, "def masked_softmax(scores, d_k):\n    " + STUB.format(stage="masked_softmax"), capsys)
+    _demo(shell, demos, "weights = masked_softmax(1, 2)", capsys)
+    helper = ("def heaviest(rows):\n    weights = [max(row) for row in rows]\n    return weights\n"
+              "print(heaviest([[1, 3]]))")
+    assert _demo(shell, demos, helper, capsys) == (True, "[3]\n")
+    assert _demo(shell, demos, "print(weights)", capsys) == (
+        True, _said("zh", "needs.waiting", stage="masked_softmax") + "\n")
+
+
 def test_once_written_the_demo_runs_as_written_and_shows_its_last_value(shell, demos, capsys):
     _run(shell, "def attention_scores(inputs):\n    " + STUB.format(stage="attention_scores"), capsys)
     _demo(shell, demos, "scores = attention_scores([1, 2])", capsys)

@@ -241,8 +241,9 @@ def with_reference_weights(student: Submission, reference: torch.nn.Module, clas
     not ``nn.Parameter``; each set in its place); parameters under names that spell the reference's
     otherwise (a ParameterDict, a Sequential around each layer), of its shapes; biases the module
     lacks (compared with a copy of the reference whose biases there are 0). What its forward pass
-    computes beside that fault; None for any other parameter fault. A failure of the parameters then does not hide the other faults of the
-    same module (a scale left out, say): ``with_faults_behind``."""
+    computes beside that fault; None for any other parameter fault. A failure of the parameters
+    then does not hide the other faults of the same module (a scale left out, say):
+    ``with_faults_behind``."""
     module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
                                                weights=reference_weights(reference))
     shapes = {name: list(shape) for name, (shape, _) in description["parameters"].items()}

@@ -147,6 +147,6 @@ def _loop_asked_for(student: Submission, name: str, loop: Callable[[int], tuple[
 def _form(student: Submission, name: str, args: tuple[torch.Tensor, ...], form: str) -> list[Finding]:
     """The form the notebook asks for, when the call's torch functions show another
     (``student.reading.forms``, which the public check reads too)."""
-    _, called = student.call_recording_torch_functions(name, *args)
+    _, called = student.call_recording_torch_functions(name, *args, consulted=True)
     missing = missing_form(form, called)
     return [finding(f"worth_fixing.{missing}")] if missing else []

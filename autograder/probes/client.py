@@ -141,14 +141,16 @@ class Submission:
             raise WorkerCrashed(finding("bad_reply"))
         return reply[0], reply[1]
 
-    def call_recording_torch_functions(self, name: str, *args: object, **kwargs: object) -> tuple[Any, list[str]]:
+    def call_recording_torch_functions(self, name: str, *args: object, consulted: bool = False,
+                                       **kwargs: object) -> tuple[Any, list[str]]:
         """Call the student's function ``name``; returns its result and the names of the torch
-        functions the call made (``torch.softmax`` shows as "softmax"), and of the consulted
-        stand-ins that answered on the trusted side ("stage:masked_softmax")."""
+        functions the call made (``torch.softmax`` shows as "softmax"), and with ``consulted`` of
+        the consulted stand-ins that answered on the trusted side too ("stage:masked_softmax")."""
         reply = self._request("call", name, record_torch_functions=True, args=list(args), kwargs=kwargs)
         if not isinstance(reply, dict) or not isinstance(reply.get("torch_functions"), list):
             raise WorkerCrashed(finding("bad_reply"))
-        return reply.get("result"), [str(function) for function in reply["torch_functions"]]
+        names = [str(function) for function in reply["torch_functions"]]
+        return reply.get("result"), names if consulted else [name for name in names if not name.startswith("stage:")]
 
     def count_torch_calls(self, name: str, *args: object, **kwargs: object) -> int:
         """How many torch functions the student's call ``name(*args)`` makes (each call counted,

@@ -66,6 +66,21 @@ def _bound_names(statements: Iterable[ast.stmt]) -> set[str]:
     return bound
 
 
+def _bound_anywhere(tree: ast.AST) -> set[str]:
+    """Every name the code binds anywhere, a function's own variables and arguments included: a
+    name a function of the cell reads that it binds itself is its own, and no name a skipped demo
+    left waiting (a ``weights`` inside a demo's helper is not the ``weights`` of an earlier figure)."""
+    bound = _bound_names(getattr(tree, "body", []))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+    return bound
+
+
 def stages_used(source: str) -> list[str]:
     """The graded stages a cell's code names, in order of first appearance (what it waits for)."""
     return [name for name in _loaded_names(ast.parse(source)) if name in STAGES]
@@ -155,8 +170,9 @@ class WaitingDemos(ast.NodeTransformer):
             return module
         names, bound = _loaded_names(module), _bound_names(module.body)
         stages = [name for name in names if name in STAGES]
+        own = _bound_anywhere(module)
         waited_for = {self.waiting[name] for name in names
-                      if name in self.waiting and name not in bound and name not in self.namespace}
+                      if name in self.waiting and name not in own and name not in self.namespace}
         if not stages and not waited_for:
             return module
         unwritten = unwritten_stages([*stages, *waited_for], self.namespace)
