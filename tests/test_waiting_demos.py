@@ -152,6 +152,20 @@ def test_a_wrong_answer_stops_its_demo_in_one_line_and_run_all_goes_on(shell, de
     assert "Traceback" not in printed
 
 
+def test_a_stopped_demo_names_the_stage_whose_code_raised_else_the_one_it_is_about(shell, demos, capsys):
+    """Exercise 3.1's demo builds v1 and v2, then copies: a reviewer's failing copy was told to look
+    at SelfAttention_v1, whose check passed."""
+    _run(shell, "class SelfAttention_v1:\n    pass\n\nclass SelfAttention_v2:\n    pass", capsys)
+    _run(shell, "def copy_v2_weights_into_v1(sa_v2, sa_v1):\n    sa_v1.W_query.copy_(sa_v2.W_query)", capsys)
+    demo = "first = SelfAttention_v1()\ncopy_v2_weights_into_v1(SelfAttention_v2(), first)"
+    printed = _demo(shell, demos, demo, capsys)[1]
+    assert "AttributeError" in printed
+    assert "copy_v2_weights_into_v1" in printed
+    assert 'check("SelfAttention_v1")' not in printed
+    raised_in_the_demo = _demo(shell, demos, "SelfAttention_v2() + SelfAttention_v1()", capsys)[1]
+    assert "SelfAttention_v2" in raised_in_the_demo  # the later stage in teaching order
+
+
 def test_a_cell_of_the_student_runs_as_plain_python_with_its_output_and_traceback(shell, demos, capsys):
     _run(shell, "def attention_scores(inputs):\n    " + STUB.format(stage="attention_scores"), capsys)
     _demo(shell, demos, "print(attention_scores([1]))", capsys)  # the stage named once already

@@ -181,7 +181,7 @@ class WaitingDemos(ast.NodeTransformer):
             return ast.Module(body=[], type_ignores=[])
         for name in bound:
             self.waiting.pop(name, None)
-        return self._guarded(module, stages[0] if stages else sorted(waited_for)[0])
+        return self._guarded(module, tuple(stages) or tuple(sorted(waited_for)))
 
     def _skip(self, unwritten: list[str], bound: set[str]) -> None:
         """Say in one line why the demo is skipped: what to do about the first of the ``unwritten``
@@ -198,14 +198,14 @@ class WaitingDemos(ast.NodeTransformer):
             self.said[stage] = standing[stage]
             print(text("needs.finish_first" if standing[stage] is not None else "needs.undefined", stage=stage))
 
-    def _guarded(self, module: ast.Module, stage: str) -> ast.Module:
+    def _guarded(self, module: ast.Module, stages: tuple[str, ...]) -> ast.Module:
         """``module`` in ``try: ... except Exception: <one line>``, its last expression still shown."""
         body = list(module.body)
         if body and isinstance(body[-1], ast.Expr):
             body[-1] = ast.Expr(self._call("shown", body[-1].value))
         handler = ast.ExceptHandler(type=ast.Name("Exception", ast.Load()), name="_error",
                                     body=[ast.Expr(self._call("stopped", ast.Name("_error", ast.Load()),
-                                                              ast.Constant(stage))),
+                                                              ast.Constant(stages))),
                                           ast.Delete([ast.Name("_error", ast.Del())])])
         guarded = ast.Try(body=body, handlers=[handler], orelse=[], finalbody=[])
         return ast.copy_location(ast.Module(body=[ast.copy_location(guarded, body[0])] if body else [],
@@ -224,8 +224,25 @@ class WaitingDemos(ast.NodeTransformer):
         """The cell's last expression, displayed as IPython displays one."""
         sys.displayhook(value)
 
-    def stopped(self, error: Exception, stage: str) -> None:
-        say_stopped(error, stage, self.language)
+    def stopped(self, error: Exception, stages: tuple[str, ...]) -> None:
+        say_stopped(error, blamed_stage(error, stages, self.namespace), self.language)
+
+
+def blamed_stage(error: BaseException, stages: tuple[str, ...], namespace: dict) -> str:
+    """The stage of ``stages`` (those a demo uses) to check when the demo raised ``error``: the one
+    whose code raised it, from the innermost frame out (exercise 3.1's demo builds both modules, then
+    copies: an error in the copy is the copy's); else the last of them in teaching order, the one
+    the demo is about."""
+    codes = {code: stage for stage in stages if stage in namespace for code in _code_objects(namespace[stage])}
+    frames = []
+    where = error.__traceback__
+    while where is not None:
+        frames.append(where.tb_frame.f_code)
+        where = where.tb_next
+    for code in reversed(frames):
+        if code in codes:
+            return codes[code]
+    return max(stages, key=lambda stage: STAGES.get(stage, -1))
 
 
 def say_stopped(error: Exception, stage: str, language: str) -> None:
