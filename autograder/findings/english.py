@@ -52,8 +52,8 @@ SENTENCES: dict[str, str] = {
     "library_softmax_called": "{what} calls {functions}: this stage asks for the formula itself.",
     "naive_does_not_overflow": (
         "{what} gave finite weights, but the formula as it stands overflows there (exp(1000) is inf in"
-        " float32, and inf / inf is nan), as the notebook's demo shows: softmax_naive must not subtract"
-        " anything yet; that is softmax_stable's job."),
+        " float32, and inf / inf is nan), as the notebook's demo shows: softmax_naive computes the formula"
+        " exactly as written, and keeping it finite is softmax_stable's job."),
     # 02_self_attention.
     "not_a_parameter": (
         "{what} is no longer a parameter of {module}: wrap the copied matrix in nn.Parameter, or"

@@ -221,16 +221,20 @@ def capped_scores(x: torch.Tensor, dim: int, mistake: str | None = "softmax_clam
     return explainer
 
 
-def constant_factor(sizes: Sizes | None = None, mistake: str | None = "constant_factor") -> Explainer:
+def constant_factor(sizes: Sizes | None = None, mistake: str | None = "constant_factor",
+                    named: dict[float, str] | None = None) -> Explainer:
     """Every value is the reference's times one constant c (c != 1): the evidence quotes c and the
-    ``sizes`` it could be; ``mistake`` is what such a factor means on this stage."""
+    ``sizes`` it could be; ``mistake`` is what such a factor means on this stage, unless ``named``
+    names that very factor's mistake (notebook 1's scores times 1/sqrt(d): the scale of notebook 2,
+    taken too early)."""
 
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
         factor = _common_factor(actual, expected)
         if factor is None or _close(factor, 1.0) or factor == 0:
             return None
+        meant = next((name for value, name in (named or {}).items() if _close(factor, value)), mistake)
         return Explanation(finding("evidence.constant_factor", factor=number_text(factor),
-                                   forms=_forms_field(abs(factor), sizes or {})), mistake)
+                                   forms=_forms_field(abs(factor), sizes or {})), meant)
 
     return explainer
 
