@@ -231,6 +231,25 @@ def copy_v2_weights_into_v1(sa_v2, sa_v1):
     sa_v1.W_key.copy_(sa_v2.W_key.weight.T)
     sa_v1.W_value.copy_(sa_v2.W_value.weight.T)
 '''),
+    # The copy made into a deep copy of sa_v1, returned, sa_v1 left as it was (blind14/061).
+    WrongAnswer("copy_into_a_deep_copy", "copied_into_another_module", '''
+import copy
+
+
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    result = copy.deepcopy(sa_v1)
+    with torch.no_grad():
+        for name in ("W_query", "W_key", "W_value"):
+            getattr(result, name).copy_(getattr(sa_v2, name).weight.T)
+    return result
+'''),
+    # The copy the wrong way round: sa_v1's matrices into sa_v2 (blind14/064).
+    WrongAnswer("copy_the_wrong_way", "matrix_not_copied", '''
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    with torch.no_grad():
+        for name in ("W_query", "W_key", "W_value"):
+            getattr(sa_v2, name).weight.copy_(getattr(sa_v1, name).T)
+''', also_named=("copy_modifies_source",)),
     # -- 03_causal_attention -----------------------------------------------------------------
     WrongAnswer("loop_divides_by_t", "count_off_by_one", '''
 def causal_average_loop(x):

@@ -67,8 +67,10 @@ SENTENCES: dict[str, str] = {
         " groups kept); each element should be kept or dropped on its own."),
     "valid_p_rejected": "{what} raised a ValueError, but p = {p} is a valid probability.",
     "wrong_error_for_p": "{what} raised {error_type}; raise a ValueError that says p must be between 0 and 1.",
+    "copied_into_another_module": (
+        "{call} left sa_v1's matrices as they were, and returned another module that holds the right copy."),
     "source_changed_by_copy": (
-        "{call} changed sa_v2.{name}.weight: the copy must only read sa_v2, and write into sa_v1."
+        "{call} changed sa_v2.{name}: the copy must only read sa_v2, and write into sa_v1."
     ),
     "backward_fails_in_training": (
         "{call}: in training mode (dropout = {p}), backward failed because a tensor it needs was modified by an"

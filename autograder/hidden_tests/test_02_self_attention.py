@@ -7,7 +7,7 @@ import contextlib
 import pytest
 import torch
 
-from autograder.findings.finding import Failure, finding
+from autograder.findings.finding import Failure, Finding, finding
 from autograder.hidden import diagnosis, observations, stand_ins
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import TOLERANCES, expect, expect_function_output, expect_tensor, shape_text
@@ -27,7 +27,7 @@ from autograder.hidden.modules import (
 from autograder.hidden.parameters import parameter_map, student_weights
 from autograder.hidden.worth_fixing import note_what_is_worth_fixing
 from autograder.hidden.worth_fixing_modules import note_module_worth_fixing
-from autograder.probes.client import StudentError
+from autograder.probes.client import RemoteObject, StudentError
 from autograder.worker.probe_server import PROBE_SEED
 
 ASSIGNMENT = "02_self_attention"
@@ -243,7 +243,14 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
     """Book exercise 3.1: v1's matrices become the transposed weights of v2's linear layers
     (and the student's own SelfAttention_v1 and v2, for no points: a note)."""
     ref_v2, _, _, sa_v1, initial, returned = _copied(student, reference, size, device, dtype)
-    _expect_copied(ref_v2, sa_v1, initial)
+    found = _copy_faults(ref_v2, sa_v1, initial)
+    elsewhere = _copied_elsewhere(ref_v2, returned, initial) if len(found) == len(COPIED) else None
+    if elsewhere is not None:  # copied into a module of its own, and returned it: told so, then its own faults
+        found = [finding("copied_into_another_module", "copied_into_another_module",
+                         call="copy_v2_weights_into_v1(sa_v2, sa_v1)"), *elsewhere]
+    if found:
+        first, *others = found
+        raise Failure(first.with_faults(*(fault for other in others for fault in other.all_faults())))
     if size == SIZES[0] and device == "cpu" and dtype == torch.float64:
         if returned is not None:  # the copy is in place: a result is no fault of it, and worth dropping
             observations.note(finding("note.worth_fixing", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
@@ -251,9 +258,9 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
         stand_ins.note_own_stages("copy_v2_weights_into_v1", lambda: _own_modules_breaking(student, reference, size))
 
 
-def _expect_copied(ref_v2, sa_v1, initial: dict[str, torch.Tensor]) -> None:
-    """Each of sa_v1's three matrices holds v2's layer of the same name, transposed; each matrix
-    that does not is a fault of its own (W_query and W_key swapped, and W_value never copied: two)."""
+def _copy_faults(ref_v2, sa_v1, initial: dict[str, torch.Tensor]) -> list[Finding]:
+    """Each of sa_v1's three matrices that does not hold v2's layer of the same name, transposed: a
+    fault of its own (W_query and W_key swapped, and W_value never copied: two)."""
     parameters = sa_v1.describe()["parameters"]
     found = []
     for name, own_name in zip(COPIED, initial, strict=True):
@@ -268,9 +275,20 @@ def _expect_copied(ref_v2, sa_v1, initial: dict[str, torch.Tensor]) -> None:
                                     "matrix_not_copied": [initial[own_name]]})
         except Failure as failure:
             found.append(failure.finding)
-    if found:
-        first, *others = found
-        raise Failure(first.with_faults(*(fault for other in others for fault in other.all_faults())))
+    return found
+
+
+def _copied_elsewhere(ref_v2, returned, initial: dict[str, torch.Tensor]) -> list[Finding] | None:
+    """When sa_v1 kept every matrix it had and the copy returned a module holding at least one of
+    them copied (a deep copy of sa_v1, or a new SelfAttention_v1, filled and returned), that
+    module's own faults (none: the copy is right there); None otherwise."""
+    if not isinstance(returned, RemoteObject):
+        return None
+    try:
+        faults = _copy_faults(ref_v2, returned, initial)
+    except StudentError:
+        return None
+    return faults if len(faults) < len(COPIED) else None
 
 
 def _own_modules_breaking(student, reference, size) -> list[str]:
@@ -306,12 +324,16 @@ def _own_modules_breaking(student, reference, size) -> list[str]:
 @pytest.mark.behaviour
 def test_copy_v2_weights_into_v1_leaves_sa_v2_unchanged(student, reference):
     """The copy reads sa_v2 and writes only into sa_v1: an in-place transpose of sa_v2's weights
-    (``.t_()``) leaves sa_v1 right and sa_v2 broken (d_in != d_out here, so its shape shows it)."""
+    (``.t_()``) leaves sa_v1 right and sa_v2 broken (d_in != d_out here, so its shape shows it), and
+    a copy the wrong way round (sa_v1's matrices into sa_v2) leaves sa_v2 other values."""
     _, layout, sa_v2, _, _, _ = _copied(student, reference, SIZES[1], "cpu", torch.float64)
-    after = {name: list(shape) for name, (shape, _) in sa_v2.describe()["parameters"].items()}
     for name, weight in layout.items():
-        expect(after.get(name) == list(weight.shape), finding("source_changed_by_copy", "copy_modifies_source",
-                                                              call="copy_v2_weights_into_v1(sa_v2, sa_v1)", name=name))
+        kept = sa_v2
+        for part in name.split("."):  # W_query.weight: the layer, then its weight
+            kept = kept.attr(part) if isinstance(kept, RemoteObject) else None
+        expect(isinstance(kept, torch.Tensor) and kept.shape == weight.shape and torch.equal(kept.cpu(), weight.cpu()),
+               finding("source_changed_by_copy", "copy_modifies_source", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
+                       name=name))
 
 
 # Not graded, but worth fixing (ARCHITECTURE.md, "Fairness"): a result of another dtype than the

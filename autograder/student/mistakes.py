@@ -556,6 +556,11 @@ MISTAKES: dict[str, str] = {
         "a probability outside [0, 1] must be rejected with a ValueError (not an assert, which can"
         " be switched off): check 0 <= p <= 1 first and raise ValueError(...) with a message."
     ),
+    "copied_into_another_module": (
+        "the weights went into another module (a new one, or a copy of sa_v1) that the function returns, while"
+        " sa_v1 itself kept its own matrices: the notebook uses sa_v1 after the call, so the copy must change the"
+        " module it is given, and return nothing."
+    ),
     "copy_modifies_source": (
         "the copy changed sa_v2: an in-place operation on its weights (.t_(), .transpose_(), a write into them)"
         " alters the module you copy from. Read sa_v2's weights with the out-of-place .T and write only into sa_v1's"

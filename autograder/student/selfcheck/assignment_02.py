@@ -139,7 +139,9 @@ def _check_copy_v2_weights_into_v1(ns):
     # What v2 computes before the copy: a copy the wrong way (v1's matrices into v2) makes the two
     # modules agree with each other, but not with what v2 held, which is what v1 must take.
     weights = {name: getattr(sa_v2, name).weight.detach().clone() for name in names}
-    if ns["copy_v2_weights_into_v1"](sa_v2, sa_v1) is not None:  # in place: a result is noted, as the grader notes it
+    returned = ns["copy_v2_weights_into_v1"](sa_v2, sa_v1)
+    elsewhere = _copied_elsewhere(returned, sa_v1, before, weights)
+    if returned is not None and not elsewhere:  # in place: a result is noted, as the grader notes it
         note("note.copy_returns", what="copy_v2_weights_into_v1(sa_v2, sa_v1)")
     for name in names:  # the copy reads sa_v2 and leaves it as it was (an in-place .t_() does not)
         weight = getattr(sa_v2, name).weight
@@ -157,8 +159,21 @@ def _check_copy_v2_weights_into_v1(ns):
             outputs = {other: x @ weights[other].T for other in names}
             mine = x @ copied
             expect_close(mine, outputs[name], text("what.after_copy", name=name),
+                         "copied_into_another_module" if elsewhere else
                          _copy_mistake(copied, before[name], mine, outputs, name), atol=1e-6)
     _note_shared_storage(sa_v2, sa_v1, names)
+
+
+def _copied_elsewhere(returned, sa_v1, before: dict, weights: dict) -> bool:
+    """Whether the copy left every matrix of sa_v1 as it was and returned a module holding at least
+    one of them copied (a deep copy of sa_v1, or a new SelfAttention_v1), as the grader tells it."""
+    if not isinstance(returned, nn.Module) or returned is sa_v1:
+        return False
+    if any(not torch.equal(getattr(sa_v1, name).detach(), matrix) for name, matrix in before.items()):
+        return False
+    held = [getattr(returned, name, None) for name in weights]
+    return any(isinstance(matrix, torch.Tensor) and matrix.shape == weights[name].T.shape
+               and torch.allclose(matrix.detach(), weights[name].T) for name, matrix in zip(weights, held, strict=True))
 
 
 def _note_shared_storage(sa_v2, sa_v1, names) -> None:
