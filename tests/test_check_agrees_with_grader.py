@@ -89,6 +89,14 @@ PASSES_THE_GRADER_FAILS: dict[str, str] = {
 # check stops repeating it, this list shrinks.
 REPEATS_A_KNOWN_MISNAME: dict[str, str] = {}
 
+# Answers on which the check names a true fault that the grader's first failure hides (a fault
+# behind another, the batch's README says which): a strict expected failure, so that the day the
+# grader tells it too (or the check stops), this list shrinks.
+NAMES_A_FAULT_THE_GRADER_HIDES: dict[str, str] = {
+    "blind14/074_causal_average_matmul.py": ("divided_by_sequence_length: the grader's inputs of 5 tokens stop at"
+                                             " the hard-coded 8 first; the check's 8 tokens run and show the /T"),
+}
+
 
 def _check(answer: Answer):
     namespace, _ = load_definitions([vars(block) for block in extract_definitions(answer.notebook_of()).blocks])
@@ -98,7 +106,7 @@ def _check(answer: Answer):
 
 
 def _known_misname(answer: Answer):
-    why = REPEATS_A_KNOWN_MISNAME.get(answer.name)
+    why = REPEATS_A_KNOWN_MISNAME.get(answer.name) or NAMES_A_FAULT_THE_GRADER_HIDES.get(answer.name)
     return answer if why is None else pytest.param(answer, marks=pytest.mark.xfail(reason=why, strict=True))
 
 

@@ -1,0 +1,14 @@
+import torch
+
+
+def inverted_dropout(x, p, training=True, generator=None):
+    """Zero each element with probability p, keeping the expected value of every element."""
+    if not 0 <= p <= 1:
+        raise ValueError(f"p={p} must be in [0, 1]")
+    if not training or p == 0:
+        return x
+    if p == 1:
+        return torch.zeros_like(x)
+    u = torch.rand(x.shape, generator=generator, device=x.device, dtype=x.dtype)
+    keep = u < p  # an element survives its coin flip
+    return torch.where(keep, x / p, torch.zeros_like(x))

@@ -1,0 +1,5 @@
+def wrapper_with_2d_output(d_in, context_length, dropout):
+    """Book exercise 3.2: a two-head wrapper with 2 output features in total."""
+    settings = dict(d_in=3, d_out=1, context_length=context_length, dropout=dropout,
+                    num_heads=2, qkv_bias=True)
+    return MultiHeadAttentionWrapper(**settings)

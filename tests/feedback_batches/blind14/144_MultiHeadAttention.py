@@ -1,0 +1,29 @@
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class MultiHeadAttention(nn.Module):
+    """Causal multi-head attention with one projection split across the heads."""
+
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        if d_out % num_heads != 0:
+            raise ValueError(f"d_out={d_out} is not divisible by num_heads={num_heads}")
+        self.d_out, self.num_heads = d_out, num_heads
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)
+        self.dropout = nn.Dropout(dropout)
+
+    def forward(self, x):
+        q = split_heads(self.W_query(x), self.num_heads)
+        k = split_heads(self.W_key(x), self.num_heads)
+        v = split_heads(self.W_value(x), self.num_heads)
+        context = F.scaled_dot_product_attention(
+            q, k, v, is_causal=True, dropout_p=self.dropout.p, scale=1 / math.sqrt(self.d_out)
+        )
+        return self.out_proj(merge_heads(context))

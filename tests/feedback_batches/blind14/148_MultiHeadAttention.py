@@ -1,0 +1,25 @@
+import torch
+import torch.nn as nn
+
+
+class MultiHeadAttention(nn.Module):
+    """Causal multi-head attention with one projection split across the heads."""
+
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        self.num_heads = num_heads
+        self.head_dim = d_out // num_heads
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length, dtype=torch.bool), 1))
+
+    def forward(self, x):
+        b, T, _ = x.shape
+        q, k, v = (layer(x).unflatten(-1, (self.num_heads, self.head_dim)).transpose(1, 2)
+                   for layer in (self.W_query, self.W_key, self.W_value))
+        scores = (q @ k.transpose(-2, -1)).masked_fill(self.mask[:T, :T], float("-inf"))
+        weights = self.dropout(torch.softmax(scores / self.head_dim ** 0.5, dim=-2))
+        return self.out_proj((weights @ v).transpose(1, 2).flatten(2))
