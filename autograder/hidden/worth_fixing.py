@@ -61,7 +61,8 @@ def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.
     result = student.call(name, *args)
     if not isinstance(result, torch.Tensor):
         return  # the value tests say what it returns
-    problems = [*_dtype(result, args[0], names[0]), *(_device(student, name, args, names[0]) if device else []),
+    problems = [*(_dtype(result, args[0], names[0]) or _dtype_of_float32(student, name, args, names[0])),
+                *(_device(student, name, args, names[0]) if device else []),
                 *(_gradient(student, name, args, names, result, expected) if gradient else [])]
     if loop is not None:
         problems += _loop_asked_for(student, name, loop) if loop_asked else _python_loop(student, name, loop)
@@ -76,6 +77,18 @@ def _dtype(result: torch.Tensor, like: torch.Tensor, argument: str) -> list[Find
     if not result.is_floating_point() or result.dtype == like.dtype:
         return []
     return [finding("worth_fixing.dtype", actual=result.dtype, expected=like.dtype, argument=argument)]
+
+
+def _dtype_of_float32(student: Submission, name: str, args: tuple[torch.Tensor, ...], argument: str) -> list[Finding]:
+    """The call on float32 inputs: a result in float64 (``.double()`` on the way, a tensor made in
+    float64) is another dtype too, which float64 inputs cannot show. One that raises is the value
+    tests' fault."""
+    try:
+        result = student.call(name, *(arg.float() if isinstance(arg, torch.Tensor) and arg.is_floating_point() else arg
+                                      for arg in args))
+    except StudentError:
+        return []
+    return _dtype(result, args[0].float(), argument) if isinstance(result, torch.Tensor) else []
 
 
 def _device(student: Submission, name: str, args: tuple[torch.Tensor, ...], argument: str) -> list[Finding]:
