@@ -56,3 +56,26 @@ def test_the_check_says_when_it_ran_an_answer_the_grader_ignores_and_not_otherwi
     assert warning in runs["new_cell"]
     assert "✅ context_vector" in runs["answer_cell"]
     assert "⚠️" not in runs["answer_cell"]
+
+
+def test_the_check_says_when_a_stage_reads_a_variable_no_answer_cell_makes(tmp_path):
+    """A reviewer's `context_vector` used the demo's `weights_2`, and a `simple_self_attention`
+    called a helper written in a cell of its own: both ran in the kernel and raise NameError for
+    the grader, which loads only the answer cells' definitions and simple constants."""
+    cells = nbformat.read(student_notebook("01_attention_scores"), as_version=4).cells
+    setup = [cell for cell in cells if cell.cell_type == "code"][:2]
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [*setup,
+                      nbformat.v4.new_code_cell("weights_2 = torch.tensor([0.5, 0.5])\nSCALE = 1.0"),
+                      nbformat.v4.new_code_cell("def context_vector(attn_weights, inputs):\n"
+                                                "    return weights_2 @ inputs * SCALE"),
+                      nbformat.v4.new_code_cell('check("context_vector")'),
+                      nbformat.v4.new_code_cell("SCALE = 1.0\n\ndef context_vector(attn_weights, inputs):\n"
+                                                "    return attn_weights @ inputs * SCALE"),
+                      nbformat.v4.new_code_cell('check("context_vector")')]
+    executed = execute_notebooks({"globals": notebook}, tmp_path)["globals"]
+    first, second = (printed_text(nbformat.v4.new_notebook(cells=[cell])) for cell in executed.cells[-3::2])
+    with catalog.speaking("en"):
+        said = catalog.text("reads_other_cells", stage="context_vector", names="SCALE, weights_2")
+    assert said in first
+    assert "✅ context_vector" in second  # SCALE set in the answer cell itself: a simple constant, loaded

@@ -193,8 +193,8 @@ MISTAKES: dict[str, str] = {
     "scaled_by_d_k": "the scores were divided by d_k itself instead of its square root.",
     "scaled_by_wrong_size": (
         "the scores were scaled with the wrong size: divide by the square root of the size of one key"
-        " vector, the last dimension of keys (the head size in multi-head attention), not d_in, d_out"
-        " or the number of tokens."
+        " vector, the last dimension of keys (the head size in multi-head attention), not d_in or the"
+        " number of tokens (nor, with several heads, d_out, which holds all of them)."
     ),
     "keys_T_on_batch": (
         "on a batch, the full transpose (the T attribute) reverses every dimension, so keys of shape"

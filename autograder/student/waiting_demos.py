@@ -91,7 +91,7 @@ def _defines_a_stage(module: ast.Module) -> bool:
                and statement.name in STAGES for statement in module.body)
 
 
-def _code_objects(value) -> Iterator[types.CodeType]:
+def code_objects(value) -> Iterator[types.CodeType]:
     """The code of a function, or of every method a class (and its bases of the same module) defines,
     nested functions included."""
     if isinstance(value, type):
@@ -99,7 +99,7 @@ def _code_objects(value) -> Iterator[types.CodeType]:
             if klass.__module__ == value.__module__:
                 for member in vars(klass).values():
                     member = getattr(member, "__func__", getattr(member, "fget", member))
-                    yield from _code_objects(member)
+                    yield from code_objects(member)
         return
     code = getattr(value, "__code__", None)
     pending = [code] if isinstance(code, types.CodeType) else []
@@ -109,7 +109,7 @@ def _code_objects(value) -> Iterator[types.CodeType]:
         pending += [constant for constant in code.co_consts if isinstance(constant, types.CodeType)]
 
 
-def _globals_read(code: types.CodeType) -> set[str]:
+def globals_read(code: types.CodeType) -> set[str]:
     """The global names a piece of code reads (not the attributes it reads: ``self.split_heads``)."""
     return {instruction.argval for instruction in dis.get_instructions(code)
             if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
@@ -128,8 +128,8 @@ def unwritten_stages(names: Iterable[str], namespace: dict) -> list[str]:
         if stage not in namespace:
             found.add(stage)
             continue
-        for code in _code_objects(namespace[stage]):
-            read = _globals_read(code)
+        for code in code_objects(namespace[stage]):
+            read = globals_read(code)
             if "NotImplementedError" in read:
                 found.add(stage)
             pending += [name for name in read if name in STAGES]
@@ -233,7 +233,7 @@ def blamed_stage(error: BaseException, stages: tuple[str, ...], namespace: dict)
     whose code raised it, from the innermost frame out (exercise 3.1's demo builds both modules, then
     copies: an error in the copy is the copy's); else the last of them in teaching order, the one
     the demo is about."""
-    codes = {code: stage for stage in stages if stage in namespace for code in _code_objects(namespace[stage])}
+    codes = {code: stage for stage in stages if stage in namespace for code in code_objects(namespace[stage])}
     frames = []
     where = error.__traceback__
     while where is not None:

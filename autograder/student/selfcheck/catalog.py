@@ -29,6 +29,11 @@ MESSAGES: dict[str, str] = {
                           " the ✏️ cell of {stage} counts for your grade, and that other cell is ignored: move your"
                           " code into the ✏️ cell, run it, and save the notebook."),
     "failed": "❌ {stage}: {detail}",
+    # The stage reads names made outside the answer cells (notebook_variables.py).
+    "reads_other_cells": ("{stage} reads {names}, made in a cell that is not an answer cell (a demo's variable,"
+                          " or a helper of your own): each answer cell is graded with only the imports and the"
+                          " answer cells' definitions and simple constants, where {names} does not exist. Take"
+                          " it from the arguments, or define it in an answer cell."),
     # The line under a failed check, and what hint("<stage>", tier) prints.
     "hint_offer": '   💡 Stuck? hint("{stage}") gives the idea; hint("{stage}", 2) names the functions.',
     "hint_line": "💡 {stage} (hint {tier} of 3): {hint}",

@@ -22,6 +22,7 @@ from .answer_cell import defined_elsewhere
 from .catalog import found_text, hint_text, remedy, speaking, text, tier_text
 from .expectations import Mismatch, one_line
 from .figures import CAPTIONS, MistakeFigure, png, use_fonts
+from .notebook_variables import read_from_other_cells
 from .registry import CHECKS
 
 
@@ -86,6 +87,10 @@ def _checked(stage: str | None, namespace: Mapping) -> CheckResult:
     if stage not in namespace:
         detail = text("not_defined", stage=stage)
         return CheckResult(False, text("failed", stage=stage, detail=detail))
+    outside = read_from_other_cells(stage, namespace)
+    if outside:  # it runs here, and raises NameError where each answer cell is graded on its own
+        detail = text("reads_other_cells", stage=stage, names=", ".join(outside))
+        return CheckResult(False, text("failed", stage=stage, detail=detail), found=True, finding="raised")
     hint, figure, found, key, mistake, shows, also = None, None, True, "raised", None, None, ""
     try:
         # The checks seed torch freely; the student's own random stream is left as it was.

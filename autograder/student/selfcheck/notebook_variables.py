@@ -1,0 +1,61 @@
+"""Names a stage reads that only the notebook's kernel has: the check says so before it runs.
+
+The grader loads each notebook's imports (from any cell) and the definitions and simple
+constants of its answer cells, nothing else. A stage that reads a demo's variable (`d_out`,
+`inputs`, `weights_2`) or a helper written in a cell of its own works in the kernel, where the
+check runs it, and raises NameError for the grader: ✅ here, 0 there. The kernel's history
+(IPython's ``In``: every cell run, in order) tells where each name was made: an answer cell is one
+that defines a stage. Without a history (a plain namespace) nothing can be told, and nothing is.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import types
+from collections.abc import Mapping
+
+from ..curriculum import all_stages
+from ..waiting_demos import code_objects, globals_read
+
+STAGES = frozenset(all_stages())
+
+
+def read_from_other_cells(stage: str, namespace: Mapping) -> list[str]:
+    """The names ``stage``'s code reads from the notebook that no import and no answer cell makes."""
+    history = namespace.get("In")
+    if not isinstance(history, list) or not history:
+        return []
+    imported, in_answer_cells = set(), set()
+    for source in history:
+        tree = _parsed(source)
+        if tree is None:
+            continue
+        answer_cell = any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                          and node.name in STAGES for node in tree.body)
+        for node in tree.body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                imported |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+            elif answer_cell:
+                in_answer_cells |= _bound_at_top(node)
+    read = set().union(*(globals_read(code) for code in code_objects(namespace.get(stage))))
+    return sorted(name for name in read if name in namespace and name not in STAGES | imported | in_answer_cells
+                  and not hasattr(builtins, name) and not isinstance(namespace[name], types.ModuleType))
+
+
+def _parsed(source: object) -> ast.Module | None:
+    if not isinstance(source, str):
+        return None
+    try:
+        return ast.parse(source)
+    except SyntaxError:  # a cell with IPython's own syntax (%magic, !shell): none of its names are graded
+        return None
+
+
+def _bound_at_top(node: ast.stmt) -> set[str]:
+    """The names one top-level statement binds: a def, a class, an assignment's targets."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+        node, (ast.AnnAssign, ast.AugAssign)) else []
+    return {item.id for target in targets for item in ast.walk(target) if isinstance(item, ast.Name)}
