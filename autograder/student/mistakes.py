@@ -168,7 +168,7 @@ MISTAKES: dict[str, str] = {
     "softmax_overflow": (
         "the exponentials overflowed on large inputs (inf / inf gives NaN): shift every slice along"
         " `dim` before taking exp, by the number the two questions above the stage lead to, so that no"
-        " exponent is above 0 (a reduction that returns values and indices needs its values)."
+        " exponent is above 0."
     ),
     "library_softmax": (
         "the function calls one of torch's softmax functions (torch.softmax, F.softmax, Tensor.softmax,"
