@@ -756,6 +756,40 @@ def test_the_word_order_demo_of_notebook_1_shows_the_weights_change_only_with_po
     assert demo.revealed["reversed_sentence"] == {"answer": "same"}
 
 
+@pytest.mark.parametrize("assignment", ["03_causal_attention", "04_multi_head_attention"])
+def test_the_trained_head_figures_draw_only_attention_weights(monkeypatch, capsys, assignment):
+    """A reviewer's module with dropout on its scores drew "weights" of 36, and one with dropout on
+    its context vectors negative ones: what passes through the dropout is drawn only when it is
+    attention weights (rows from 0 to 1 summing to 1); otherwise the figure says why it is skipped."""
+    demo = _Demo(assignment, monkeypatch)
+    attention_weights = demo.run("learned-model")["attention_weights"]
+    tokens = torch.randint(10, (4, 8), generator=torch.Generator().manual_seed(0))
+
+    class Attention(torch.nn.Module):
+        def __init__(self, passes):
+            super().__init__()
+            self.dropout, self.passes = torch.nn.Dropout(0.0), passes
+
+        def forward(self, tokens):
+            return self.dropout(self.passes(tokens))
+
+    class Model(torch.nn.Module):
+        def __init__(self, passes):
+            super().__init__()
+            self.attention = Attention(passes)
+
+        def forward(self, tokens):
+            return self.attention(tokens)
+
+    scores = torch.randn(4, 8, 8, generator=torch.Generator().manual_seed(1)) * 10
+    for passes, drawn in ((lambda tokens: torch.softmax(scores, dim=-1), True), (lambda tokens: scores, False)):
+        model = Model(passes)
+        arguments = (model, tokens) if assignment.startswith("03") else (model, tokens, [model.attention])
+        capsys.readouterr()
+        assert (attention_weights(*arguments) is not None) == drawn
+        assert ("no attention weights" in capsys.readouterr().out) != drawn
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_the_one_way_relation_of_notebook_2_looks_as_its_text_says(monkeypatch, seed):

@@ -549,8 +549,7 @@ MISTAKES: dict[str, str] = {
     ),
     "dropout_ignores_generator": (
         "the random numbers were not drawn from the `generator` argument, so the same generator"
-        " does not give the same mask: pass generator=generator to torch.rand (torch.rand_like"
-        " cannot take one)."
+        " does not give the same mask: pass generator=generator to the call that draws them."
     ),
     "invalid_p_not_rejected": (
         "a probability outside [0, 1] must be rejected with a ValueError (not an assert, which can"

@@ -24,6 +24,8 @@ _SIZES = re.compile(r"must match the size of tensor|shapes cannot be multiplied|
 _DIMENSION_OUT_OF_RANGE = re.compile(r"Dimension out of range")
 # Autograd refusing an in-place change of a leaf that requires grad (the hidden tests read it too).
 LEAF_IN_PLACE = re.compile(r"leaf Variable that requires grad is being used in an in-place operation")
+# Autograd's words when a backward pass is given a gradient of another shape than the output's.
+GRAD_OUTPUT_SHAPE = re.compile(r"Mismatch in shape: grad_output")
 # The student made a tensor on the CPU, whatever the input's device (or the meta device's own
 # words for a CPU tensor that receives a meta tensor's values).
 _DEVICE = re.compile(r"same device|not on the expected device|device type|copy out of meta tensor", re.IGNORECASE)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import torch
 from torch import nn
 from torch.overrides import TorchFunctionMode
 
@@ -36,5 +37,6 @@ def note_form(call: Callable[[], object], what: str, form: str) -> None:
 
 def note_mask_buffer(module: nn.Module, what: str) -> None:
     """Note a module that registers no buffer, where the notebook's registers its mask as one."""
-    if not list(module.buffers()):
+    plain = [value for value in vars(module).values() if isinstance(value, torch.Tensor)]
+    if not list(module.buffers()) and not plain:  # a plain tensor attribute is the device check's to charge
         note("note.no_buffer", what=what)

@@ -91,9 +91,9 @@ IDEAS: dict[str, str] = {
         " sums to less than 1: divide it by its new total to make it a distribution again."
     ),
     "masked_softmax": (
-        "Hide the future before the softmax, not after: a score of minus infinity becomes exactly 0 after it,"
-        " and the weights left in each row still sum to 1. Scale the scores by the square root of d_k, and"
-        " normalise over the keys, the last dimension."
+        "Hide the future before the softmax, not after: choose the score a hidden key must have so that the"
+        " softmax gives it exactly 0, and the weights left in each row still sum to 1 with no second division."
+        " Scale the scores by the square root of d_k, and normalise over the keys, the last dimension."
     ),
     "inverted_dropout": (
         "Dropout zeroes each element at random, with probability p, and scales up the survivors so that every"
