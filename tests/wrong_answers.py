@@ -278,6 +278,15 @@ def causal_average_matmul(x):
     wei = wei / wei.sum(1, keepdim=True)
     return x @ wei
 '''),
+    # The weights' size read from the batch axis, the product in the right order (a reviewer's: it was
+    # told its factors were in the wrong order).
+    WrongAnswer("matmul_weights_sized_by_the_batch", "average_weights_shape", '''
+def causal_average_matmul(x):
+    T = x.shape[0]
+    wei = torch.tril(torch.ones(T, T, device=x.device, dtype=x.dtype))
+    wei = wei / wei.sum(1, keepdim=True)
+    return wei @ x
+'''),
     WrongAnswer("matmul_weights_in_default_dtype", "dtype_not_followed", '''
 def causal_average_matmul(x):
     T = x.shape[1]
