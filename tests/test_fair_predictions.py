@@ -150,6 +150,7 @@ def test_a_measurement_no_answer_could_be_is_told_as_it_is(capsys):
     ("shared_w", "As well", "as_well"), ("shared_w", "as-well", "as_well"),
     ("two_heads", "One does both", "one_does_both"),
     ("scores_spread", "32", 32.0), ("largest_weight", "0,24", 0.24), ("no_positions", "50 %", 50.0),
+    ("wrapper_parameters", "1,769,472", 1769472.0), ("wrapper_parameters", "1.769.472", 1769472.0),
 ])
 def test_a_prediction_is_read_as_a_person_means_it(question, written, read):
     """Case, spacing, hyphens, a float nan for the choice "nan", a number written as a string (with

@@ -422,8 +422,8 @@ MISTAKES: dict[str, str] = {
         " shared equally among the heads, and raise ValueError with a message that says so."
     ),
     "one_head_of_two_features": (
-        "the exercise asks for two heads of one feature each: read again what the wrapper's d_out"
-        " means for one head, and how many features the heads' outputs add up to side by side."
+        "the wrapper's output must have 2 features with its two heads: read again what the wrapper's"
+        " d_out means for one head, and how many features the heads' outputs add up to side by side."
     ),
     "scores_summed": (
         "the scores were added up into one number: return one score per token, a tensor of shape"

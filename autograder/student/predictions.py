@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,7 +58,7 @@ class Field:
     def normalised(self, value: object) -> object:
         """``value`` read as a person means it: a choice in any case or spacing ("NaN", "as well",
         "Same "), a float nan or inf for the choice of that name, a number written as a string
-        ("0.24", "0,24", "32 %"). Anything else is kept as written, for ``problem`` to explain."""
+        ("0.24", "0,24", "32 %", "1,769,472"). Anything else is kept as written, for ``problem`` to explain."""
         if self.is_choice:
             if isinstance(value, float) and not math.isfinite(value):
                 value = "nan" if math.isnan(value) else "inf"
@@ -66,7 +67,10 @@ class Field:
                 return word if word in self.choices else value
             return value
         if isinstance(value, str):
-            text = value.strip().rstrip("%").strip().replace(",", ".")
+            text = value.strip().rstrip("%").strip()
+            grouped = re.fullmatch(r"\d{1,3}(?:([,. ])\d{3})(?:\1\d{3})*", text)  # 1,769,472 or 1 769 472
+            text = text.replace(grouped.group(1), "") if grouped and text.count(grouped.group(1)) > 1 else \
+                text.replace(",", ".")
             try:
                 number = float(text)
             except ValueError:
@@ -237,7 +241,7 @@ MESSAGES: dict[str, str] = {
     "unknown_fields": "{question} has no {fields}: write {expected}.",
     "missing_field": "give a value for {field}",
     "replace_dots": "write your prediction where the ... stands",
-    "replace_field_dots": "write your prediction for {field} in place of its ...",
+    "replace_field_dots": "write your prediction for {field} where its ... stands",
     "not_a_choice": "{field} = {value} is not one of the choices: write one of {choices}",
     "not_a_number": "{field} = {value} is not a number: write a number",
     "out_of_range": "{field} = {value} is outside {low} to {high}",

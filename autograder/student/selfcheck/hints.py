@@ -126,8 +126,8 @@ IDEAS: dict[str, str] = {
     ),
     "MultiHeadAttention": (
         "One projection for all heads, cut into heads: each head attends as CausalAttention does, all heads"
-        " at once as a batch, scaled by the head size. Then join the heads again and let a last linear layer"
-        " mix them."
+        " at once as a batch, scaled by the square root of the head size. Then join the heads again and let a"
+        " last linear layer mix them."
     ),
     "gpt2_small_attention": (
         "GPT-2 small's attention is your MultiHeadAttention at one particular size: take the sizes from the"
@@ -431,7 +431,7 @@ CODE: dict[str, str] = {
         "    queries = ____  # (b, h, T, hd): projected, then split into heads\n"
         "    ...  # keys and values alike\n"
         "    attn_scores = ____  # (b, h, T, T), the future hidden\n"
-        "    attn_weights = ____  # scaled by the head size, softmax over the keys, then dropout\n"
+        "    attn_weights = ____  # scaled by the square root of the head size, softmax over the keys, then dropout\n"
         "    context = ____  # (b, T, d_out): the heads joined again\n"
         "    return ____  # the heads mixed by out_proj"
     ),
