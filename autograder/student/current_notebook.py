@@ -126,10 +126,11 @@ def unsaved_cell(found: FoundNotebook, running_cell: str | None) -> bool:
     names may be another notebook, and Colab's is the live one."""
     if found.how not in ("session", "folder") or not running_cell or not running_cell.strip():
         return False
-    sources = {_source(cell).strip() for cell in found.notebook["cells"] if cell.get("cell_type") == "code"}
+    sources = {cell_source(cell).strip() for cell in found.notebook["cells"] if cell.get("cell_type") == "code"}
     return running_cell.strip() not in sources
 
 
-def _source(cell: dict) -> str:
+def cell_source(cell: dict) -> str:
+    """A cell's text, whether saved as one string or as a list of lines."""
     source = cell.get("source", "")
     return "".join(source) if isinstance(source, list) else str(source)

@@ -48,7 +48,7 @@ def _loaded_names(tree: ast.AST) -> list[str]:
     return list(seen)
 
 
-def _bound_names(statements: Iterable[ast.stmt]) -> set[str]:
+def bound_names(statements: Iterable[ast.stmt]) -> set[str]:
     """The names a cell binds at its top level (in its loops, ``with`` and ``if`` blocks too, not
     inside the functions and classes it defines)."""
     bound: set[str] = set()
@@ -70,7 +70,7 @@ def _bound_anywhere(tree: ast.AST) -> set[str]:
     """Every name the code binds anywhere, a function's own variables and arguments included: a
     name a function of the cell reads that it binds itself is its own, and no name a skipped demo
     left waiting (a ``weights`` inside a demo's helper is not the ``weights`` of an earlier figure)."""
-    bound = _bound_names(getattr(tree, "body", []))
+    bound = bound_names(getattr(tree, "body", []))
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             bound.add(node.id)
@@ -168,7 +168,7 @@ class WaitingDemos(ast.NodeTransformer):
     def _transformed(self, module: ast.Module) -> ast.Module:
         if _defines_a_stage(module):
             return module
-        names, bound = _loaded_names(module), _bound_names(module.body)
+        names, bound = _loaded_names(module), bound_names(module.body)
         stages = [name for name in names if name in STAGES]
         own = _bound_anywhere(module)
         waited_for = {self.waiting[name] for name in names

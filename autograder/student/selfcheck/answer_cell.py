@@ -18,9 +18,10 @@ import ast
 import os
 from collections.abc import Mapping
 
-from ..current_notebook import NotebookNotFound, folder_notebook, read_notebook, session_paths
+from ..current_notebook import NotebookNotFound, cell_source, folder_notebook, read_notebook, session_paths
 from ..curriculum import ASSIGNMENTS
 from ..reading.exceptions import definition_sources
+from ..waiting_demos import bound_names
 
 
 def defined_elsewhere(stage: str, namespace: Mapping, environ: Mapping[str, str] = os.environ) -> str | None:
@@ -60,8 +61,7 @@ def _saved_code_cells(namespace: Mapping, environ: Mapping[str, str]) -> list[tu
     for cell in notebook["cells"]:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
-        source = cell.get("source", "")
-        source = "".join(source) if isinstance(source, list) else str(source)
+        source = cell_source(cell)
         nbgrader = (cell.get("metadata") or {}).get("nbgrader") or {}
         answer_for = nbgrader.get("grade_id") if isinstance(nbgrader, dict) and nbgrader.get("solution") else None
         cells.append((answer_for if isinstance(answer_for, str) else None, source))
@@ -71,14 +71,6 @@ def _saved_code_cells(namespace: Mapping, environ: Mapping[str, str]) -> list[tu
 def _defines(source: str, name: str) -> bool:
     """Whether ``source`` defines ``name`` at its top level (a def, a class or an assignment)."""
     try:
-        tree = ast.parse(source)
+        return name in bound_names(ast.parse(source).body)
     except SyntaxError:
         return False
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
-            return True
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
-            if isinstance(node, (ast.AnnAssign, ast.AugAssign)) else []
-        if any(isinstance(target, ast.Name) and target.id == name for target in targets):
-            return True
-    return False

@@ -16,7 +16,7 @@ import types
 from collections.abc import Mapping
 
 from ..curriculum import all_stages
-from ..waiting_demos import code_objects, globals_read
+from ..waiting_demos import bound_names, code_objects, globals_read
 
 STAGES = frozenset(all_stages())
 
@@ -37,7 +37,7 @@ def read_from_other_cells(stage: str, namespace: Mapping) -> list[str]:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 imported |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
             elif answer_cell:
-                in_answer_cells |= _bound_at_top(node)
+                in_answer_cells |= bound_names([node])
     read = set().union(*(globals_read(code) for code in code_objects(namespace.get(stage))))
     return sorted(name for name in read if name in namespace and name not in STAGES | imported | in_answer_cells
                   and not hasattr(builtins, name) and not isinstance(namespace[name], types.ModuleType))
@@ -50,12 +50,3 @@ def _parsed(source: object) -> ast.Module | None:
         return ast.parse(source)
     except SyntaxError:  # a cell with IPython's own syntax (%magic, !shell): none of its names are graded
         return None
-
-
-def _bound_at_top(node: ast.stmt) -> set[str]:
-    """The names one top-level statement binds: a def, a class, an assignment's targets."""
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return {node.name}
-    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
-        node, (ast.AnnAssign, ast.AugAssign)) else []
-    return {item.id for target in targets for item in ast.walk(target) if isinstance(item, ast.Name)}
