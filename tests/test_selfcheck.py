@@ -81,6 +81,21 @@ def test_unknown_and_undefined_stages_are_explained():
     assert "not defined yet" in missing.message
 
 
+def test_a_stage_whose_cell_did_not_run_for_a_syntax_error_is_told_which_line():
+    """A reviewer's answer cell raised IndentationError; the check said "run the cell that defines
+    it", though they had. The kernel's history (IPython's ``In``) holds the cell that ran: the
+    check names the line Python could not read. A cell of IPython's own syntax (%magic) is not
+    read as Python, and a stage whose cell never ran is still told to run it."""
+    broken = "def softmax_naive(x, dim=-1):\n    e = torch.exp(x)\n      return e / e.sum(dim, keepdim=True)\n"
+    told = run_check("softmax_naive", {"In": ["", "import torch", broken]})
+    assert not told.passed
+    assert "line 3 (unexpected indent)" in told.message
+    assert "not defined yet" not in told.message
+    magic = "%%time\ndef softmax_naive(x, dim=-1):\n    return x\n"
+    assert "not defined yet" in run_check("softmax_naive", {"In": ["", magic]}).message
+    assert "not defined yet" in run_check("softmax_naive", {"In": ["", "import torch"]}).message
+
+
 def test_any_exception_becomes_one_line_with_its_type_and_the_students_line():
     def softmax_naive(x, dim=-1):
         raise ZeroDivisionError("first line\nsecond line")

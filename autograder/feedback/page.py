@@ -93,6 +93,7 @@ PAGE_TEXT: dict[str, str] = {
     "behaviour.out_proj": "output projection",
     "behaviour.shapes": "output shape",
     "behaviour.input_kept": "input left as it was",
+    "behaviour.dtype": "dtype",
     # The solutions, on a page the service shows once the assignment is closed (``Solutions``).
     "solutions.heading": "Solutions",
     "solutions.later": (

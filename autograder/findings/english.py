@@ -222,6 +222,8 @@ SENTENCES: dict[str, str] = {
     "evidence.right_with_reference_weights": (
         " Given the reference's weights where it keeps its own, it returns the reference's output:"
         " only the way it keeps its parameters is wrong."),
+    "evidence.weights_placed": (
+        " Given the reference's weights where it keeps its own, it still has the faults that follow."),
     "evidence.right_in_eval": " After .eval() it returns the reference's output: only training mode changes it.",
     "evidence.parameter_changed": (
         " — after one forward and backward pass, {name} no longer holds the value it was given: the"

@@ -23,6 +23,9 @@ from typing import Union
 from autograder.worker.text import clean_text
 
 FieldValue = Union[str, int, "Finding", list["Finding"]]
+# A field set (to 1) on a finding whose named mistake the catalogue reproduced exactly
+# (``hidden.diagnosis.conclude``): partial credit may pin it whatever evidence is stated beside it.
+REPRODUCED_FIELD = "reproduced"
 # A text field or detail (code, a student's own error message, a traceback) is cut to this.
 MAX_FIELD_CHARS = 4_000
 # The texts of one test's finding together are cut to about this (every text keeps at least

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from autograder.course import rubric
-from autograder.findings.finding import Finding
+from autograder.findings.finding import REPRODUCED_FIELD, Finding
 from autograder.records.jobs import TestOutcome
 from autograder.records.results import BehaviourLoss, TestStatus
 
@@ -74,16 +74,21 @@ def pinned_behaviours(outcome: TestOutcome) -> frozenset[str] | None:
 
 # Evidence that the named mistakes, made together, reproduce the answer's output exactly.
 REPRODUCED_TOGETHER = frozenset({"evidence.faults_together", "evidence.one_of_faults_together"})
-# Evidence that a module's parameters are its only fault (``hidden.modules.with_faults_behind``).
-RIGHT_WITH_REFERENCE_WEIGHTS = "evidence.right_with_reference_weights"
+# Evidence that a module's parameters are only kept otherwise: given the reference's weights in
+# their place, it computes the reference's output or shows the faults that follow
+# (``hidden.modules.with_faults_behind``), each judged on its own evidence.
+PLACED_WEIGHTS = frozenset({"evidence.right_with_reference_weights", "evidence.weights_placed"})
 
 
 def _reproduced(fault: Finding) -> bool:
     """Whether the fault's named mistake can only have come from reproducing the answer's output.
     A fault of the parameters is named from their names and shapes, so it counts only with the
-    evidence that, given the reference's weights in their place, the module computes the rest right."""
+    evidence that, given the reference's weights in their place, the module computes the rest right
+    or shows the other faults the failure reports."""
     if fault.key == "parameters":
-        return any(note.key == RIGHT_WITH_REFERENCE_WEIGHTS for note in fault.notes)
+        return any(note.key in PLACED_WEIGHTS for note in fault.notes)
+    if fault.fields.get(REPRODUCED_FIELD):
+        return True
     if any(note.key in REPRODUCED_TOGETHER for note in fault.notes) or _evidence_key(fault) in REPRODUCED_TOGETHER:
         return True
     for note in fault.notes:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import torch
 
-from autograder.findings.finding import Failure, Finding, finding
+from autograder.findings.finding import REPRODUCED_FIELD, Failure, Finding, finding
 from autograder.hidden import diagnosis, observations
 from autograder.probes.errors import StudentError
 from autograder.student.reading.error_hints import LEAF_IN_PLACE
@@ -173,7 +173,8 @@ def _faults_behind_structure(actual: torch.Tensor, expected: torch.Tensor, probl
     right_values = _right_values_mistakes(expected, mistakes)
     if dtype_problem is not None and dtype_problem[0] == "wrong_dtype" and problem[0] != "wrong_dtype":
         named = _matched_mistakes(actual, expected, right_values, rtol, atol)
-        faults.append(_found(what, dtype_problem, diagnosis.Conclusion(named.pop() if len(named) == 1 else None, ())))
+        faults.append(_found(what, dtype_problem, diagnosis.Conclusion(named.pop() if len(named) == 1 else None, (),
+                                                                       reproduced=len(named) == 1)))
     shown = finding("what.read_as", what=what, shape=shape_text(expected.shape), dtype=expected.dtype)
     aligned = actual.to(device=expected.device, dtype=expected.dtype)
     value_problem = _value_problem(aligned, expected, rtol, atol, shown)
@@ -230,6 +231,8 @@ def _found(what: What, problem: Problem, conclusion: diagnosis.Conclusion) -> Fi
     if mistake_id is None and key == "wrong_device":
         mistake_id = "device_not_followed"
     made_together = finding("evidence.made_together")
+    if conclusion.reproduced:  # for partial credit: the evidence stated beside it is not what named it
+        fields = {**fields, REPRODUCED_FIELD: 1}
     return finding(key, mistake_id, what=what, **fields).with_notes(*conclusion.evidence).with_faults(
         *(finding("fault_seen", mistake, what=what, evidence=made_together) for mistake in together),
         *(finding("fault_seen", fault.mistake, what=what, evidence=fault.evidence) for fault in conclusion.faults))

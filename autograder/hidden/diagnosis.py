@@ -72,6 +72,7 @@ class Conclusion:
     mistake: str | None
     evidence: tuple[Finding, ...]
     faults: tuple[Explanation, ...] = ()  # separate faults, each stated as a finding of its own
+    reproduced: bool = False  # the mistake is the catalogue's one exact match of the output
 
 
 def conclude(catalogue: set[str], explanations: Sequence[Explanation]) -> Conclusion:
@@ -88,7 +89,8 @@ def conclude(catalogue: set[str], explanations: Sequence[Explanation]) -> Conclu
     else:
         pointed = {explanation.mistake for explanation in explanations if explanation.mistake}
         mistake = pointed.pop() if len(pointed) == 1 else None
-    return Conclusion(mistake, evidence, tuple(fault for fault in faults if fault.mistake != mistake or not mistake))
+    return Conclusion(mistake, evidence, tuple(fault for fault in faults if fault.mistake != mistake or not mistake),
+                      reproduced=len(catalogue) == 1)
 
 
 def faults_together(mistakes: Sequence[str], explanations: Sequence[Explanation]) -> Conclusion:

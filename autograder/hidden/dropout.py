@@ -317,7 +317,7 @@ def weights_revealing_attention(student: Submission, reference_class: type, clas
             ref.out_proj.bias.zero_()
     # Dropout is its own behaviour: query, key and value biases the reference lacks do not hide it.
     module = student_module(student, ref, class_name, *args, device=device, dtype=torch.float64,
-                            extra_biases_zeroed=True)
+                            parameters_placed=True)
     x = torch.eye(NUM_TOKENS, dtype=torch.float64, device=device).expand(BATCH, -1, -1)
     with torch.no_grad():
         weights = ref(x).reshape(BATCH, NUM_TOKENS, heads, NUM_TOKENS + 1)[..., :-1]

@@ -40,6 +40,12 @@ from autograder.student.reading.error_message import values_not_named
 MAX_LISTED = 3
 # The parameters that qkv_bias adds or takes away.
 QKV_BIASES = ("W_query.bias", "W_key.bias", "W_value.bias")
+# The evidence of a module given the reference's weights where it keeps its own (``with_faults_behind``):
+# it then computes the reference's output, or shows the faults that follow.
+RIGHT_WITH_REFERENCE_WEIGHTS = "evidence.right_with_reference_weights"
+WEIGHTS_PLACED = "evidence.weights_placed"
+# The output projection's parameters: a module missing both has no out_proj (the heads' outputs as they are).
+OUT_PROJ = frozenset({"out_proj.weight", "out_proj.bias"})
 
 
 def randn(seed: int, *shape: int, dtype=torch.float32, device="cpu", scale: float = 1.0,
@@ -170,6 +176,8 @@ def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:
         return "qkv_bias_ignored"
     if missing == {"out_proj.bias"} and not extra:
         return "out_proj_bias"
+    if missing == OUT_PROJ and not extra:
+        return "missing_out_proj"
     if missing and not extra and all(name.startswith("heads.") for name in missing):
         if not found.slots:
             return "heads_not_module_list"  # no head's parameters at all: the heads are not registered
@@ -206,26 +214,37 @@ def _head_size_mistake(wrong_shape: dict[str, tuple[list[int], list[int]]]) -> s
 
 
 def student_module(student: Submission, reference: torch.nn.Module, class_name: str, *args,
-                   device: str, dtype: torch.dtype, extra_biases_zeroed: bool = False, **kwargs) -> RemoteObject:
+                   device: str, dtype: torch.dtype, parameters_placed: bool = False, **kwargs) -> RemoteObject:
     """The student's ``class_name(*args, **kwargs)`` on ``device``/``dtype`` with the reference's
     weights, in eval mode like the reference (built in one probe: modules are built often; a
     module with fused projections takes two more).
 
-    ``extra_biases_zeroed``: for a test of another behaviour (the future hidden, dropout), a module
-    whose only parameter fault is query, key or value biases the reference lacks gets them as
-    zeros, which computes what the module would without them: the bias is charged by the tests
-    of the parameters and outputs, and does not hide the behaviour this test reads."""
+    ``parameters_placed``: for a test of another behaviour (the future hidden, dropout, gradients),
+    a module whose only parameter fault is how it keeps them gets the reference's weights in their
+    place: query, key or value biases the reference lacks as zeros, and any fault
+    ``with_reference_weights`` places (swapped, plain, renamed or missing parameters), with
+    ``reference`` changed in place to what the module is then compared with (a bias it lacks is 0,
+    a missing out_proj the identity). The parameters are charged by the forward tests, which read
+    the same module so, and do not hide the behaviour this test reads."""
     module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
                                                weights=reference_weights(reference))
     shapes = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
     found = parameter_map(shapes, reference)
-    if extra_biases_zeroed and _only_extra_qkv_biases(found):
+    if parameters_placed and _only_extra_qkv_biases(found):
         zeros = {name: torch.zeros(shapes[name], dtype=dtype, device=device) for name in found.extra}
         # Every parameter is given; the module's own buffers (a mask) stay as they are.
         module.load_state_dict({**student_weights(found, reference), **zeros}, strict=False)
         module.eval()
         return module
-    found = expect_reference_parameters(description, reference, call_text(class_name, *args, **kwargs))
+    try:
+        found = expect_reference_parameters(description, reference, call_text(class_name, *args, **kwargs))
+    except Failure:
+        compared = _place_reference_weights(module, description, found, reference) if parameters_placed else None
+        if compared is None:
+            raise
+        if compared is not reference:
+            reference.load_state_dict(compared.state_dict())
+        return module
     if not found.by_name:
         module.load_state_dict(student_weights(found, reference), strict=False)
         module.eval()
@@ -235,37 +254,47 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
 def with_reference_weights(student: Submission, reference: torch.nn.Module, class_name: str, *args, device: str,
                            dtype: torch.dtype, **kwargs) -> tuple[RemoteObject, torch.nn.Module] | None:
     """The student's ``class_name(*args, **kwargs)`` given the reference's weights where its only
-    parameter fault is how it keeps them, and the reference to compare it with. The faults placed
-    so: matrices with their two dims swapped (each given the reference's transposed); plain tensors
-    of the reference's shapes kept by the module itself (``torch.rand(..., requires_grad=True)``,
-    not ``nn.Parameter``; each set in its place); parameters under names that spell the reference's
-    otherwise (a ParameterDict, a Sequential around each layer), of its shapes; biases the module
-    lacks (compared with a copy of the reference whose biases there are 0). What its forward pass
-    computes beside that fault; None for any other parameter fault. A failure of the parameters
-    then does not hide the other faults of the same module (a scale left out, say):
-    ``with_faults_behind``."""
+    parameter fault is how it keeps them (``_place_reference_weights``), and the reference to
+    compare it with; None for any other parameter fault. A failure of the parameters then does not
+    hide the other faults of the same module (a scale left out, say): ``with_faults_behind``."""
     module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
                                                weights=reference_weights(reference))
+    found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()}, reference)
+    compared = _place_reference_weights(module, description, found, reference)
+    return None if compared is None else (module, compared)
+
+
+def _place_reference_weights(module: RemoteObject, description: dict, found: ParameterMap,
+                             reference: torch.nn.Module) -> torch.nn.Module | None:
+    """Give ``module`` the reference's weights where its only parameter fault is how it keeps
+    them, and return the reference to compare it with (``reference`` itself, or a changed copy);
+    None for any other parameter fault. The faults placed so: matrices with their two dims swapped
+    (each given the reference's transposed); plain tensors of the reference's shapes kept by the
+    module itself (``torch.rand(..., requires_grad=True)``, not ``nn.Parameter``; each set in its
+    place); parameters under names that spell the reference's otherwise (a ParameterDict, a
+    Sequential around each layer), of its shapes; biases the module lacks (compared with a copy
+    of the reference whose biases there are 0); no out_proj at all (compared with a copy whose
+    out_proj is the identity: the heads' outputs as they are)."""
     shapes = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
-    found = parameter_map(shapes, reference)
     params = dict(reference.named_parameters())
     compared = reference
     swapped = not (found.missing or found.extra) and bool(found.wrong_shape) and all(
         name in params and list(actual) == list(expected)[::-1] for name, (actual, expected) in
         found.wrong_shape.items())
     renamed = _renamed(found, shapes)
+    only_missing = found.missing and not (found.extra or found.wrong_shape)
     if swapped:
         transposed = {name: params[name].detach().T.contiguous() for name in found.wrong_shape}
         module.load_state_dict({**student_weights(found, reference), **transposed}, strict=False)
     elif renamed:
         moved = {theirs: params[ours].detach() for ours, theirs in renamed.items()}
         module.load_state_dict({**student_weights(found, reference), **moved}, strict=False)
-    elif found.missing and not (found.extra or found.wrong_shape) and all(
-            name.endswith(".bias") for name in found.missing):
+    elif only_missing and (all(name.endswith(".bias") for name in found.missing) or set(found.missing) == OUT_PROJ):
         compared = copy.deepcopy(reference)
         with torch.no_grad():
             for name in found.missing:
-                compared.get_parameter(name).zero_()
+                parameter = compared.get_parameter(name)
+                parameter.copy_(torch.eye(*parameter.shape) if parameter.dim() == 2 else torch.zeros_like(parameter))
         module.load_state_dict(student_weights(found, reference), strict=False)
     else:
         nested = any("." in name for name in found.missing)  # a head's: set on the head, not here
@@ -279,7 +308,7 @@ def with_reference_weights(student: Submission, reference: torch.nn.Module, clas
         for name, value in plain.items():
             module.method("__setattr__", name, value)
     module.eval()
-    return module, compared
+    return compared
 
 
 def _renamed(found: ParameterMap, shapes: dict[str, list[int]]) -> dict[str, str]:
@@ -312,16 +341,17 @@ def faults_behind_parameters(failure: Failure, student: Submission, reference_cl
 
 
 def with_faults_behind(failure: Failure, check: Callable[[], None]) -> Failure:
-    """``failure`` followed by each fault ``check()`` finds (a check of what the failure would hide);
-    when the check passes, ``failure`` with the evidence that it is the only fault (which lets
-    partial credit charge it as one behaviour); itself when the check cannot run."""
+    """``failure`` followed by each fault ``check()`` finds (a check of what the failure would hide),
+    with the evidence that the weights were placed (partial credit then charges the parameters as
+    one behaviour, beside what the faults that follow show); when the check passes, ``failure``
+    with the evidence that it is the only fault; itself when the check cannot run."""
     try:
         check()
     except Failure as behind:
-        return Failure(failure.finding.with_faults(*behind.finding.all_faults()))
+        return Failure(failure.finding.with_notes(finding(WEIGHTS_PLACED)).with_faults(*behind.finding.all_faults()))
     except StudentError:
         return failure
-    return Failure(failure.finding.with_notes(finding("evidence.right_with_reference_weights")))
+    return Failure(failure.finding.with_notes(finding(RIGHT_WITH_REFERENCE_WEIGHTS)))
 
 
 def _only_extra_qkv_biases(found: ParameterMap) -> bool:
@@ -332,26 +362,26 @@ def _only_extra_qkv_biases(found: ParameterMap) -> bool:
 
 
 def module_pair(student: Submission, reference, class_name: str, *args, seed: int, device: str,
-                dtype: torch.dtype, extra_biases_zeroed: bool = False,
+                dtype: torch.dtype, parameters_placed: bool = False,
                 **kwargs) -> tuple[torch.nn.Module, RemoteObject]:
     """The reference's ``class_name(*args, **kwargs)`` built under ``seed``, and the student's with
-    the same weights: both on ``device``/``dtype``, in eval mode (``extra_biases_zeroed`` as in
+    the same weights: both on ``device``/``dtype``, in eval mode (``parameters_placed`` as in
     ``student_module``)."""
     ref = reference_module(getattr(reference, class_name), *args, seed=seed, device=device, dtype=dtype,
                            **kwargs)
     return ref, student_module(student, ref, class_name, *args, device=device, dtype=dtype,
-                               extra_biases_zeroed=extra_biases_zeroed, **kwargs)
+                               parameters_placed=parameters_placed, **kwargs)
 
 
 def module_case(student: Submission, reference, class_name: str, args: tuple, *, qkv_bias: bool, seed: int,
-                batch: int, num_tokens: int, device: str, dtype: torch.dtype, extra_biases_zeroed: bool = False
+                batch: int, num_tokens: int, device: str, dtype: torch.dtype, parameters_placed: bool = False
                 ) -> tuple[torch.nn.Module, RemoteObject, torch.Tensor, str]:
     """One case of an attention module: the reference's and the student's ``class_name(*args,
     qkv_bias=...)`` with the same weights, an input x of shape (batch, num_tokens, d_in) where
-    ``d_in = args[0]``, and the call as the student would write it (``extra_biases_zeroed`` as in
+    ``d_in = args[0]``, and the call as the student would write it (``parameters_placed`` as in
     ``student_module``)."""
     ref, module = module_pair(student, reference, class_name, *args, qkv_bias=qkv_bias, seed=seed, device=device,
-                              dtype=dtype, extra_biases_zeroed=extra_biases_zeroed)
+                              dtype=dtype, parameters_placed=parameters_placed)
     x = randn(seed + 100, batch, num_tokens, args[0], dtype=dtype, device=device)
     return ref, module, x, call_text(class_name, *args, qkv_bias=qkv_bias)
 
@@ -435,6 +465,8 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
             raise Failure(frozen)
         expect_tensor(result["arg_grads"][0], x_reference.grad, finding("what.input_gradient", what=what))
         for name, param in reference.named_parameters():
+            if name not in found.slots:
+                continue  # kept otherwise (``student_module``'s parameters_placed): the forward tests charge it
             expect_tensor(reference_gradient(found, name, result["param_grads"]), param.grad,
                           finding("what.parameter_gradient", what=what, name=name))
     except Failure as failure:
@@ -806,7 +838,7 @@ def expect_each_call_alone(student: Submission, reference, class_name: str, args
     what = call_text(class_name, *args)
     try:
         ref, module = module_pair(student, reference, class_name, *args, seed=seed, device=device, dtype=dtype,
-                                  extra_biases_zeroed=True)
+                                  parameters_placed=True)
     except Failure:
         return  # its parameters: charged by the forward tests
     before = None
@@ -815,7 +847,7 @@ def expect_each_call_alone(student: Submission, reference, class_name: str, args
         x = randn(seed + num_tokens, *shape, dtype=dtype, device=device)
         try:
             alone = student_module(student, ref, class_name, *args, device=device, dtype=dtype,
-                                   extra_biases_zeroed=True)(x)
+                                   parameters_placed=True)(x)
         except StudentError:
             return  # a new module cannot answer this input either: its forward tests say why
         try:

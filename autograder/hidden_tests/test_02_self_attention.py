@@ -95,7 +95,7 @@ def test_self_attention_v1_forward(student, reference, device, dtype, size):
 @pytest.mark.SelfAttention_v1
 def test_self_attention_v1_gradients(student, reference, device, dtype):
     size = SIZES[1]
-    ref, module = _modules(student, reference, "SelfAttention_v1", size, device, dtype)
+    ref, module = _modules(student, reference, "SelfAttention_v1", size, device, dtype, parameters_placed=True)
     x = randn(size[0] + 200, size[1], size[2], dtype=dtype, device=device)
     expect_same_gradients(module, ref, x, size[0] + 300, call_text("SelfAttention_v1", *size[2:]),
                           mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False),
@@ -155,7 +155,7 @@ def test_self_attention_v2_forward(student, reference, device, dtype, size, qkv_
 def test_self_attention_v2_gradients(student, reference, device, dtype):
     size = SIZES[1]
     ref, module = _modules(student, reference, "SelfAttention_v2", size, device, dtype,
-                           qkv_bias=True)
+                           qkv_bias=True, parameters_placed=True)
     x = randn(size[0] + 200, size[1], size[2], dtype=dtype, device=device)
     expect_same_gradients(module, ref, x, size[0] + 300,
                           call_text("SelfAttention_v2", *size[2:], qkv_bias=True),

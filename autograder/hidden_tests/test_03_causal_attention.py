@@ -406,11 +406,11 @@ ATTENTION_CASES = [
 ]
 
 
-def _causal_attention(student, reference, case, device, dtype, dropout=0.0, extra_biases_zeroed=False):
+def _causal_attention(student, reference, case, device, dtype, dropout=0.0, parameters_placed=False):
     seed, batch, num_tokens, d_in, d_out, context_length, qkv_bias = case
     return module_case(student, reference, "CausalAttention", (d_in, d_out, context_length, dropout),
                        qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype,
-                       extra_biases_zeroed=extra_biases_zeroed)
+                       parameters_placed=parameters_placed)
 
 
 @pytest.mark.CausalAttention
@@ -440,7 +440,8 @@ def test_causal_attention_forward(student, reference, device, dtype, case):
 
 @pytest.mark.CausalAttention
 def test_causal_attention_gradients(student, reference, device, dtype):
-    ref, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[1], device, dtype)
+    ref, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[1], device, dtype,
+                                             parameters_placed=True)
     expect_same_gradients(module, ref, x, 94, what, mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True),
                           together=lambda: mistakes.attention_faults(ref, x, causal=True))
 
@@ -448,7 +449,7 @@ def test_causal_attention_gradients(student, reference, device, dtype):
 @pytest.mark.CausalAttention
 def test_causal_attention_hides_the_future(student, reference, device):
     ref, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[0], device, torch.float64,
-                                             extra_biases_zeroed=True)
+                                             parameters_placed=True)
     expect_no_future_leakage(module, ref, x, 95, what,
                              mistakes=lambda changed: mistakes.attention_mistakes(ref, changed, causal=True))
 

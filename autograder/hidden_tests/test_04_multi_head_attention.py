@@ -51,10 +51,11 @@ ASSIGNMENT = "04_multi_head_attention"
 WRAPPER_CASES = [(111, 2, 5, 3, 2, 8, 2, False), (112, 3, 6, 5, 4, 6, 3, True)]
 
 
-def _wrapper(student, reference, case, device, dtype):
+def _wrapper(student, reference, case, device, dtype, parameters_placed=False):
     seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
     return module_case(student, reference, "MultiHeadAttentionWrapper", (d_in, d_out, context_length, 0.0, num_heads),
-                       qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype)
+                       qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype,
+                       parameters_placed=parameters_placed)
 
 
 # A wrapper whose heads cannot take the reference's weights as the notebook names them may still
@@ -67,17 +68,29 @@ HEADS_READ_ANOTHER_WAY = ("shared_head", "heads_other_container")
 @pytest.mark.MultiHeadAttentionWrapper
 @pytest.mark.parametrize("case", WRAPPER_CASES)
 def test_wrapper_forward(student, reference, device, dtype, case):
+    seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
+    x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)  # module_case's
+    what = call_text("MultiHeadAttentionWrapper", d_in, d_out, context_length, 0.0, num_heads, qkv_bias=qkv_bias)
+
+    def check(ref, module):
+        expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.wrapper_mistakes(ref, x),
+                           explain=lambda: [diagnosis.blocks_out_of_order([head(x) for head in ref.heads],
+                                                                          "heads_reversed")])
+
     try:
-        ref, module, x, what = _wrapper(student, reference, case, device, dtype)
+        ref, module, _, _ = _wrapper(student, reference, case, device, dtype)
     except Failure as failure:
         if failure.finding.mistake not in HEADS_READ_ANOTHER_WAY:
-            raise
+            # heads that keep their parameters otherwise (no bias where qkv_bias asks for one) do
+            # not hide how the wrapper joins them
+            raise faults_behind_parameters(failure, student, reference.MultiHeadAttentionWrapper,
+                                           "MultiHeadAttentionWrapper", (d_in, d_out, context_length, 0.0, num_heads),
+                                           {"qkv_bias": qkv_bias}, seed=seed, device=device, dtype=dtype,
+                                           check=check) from None
         alike = failure.finding.mistake == "shared_head"
         joined = _how_heads_join(student, reference, case, device, dtype, alike=alike)
         raise Failure(failure.finding.with_faults(*joined)) from None
-    expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.wrapper_mistakes(ref, x),
-                       explain=lambda: [diagnosis.blocks_out_of_order([head(x) for head in ref.heads],
-                                                                      "heads_reversed")])
+    check(ref, module)
 
 
 def _how_heads_join(student, reference, case, device, dtype, *, alike: bool) -> list:
@@ -129,8 +142,8 @@ def _under_own_head_names(weights: dict[str, torch.Tensor], description: dict) -
 
 @pytest.mark.MultiHeadAttentionWrapper
 def test_wrapper_gradients(student, reference, device, dtype):
-    ref, module, x, what = _wrapper(student, reference, WRAPPER_CASES[1], device, dtype)
-    expect_same_gradients(module, ref, x, 113, what)
+    ref, module, x, what = _wrapper(student, reference, WRAPPER_CASES[1], device, dtype, parameters_placed=True)
+    expect_same_gradients(module, ref, x, 113, what, mistakes=lambda: mistakes.wrapper_mistakes(ref, x))
 
 
 @pytest.mark.MultiHeadAttentionWrapper
@@ -386,11 +399,11 @@ def reference_heads(student, reference):
         yield
 
 
-def _multi_head(student, reference, case, device, dtype, dropout=0.0, extra_biases_zeroed=False):
+def _multi_head(student, reference, case, device, dtype, dropout=0.0, parameters_placed=False):
     seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
     return module_case(student, reference, "MultiHeadAttention", (d_in, d_out, context_length, dropout, num_heads),
                        qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype,
-                       extra_biases_zeroed=extra_biases_zeroed)
+                       parameters_placed=parameters_placed)
 
 
 def _leak_cause(student, reference, case, device, dtype):
@@ -462,17 +475,16 @@ def _own_heads_breaking(student, heads: dict[str, dict], module: RemoteObject, x
 @pytest.mark.usefixtures("reference_heads")
 @pytest.mark.MultiHeadAttention
 def test_multi_head_attention_has_no_dropout_in_eval_mode(student, reference, device):
-    case = MHA_CASES[0]
-    ref, module, x, what = _multi_head(student, reference, case, device, torch.float64,
-                                       dropout=0.5, extra_biases_zeroed=True)
-    _check_multi_head_forward(reference, ref, module, x, finding("what.eval", what=what), case[6],
-                              cause=_leak_cause(student, reference, case, device, torch.float64))
+    revealing = weights_revealing_attention(student, reference.MultiHeadAttention, "MultiHeadAttention", p=0.5,
+                                            device=device, num_heads=2,
+                                            split_merge=(reference.split_heads, reference.merge_heads))
+    revealing.expect_eval_weights()
 
 
 @pytest.mark.usefixtures("reference_heads")
 @pytest.mark.MultiHeadAttention
 def test_multi_head_attention_gradients(student, reference, device, dtype):
-    ref, module, x, what = _multi_head(student, reference, MHA_CASES[1], device, dtype)
+    ref, module, x, what = _multi_head(student, reference, MHA_CASES[1], device, dtype, parameters_placed=True)
     heads = (MHA_CASES[1][6], reference.split_heads, reference.merge_heads)
     expect_same_gradients(module, ref, x, 134, what,
                           mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads),
@@ -483,7 +495,7 @@ def test_multi_head_attention_gradients(student, reference, device, dtype):
 @pytest.mark.MultiHeadAttention
 def test_multi_head_attention_hides_the_future(student, reference, device):
     case = MHA_CASES[0]
-    ref, module, x, what = _multi_head(student, reference, case, device, torch.float64, extra_biases_zeroed=True)
+    ref, module, x, what = _multi_head(student, reference, case, device, torch.float64, parameters_placed=True)
     heads = (case[6], reference.split_heads, reference.merge_heads)
 
     def leaked(changed):
@@ -578,7 +590,7 @@ def test_multi_head_attention_equals_the_wrapper(student, reference, device, dty
         x = randn(seed + 200, batch, num_tokens, d_in, dtype=dtype, device=device)
         expected = wrapper(x)
     module = student_module(student, stacked, "MultiHeadAttention", *args, qkv_bias=True,
-                            device=device, dtype=dtype)
+                            device=device, dtype=dtype, parameters_placed=True)
     what = finding("what.stacked", call=call_text("MultiHeadAttention", *args, qkv_bias=True),
                heads=num_heads)
     case = (seed, batch, num_tokens, d_in, head_size * num_heads, context_length, num_heads, True)

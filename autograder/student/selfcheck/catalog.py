@@ -60,6 +60,9 @@ MESSAGES: dict[str, str] = {
     "unknown_stage_near": "there is no stage called {stage!r}; did you mean {suggestion!r}?",
     "no_stage": "say which stage to check, for example check({example!r}); the stages are: {known}",
     "not_defined": "not defined yet: run the cell that defines {stage}, then run this check again",
+    "not_defined_syntax": (
+        "not defined: the cell that defines {stage} stopped before defining it, because Python cannot"
+        " read its line {line} ({error}); fix that line, run the cell, then run this check again"),
     "not_implemented": (
         "not implemented yet: replace the `raise NotImplementedError(...)` line(s) in its answer"
         " cell with your code"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import re
 import types
 from collections.abc import Mapping
 
@@ -41,6 +42,28 @@ def read_from_other_cells(stage: str, namespace: Mapping) -> list[str]:
     read = set().union(*(globals_read(code) for code in code_objects(namespace.get(stage))))
     return sorted(name for name in read if name in namespace and name not in STAGES | imported | in_answer_cells
                   and not hasattr(builtins, name) and not isinstance(namespace[name], types.ModuleType))
+
+
+def unreadable_definition(stage: str, namespace: Mapping) -> tuple[int, str] | None:
+    """The line and Python's words for the syntax error of the last cell run that defines ``stage``
+    (a ``def`` or ``class`` line of that name), when that error is why it is not defined; None
+    when no such cell ran, it parses, or the line is IPython's own syntax (%magic, !shell)."""
+    history = namespace.get("In")
+    if not isinstance(history, list):
+        return None
+    defining = re.compile(rf"^\s*(?:def|class)\s+{re.escape(stage)}\b", re.MULTILINE)
+    source = next((cell for cell in reversed(history) if isinstance(cell, str) and defining.search(cell)), None)
+    if source is None:
+        return None
+    try:
+        ast.parse(source)
+    except SyntaxError as error:
+        lines = source.splitlines()
+        line = lines[error.lineno - 1].strip() if error.lineno and error.lineno <= len(lines) else ""
+        if line.startswith(("%", "!")):
+            return None
+        return error.lineno or 0, error.msg
+    return None
 
 
 def _parsed(source: object) -> ast.Module | None:

@@ -22,7 +22,7 @@ from .answer_cell import defined_elsewhere
 from .catalog import found_text, hint_text, remedy, speaking, text, tier_text
 from .expectations import Mismatch, one_line
 from .figures import CAPTIONS, MistakeFigure, png, use_fonts
-from .notebook_variables import read_from_other_cells
+from .notebook_variables import read_from_other_cells, unreadable_definition
 from .registry import CHECKS
 
 
@@ -85,7 +85,9 @@ def _checked(stage: str | None, namespace: Mapping) -> CheckResult:
                   else text("unknown_stage", stage=stage, known=", ".join(CHECKS)))
         return CheckResult(False, text("failed", stage=stage, detail=detail))
     if stage not in namespace:
-        detail = text("not_defined", stage=stage)
+        unreadable = unreadable_definition(stage, namespace)
+        detail = (text("not_defined_syntax", stage=stage, line=unreadable[0], error=unreadable[1]) if unreadable
+                  else text("not_defined", stage=stage))
         return CheckResult(False, text("failed", stage=stage, detail=detail))
     outside = read_from_other_cells(stage, namespace)
     if outside:  # it runs here, and raises NameError where each answer cell is graded on its own
