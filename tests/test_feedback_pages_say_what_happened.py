@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -84,7 +85,11 @@ def copy_v2_weights_into_v1(sa_v2, sa_v1):
 ''')
     unloaded = with_replacement(load_solution("04_multi_head_attention"), "MultiHeadAttention",
                                 "class MultiHeadAttention(nn.Module):", "class MultiHeadAttention(nn.Model):")
-    return {("syntax_error", CAUSAL): broken, ("otter", "01_attention_scores"): otter,
+    # MultiHeadAttention scaled by sqrt(d_out): one mistake, seen by its forward, gradient and other tests.
+    scaled = with_replacement(load_solution("04_multi_head_attention"), "MultiHeadAttention",
+                              "keys.shape[-1] ** 0.5", "self.d_out ** 0.5")
+    return {("syntax_error", CAUSAL): broken, ("scaled", "04_multi_head_attention"): scaled,
+            ("otter", "01_attention_scores"): otter,
             ("lowercase", "02_self_attention"): lowercase, ("unloaded", "04_multi_head_attention"): unloaded,
             ("english", CAUSAL): _translated("en", CAUSAL), ("chinese", CAUSAL): _translated("zh", CAUSAL),
             ("portuguese", CAUSAL): _translated("pt", CAUSAL)}
@@ -158,6 +163,22 @@ def test_waiting_behaviour_checks_sit_under_a_neutral_heading_and_count_as_passe
     assert waiting.group(1) == "neutral"
     assert '<p class="failed">Not yet right' in page  # the value tests that fail keep their heading
     assert "the scores are divided by 2.236 (= sqrt(T), T = 5)" in page
+
+
+def test_a_stages_named_mistake_is_explained_once_and_referred_to_after(graded):
+    """Reviewers read the same "Likely mistake" paragraph on every failing test of a stage (4 to 7
+    times for one scale). MultiHeadAttention scaled by sqrt(d_out) fails its forward, gradient and
+    other tests: the mistake is explained in the first message, and the later ones refer to it."""
+    _, rows = graded
+    row = rows["scaled"]
+    failing = [test for test in row.tests if test.stage == "MultiHeadAttention" and not test.passed]
+    assert {test.finding.mistake for test in failing} == {"scaled_by_wrong_size"}
+    page = feedback_html(row)
+    start = page.index("<h2><code>MultiHeadAttention")
+    stage = page[start:page.find("<h2>", start + 1)]
+    explained = SENTENCES["hint.likely_mistake"].format(mistake=MISTAKES["scaled_by_wrong_size"])
+    assert stage.count(html.escape(explained.strip(), quote=False)) == 1
+    assert stage.count(SENTENCES["hint.same_mistake"].strip()) >= 1
 
 
 def test_the_results_record_the_float32_settings_and_each_tests_largest_difference(graded):

@@ -232,7 +232,8 @@ def _cap_text(total: StageTotal, text: Mapping[str, str]) -> str:
 def _stage_summaries(row: GradedRow) -> list[dict]:
     """The stages of the page, with their messages in the notebook's language: one message per
     problem, the first test's, however many tests (shapes, dtypes, devices) found it; failures
-    first, then the checks waiting for right values, then notes."""
+    first, then the checks waiting for right values, then notes. A stage's named mistake is
+    explained once, where it first shows; later messages refer to it."""
     text = page_text(row.language)
     summaries = []
     for total in row.stage_totals():
@@ -240,18 +241,23 @@ def _stage_summaries(row: GradedRow) -> list[dict]:
         for test in sorted((test for test in row.tests if test.stage == total.stage and _shown(test)),
                            key=lambda test: (test.passed, test.waiting)):
             groups.setdefault(_problem(test), []).append(test)
+        messages: list[dict] = []
+        told: frozenset[str] = frozenset()
+        for tests in groups.values():
+            found = tests[0].finding
+            message = render(found, row.language, faults=False, told=told) if found else ""
+            messages.append({"status": _status_class(tests[0]), "text": message, "code": _is_code(message),
+                             "faults": rendered_faults(found, row.language, told) if found else [],
+                             "label": text["message_label_tests" if len(tests) > 1 else "message_label"].format(
+                                 label=text[_label_key(tests[0])], count=len(tests))})
+            told |= found.mistakes() if found else set()
         summaries.append({
             "name": total.stage, "passed": total.passed + total.waiting, "total": total.total,
             "points": total.points, "max_points": total.max_points,
             "waiting": text["tests_waiting"].format(count=total.waiting) if total.waiting else "",
             "losses": _losses(total, [test for test in row.tests if test.stage == total.stage], text),
             "cap": _cap_text(total, text),
-            "messages": [{"status": _status_class(tests[0]), "text": _text(tests[0], row.language),
-                          "code": _is_code(_text(tests[0], row.language)),
-                          "faults": rendered_faults(tests[0].finding, row.language) if tests[0].finding else [],
-                          "label": text["message_label_tests" if len(tests) > 1 else "message_label"].format(
-                              label=text[_label_key(tests[0])], count=len(tests))}
-                         for tests in groups.values()],
+            "messages": messages,
         })
     return summaries
 
@@ -271,11 +277,6 @@ def _losses(total: StageTotal, tests: list[ScoredTest], text: Mapping[str, str])
         if points > 0:
             lines.append(text[key].format(points=f"{MINUS}{points:g}"))
     return lines
-
-
-def _text(test: ScoredTest, language: str) -> str:
-    """A test's message less its further faults, which the page shows each in a paragraph of its own."""
-    return render(test.finding, language, faults=False) if test.finding else ""
 
 
 def _is_code(message: str) -> bool:

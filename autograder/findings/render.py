@@ -37,25 +37,30 @@ def mistake_texts(language: str) -> Mapping[str, str]:
     return languages.messages(language, "mistakes", MISTAKES)
 
 
-def render(found: Finding, language: str = languages.DEFAULT_LANGUAGE, *, faults: bool = True) -> str:
+def render(found: Finding, language: str = languages.DEFAULT_LANGUAGE, *, faults: bool = True,
+           told: frozenset[str] = frozenset()) -> str:
     """``found`` as the reader of ``language`` reads it: its sentence, its notes (what the
     evidence shows, how the notebook was read), the named mistake, each further fault (unless
     ``faults`` is false: a page that shows them apart, ``rendered_faults``), then its verbatim
-    detail on a line of its own."""
+    detail on a line of its own. A mistake in ``told`` (explained above it on the same page) is
+    referred to, not explained again."""
     text = _sentence(found, language) + "".join(_sentence(note, language) for note in found.notes)
-    if found.mistake:
+    if found.mistake in told:
+        text += sentences(language)["hint.same_mistake"]
+    elif found.mistake:
         hint = sentences(language)["hint.likely_mistake"]
         text += hint.format(mistake=mistake_texts(language).get(found.mistake, found.mistake))
     if faults:
-        text += "".join(rendered_faults(found, language))
+        text += "".join(rendered_faults(found, language, told))
     return text + ("\n" + found.detail if found.detail else "")
 
 
-def rendered_faults(found: Finding, language: str = languages.DEFAULT_LANGUAGE) -> list[str]:
+def rendered_faults(found: Finding, language: str = languages.DEFAULT_LANGUAGE,
+                    told: frozenset[str] = frozenset()) -> list[str]:
     """Each further fault of ``found``, in the order to fix them, as a sentence that says it is
-    another fault."""
+    another fault (``told`` as in ``render``)."""
     template = sentences(language)["hint.another_fault"]
-    return [template.format(fault=render(fault, language)) for fault in found.faults]
+    return [template.format(fault=render(fault, language, told=told)) for fault in found.faults]
 
 
 def _sentence(found: Finding, language: str) -> str:

@@ -157,7 +157,7 @@ MESSAGES: dict[str, str] = {
         "The weights were used transposed, so each output mixes the tokens with another query's weights."),
     "found.left_torch_for_numpy": "The work went through numpy, which lives on the CPU and outside autograd.",
     "found.heads_summed": "The heads' outputs were added up (or averaged) instead of placed side by side.",
-    "found.one_head_of_two_features": "The exercise asks for two heads of one feature each.",
+    "found.one_head_of_two_features": "The exercise asks for two heads whose outputs, side by side, make 2 features.",
     "found.dot_needs_vectors": "torch.dot takes two 1-D vectors only.",
     "found.transpose_fixed_dims": ("A transpose names dimensions counted from the front, which are different ones with"
                                    " and without batch or head dimensions."),
