@@ -175,6 +175,7 @@ SENTENCES: dict[str, str] = {
         " dim {along}."),
     "evidence.slices_scaled": " Each slice along dim {dim} is the reference's times a factor of its own.",
     "evidence.softmax_of_right": " It is the softmax (along dim {dim}) of the right result.",
+    "evidence.softmax_of_scaled": " It is the softmax (along dim {dim}) of the right result times {factor}.",
     "evidence.faults_together": (
         " It is exactly what the reference computation gives with {count} mistakes made together: the one"
         " named here, and each other one told in a paragraph of its own."),

@@ -416,9 +416,27 @@ def softmax_of_right(dim: int = -1, mistake: str | None = "returned_weights_not_
             return None
         if torch.allclose(actual, torch.softmax(expected, dim=dim), rtol=1e-5, atol=1e-7):
             return Explanation(finding("evidence.softmax_of_right", dim=dim), mistake)
+        factor = _softmax_factor(actual, expected, dim)
+        if factor is not None:
+            return Explanation(finding("evidence.softmax_of_scaled", dim=dim, factor=number_text(factor)), mistake)
         return None
 
     return explainer
+
+
+def _softmax_factor(actual: torch.Tensor, expected: torch.Tensor, dim: int) -> float | None:
+    """The factor c for which ``actual`` is the softmax along ``dim`` of ``expected`` times c (the
+    scores scaled, then normalised), fitted on the logarithms; None when no factor gives it."""
+    if not bool((actual > 0).all()):
+        return None
+    logs, scores = actual.double().log(), expected.double()
+    logs, scores = logs - logs.mean(dim=dim, keepdim=True), scores - scores.mean(dim=dim, keepdim=True)
+    spread = float((scores * scores).sum())
+    if spread == 0.0:
+        return None
+    factor = float((logs * scores).sum()) / spread
+    fits = torch.allclose(actual.double(), torch.softmax(expected.double() * factor, dim=dim), rtol=1e-4, atol=1e-6)
+    return factor if fits and not _close(factor, 1.0) else None
 
 
 # -- attention computed with another scale ---------------------------------------------------------

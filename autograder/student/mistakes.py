@@ -342,10 +342,10 @@ MISTAKES: dict[str, str] = {
         " number of tokens it sees, tokens 0 to t."
     ),
     "weights_transposed": (
-        "the weights were used transposed (weights.T @ x, or an einsum that sums over the query's"
-        " index), so each output mixes the tokens with another query's weights: row t holds the"
-        " weights of query t over the tokens (in a causal stage, tokens 0..t: the lower triangle),"
-        " and the weighted sum runs along each row."
+        "the weights that mixed the tokens are the transpose of the right ones, so each output mixes"
+        " the tokens with another query's weights: row t holds the weights of query t over the"
+        " tokens (in a causal stage, tokens 0..t: the lower triangle, each row summing to 1), and the"
+        " weighted sum runs along each row."
     ),
     "mask_not_bool": (
         "the mask has the right pattern but not dtype torch.bool: build it from a boolean"
@@ -669,6 +669,11 @@ MISTAKES: dict[str, str] = {
         "the number of heads, or the size of each, differs from GPT-2 small's: take both from the"
         " model's configuration as the notebook gives it, and check that the heads' sizes add up to"
         " d_out."
+    ),
+    "batch_flattened": (
+        "the batch was flattened into one long sequence of b * T tokens, so every sequence after the"
+        " first would attend to the others, and the sequence outgrows the mask: keep the batch"
+        " dimension, and compute one T x T score matrix per sequence."
     ),
     "batch_mixed": (
         "the sequences of a batch were mixed: the output of one sequence changed when only the"

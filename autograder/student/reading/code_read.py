@@ -17,7 +17,9 @@ from collections.abc import Callable, Collection, Sequence
 from .source_code import parsed
 
 # A mistake that values name, and the one that gives the same output where the code shows it.
-_SAME_OUTPUT = {"softmax_wrong_dim": "weights_transposed"}
+_SAME_OUTPUT = {"softmax_wrong_dim": "weights_transposed",
+                # softmax over all T positions (each 1/T), the future zeroed after it: the prefix sum / T
+                "divided_by_sequence_length": "mask_after_softmax"}
 _TRANSPOSES = frozenset({"T", "mT", "t", "transpose", "permute", "swapaxes"})
 
 
@@ -102,9 +104,16 @@ def _concatenated_along_last_dim(definitions: list[ast.stmt]) -> bool:
 
 
 # What the code must show for a mistake to be ruled out (``_RULED_OUT``) or shown (``_SHOWN``).
+def _calls_softmax(definitions: list[ast.stmt]) -> bool:
+    """The definitions call a softmax: their weights come out of one, not out of a division by T."""
+    return any(_softmax_calls(definition) for definition in definitions)
+
+
 _RULED_OUT: dict[str, Callable[[list[ast.stmt]], bool]] = {"softmax_wrong_dim": _softmax_along_last_dim,
-                                                           "heads_concat_wrong_dim": _concatenated_along_last_dim}
-_SHOWN: dict[str, Callable[[list[ast.stmt]], bool]] = {"weights_transposed": _weights_transposed}
+                                                           "heads_concat_wrong_dim": _concatenated_along_last_dim,
+                                                           "divided_by_sequence_length": _calls_softmax}
+_SHOWN: dict[str, Callable[[list[ast.stmt]], bool]] = {"weights_transposed": _weights_transposed,
+                                                       "mask_after_softmax": _calls_softmax}
 
 
 def named_by_code(mistake: str | None, stage: str, sources: Sequence[str]) -> str | None:

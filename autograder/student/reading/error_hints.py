@@ -87,6 +87,10 @@ def _mask_not_sliced_before(line: str, trees: Sequence[ast.Module]) -> bool:
 _BATCH_FLATTENED = re.compile(r"\.(reshape|view)\(\s*(\w+\s*\*\s*\w+|-1)\s*,|\.flatten\(\s*(0\s*,\s*1|end_dim\s*=\s*1)")
 
 
+def _batch_flattened(line: str, trees: Sequence[ast.Module]) -> bool:
+    return any(_BATCH_FLATTENED.search(code) for code in statements_besides(line, trees))
+
+
 def _batch_kept(line: str, trees: Sequence[ast.Module]) -> bool:
     """Whether the definition whose line failed keeps its batch: one that flattens it into a
     single sequence transposes 2-D tensors with ``.T``, rightly, and fails for other reasons."""
@@ -196,9 +200,12 @@ RULES = [
     # (the weights have their shape), the values were not.
     ErrorRule("values_not_split", _SIZES, re.compile(r"(weight|att|wei|score)\w*\)?\s*@\s*\w*val"),
               stages=frozenset({"MultiHeadAttention"})),
+    # x.reshape(b * T, d): the batch made one sequence of b * T tokens, more than the mask holds.
+    ErrorRule("batch_flattened", _SIZES, stages=_MASKED_MODULES, code=_batch_flattened),
     ErrorRule("mask_wrong_size", _SHORT_MASK, _MASKED_FILL_WITH_MASK, stages=_MASKED_MODULES),
     # mask[:T]: the rows cut to the sequence, the columns left at context_length.
-    ErrorRule("mask_rows_only_sliced", _SIZES, re.compile(r"(mask|tril|bias)\w*\s*\[\s*:\s*[\w.]+(\[[^\[\]]*\])?\s*\]"),
+    ErrorRule("mask_rows_only_sliced", _SIZES,
+              re.compile(r"(mask|tril|bias)\w*(\.\w+\([^()]*\))*\s*\[\s*:\s*[\w.]+(\[[^\[\]]*\])?\s*\]"),
               stages=frozenset({"CausalAttention"})),
     ErrorRule("mask_not_sliced", _SIZES, re.compile(r"mask|tril|bias"), stages=_MASKED_MODULES,
               line_without=_SLICE, code=_mask_not_sliced_before),

@@ -96,13 +96,17 @@ def slip_in_error(error_type: str, message: str, line: str, sources: Sequence[st
 
 
 def closest(name: str, candidates: Iterable[str]) -> str | None:
-    """The one candidate ``name`` is most plausibly a typo of (case aside too), if any."""
+    """The one candidate ``name`` is most plausibly a typo (case aside too) or an abbreviation of, if any."""
     candidates = sorted({candidate for candidate in candidates if candidate != name})
     folded = [candidate for candidate in candidates if candidate.lower() == name.lower()]
     if folded:
         return folded[0]
     matches = difflib.get_close_matches(name, candidates, n=1, cutoff=TYPO_SIMILARITY)
-    return matches[0] if matches else None
+    if matches:
+        return matches[0]
+    # An abbreviation: W_q of W_query, the one candidate it begins (past a common "W_").
+    longer = [candidate for candidate in candidates if len(name) >= 3 and candidate.lower().startswith(name.lower())]
+    return longer[0] if len(longer) == 1 else None
 
 
 # -- a size passed as a dim -------------------------------------------------------------------------

@@ -154,7 +154,8 @@ MESSAGES: dict[str, str] = {
                                          " the other way round, (d_out, d_in)."),
     "found.valid_p_rejected": "A valid probability (p of 0 or 1) was rejected.",
     "found.weights_transposed": (
-        "The weights were used transposed, so each output mixes the tokens with another query's weights."),
+        "The weights that mixed the tokens are the transpose of the right ones, so each output mixes the tokens"
+        " with another query's weights."),
     "found.left_torch_for_numpy": "The work went through numpy, which lives on the CPU and outside autograd.",
     "found.heads_summed": "The heads' outputs were added up (or averaged) instead of placed side by side.",
     "found.one_head_of_two_features": "The exercise asks for two heads whose outputs, side by side, make 2 features.",
@@ -292,11 +293,6 @@ MESSAGES: dict[str, str] = {
     ),
     "hint.dropout_all": "When p == 1 every element is dropped: return torch.zeros_like(x).",
     "hint.dropout_range": "Raise ValueError with a clear message when p is outside [0, 1].",
-    "hint.causal_buffer": (
-        "A tensor that must move with the module to another device, but is not trained, belongs in a"
-        " buffer: self.register_buffer(\"mask\", ...), with a (context_length, context_length)"
-        " tensor that marks the future above the diagonal."
-    ),
     "hint.causal_layers": (
         "Create W_query, W_key, W_value (in that order) as nn.Linear(d_in, d_out, bias=qkv_bias)"
         " and self.dropout = nn.Dropout(dropout)."

@@ -42,7 +42,23 @@ def expect_follows_device(call: Callable[..., object], inputs: Sequence[torch.Te
             module._apply(lambda tensor: torch.empty(tensor.shape, dtype=tensor.dtype, device=STAND_IN_DEVICE))
         return call(*(torch.empty(x.shape, dtype=x.dtype, device=STAND_IN_DEVICE) for x in inputs))
 
-    _expect_on_stand_in(run, what)
+    try:
+        _expect_on_stand_in(run, what)
+    except Mismatch as mismatch:
+        # A mix of devices where the module keeps a tensor as a plain attribute (a mask): it stayed
+        # behind, as the grader tells it. A module that moves it itself (.to(x.device)) runs.
+        left_behind = _plain_tensors(module) if module is not None else []
+        raised = mismatch.raised
+        if left_behind and raised is not None and device_error(type(raised).__name__, str(raised)):
+            fail("plain_tensor", what=what, name=left_behind[0], hint="mask_plain_attribute")
+        raise
+
+
+def _plain_tensors(module: nn.Module) -> list[str]:
+    """The tensors ``module`` keeps as plain attributes, not parameters or buffers, that need no
+    gradient (weights kept so are the parameters' fault, told before)."""
+    return sorted(name for name, value in vars(module).items() if isinstance(value, torch.Tensor)
+                  and not isinstance(value, nn.Parameter) and not value.requires_grad)
 
 
 def expect_made_on_device(call: Callable[[str], object], what: str) -> None:
