@@ -44,6 +44,25 @@ def test_a_softmax_along_the_wrong_dim_is_named_only_where_the_code_allows_it(so
     assert named_by_code("softmax_wrong_dim", "simple_self_attention", [source]) == named
 
 
+def test_a_running_mean_that_takes_a_softmax_then_zeroes_the_future_is_masked_after_it():
+    """blind15/056: a softmax over all T positions (each 1/T) times the lower triangle gives the
+    prefix sum over T, which values alone read as "divided by the sequence length"."""
+    softmax_first = """
+def causal_average_softmax(x):
+    T = x.shape[1]
+    weights = torch.softmax(torch.zeros(T, T), dim=-1) * torch.tril(torch.ones(T, T))
+    return weights @ x
+"""
+    divided = """
+def causal_average_softmax(x):
+    return torch.cumsum(x, dim=1) / x.shape[1]
+"""
+    assert named_by_code("divided_by_sequence_length", "causal_average_softmax", [softmax_first]) == \
+        "mask_after_softmax"
+    assert named_by_code("divided_by_sequence_length", "causal_average_softmax", [divided]) == \
+        "divided_by_sequence_length"
+
+
 def test_a_name_without_the_stages_code_or_without_a_rule_stays():
     assert named_by_code("softmax_wrong_dim", "simple_self_attention", []) == "softmax_wrong_dim"
     assert named_by_code("missing_softmax", "simple_self_attention", [WEIGHTS_TRANSPOSED]) == "missing_softmax"

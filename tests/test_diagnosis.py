@@ -662,3 +662,16 @@ def test_weights_rounded_to_half_precision_are_told_so_not_as_rows_left_unnormal
     slightly_off = torch.softmax(scores / 1.01, dim=-1)
     assert (slightly_off - expected).abs().max() < 0.01
     assert diagnosis.low_precision(slightly_off, expected) is None
+
+
+def test_scores_returned_as_a_softmax_of_scaled_scores_say_so_and_by_what_factor():
+    """blind15/004 returned softmax(scores / sqrt(d)) where the stage asks for the scores: the
+    grader said only "6 of 6 values differ"."""
+    scores = torch.tensor([0.9544, 1.4950, 1.4754, 0.8434, 0.7070, 1.0865])
+    found = diagnosis.softmax_of_right(-1)(torch.softmax(scores / 3**0.5, dim=-1), scores)
+    assert found.mistake == "returned_weights_not_scores"
+    assert found.evidence.key == "evidence.softmax_of_scaled"
+    assert found.evidence.fields["factor"] == diagnosis.number_text(3**-0.5)
+    assert diagnosis.softmax_of_right(-1)(torch.softmax(scores, dim=-1), scores).evidence.key == \
+        "evidence.softmax_of_right"
+    assert diagnosis.softmax_of_right(-1)(scores / scores.sum(), scores) is None

@@ -308,3 +308,41 @@ def test_a_full_transpose_of_a_flattened_batch_is_not_told_as_one_on_a_batch():
     assert mistake_in_error("CausalAttention", *flattened, [FLATTENED_BATCH]) != "keys_T_on_batch"
     on_batch = student_error(KEYS_T_ON_BATCH, "attend(x, m)", x=torch.ones(2, 5, 3), m=torch.ones(8, 8).bool())
     assert mistake_in_error("CausalAttention", *on_batch, [KEYS_T_ON_BATCH]) == "keys_T_on_batch"
+
+
+FLATTENED = """
+def attend(x, mask):
+    b, T, d = x.shape
+    flat = x.reshape(b * T, d)
+    n = flat.shape[0]
+    scores = flat @ flat.T
+    return scores.masked_fill(mask[:n, :n], float("-inf"))
+"""
+
+
+def test_a_batch_flattened_into_one_sequence_is_told_before_the_mask_it_outgrows():
+    """blind15/084 reshaped (b, T, d) to (b * T, d): its mask, cut to b * T, is smaller than the
+    scores, and was told "the mask holds fewer positions", whose remedy the code already follows."""
+    flattened = student_error(FLATTENED, "attend(x, m)", x=torch.ones(2, 5, 3), m=torch.ones(8, 8, dtype=torch.bool))
+    assert mistake_in_error("CausalAttention", *flattened, [FLATTENED]) == "batch_flattened"
+    kept = student_error(SHORT_MASK, "attend(x, s, m)", x=torch.ones(2, 5, 3), s=torch.ones(2, 5, 5),
+                         m=torch.ones(8, 8, dtype=torch.bool))
+    assert mistake_in_error("CausalAttention", *kept, [SHORT_MASK]) == "mask_wrong_size"
+
+
+def test_a_mask_cut_on_its_rows_through_a_call_is_cut_on_its_rows():
+    """blind15/080: `self.mask.bool()[:T]` cuts the rows of what .bool() returns."""
+    through_call = ROWS_ONLY.replace("mask[:scores.shape[-1]]", "mask.bool()[:scores.shape[-1]]")
+    assert through_call != ROWS_ONLY
+    rows_only = student_error(through_call, "attend(s, m)", s=torch.ones(2, 5, 5), m=torch.ones(8, 8))
+    assert mistake_in_error("CausalAttention", *rows_only) == "mask_rows_only_sliced"
+
+
+def test_a_name_is_read_as_the_one_name_it_abbreviates_or_misspells():
+    """blind15/037 kept W_q, W_k, W_v: each begins exactly one of the notebook's names."""
+    from autograder.student.reading.slips import closest
+
+    names = ["W_query", "W_key", "W_value"]
+    assert [closest(name, names) for name in ("W_q", "W_k", "W_v", "W_qeury")] == names[:3] + ["W_query"]
+    assert closest("W_", names) is None  # begins all three: no one name
+    assert closest("mask", names) is None

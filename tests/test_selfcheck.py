@@ -1127,3 +1127,25 @@ def test_the_check_notes_the_forms_notebook_3_asks_for_as_the_grader_does(soluti
     for stage in ("causal_average_softmax", "masked_softmax", "CausalAttention"):
         message = run_check(stage, solution_definitions["03_causal_attention"], "en").message
         assert not [text for text in said.values() if text in message], message
+
+
+@pytest.mark.parametrize(("assignment", "stage"), [("03_causal_attention", "CausalAttention"),
+                                                   ("04_multi_head_attention", "MultiHeadAttention")])
+def test_a_mask_kept_as_a_plain_attribute_is_told_where_moving_the_module_leaves_it_behind(
+        solution_definitions, assignment, stage):
+    """blind15/110: the check named a plain-attribute mask first, where the grader named the
+    module's own faults and said nothing of the mask (its stand-in GPU run failed on them first).
+    The check now tells the mask as the grader does: when the module, moved to a GPU, leaves it
+    behind; a module that moves it itself (.to(x.device)) runs, and passes."""
+    registered = 'self.register_buffer("mask", future)'
+    plain = with_replacement(load_solution(assignment), stage, registered, "self.mask = future")
+    namespace = dict(solution_definitions[assignment])
+    exec(cell_source(answer_cell(plain, stage)), namespace)
+    result = run_check(stage, namespace)
+    assert not result.passed
+    assert result.mistake == "mask_plain_attribute", result.message
+    moved = with_replacement(plain, stage, "future = self.mask[:num_tokens, :num_tokens]",
+                             "future = self.mask[:num_tokens, :num_tokens].to(x.device)")
+    namespace = dict(solution_definitions[assignment])
+    exec(cell_source(answer_cell(moved, stage)), namespace)
+    assert run_check(stage, namespace).passed

@@ -127,6 +127,9 @@ def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
                                   for d in other_dims],
         "normalised_without_exp": [x / x.sum(dim=dim, keepdim=True)],
         "returned_log_softmax": [torch.log_softmax(x, dim=dim)],
+        # exp(x - max) over the sum of exp(x): each slice sums to exp(-max) (and the sum overflows).
+        "softmax_shift_numerator_only": [torch.exp(x - x.max(dim=dim, keepdim=True).values)
+                                         / torch.exp(x).sum(dim=dim, keepdim=True)],
     }
     exps = torch.exp(x)
     with contextlib.suppress(RuntimeError):  # shapes that do not broadcast make it raise instead

@@ -20,8 +20,8 @@ MISTAKES: dict[str, str] = {
         " attention), and by nothing else."
     ),
     "not_normalised": (
-        "the rows were not normalised, so they do not sum to 1: divide each row by its own sum (or"
-        " take the softmax) along the last dimension."
+        "the rows were not normalised, so they do not sum to 1: divide each row by its own sum, along"
+        " the dimension the weights are normalised over (the last one, or `dim`)."
     ),
     "axes_permuted": (
         "the values are right but their dimensions are in another order: check each transpose,"
@@ -283,6 +283,11 @@ MISTAKES: dict[str, str] = {
         "the scores were divided by sqrt(d); this notebook's simplified attention does not scale"
         " yet (scaling comes with trainable weights in notebook 02)."
     ),
+    "softmax_shift_numerator_only": (
+        "only the exponentials on top were shifted: the sum below adds the unshifted exponentials,"
+        " so each slice sums to a small factor instead of 1, and the sum still overflows. Shift the"
+        " slice once, and take both the top and the sum from the shifted values."
+    ),
     "softmax_shift_not_max": (
         "the number you subtracted (the mean or the minimum of the slice, say) is not the shift"
         " that softmax_stable needs: with inputs far apart, an exponential still overflows. Go back"
@@ -309,7 +314,8 @@ MISTAKES: dict[str, str] = {
     ),
     "normalised_without_exp": (
         "the scores were divided by their row sums without exp first: that is not a softmax, and"
-        " negative scores give negative weights; apply a softmax along the last dimension."
+        " negative scores give negative weights; exponentiate first, then normalise along the"
+        " dimension asked (the last one, or `dim`)."
     ),
     "scores_transposed": (
         "the scores were transposed, as if queries and keys had swapped roles: row i must hold query"
