@@ -1,0 +1,17 @@
+import torch
+from torch import nn
+
+
+class SelfAttention_v1(nn.Module):
+    """Self-attention with raw weight matrices."""
+
+    def __init__(self, d_in, d_out):
+        super().__init__()
+        self.W_query = nn.Parameter(torch.rand(d_out, d_in))
+        self.W_key = nn.Parameter(torch.rand(d_out, d_in))
+        self.W_value = nn.Parameter(torch.rand(d_out, d_in))
+
+    def forward(self, x):
+        q, k, v = x @ self.W_query.T, x @ self.W_key.T, x @ self.W_value.T
+        w = torch.softmax(q @ k.T / k.shape[-1] ** 0.5, dim=0)
+        return w @ v

@@ -1,0 +1,9 @@
+import torch
+
+
+def causal_average_softmax(x):
+    """Prefix mean whose weights come out of a softmax, the form attention uses."""
+    T = x.shape[1]
+    hidden = torch.triu(torch.ones(T, T, dtype=torch.bool, device=x.device))
+    scores = torch.zeros(T, T, device=x.device).masked_fill(hidden, float("-inf"))
+    return torch.softmax(scores, dim=-1) @ x

@@ -1,0 +1,21 @@
+import torch
+from torch import nn
+
+
+class CausalAttention(nn.Module):
+    """Single-head causal self-attention over a batch."""
+
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out)
+        self.W_key = nn.Linear(d_in, d_out)
+        self.W_value = nn.Linear(d_in, d_out)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length, dtype=torch.bool), diagonal=1))
+
+    def forward(self, x):
+        T = x.size(1)
+        queries, keys, values = self.W_query(x), self.W_key(x), self.W_value(x)
+        scores = torch.bmm(queries, keys.transpose(1, 2)) / keys.size(-1) ** 0.5
+        scores = scores.masked_fill(~self.mask[:T, :T], float("-inf"))
+        return torch.bmm(self.dropout(scores.softmax(-1)), values)

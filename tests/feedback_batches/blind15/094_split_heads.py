@@ -1,0 +1,11 @@
+import torch
+
+
+def split_heads(x, num_heads):
+    """Cut the features into num_heads groups and put the head dimension first."""
+    d_out = x.shape[-1]
+    if d_out % num_heads:
+        raise ValueError(f"cannot split d_out={d_out} into num_heads={num_heads} heads of equal size")
+    head_dim = d_out // num_heads
+    # unfold cuts the last dim into windows of head_dim with step head_dim: (b, T, h, hd), still a view
+    return x.unfold(-1, head_dim, head_dim).transpose(1, 2)

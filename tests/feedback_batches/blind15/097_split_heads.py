@@ -1,0 +1,8 @@
+import torch
+
+
+def split_heads(x, num_heads):
+    """Cut the features into num_heads groups and put the head dimension first."""
+    b, T, d_out = x.shape
+    assert d_out % num_heads == 0, f"{d_out} is not divisible by {num_heads}"
+    return x.view(b, T, num_heads, d_out // num_heads).transpose(-2, -1)
