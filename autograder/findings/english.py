@@ -127,11 +127,11 @@ SENTENCES: dict[str, str] = {
     "wrong_head_count": "{what} should have {expected_heads} heads; it has {heads}.",
     "wrong_feature_count": "{what} gives {features} output features; the exercise asks for 2.",
     "split_copies": (
-        "{what} should return a view of x (view + transpose), not a copy: after filling x, the"
-        " result did not change with it."),
+        "{what} should return a view of x, not a copy: after filling x, the result did not change"
+        " with it."),
     "wrong_error_for_heads": (
         "{what} raised {error_type}; raise a ValueError that says d_out must be divisible by"
-        " num_heads."),
+        " num_heads, and gives both numbers."),
     "no_error_for_heads": (
         "{what} returned a result; {features} features cannot be split into {heads} equal heads, so"
         " it should raise a ValueError."),

@@ -230,8 +230,8 @@ MISTAKES: dict[str, str] = {
         " axes, mixes tokens)."
     ),
     "prefix_sum": (
-        "the rows of the lower-triangular matrix were not normalised, so you computed running"
-        " sums instead of running means."
+        "running sums were computed instead of running means: position t must hold the average of the"
+        " tokens it covers, 0 to t, whether it is built in a loop or by weights whose rows sum to 1."
     ),
     "dropout_not_rescaled": (
         "the surviving elements were not rescaled: inverted dropout divides them by (1 - p)."
@@ -425,7 +425,8 @@ MISTAKES: dict[str, str] = {
     ),
     "indivisible_not_rejected": (
         "no ValueError when d_out is not a multiple of num_heads: check first that d_out can be"
-        " shared equally among the heads, and raise ValueError with a message that says so."
+        " shared equally among the heads, and raise ValueError with a message that says so and gives"
+        " both numbers (d_out and num_heads, with their values)."
     ),
     "one_head_of_two_features": (
         "the wrapper's output must have 2 features with its two heads: read again what the wrapper's"

@@ -83,6 +83,13 @@ def _mask_not_sliced_before(line: str, trees: Sequence[ast.Module]) -> bool:
                    for value in assigned_to(name, line, trees))
 
 
+def _mask_cut(line: str, trees: Sequence[ast.Module]) -> bool:
+    """Whether the mask the failing line uses was cut to a size, in the line or before it: torch
+    names the two tensors in an order of its own, so a mask left whole (context_length, at least T)
+    is told apart from one cut too small by the code, not by which size comes first."""
+    return bool(_SLICE.search(line)) or not _mask_not_sliced_before(line, trees)
+
+
 # A batch flattened into one long sequence: x.reshape(b * T, -1), x.view(-1, d), x.flatten(0, 1).
 _BATCH_FLATTENED = re.compile(r"\.(reshape|view)\(\s*(\w+\s*\*\s*\w+|-1)\s*,|\.flatten\(\s*(0\s*,\s*1|end_dim\s*=\s*1)")
 
@@ -202,7 +209,7 @@ RULES = [
               stages=frozenset({"MultiHeadAttention"})),
     # x.reshape(b * T, d): the batch made one sequence of b * T tokens, more than the mask holds.
     ErrorRule("batch_flattened", _SIZES, stages=_MASKED_MODULES, code=_batch_flattened),
-    ErrorRule("mask_wrong_size", _SHORT_MASK, _MASKED_FILL_WITH_MASK, stages=_MASKED_MODULES),
+    ErrorRule("mask_wrong_size", _SHORT_MASK, _MASKED_FILL_WITH_MASK, stages=_MASKED_MODULES, code=_mask_cut),
     # mask[:T]: the rows cut to the sequence, the columns left at context_length.
     ErrorRule("mask_rows_only_sliced", _SIZES,
               re.compile(r"(mask|tril|bias)\w*(\.\w+\([^()]*\))*\s*\[\s*:\s*[\w.]+(\[[^\[\]]*\])?\s*\]"),
