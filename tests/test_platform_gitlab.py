@@ -59,7 +59,7 @@ def test_the_script_submits_the_notebook_and_shows_the_score_as_coverage(tmp_pat
     assert result.returncode == 0, result.stdout + result.stderr
     coverage = re.search(_template()["grade"]["coverage"].strip("/"), result.stdout)
     assert coverage is not None
-    assert coverage.group(1) == "88.25"
+    assert coverage.group(1) == "90.25"
     assert "softmax_naive" in (tmp_path / "submission.txt").read_text()
     held = sorted(path.name for path in tmp_path.iterdir())
     assert held == ["attention.ipynb", "submission.txt", "submit.py"]
@@ -73,4 +73,4 @@ def test_a_missing_notebook_is_red_and_a_low_score_only_under_fail_under(tmp_pat
     assert result.returncode == 2
     assert "commit your notebook" in result.stdout
     (tmp_path / f"{ASSIGNMENT}.ipynb").write_text(notebook_text(wrong_dim_notebook()))
-    assert _run_script(tmp_path, service, {"FAIL_UNDER": "90"}, student="lab2").returncode == 3
+    assert _run_script(tmp_path, service, {"FAIL_UNDER": "95"}, student="lab2").returncode == 3
