@@ -95,13 +95,14 @@ _BATCH_FLATTENED = re.compile(r"\.(reshape|view)\(\s*(\w+\s*\*\s*\w+|-1)\s*,|\.f
 
 
 def _batch_flattened(line: str, trees: Sequence[ast.Module]) -> bool:
+    """Whether the definition whose line failed flattens its batch into a single sequence."""
     return any(_BATCH_FLATTENED.search(code) for code in statements_besides(line, trees))
 
 
 def _batch_kept(line: str, trees: Sequence[ast.Module]) -> bool:
     """Whether the definition whose line failed keeps its batch: one that flattens it into a
     single sequence transposes 2-D tensors with ``.T``, rightly, and fails for other reasons."""
-    return not any(_BATCH_FLATTENED.search(code) for code in statements_besides(line, trees))
+    return not _batch_flattened(line, trees)
 
 
 # Sizes read from the end (shape[-1], size(-1)) and dims counted from it (dim=-1); sizes read from the front.
