@@ -675,3 +675,24 @@ def test_scores_returned_as_a_softmax_of_scaled_scores_say_so_and_by_what_factor
     assert diagnosis.softmax_of_right(-1)(torch.softmax(scores, dim=-1), scores).evidence.key == \
         "evidence.softmax_of_right"
     assert diagnosis.softmax_of_right(-1)(scores / scores.sum(), scores) is None
+
+
+def test_rows_that_repeat_one_row_of_the_reference_say_which():
+    expected = torch.arange(12.0).reshape(4, 3)
+    repeated = expected[2].expand(4, 3).clone()
+    explanation = diagnosis.one_row_repeated(repeated, expected)
+    assert explanation is not None and explanation.evidence.fields["row"] == 2
+    assert diagnosis.one_row_repeated(expected, expected) is None  # its rows differ
+    alike = torch.ones(4, 3)
+    assert diagnosis.one_row_repeated(alike, alike * 2) is None  # the reference's rows are alike too
+
+
+def test_an_output_with_its_last_two_dims_swapped_is_read_back_for_the_faults_behind():
+    expected = torch.arange(12.0).reshape(4, 3)
+    wrong = expected[0].expand(4, 3).T.clone()  # (3, 4): row 0 repeated, stacked as columns
+    with pytest.raises(Failure) as failure:
+        expect_tensor(wrong, expected, "f(x)")
+    first, behind = failure.value.finding.all_faults()
+    assert first.key == "wrong_shape"
+    assert behind.fields["what"].key == "what.read_transposed"
+    assert "evidence.one_row_repeated" in {note.key for note in behind.notes}

@@ -116,6 +116,36 @@ def test_two_faults_of_a_multi_head_module_are_each_reported():
     assert reported == ["mask_after_softmax", "scaled_by_wrong_size"]
 
 
+def heads_unprojected_scaled_by_d_out(module, x, num_heads):
+    """einsum over heads, the scores divided by sqrt(d_out), and the merged heads returned as they
+    are (out_proj built, never applied)."""
+    b, t, d_out = x.shape[0], x.shape[1], module.out_proj.out_features
+    q, k, v = (layer(x).view(b, t, num_heads, -1) for layer in (module.W_query, module.W_key, module.W_value))
+    scores = torch.einsum("bqhd,bkhd->bhqk", q, k).masked_fill(_future(t), -math.inf)
+    return torch.einsum("bhqk,bkhd->bqhd", torch.softmax(scores / d_out ** 0.5, -1), v).reshape(b, t, d_out)
+
+
+@torch.no_grad()
+def test_a_fault_of_the_output_beside_one_of_the_weights_is_each_reported():
+    """What the module does last (out_proj left out; the weights returned instead of the context
+    vectors, another shape) pairs with a fault of the weights, and is fixed after it."""
+    module = reference_module(MULTI.MultiHeadAttention, 4, 6, 8, 0.0, 3, seed=11, device="cpu", dtype=torch.float64)
+    x = randn(12, 2, 5, 4, dtype=torch.float64)
+    heads = (3, MULTI.split_heads, MULTI.merge_heads)
+    reported = _reported(heads_unprojected_scaled_by_d_out(module, x, 3), module(x),
+                         lambda: mistakes.attention_mistakes(module, x, causal=True, heads=heads),
+                         lambda: mistakes.attention_faults(module, x, causal=True, heads=heads))
+    assert reported == ["scaled_by_wrong_size", "missing_out_proj"]
+
+    single = reference_module(SELF.SelfAttention_v2, 5, 3, seed=9, device="cpu", dtype=torch.float64)
+    tokens = randn(10, 7, 5, dtype=torch.float64)
+    unscaled_weights = torch.softmax(single.W_query(tokens) @ single.W_key(tokens).T, dim=-1)
+    reported = _reported(unscaled_weights, single(tokens),
+                         lambda: mistakes.attention_mistakes(single, tokens, causal=False),
+                         lambda: mistakes.attention_faults(single, tokens, causal=False))
+    assert reported == ["no_sqrt_scaling", "returned_weights"]  # the wrong shape is the pair's
+
+
 @torch.no_grad()
 def test_one_fault_is_named_alone_and_no_pair_is_tried():
     module = reference_module(CAUSAL.CausalAttention, 6, 5, 8, 0.0, seed=7, device="cpu", dtype=torch.float64)

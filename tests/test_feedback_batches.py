@@ -227,6 +227,23 @@ def test_the_plain_attribute_mask_filled_in_place_fails_the_device_check(measure
     assert device[0].finding.mistake == "mask_plain_attribute"
 
 
+@pytest.mark.parametrize(("file", "points"), [
+    ("mha_scaled_by_d_out_no_out_proj.py", 46 - 0.15 * 46 - 0.10 * 46),  # the scale's share and out_proj's
+    ("v1_unscaled_weights_returned.py", 15),  # no context vectors: capped at half
+    ("wrapper_heads_in_plain_list.py", 6.6),  # head_modules' share, and the two checks it fails on its own
+    ("wrapper_one_head_repeated.py", 8.6),  # head_modules' share, and the check of distinct heads
+    ("v2_bias_always_on.py", 23.5),  # the projections' share, as for the bias never on
+])
+def test_two_faults_of_one_module_cost_their_shares_not_the_stage(measured, file, points):
+    """Cost 38, 30, 13, 13 and 14 points (reviews3): two faults no single mistake reproduces, heads
+    the reference's weights could not reach by name, and biases the reference lacks lost every
+    value test they failed. Each fault is now
+    reproduced with the other (or with the weights placed in the student's own heads), and costs
+    its behaviour's share."""
+    answer = measured[("issue41_reviews3", file)]
+    assert answer.case.stage_points == pytest.approx(points, abs=0.05), answer.case.first_failure
+
+
 # -- the measurement tool, as a lead runs it -------------------------------------------------------
 def test_the_tool_measures_a_batch_and_reports_it(tmp_path):
     batch = tmp_path / "batch"

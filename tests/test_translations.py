@@ -524,7 +524,7 @@ SAMPLES = {
     "error": "EOFError: the worker went away", "message": "p must be in [0, 1]", "text": "a message of its own",
     "functions": "softmax",
     "first_line": "class CausalAttention(nn.Module):", "factor": "1/8", "order": "(0, 2, 1, 3)", "first": -2,
-    "second": -1, "dim": -1, "expected_dim": -2, "sums": "1.5, 2, 0.75", "factors": "1, 2, 3", "along": -2,
+    "second": -1, "row": 0, "dim": -1, "expected_dim": -2, "sums": "1.5, 2, 0.75", "factors": "1, 2, 3", "along": -2,
     "divisor": "64", "right": "sqrt(d_k) = 2", "later": 3, "low": -3, "high": 2, "written": "__init_",
     "meant": "__init__", "owner": "torch.nn", "suggestion": "Module", "keyword": "biass",
     "function": "Linear.__init__", "kept": 36, "sizes": "d_out = 10", "asked": 30, "size": 120,

@@ -162,6 +162,9 @@ SENTENCES: dict[str, str] = {
         " {expected_shape}."),
     "evidence.swapped": " It holds the reference's values with dims {first} and {second} swapped.",
     "evidence.permuted": " It holds the reference's values with their dims in the order {order}.",
+    "evidence.one_row_repeated": (
+        " Every row (the dimension before the last) is the reference's row {row}: each row should be"
+        " its own query's result, not one query's repeated."),
     "evidence.permuted_then_viewed": (
         " It holds the reference's values with their dims in the order {order}, then viewed as"
         " {shape}: a view or reshape into a layout the data is not in."),
@@ -263,6 +266,7 @@ SENTENCES: dict[str, str] = {
     "what.heads_own_names": "{what}, with the reference's heads given to yours in their order, under your names,",
     # A result whose shape, dtype or device was wrong, read in the reference's (its other faults).
     "what.read_as": "{what}, read in shape {shape} and dtype {dtype}",
+    "what.read_transposed": "{what}, read with its last two dims swapped back, in shape {shape}",
     "what.on_meta": "{what} on a stand-in GPU (fake tensors that check devices as a GPU does), for x of shape {shape}",
     "what.function_on_meta": (
         "{call} on a stand-in GPU (fake tensors that check devices as a GPU does), for x of shape {shape}:"

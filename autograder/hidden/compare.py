@@ -147,7 +147,9 @@ def expect_tensor(actual, expected: torch.Tensor, what: What, *, rtol: float | N
         return
     # On a wrong dtype, only a mistake whose values are right: the others are the values' fault.
     named = _right_values_mistakes(expected, mistakes) if problem[0] == "wrong_dtype" else mistakes
-    first = _found(what, problem, _conclusion(actual, expected, problem, named, explain, rtol, atol))
+    # Two faults may give another shape together (the weights returned, unscaled).
+    paired = together if problem[0] == "wrong_shape" else None
+    first = _found(what, problem, _conclusion(actual, expected, problem, named, explain, rtol, atol, paired))
     raise Failure(first.with_faults(*_faults_behind_structure(actual, expected, problem, what, mistakes, explain,
                                                               rtol, atol)))
 
@@ -155,18 +157,24 @@ def expect_tensor(actual, expected: torch.Tensor, what: What, *, rtol: float | N
 def _faults_behind_structure(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, what: What,
                              mistakes: MistakeSource, explain: Explainers, rtol, atol) -> list[Finding]:
     """The faults that a wrong shape, dtype or device would hide: an answer whose shape is the
-    reference's but for leading dims of size 1 (it broadcasts alike) is read in the reference's
-    shape, then dtype and device,
+    reference's but for leading dims of size 1 (it broadcasts alike), or with its last two dims
+    swapped, is read in the reference's shape, then dtype and device,
     and each further difference is a fault of its own (a mask of shape (1, 1, T, T), in uint8,
     that keeps the past: three faults). The dtype's fault names a known mistake only where the
     values are right (the catalogue's right values in another dtype); the values' fault names one
     of the others."""
     if actual.numel() == 0:
         return []
+    shown = finding("what.read_as", what=what, shape=shape_text(expected.shape), dtype=expected.dtype)
     if problem[0] == "wrong_shape":
-        if _without_leading_ones(actual.shape) != _without_leading_ones(expected.shape):
+        if _without_leading_ones(actual.shape) == _without_leading_ones(expected.shape):
+            actual = actual.reshape(expected.shape)
+        elif actual.ndim >= 2 and actual.transpose(-2, -1).shape == expected.shape:
+            # its last two dims swapped (rows stacked as columns): read each row where it belongs
+            actual = actual.transpose(-2, -1)
+            shown = finding("what.read_transposed", what=what, shape=shape_text(expected.shape))
+        else:
             return []  # another layout: its values cannot be read in the reference's shape
-        actual = actual.reshape(expected.shape)
         explain = None  # the stage's probes compare the student's own outputs, in the student's shape
     faults = []
     dtype_problem = _structure_problem(actual, expected)
@@ -175,7 +183,6 @@ def _faults_behind_structure(actual: torch.Tensor, expected: torch.Tensor, probl
         named = _matched_mistakes(actual, expected, right_values, rtol, atol)
         faults.append(_found(what, dtype_problem, diagnosis.Conclusion(named.pop() if len(named) == 1 else None, (),
                                                                        reproduced=len(named) == 1)))
-    shown = finding("what.read_as", what=what, shape=shape_text(expected.shape), dtype=expected.dtype)
     aligned = actual.to(device=expected.device, dtype=expected.dtype)
     value_problem = _value_problem(aligned, expected, rtol, atol, shown)
     if value_problem is not None:
@@ -255,7 +262,7 @@ def _conclusion(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, 
         return diagnosis.conclude(catalogue, [])  # the values may be right: the structure is what to name
     given = list((explain() if callable(explain) else explain) or [])
     explanations = diagnosis.explain(actual, expected, [*given, diagnosis.all_zeros, diagnosis.right_values_elsewhere,
-                                                        diagnosis.low_precision])
+                                                        diagnosis.one_row_repeated, diagnosis.low_precision])
     if not catalogue and together is not None:
         matched = _matched_mistakes(actual, expected, together, rtol, atol)
         if len(matched) == 1:

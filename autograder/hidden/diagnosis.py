@@ -305,6 +305,23 @@ def right_values_elsewhere(actual: torch.Tensor, expected: torch.Tensor) -> Expl
     return None
 
 
+def one_row_repeated(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+    """Every row (the dim before the last) is one and the same row of the reference, where the
+    reference's rows differ: each query's result replaced by one query's (a loop that reads a fixed
+    index, or a row broadcast over the others)."""
+    if actual.shape != expected.shape or actual.ndim < 2 or actual.shape[-2] < 2:
+        return None
+    first = actual[..., :1, :]
+    if not torch.allclose(actual, first.expand_as(actual), rtol=1e-6, atol=1e-9):
+        return None
+    if torch.allclose(expected, expected[..., :1, :].expand_as(expected), rtol=1e-6, atol=1e-9):
+        return None  # the reference's own rows are alike: nothing to tell apart
+    for row in range(expected.shape[-2]):
+        if torch.allclose(first, expected[..., row:row + 1, :], rtol=1e-5, atol=1e-8):
+            return Explanation(finding("evidence.one_row_repeated", row=row))
+    return None
+
+
 def _permuted_evidence(order: tuple[int, ...]) -> Finding:
     swapped = [dim for dim, moved in enumerate(order) if moved != dim]
     if len(swapped) == 2:

@@ -21,6 +21,7 @@ from autograder.hidden.compare import (
     Explainers,
     Mistakes,
     MistakeSource,
+    PairedMistakes,
     PairedSource,
     What,
     expect,
@@ -221,21 +222,14 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
 
     ``parameters_placed``: for a test of another behaviour (the future hidden, dropout, gradients),
     a module whose only parameter fault is how it keeps them gets the reference's weights in their
-    place: query, key or value biases the reference lacks as zeros, and any fault
-    ``with_reference_weights`` places (swapped, plain, renamed or missing parameters), with
-    ``reference`` changed in place to what the module is then compared with (a bias it lacks is 0,
-    a missing out_proj the identity). The parameters are charged by the forward tests, which read
+    place: any fault ``with_reference_weights`` places (swapped, plain, renamed, extra or missing
+    parameters), with ``reference`` changed in place to what the module is then compared with (a
+    bias it lacks is 0, a missing out_proj the identity). The parameters are charged by the forward tests, which read
     the same module so, and do not hide the behaviour this test reads."""
     module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
                                                weights=reference_weights(reference))
     shapes = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
     found = parameter_map(shapes, reference)
-    if parameters_placed and _only_extra_qkv_biases(found):
-        zeros = {name: torch.zeros(shapes[name], dtype=dtype, device=device) for name in found.extra}
-        # Every parameter is given; the module's own buffers (a mask) stay as they are.
-        module.load_state_dict({**student_weights(found, reference), **zeros}, strict=False)
-        module.eval()
-        return module
     try:
         found = expect_reference_parameters(description, reference, call_text(class_name, *args, **kwargs))
     except Failure:
@@ -272,7 +266,8 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
     (each given the reference's transposed); plain tensors of the reference's shapes kept by the
     module itself (``torch.rand(..., requires_grad=True)``, not ``nn.Parameter``; each set in its
     place); parameters under names that spell the reference's otherwise (a ParameterDict, a
-    Sequential around each layer), of its shapes; biases the module lacks (compared with a copy
+    Sequential around each layer), of its shapes; query, key and value biases the reference lacks
+    (each set to 0); biases the module lacks (compared with a copy
     of the reference whose biases there are 0); no out_proj at all (compared with a copy whose
     out_proj is the identity: the heads' outputs as they are)."""
     shapes = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
@@ -289,6 +284,10 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
     elif renamed:
         moved = {theirs: params[ours].detach() for ours, theirs in renamed.items()}
         module.load_state_dict({**student_weights(found, reference), **moved}, strict=False)
+    elif _only_extra_qkv_biases(found):  # biases the reference lacks: each one 0 adds nothing
+        zeros = {name: torch.zeros(shapes[name], dtype=reference.W_query.weight.dtype,
+                                   device=reference.W_query.weight.device) for name in found.extra}
+        module.load_state_dict({**student_weights(found, reference), **zeros}, strict=False)
     elif only_missing and (all(name.endswith(".bias") for name in found.missing) or set(found.missing) == OUT_PROJ):
         compared = copy.deepcopy(reference)
         with torch.no_grad():
@@ -787,14 +786,15 @@ def future_of_square(call: Callable[[torch.Tensor], object], square: torch.Tenso
 
 def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor, seed: int,
                              what: What, mistakes: Callable[[torch.Tensor], Mistakes] | None = None,
-                             cause: Callable[[], str] | None = None) -> None:
+                             cause: Callable[[], str] | None = None,
+                             together: Callable[[torch.Tensor], PairedMistakes] | None = None) -> None:
     """Changing only the tokens after position t leaves the outputs up to t unchanged.
 
     Every perturbed input is fresh (new values after t, for every t, twice) and the whole output
     is compared with the reference's on it: an answer that replays an earlier output, or that
     returns the same thing whatever the input, cannot pass. ``mistakes(changed)`` names what a
     wrong output reproduces; ``cause()`` names a leak that none reproduces (``future_leak``
-    without it).
+    without it); ``together(changed)``, two faults that no single mistake reproduces.
     """
     batch, num_tokens, _ = x.shape
     before = module(x)
@@ -818,7 +818,8 @@ def expect_no_future_leakage(module: RemoteObject, reference: torch.nn.Module, x
                 # Name what the output reveals (no mask, a mask the wrong way round...), else the leak.
                 mistake = matching_mistake(after, expected, wrong_outputs) or (cause() if cause else "future_leak")
                 raise Failure(finding("future_leak", mistake, what=what, position=t))
-            expect_tensor(after, expected, on_changed, mistakes=wrong_outputs)
+            paired = (lambda changed=changed: together(changed)) if together else None
+            expect_tensor(after, expected, on_changed, mistakes=wrong_outputs, together=paired)
 
 
 # The inputs (batch, num_tokens) one module is called on in a row: shorter, then longer, than the first.

@@ -262,6 +262,9 @@ _SCALE_PART = ("no_sqrt_scaling", "scaled_after_softmax", "scaled_by_d_k", "scal
 # The mistakes of the operands (which projection plays which role, a transpose): before the mask.
 _OPERAND_PART = ("wrong_projection", "scores_transposed", "weights_transposed", "values_not_projected",
                  "linear_weight_untransposed")
+# What the module does with the weighted values at the end (no output projection, the weights
+# returned instead): fixed last, once the weights themselves are right.
+_OUTPUT_PART = ("missing_out_proj", "returned_weights")
 # Two faults are reproduced together only on outputs this small: enough for every stage's test
 # inputs, and the product of the parts stays a few hundred small computations.
 MAX_PAIRED_NUMEL = 4096
@@ -272,8 +275,8 @@ PairedOptions = dict[tuple[str, str], list[dict]]
 
 def _parts(variants: dict[str, list[dict]]) -> list[dict[str, list[dict]]]:
     """The variants grouped by the part of the computation they change, in the order to fix them:
-    operands, mask, softmax, scale."""
-    order = [_OPERAND_PART, None, _SOFTMAX_PART, _SCALE_PART]
+    operands, mask, softmax, scale, output."""
+    order = [_OPERAND_PART, None, _SOFTMAX_PART, _SCALE_PART, _OUTPUT_PART]
     mask_part = [mistake for mistake in variants if not any(mistake in part for part in order if part)]
     return [{mistake: variants[mistake] for mistake in (part or mask_part) if mistake in variants} for part in order]
 
@@ -481,6 +484,10 @@ def attention_faults(module: torch.nn.Module, x: torch.Tensor, *, causal: bool,
                  "values_not_projected": [{"roles": (0, 1, 3)}]}
     if _projections(module, x, untransposed=True) is not None:
         variants["linear_weight_untransposed"] = [{"roles": (4, 5, 6)}]
+    if heads:
+        variants["missing_out_proj"] = [{"out": _same}]
+    else:
+        variants["returned_weights"] = [{"return_weights": True}]
     paired = {}
     for pair, option_list in paired_faults(variants).items():
         outputs = []

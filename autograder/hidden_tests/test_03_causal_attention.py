@@ -455,7 +455,8 @@ def test_causal_attention_hides_the_future(student, reference, device):
     ref, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[0], device, torch.float64,
                                              parameters_placed=True)
     expect_no_future_leakage(module, ref, x, 95, what,
-                             mistakes=lambda changed: mistakes.attention_mistakes(ref, changed, causal=True))
+                             mistakes=lambda changed: mistakes.attention_mistakes(ref, changed, causal=True),
+                             together=lambda changed: mistakes.attention_faults(ref, changed, causal=True))
 
 
 @pytest.mark.CausalAttention
