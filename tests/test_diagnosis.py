@@ -681,7 +681,8 @@ def test_rows_that_repeat_one_row_of_the_reference_say_which():
     expected = torch.arange(12.0).reshape(4, 3)
     repeated = expected[2].expand(4, 3).clone()
     explanation = diagnosis.one_row_repeated(repeated, expected)
-    assert explanation is not None and explanation.evidence.fields["row"] == 2
+    assert explanation is not None
+    assert explanation.evidence.fields["row"] == 2
     assert diagnosis.one_row_repeated(expected, expected) is None  # its rows differ
     alike = torch.ones(4, 3)
     assert diagnosis.one_row_repeated(alike, alike * 2) is None  # the reference's rows are alike too

@@ -57,12 +57,27 @@ def test_every_share_table_sums_to_100_percent_of_a_stage_with_value_points():
 
 
 def test_every_mapped_mistake_exists_and_is_a_fault_of_one_behaviour():
-    faults = rubric._table()["faults"]
+    table = rubric._table()["faults"]
+    faults = {behaviour: mistakes for behaviour, mistakes in table.items() if isinstance(mistakes, list)}
     mapped = [mistake for mistakes in faults.values() for mistake in mistakes]
     assert len(mapped) == len(set(mapped)), "a mistake is listed under two behaviours"
     assert set(mapped) <= set(MISTAKES), set(mapped) - set(MISTAKES)
     shared = {behaviour for stage in _shared_stages() for behaviour in rubric.behaviour_shares(stage)}
     assert set(faults) <= shared, f"behaviours no stage has: {set(faults) - shared}"
+    for stage, own in ((stage, own) for stage, own in table.items() if isinstance(own, dict)):
+        assert stage in _shared_stages(), f"[faults.{stage}] names no stage that shares its points"
+        assert set(own) <= set(rubric.behaviour_shares(stage)), (stage, set(own))
+        own_mapped = [mistake for mistakes in own.values() for mistake in mistakes]
+        assert len(own_mapped) == len(set(own_mapped)), (stage, own_mapped)
+        assert set(own_mapped) <= set(MISTAKES), (stage, own_mapped)
+
+
+def test_a_stage_reads_a_mistake_by_its_own_table_where_it_has_one():
+    """Zeroing the future after the softmax is a fault of the mask in a module, and of the
+    renormalisation in mask_and_renormalize, whose mask is then right."""
+    assert rubric.fault_behaviours("CausalAttention")["mask_after_softmax"] == "mask"
+    assert rubric.fault_behaviours("mask_and_renormalize")["mask_after_softmax"] == "renormalisation"
+    assert rubric.fault_behaviours("mask_and_renormalize")["mask_swapped"] == "mask"
 
 
 def test_no_mistake_named_without_reproducing_the_output_is_mapped():

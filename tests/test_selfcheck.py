@@ -1149,3 +1149,16 @@ def test_a_mask_kept_as_a_plain_attribute_is_told_where_moving_the_module_leaves
     namespace = dict(solution_definitions[assignment])
     exec(cell_source(answer_cell(moved, stage)), namespace)
     assert run_check(stage, namespace).passed
+
+
+def test_weights_that_give_every_later_token_one_weight_read_as_scores_filled_with_one_number():
+    """blind16's 095 filled the hidden scores with 0: the check said only "sees the future", where
+    the grader names the fill. Scores set to one number give every later token of a row one weight."""
+    from autograder.student.selfcheck.expectations import leak_reading
+
+    scores = torch.randn(2, 5, 5, generator=torch.Generator().manual_seed(3), dtype=torch.float64)
+    future = torch.ones(5, 5, dtype=torch.bool).triu(1)
+    assert leak_reading(torch.softmax(scores.masked_fill(future, 0.0), dim=-1)) == "mask_filled_with_zero"
+    assert leak_reading(torch.softmax(scores, dim=-1)) == "future_leak"  # no mask: a weight of its own each
+    assert leak_reading(torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)) == \
+        "tokens_mixed_outside_weights"

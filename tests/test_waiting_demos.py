@@ -166,6 +166,58 @@ def test_a_stopped_demo_names_the_stage_whose_code_raised_else_the_one_it_is_abo
     assert "SelfAttention_v2" in raised_in_the_demo  # the later stage in teaching order
 
 
+RIGHT_MODULES = """import torch
+from torch import nn
+
+class SelfAttention_v1(nn.Module):
+    def __init__(self, d_in, d_out):
+        super().__init__()
+        self.W_query = nn.Parameter(torch.rand(d_in, d_out))
+        self.W_key = nn.Parameter(torch.rand(d_in, d_out))
+        self.W_value = nn.Parameter(torch.rand(d_in, d_out))
+
+    def forward(self, x):
+        queries, keys, values = x @ self.W_query, x @ self.W_key, x @ self.W_value
+        return torch.softmax(queries @ keys.T / keys.shape[-1] ** 0.5, dim=-1) @ values
+
+class SelfAttention_v2(nn.Module):
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+
+    def forward(self, x):
+        queries, keys, values = self.W_query(x), self.W_key(x), self.W_value(x)
+        return torch.softmax(queries @ keys.T / keys.shape[-1] ** 0.5, dim=-1) @ values
+"""
+
+
+def test_a_stopped_demo_never_sends_the_student_to_a_check_that_passes(shell, demos, capsys):
+    """A reviewer's copy that kept the layers' own layout made the demo stop in SelfAttention_v1's
+    forward, whose check passes: the demo now names the stage whose check fails."""
+    _run(shell, RIGHT_MODULES, capsys)
+    _run(shell, "import torch\n\ndef copy_v2_weights_into_v1(sa_v2, sa_v1):\n    with torch.no_grad():\n"
+                "        for name in ('W_query', 'W_key', 'W_value'):\n"
+                "            setattr(sa_v1, name, torch.nn.Parameter(getattr(sa_v2, name).weight.clone()))", capsys)
+    demo = ("import torch\nsa_v1, sa_v2 = SelfAttention_v1(3, 2), SelfAttention_v2(3, 2)\n"
+            "copy_v2_weights_into_v1(sa_v2, sa_v1)\nsa_v1(torch.rand(6, 3))")
+    printed = _demo(shell, demos, demo, capsys)[1]
+    assert printed.startswith("⚠")
+    assert "RuntimeError" in printed
+    assert 'check("copy_v2_weights_into_v1")' in printed
+    assert 'check("SelfAttention_v1")' not in printed
+
+
+def test_a_demo_that_stops_though_every_check_passes_says_so(shell, demos, capsys):
+    _run(shell, RIGHT_MODULES, capsys)
+    printed = _demo(shell, demos, "SelfAttention_v2(3, 2).qkv", capsys)[1]
+    assert printed.startswith("⚠")
+    assert "AttributeError" in printed
+    assert _said("zh", "needs.stopped_checks_pass", reason="", stages="`SelfAttention_v2`").split("。")[1] in printed
+    assert "check(" not in printed
+
+
 def test_a_cell_of_the_student_runs_as_plain_python_with_its_output_and_traceback(shell, demos, capsys):
     _run(shell, "def attention_scores(inputs):\n    " + STUB.format(stage="attention_scores"), capsys)
     _demo(shell, demos, "print(attention_scores([1]))", capsys)  # the stage named once already

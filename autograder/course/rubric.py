@@ -4,7 +4,7 @@ A test function's points are shared equally by its CPU instances; an instance on
 reported for no points (``grading.engine.score_outcomes``), so a notebook scores the same on
 every machine. ``[behaviours.<stage>]`` shares a big stage's value points among the behaviours it
 must get right, and ``[faults]`` says which named mistakes are faults of which behaviour
-(``grading.partial_credit``). ``[purpose]`` caps a stage whose failures show it misses what it is
+(``[faults.<stage>]`` where a stage reads one otherwise; ``grading.partial_credit``). ``[purpose]`` caps a stage whose failures show it misses what it is
 for (``grading.purpose``). ``[hint_charges]`` prices the hint tiers (none by default:
 ``records.hint_charges``).
 """
@@ -93,9 +93,16 @@ def behaviour_shares(stage: str) -> dict[str, float]:
 
 
 @functools.cache
-def fault_behaviours() -> dict[str, str]:
-    """Named mistake -> the behaviour it is a fault of (``[faults]``)."""
-    return {mistake: behaviour for behaviour, mistakes in _table().get("faults", {}).items() for mistake in mistakes}
+def fault_behaviours(stage: str | None = None) -> dict[str, str]:
+    """Named mistake -> the behaviour it is a fault of (``[faults]``), in ``stage`` where given:
+    ``[faults.<stage>]`` maps a mistake that means something else there (zeroing the future after
+    a softmax is a fault of the mask in a module, and of the renormalisation in the stage that
+    must renormalise)."""
+    table = _table().get("faults", {})
+    found = {mistake: behaviour for behaviour, mistakes in table.items() if isinstance(mistakes, list)
+             for mistake in mistakes}
+    own = table.get(stage, {}) if stage else {}
+    return found | {mistake: behaviour for behaviour, mistakes in own.items() for mistake in mistakes}
 
 
 def purpose_keeps() -> float:

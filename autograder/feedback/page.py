@@ -84,6 +84,7 @@ PAGE_TEXT: dict[str, str] = {
     "behaviour.scores": "scores",
     "behaviour.scale": "scale",
     "behaviour.mask": "causal mask",
+    "behaviour.renormalisation": "rows summing to 1 again",
     "behaviour.softmax": "softmax and its dim",
     "behaviour.context": "context vectors",
     "behaviour.dropout": "dropout on the weights",

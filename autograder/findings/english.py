@@ -226,6 +226,10 @@ SENTENCES: dict[str, str] = {
     "evidence.right_with_reference_weights": (
         " Given the reference's weights where it keeps its own, it returns the reference's output:"
         " only the way it keeps its parameters is wrong."),
+    "evidence.right_with_heads_alike": (
+        " Given one head's weights, it returns what the reference's heads give when they all have those"
+        " weights: joining the heads is right, and only its heads being one module is wrong (every head"
+        " computes the same output)."),
     "evidence.weights_placed": (
         " Given the reference's weights where it keeps its own, it still has the faults that follow."),
     "evidence.right_in_eval": " After .eval() it returns the reference's output: only training mode changes it.",

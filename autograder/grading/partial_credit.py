@@ -65,7 +65,7 @@ def pinned_behaviours(outcome: TestOutcome) -> frozenset[str] | None:
         return None
     behaviours = set()
     for fault in faults(outcome.finding):
-        behaviour = rubric.fault_behaviours().get(fault.mistake or "")
+        behaviour = rubric.fault_behaviours(outcome.stage).get(fault.mistake or "")
         if behaviour not in shares or not _reproduced(fault):
             return None
         behaviours.add(behaviour)
@@ -77,7 +77,8 @@ REPRODUCED_TOGETHER = frozenset({"evidence.faults_together", "evidence.one_of_fa
 # Evidence that a module's parameters are only kept otherwise: given the reference's weights in
 # their place, it computes the reference's output or shows the faults that follow
 # (``hidden.modules.with_faults_behind``), each judged on its own evidence.
-PLACED_WEIGHTS = frozenset({"evidence.right_with_reference_weights", "evidence.weights_placed"})
+PLACED_WEIGHTS = frozenset({"evidence.right_with_reference_weights", "evidence.right_with_heads_alike",
+                            "evidence.weights_placed"})
 
 
 def _reproduced(fault: Finding) -> bool:

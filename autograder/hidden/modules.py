@@ -44,6 +44,7 @@ QKV_BIASES = ("W_query.bias", "W_key.bias", "W_value.bias")
 # The evidence of a module given the reference's weights where it keeps its own (``with_faults_behind``):
 # it then computes the reference's output, or shows the faults that follow.
 RIGHT_WITH_REFERENCE_WEIGHTS = "evidence.right_with_reference_weights"
+RIGHT_WITH_HEADS_ALIKE = "evidence.right_with_heads_alike"
 WEIGHTS_PLACED = "evidence.weights_placed"
 # The output projection's parameters: a module missing both has no out_proj (the heads' outputs as they are).
 OUT_PROJ = frozenset({"out_proj.weight", "out_proj.bias"})
@@ -339,18 +340,20 @@ def faults_behind_parameters(failure: Failure, student: Submission, reference_cl
     return with_faults_behind(failure, lambda: check(compared, module))
 
 
-def with_faults_behind(failure: Failure, check: Callable[[], None]) -> Failure:
+def with_faults_behind(failure: Failure, check: Callable[[], None],
+                       right: str = RIGHT_WITH_REFERENCE_WEIGHTS) -> Failure:
     """``failure`` followed by each fault ``check()`` finds (a check of what the failure would hide),
     with the evidence that the weights were placed (partial credit then charges the parameters as
     one behaviour, beside what the faults that follow show); when the check passes, ``failure``
-    with the evidence that it is the only fault; itself when the check cannot run."""
+    with the evidence that it is the only fault (``right``: what the check compared with); itself
+    when the check cannot run."""
     try:
         check()
     except Failure as behind:
         return Failure(failure.finding.with_notes(finding(WEIGHTS_PLACED)).with_faults(*behind.finding.all_faults()))
     except StudentError:
         return failure
-    return Failure(failure.finding.with_notes(finding(RIGHT_WITH_REFERENCE_WEIGHTS)))
+    return Failure(failure.finding.with_notes(finding(right)))
 
 
 def _only_extra_qkv_biases(found: ParameterMap) -> bool:
@@ -700,21 +703,27 @@ def first_leak(call: Callable[[torch.Tensor], object], x: torch.Tensor, seed: in
     return None
 
 
-def heads_leak_cause(one_head: Callable[[], tuple[RemoteObject, torch.Tensor]], seed: int) -> Callable[[], str]:
+def heads_leak_cause(one_head: Callable[[], tuple[RemoteObject, torch.Tensor, Callable[[torch.Tensor], str | None]]],
+                     seed: int) -> Callable[[], str]:
     """The cause of a multi-head module's leak: a module that keeps to the past with a single head
-    (``one_head()`` builds it, with an input) masks its weights right, so its leak with several
-    heads comes from moving values between positions outside the weights (a split or merge that
-    mixes tokens and heads); one that leaks with one head too, or cannot be built so, leaks
-    through its weights (``future_leak``)."""
+    (``one_head()`` builds it, with an input and what names its output) masks its weights right, so
+    its leak with several heads comes from moving values between positions outside the weights (a
+    split or merge that mixes tokens and heads); one that leaks with one head too leaks through its
+    weights, for the mistake its one-head output reproduces (a softmax along the queries' dim, a
+    mask filled with 0), else ``future_leak`` (so too when it cannot be built with one head)."""
 
     def cause() -> str:
         try:
-            module, x = one_head()
+            module, x, named = one_head()
         except (StudentError, Failure):
             return "future_leak"
         if first_leak(module, x, seed) is None and _stays_finite(module, x):
             return "tokens_mixed_outside_weights"
-        return "future_leak"
+        try:
+            out = module(x)
+        except StudentError:
+            return "future_leak"
+        return (named(out) if isinstance(out, torch.Tensor) else None) or "future_leak"
 
     return cause
 

@@ -131,6 +131,15 @@ def _right_values(result: torch.Tensor, expected: torch.Tensor) -> bool:
     return result.shape == expected.shape and torch.allclose(result.double(), expected.double(), rtol=rtol, atol=atol)
 
 
+def _keeps_its_length(student: Submission, name: str, args: tuple[torch.Tensor, ...]) -> bool:
+    """Whether ``name(*args)`` returns a tensor of its first argument's shape (a position for each)."""
+    try:
+        result = student.call(name, *args)
+    except StudentError:
+        return False
+    return isinstance(result, torch.Tensor) and result.shape == args[0].shape
+
+
 def _torch_calls(student: Submission, name: str, loop: Callable[[int], tuple[torch.Tensor, ...]]) -> tuple[int, int]:
     """The torch calls ``name`` makes for fewer tokens and for more (``LOOP_TOKENS``): one tensor
     operation makes as many for both; handling each token on its own (a loop, a comprehension,
@@ -150,9 +159,10 @@ def _python_loop(student: Submission, name: str, loop: Callable[[int], tuple[tor
 
 def _loop_asked_for(student: Submission, name: str, loop: Callable[[int], tuple[torch.Tensor, ...]]) -> list[Finding]:
     """All positions at once where the notebook asks for the loop over them (the baseline that the
-    vectorised stages after it are compared with, and what they teach to replace)."""
+    vectorised stages after it are compared with, and what they teach to replace). A loop of a fixed
+    length makes as many calls for any input too, and returns that many positions: not said then."""
     short, long = _torch_calls(student, name, loop)
-    if long > short:
+    if long > short or not all(_keeps_its_length(student, name, loop(tokens)) for tokens in LOOP_TOKENS):
         return []
     return [finding("worth_fixing.loop_asked", tokens=LOOP_TOKENS[0], more_tokens=LOOP_TOKENS[1], calls=short)]
 

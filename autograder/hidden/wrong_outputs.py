@@ -262,6 +262,8 @@ _SCALE_PART = ("no_sqrt_scaling", "scaled_after_softmax", "scaled_by_d_k", "scal
 # The mistakes of the operands (which projection plays which role, a transpose): before the mask.
 _OPERAND_PART = ("wrong_projection", "scores_transposed", "weights_transposed", "values_not_projected",
                  "linear_weight_untransposed")
+# How a multi-head module splits and merges its heads: fixed with the operands, before the mask.
+_HEADS_PART = ("view_without_transpose", "wrong_transpose", "heads_interleaved")
 # What the module does with the weighted values at the end (no output projection, the weights
 # returned instead): fixed last, once the weights themselves are right.
 _OUTPUT_PART = ("missing_out_proj", "returned_weights")
@@ -275,8 +277,8 @@ PairedOptions = dict[tuple[str, str], list[dict]]
 
 def _parts(variants: dict[str, list[dict]]) -> list[dict[str, list[dict]]]:
     """The variants grouped by the part of the computation they change, in the order to fix them:
-    operands, mask, softmax, scale, output."""
-    order = [_OPERAND_PART, None, _SOFTMAX_PART, _SCALE_PART, _OUTPUT_PART]
+    operands, heads, mask, softmax, scale, output."""
+    order = [_OPERAND_PART, _HEADS_PART, None, _SOFTMAX_PART, _SCALE_PART, _OUTPUT_PART]
     mask_part = [mistake for mistake in variants if not any(mistake in part for part in order if part)]
     return [{mistake: variants[mistake] for mistake in (part or mask_part) if mistake in variants} for part in order]
 
@@ -399,6 +401,34 @@ def divisor_attention(module: torch.nn.Module, x: torch.Tensor, *, causal: bool,
     return lambda divisor: attend(scale_dim=divisor**2)
 
 
+def _head_layouts(batch: int, num_heads: int, num_tokens: int, d_out: int) -> dict[str, list[dict]]:
+    """``attend``'s options for heads split or merged in another layout than the reference's, by
+    the mistake: a view to (b, h, T, hd) or back to (b, T, d_out) without the transpose, a merge
+    that swaps the wrong axes, heads taken from interleaved features."""
+    d_k = d_out // num_heads
+
+    def split_by_view(t):
+        return t.reshape(batch, num_heads, num_tokens, d_k)
+
+    def merge_by_view(t):
+        return t.reshape(batch, num_tokens, d_out)
+
+    def merge_wrong_axes(t):
+        return t.transpose(2, 3).reshape(batch, num_tokens, d_out)
+
+    def split_interleaved(t):
+        return t.reshape(batch, num_tokens, d_k, num_heads).permute(0, 3, 1, 2)
+
+    def merge_interleaved(t):
+        return t.permute(0, 2, 3, 1).reshape(batch, num_tokens, d_out)
+
+    return {"view_without_transpose": [{"split": split_by_view}, {"merge": merge_by_view},
+                                       {"split": split_by_view, "merge": merge_by_view}],
+            "wrong_transpose": [{"merge": merge_wrong_axes}],
+            "heads_interleaved": [{"split": split_interleaved}, {"merge": merge_interleaved},
+                                  {"split": split_interleaved, "merge": merge_interleaved}]}
+
+
 @torch.no_grad()
 def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool,
                        heads: tuple[int, Callable, Callable] | None = None) -> WrongOutputs:
@@ -431,26 +461,8 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
     if not heads:
         wrong["returned_weights"] = [attend(return_weights=True)]
     if heads:
-        def split_by_view(t):
-            return t.reshape(batch, num_heads, num_tokens, d_k)
-
-        def merge_by_view(t):
-            return t.reshape(batch, num_tokens, d_out)
-
-        def merge_wrong_axes(t):
-            return t.transpose(2, 3).reshape(batch, num_tokens, d_out)
-
-        def split_interleaved(t):
-            return t.reshape(batch, num_tokens, d_k, num_heads).permute(0, 3, 1, 2)
-
-        def merge_interleaved(t):
-            return t.permute(0, 2, 3, 1).reshape(batch, num_tokens, d_out)
-
-        wrong["view_without_transpose"] = [attend(split=split_by_view), attend(merge=merge_by_view),
-                                           attend(split=split_by_view, merge=merge_by_view)]
-        wrong["wrong_transpose"] = [attend(merge=merge_wrong_axes)]
-        wrong["heads_interleaved"] = [attend(split=split_interleaved), attend(merge=merge_interleaved),
-                                      attend(split=split_interleaved, merge=merge_interleaved)]
+        for mistake_id, option_list in _head_layouts(batch, num_heads, num_tokens, d_out).items():
+            wrong[mistake_id] = [attend(**options) for options in option_list]
         wrong["missing_out_proj"] = [attend(out=_same)]
     elif x.ndim == 3:
         with contextlib.suppress(RuntimeError):  # most shapes make keys.T raise instead
@@ -485,6 +497,7 @@ def attention_faults(module: torch.nn.Module, x: torch.Tensor, *, causal: bool,
     if _projections(module, x, untransposed=True) is not None:
         variants["linear_weight_untransposed"] = [{"roles": (4, 5, 6)}]
     if heads:
+        variants |= _head_layouts(batch, num_heads, num_tokens, d_out)
         variants["missing_out_proj"] = [{"out": _same}]
     else:
         variants["returned_weights"] = [{"return_weights": True}]

@@ -14,11 +14,14 @@ from autograder.hidden.compare import (
     TOLERANCES,
     expect,
     expect_function_output,
+    matching_mistake,
     shape_text,
 )
 from autograder.hidden.dropout import BATCH, NUM_TOKENS, weights_revealing_attention
 from autograder.hidden.modules import (
     CALLS_IN_A_ROW,
+    RIGHT_WITH_HEADS_ALIKE,
+    RIGHT_WITH_REFERENCE_WEIGHTS,
     attention_scale_and_mask,
     call_text,
     expect_class_runs_on_stand_in,
@@ -127,7 +130,8 @@ def _how_heads_join(failure: Failure, student, reference, case, device, dtype) -
     call = call_text("MultiHeadAttentionWrapper", *args, qkv_bias=qkv_bias)
     what = finding("what.heads_alike" if alike else "what.heads_own_names", what=call)
     return with_faults_behind(failure, lambda: expect_same_output(module, ref, x, what,
-                                                                  mistakes=lambda: mistakes.wrapper_mistakes(ref, x)))
+                                                                  mistakes=lambda: mistakes.wrapper_mistakes(ref, x)),
+                              right=RIGHT_WITH_HEADS_ALIKE if alike else RIGHT_WITH_REFERENCE_WEIGHTS)
 
 
 def _placed_in_plain_list(module: RemoteObject, ref: torch.nn.Module) -> bool:
@@ -136,7 +140,7 @@ def _placed_in_plain_list(module: RemoteObject, ref: torch.nn.Module) -> bool:
     heads = module.attr("heads")
     if type(heads) not in (list, tuple) or len(heads) != len(ref.heads):
         return False
-    for head, reference_head in zip(heads, ref.heads):
+    for head, reference_head in zip(heads, ref.heads, strict=True):
         if not isinstance(head, RemoteObject):
             return False
         head.load_state_dict(reference_head.state_dict())
@@ -439,9 +443,13 @@ def _leak_cause(student, reference, case, device, dtype):
     seed, batch, num_tokens, d_in, d_out, context_length, _, qkv_bias = case
 
     def one_head():
-        _, module, x, _ = _multi_head(student, reference, (seed, batch, num_tokens, d_in, d_out, context_length, 1,
-                                                           qkv_bias), device, dtype)
-        return module, x
+        ref, module, x, _ = _multi_head(student, reference, (seed, batch, num_tokens, d_in, d_out, context_length, 1,
+                                                             qkv_bias), device, dtype)
+        with torch.no_grad():
+            expected = ref(x)
+        heads = (1, reference.split_heads, reference.merge_heads)
+        return module, x, lambda out: matching_mistake(out, expected, lambda: mistakes.attention_mistakes(
+            ref, x, causal=True, heads=heads))
 
     return heads_leak_cause(one_head, seed + 60)
 

@@ -393,8 +393,9 @@ MISTAKES: dict[str, str] = {
         " behind: register it as a buffer named mask, which .to(device) moves."
     ),
     "parameter_transposed": (
-        "a weight matrix was created with its two dimensions swapped: the notebook gives its shape,"
-        " (d_in, d_out), so that x @ W turns d_in features into d_out."
+        "a weight matrix was created with its two dimensions swapped: compare each shape above with"
+        " the expected one (a matrix applied as x @ W is (d_in, d_out); nn.Linear(d_in, d_out) keeps"
+        " its weight as (d_out, d_in), and is called as a layer)."
     ),
     "qkv_bias_ignored": (
         "the qkv_bias argument was not passed on: the query, key and value projections must have a"
@@ -494,9 +495,9 @@ MISTAKES: dict[str, str] = {
         " place, with autograd switched off while you copy, or wrap the new tensor in nn.Parameter."
     ),
     "copy_without_transpose": (
-        "nn.Linear keeps its weight as (d_out, d_in), while v1's matrices are (d_in, d_out): each of"
-        " v1's matrices gets the weight of v2's layer of the same name with its two dimensions"
-        " swapped."
+        "a layer of nn.Linear computes y = x Aᵀ from its weight A, while v1 computes x @ W: the"
+        " weight copied as it is holds v2's numbers in another layout than v1 reads them (compare"
+        " the two shapes)."
     ),
     "copy_by_state_dict": (
         "v2's state_dict names its weights W_query.weight and so on, each (d_out, d_in) as nn.Linear"

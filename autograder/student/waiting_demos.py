@@ -15,7 +15,8 @@ by name, and:
   the skipped demo would have made wait with it, so a later demo that reads them is skipped too
   instead of stopping at a ``NameError``;
 - otherwise runs the demo as written, and if a wrong answer makes it raise, says where it stopped
-  in one line, so that "Run All" still reaches the cells after it.
+  in one line, so that "Run All" still reaches the cells after it, and which of its stages' checks
+  fail (the stage whose frame raised may be a right one, given a wrong one's output).
 
 Every other cell runs as plain Python, with its own output and Python's full traceback: the
 student's answer cells and scratch cells, and a demo they edited, which is theirs now. Outside
@@ -225,14 +226,28 @@ class WaitingDemos(ast.NodeTransformer):
         sys.displayhook(value)
 
     def stopped(self, error: Exception, stages: tuple[str, ...]) -> None:
-        say_stopped(error, blamed_stage(error, stages, self.namespace), self.language)
+        failing = failing_checks(stages, self.namespace, self.language)
+        if failing:
+            say_stopped(error, blamed_stage(error, failing, self.namespace), self.language)
+        else:
+            say_stopped(error, None, self.language, passing=[stage for stage in stages if stage in self.namespace])
+
+
+def failing_checks(stages: tuple[str, ...], namespace: dict, language: str) -> tuple[str, ...]:
+    """The stages of ``stages`` whose public checks fail, in teaching order: a demo that stopped is
+    sent to one of them, never to a stage whose check passes (the frame that raised may be a right
+    stage's, given a wrong one's output)."""
+    from .selfcheck.runner import run_check  # the checks import the kit's readers: only when a demo stopped
+
+    defined = sorted((stage for stage in stages if stage in namespace), key=lambda stage: STAGES.get(stage, -1))
+    return tuple(stage for stage in defined if not run_check(stage, namespace, language).passed)
 
 
 def blamed_stage(error: BaseException, stages: tuple[str, ...], namespace: dict) -> str:
-    """The stage of ``stages`` (those a demo uses) to check when the demo raised ``error``: the one
-    whose code raised it, from the innermost frame out (exercise 3.1's demo builds both modules, then
-    copies: an error in the copy is the copy's); else the last of them in teaching order, the one
-    the demo is about."""
+    """The stage of ``stages`` (those of a demo whose checks fail) to check when the demo raised
+    ``error``: the one whose code raised it, from the innermost frame out (exercise 3.1's demo builds
+    both modules, then copies: an error in the copy is the copy's); else the last of them in
+    teaching order, the one the demo is about."""
     codes = {code: stage for stage in stages if stage in namespace for code in code_objects(namespace[stage])}
     frames = []
     where = error.__traceback__
@@ -245,8 +260,9 @@ def blamed_stage(error: BaseException, stages: tuple[str, ...], namespace: dict)
     return max(stages, key=lambda stage: STAGES.get(stage, -1))
 
 
-def say_stopped(error: Exception, stage: str, language: str) -> None:
-    """One line for a demo that a wrong answer stopped: a name a demo above makes, or the error."""
+def say_stopped(error: Exception, stage: str | None, language: str, passing: Iterable[str] = ()) -> None:
+    """One line for a demo that a wrong answer stopped: a name a demo above makes, or the error and
+    the stage to check (``stage``), or the stages it runs whose checks all pass (``passing``)."""
     where = error.__traceback__
     while where is not None and where.tb_next is not None:
         where = where.tb_next
@@ -255,7 +271,11 @@ def say_stopped(error: Exception, stage: str, language: str) -> None:
             print(text("needs.name", name=error.name))
         else:
             reason = f"{type(error).__name__}: {error}".splitlines()[0][:300]
-            print(text("needs.stopped", reason=reason, stage=stage))
+            if stage is None:
+                print(text("needs.stopped_checks_pass", reason=reason,
+                           stages=", ".join(f"`{name}`" for name in passing)))
+            else:
+                print(text("needs.stopped", reason=reason, stage=stage))
 
 
 ACTIVE: WaitingDemos | None = None

@@ -55,6 +55,8 @@ MESSAGES: dict[str, str] = {
     "needs.name": "⏭ This demo needs `{name}`, which a demo above makes: finish the stages above first.",
     "needs.stopped": ('⚠ This demo stopped at {reason}. It runs your `{stage}` (or a stage it uses):'
                       ' check("{stage}") says what it finds.'),
+    "needs.stopped_checks_pass": ("⚠ This demo stopped at {reason}. It runs your {stages}, whose checks pass: the"
+                                  " demo reads something of them the checks do not ask for; the error says what."),
     # What went wrong.
     "unknown_stage": "there is no stage called {stage!r}; the stages are: {known}",
     "unknown_stage_near": "there is no stage called {stage!r}; did you mean {suggestion!r}?",

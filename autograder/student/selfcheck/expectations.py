@@ -253,9 +253,15 @@ def dropout_input(module, x: torch.Tensor) -> torch.Tensor | None:
     return caught[0] if caught and isinstance(caught[0], torch.Tensor) else None
 
 
+# What weights that weigh later tokens read as (``leak_reading``).
+LIT_FUTURE = ("future_leak", "mask_filled_with_zero")
+
+
 def leak_reading(weights: torch.Tensor | None) -> str | None:
     """What the attention weights a module passed through its dropout say about a leaking output:
-    ``future_leak`` when they themselves weigh a later token; when they hide the future, the
+    ``future_leak`` when they themselves weigh a later token (``mask_filled_with_zero`` when every
+    later token of a row gets one and the same weight: their scores were all set to one number, not
+    -inf); when they hide the future, the
     mistake their sums show (columns summing to 1: the softmax ran over the wrong dimension; rows
     summing to less than 1: the future was zeroed after the softmax; other sums: not normalised);
     and when they are right, tokens mixed outside the weights. None without weights to read."""
@@ -266,13 +272,22 @@ def leak_reading(weights: torch.Tensor | None) -> str | None:
     positions = torch.arange(tokens)
     future = positions[None, :] > positions[:, None]  # key after query
     if matrices[..., future].abs().sum() > 0:
-        return "future_leak"
+        return "mask_filled_with_zero" if _future_alike(matrices, future) else "future_leak"
     rows = matrices.sum(dim=-1)
     if torch.allclose(rows, torch.ones_like(rows), atol=1e-5):
         return "tokens_mixed_outside_weights"
     if rows_sum_to_one(matrices, dim=-2):
         return "softmax_wrong_dim"
     return "mask_after_softmax" if bool((rows <= 1 + 1e-5).all()) else "not_normalised"
+
+
+def _future_alike(matrices: torch.Tensor, future: torch.Tensor) -> bool:
+    """Whether each query's weights on its later tokens are all one positive value (rows with two
+    later tokens or more, at least one of them): what scores set to one number before the softmax
+    give, where no mask gives each later token a weight of its own."""
+    rows = [matrices[..., query, future[query]] for query in range(future.shape[0]) if int(future[query].sum()) >= 2]
+    return bool(rows) and all(bool((row > 0).all()) and torch.allclose(row, row[..., :1].expand_as(row), rtol=1e-5,
+                                                                         atol=1e-9) for row in rows)
 
 
 def expect_dropout_on_weights(module, x: torch.Tensor, call: str) -> None:
@@ -355,9 +370,9 @@ def expect_no_future_leak(module, x: torch.Tensor, out: torch.Tensor, case: str 
             weights = attention_weights(module, x)
             reading = leak_reading(weights)
             named = known.named_mistake(out, case)
-            if reading in (None, "future_leak"):
-                mistake = named or "future_leak"
-                drawn = "future_leak" if reading == "future_leak" else None
+            if reading in LIT_FUTURE or reading is None:
+                mistake = named or reading or "future_leak"
+                drawn = "future_leak" if reading in LIT_FUTURE else None  # the lit upper triangle
             else:
                 mistake = drawn = reading
             figure = figure_for(drawn, weights, known.weights(case) if case is not None else None)

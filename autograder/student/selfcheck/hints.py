@@ -184,9 +184,10 @@ FUNCTIONS: dict[str, str] = {
         " `torch.softmax`."
     ),
     "copy_v2_weights_into_v1": (
-        "A layer's `weight` holds its matrix, and a transpose turns it round. `copy_` writes into an existing"
-        " parameter in place, so sa_v1 keeps its own parameters; `torch.no_grad` stops autograd from"
-        " recording the copy (an in-place write into a parameter is an error otherwise)."
+        "A layer's `weight` holds its matrix as `F.linear` reads it (y = x Aᵀ). Two designs work: `copy_`"
+        " writes into sa_v1's existing parameters in place (under `torch.no_grad`, which stops autograd from"
+        " recording it), so an optimizer built before still holds them; a new `nn.Parameter` replaces one"
+        " (an optimizer built before then holds the old one)."
     ),
     "causal_average_loop": (
         "`torch.zeros_like` makes the output with x's shape, dtype and device; two `range` loops walk the"
@@ -328,7 +329,7 @@ CODE: dict[str, str] = {
     ),
     "copy_v2_weights_into_v1": (
         "with ____:  # a block in which autograd records nothing\n"
-        "    sa_v1.W_query.copy_(____)  # v2's query matrix, turned round to (d_in, d_out)\n"
+        "    sa_v1.W_query.copy_(____)  # v2's query matrix, in v1's layout (d_in, d_out)\n"
         "    ...  # W_key and W_value alike"
     ),
     "causal_average_loop": (
