@@ -1,0 +1,14 @@
+import torch
+
+
+def inverted_dropout(x, p, training=True, generator=None):
+    """Zero each element with probability p, keeping the expected value of every element."""
+    if p < 0 or p > 1:
+        raise ValueError(f"p must be in [0, 1], got p={p}")
+    if not training or p == 0:
+        return x
+    if p == 1:
+        return torch.zeros_like(x)
+    rand = torch.rand(x.shape, generator=generator, dtype=x.dtype, device=x.device)
+    keep = rand < p
+    return x * keep / (1 - p)

@@ -1,0 +1,10 @@
+import torch
+
+
+def inverted_dropout(x, p, training=True, generator=None):
+    """Zero each element with probability p, keeping the expected value of every element."""
+    assert 0 <= p <= 1, f"p must be a probability, got {p}"
+    if not training or p == 0:
+        return x
+    keep = torch.rand(x.shape, generator=generator, dtype=x.dtype, device=x.device) >= p
+    return x * keep / (1 - p)

@@ -1,0 +1,23 @@
+import torch
+from torch import nn
+
+
+class CausalAttention(nn.Module):
+    """Single-head causal self-attention over a batch."""
+
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out)
+        self.W_key = nn.Linear(d_in, d_out)
+        self.W_value = nn.Linear(d_in, d_out)
+        self.dropout = nn.Dropout(dropout)
+        # True marks the positions a query must not use
+        self.register_buffer("mask", torch.tril(torch.ones(context_length, context_length), diagonal=-1).bool())
+
+    def forward(self, x):
+        T = x.shape[1]
+        queries, keys, values = self.W_query(x), self.W_key(x), self.W_value(x)
+        scores = queries @ keys.transpose(-2, -1)
+        scores = scores.masked_fill(self.mask[:T, :T], float("-inf"))
+        weights = self.dropout(torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1))
+        return weights @ values

@@ -1,0 +1,4 @@
+def wrapper_with_2d_output(d_in, context_length, dropout):
+    """Book exercise 3.2: a two-head wrapper with 2 output features in total."""
+    # d_out=2 in all, split over the two heads
+    return MultiHeadAttention(d_in, 2, context_length, dropout, num_heads=2)
