@@ -330,6 +330,22 @@ def test_demo_texts_are_translated_in_every_language():
             assert translated != text or not any(char.isalpha() for char in text.replace("torch", "")), (language, text)
 
 
+def test_every_comment_of_the_demos_is_translated_in_every_language():
+    """A reviewer read English comments in the Chinese and Portuguese demos: each language's
+    catalog translates every comment of the masters' demos (and nothing else), keeping its code,
+    in backticks, and its numbers."""
+    english = {demo_words.comment_key(token.string) for assignment in ASSIGNMENTS
+               for cell in demo_words.demo_cells(nbformat.read(solution_notebook(assignment), as_version=4))
+               for token in demo_words.comments(cell.source)}
+    assert len(english) > 100
+    for language in TRANSLATIONS:
+        catalog = demo_words.comment_catalog(language)
+        assert set(catalog) == english, (language, english ^ set(catalog))
+        for key, translated in catalog.items():
+            for kept in re.findall(r"`[^`]+`|\d+(?:\.\d+)?", key):
+                assert kept in translated, (language, key, kept)
+
+
 def _format_fields(template: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
 
@@ -372,7 +388,8 @@ def test_no_notebook_shows_grading_plumbing(assignment):
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_a_translated_notebook_shows_its_demos_words_in_its_language(assignment):
-    """Its demo cells are the English ones with their words' literals translated, and nothing else."""
+    """Its demo cells are the English ones with their words' literals and comments translated, and
+    nothing else."""
     english = nbformat.read(student_notebook(assignment), as_version=4)
     for language in TRANSLATIONS:
         catalog = languages.load_catalog(language, "demos")
@@ -381,7 +398,9 @@ def test_a_translated_notebook_shows_its_demos_words_in_its_language(assignment)
                          demo_words.demo_cells(translated), strict=True))
         changed = 0
         for cell in demo_words.demo_cells(english):
-            assert cells[cell.id].source == demo_words.translated_source(cell.source, catalog), (language, cell.id)
+            expected = demo_words.translated_comments(demo_words.translated_source(cell.source, catalog),
+                                                      demo_words.comment_catalog(language))
+            assert cells[cell.id].source == expected, (language, cell.id)
             left = [node.value for node in demo_words.words(cells[cell.id].source, catalog)
                     if catalog[node.value] != node.value]
             assert left == [], (language, cell.id)  # no English words left

@@ -117,8 +117,8 @@ def test_a_measurement_within_tolerance_shows_the_demos_number_unless_the_verdic
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_demo_without_a_prediction_shows_the_reference_when_it_measured_something_else(language):
     printed = _revealed(language, "wrapper_parameters", None, answer=1769472 + 12 * 3 * 64)
-    assert printed.startswith(_text(language, "no_prediction_reference", reference="1769472"))
-    assert _text(language, "own_measurement", measured=str(1769472 + 12 * 3 * 64),
+    assert printed.startswith(_text(language, "no_prediction_reference", reference="1,769,472"))
+    assert _text(language, "own_measurement", measured=f"{1769472 + 12 * 3 * 64:,}",
                  stage="MultiHeadAttentionWrapper") in printed
 
 
@@ -382,3 +382,49 @@ def test_every_predict_is_run_behind_a_wrong_stage_that_changes_what_its_demo_me
         if QUESTIONS[question].stage is not None and question not in TRAINED_VARIANTS:
             assert any(_differs(question, _check_demo(question, variant, monkeypatch))
                        for variant in _variants(question)), question
+
+
+LEAKING_CAUSAL_ATTENTION = '''
+import torch
+from torch import nn
+
+class CausalAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
+
+    def forward(self, x):
+        queries, keys, values = self.W_query(x), self.W_key(x), self.W_value(x)
+        scores = queries @ keys.transpose(1, 2)
+        scores.masked_fill(self.mask.bool()[:x.shape[1], :x.shape[1]], -torch.inf)  # the result is dropped
+        weights = self.dropout(torch.softmax(scores / keys.shape[-1] ** 0.5, dim=-1))
+        return weights @ values
+'''
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_demo_whose_stage_fails_its_check_is_judged_against_the_reference_and_says_why(language):
+    """Reviews3: a CausalAttention that sees the future still learns the previous-digit lookup, and
+    the trained-head reveal said "✅ Right!" against the student's own demo, under a figure that
+    attends to the future. The verdict is now the reference's, and one line says why."""
+    helpers = Predictions(language)
+    namespace: dict = {"reveal": helpers.reveal, "predict": helpers.predict}
+    exec(LEAKING_CAUSAL_ATTENTION, namespace)  # noqa: S102 - a student's answer cell, as a notebook runs it
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec("predict('trained_head', column=3)\nreveal('trained_head', column=3)", namespace)  # noqa: S102
+    revealed = printed.getvalue().split("\n", 1)[1]
+    assert revealed.startswith(_text(language, "right_reference", answer="column=3", reference="column=3"))
+    assert _text(language, "stage_fails_check", stage="CausalAttention") in revealed
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_percentage_written_as_a_fraction_is_not_recorded_and_says_so(language):
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        Predictions(language).predict("no_positions", overall=0.5, position_1=100)
+    assert _text(language, "a_fraction", field="overall", value="0.5", percent="50") in printed.getvalue()

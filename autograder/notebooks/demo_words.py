@@ -8,20 +8,29 @@ own characters change, so the code reads, runs and lines up as the English does.
 is data rather than words stays as it is: one that a cell returns or compares, or that it passes
 to ``predict`` or ``reveal`` (an outcome such as ``"guessing"``, which a label may also read).
 A part of an f-string is never rewritten (its words are no catalog key).
+
+The demos' comments are translated too, from ``autograder/locales/<language>/demo_comments.json``
+(used only when a notebook is built, so it stays out of the student package): the comment as
+written after ``#`` is the key, and only the comment's text changes.
 """
 
 from __future__ import annotations
 
 import ast
+import io
+import json
 import re
+import tokenize
 from collections.abc import Iterator, Mapping
 
 import nbformat
 
 from autograder.notebooks.self_checks_cell import CELL_ID, columns
+from autograder.paths import LOCALES_DIR
 from autograder.student import language as languages
 
 CATALOG = "demos"
+COMMENTS = "demo_comments"
 # Calls whose string arguments are data the kit compares, never words to translate.
 DATA_CALLS = ("predict", "reveal")
 
@@ -99,10 +108,39 @@ def _literal(text: str) -> str:
     return quoted
 
 
+def comments(source: str) -> Iterator[tokenize.TokenInfo]:
+    """The comment tokens of ``source``."""
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            yield token
+
+
+def comment_key(comment: str) -> str:
+    """The catalog key of a comment: its English, as written after ``#``."""
+    return "# " + comment.lstrip("#").strip()
+
+
+def comment_catalog(language: str) -> dict[str, str]:
+    """The translations of the demos' comments into ``language``, by ``comment_key`` (none for English)."""
+    path = LOCALES_DIR / language / f"{COMMENTS}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def translated_comments(source: str, catalog: Mapping[str, str]) -> str:
+    """``source`` with each comment that ``catalog`` translates replaced by its translation."""
+    lines = source.splitlines(keepends=True)
+    for token in reversed(list(comments(source))):
+        translation = catalog.get(comment_key(token.string))
+        if translation is not None:
+            before = sum(len(line) for line in lines[:token.start[0] - 1])  # tokenize counts characters
+            source = source[:before + token.start[1]] + "# " + translation + source[before + token.end[1]:]
+    return source
+
+
 def with_demo_words(notebook: nbformat.NotebookNode, language: str) -> nbformat.NotebookNode:
-    """``notebook`` with the words of its demos in ``language`` (the English stays where the catalog
-    has no translation)."""
-    catalog = languages.messages(language, CATALOG, {})
+    """``notebook`` with the words and comments of its demos in ``language`` (the English stays
+    where the catalogs have no translation)."""
+    catalog, comment_words = languages.messages(language, CATALOG, {}), comment_catalog(language)
     for cell in demo_cells(notebook):
-        cell.source = translated_source(cell.source, catalog)
+        cell.source = translated_comments(translated_source(cell.source, catalog), comment_words)
     return notebook

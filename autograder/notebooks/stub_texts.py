@@ -23,13 +23,11 @@ from __future__ import annotations
 
 import ast
 import inspect
-import io
-import tokenize
 from collections.abc import Iterator, Mapping
 
 import nbformat
 
-from autograder.notebooks.demo_words import source_index
+from autograder.notebooks.demo_words import comment_key, comments, source_index
 from autograder.notebooks.translation import TranslationError, catalog_problems
 from autograder.paths import LOCALES_DIR
 from autograder.student.language import load_catalog
@@ -61,18 +59,6 @@ def _documented(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, ast.Cons
             yield from _documented(node, name + ".")
 
 
-def _comments(source: str) -> Iterator[tokenize.TokenInfo]:
-    """The comment tokens of ``source``."""
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type == tokenize.COMMENT:
-            yield token
-
-
-def comment_key(comment: str) -> str:
-    """The catalog key of a comment: its English, as written after ``#``."""
-    return "# " + comment.lstrip("#").strip()
-
-
 def english_texts(notebook: nbformat.NotebookNode) -> dict[str, str]:
     """The docstrings and comments students read in the answer cells of an English student
     notebook, by catalog key, in the order they appear."""
@@ -80,7 +66,7 @@ def english_texts(notebook: nbformat.NotebookNode) -> dict[str, str]:
     for cell in answer_cells(notebook):
         for name, literal in _documented(ast.parse(cell.source)):
             texts[name] = inspect.cleandoc(str(literal.value))  # a str: _documented yields no other
-        for token in _comments(cell.source):
+        for token in comments(cell.source):
             texts[comment_key(token.string)] = token.string.lstrip("#").strip()
     return texts
 
@@ -119,7 +105,7 @@ def translated_source(source: str, catalog: Mapping[str, dict]) -> str:
         end = source_index(lines, literal.end_lineno or literal.lineno, literal.end_col_offset or 0)
         indent = " " * (start - source_index(lines, literal.lineno, 0))
         replacements.append((start, end, _docstring_literal(catalog[name]["markdown"], indent, source[start:end])))
-    for token in _comments(source):
+    for token in comments(source):
         before = sum(len(line) for line in lines[:token.start[0] - 1])  # tokenize counts characters
         [translation] = catalog[comment_key(token.string)]["markdown"]
         replacements.append((before + token.start[1], before + token.end[1], "# " + translation))

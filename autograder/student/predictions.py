@@ -24,6 +24,7 @@ instead, so that nothing it prints contradicts what the screen shows.
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import math
 import re
@@ -43,13 +44,15 @@ OUTCOMES_FILE = Path(__file__).resolve().parent / "prediction_outcomes.json"
 @dataclass(frozen=True)
 class Field:
     """One thing to predict: a number in [low, high], right within ``tolerance`` of the outcome,
-    or (with ``choices``) one of a few short names."""
+    or (with ``choices``) one of a few short names. A ``percent`` is asked as a percentage: a
+    fraction (0.5 for 50 %) is not recorded, with the percentage it would be."""
 
     name: str
     low: float = 0.0
     high: float = 0.0
     tolerance: float = 0.0
     choices: tuple[str, ...] = ()
+    percent: bool = False
 
     @property
     def is_choice(self) -> bool:
@@ -89,6 +92,8 @@ class Field:
             return None
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             return "not_a_number", {"field": self.name, "value": repr(value)}
+        if self.percent and 0 < value < 1:
+            return "a_fraction", {"field": self.name, "value": _number(value), "percent": _number(value * 100)}
         if not self.low <= value <= self.high:
             return "out_of_range", {"field": self.name, "value": _number(value), "low": _number(self.low),
                                     "high": _number(self.high)}
@@ -127,6 +132,10 @@ def _number_field(name: str, low: float, high: float, tolerance: float) -> Field
     return Field(name, low=low, high=high, tolerance=tolerance)
 
 
+def _percent_field(name: str, tolerance: float) -> Field:
+    return Field(name, low=0, high=100, tolerance=tolerance, percent=True)
+
+
 def _choice_field(name: str, *choices: str) -> Field:
     return Field(name, choices=choices)
 
@@ -144,8 +153,8 @@ QUESTIONS: dict[str, Question] = {question.id: question for question in (
     Question("shared_w", "02_self_attention", (_choice_field(ANSWER, "as_well", "worse"),), "SelfAttention_v2"),
     # 03: the darkest cell of row 4 of the trained head; accuracy without position embeddings (%).
     Question("trained_head", "03_causal_attention", (_number_field("column", 0, 7, 0),), "CausalAttention"),
-    Question("no_positions", "03_causal_attention", (_number_field("overall", 0, 100, 10),
-                                                     _number_field("position_1", 0, 100, 10)), "CausalAttention"),
+    Question("no_positions", "03_causal_attention", (_percent_field("overall", 10),
+                                                     _percent_field("position_1", 10)), "CausalAttention"),
     # 04: how two heads share two jobs; the parameters of a 12-head wrapper; the loss of the
     # two-layer model on the repeated stretch and on the other tokens of its sequences.
     Question("two_heads", "04_multi_head_attention", (_choice_field(ANSWER, "split", "both_mixed", "one_does_both"),),
@@ -205,7 +214,10 @@ def judge(question: Question, answer: Mapping[str, object], outcome: Mapping[str
 
 
 def _number(value: float) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    """A number as a person writes it: 0.24, 32, 1,769,472 (never 1.76947e+06)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) >= 1e6:
+        return f"{int(value):,}"
+    return f"{value:g}" if isinstance(value, float) else (f"{value:,}" if abs(value) >= 1_000_000 else str(value))
 
 
 def answer_text(question: Question, values: Mapping[str, object]) -> str:
@@ -245,6 +257,8 @@ MESSAGES: dict[str, str] = {
     "not_a_choice": "{field} = {value} is not one of the choices: write one of {choices}",
     "not_a_number": "{field} = {value} is not a number: write a number",
     "out_of_range": "{field} = {value} is outside {low} to {high}",
+    "a_fraction": "{field} = {value} looks like a fraction: the question asks for a percentage ({percent} for"
+                  " {value})",
     "not_recorded": "✏️ Not recorded yet: {problems}.",
     "right": "✅ You predicted {answer}; the demo measured {outcome}. Right!",
     "wrong": "🔎 You predicted {answer}; the demo measured {outcome}. Not this time.",
@@ -259,6 +273,9 @@ MESSAGES: dict[str, str] = {
                              " reference.",
     "near_measurement": "(Your demo measured {measured}, within the tolerance of the reference: numbers differ a"
                         " little from machine to machine, and your prediction is judged against the reference.)",
+    "stage_fails_check": "⚠️ Your `{stage}` does not pass its check yet (check(\"{stage}\") says why), so the demo"
+                         " above ran code that differs from the reference: your prediction is judged against the"
+                         " reference, whatever the demo showed.",
     "not_measured": "⚠️ Your demo could not measure this (the message above says why), so your prediction is"
                     " judged against the reference.",
     "tolerance": "(A number counts as right within {tolerances} of the measurement.)",
@@ -291,6 +308,15 @@ MESSAGES: dict[str, str] = {
     "explain.induction": "On the repeated stretch the model copies what followed the token's first appearance; the"
                          " other tokens cannot be known in advance, so their loss stays at guessing.",
 }
+
+
+def _fails_its_check(stage: str | None, namespace: Mapping, language: str) -> bool:
+    """Whether the notebook defines ``stage`` and its public check fails."""
+    if stage is None or stage not in namespace:
+        return False
+    from .selfcheck.runner import run_check  # the checks import the kit's readers: only for a demo's stage
+
+    return not run_check(stage, namespace, language).passed
 
 
 def _texts(language: str) -> Mapping[str, str]:
@@ -369,15 +395,20 @@ class Predictions:
         It names the demo's own measurement when that tells the same story; otherwise it names the
         reference's, and one more line says what the demo measured instead, so that the verdict
         never contradicts the numbers just printed above it. Called with no outcome, the demo
-        measured nothing (it said why): the verdict is the reference's, and says so."""
+        measured nothing (it said why): the verdict is the reference's, and says so. A demo whose
+        stage fails its public check may measure the reference's number with wrong code (a head that
+        sees the future learns the same lookup): the verdict is then the reference's, and says why."""
         question = self._question(question_id)
         if question is None:
             return
+        namespace = inspect.currentframe().f_back.f_globals  # the notebook's, where reveal() was called
         measured = answer_fields(question, outcome, fields)
         reference = reference_outcomes().get(question.id, measured)
         answer = self.answers.get(question.id)
         unmeasured = not measured and question.id in reference_outcomes()
         same = not unmeasured and tells_the_same(question, measured, reference, answer)
+        stage_wrong = same and _fails_its_check(question.stage, namespace, self.language)
+        same = same and not stage_wrong
         if answer is None:
             missing = "unreadable" if question.id in self.unreadable else "no_prediction"
             line = self._text(missing, outcome=answer_text(question, measured)) if same else \
@@ -390,6 +421,8 @@ class Predictions:
             line += "".join(f" {part}" for part in self._verdict_details(question, answer, reference, verdict))
         if unmeasured:
             line += f"\n   {self._text('not_measured')}"
+        elif stage_wrong:
+            line += f"\n   {self._text('stage_fails_check', stage=question.stage)}"
         elif not same:
             line += f"\n   {self._own_measurement(question, measured, reference)}"
         show(f"{line}\n   {self._text('explain.' + question.id)}",
