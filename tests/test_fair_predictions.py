@@ -413,10 +413,10 @@ def test_a_demo_whose_stage_fails_its_check_is_judged_against_the_reference_and_
     attends to the future. The verdict is now the reference's, and one line says why."""
     helpers = Predictions(language)
     namespace: dict = {"reveal": helpers.reveal, "predict": helpers.predict}
-    exec(LEAKING_CAUSAL_ATTENTION, namespace)  # noqa: S102 - a student's answer cell, as a notebook runs it
+    exec(LEAKING_CAUSAL_ATTENTION, namespace)
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec("predict('trained_head', column=3)\nreveal('trained_head', column=3)", namespace)  # noqa: S102
+        exec("predict('trained_head', column=3)\nreveal('trained_head', column=3)", namespace)
     revealed = printed.getvalue().split("\n", 1)[1]
     assert revealed.startswith(_text(language, "right_reference", answer="column=3", reference="column=3"))
     assert _text(language, "stage_fails_check", stage="CausalAttention") in revealed
