@@ -630,12 +630,16 @@ def test_a_leak_that_one_head_does_not_have_is_told_as_tokens_mixed_outside_the_
     x = torch.randn(2, 5, 6, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
     assert modules.first_leak(_HeadsByView(3), x, 1) == 0  # three heads by view: the future leaks
     assert modules.first_leak(_HeadsByView(1), x, 1) is None  # one head: the mask holds
-    assert modules.heads_leak_cause(lambda: (_HeadsByView(1), x), 1)() == "tokens_mixed_outside_weights"
+    assert modules.heads_leak_cause(lambda: (_HeadsByView(1), x, lambda out: None), 1)() == \
+        "tokens_mixed_outside_weights"
 
 
 def test_a_leak_that_one_head_has_too_is_told_as_a_leak_through_the_weights():
     x = torch.randn(2, 5, 6, generator=torch.Generator().manual_seed(0), dtype=torch.float64)
-    assert modules.heads_leak_cause(lambda: (_HeadsByView(1, masked=False), x), 1)() == "future_leak"
+    assert modules.heads_leak_cause(lambda: (_HeadsByView(1, masked=False), x, lambda out: None), 1)() == "future_leak"
+    # the mistake its one-head output reproduces, where one does (blind16's softmax along the queries)
+    assert modules.heads_leak_cause(lambda: (_HeadsByView(1, masked=False), x, lambda out: "mask_missing"),
+                                    1)() == "mask_missing"
 
     def cannot_be_built():
         raise Failure(finding("parameters", what="MultiHeadAttention(6, 6, 8, 0.0, 1)", problems=[]))

@@ -149,16 +149,25 @@ def expect_tensor(actual, expected: torch.Tensor, what: What, *, rtol: float | N
     named = _right_values_mistakes(expected, mistakes) if problem[0] == "wrong_dtype" else mistakes
     # Two faults may give another shape together (the weights returned, unscaled).
     paired = together if problem[0] == "wrong_shape" else None
-    first = _found(what, problem, _conclusion(actual, expected, problem, named, explain, rtol, atol, paired))
+    conclusion = _conclusion(actual, expected, problem, named, explain, rtol, atol, paired)
+    first = _found(what, problem, conclusion)
+    if problem[0] == "wrong_shape" and _whole_output(conclusion):
+        raise Failure(first)  # what reproduces the output in its own shape leaves no fault behind it
     raise Failure(first.with_faults(*_faults_behind_structure(actual, expected, problem, what, mistakes, explain,
                                                               rtol, atol)))
+
+
+def _whole_output(conclusion: diagnosis.Conclusion) -> bool:
+    """Whether the conclusion's mistakes reproduce the whole output: the catalogue's one exact
+    match, or mistakes made together."""
+    return conclusion.reproduced or any(evidence.key == "evidence.faults_together" for evidence in conclusion.evidence)
 
 
 def _faults_behind_structure(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, what: What,
                              mistakes: MistakeSource, explain: Explainers, rtol, atol) -> list[Finding]:
     """The faults that a wrong shape, dtype or device would hide: an answer whose shape is the
-    reference's but for leading dims of size 1 (it broadcasts alike), or with its last two dims
-    swapped, is read in the reference's shape, then dtype and device,
+    reference's but for leading dims of size 1 (it broadcasts alike), or a matrix (or a batch of
+    them) with its last two dims swapped, is read in the reference's shape, then dtype and device,
     and each further difference is a fault of its own (a mask of shape (1, 1, T, T), in uint8,
     that keeps the past: three faults). The dtype's fault names a known mistake only where the
     values are right (the catalogue's right values in another dtype); the values' fault names one
@@ -169,8 +178,9 @@ def _faults_behind_structure(actual: torch.Tensor, expected: torch.Tensor, probl
     if problem[0] == "wrong_shape":
         if _without_leading_ones(actual.shape) == _without_leading_ones(expected.shape):
             actual = actual.reshape(expected.shape)
-        elif actual.ndim >= 2 and actual.transpose(-2, -1).shape == expected.shape:
-            # its last two dims swapped (rows stacked as columns): read each row where it belongs
+        elif actual.ndim in (2, 3) and actual.transpose(-2, -1).shape == expected.shape:
+            # its last two dims swapped (rows stacked as columns): read each row where it belongs. Not
+            # heads' (b, h, T, hd): with as many heads as tokens, another layout swaps into that shape
             actual = actual.transpose(-2, -1)
             shown = finding("what.read_transposed", what=what, shape=shape_text(expected.shape))
         else:

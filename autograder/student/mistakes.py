@@ -394,8 +394,8 @@ MISTAKES: dict[str, str] = {
     ),
     "parameter_transposed": (
         "a weight matrix was created with its two dimensions swapped: compare each shape above with"
-        " the expected one (a matrix applied as x @ W is (d_in, d_out); nn.Linear(d_in, d_out) keeps"
-        " its weight as (d_out, d_in), and is called as a layer)."
+        " the expected one (a matrix applied as x @ W is (d_in, d_out); a linear layer keeps its"
+        " weight the other way round, (d_out, d_in), and is called as a layer)."
     ),
     "qkv_bias_ignored": (
         "the qkv_bias argument was not passed on: the query, key and value projections must have a"
@@ -495,9 +495,8 @@ MISTAKES: dict[str, str] = {
         " place, with autograd switched off while you copy, or wrap the new tensor in nn.Parameter."
     ),
     "copy_without_transpose": (
-        "a layer of nn.Linear computes y = x Aᵀ from its weight A, while v1 computes x @ W: the"
-        " weight copied as it is holds v2's numbers in another layout than v1 reads them (compare"
-        " the two shapes)."
+        "nn.Linear's weight was copied in its own layout, not in the one v1 reads: a layer computes"
+        " y = x Aᵀ from its weight A, while v1 computes x @ W (compare the two shapes)."
     ),
     "copy_by_state_dict": (
         "v2's state_dict names its weights W_query.weight and so on, each (d_out, d_in) as nn.Linear"
