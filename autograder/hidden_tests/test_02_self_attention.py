@@ -42,6 +42,7 @@ SIZES = [(41, 6, 3, 2), (42, 5, 7, 4)]
     (52, (2, 5, 3), (2, 6, 3)),  # a batch, with fewer queries than keys
     (53, (2, 3, 5, 4), (2, 3, 5, 4)),  # batch and heads
     (54, (4, 4, 4), (4, 4, 4)),  # a cube: keys.T runs without an error here, and is wrong
+    (55, (1, 1, 4), (1, 6, 4)),  # a batch of one sequence with one query: no dim of size 1 may go
 ])
 def test_scaled_dot_product_scores(student, reference, device, dtype, seed, queries_shape,
                                    keys_shape):

@@ -43,6 +43,9 @@ def _check_scaled_dot_product_scores(ns):
     expect_close(batched, torch.stack((scores, scores)).detach(),
                   "scaled_dot_product_scores(queries (2, 6, 2), keys (2, 6, 2))",
                   "idea")
+    # one sequence with one query: every dim of size 1 stays (a squeeze would drop them)
+    one = "scaled_dot_product_scores(queries (1, 1, 2), keys (1, 6, 2))"
+    expect_shape(call_student("idea", f, queries[None, 1:2], keys[None]), (1, 1, 6), one, "right_values_wrong_shape")
     other = "scaled_dot_product_scores(queries (2, 3, 4), keys (2, 5, 4))"
     expect_function_case(lambda queries, keys: call_student("idea", f, queries, keys),
                          "scaled_dot_product_scores/other", other)

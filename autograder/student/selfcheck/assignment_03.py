@@ -169,6 +169,7 @@ def _check_inverted_dropout(ns):
             fail("values", what=text("what.zero_fraction", call=call),
                   expected=text("is.about", value=p), got=f"{dropped:.3f}",
                   hint="hint.dropout_rate")
+    _expect_each_element_dropped_alone(f)
     if not torch.equal(f(x, 0.5, generator=seeded(123)), f(x, 0.5, generator=seeded(123))):
         fail("values", what=text("what.same_seed"), expected=text("is.the_same_mask"),
               got=text("is.different_masks"), hint="hint.dropout_generator")
@@ -190,6 +191,18 @@ def _check_inverted_dropout(ns):
         if values_not_named(str(error), {"p": p}):
             fail("values", what=text("what.error_message"), expected=text("is.names_value", value=p),
                  got=repr(str(error)), hint="error_message_without_value")
+
+
+def _expect_each_element_dropped_alone(f) -> None:
+    """On a matrix, no dim is kept or dropped as a whole: one draw per row or per feature (a mask
+    of x.shape[-1] numbers) passes every check of a vector, where each element is its own row."""
+    call = "inverted_dropout(torch.ones(100, 40), p=0.5)"
+    dropped = expect_shape(f(torch.ones(100, 40), 0.5, generator=seeded(124)), (100, 40), call,
+                           "hint.dropout_rate") == 0
+    for dim in (0, 1):
+        if bool((dropped == dropped.narrow(dim, 0, 1)).all()):
+            fail("values", what=text("what.dropped_along", call=call, dim=dim), expected=text("is.each_alone"),
+                 got=text("is.all_together"), hint="dropout_whole_rows")
 
 
 @check_of("CausalAttention")
