@@ -1,0 +1,8 @@
+import torch
+
+
+def simple_self_attention(inputs):
+    attn_scores = inputs @ inputs.T
+    attn_weights = torch.softmax(attn_scores, dim=-1)
+    context = attn_scores @ inputs
+    return context

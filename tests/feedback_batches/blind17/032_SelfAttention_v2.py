@@ -1,0 +1,16 @@
+import torch
+from torch import nn
+
+
+class SelfAttention_v2(nn.Module):
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_query = self.W_key = nn.Linear(d_in, d_out, bias=False)  # one projection for queries and keys
+        self.W_value = nn.Linear(d_in, d_out, bias=False)
+
+    def forward(self, x):
+        queries = self.W_query(x)
+        keys = self.W_key(x)
+        values = self.W_value(x)
+        attn_weights = torch.softmax(queries @ keys.T / keys.shape[-1] ** 0.5, dim=-1)
+        return attn_weights @ values

@@ -1,0 +1,24 @@
+import torch
+from torch import nn
+
+
+class CausalAttention(nn.Module):
+
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.d_out = d_out
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length, dtype=torch.bool), diagonal=1))
+
+    def forward(self, x):
+        b, T, _ = x.shape
+        queries = self.W_query(x)
+        keys = self.W_key(x)
+        values = self.W_value(x)
+        keys_t = keys.reshape(b, self.d_out, T)  # (b, d_out, T) for the product
+        scores = (queries @ keys_t).masked_fill(self.mask[:T, :T], -torch.inf)
+        weights = self.dropout(torch.softmax(scores / self.d_out ** 0.5, dim=-1))
+        return weights @ values
