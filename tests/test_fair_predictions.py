@@ -31,6 +31,7 @@ from autograder.reading.notebook import cell_source
 from autograder.records.results import GradedRow, RowKind, RowStatus
 from autograder.student import predictions as student_predictions
 from autograder.student.language import LANGUAGES
+from autograder.student.notebook import notebook_helpers
 from autograder.student.predictions import QUESTIONS, Predictions, answer_fields, answer_text, judge
 
 # ---------------------------------------------------------------- the rule, on its own (fast)
@@ -411,7 +412,7 @@ def test_a_demo_whose_stage_fails_its_check_is_judged_against_the_reference_and_
     """Reviews3: a CausalAttention that sees the future still learns the previous-digit lookup, and
     the trained-head reveal said "✅ Right!" against the student's own demo, under a figure that
     attends to the future. The verdict is now the reference's, and one line says why."""
-    helpers = Predictions(language)
+    helpers = notebook_helpers(language)
     namespace: dict = {"reveal": helpers.reveal, "predict": helpers.predict}
     exec(LEAKING_CAUSAL_ATTENTION, namespace)
     printed = io.StringIO()

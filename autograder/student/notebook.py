@@ -37,7 +37,7 @@ from . import language as languages
 from .predictions import Predictions
 from .selfcheck.catalog import speaking, text
 from .selfcheck.figures import use_fonts
-from .selfcheck.runner import SelfChecks
+from .selfcheck.runner import SelfChecks, run_check
 from .submitting import make_submit
 from .waiting_demos import say_stopped, wait_for_stages
 
@@ -83,7 +83,7 @@ def notebook_helpers(language: str | None = None) -> Helpers:
     """The helpers of a notebook in ``language`` (en, zh, pt); English for any other value."""
     language = language if language in languages.LANGUAGES else languages.DEFAULT_LANGUAGE
     checks = SelfChecks(language)
-    predictions = Predictions(language)
+    predictions = Predictions(language, lambda stage, namespace: not run_check(stage, namespace, language).passed)
     with contextlib.suppress(ImportError):  # the figures' fonts, where matplotlib is installed
         use_fonts(language)
     wait_for_stages(language)
