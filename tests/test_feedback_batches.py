@@ -233,6 +233,7 @@ def test_the_plain_attribute_mask_filled_in_place_fails_the_device_check(measure
     ("wrapper_heads_in_plain_list.py", 6.6),  # head_modules' share, and the two checks it fails on its own
     ("wrapper_one_head_repeated.py", 8.6),  # head_modules' share, and the check of distinct heads
     ("v2_bias_always_on.py", 23.5),  # the projections' share, as for the bias never on
+    ("wrapper_bias_always_on.py", 11.4),  # the same in the wrapper's heads (the grader once raised here)
 ])
 def test_two_faults_of_one_module_cost_their_shares_not_the_stage(measured, file, points):
     """Cost 38, 30, 13, 13 and 14 points (reviews3): two faults no single mistake reproduces, heads

@@ -286,8 +286,8 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
         moved = {theirs: params[ours].detach() for ours, theirs in renamed.items()}
         module.load_state_dict({**student_weights(found, reference), **moved}, strict=False)
     elif _only_extra_qkv_biases(found):  # biases the reference lacks: each one 0 adds nothing
-        zeros = {name: torch.zeros(shapes[name], dtype=reference.W_query.weight.dtype,
-                                   device=reference.W_query.weight.device) for name in found.extra}
+        like = next(iter(params.values()))  # a wrapper's reference keeps its layers in its heads
+        zeros = {name: torch.zeros(shapes[name], dtype=like.dtype, device=like.device) for name in found.extra}
         module.load_state_dict({**student_weights(found, reference), **zeros}, strict=False)
     elif only_missing and (all(name.endswith(".bias") for name in found.missing) or set(found.missing) == OUT_PROJ):
         compared = copy.deepcopy(reference)

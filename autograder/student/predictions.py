@@ -215,9 +215,9 @@ def judge(question: Question, answer: Mapping[str, object], outcome: Mapping[str
 
 def _number(value: float) -> str:
     """A number as a person writes it: 0.24, 32, 1,769,472 (never 1.76947e+06)."""
-    if isinstance(value, float) and value.is_integer() and abs(value) >= 1e6:
+    if abs(value) >= 1_000_000 and float(value).is_integer():
         return f"{int(value):,}"
-    return f"{value:g}" if isinstance(value, float) else (f"{value:,}" if abs(value) >= 1_000_000 else str(value))
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def answer_text(question: Question, values: Mapping[str, object]) -> str:
