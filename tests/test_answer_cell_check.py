@@ -79,3 +79,29 @@ def test_the_check_says_when_a_stage_reads_a_variable_no_answer_cell_makes(tmp_p
         said = catalog.text("reads_other_cells", stage="context_vector", names="SCALE, weights_2")
     assert said in first
     assert "✅ context_vector" in second  # SCALE set in the answer cell itself: a simple constant, loaded
+
+
+def test_the_check_says_when_a_stage_it_calls_was_redefined_in_another_cell(tmp_path):
+    """A reviewer's scratch cell redefined causal_mask below its ✏️ cell: the check of a stage that
+    calls it failed and blamed causal_mask, whose answer cell was right (the grader gave both full
+    marks). Here simple_self_attention calls a softmax_naive redefined in a scratch cell."""
+    cells = nbformat.read(student_notebook("01_attention_scores"), as_version=4).cells
+    setup = [cell for cell in cells if cell.cell_type == "code"][:2]
+    answers = {"softmax_naive": ("def softmax_naive(x):\n"
+                                 "    return torch.exp(x) / torch.exp(x).sum(dim=-1, keepdim=True)\n"),
+               "simple_self_attention": ("def simple_self_attention(inputs):\n"
+                                         "    return softmax_naive(inputs @ inputs.T) @ inputs\n")}
+    answer_cells = [nbformat.from_dict({**cell, "source": answers[grade_id]}) for cell in cells
+                    if (grade_id := cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")) in answers]
+    assert len(answer_cells) == 2
+    notebook = nbformat.v4.new_notebook(metadata=nbformat.read(student_notebook("01_attention_scores"),
+                                                               as_version=4).metadata)
+    scratch = "def softmax_naive(x):\n    return torch.exp(x)\n"
+    notebook.cells = [*setup, *answer_cells, nbformat.v4.new_code_cell(scratch),
+                      nbformat.v4.new_code_cell('check("simple_self_attention")')]
+    nbformat.write(notebook, tmp_path / "01_attention_scores.ipynb")
+    printed = printed_text(execute_notebooks({"scratch": notebook}, tmp_path)["scratch"])
+    with catalog.speaking("en"):
+        warning = catalog.text("defined_elsewhere", stage="softmax_naive", line="return torch.exp(x)")
+    assert "❌ simple_self_attention" in printed
+    assert warning in printed

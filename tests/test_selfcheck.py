@@ -182,6 +182,27 @@ def _dropout_times_keep_probability(x, p, training=True, generator=None):
     return x * (torch.rand(x.shape, generator=generator) >= p) * (1 - p)
 
 
+def _dropout_rejecting_p_of_0_and_1(x, p, training=True, generator=None):
+    if not 0 < p < 1:
+        raise ValueError(f"p must be in (0, 1), got {p}")
+    return x * (torch.rand(x.shape, generator=generator) >= p) / (1 - p) if training else x
+
+
+def _dropout_dividing_zero_by_zero(x, p, training=True, generator=None):
+    """p = 1 divides by 1 - p = 0 (an early `if p == 1` missing)."""
+    if not 0 <= p <= 1:
+        raise ValueError(f"p must be in [0, 1], got {p}")
+    return x * (torch.rand(x.shape, generator=generator) >= p) / (1 - p) if training else x
+
+
+def _loop_writing_into_its_input(x):
+    """out = x: each step reads means that earlier steps wrote over the input."""
+    out = x
+    for t in range(x.shape[-2]):
+        out[..., t, :] = x[..., : t + 1, :].mean(dim=-2)
+    return out
+
+
 def _dropout_keeping_with_probability_p(x, p, training=True, generator=None):
     """p and 1 - p swapped throughout: kept with probability p, survivors scaled by 1 / p."""
     return x * (torch.rand(x.shape, generator=generator) < p) / p
@@ -242,8 +263,11 @@ KNOWN_MISTAKES = [
     ("inverted_dropout", _dropout_without_rescaling, "dropout_not_rescaled"),
     ("softmax_stable", _stable_without_keepdim, "softmax_missing_keepdim"),
     ("inverted_dropout", _dropout_in_place, "input_modified_in_place"),
-    ("inverted_dropout", _dropout_times_keep_probability, "dropout_scaled_by_p"),
+    ("inverted_dropout", _dropout_times_keep_probability, "dropout_multiplied_by_keep"),
     ("inverted_dropout", _dropout_keeping_with_probability_p, "dropout_keep_probability"),
+    ("inverted_dropout", _dropout_rejecting_p_of_0_and_1, "valid_p_rejected"),
+    ("inverted_dropout", _dropout_dividing_zero_by_zero, "dropout_p1_division"),
+    ("causal_average_loop", _loop_writing_into_its_input, "input_modified_in_place"),
     ("split_heads", _split_without_transpose, "view_without_transpose"),
     ("merge_heads", _merge_without_contiguous, "view_needs_contiguous"),
     ("causal_average_matmul", _unnormalised_prefix_sum, "prefix_sum"),
@@ -279,7 +303,7 @@ def test_known_mistakes_get_their_hint_only_when_asked_for(stage, wrong, expecte
             del globals()[stage]
     # Tier 1 says what to fix in words (or gives the idea), never the check's "Likely mistake" again.
     said = catalog.remedy(result.hint) or IDEAS[stage]
-    assert catalog.diagnosis(result.hint) not in first
+    assert catalog.found_text(expected_hint) not in first
     assert first == (f"💡 {stage} (hint 1 of 3): {said}\n"
                      f'   More: hint("{stage}", 2) names the functions that do it.\n')
     assert not catalog.holds_code(said)
@@ -1162,3 +1186,16 @@ def test_weights_that_give_every_later_token_one_weight_read_as_scores_filled_wi
     assert leak_reading(torch.softmax(scores, dim=-1)) == "future_leak"  # no mask: a weight of its own each
     assert leak_reading(torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)) == \
         "tokens_mixed_outside_weights"
+
+
+def test_a_stage_calling_one_not_defined_yet_is_told_to_run_that_cell():
+    """masked_softmax calls causal_mask, whose ✏️ cell has not run (a reviewer's raw NameError)."""
+    def masked_softmax(attn_scores, d_k):
+        return torch.softmax(attn_scores.masked_fill(causal_mask(attn_scores.shape[-1]), -torch.inf)  # noqa: F821
+                             / d_k ** 0.5, dim=-1)
+
+    result = run_check("masked_softmax", {"masked_softmax": masked_softmax})
+    assert not result.passed
+    assert not result.found
+    assert result.message == "❌ masked_softmax: " + catalog.text("calls_undefined_stage", stage="masked_softmax",
+                                                                   called="causal_mask")

@@ -347,3 +347,29 @@ def test_a_fresh_notebook_runs_top_to_bottom_with_one_message_per_stage(tmp_path
     assert "⚠" not in printed
     assert "scores of 'journey':" in printed
     assert "outputs permuted the same way: True" in printed
+
+
+FUSED_V2 = """
+import torch
+from torch import nn
+
+class SelfAttention_v2(nn.Module):
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.qkv = nn.Linear(d_in, 3 * d_out, bias=qkv_bias)
+
+    def forward(self, x):
+        queries, keys, values = self.qkv(x).chunk(3, dim=-1)
+        return torch.softmax(queries @ keys.T / keys.shape[-1] ** 0.5, dim=-1) @ values
+"""
+
+
+def test_a_demo_that_reads_a_layer_by_the_notebooks_name_says_so_to_a_fused_module(shell, demos, capsys):
+    """A reviewer's fused SelfAttention_v2 earned full marks and stopped the card demo, which reads
+    W_query and W_key by name: the line says why, and sends the student to no check."""
+    _run(shell, FUSED_V2, capsys)
+    printed = _demo(shell, demos, "SelfAttention_v2(3, 2).W_query", capsys)[1]
+    assert printed.startswith("⚠")
+    assert "W_query" in printed
+    assert _said("zh", "needs.stopped_layer_name", reason="", name="W_query").split("。")[1] in printed
+    assert "check(" not in printed

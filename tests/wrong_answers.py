@@ -948,7 +948,7 @@ def masked_softmax(attn_scores, d_k):
     mask = torch.ones(T, T, device=attn_scores.device).triu(1).bool()
     return torch.softmax(attn_scores.masked_fill(mask, float("-inf")) / d_k, dim=-1)
 '''),
-    WrongAnswer("dropout_times_keep_prob", "dropout_scaled_by_p", '''
+    WrongAnswer("dropout_times_keep_prob", "dropout_multiplied_by_keep", '''
 def inverted_dropout(x, p, training=True, generator=None):
     if not 0 <= p <= 1:
         raise ValueError(f"bad p: {p}")

@@ -662,5 +662,6 @@ def dropout_mistakes(x: torch.Tensor, kept: torch.Tensor, p: float) -> WrongOutp
     survivors = x * kept
     return {
         "dropout_not_rescaled": [survivors],
-        "dropout_scaled_by_p": [survivors / p, survivors * p, survivors * (1 - p)],
+        "dropout_scaled_by_p": [survivors / p, survivors * p],
+        "dropout_multiplied_by_keep": [survivors * (1 - p)],
     }

@@ -237,8 +237,12 @@ MISTAKES: dict[str, str] = {
         "the surviving elements were not rescaled: inverted dropout divides them by (1 - p)."
     ),
     "dropout_scaled_by_p": (
-        "the survivors were scaled with p, or multiplied instead of divided: divide them by"
-        " (1 - p)."
+        "the survivors were scaled with p, the probability of dropping, instead of the probability"
+        " of keeping: divide them by (1 - p)."
+    ),
+    "dropout_multiplied_by_keep": (
+        "the survivors were multiplied by (1 - p) instead of divided by it: dividing makes up for the"
+        " dropped elements, so that each output keeps the input's value on average."
     ),
     "dropout_keep_probability": (
         "elements were kept with probability p, but p is the probability of zeroing an element."
@@ -260,10 +264,10 @@ MISTAKES: dict[str, str] = {
         " drop attention weights (after the softmax), then multiply by the values."
     ),
     "view_without_transpose": (
-        "the heads were split or merged with view alone: viewing straight to the other layout mixes"
-        " tokens and heads. The split must first separate the features into heads and then swap the"
-        " heads and tokens axes; the merge must undo that swap before it flattens the heads, and a"
-        " view needs contiguous memory."
+        "the heads were split or merged by a view or reshape alone, with no transpose: reshaping"
+        " straight to the other layout mixes tokens and heads. The split must first separate the"
+        " features into heads and then swap the heads and tokens axes; the merge must undo that swap"
+        " before it flattens the heads, and a view needs contiguous memory."
     ),
     "missing_out_proj": "the output projection out_proj was not applied to the merged heads.",
     "heads_concat_wrong_dim": (
@@ -662,7 +666,7 @@ MISTAKES: dict[str, str] = {
     "gpt2_qkv_bias": (
         "the exercise builds this layer without biases in the query, key and value projections"
         " (qkv_bias=False, the default), and counts its parameters so: leave qkv_bias out. (OpenAI's"
-        " released GPT-2 weights do have those biases; notebook 04 shows what they add.)"
+        " released GPT-2 weights do have those biases; the demo after this exercise shows what they add.)"
     ),
     "gpt2_context_length": (
         "the context length differs from GPT-2 small's: build the module for the longest sequence"

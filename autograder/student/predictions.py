@@ -303,8 +303,8 @@ MESSAGES: dict[str, str] = {
                             " its own digit is right there every time. Later positions see more tokens, and the"
                             " same rule can only guess among them.",
     "explain.two_heads": "Each head can average only what it looks at: one head per job keeps each answer clean.",
-    "explain.wrapper_parameters": "Twelve heads with three 768 × 64 matrices each are 1,769,472 parameters: exactly"
-                                  " the three 768 × 768 matrices of MultiHeadAttention.",
+    # Says no more than the count: where the rest comes from is the think-about-it answer below it.
+    "explain.wrapper_parameters": "Twelve heads with three 768 × 64 matrices each are 1,769,472 parameters.",
     "explain.induction": "On the repeated stretch the model copies what followed the token's first appearance; the"
                          " other tokens cannot be known in advance, so their loss stays at guessing.",
 }

@@ -19,6 +19,7 @@ from .expectations import (
     expect_shape,
     expect_tensor,
     fail,
+    one_line,
     seeded,
     show,
 )
@@ -140,10 +141,11 @@ def _check_masked_softmax(ns):
 
 
 def _rescaling_mistake(kept: torch.Tensor, p: float) -> str:
-    """What the survivors of ones say: all 1, not rescaled; p, 1 / p or 1 - p, scaled the wrong
-    way; anything else is only shown (the stage's idea)."""
+    """What the survivors of ones say: all 1, not rescaled; p or 1 / p, scaled with p; 1 - p,
+    multiplied instead of divided; anything else is only shown (the stage's idea). At p = 0.5, p and
+    1 - p are one number, so the check probes p = 0.2 first."""
     for mistake, value in (("dropout_not_rescaled", 1.0), ("dropout_scaled_by_p", p), ("dropout_scaled_by_p", 1 / p),
-                           ("dropout_scaled_by_p", 1 - p)):
+                           ("dropout_multiplied_by_keep", 1 - p)):
         if kept.numel() and torch.allclose(kept.double(), torch.full_like(kept, value, dtype=torch.float64)):
             return mistake
     return "idea"
@@ -153,7 +155,7 @@ def _rescaling_mistake(kept: torch.Tensor, p: float) -> str:
 def _check_inverted_dropout(ns):
     f = ns["inverted_dropout"]
     x = torch.ones(4000)
-    for p in (0.5, 0.2):
+    for p in (0.2, 0.5):
         call = f"inverted_dropout(torch.ones(4000), p={p})"
         out = expect_shape(f(x, p, generator=seeded(123)), (4000,), call, "hint.dropout_rate")
         kept, dropped = out[out != 0], (out == 0).double().mean().item()
@@ -174,16 +176,15 @@ def _check_inverted_dropout(ns):
         fail("values", what=text("what.same_seed"), expected=text("is.the_same_mask"),
               got=text("is.different_masks"), hint="hint.dropout_generator")
     expect_new_mask_each_call(f, x, 0.5)
+    values = torch.randn(3, 4, generator=seeded(7))
+    _expect_valid_edges(f, values)
     for p in (0.3, 1.0):  # p = 1 returns zeros: they too belong on the device of x
         expect_follows_device(lambda x, p=p: f(x, p), [torch.ones(40, 50)], f"inverted_dropout(x, p={p})")
-    values = torch.randn(3, 4, generator=seeded(7))
     for call, out in (("inverted_dropout(x, 0.5, training=False)", f(values, 0.5, training=False)),
                       ("inverted_dropout(x, 0.0)", f(values, 0.0))):
         # Any change of x says dropout ran where it must not; the grader may name the change itself
         # (a constant factor, say), so the hint says what to do and names nothing.
         expect_close(out, values, call, "dropout_in_eval", atol=0, names=False)
-    expect_close(f(values, 1.0), torch.zeros(3, 4), "inverted_dropout(x, 1.0)", "hint.dropout_all",
-                  atol=0)
     for p, training in ((1.5, True), (-0.1, True), (1.5, False)):
         call = f"inverted_dropout(x, {p})" if training else f"inverted_dropout(x, {p}, training=False)"
         error = expect_raises(lambda p=p, training=training: f(values, p, training=training), ValueError, call,
@@ -191,6 +192,21 @@ def _check_inverted_dropout(ns):
         if values_not_named(str(error), {"p": p}):
             fail("values", what=text("what.error_message"), expected=text("is.names_value", value=p),
                  got=repr(str(error)), hint="error_message_without_value")
+
+
+def _expect_valid_edges(f, values: torch.Tensor) -> None:
+    """p = 0 and p = 1 are valid probabilities, told before another probe (the device's) meets them:
+    a ValueError for either is named, and so is p = 1's 0 / 0 (NaN where zeros are due)."""
+    for p in (0.0, 1.0):
+        try:
+            f(values, p)
+        except ValueError as error:
+            fail("what_raised", what=f"inverted_dropout(x, {p})", error_type="ValueError", error=one_line(error),
+                 hint="valid_p_rejected")
+    call, dropped_all = "inverted_dropout(x, 1.0)", f(values, 1.0)
+    if isinstance(dropped_all, torch.Tensor) and bool(dropped_all.isnan().any()):
+        fail("values", what=call, expected=show(torch.zeros(3, 4)), got=show(dropped_all), hint="dropout_p1_division")
+    expect_close(dropped_all, torch.zeros(3, 4), call, "hint.dropout_all", atol=0)
 
 
 def _expect_each_element_dropped_alone(f) -> None:

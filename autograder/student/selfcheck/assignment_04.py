@@ -213,8 +213,8 @@ def _check_gpt2_small_attention(ns):
     arguments = instances[0].arguments
     for setting, wanted in (("d_in", 768), ("d_out", 768), ("context_length", 1024), ("dropout", 0.0),
                             ("num_heads", 12), ("qkv_bias", False)):
-        if arguments.get(setting) != wanted:
-            fail("values", what=text("what.gpt2_setting", setting=setting), expected=str(wanted),
+        if arguments.get(setting) != wanted:  # the value is the exercise's to look up: named, not shown
+            fail("values", what=text("what.gpt2_setting", setting=setting), expected=text("is.gpt2_value"),
                  got=repr(arguments.get(setting)), hint="idea")
 
 
@@ -233,5 +233,5 @@ def _check_gpt2_module(module) -> None:
                 ("dropout.p", getattr(getattr(module, "dropout", None), "p", 0.0), 0.0))
     for setting, got, wanted in settings:
         if got != wanted:
-            fail("values", what=text("what.gpt2_setting", setting=setting), expected=str(wanted),
+            fail("values", what=text("what.gpt2_setting", setting=setting), expected=text("is.gpt2_value"),
                   got=str(got), hint="idea")

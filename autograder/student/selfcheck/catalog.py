@@ -55,6 +55,9 @@ MESSAGES: dict[str, str] = {
     "needs.name": "⏭ This demo needs `{name}`, which a demo above makes: finish the stages above first.",
     "needs.stopped": ('⚠ This demo stopped at {reason}. It runs your `{stage}` (or a stage it uses):'
                       ' check("{stage}") says what it finds.'),
+    "needs.stopped_layer_name": ("⚠ This demo stopped at {reason}. It reads your module's `{name}` by the notebook's"
+                                 " name; yours keeps its layers otherwise (fused in one layer, say). That is graded"
+                                 " as right, but this demo needs the notebook's names to run."),
     "needs.stopped_checks_pass": ("⚠ This demo stopped at {reason}. It runs your {stages}, whose checks pass: the"
                                   " demo reads something of them the checks do not ask for; the error says what."),
     # What went wrong.
@@ -62,6 +65,8 @@ MESSAGES: dict[str, str] = {
     "unknown_stage_near": "there is no stage called {stage!r}; did you mean {suggestion!r}?",
     "no_stage": "say which stage to check, for example check({example!r}); the stages are: {known}",
     "not_defined": "not defined yet: run the cell that defines {stage}, then run this check again",
+    "calls_undefined_stage": ("{stage} calls {called}, which is not defined yet: run the cell that defines"
+                              " {called} (its ✏️ cell, even when it comes further down), then run this check again"),
     "not_defined_syntax": (
         "not defined: the cell that defines {stage} stopped before defining it, because Python cannot"
         " read its line {line} ({error}); fix that line, run the cell, then run this check again"),
@@ -220,6 +225,7 @@ MESSAGES: dict[str, str] = {
     "is.heads_side_by_side": ("{count} features per token ({heads} heads of d_out={d_out}, side by side),"
                               " shape (b, T, {count})"),
     "is.all": "all {value}",
+    "is.gpt2_value": "GPT-2 small's value (Exercise 3.3 gives its settings)",
     "is.about": "about {value}",
     "is.finite": "finite numbers",
     "is.weights": "the attention weights (each from 0 to 1, each row summing to 1)",

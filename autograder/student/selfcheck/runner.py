@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import torch
 
 from .. import language as languages
-from ..curriculum import CONSULTED, assignment_of
+from ..curriculum import CONSULTED, all_stages, assignment_of
 from ..hint_prices import price, prices_of
 from ..reading.code_read import globals_kept, named_by_code, stages_called, state_kept
 from ..reading.exceptions import definition_sources, read_raised, students_line
@@ -94,13 +94,15 @@ def _checked(stage: str | None, namespace: Mapping) -> CheckResult:
         detail = text("reads_other_cells", stage=stage, names=", ".join(outside))
         return CheckResult(False, text("failed", stage=stage, detail=detail), found=True, finding="raised")
     hint, figure, found, key, mistake, shows, also = None, None, True, "raised", None, None, ""
+    watch = None
     try:
         # The checks seed torch freely; the student's own random stream is left as it was.
         with torch.random.fork_rng(devices=[]), worth_fixing.collected() as notes:
-            watched, kept = inputs_kept.watched(namespace, stage)
+            watched, watch = inputs_kept.watched(namespace, stage)
             CHECKS[stage](watched)
-            inputs_kept.expect_inputs_kept(kept)  # told last, as the grader tells it after the values
+            inputs_kept.expect_inputs_kept(watch)  # told last, as the grader tells it after the values
     except Mismatch as mismatch:
+        mismatch = _in_place_first(mismatch, watch)
         detail, hint, figure = str(mismatch), mismatch.hint, mismatch.figure
         key, mistake, shows, also = mismatch.key, mismatch.mistake, mismatch.shows, mismatch.also
         if mismatch.raised is not None:
@@ -119,9 +121,13 @@ def _checked(stage: str | None, namespace: Mapping) -> CheckResult:
             detail = text("not_implemented_elsewhere", reason=reason)
         found, key = False, "not_implemented"  # nothing written yet: no finding, the hints are the stage's own
     except Exception as error:  # noqa: BLE001 - whatever student code raises becomes one line
-        detail = _where_raised(text("raised", error_type=type(error).__name__, error=one_line(error)), error)
-        hint, mistake = _read(stage, error, None, namespace)
-        shows = mistake
+        if isinstance(error, NameError) and error.name in all_stages() and error.name not in namespace:
+            # A stage that calls one whose cell has not run yet (it may come further down): nothing to fix.
+            detail, found, key = text("calls_undefined_stage", stage=stage, called=error.name), False, "not_defined"
+        else:
+            detail = _where_raised(text("raised", error_type=type(error).__name__, error=one_line(error)), error)
+            hint, mistake = _read(stage, error, None, namespace)
+            shows = mistake
     else:
         return CheckResult(True, "\n".join([text("passed", stage=stage), *_worth_fixing(notes)]))
     sources = _sources(namespace)
@@ -135,6 +141,18 @@ def _checked(stage: str | None, namespace: Mapping) -> CheckResult:
     detail = " ".join(filter(None, (text("likely", detail=detail, said=said) if said else detail, also,
                                     *_worth_fixing(notes))))
     return CheckResult(False, text("failed", stage=stage, detail=detail), hint, figure, found, key, mistake)
+
+
+def _in_place_first(mismatch: Mismatch, watch: inputs_kept.KeptInputs | None) -> Mismatch:
+    """Wrong values that name no mistake, from a call that changed its input in place, are told as
+    that change, as the grader tells them: a loop writing into x reads its own results back."""
+    if mismatch.mistake is not None or mismatch.raised is not None or watch is None or watch.changed is None:
+        return mismatch
+    try:
+        inputs_kept.expect_inputs_kept(watch)
+    except Mismatch as in_place:
+        return in_place
+    return mismatch
 
 
 def _worth_fixing(notes: list[str]) -> list[str]:
@@ -243,10 +261,14 @@ def check(stage: str | None = None, namespace: Mapping | None = None, language: 
     language = _language(stage, namespace, language)
     result = run_check(stage, namespace, language)
     print(result.message)
-    elsewhere = defined_elsewhere(stage, namespace) if stage in CHECKS else None
-    if elsewhere is not None:
-        with speaking(language):
-            print(text("defined_elsewhere", stage=stage, line=elsewhere))
+    # The stage and the stages it calls: a scratch cell redefining a called stage changes this
+    # check's result, and the grader ignores it.
+    ran = [stage, *stages_called(stage, _sources(namespace), CONSULTED)] if stage in CHECKS else []
+    for name in dict.fromkeys(ran):
+        elsewhere = defined_elsewhere(name, namespace)
+        if elsewhere is not None:
+            with speaking(language):
+                print(text("defined_elsewhere", stage=name, line=elsewhere))
     if result.found:
         with speaking(language):
             print(text("hint_offer", stage=stage))
