@@ -182,6 +182,10 @@ SENTENCES: dict[str, str] = {
     "evidence.faults_together": (
         " It is exactly what the reference computation gives with {count} mistakes made together: the one"
         " named here, and each other one told in a paragraph of its own."),
+    "evidence.repaired_line": (
+        " The grader ran this test again with only the line that raised changed as this mistake's fix"
+        " says, and it passed: this slip is all the test found, so it costs only its share of {stage}'s"
+        " points."),
     "evidence.one_of_faults_together": (
         " This mistake, made together with the one told first, reproduces your output exactly: fix both."),
     "evidence.scores_divided_by": (

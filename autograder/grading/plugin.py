@@ -22,14 +22,16 @@ from typing import Protocol
 
 import pytest
 
-from autograder.findings.finding import Finding, finding
+from autograder.findings.finding import Failure, Finding, finding
+from autograder.grading import repairs
 from autograder.hidden import failures, loading, observations
 from autograder.probes.client import Submission
-from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError
+from autograder.probes.errors import GraderOverloaded, ProbeTimeout, SandboxError, StudentError
 from autograder.records.jobs import PreparedSubmission, SubmissionRecord, TestOutcome
 from autograder.records.results import TestStatus
 from autograder.records.submissions import SubmissionKey
 from autograder.student.curriculum import all_stages
+from autograder.student.reading.exceptions import read_exception
 from autograder.worker.precision import float32_settings
 
 _STAGES = set(all_stages())
@@ -168,6 +170,8 @@ class GradingPlugin:
             except Exception as error:
                 overloaded = _overloaded(error)
                 if overloaded is None:
+                    if isinstance(error, StudentError):
+                        self._run_repaired(pyfuncitem, arguments, error)
                     raise
                 if attempt == TRIES_WHEN_OVERLOADED:
                     raise GraderOverloaded(f"{pyfuncitem.name} was stopped {attempt} times by the machine, not by the"
@@ -175,6 +179,30 @@ class GradingPlugin:
                                            " grade with fewer --jobs.") from None
                 _recover_memory()
         return True
+
+    def _run_repaired(self, item: pytest.Function, arguments: dict[str, object], error: StudentError) -> None:
+        """Run the test again with the line that raised repaired as the named mistake's fix says
+        (``repairs``); raise ``RepairedSlip`` when it then passes, and return when it does not."""
+        prepared = self._submission_of(item)
+        submission = self._open.get(prepared.key) if prepared is not None else None
+        if submission is None:
+            return
+        stage = stage_of(item)
+        reading = read_exception(stage, error.type_name, error.message, error.student_traceback,
+                                 [block.source for block in prepared.code.blocks])
+        repaired = repairs.repaired_line(reading.mistake, stage, error.student_traceback, prepared.code.blocks)
+        if repaired is None:
+            return
+        observed = observations.take()  # the first run's: the rerun's own are dropped
+        try:
+            with submission.redefined(stage, repaired.cell, repaired.line, repaired.text):
+                item.obj(**arguments)
+        except (Failure, StudentError, ProbeTimeout):
+                return
+        finally:
+            observations.take()
+            observations.restore(observed)
+        raise failures.RepairedSlip(error, reading.mistake) from error
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> pytest.TestReport | None:

@@ -150,6 +150,16 @@ def _faults_behind(found: Finding, behind: list[StudentError], stage: str, sourc
     return faults
 
 
+class RepairedSlip(Exception):
+    """A test that stopped at the student's ``error``, which names ``mistake``, and passed when run
+    again with the line that raised repaired as that mistake's fix says (``grading.repairs``)."""
+
+    def __init__(self, error: StudentError, mistake: str | None):
+        super().__init__(error.message)
+        self.error = error
+        self.mistake = mistake
+
+
 def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission | None,
                      memory_limit: str | None = None, notebook: LoadedNotebook | None = None,
                      sources: list[str] | None = None) -> tuple[TestStatus, Finding]:
@@ -161,6 +171,11 @@ def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Subm
         return TestStatus.TIMEOUT, error.finding
     if isinstance(error, WorkerCrashed):
         return TestStatus.ERROR, error.finding
+    if isinstance(error, RepairedSlip):  # the slip is all the test found: a failure of that mistake
+        found = _student_error_finding(error.error, stage, submission, memory_limit, notebook, sources)
+        if found.mistake is not None and found.mistake == error.mistake:
+            return TestStatus.FAILED, found.with_notes(finding("evidence.repaired_line", stage=stage))
+        return TestStatus.ERROR, found
     if isinstance(error, StudentError):
         found = _student_error_finding(error, stage, submission, memory_limit, notebook, sources)
         return TestStatus.ERROR, found.with_faults(*_faults_behind(found, error.behind, stage, sources))

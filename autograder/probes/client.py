@@ -206,6 +206,16 @@ class Submission:
             self._consulted = {}
             self._request("restore", "")
 
+    @contextmanager
+    def redefined(self, name: str, cell: int, line: int, text: str) -> Iterator[None]:
+        """Within the block, ``name`` is the student's own definition with its line ``line`` of
+        cell ``cell`` replaced by ``text`` (``grading.repairs``); their own as it was after."""
+        self._request("redefine", "", stage=name, cell=cell, line=line, text=text)
+        try:
+            yield
+        finally:
+            self._request("undo_redefine", "")
+
     def stand_in_records(self) -> dict[str, list[dict]]:
         """How each recorder standing in was built so far: {name: [{"args": [...], "kwargs": {...}}]}."""
         records = self._request("stand_in_records", "")

@@ -48,7 +48,8 @@ CGROUP_NAME = re.compile(r"/sys/fs/cgroup/(?:[\w.:@-]+/)*attention-kit-\d+(?:-\d
 # received into one buffer that its tensors share: what the trusted side spends on any reply
 # stays a small multiple of these, whatever a student's code sends.
 REPLY_BYTES = {"call": 16 * 2**20, "getattr": 16 * 2**20, "backward": 32 * 2**20, "build_module": 4 * 2**20,
-               "describe": 4 * 2**20, "stand_in": 64 * 2**10, "restore": 64 * 2**10, "stand_in_records": 1 * 2**20,
+               "describe": 4 * 2**20, "stand_in": 64 * 2**10, "restore": 64 * 2**10,
+               "redefine": 64 * 2**10, "undo_redefine": 64 * 2**10, "stand_in_records": 1 * 2**20,
                "container": 64 * 2**10}
 REPLY_HEADER_BYTES = 1 * 2**20  # the JSON part of any reply: values travel as tensors
 # Questions a worker may ask while answering one probe (a consulted stand-in's calls); the

@@ -7,6 +7,7 @@ references to them; tensors and plain values go back as data.
 
 from __future__ import annotations
 
+import ast
 import builtins
 import linecache
 import random
@@ -64,7 +65,7 @@ def _register_source(blocks: list[dict]) -> None:
     for block in blocks:
         lines = cells.setdefault(f"<cell {block['cell_index'] + 1}>", [])
         start = block["line"] - 1
-        block_lines = block["source"].splitlines(keepends=True)
+        block_lines = [line.rstrip("\r\n") + "\n" for line in block["source"].splitlines()]
         lines.extend("\n" for _ in range(start + len(block_lines) - len(lines)))
         lines[start:start + len(block_lines)] = block_lines
     for filename, lines in cells.items():
@@ -144,6 +145,7 @@ class ProbeServer:
         self.objects: dict[int, object] = {}
         self._threads = threads  # restored before every probe (None: left alone)
         self._stood_in: dict[str, object] = {}  # the student's own definition of each name stood in for
+        self._redefined: dict[str, object] = {}  # the student's own definition of each name redefined
         self._exchange = exchange
         self._probe_id: object = None  # the probe being answered, which a consultation names
 
@@ -315,6 +317,33 @@ class ProbeServer:
             else:
                 self.namespace[name] = own
         self._stood_in.clear()
+
+    def _op_redefine(self, header: dict, decoder: Decoder, values: dict):
+        """Run the student's own definition of ``stage`` again, its line ``line`` of cell ``cell``
+        replaced by ``text`` (the trusted side repaired it: ``autograder.grading.repairs``), in
+        place of their own, until ``undo_redefine``. Only that definition runs, from the cell's
+        source as it was loaded, so that nothing else the cell binds changes."""
+        name, cell, line = str(values["stage"]), int(values["cell"]), int(values["line"])
+        filename = f"<cell {cell}>"
+        lines = list(linecache.getlines(filename))
+        if not 0 < line <= len(lines):
+            raise ValueError(f"{filename} has no line {line}")
+        lines[line - 1] = str(values["text"]).rstrip("\n") + "\n"
+        tree = ast.parse("".join(lines))
+        [definition] = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                         ast.ClassDef))
+                        and node.name == name and node.lineno <= line <= (node.end_lineno or node.lineno)]
+        self._redefined.setdefault(name, self.namespace.get(name, _MISSING))
+        exec(compile(ast.Module([definition], type_ignores=[]), filename, "exec"), self.namespace)
+
+    def _op_undo_redefine(self, header: dict, decoder: Decoder, values: dict):
+        """Give every redefined name its student's own definition back."""
+        for name, own in self._redefined.items():
+            if own is _MISSING:
+                self.namespace.pop(name, None)
+            else:
+                self.namespace[name] = own
+        self._redefined.clear()
 
     def _op_container(self, header: dict, decoder: Decoder, values: dict):
         """A module holding the given parameters under their names (``stand_ins.container``)."""

@@ -1,0 +1,74 @@
+"""A crash that one named slip explains: the student's line repaired as the mistake's fix says.
+
+A test that stops at an exception of the student's code shows nothing of the rest of the stage:
+without more, the crash costs every test it stops, a whole big stage for one character
+(``keys.transpose(1, 2)`` carried over from 3-D ``CausalAttention`` to 4-D heads). When the
+exception names a mistake whose fix is one mechanical change of the line that raised, the grading
+plugin runs the test again with that line changed (``Submission.redefined``: only the stage's own
+definition, in the sandbox, as any of the student's code runs). If the test then passes, the slip
+is all the test found: the failure is pinned to the mistake's behaviour, as one reproduced from
+the answer's output is (``partial_credit``). If it does not, nothing changes.
+
+The repaired code is never shown: the mistake's own text says what to fix, in words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from autograder.reading.notebook import CodeBlock
+
+# The last frame of the student's traceback: where the exception was raised.
+_FRAME = re.compile(r'File "<cell (\d+)>", line (\d+)')
+_OPERAND = r"[\w.]+(?:\(\))?"
+# Each mistake's fix, as (pattern, replacement) rewrites of the line that raised; a mistake may
+# be repaired only on its own kind of line (the rule that named it read that line too).
+REWRITES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
+    # keys.transpose(1, 2) on 4-D heads: the last two dims, counted from the end.
+    "transpose_fixed_dims": (
+        (re.compile(rf"(@\s*{_OPERAND})\.(?:transpose|swapaxes)\(\s*\d\s*,\s*\d\s*\)"), r"\1.transpose(-2, -1)"),
+        (re.compile(rf"(matmul\(\s*{_OPERAND}\s*,\s*{_OPERAND})\.(?:transpose|swapaxes)\(\s*\d\s*,\s*\d\s*\)"),
+         r"\1.transpose(-2, -1)"),
+    ),
+    # keys.T on a batch: only the last two dims.
+    "keys_T_on_batch": ((re.compile(r"(\w[\w.]*(?:\(\))?)\.T\b(?!\s*\()"), r"\1.transpose(-2, -1)"),),
+    # scores.masked_fill_(self.mask.bool(), ...): the buffer cut to the scores' last two sizes.
+    "mask_not_sliced": ((re.compile(r"(?P<scores>\b[\w.]+)\.(?P<fill>masked_fill_?)\(\s*(?P<mask>self\.\w+)"
+                                    r"(?P<rest>(?:\.bool\(\))?(?:\s*==\s*[01])?\s*,)"),
+                         r"\g<scores>.\g<fill>(\g<mask>[..., :\g<scores>.shape[-2], :\g<scores>.shape[-1]]\g<rest>"),),
+}
+
+
+@dataclass(frozen=True)
+class RepairedLine:
+    """The line that raised, in the student's block defining the stage, as its fix makes it."""
+
+    cell: int  # as tracebacks number it (the notebook's index + 1)
+    line: int  # in the cell
+    text: str
+
+
+def repaired_line(mistake: str | None, stage: str, student_traceback: str,
+                  blocks: Sequence[CodeBlock]) -> RepairedLine | None:
+    """The line that raised (the last frame of ``student_traceback``) rewritten as ``mistake``'s
+    fix says, when it lies in the block defining ``stage``; None when the mistake has no
+    mechanical fix, the line lies elsewhere, or the rewrite does not apply to it."""
+    rewrites = REWRITES.get(mistake or "")
+    frames = _FRAME.findall(student_traceback)
+    if not rewrites or not frames:
+        return None
+    cell, line = (int(number) for number in frames[-1])
+    defining = [block for block in blocks if stage in block.names]
+    if not defining:
+        return None
+    block = defining[-1]  # the last definition is the one that runs
+    lines = block.source.splitlines()
+    index = line - block.line
+    if block.cell_index + 1 != cell or not 0 <= index < len(lines):
+        return None
+    repaired = lines[index]
+    for pattern, replacement in rewrites:
+        repaired = pattern.sub(replacement, repaired)
+    return RepairedLine(cell, line, repaired) if repaired != lines[index] else None

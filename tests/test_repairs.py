@@ -1,0 +1,121 @@
+"""A crash that one named slip explains costs that slip's share, once (issue 41).
+
+A reviewer's ``MultiHeadAttention`` with ``keys.transpose(1, 2)`` (right in notebook 3's 3-D
+``CausalAttention``, wrong on 4-D heads) got 0/46: the crash stopped every test. The grader now
+runs such a test again with the line that raised repaired as the named mistake's fix says
+(``autograder.grading.repairs``); when it passes, the failure is that mistake's, pinned to its
+behaviour. A module that computes nothing as submitted also misses its purpose (the cap). The
+repair is proven by the rerun: where it does not make the test pass, nothing changes. The grader
+runs for real, sandbox included.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from autograder.course import rubric
+from autograder.feedback.page import feedback_html
+from autograder.grading.repairs import repaired_line
+from autograder.notebooks.variants import load_solution, solved_source
+from autograder.reading.notebook import CodeBlock
+from autograder.records.results import PURPOSE, TestStatus
+from autograder.tools.feedback_batch import BatchEntry, graded_rows
+
+MHA, CAUSAL = "MultiHeadAttention", "CausalAttention"
+RIGHT_PRODUCT = "attn_scores = queries @ keys.transpose(2, 3)"
+RIGHT_FILL = "attn_scores = attn_scores.masked_fill(future, -torch.inf)"
+
+
+def _mha(*changes: tuple[str, str]) -> str:
+    source = solved_source(load_solution("04_multi_head_attention"), MHA)
+    for old, new in changes:
+        assert old in source
+        source = source.replace(old, new)
+    return source
+
+
+TRANSPOSED = (RIGHT_PRODUCT, "attn_scores = queries @ keys.transpose(1, 2)")
+
+
+ANSWERS = {
+    "transposed_heads": (MHA, _mha(TRANSPOSED)),
+    # the same slip, and no mask at all: the repaired module still leaks, so nothing is pinned
+    "transposed_heads_and_no_mask": (MHA, _mha(TRANSPOSED, (RIGHT_FILL, "pass"))),
+    "mask_never_sliced": (CAUSAL, '''
+class CausalAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.d_out = d_out
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
+
+    def forward(self, x):
+        queries, keys, values = self.W_query(x), self.W_key(x), self.W_value(x)
+        attn_scores = queries @ keys.transpose(1, 2)
+        attn_scores.masked_fill_(self.mask.bool(), -torch.inf)
+        attn_weights = self.dropout(torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1))
+        return attn_weights @ values
+'''),
+}
+
+
+@pytest.fixture(scope="module")
+def rows(tmp_path_factory):
+    assignment = {MHA: "04_multi_head_attention", CAUSAL: "03_causal_attention"}
+    entries = [BatchEntry(f"{name}.py", stage, assignment[stage], False, name, source)
+               for name, (stage, source) in ANSWERS.items()]
+    graded = graded_rows(entries, tmp_path_factory.mktemp("repairs"), jobs=2)
+    return {entry.file.removesuffix(".py"): graded[(entry.student_id, entry.assignment)] for entry in entries}
+
+
+def _stage(row, stage):
+    return next(total for total in row.stage_totals() if total.stage == stage)
+
+
+def test_the_line_that_raised_is_repaired_only_in_the_stages_own_block():
+    block = CodeBlock("class MultiHeadAttention(nn.Module):\n    def forward(self, x):\n"
+                      "        return q @ k.transpose(1, 2)\n", cell_index=9, line=4, names=[MHA])
+    traceback = '  File "<cell 10>", line 6, in forward\n    return q @ k.transpose(1, 2)\n'
+    repaired = repaired_line("transpose_fixed_dims", MHA, traceback, [block])
+    assert (repaired.cell, repaired.line, repaired.text) == (10, 6, "        return q @ k.transpose(-2, -1)")
+    assert repaired_line("mask_missing", MHA, traceback, [block]) is None  # no mechanical fix
+    assert repaired_line("transpose_fixed_dims", MHA, traceback.replace("cell 10", "cell 3"), [block]) is None
+    assert repaired_line("transpose_fixed_dims", "split_heads", traceback, [block]) is None
+
+
+@pytest.mark.slow
+def test_a_crash_one_slip_explains_costs_its_share_and_the_cap_of_a_module_that_never_ran(rows):
+    row = rows["transposed_heads"]
+    total = _stage(row, MHA)
+    forward = [test for test in row.tests if test.name.startswith("test_multi_head_attention_forward[cpu")]
+    assert forward
+    assert all(test.status is TestStatus.FAILED and "evidence.repaired_line" in test.finding.keys()  # noqa: SIM118
+               and test.finding.mistake == "transpose_fixed_dims" for test in forward)
+    lost = {loss.behaviour for loss in total.lost_to}
+    assert lost == {"scores", PURPOSE}
+    assert total.points == pytest.approx(rubric.purpose_keeps() * total.max_points, abs=0.01)
+    assert "ran this test again with only the line that raised changed" in feedback_html(row)
+    assert "transpose(-2, -1)" not in feedback_html(row)  # the repaired line is never shown
+
+
+@pytest.mark.slow
+def test_a_repair_that_does_not_make_the_test_pass_changes_nothing(rows):
+    """The forward still fails once repaired (the mask is missing too): it stays the crash it was,
+    and the stage keeps nothing (a behaviour check the repair makes pass counts for nothing alone)."""
+    row = rows["transposed_heads_and_no_mask"]
+    forward = [test for test in row.tests if test.name.startswith("test_multi_head_attention_forward[cpu")]
+    assert forward
+    assert all(test.status is TestStatus.ERROR for test in forward)
+    assert _stage(row, MHA).points == 0
+
+
+@pytest.mark.slow
+def test_a_crash_on_some_inputs_only_costs_its_behaviours_share(rows):
+    """The mask left at context_length crashes only where a sequence is shorter: the rest runs."""
+    total = _stage(rows["mask_never_sliced"], CAUSAL)
+    assert {loss.behaviour for loss in total.lost_to} == {"mask"}
+    share = rubric.behaviour_shares(CAUSAL)["mask"] / 100 * rubric.value_points("03_causal_attention", CAUSAL)
+    assert total.points == pytest.approx(total.max_points - share, abs=0.05)
