@@ -25,7 +25,7 @@ from autograder.findings.finding import Failure, Finding, finding
 from autograder.hidden import diagnosis, wrong_outputs
 from autograder.hidden.compare import TOLERANCES, What, expect, expect_structure, expect_tensor
 from autograder.hidden.modules import call_text, expect_sequences_apart, reference_module, student_module
-from autograder.probes.client import RemoteObject, Submission
+from autograder.probes.client import RemoteObject, StudentError, Submission
 
 BATCH, NUM_TOKENS = 16, 8
 
@@ -136,6 +136,20 @@ class WeightsRevealing:
         except Failure:
             return None  # an output that cannot be read as weights: the other tests say why
         return finding("dropout_on_output", "dropout_on_output", what=what)
+
+    def leak_cause(self) -> str | None:
+        """What the module's own eval-mode weights say of a leak of the future found elsewhere:
+        weights that weigh no later token and sum to 1 in each row leak nothing themselves, so the
+        tokens are mixed outside them (keys reshaped where they should be transposed, heads split
+        without the swap: ``tokens_mixed_outside_weights``); every later token of a row given one and
+        the same weight is a mask filled with a number, not -inf (``mask_filled_with_zero``). None
+        when the output does not read as weights, or they weigh later tokens otherwise."""
+        try:
+            self.module.eval()
+            weights, _ = self._revealed(self.module(self.x), finding("what.eval", what=self.what))
+        except (Failure, StudentError):
+            return None
+        return weights_reading(weights.movedim(-2, 1))
 
     def _nothing_dropped(self, what: What) -> Finding:
         """Training mode left every weight as it was: no dropout acted (its layers made with another
@@ -258,6 +272,24 @@ class WeightsRevealing:
         expect(_sums_kept(dropped, totals), finding("dropout_on_output", "dropout_on_output", what=what))
         expect_tensor(dropped, self.weights * kept / (1 - self.p), finding("what.weights_kept", what=what),
                       mistakes=lambda: wrong_outputs.dropout_mistakes(self.weights, kept, self.p))
+
+
+def weights_reading(weights: torch.Tensor) -> str | None:
+    """The cause of a leak that attention weights (..., T, T), finite, show (``leak_cause``)."""
+    if not bool(torch.isfinite(weights).all()):
+        return None
+    tokens = weights.shape[-1]
+    positions = torch.arange(tokens, device=weights.device)
+    future = positions[None, :] > positions[:, None]  # key after query
+    later = weights[..., future]
+    if not bool(later.any()):
+        rows = weights.sum(dim=-1)
+        return "tokens_mixed_outside_weights" if torch.allclose(rows, torch.ones_like(rows), atol=1e-6) else None
+    alike = [weights[..., query, future[query]] for query in range(tokens - 2)]  # rows with 2 later tokens or more
+    if alike and all(bool((row > 0).all()) and torch.allclose(row, row[..., :1].expand_as(row), rtol=1e-6, atol=1e-12)
+                     for row in alike):
+        return "mask_filled_with_zero"
+    return None
 
 
 def _renormalised(dropped: torch.Tensor, weights: torch.Tensor, p: float) -> bool:

@@ -429,7 +429,8 @@ def test_causal_attention_forward(student, reference, device, dtype, case):
 
     def check(ref, module):
         expect_same_output(module, ref, x, what, mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True),
-                           explain=lambda: [future_of_sequence(module, x, seed + 50),
+                           explain=lambda: [future_of_sequence(module, x, seed + 50,
+                                                               lambda: _leak_cause(student, reference, device)),
                                             *attention_scale_and_mask(ref, x, sizes)],
                            together=lambda: mistakes.attention_faults(ref, x, causal=True))
 
@@ -456,7 +457,19 @@ def test_causal_attention_hides_the_future(student, reference, device):
                                              parameters_placed=True)
     expect_no_future_leakage(module, ref, x, 95, what,
                              mistakes=lambda changed: mistakes.attention_mistakes(ref, changed, causal=True),
+                             cause=lambda: _leak_cause(student, reference, device),
                              together=lambda changed: mistakes.attention_faults(ref, changed, causal=True))
+
+
+def _leak_cause(student, reference, device) -> str:
+    """The cause of a leak no wrong output reproduces, read from the module's own weights (one-hot
+    tokens show them: ``WeightsRevealing.leak_cause``); ``future_leak`` when they cannot tell."""
+    try:
+        revealing = weights_revealing_attention(student, reference.CausalAttention, "CausalAttention", p=0.0,
+                                                device=device)
+    except (Failure, StudentError):
+        return "future_leak"
+    return revealing.leak_cause() or "future_leak"
 
 
 @pytest.mark.CausalAttention
