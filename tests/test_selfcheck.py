@@ -267,7 +267,6 @@ KNOWN_MISTAKES = [
     ("inverted_dropout", _dropout_keeping_with_probability_p, "dropout_keep_probability"),
     ("inverted_dropout", _dropout_rejecting_p_of_0_and_1, "valid_p_rejected"),
     ("inverted_dropout", _dropout_dividing_zero_by_zero, "dropout_p1_division"),
-    ("causal_average_loop", _loop_writing_into_its_input, "input_modified_in_place"),
     ("split_heads", _split_without_transpose, "view_without_transpose"),
     ("merge_heads", _merge_without_contiguous, "view_needs_contiguous"),
     ("causal_average_matmul", _unnormalised_prefix_sum, "prefix_sum"),
@@ -911,13 +910,18 @@ def test_a_stage_that_configures_a_broken_class_passes_its_own_check(mutation_na
     ("wrapper_2d_one_head", "wrapper_with_2d_output",
      "the num_heads that wrapper_with_2d_output(3, 6, 0.0) builds its MultiHeadAttentionWrapper with:"
      " expected num_heads=2"),
-    ("gpt2_eight_heads", "gpt2_small_attention", "the num_heads of gpt2_small_attention(): expected 12, got 8"),
-    ("gpt2_short_context", "gpt2_small_attention", "the context_length of gpt2_small_attention(): expected 1024"),
+    # GPT-2 small's settings are the exercise's to look up: the check names the setting, not its value.
+    ("gpt2_eight_heads", "gpt2_small_attention", "the num_heads of gpt2_small_attention(): expected GPT-2 small's"
+                                                 " value (Exercise 3.3 gives its settings), got 8"),
+    ("gpt2_short_context", "gpt2_small_attention", "the context_length of gpt2_small_attention(): expected GPT-2"
+                                                   " small's value"),
 ])
 def test_a_stage_that_configures_its_class_wrongly_is_told_which_setting(mutation_name, stage, told):
     result = run_check(stage, _mutant_definitions(mutation_name))
     assert not result.passed
     assert told in result.message, result.message
+    assert "1024" not in result.message
+    assert "expected 12" not in result.message
 
 
 # Issue 40: the check's own line says what it found, as the grader's "Likely mistake" does.
@@ -1199,3 +1203,14 @@ def test_a_stage_calling_one_not_defined_yet_is_told_to_run_that_cell():
     assert not result.found
     assert result.message == "❌ masked_softmax: " + catalog.text("calls_undefined_stage", stage="masked_softmax",
                                                                    called="causal_mask")
+
+
+def test_wrong_values_from_an_input_changed_in_place_say_that_change_too():
+    """A reviewer's loop wrote into x (out = x): the check listed only the rows that differ, where
+    the grader names the in-place change beside the values."""
+    result = run_check("causal_average_loop", {"causal_average_loop": _loop_writing_into_its_input})
+    assert not result.passed
+    assert result.mistake is None  # the values name nothing: the grader may name another fault first
+    assert "after the call: expected unchanged, got changed." in result.message
+    assert result.message.endswith(catalog.found_text("input_modified_in_place"))
+    assert result.hint == catalog.texts("en")["input_modified_in_place"]

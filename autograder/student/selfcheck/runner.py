@@ -102,7 +102,7 @@ def _checked(stage: str | None, namespace: Mapping) -> CheckResult:
             CHECKS[stage](watched)
             inputs_kept.expect_inputs_kept(watch)  # told last, as the grader tells it after the values
     except Mismatch as mismatch:
-        mismatch = _in_place_first(mismatch, watch)
+        mismatch = _in_place_too(mismatch, watch)
         detail, hint, figure = str(mismatch), mismatch.hint, mismatch.figure
         key, mistake, shows, also = mismatch.key, mismatch.mistake, mismatch.shows, mismatch.also
         if mismatch.raised is not None:
@@ -143,15 +143,18 @@ def _checked(stage: str | None, namespace: Mapping) -> CheckResult:
     return CheckResult(False, text("failed", stage=stage, detail=detail), hint, figure, found, key, mistake)
 
 
-def _in_place_first(mismatch: Mismatch, watch: inputs_kept.KeptInputs | None) -> Mismatch:
-    """Wrong values that name no mistake, from a call that changed its input in place, are told as
-    that change, as the grader tells them: a loop writing into x reads its own results back."""
+def _in_place_too(mismatch: Mismatch, watch: inputs_kept.KeptInputs | None) -> Mismatch:
+    """Wrong values that name no mistake, from a call that also changed its input in place, say
+    that change after them, as the grader tells both faults (a loop writing into x reads its own
+    results back; a hard-coded size may be wrong too), and offer its fix as the hint."""
     if mismatch.mistake is not None or mismatch.raised is not None or watch is None or watch.changed is None:
         return mismatch
     try:
         inputs_kept.expect_inputs_kept(watch)
     except Mismatch as in_place:
-        return in_place
+        said = f"{in_place} {found_text('input_modified_in_place')}"
+        return Mismatch(str(mismatch), in_place.hint, mismatch.figure, mismatch.key, None,
+                        also=" ".join(filter(None, (mismatch.also, said))))
     return mismatch
 
 
