@@ -701,3 +701,27 @@ def test_an_output_with_its_last_two_dims_swapped_is_read_back_for_the_faults_be
     assert first.key == "wrong_shape"
     assert behind.fields["what"].key == "what.read_transposed"
     assert "evidence.one_row_repeated" in {note.key for note in behind.notes}
+
+
+def test_a_softmax_of_its_input_divided_slice_by_slice_is_told_with_the_divisors():
+    """A blind answer divided each row by its largest value, where the stable softmax subtracts it."""
+    x = _x(3, 7) * 40
+    explain = diagnosis.softmax_of_rescaled_input(x, -1)
+    divided = torch.softmax(x / x.abs().amax(dim=-1, keepdim=True), dim=-1)
+    explanation = explain(divided.double(), torch.softmax(x, dim=-1).double())
+    assert explanation.evidence.key == "evidence.softmax_of_rescaled_input"
+    assert explanation.mistake is None  # a style of its own: stated, never named
+    assert explain(torch.softmax(x, dim=-1).double() * 0.5, torch.softmax(x, dim=-1).double()) is None
+
+
+def test_one_row_of_the_inputs_alone_is_told_and_whether_it_has_the_largest_weight():
+    inputs, weights = _x(6, 3), torch.softmax(_x(6, seed=1), dim=0)
+    expected = weights @ inputs
+    largest = int(weights.argmax())
+    hard = diagnosis.one_input_row(inputs, weights)(inputs[largest].double(), expected.double())
+    assert hard.evidence.key == "evidence.one_input_row_largest"
+    assert hard.evidence.fields["row"] == largest
+    other = (largest + 1) % 6
+    assert diagnosis.one_input_row(inputs, weights)(inputs[other].double(), expected.double()).evidence.key == (
+        "evidence.one_input_row")
+    assert diagnosis.one_input_row(inputs, weights)(expected.double() * 2, expected.double()) is None

@@ -179,6 +179,15 @@ SENTENCES: dict[str, str] = {
     "evidence.slices_scaled": " Each slice along dim {dim} is the reference's times a factor of its own.",
     "evidence.softmax_of_right": " It is the softmax (along dim {dim}) of the right result.",
     "evidence.softmax_of_scaled": " It is the softmax (along dim {dim}) of the right result times {factor}.",
+    "evidence.softmax_of_rescaled_input": (
+        " It is the softmax (along dim {dim}) of x with each slice divided by a number of its own ({divisors}):"
+        " dividing changes what a softmax gives, where subtracting one number from a whole slice does not."),
+    "evidence.one_input_row": (
+        " It is row {row} of inputs alone, where the context vector weighs every row of inputs by its"
+        " attention weight and adds them up."),
+    "evidence.one_input_row_largest": (
+        " It is row {row} of inputs alone, the token with the largest weight, where the context vector"
+        " weighs every row of inputs by its attention weight and adds them up."),
     "evidence.faults_together": (
         " It is exactly what the reference computation gives with {count} mistakes made together: the one"
         " named here, and each other one told in a paragraph of its own."),

@@ -456,6 +456,51 @@ def _softmax_factor(actual: torch.Tensor, expected: torch.Tensor, dim: int) -> f
     return factor if fits and not _close(factor, 1.0) else None
 
 
+def softmax_of_rescaled_input(x: torch.Tensor, dim: int) -> Explainer:
+    """A softmax stage's output is the softmax along ``dim`` of its input ``x`` divided by a number
+    of each slice's own (its largest value, say): a rescaling, which changes a softmax, where the
+    stable softmax subtracts (a shift, which leaves it as it was). The evidence quotes the divisors."""
+
+    def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+        if not _comparable(actual, expected) or not bool((actual > 0).all()) or not _sums_to_one(actual, dim):
+            return None
+        inputs = x.detach().cpu().double()
+        if inputs.shape != actual.shape:
+            return None
+        logs, centred = actual.log(), inputs - inputs.mean(dim=dim, keepdim=True)
+        logs = logs - logs.mean(dim=dim, keepdim=True)
+        spread = (centred * centred).sum(dim=dim, keepdim=True)
+        if not bool((spread > 0).all()):
+            return None
+        factors = (logs * centred).sum(dim=dim, keepdim=True) / spread
+        if not bool((factors.abs() > 1e-12).all()) or torch.allclose(factors, torch.ones_like(factors), rtol=1e-3):
+            return None
+        if not torch.allclose(actual, torch.softmax(inputs * factors, dim=dim), rtol=1e-4, atol=1e-7):
+            return None
+        return Explanation(finding("evidence.softmax_of_rescaled_input", dim=dim,
+                                   divisors=_quoted((1 / factors).flatten())))
+
+    return explainer
+
+
+def one_input_row(inputs: torch.Tensor, weights: torch.Tensor | None = None) -> Explainer:
+    """The output is one row of ``inputs`` alone, where the reference weighs them all: the row of
+    the largest weight (``weights``), as hard attention picks it, or another one."""
+
+    def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+        rows = inputs.detach().cpu().double()
+        if actual.shape != expected.shape or actual.shape != rows.shape[1:] or rows.shape[0] < 2:
+            return None
+        matches = [row for row in range(rows.shape[0]) if torch.allclose(actual, rows[row], rtol=1e-6, atol=1e-9)]
+        if len(matches) != 1 or torch.allclose(expected, rows[matches[0]], rtol=1e-6, atol=1e-9):
+            return None
+        largest = weights is not None and int(weights.detach().cpu().argmax()) == matches[0]
+        return Explanation(finding("evidence.one_input_row_largest" if largest else "evidence.one_input_row",
+                                   row=matches[0]))
+
+    return explainer
+
+
 # -- attention computed with another scale ---------------------------------------------------------
 def scores_divisor(attend: Callable[[float], torch.Tensor], right: float, right_text: str | Finding, sizes: Sizes,
                    mistakes_by_divisor: Callable[[float], str | None], *, separate: bool = False) -> Explainer:

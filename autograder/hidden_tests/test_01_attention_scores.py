@@ -77,7 +77,7 @@ def _check_softmax(student, reference, name, x, dim):
     expect_function_output(student, name, (x,), ("x",), getattr(reference, name)(x, dim=dim), what, rtol=rtol,
                            mistakes=lambda: mistakes.softmax_mistakes(reference, x, dim), kwargs=kwargs,
                            explain=[diagnosis.distribution(dim, wrong_dim="softmax_wrong_dim"),
-                                    diagnosis.capped_scores(x, dim)])
+                                    diagnosis.capped_scores(x, dim), diagnosis.softmax_of_rescaled_input(x, dim)])
 
 
 @pytest.mark.softmax_naive
@@ -161,7 +161,8 @@ def test_context_vector(student, reference, device, dtype, case):
     expect_function_output(student, "context_vector", (weights, inputs), ("attn_weights", "inputs"),
                            reference.context_vector(weights, inputs), what,
                            mistakes=lambda: mistakes.context_vector_mistakes(weights, inputs),
-                           explain=[diagnosis.constant_factor(_sizes(inputs))])
+                           explain=[diagnosis.constant_factor(_sizes(inputs)),
+                                    diagnosis.one_input_row(inputs, weights)])
 
 
 @pytest.mark.simple_self_attention
