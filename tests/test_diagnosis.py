@@ -725,3 +725,14 @@ def test_one_row_of_the_inputs_alone_is_told_and_whether_it_has_the_largest_weig
     assert diagnosis.one_input_row(inputs, weights)(inputs[other].double(), expected.double()).evidence.key == (
         "evidence.one_input_row")
     assert diagnosis.one_input_row(inputs, weights)(expected.double() * 2, expected.double()) is None
+
+
+def test_scores_that_are_distances_between_tokens_are_told_so():
+    """A blind answer returned torch.cdist(inputs, inputs): 0 on the diagonal, not dot products."""
+    inputs = _x(6, 3)
+    explain = diagnosis.pairwise_distances(inputs)
+    expected = (inputs @ inputs.T).double()
+    assert explain(torch.cdist(inputs, inputs).double(), expected).evidence.key == "evidence.distances"
+    assert explain(-torch.cdist(inputs, inputs).double() ** 2, expected).evidence.key == (
+        "evidence.negative_squared_distances")
+    assert explain(expected * 2, expected) is None

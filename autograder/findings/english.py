@@ -182,6 +182,18 @@ SENTENCES: dict[str, str] = {
     "evidence.softmax_of_rescaled_input": (
         " It is the softmax (along dim {dim}) of x with each slice divided by a number of its own ({divisors}):"
         " dividing changes what a softmax gives, where subtracting one number from a whole slice does not."),
+    "evidence.distances": (
+        " It is the distance between each pair of tokens (0 on the diagonal), where a score is the"
+        " dot product of two tokens."),
+    "evidence.squared_distances": (
+        " It is the squared distance between each pair of tokens (0 on the diagonal), where a score"
+        " is the dot product of two tokens."),
+    "evidence.negative_distances": (
+        " It is minus the distance between each pair of tokens (0 on the diagonal), where a score is"
+        " the dot product of two tokens."),
+    "evidence.negative_squared_distances": (
+        " It is minus the squared distance between each pair of tokens (0 on the diagonal), where a"
+        " score is the dot product of two tokens."),
     "evidence.one_input_row": (
         " It is row {row} of inputs alone, where the context vector weighs every row of inputs by its"
         " attention weight and adds them up."),

@@ -483,6 +483,25 @@ def softmax_of_rescaled_input(x: torch.Tensor, dim: int) -> Explainer:
     return explainer
 
 
+def pairwise_distances(inputs: torch.Tensor) -> Explainer:
+    """The scores of a (T, d) input are the distances between its tokens (``torch.cdist``), or their
+    squares, or the negatives of either: a measure of how far apart two tokens are, 0 on the
+    diagonal, where a score is their dot product."""
+
+    def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+        tokens = inputs.detach().cpu().double()
+        if actual.shape != expected.shape or tokens.ndim != 2 or actual.shape != (tokens.shape[0],) * 2:
+            return None
+        squared = (tokens[:, None, :] - tokens[None, :, :]).pow(2).sum(dim=-1)
+        for sign, form, values in ((1, "distances", squared.sqrt()), (1, "squared_distances", squared),
+                                   (-1, "distances", squared.sqrt()), (-1, "squared_distances", squared)):
+            if torch.allclose(actual, sign * values, rtol=1e-5, atol=1e-6):
+                return Explanation(finding(f"evidence.{'negative_' if sign < 0 else ''}{form}"))
+        return None
+
+    return explainer
+
+
 def one_input_row(inputs: torch.Tensor, weights: torch.Tensor | None = None) -> Explainer:
     """The output is one row of ``inputs`` alone, where the reference weighs them all: the row of
     the largest weight (``weights``), as hard attention picks it, or another one."""

@@ -62,7 +62,8 @@ def test_attention_scores(student, reference, device, dtype, case):
                            reference.attention_scores(inputs), what,
                            mistakes=lambda: mistakes.attention_scores_mistakes(reference, inputs),
                            explain=[diagnosis.softmax_of_right(-1), diagnosis.softmax_of_right(0),
-                                    _scores_factor(inputs), diagnosis.diagonal_only()])
+                                    _scores_factor(inputs), diagnosis.diagonal_only(),
+                                    diagnosis.pairwise_distances(inputs)])
 
 
 def _check_softmax(student, reference, name, x, dim):
