@@ -94,11 +94,14 @@ def test_softmax_naive(student, reference, device, dtype, seed, shape, dim):
 
 
 # Inputs of 100 and more make exp overflow: only the stable softmax is asked to handle them.
-# Each softmax slice gets its own offset; two cases put slices far apart, where subtracting one
-# global maximum is not enough. The last spreads each slice from -1200 to 1200: exp overflows
-# in float32 and float64 alike unless the maximum, and only the maximum, is subtracted.
+# The first case stays below that (any softmax of the formula is right there, a wrong shift or a
+# clamp included: what they get wrong shows on the others). Each softmax slice gets its own
+# offset; two cases put slices far apart, where subtracting one global maximum is not enough. The
+# last spreads each slice from -1200 to 1200: exp overflows in float32 and float64 alike unless
+# the maximum, and only the maximum, is subtracted.
 @pytest.mark.softmax_stable
 @pytest.mark.parametrize(("seed", "offsets", "dim", "spread"), [
+    (30, [0.0, 10.0, -10.0], -1, 0.0),
     (31, [1000.0, 1010.0, 990.0], -1, 0.0),
     (32, [1000.0, -1000.0, 0.0], -1, 0.0),
     (33, [120.0, 0.0, -300.0, 150.0], 0, 0.0),

@@ -157,6 +157,10 @@ MISTAKES: dict[str, str] = {
         "the softmax normalised over the wrong dimension: each query's weights must sum to 1, so"
         " normalise along the keys' dimension (the last one, or `dim` where the function takes one)."
     ),
+    "softmax_dim_ignored": (
+        "the softmax normalised along the last dimension whatever `dim` was: normalise along the"
+        " dimension the `dim` argument names."
+    ),
     "softmax_whole_tensor": (
         "you divided by the sum over the whole tensor: sum each row only (along `dim`, or the last"
         " dimension), with keepdim=True."

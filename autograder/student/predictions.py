@@ -145,7 +145,7 @@ QUESTIONS: dict[str, Question] = {question.id: question for question in (
     # reversing the sentence changes any token's context vector.
     Question("naive_overflow", "01_attention_scores", (_choice_field(ANSWER, "weights", "nan", "inf", "error"),),
              "softmax_naive"),
-    Question("largest_weight", "01_attention_scores", (_number_field(ANSWER, 0.0, 1.0, 0.05),), "attention_scores"),
+    Question("largest_weight", "01_attention_scores", (_number_field(ANSWER, 0.0, 1.0, 0.03),), "attention_scores"),
     Question("reversed_sentence", "01_attention_scores", (_choice_field(ANSWER, "same", "different"),),
              "simple_self_attention"),
     # 02: the spread of q·k for keys of 1024 features; whether one shared W learns a one-way relation.

@@ -18,6 +18,7 @@ from .expectations import (
 )
 from .known import expected, named_mistake
 from .other_sizes import expect_function_case
+from .portable import expect_follows_dtype
 from .recording import library_softmax_called
 from .registry import check_of
 
@@ -32,6 +33,9 @@ def _check_attention_scores_for_query(ns):
     expect_close(scores, BOOK_SCORES_2, what, "idea", case="attention_scores_for_query")
     expect_function_case(ns["attention_scores_for_query"], "attention_scores_for_query/other",
                          "attention_scores_for_query(x, x[2]) for x of shape (5, 4)")
+    doubled = inputs.double()
+    expect_follows_dtype(lambda: ns["attention_scores_for_query"](doubled, doubled[1]),
+                         text("what.float64", call="attention_scores_for_query(inputs, inputs[1])"))
 
 
 @check_of("attention_scores")
@@ -41,6 +45,7 @@ def _check_attention_scores(ns):
     expect_close(scores, expected("attention_scores"), call, "idea", case="attention_scores")
     expect_close(scores[1], BOOK_SCORES_2, text("what.row_journey", call=call), "idea")
     expect_function_case(f, "attention_scores/other", text("what.other_sizes", call=call, tokens=5, size=4))
+    expect_follows_dtype(lambda: f(your_journey_inputs().double()), text("what.float64", call=call))
 
 
 def _check_softmax(ns, stage: str):
@@ -113,6 +118,8 @@ def _check_context_vector(ns):
     context = ns["context_vector"](weights, inputs)
     expect_close(context, BOOK_CONTEXT_2, call, "idea", case="context_vector")
     expect_function_case(ns["context_vector"], "context_vector/other", "context_vector(weights (5,), inputs (5, 5))")
+    expect_follows_dtype(lambda: ns["context_vector"](weights.double(), inputs.double()),
+                         text("what.float64", call=call))
 
 
 @check_of("simple_self_attention")
@@ -126,3 +133,5 @@ def _check_simple_self_attention(ns):
                  text("what.rows", rows="0-1", call=call), "idea")
     expect_function_case(ns["simple_self_attention"], "simple_self_attention/other",
                          text("what.other_sizes", call=call, tokens=5, size=4))
+    expect_follows_dtype(lambda: ns["simple_self_attention"](your_journey_inputs().double()),
+                         text("what.float64", call=call))

@@ -71,12 +71,15 @@ def _run_check(stage: str | None, namespace: Mapping, checking: frozenset[str] =
     failing = [name for name in called if not _run_check(name, namespace, checking).passed]
     if not failing:
         return result
+    # What the stage got wrong may be the called stages' (the grader stands correct code in for
+    # them): the line names no mistake of the stage's own, and shows no figure of one.
+    unnamed = _checked(stage, namespace, named=False)
     said = text("calls_failing_stage", stage=stage, stages=", ".join(failing))
-    return replace(result, message=f"{result.message} {said}")
+    return replace(unnamed, message=f"{unnamed.message} {said}")
 
 
-def _checked(stage: str | None, namespace: Mapping) -> CheckResult:
-    """The check of ``stage`` alone."""
+def _checked(stage: str | None, namespace: Mapping, named: bool = True) -> CheckResult:
+    """The check of ``stage`` alone (``named``: whether its line may name a mistake)."""
     if stage is None:
         return CheckResult(False, text("no_stage", example=next(iter(CHECKS)), known=", ".join(CHECKS)))
     if stage not in CHECKS:
@@ -137,6 +140,8 @@ def _checked(stage: str | None, namespace: Mapping) -> CheckResult:
         said = (text("state_between_calls", stage=stage, names=", ".join(f"self.{name}" for name in kept)) if kept
                 else text("state_in_globals", stage=stage, names=", ".join(kept_outside)))
         also = " ".join(filter(None, (also, said)))
+    if not named:
+        mistake, shows, figure = None, None, None
     said = found_text(shows) if shows is not None else None
     detail = " ".join(filter(None, (text("likely", detail=detail, said=said) if said else detail, also,
                                     *_worth_fixing(notes))))
