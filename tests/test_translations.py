@@ -526,7 +526,7 @@ SAMPLES = {
     "functions": "softmax",
     "first_line": "class CausalAttention(nn.Module):", "factor": "1/8", "order": "(0, 2, 1, 3)", "first": -2,
     "second": -1, "row": 0, "dim": -1, "expected_dim": -2, "sums": "1.5, 2, 0.75", "factors": "1, 2, 3", "along": -2,
-    "divisor": "64", "right": "sqrt(d_k) = 2", "later": 3, "low": -3, "high": 2, "written": "__init_",
+    "divisor": "64", "divisors": "1054, 1041", "right": "sqrt(d_k) = 2", "later": 3, "low": -3, "high": 2, "written": "__init_",
     "meant": "__init__", "owner": "torch.nn", "suggestion": "Module", "keyword": "biass",
     "function": "Linear.__init__", "kept": 36, "sizes": "d_out = 10", "asked": 30, "size": 120,
     "last": 3, "method": "register_buffer", "context_length": 8, "parameter": "training", "given": "True",

@@ -32,7 +32,7 @@ def _check_attention_scores_for_query(ns):
     what = text("what.query_journey", call="attention_scores_for_query(inputs, inputs[1])")
     expect_close(scores, BOOK_SCORES_2, what, "idea", case="attention_scores_for_query")
     expect_function_case(ns["attention_scores_for_query"], "attention_scores_for_query/other",
-                         "attention_scores_for_query(x, x[2]) for x of shape (5, 4)")
+                         text("what.on_shape", call="attention_scores_for_query(x, x[2])", shape="(5, 4)"))
     doubled = inputs.double()
     expect_follows_dtype(lambda: ns["attention_scores_for_query"](doubled, doubled[1]),
                          text("what.float64", call="attention_scores_for_query(inputs, inputs[1])"))

@@ -91,8 +91,10 @@ MESSAGES: dict[str, str] = {
     # A stage that calls another stage of the student's whose own check fails (as the grader says it).
     "calls_failing_stage": ("{stage} calls your {stages}, whose own check fails too: fix {stages} first, then run"
                             " this check again to see what is left in {stage} itself. ({stage} is graded with"
-                            " correct code standing in for {stages}, so what {stages} gets wrong costs points"
-                            " only in {stages}.)"),
+                            " correct code standing in for {stages}, so a mistake there costs points only in"
+                            " {stages}.)"),
+    # The last two names of a list ("softmax_naive and attention_scores").
+    "list.and": "{first} and {last}",
     "raised_at": "{detail} (in your line `{line}`)",
     # Where a wrong output differs from the expected one (differences.py).
     "diff.factor": "every value is {factor} times the expected one (the expected divided by {inverse})",

@@ -74,8 +74,13 @@ def _run_check(stage: str | None, namespace: Mapping, checking: frozenset[str] =
     # What the stage got wrong may be the called stages' (the grader stands correct code in for
     # them): the line names no mistake of the stage's own, and shows no figure of one.
     unnamed = _checked(stage, namespace, named=False)
-    said = text("calls_failing_stage", stage=stage, stages=", ".join(failing))
+    said = text("calls_failing_stage", stage=stage, stages=_listed(failing))
     return replace(unnamed, message=f"{unnamed.message} {said}")
+
+
+def _listed(names: list[str]) -> str:
+    """Names as a list reads in the language spoken: "a, b and c"."""
+    return names[0] if len(names) == 1 else text("list.and", first=", ".join(names[:-1]), last=names[-1])
 
 
 def _checked(stage: str | None, namespace: Mapping, named: bool = True) -> CheckResult:
