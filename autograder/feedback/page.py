@@ -75,7 +75,7 @@ PAGE_TEXT: dict[str, str] = {
     "behaviour_loss": "{behaviour}: {points} points",
     # The rest of a stage's loss, so that the list accounts for every point the stage lost.
     "behaviour_loss_waiting": "checks that count once the values are right: {points} points",
-    "behaviour_loss_unpinned": "tests it could not pin to one behaviour (see below): {points} points",
+    "behaviour_loss_unpinned": "other failing tests, each lost in full (see below): {points} points",
     # A stage capped for missing what it is for (autograder/grading/purpose.py).
     "purpose_cap": (
         "The tests show that this stage misses what it is for, so it keeps at most {percent} % of its"

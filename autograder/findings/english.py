@@ -322,7 +322,7 @@ SENTENCES: dict[str, str] = {
     # Follows a sentence that names a known mistake (autograder/student/mistakes.py).
     "hint.likely_mistake": " Likely mistake: {mistake}",
     # The same named mistake again on one page, after a message that explained it.
-    "hint.same_mistake": " Likely mistake: the same as above.",
+    "hint.same_mistake": " Likely mistake: the same as above ({mistake}).",
     # Another fault the same test found (Finding.faults), after the first one and its mistake.
     "hint.another_fault": " Another fault, to fix as well: {fault}",
     # The grader's own findings: what became of the student's code (autograder/hidden/failures.py,

@@ -23,6 +23,8 @@ from autograder.student.mistakes import MISTAKES
 # one after {what} as it should after code, is dropped ("（x 的形状为 (2, 5)）保留下来的元素").
 _BLANK_AFTER_FULL_WIDTH = re.compile(r"(?<=[）：；，。]) ")
 LIST_SEPARATOR = "problems.separator"  # joins a field that holds a list of findings
+# A mistake's text is what it looks like, then its fix, after the first colon.
+_SAID_AND_FIX = re.compile(r":\s|：")
 
 
 @functools.cache
@@ -45,8 +47,9 @@ def render(found: Finding, language: str = languages.DEFAULT_LANGUAGE, *, faults
     detail on a line of its own. A mistake in ``told`` (explained above it on the same page) is
     referred to, not explained again."""
     text = _sentence(found, language) + "".join(_sentence(note, language) for note in found.notes)
-    if found.mistake in told:
-        text += sentences(language)["hint.same_mistake"]
+    if found.mistake in told:  # named again in short (what it looks like), since "above" may hold several
+        said = mistake_texts(language).get(found.mistake, found.mistake)
+        text += sentences(language)["hint.same_mistake"].format(mistake=_SAID_AND_FIX.split(said, maxsplit=1)[0])
     elif found.mistake:
         hint = sentences(language)["hint.likely_mistake"]
         text += hint.format(mistake=mistake_texts(language).get(found.mistake, found.mistake))

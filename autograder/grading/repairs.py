@@ -15,7 +15,7 @@ The repaired code is never shown: the mistake's own text says what to fix, in wo
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from autograder.reading.notebook import CodeBlock
@@ -23,9 +23,28 @@ from autograder.reading.notebook import CodeBlock
 # The last frame of the student's traceback: where the exception was raised.
 _FRAME = re.compile(r'File "<cell (\d+)>", line (\d+)')
 _OPERAND = r"[\w.]+(?:\(\))?"
-# Each mistake's fix, as (pattern, replacement) rewrites of the line that raised; a mistake may
-# be repaired only on its own kind of line (the rule that named it read that line too).
-REWRITES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
+
+
+def _bool_mask(line: str) -> str:
+    """masked_fill given a float mask (the book's own buffer): its first argument made bool."""
+    start = re.search(r"masked_fill_?\(", line)
+    if start is None:
+        return line
+    depth = 0
+    for index in range(start.end(), len(line)):
+        depth += line[index] in "([{"
+        depth -= line[index] in ")]}"
+        if depth < 0:
+            return line
+        if line[index] == "," and depth == 0:
+            mask = line[start.end():index].strip()
+            return f"{line[:start.end()]}({mask}).bool(){line[index:]}"
+    return line
+
+
+# Each mistake's fix, as (pattern, replacement) rewrites of the line that raised (or a function
+# that rewrites it); the rule that named the mistake read that line too.
+REWRITES: dict[str, tuple[tuple[re.Pattern[str], str], ...] | Callable[[str], str]] = {
     # keys.transpose(1, 2) on 4-D heads: the last two dims, counted from the end.
     "transpose_fixed_dims": (
         (re.compile(rf"(@\s*{_OPERAND})\.(?:transpose|swapaxes)\(\s*\d\s*,\s*\d\s*\)"), r"\1.transpose(-2, -1)"),
@@ -34,6 +53,9 @@ REWRITES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
     ),
     # keys.T on a batch: only the last two dims.
     "keys_T_on_batch": ((re.compile(r"(\w[\w.]*(?:\(\))?)\.T\b(?!\s*\()"), r"\1.transpose(-2, -1)"),),
+    "mask_needs_bool": _bool_mask,  # masked_fill given a float mask
+    # view of a transposed tensor: made contiguous first.
+    "view_needs_contiguous": ((re.compile(r"(?<!contiguous\(\))\.view\("), ".contiguous().view("),),
     # scores.masked_fill_(self.mask.bool(), ...): the buffer cut to the scores' last two sizes.
     "mask_not_sliced": ((re.compile(r"(?P<scores>\b[\w.]+)\.(?P<fill>masked_fill_?)\(\s*(?P<mask>self\.\w+)"
                                     r"(?P<rest>(?:\.bool\(\))?(?:\s*==\s*[01])?\s*,)"),
@@ -69,6 +91,9 @@ def repaired_line(mistake: str | None, stage: str, student_traceback: str,
     if block.cell_index + 1 != cell or not 0 <= index < len(lines):
         return None
     repaired = lines[index]
-    for pattern, replacement in rewrites:
-        repaired = pattern.sub(replacement, repaired)
+    if callable(rewrites):
+        repaired = rewrites(repaired)
+    else:
+        for pattern, replacement in rewrites:
+            repaired = pattern.sub(replacement, repaired)
     return RepairedLine(cell, line, repaired) if repaired != lines[index] else None

@@ -318,6 +318,10 @@ def masked_softmax_mistakes(scores: torch.Tensor, d_k: int) -> WrongOutputs:
     wrong = {mistake_id: [_weights(scores, **(right | options)) for options in option_list]
              for mistake_id, option_list in variants.items()}
     wrong["scores_all_nan"] = [torch.full_like(scores, math.nan)]  # finite scores, NaN weights everywhere
+    # A softmax over every score, then the future zeroed and each row renormalised: the right weights
+    # where the hidden scores are moderate, swamped (NaN, or 0 / tiny) where they are huge.
+    every = torch.softmax(scores / d_k**0.5, dim=-1).masked_fill(right["mask"], 0.0)
+    wrong["mask_after_softmax_renormalised"] = [every / every.sum(dim=-1, keepdim=True)]
     return wrong
 
 

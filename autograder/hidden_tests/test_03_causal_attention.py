@@ -247,6 +247,21 @@ def test_masked_softmax(student, reference, device, dtype, seed, shape, d_k):
                            **_masked_softmax_reading(student, scores, d_k, seed))
 
 
+@pytest.mark.masked_softmax
+def test_masked_softmax_ignores_the_hidden_scores(student, reference, device, dtype):
+    """What the stage is for: the hidden scores take no part. Scores that are huge where they are
+    hidden change nothing when the mask comes before the softmax; one applied after it (a softmax,
+    then the future zeroed and the rows renormalised) lets them swamp what each row may see."""
+    seed, shape, d_k = 85, (2, 6, 6), 4
+    scores = randn(seed, *shape, dtype=dtype, device=device, scale=2.0).masked_fill(
+        torch.ones(shape[-1], shape[-1], dtype=torch.bool, device=device).triu(1), 1000.0)
+    what = finding("what.for_shape", call=f"masked_softmax(attn_scores, d_k={d_k})", argument="attn_scores",
+                   shape=shape_text(shape))
+    expect_function_output(student, "masked_softmax", (scores, d_k), ("attn_scores", "d_k"),
+                           reference.masked_softmax(scores, d_k), what,
+                           **_masked_softmax_reading(student, scores, d_k, seed))
+
+
 def _masked_softmax_reading(student, scores: torch.Tensor, d_k: float, seed: int) -> dict:
     """How a wrong output of masked_softmax(scores, d_k) is read, in its value and gradient tests."""
     shape = tuple(scores.shape)

@@ -157,6 +157,11 @@ MISTAKES: dict[str, str] = {
         "the softmax normalised over the wrong dimension: each query's weights must sum to 1, so"
         " normalise along the keys' dimension (the last one, or `dim` where the function takes one)."
     ),
+    "mask_after_softmax_renormalised": (
+        "the hidden scores still took part in the softmax (the future was zeroed after it, then the rows"
+        " renormalised): a huge score at a hidden position swamps the ones the row may see. Hide the"
+        " future before the softmax, so that the hidden scores take no part in it."
+    ),
     "softmax_dim_ignored": (
         "the softmax normalised along the last dimension whatever `dim` was: normalise along the"
         " dimension the `dim` argument names."

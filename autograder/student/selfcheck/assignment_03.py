@@ -137,7 +137,16 @@ def _check_masked_softmax(ns):
     scores = other_scores()
     expect_follows_dtype(lambda: f(scores.double(), 4), text("what.float64", call=call))
     expect_follows_device(lambda scores: f(scores, 4), [scores], call)
+    _expect_hidden_scores_ignored(f, scores, call)
     note_form(lambda: f(scores, 4), call, "one_pass")
+
+
+def _expect_hidden_scores_ignored(f, scores: torch.Tensor, call: str) -> None:
+    """What the mask hides changes nothing: the same scores with 1000 at every hidden position give
+    the same weights (a mask applied after the softmax lets them swamp the visible ones)."""
+    future = torch.ones(scores.shape[-1], scores.shape[-1], dtype=torch.bool).triu(1)
+    huge = f(scores.masked_fill(future, 1000.0), 4)
+    expect_close(huge, f(scores, 4), text("what.huge_hidden", call=call), "mask_after_softmax_renormalised")
 
 
 def _rescaling_mistake(kept: torch.Tensor, p: float) -> str:

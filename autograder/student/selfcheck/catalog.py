@@ -204,6 +204,7 @@ MESSAGES: dict[str, str] = {
     "what.dropped_along": "the elements {call} drops along dim {dim}",
     "what.two_calls": "two calls of {call} without a generator, one after the other",
     "what.float64": "{call} on float64 inputs",
+    "what.huge_hidden": "{call} with every hidden score set to 1000, next to the same call on the scores as they were",
     "what.argument_gradient": "the gradient of {call} with respect to attn_weights",
     "what.backward": "{call}(x).sum().backward(), in training mode",
     "what.argument_after": "{argument} of {call}, after the call",
