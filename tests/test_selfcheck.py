@@ -12,7 +12,7 @@ import pytest
 import torch
 from kit_notebooks import load_definitions
 
-from autograder.notebooks.variants import answer_cell, load_solution, with_replacement
+from autograder.notebooks.variants import answer_cell, load_solution, with_answer, with_replacement
 from autograder.paths import solution_notebook, student_notebook
 from autograder.reading.notebook import cell_source, extract_definitions
 from autograder.student import selfcheck
@@ -879,12 +879,15 @@ def test_a_reveal_states_the_tolerance_and_the_parts_of_a_prediction_that_were_r
 def test_a_module_mixing_tokens_through_a_failing_split_heads_is_sent_to_that_stage(solution_definitions):
     """A wrong split_heads makes MultiHeadAttention's outputs leak with right-looking weights: the
     check points at the stage that fails its own check, not at the mask."""
-    namespace = dict(solution_definitions["04_multi_head_attention"])
-    namespace["split_heads"] = _split_without_transpose
-    exec(cell_source(answer_cell(load_solution("04_multi_head_attention"), "MultiHeadAttention")), namespace)
+    notebook = with_answer(load_solution("04_multi_head_attention"), "split_heads",
+                           "def split_heads(x, num_heads):\n    b, num_tokens, d_out = x.shape\n"
+                           "    return x.view(b, num_heads, num_tokens, d_out // num_heads)\n")
+    namespace, problems = worker_load_definitions([vars(block) for block in extract_definitions(notebook).blocks])
+    assert not problems
     result = run_check("MultiHeadAttention", namespace)
     assert result.hint == catalog.texts("en")["tokens_mixed_outside_weights"]
-    assert result.message.endswith(catalog.text("helper_fails", stage="split_heads"))
+    assert result.message.endswith(catalog.text("calls_failing_stage", stage="MultiHeadAttention",
+                                                stages="split_heads"))
     assert "merge_heads" not in result.message
     assert result.figure is None
 

@@ -576,7 +576,7 @@ def _english_left(text: str) -> list[str]:
 
 
 # Keys that are no finding of their own: they join or end other findings' renderings.
-JOINERS = {"hint.likely_mistake", "hint.another_fault", "problems.separator"}
+JOINERS = {"hint.likely_mistake", "hint.same_mistake", "hint.another_fault", "problems.separator"}
 
 
 @pytest.mark.parametrize("language", TRANSLATIONS)
@@ -975,3 +975,15 @@ def test_demos_print_and_draw_in_the_notebooks_language(tmp_path):
         stderr = "".join(output.get("text", "") for cell in notebook.cells for output in cell.get("outputs", [])
                          if output.get("name") == "stderr")
         assert "Glyph" not in stderr, key
+
+
+@pytest.mark.parametrize("language", ["en", *TRANSLATIONS])
+def test_a_mistake_told_above_is_named_again_in_short(language):
+    """A reviewer's page alternated two mistakes' groups, so "the same as above" pointed to the
+    other one: the short name (what the mistake looks like, without its fix) follows it."""
+    found = _sample("values_differ").with_mistake("softmax_wrong_dim")
+    said = (MISTAKES if language == "en" else i18n.load_catalog(language, "mistakes"))["softmax_wrong_dim"]
+    short = re.split(r":\s|：", said, maxsplit=1)[0]
+    localized = render(found, language, told=frozenset({"softmax_wrong_dim"}))
+    assert short in localized
+    assert said not in localized

@@ -27,15 +27,7 @@ from autograder.findings.finding import finding
 from autograder.reading.notebook import ExtractedCode
 from autograder.records.jobs import TestOutcome
 from autograder.records.results import WAITING_KEY, TestStatus
-from autograder.student.curriculum import CONSULTED
-
-# For each stage, the graded stages that its hidden tests stand in for (ARCHITECTURE.md, "Fairness").
-STANDS_IN_FOR = {
-    "MultiHeadAttention": {"split_heads", "merge_heads"},
-    "gpt2_small_attention": {"MultiHeadAttention"},
-    "wrapper_with_2d_output": {"MultiHeadAttentionWrapper"},
-    "copy_v2_weights_into_v1": {"SelfAttention_v1", "SelfAttention_v2"},
-}
+from autograder.student.curriculum import CONSULTED, STANDS_IN_FOR
 
 
 def stages_called(code: ExtractedCode, stages: Collection[str]) -> dict[str, set[str]]:

@@ -1,6 +1,7 @@
 """Right values in forms the notebook asks for in words and does not charge: the running mean
-through the matmul stage (no softmax), and a masked softmax that takes torch's softmax over every
-score, zeroes the future and divides by the row sums again (two passes)."""
+through the matmul stage (no softmax), and a masked softmax that divides by the row sums again
+after its softmax (two passes; one that zeroes the future only after the softmax is charged: its
+hidden scores take part)."""
 
 import torch
 
@@ -11,6 +12,6 @@ def causal_average_softmax(x):
 
 def masked_softmax(attn_scores, d_k):
     num_tokens = attn_scores.shape[-1]
-    weights = torch.softmax(attn_scores / d_k**0.5, dim=-1)
-    kept = weights * torch.ones(num_tokens, num_tokens, dtype=weights.dtype, device=weights.device).tril()
-    return kept / kept.sum(dim=-1, keepdim=True)
+    visible = torch.ones(num_tokens, num_tokens, dtype=torch.bool, device=attn_scores.device).tril()
+    weights = torch.softmax((attn_scores / d_k**0.5).masked_fill(~visible, float("-inf")), dim=-1)
+    return weights / weights.sum(dim=-1, keepdim=True)  # normalised a second time: already sums to 1

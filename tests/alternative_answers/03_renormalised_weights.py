@@ -9,7 +9,9 @@ def masked_softmax(attn_scores, d_k):
     num_tokens = attn_scores.shape[-1]
     visible = torch.tril(torch.ones(num_tokens, num_tokens, dtype=attn_scores.dtype, device=attn_scores.device))
     scaled = attn_scores / d_k**0.5
-    exps = torch.exp(scaled - scaled.max(dim=-1, keepdim=True).values) * visible
+    # a hidden score takes no part, however large: not in the shift, and exp(-inf) = 0
+    seen = scaled.masked_fill(visible == 0, float("-inf"))
+    exps = torch.exp(seen - seen.max(dim=-1, keepdim=True).values)
     return exps / exps.sum(dim=-1, keepdim=True)
 
 

@@ -142,11 +142,12 @@ def _check_masked_softmax(ns):
 
 
 def _expect_hidden_scores_ignored(f, scores: torch.Tensor, call: str) -> None:
-    """What the mask hides changes nothing: the same scores with 1000 at every hidden position give
-    the same weights (a mask applied after the softmax lets them swamp the visible ones)."""
-    future = torch.ones(scores.shape[-1], scores.shape[-1], dtype=torch.bool).triu(1)
-    huge = f(scores.masked_fill(future, 1000.0), 4)
-    expect_close(huge, f(scores, 4), text("what.huge_hidden", call=call), "mask_after_softmax_renormalised")
+    """What the mask hides changes nothing: the same scores with 1000 at every position the answer
+    itself hides (a weight of 0, checked above to be the future) give the same weights; a mask
+    applied after the softmax lets them swamp the visible ones."""
+    weights = f(scores, 4)
+    huge = f(scores.masked_fill(weights == 0, 1000.0), 4)
+    expect_close(huge, weights, text("what.huge_hidden", call=call), "mask_after_softmax_renormalised")
 
 
 def _rescaling_mistake(kept: torch.Tensor, p: float) -> str:

@@ -7,9 +7,8 @@ from torch import nn
 
 from ..reading.error_message import values_not_named
 from .book import BOOK_MULTI_HEAD, BOOK_WRAPPER, GPT2_SMALL_ATTENTION_PARAMETERS, book_batch
-from .catalog import hint_text, text
+from .catalog import text
 from .expectations import (
-    Mismatch,
     call_student,
     expect_attribute,
     expect_close,
@@ -22,7 +21,7 @@ from .expectations import (
 from .known import expected
 from .modules import expect_biases, expect_book_module, expect_portable, seeded_module
 from .other_sizes import expect_function_case, expect_module_case
-from .registry import CHECKS, check_of
+from .registry import check_of
 from .stand_ins import built_with
 from .worth_fixing import noted_dropout_name
 
@@ -154,31 +153,6 @@ def _check_merge_heads(ns):
 
 @check_of("MultiHeadAttention")
 def _check_multi_head_attention(ns):
-    try:
-        _check_multi_head_attention_itself(ns)
-    except Mismatch as mismatch:
-        if mismatch.hint != hint_text("tokens_mixed_outside_weights"):
-            raise
-        failing = [stage for stage in ("split_heads", "merge_heads") if not _passes(stage, ns)]
-        if not failing:
-            raise
-        also = " ".join(text("helper_fails", stage=stage) for stage in failing)
-        raise Mismatch(str(mismatch), mismatch.hint, mismatch.figure, mismatch.key, mismatch.mistake,
-                       shows=mismatch.shows, also=also) from None
-
-
-def _passes(stage: str, ns) -> bool:
-    """Whether the notebook's ``stage`` passes its own check (True when it is not there to check)."""
-    if stage not in ns:
-        return True
-    try:
-        CHECKS[stage](ns)
-    except Exception:  # noqa: BLE001 - any failure of the other stage is the evidence
-        return False
-    return True
-
-
-def _check_multi_head_attention_itself(ns):
     cls = ns["MultiHeadAttention"]
     seed_weights(123)
     projection = getattr(cls(3, 2, 6, 0.0, num_heads=2), "out_proj", None)

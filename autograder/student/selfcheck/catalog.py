@@ -210,7 +210,6 @@ MESSAGES: dict[str, str] = {
     "what.argument_after": "{argument} of {call}, after the call",
     "what.longer_context": "{call} with context_length=10, on 6 tokens",
     "what.no_leak": "the outputs of tokens 0 to {position} after changing the tokens from {later} on",
-    "helper_fails": "Also, {stage} fails its own check: fix it first if your MultiHeadAttention uses it.",
     "what.no_leak_first": "the output of token 0 after changing the tokens from {later} on",
     "what.batch_first": "the output of sequence 0 of the batch after changing the other sequences",
     "what.batch_later": "the outputs of sequences 1 on of the batch after changing sequence 0",

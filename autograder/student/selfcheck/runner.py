@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import torch
 
 from .. import language as languages
-from ..curriculum import CONSULTED, all_stages, assignment_of
+from ..curriculum import CONSULTED, STANDS_IN_FOR, all_stages, assignment_of
 from ..hint_prices import price, prices_of
 from ..reading.code_read import globals_kept, named_by_code, stages_called, state_kept
 from ..reading.exceptions import definition_sources, read_raised, students_line
@@ -66,7 +66,7 @@ def _run_check(stage: str | None, namespace: Mapping, checking: frozenset[str] =
     if result.passed or not result.found or stage not in CHECKS:
         return result
     checking = checking | {stage}
-    called = [name for name in stages_called(stage, _sources(namespace), CONSULTED)
+    called = [name for name in stages_called(stage, _sources(namespace), CONSULTED | STANDS_IN_FOR.get(stage, set()))
               if name in namespace and name not in checking]
     failing = [name for name in called if not _run_check(name, namespace, checking).passed]
     if not failing:
