@@ -251,6 +251,9 @@ SENTENCES: dict[str, str] = {
     "evidence.right_with_reference_weights": (
         " Given the reference's weights where it keeps its own, it returns the reference's output:"
         " only the way it keeps its parameters is wrong."),
+    "evidence.right_without_what_it_lacks": (
+        " Given the reference's weights where it keeps its own, it returns what the reference gives"
+        " without the parameters it lacks: what it computes with the parameters it has is right."),
     "evidence.right_with_heads_alike": (
         " Given one head's weights, it returns what the reference's heads give when they all have those"
         " weights: joining the heads is right, and only its heads being one module is wrong (every head"

@@ -79,8 +79,8 @@ REPRODUCED_TOGETHER = frozenset({"evidence.faults_together", "evidence.one_of_fa
 # Evidence that a module's parameters are only kept otherwise: given the reference's weights in
 # their place, it computes the reference's output or shows the faults that follow
 # (``hidden.modules.with_faults_behind``), each judged on its own evidence.
-PLACED_WEIGHTS = frozenset({"evidence.right_with_reference_weights", "evidence.right_with_heads_alike",
-                            "evidence.weights_placed"})
+PLACED_WEIGHTS = frozenset({"evidence.right_with_reference_weights", "evidence.right_without_what_it_lacks",
+                            "evidence.right_with_heads_alike", "evidence.weights_placed"})
 
 
 def _reproduced(fault: Finding) -> bool:

@@ -44,6 +44,7 @@ QKV_BIASES = ("W_query.bias", "W_key.bias", "W_value.bias")
 # The evidence of a module given the reference's weights where it keeps its own (``with_faults_behind``):
 # it then computes the reference's output, or shows the faults that follow.
 RIGHT_WITH_REFERENCE_WEIGHTS = "evidence.right_with_reference_weights"
+RIGHT_WITHOUT_WHAT_IT_LACKS = "evidence.right_without_what_it_lacks"
 RIGHT_WITH_HEADS_ALIKE = "evidence.right_with_heads_alike"
 WEIGHTS_PLACED = "evidence.weights_placed"
 # The output projection's parameters: a module missing both has no out_proj (the heads' outputs as they are).
@@ -337,7 +338,9 @@ def faults_behind_parameters(failure: Failure, student: Submission, reference_cl
     if placed is None:
         return failure
     module, compared = placed
-    return with_faults_behind(failure, lambda: check(compared, module))
+    # A module that lacks parameters (biases, out_proj) is compared with the reference without them.
+    right = RIGHT_WITH_REFERENCE_WEIGHTS if compared is ref else RIGHT_WITHOUT_WHAT_IT_LACKS
+    return with_faults_behind(failure, lambda: check(compared, module), right)
 
 
 def with_faults_behind(failure: Failure, check: Callable[[], None],
