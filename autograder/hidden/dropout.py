@@ -141,7 +141,8 @@ class WeightsRevealing:
         """What the module's own eval-mode weights say of a leak of the future found elsewhere:
         weights that weigh no later token and sum to 1 in each row leak nothing themselves, so the
         tokens are mixed outside them (keys reshaped where they should be transposed, heads split
-        without the swap: ``tokens_mixed_outside_weights``); every later token of a row given one and
+        without the swap: ``tokens_mixed_outside_weights``); summing to 1 in each column instead,
+        the softmax ran along the queries (``softmax_wrong_dim``); every later token of a row given one and
         the same weight is a mask filled with a number, not -inf (``mask_filled_with_zero``). None
         when the output does not read as weights, or they weigh later tokens otherwise."""
         try:
@@ -282,9 +283,11 @@ def weights_reading(weights: torch.Tensor) -> str | None:
     positions = torch.arange(tokens, device=weights.device)
     future = positions[None, :] > positions[:, None]  # key after query
     later = weights[..., future]
-    if not bool(later.any()):
-        rows = weights.sum(dim=-1)
-        return "tokens_mixed_outside_weights" if torch.allclose(rows, torch.ones_like(rows), atol=1e-6) else None
+    if not bool(later.any()):  # the future hidden: the leak is in what they weigh, or how they sum
+        rows, columns = weights.sum(dim=-1), weights.sum(dim=-2)
+        if torch.allclose(rows, torch.ones_like(rows), atol=1e-6):
+            return "tokens_mixed_outside_weights"
+        return "softmax_wrong_dim" if torch.allclose(columns, torch.ones_like(columns), atol=1e-6) else None
     alike = [weights[..., query, future[query]] for query in range(tokens - 2)]  # rows with 2 later tokens or more
     if alike and all(bool((row > 0).all()) and torch.allclose(row, row[..., :1].expand_as(row), rtol=1e-6, atol=1e-12)
                      for row in alike):

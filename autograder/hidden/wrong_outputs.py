@@ -67,6 +67,7 @@ def _wrong_masks(size: int, device) -> WrongOutputs:
     """Masks that hide the wrong positions, by mistake id."""
     return {
         "mask_hides_diagonal": [_triangle(size, device, upper=True, diagonal=0)],
+        "mask_shows_next": [_triangle(size, device, upper=True, diagonal=2)],
         "mask_swapped": [_triangle(size, device, upper=False, diagonal=-1),
                          _triangle(size, device, upper=False, diagonal=1)],
     }

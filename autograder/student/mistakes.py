@@ -219,6 +219,11 @@ MISTAKES: dict[str, str] = {
         "each token was hidden from itself, but a token must see itself: position t uses the tokens 0"
         " to t, itself included, so a mask hides only the positions strictly above the diagonal."
     ),
+    "mask_shows_next": (
+        "each token also sees the token right after it (the mask starts one diagonal too far up):"
+        " position t may use the tokens 0 to t only, so the mask hides every position above the"
+        " diagonal, the first one after it included."
+    ),
     "mask_swapped": (
         "the mask hides the past instead of the future (tril and triu swapped, or the mask"
         " transposed): hide the positions above the diagonal."

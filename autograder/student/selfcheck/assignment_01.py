@@ -82,14 +82,20 @@ def _check_softmax_naive(ns):
 
 def _non_finite_mistake(f) -> str:
     """Why softmax_stable gave NaN on the large scores, read from each row alone: every row finite
-    alone means the rows disturbed each other (a reduction that lost its dimension broadcast along
-    the wrong axis); the first row NaN alone means the exponentials overflowed; else only the idea."""
+    alone means the rows disturbed each other, through one shift for the whole tensor (which a
+    matrix that is not square takes too) or a reduction that lost its dimension (which cannot line
+    up with one that is not square, and raises); the first row NaN alone means the exponentials
+    overflowed; else only the idea."""
     try:
         alone = [f(torch.tensor(row)) for row in LARGE_SCORES]
     except Exception:  # noqa: BLE001 - the evidence is incomplete: say no more than the symptom
         return "idea"
     if all(isinstance(row, torch.Tensor) and torch.isfinite(row).all() for row in alone):
-        return "softmax_missing_keepdim"
+        try:
+            narrow = f(torch.tensor(LARGE_SCORES)[:, :2])
+        except Exception:  # noqa: BLE001 - a (3,) shift against (3, 2) scores: the dimension was lost
+            return "softmax_missing_keepdim"
+        return "softmax_global_max" if isinstance(narrow, torch.Tensor) else "idea"
     first = alone[0]
     return "softmax_overflow" if isinstance(first, torch.Tensor) and torch.isnan(first).any() else "idea"
 
