@@ -1,0 +1,3 @@
+def gpt2_small_attention():
+    # GPT_CONFIG_124M
+    return MultiHeadAttention(d_in=768, d_out=768, context_length=1024, dropout=0.1, num_heads=12, qkv_bias=True)
