@@ -185,7 +185,7 @@ class GradingPlugin:
         (``repairs``); raise ``RepairedSlip`` when it then passes, and return when it does not."""
         prepared = self._submission_of(item)
         submission = self._open.get(prepared.key) if prepared is not None else None
-        if submission is None:
+        if prepared is None or submission is None:
             return
         stage = stage_of(item)
         reading = read_exception(stage, error.type_name, error.message, error.student_traceback,
