@@ -322,9 +322,10 @@ def _split_and_merge() -> dict:
 
 
 @pytest.mark.parametrize("module", ["CausalAttention", "MultiHeadAttention"])
-def test_a_module_that_leaks_one_future_token_is_caught_by_the_perturbation_probe(module):
-    """A mask that hides only from two steps ahead matches no output of the catalogue: changing the
-    later tokens shows the leak, and the figure lights the cell above the diagonal."""
+def test_a_module_that_leaks_one_future_token_is_caught_and_named(module):
+    """A mask that hides only from two steps ahead (blind18 066): changing the later tokens shows
+    the leak, the catalogue names it (one diagonal too high), and the figure lights the cell above
+    the diagonal."""
     old = "self.mask[:num_tokens, :num_tokens]"
     wrong = (_causal_attention if module == "CausalAttention" else _multi_head_attention)(
         old, "self.mask[:num_tokens, :num_tokens].triu(diagonal=2)")
@@ -332,9 +333,9 @@ def test_a_module_that_leaks_one_future_token_is_caught_by_the_perturbation_prob
     result = run_check(module, namespace)
     assert not result.passed
     assert "after changing the tokens from" in result.message
-    assert result.hint == catalog.texts("en")["future_leak"]
+    assert result.hint == catalog.texts("en")["mask_shows_next"]
     assert result.figure is not None
-    assert result.figure.mistake == "future_leak"
+    assert figures.CAPTIONS[result.figure.mistake] == "figure.future"  # drawn as the future seen
     assert result.figure.yours.diagonal(offset=1).sum() > 0.1  # the cell just above the diagonal lights up
     assert torch.equal(result.figure.right.triu(diagonal=1), torch.zeros(6, 6, dtype=torch.float64))
 
