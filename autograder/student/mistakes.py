@@ -377,7 +377,7 @@ MISTAKES: dict[str, str] = {
     ),
     "scaled_after_softmax": (
         "the division by sqrt(d_k) came after the softmax (on the weights, the values or the output):"
-        " scale the scores before it, so that each row of weights still sums to 1."
+        " scale the scores before the softmax, so that each row of weights still sums to 1."
     ),
     "dropout_p1_division": (
         "when every element is dropped, dividing by one minus p divides zero by zero and gives NaN:"
@@ -408,7 +408,7 @@ MISTAKES: dict[str, str] = {
     ),
     "mask_plain_attribute": (
         "the mask is a plain tensor attribute, so moving the module to another device leaves it"
-        " behind: register it as a buffer named mask, which .to(device) moves."
+        " behind: register it as a buffer (under any name), which .to(device) moves."
     ),
     "parameter_transposed": (
         "a weight matrix was created with its two dimensions swapped: compare each shape above with"
