@@ -262,7 +262,7 @@ MESSAGES: dict[str, str] = {
     "figure.key": "key (the token attended to)",
     "figure.query": "query",
     "figure.future": "The upper triangle is lit: tokens attend to tokens that come after them.",
-    "figure.columns": "Each column sums to 1, not each row: the softmax ran over the wrong dimension.",
+    "figure.columns": "Each column sums to 1, not each row: the weights were normalised over the wrong dimension.",
     "figure.pale_rows": ("Pale rows: after the future is zeroed, the rows no longer sum to 1 (the sums are at the"
                          " right)."),
     # Hints for what a check found, shown only when a student asks (hint("<stage>")) and instead of
