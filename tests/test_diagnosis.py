@@ -736,3 +736,17 @@ def test_scores_that_are_distances_between_tokens_are_told_so():
     assert explain(-torch.cdist(inputs, inputs).double() ** 2, expected).evidence.key == (
         "evidence.negative_squared_distances")
     assert explain(expected * 2, expected) is None
+
+
+def test_a_tensor_made_with_hard_coded_sizes_is_named_when_an_assignment_into_it_does_not_fit():
+    """A reviewer's running mean wrote into torch.zeros(4, 8, 2): torch's "expanded size" words
+    quote the 4, as the range(8) of a loop is named (it was only torch's raw error)."""
+    source = ("import torch\n\ndef causal_average_loop(x):\n    out = torch.zeros(4, 8, 2)\n"
+              "    for t in range(x.shape[1]):\n        out[:, t] = x[:, : t + 1].mean(dim=1)\n    return out\n")
+    line = "        out[:, t] = x[:, : t + 1].mean(dim=1)"
+    message = ("The expanded size of the tensor (4) must match the existing size (2) at non-singleton dimension 0."
+               "  Target sizes: [4, 2].  Tensor sizes: [2, 3]")
+    slip = slip_in_error("RuntimeError", message, line, [source], [line])
+    assert slip is not None
+    assert slip.mistake == "hard_coded_size"
+    assert slip.fields == {"call": "torch.zeros(4, 8, 2)", "size": 4}

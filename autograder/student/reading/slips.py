@@ -277,7 +277,9 @@ def _view_sizes(error_type: str, message: str, line: str, trees) -> Slip | None:
 # -- a size written as a number where a tensor is made ---------------------------------------------
 # torch's ways of saying that two shapes do not fit, and the sizes they quote.
 _SHAPES_DO_NOT_FIT = re.compile(r"must match the size of tensor|shapes cannot be multiplied|size mismatch"
-                                r"|Expected size for first two dimensions|inconsistent tensor size")
+                                r"|Expected size for first two dimensions|inconsistent tensor size"
+                                r"|expanded size of the tensor \(\d+\) must match the existing size"
+                                r"|shape mismatch: value tensor of shape")
 _QUOTED_SIZE = re.compile(r"(?<![\d.])\d+(?![\d.])")
 # The functions that make a tensor of the sizes they are given.
 _TENSOR_MAKERS = frozenset({"ones", "zeros", "empty", "rand", "randn", "full", "eye", "arange"})
