@@ -85,11 +85,10 @@ SENTENCES: dict[str, str] = {
         "{what}: the output is not a weighted sum of the values with the dropped-out attention"
         " weights."),
     "batch_mixed": (
-        "{what}: changing only sequences 1 to {last} of the batch changed the output of sequence 0."
+        "{what}: changing only the other sequences of the batch changed the output of sequence 0."
     ),
     "batch_carried_over": (
-        "{what}: changing only sequence 0 of the batch changed the output of a later sequence (one of"
-        " 1 to {last})."
+        "{what}: changing only sequence 0 of the batch changed the output of a later sequence."
     ),
     "dropout_renormalised": (
         "{what}: after dropout, every row that kept a weight sums to 1 again (a row that lost them"
@@ -239,7 +238,7 @@ SENTENCES: dict[str, str] = {
     "evidence.did_you_mean": " — {owner} has no attribute {name}; did you mean {suggestion}?",
     "evidence.unknown_keyword": " — {function} takes no keyword {keyword}; did you mean {suggestion}?",
     "evidence.batch_mixed": (
-        " Changing only sequences 1 to {last} of the batch changed your result for sequence 0: the"
+        " Changing only the other sequences of the batch changed your result for sequence 0: the"
         " sequences of the batch are mixed."
     ),
     "evidence.diagonal_times": (
@@ -265,8 +264,8 @@ SENTENCES: dict[str, str] = {
         " — after one forward and backward pass, {name} no longer holds the value it was given: the"
         " forward pass changed it."),
     "evidence.batch_carried_over": (
-        " Changing only sequence 0 of the batch changed your result for a later sequence (one of 1 to"
-        " {last}): something computed for one sequence carries over into the next."
+        " Changing only sequence 0 of the batch changed your result for a later sequence: something"
+        " computed for one sequence carries over into the next."
     ),
     "evidence.default_changed": (
         " — your signature gives {parameter} the default {written}; the notebook's gives {given}."

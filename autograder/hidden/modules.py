@@ -760,7 +760,7 @@ def batch_mixed(call: Callable[[torch.Tensor], object], x: torch.Tensor, actual:
             return None
         if isinstance(after, torch.Tensor) and after.shape == actual.shape and bool(
                 changed_entries(after[watched], actual[watched]).any()):
-            return finding(evidence, last=x.shape[0] - 1)
+            return finding(evidence)
     return None
 
 
@@ -770,7 +770,7 @@ def expect_sequences_apart(call: Callable[[torch.Tensor], object], x: torch.Tens
     mixed = batch_mixed(call, x, actual, seed)
     if mixed is not None:
         kind = diagnosis.BATCH_EVIDENCE[mixed.key]
-        raise Failure(finding(kind, kind, what=what, last=x.shape[0] - 1))
+        raise Failure(finding(kind, kind, what=what))
 
 
 def future_of_square(call: Callable[[torch.Tensor], object], square: torch.Tensor, seed: int) -> diagnosis.Explainer:
