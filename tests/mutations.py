@@ -172,7 +172,7 @@ NEW_MUTATIONS = [
     Mutation("scores_scaled_too_early", "attention_scores", "return inputs @ inputs.T",
              "return inputs @ inputs.T / inputs.shape[-1] ** 0.5", "scaled_too_early"),
     Mutation("naive_last_dim_only", "softmax_naive", "exp_x.sum(dim=dim, keepdim=True)",
-             "exp_x.sum(dim=-1, keepdim=True)", "softmax_wrong_dim"),
+             "exp_x.sum(dim=-1, keepdim=True)", "softmax_dim_ignored"),
     Mutation("naive_exp_in_place", "softmax_naive", "exp_x = torch.exp(x)", "exp_x = x.exp_()",
              "input_modified_in_place"),
     Mutation("stable_subtracts_mean", "softmax_stable", "x.max(dim=dim, keepdim=True).values",

@@ -178,7 +178,9 @@ def test_a_stages_named_mistake_is_explained_once_and_referred_to_after(graded):
     stage = page[start:page.find("<h2>", start + 1)]
     explained = SENTENCES["hint.likely_mistake"].format(mistake=MISTAKES["scaled_by_wrong_size"])
     assert stage.count(html.escape(explained.strip(), quote=False)) == 1
-    assert stage.count(SENTENCES["hint.same_mistake"].strip()) >= 1
+    short = MISTAKES["scaled_by_wrong_size"].split(": ")[0]
+    referred = SENTENCES["hint.same_mistake"].format(mistake=short).strip()
+    assert stage.count(html.escape(referred, quote=False)) >= 1
 
 
 def test_the_results_record_the_float32_settings_and_each_tests_largest_difference(graded):
