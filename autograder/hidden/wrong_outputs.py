@@ -118,10 +118,11 @@ def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
     """Wrong softmaxes of ``x`` along ``dim``, from the reference's own softmax functions."""
     # Along the last dim whatever ``dim`` says: the argument ignored, a mistake of its own.
     ignored = dim % x.ndim != x.ndim - 1
-    other_dims = [d for d in range(x.ndim) if d != dim % x.ndim and not (ignored and d == x.ndim - 1)]
+    other_dims = [d for d in range(x.ndim) if d != dim % x.ndim]
     wrong = {
         **({"softmax_dim_ignored": [reference.softmax_stable(x, dim=-1)]} if ignored else {}),
-        "softmax_wrong_dim": [reference.softmax_stable(x, dim=d) for d in other_dims],
+        "softmax_wrong_dim": [reference.softmax_stable(x, dim=d) for d in other_dims
+                              if not (ignored and d == x.ndim - 1)],
         "softmax_whole_tensor": [reference.softmax_stable(x.flatten(), dim=0).view_as(x)],
         "softmax_overflow": [reference.softmax_naive(x, dim=dim)],
         "softmax_global_max": [reference.softmax_naive(x - x.max(), dim=dim)],
