@@ -42,24 +42,33 @@ def _bool_mask(line: str) -> str:
     return line
 
 
-# Each mistake's fix, as (pattern, replacement) rewrites of the line that raised (or a function
-# that rewrites it); the rule that named the mistake read that line too.
-REWRITES: dict[str, tuple[tuple[re.Pattern[str], str], ...] | Callable[[str], str]] = {
+def _substituted(*rewrites: tuple[re.Pattern[str], str]) -> Callable[[str], str]:
+    """A line rewritten by each (pattern, replacement) in turn."""
+    def rewrite(line: str) -> str:
+        for pattern, replacement in rewrites:
+            line = pattern.sub(replacement, line)
+        return line
+    return rewrite
+
+
+# Each mistake's fix, as a rewrite of the line that raised; the rule that named the mistake read
+# that line too.
+REWRITES: dict[str, Callable[[str], str]] = {
     # keys.transpose(1, 2) on 4-D heads: the last two dims, counted from the end.
-    "transpose_fixed_dims": (
+    "transpose_fixed_dims": _substituted(
         (re.compile(rf"(@\s*{_OPERAND})\.(?:transpose|swapaxes)\(\s*\d\s*,\s*\d\s*\)"), r"\1.transpose(-2, -1)"),
         (re.compile(rf"(matmul\(\s*{_OPERAND}\s*,\s*{_OPERAND})\.(?:transpose|swapaxes)\(\s*\d\s*,\s*\d\s*\)"),
          r"\1.transpose(-2, -1)"),
     ),
     # keys.T on a batch: only the last two dims.
-    "keys_T_on_batch": ((re.compile(r"(\w[\w.]*(?:\(\))?)\.T\b(?!\s*\()"), r"\1.transpose(-2, -1)"),),
+    "keys_T_on_batch": _substituted((re.compile(r"(\w[\w.]*(?:\(\))?)\.T\b(?!\s*\()"), r"\1.transpose(-2, -1)")),
     "mask_needs_bool": _bool_mask,  # masked_fill given a float mask
     # view of a transposed tensor: made contiguous first.
-    "view_needs_contiguous": ((re.compile(r"(?<!contiguous\(\))\.view\("), ".contiguous().view("),),
+    "view_needs_contiguous": _substituted((re.compile(r"(?<!contiguous\(\))\.view\("), ".contiguous().view(")),
     # scores.masked_fill_(self.mask.bool(), ...): the buffer cut to the scores' last two sizes.
-    "mask_not_sliced": ((re.compile(r"(?P<scores>\b[\w.]+)\.(?P<fill>masked_fill_?)\(\s*(?P<mask>self\.\w+)"
+    "mask_not_sliced": _substituted((re.compile(r"(?P<scores>\b[\w.]+)\.(?P<fill>masked_fill_?)\(\s*(?P<mask>self\.\w+)"
                                     r"(?P<rest>(?:\.bool\(\))?(?:\s*==\s*[01])?\s*,)"),
-                         r"\g<scores>.\g<fill>(\g<mask>[..., :\g<scores>.shape[-2], :\g<scores>.shape[-1]]\g<rest>"),),
+                         r"\g<scores>.\g<fill>(\g<mask>[..., :\g<scores>.shape[-2], :\g<scores>.shape[-1]]\g<rest>")),
 }
 
 
@@ -77,9 +86,9 @@ def repaired_line(mistake: str | None, stage: str, student_traceback: str,
     """The line that raised (the last frame of ``student_traceback``) rewritten as ``mistake``'s
     fix says, when it lies in the block defining ``stage``; None when the mistake has no
     mechanical fix, the line lies elsewhere, or the rewrite does not apply to it."""
-    rewrites = REWRITES.get(mistake or "")
+    rewrite = REWRITES.get(mistake or "")
     frames = _FRAME.findall(student_traceback)
-    if not rewrites or not frames:
+    if rewrite is None or not frames:
         return None
     cell, line = (int(number) for number in frames[-1])
     defining = [block for block in blocks if stage in block.names]
@@ -90,10 +99,5 @@ def repaired_line(mistake: str | None, stage: str, student_traceback: str,
     index = line - block.line
     if block.cell_index + 1 != cell or not 0 <= index < len(lines):
         return None
-    repaired = lines[index]
-    if callable(rewrites):
-        repaired = rewrites(repaired)
-    else:
-        for pattern, replacement in rewrites:
-            repaired = pattern.sub(replacement, repaired)
+    repaired = rewrite(lines[index])
     return RepairedLine(cell, line, repaired) if repaired != lines[index] else None

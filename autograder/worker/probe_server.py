@@ -311,12 +311,16 @@ class ProbeServer:
 
     def _op_restore(self, header: dict, decoder: Decoder, values: dict):
         """Give every name stood in for its student's definition back."""
-        for name, own in self._stood_in.items():
+        self._give_back(self._stood_in)
+
+    def _give_back(self, own_definitions: dict[str, object]) -> None:
+        """Put the student's own definitions back under their names, and forget them."""
+        for name, own in own_definitions.items():
             if own is _MISSING:
                 self.namespace.pop(name, None)
             else:
                 self.namespace[name] = own
-        self._stood_in.clear()
+        own_definitions.clear()
 
     def _op_redefine(self, header: dict, decoder: Decoder, values: dict):
         """Run the student's own definition of ``stage`` again, its line ``line`` of cell ``cell``
@@ -338,12 +342,7 @@ class ProbeServer:
 
     def _op_undo_redefine(self, header: dict, decoder: Decoder, values: dict):
         """Give every redefined name its student's own definition back."""
-        for name, own in self._redefined.items():
-            if own is _MISSING:
-                self.namespace.pop(name, None)
-            else:
-                self.namespace[name] = own
-        self._redefined.clear()
+        self._give_back(self._redefined)
 
     def _op_container(self, header: dict, decoder: Decoder, values: dict):
         """A module holding the given parameters under their names (``stand_ins.container``)."""
