@@ -16,6 +16,7 @@ import torch
 
 from autograder.course.reference import load_reference
 from autograder.findings.finding import Failure, finding
+from autograder.findings.render import render
 from autograder.grading import partial_credit
 from autograder.hidden import diagnosis
 from autograder.hidden import wrong_outputs as mistakes
@@ -200,12 +201,69 @@ def test_two_faults_of_the_scaled_scores_are_each_reported():
     assert reported == ["scores_transposed", "scores_scaled_wrongly"]
 
 
+@pytest.mark.parametrize(("divisor", "form"), [(lambda d_k: 2 * d_k, "2·d_k"), (lambda d_k: d_k / 2, "d_k/2")])
+def test_a_half_power_read_as_a_division_is_named(divisor, form):
+    """``scores / d_k ** 1/2`` divides by 2·d_k, ``scores / (d_k ** 1/2)`` by d_k/2: the precedence
+    slip, quoted as such rather than as the root of a whole number (8 = sqrt(64))."""
+    queries, keys = randn(21, 2, 5, 16, dtype=torch.float64), randn(22, 2, 5, 16, dtype=torch.float64)
+    answer = queries @ keys.mT / divisor(16)
+    with pytest.raises(Failure) as failure:
+        expect_tensor(answer, SELF.scaled_dot_product_scores(queries, keys), "scores",
+                      mistakes=mistakes.scaled_scores_mistakes(SELF.scaled_dot_product_scores, queries, keys),
+                      explain=[diagnosis.divided_scores(16, {"d_k": 16, "num_tokens": 5})])
+    assert failure.value.finding.mistake == "half_power_precedence"
+    assert f"(= {form}, d_k = 16)" in render(failure.value.finding)
+
+
 def test_a_cosine_similarity_is_named():
     inputs, query = randn(16, 6, 3, dtype=torch.float64), randn(17, 3, dtype=torch.float64)
     answer = (inputs / inputs.norm(dim=1, keepdim=True)) @ (query / query.norm())
     reported = _reported(answer, SCORES.attention_scores_for_query(inputs, query),
                          mistakes.dot_product_mistakes(inputs, query), None)
     assert reported == ["cosine_similarity"]
+
+
+def test_exponentials_divided_by_their_length_are_named():
+    x = randn(23, 2, 5, 4, dtype=torch.float64)
+    exps = x.exp()
+    answer = exps / torch.linalg.vector_norm(exps, dim=1, keepdim=True)
+    assert _reported(answer, SCORES.softmax_naive(x, dim=1), mistakes.softmax_mistakes(SCORES, x, 1),
+                     None) == ["normalised_by_length"]
+
+
+def test_scores_of_centred_inputs_are_named():
+    inputs = randn(18, 6, 3, dtype=torch.float64)
+    centred = inputs - inputs.mean(dim=0)
+    answer = torch.stack([centred @ token for token in centred])
+    reported = _reported(answer, SCORES.attention_scores(inputs), mistakes.attention_scores_mistakes(SCORES, inputs),
+                         None)
+    assert reported == ["scores_of_centred_inputs"]
+
+
+def test_a_known_mistake_times_a_factor_is_named_and_never_pinned():
+    """The scores used as weights without a softmax, divided by the number of tokens: the missing
+    softmax is named, the factor stated, and the failure is not one mistake's alone."""
+    inputs = randn(19, 6, 3, dtype=torch.float64)
+    answer = (inputs @ inputs.T / inputs.shape[0]) @ inputs
+    with pytest.raises(Failure) as failure:
+        expect_tensor(answer, SCORES.simple_self_attention(inputs), "attention",
+                      mistakes=mistakes.simple_self_attention_mistakes(SCORES, inputs))
+    found = failure.value.finding
+    assert found.mistake == "missing_softmax"
+    assert [(note.key, note.fields["factor"]) for note in found.notes] == [("evidence.mistake_times_factor", "1/6")]
+    assert not partial_credit._reproduced(found)
+
+
+def test_a_fault_in_the_first_of_several_returned_values_is_reported_too():
+    """A tuple (context, weights) where the context is asked: the tuple, then what the context
+    itself gets wrong (the weights transposed), each a fault of its own."""
+    inputs = randn(20, 6, 3, dtype=torch.float64)
+    weights = torch.softmax(inputs @ inputs.T, dim=-1)
+    expected = SCORES.simple_self_attention(inputs)
+    wrong = mistakes.simple_self_attention_mistakes(SCORES, inputs)
+    assert _reported((weights.T @ inputs, weights), expected, wrong, None) == ["returned_several_values",
+                                                                               "softmax_wrong_dim"]
+    assert _reported((expected, weights), expected, wrong, None) == ["returned_several_values"]
 
 
 def test_nan_is_never_a_change_for_the_future_leak_probes():

@@ -154,6 +154,8 @@ SENTENCES: dict[str, str] = {
         " Your weights are the softmax of the scores capped at {cap}: every score above it got the same"
         " weight, however large."),
     "evidence.constant_factor": " Every value is {factor} times the reference's{forms}.",
+    "evidence.mistake_times_factor": (
+        " Every value is {factor} times what that mistake alone gives: a factor of its own comes on top of it."),
     "evidence.forms": " (= {forms})",
     "evidence.no_forms": "",
     "evidence.reshaped": (
@@ -298,6 +300,7 @@ SENTENCES: dict[str, str] = {
     # A result whose shape, dtype or device was wrong, read in the reference's (its other faults).
     "what.read_as": "{what}, read in shape {shape} and dtype {dtype}",
     "what.read_transposed": "{what}, read with its last two dims swapped back, in shape {shape}",
+    "what.first_returned": "{what}, the first of the values it returned",
     "what.on_meta": "{what} on a stand-in GPU (fake tensors that check devices as a GPU does), for x of shape {shape}",
     "what.function_on_meta": (
         "{call} on a stand-in GPU (fake tensors that check devices as a GPU does), for x of shape {shape}:"

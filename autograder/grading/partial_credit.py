@@ -42,6 +42,7 @@ UNREPRODUCED_EVIDENCE: dict[str, frozenset[str] | None] = {
     "evidence.diagonal_only": frozenset({"diagonal_changed"}),
     "evidence.all_zeros": frozenset(),
     "evidence.parameter_changed": None,
+    "evidence.mistake_times_factor": None,
 }
 # The finding of a stage that calls a failing stage of the student's wraps what was found under this field.
 _CALLED_STAGE_KEY, _FOUND_FIELD = "calls_failing_stage", "found"

@@ -137,7 +137,19 @@ def expect_tensor(actual, expected: torch.Tensor, what: What, *, rtol: float | N
     reproduces the answer, ``together`` (or a callable returning them) maps mistakes made together
     to their wrong outputs: the one pair that reproduces it is reported, each mistake a fault of
     its own (``diagnosis.faults_together``).
+
+    Several values returned where one tensor is asked for (a tuple) is a fault; the first of them,
+    when a tensor, is read as the answer too, so that a fault in it is not hidden behind the tuple.
     """
+    if type(actual) in (tuple, list) and actual and type(actual[0]) is torch.Tensor:
+        several = finding("not_tensor", _NOT_TENSOR_MISTAKES.get(type(actual).__name__), what=what,
+                          type_name=type(actual).__name__)
+        try:
+            expect_tensor(actual[0], expected, finding("what.first_returned", what=what), rtol=rtol, atol=atol,
+                          mistakes=mistakes, explain=explain, together=together)
+        except Failure as behind:
+            raise Failure(several.with_faults(*behind.finding.all_faults())) from None
+        raise Failure(several)
     _expect_plain_tensor(actual, what)
     problem = _structure_problem(actual, expected)
     if problem is None:
@@ -279,6 +291,8 @@ def _conclusion(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, 
             return diagnosis.faults_together(matched.pop(), explanations)
     if not explanations:
         explanations = diagnosis.explain(actual, expected, [diagnosis.constant_factor()])
+    if not explanations and not catalogue:
+        explanations = diagnosis.explain(actual, expected, [diagnosis.mistake_times_factor(_candidates(mistakes))])
     return diagnosis.conclude(catalogue, explanations)
 
 

@@ -173,6 +173,14 @@ def _forms_field(value: float, sizes: Sizes) -> Finding:
     return finding("evidence.forms", forms=" or ".join(forms)) if forms else finding("evidence.no_forms")
 
 
+def _divisor_forms(divisor: float, d_k: int, sizes: Sizes) -> Finding:
+    """The sizes a divisor of the scores could be, and first what ``d_k ** 1/2`` gives (2·d_k, or
+    d_k/2 in brackets): the half power read as a division binds there, not a whole number's root."""
+    halved = [form for form, value in ((f"2·d_k, d_k = {d_k}", 2 * d_k), (f"d_k/2, d_k = {d_k}", d_k / 2))
+              if _close(divisor, value)]
+    return finding("evidence.forms", forms=" or ".join(halved)) if halved else _forms_field(divisor, sizes)
+
+
 # -- explainers that hold for any output -----------------------------------------------------------
 def _comparable(actual: torch.Tensor, expected: torch.Tensor) -> bool:
     return actual.shape == expected.shape and bool(torch.isfinite(actual).all()) and bool(
@@ -253,6 +261,29 @@ def _common_factor(actual: torch.Tensor, expected: torch.Tensor) -> float | None
     if torch.allclose(actual, factor * expected, rtol=1e-5, atol=1e-6 * scale * max(1.0, abs(factor))):
         return factor
     return None
+
+
+def mistake_times_factor(wrong: Mapping[str, Sequence[torch.Tensor]]) -> Explainer:
+    """Every value is one known mistake's output times a constant c (c != 1): that mistake, with a
+    factor beside it (scores used as weights without a softmax, and divided by the number of
+    tokens). ``wrong``: the catalogue's outputs by mistake id; an id of mistakes made together is
+    left out, as is any answer that two mistakes explain so."""
+
+    def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+        fits = {}
+        for mistake, outputs in wrong.items():
+            for output in outputs:
+                if "+" in mistake or output.shape != actual.shape or output.device.type == "meta":
+                    continue
+                factor = _common_factor(actual, output.detach().cpu().double())
+                if factor is not None and factor != 0 and not _close(factor, 1.0):
+                    fits[mistake] = factor
+        if len(fits) != 1:
+            return None
+        (mistake, factor), = fits.items()
+        return Explanation(finding("evidence.mistake_times_factor", factor=number_text(factor)), mistake)
+
+    return explainer
 
 
 def diagonal_only(mistake: str | None = "diagonal_changed") -> Explainer:
@@ -535,7 +566,7 @@ def scores_divisor(attend: Callable[[float], torch.Tensor], right: float, right_
         if divisor is None or _close(divisor, right):
             return None
         return Explanation(finding("evidence.scores_divided_by", divisor=number_text(divisor),
-                                   forms=_forms_field(divisor, sizes), right=right_text),
+                                   forms=_divisor_forms(divisor, round(right * right), sizes), right=right_text),
                            mistakes_by_divisor(divisor), separate)
 
     return explainer
@@ -579,7 +610,7 @@ def divisor_on_visible(scores: torch.Tensor, right: float, right_text: str | Fin
         if _close(divisor, right):
             return None
         return Explanation(finding("evidence.kept_scores_divided_by", divisor=number_text(divisor),
-                                   forms=_forms_field(divisor, sizes), right=right_text),
+                                   forms=_divisor_forms(divisor, round(right * right), sizes), right=right_text),
                            mistakes_by_divisor(divisor), separate=True)
 
     return explainer
@@ -587,13 +618,16 @@ def divisor_on_visible(scores: torch.Tensor, right: float, right_text: str | Fin
 
 def scaling_mistake(d_k: int, sizes: Sizes) -> Callable[[float], str]:
     """The mistake a divisor of the scores means when the right one is sqrt(d_k): none at all, d_k
-    itself, the square root of another size of the call, or another number."""
+    itself, ``d_k ** 1/2`` (2·d_k or d_k/2), the square root of another size of the call, or another
+    number."""
 
     def mistake(divisor: float) -> str:
         if _close(divisor, 1.0):
             return "no_sqrt_scaling"
         if _close(divisor, d_k):
             return "scaled_by_d_k"
+        if _close(divisor, 2 * d_k) or (_close(divisor, d_k / 2) and d_k != 2):
+            return "half_power_precedence"
         if any(_close(divisor, math.sqrt(size)) for size in sizes.values() if size not in (1, d_k)):
             return "scaled_by_wrong_size"
         return "scores_scaled_wrongly"
@@ -611,8 +645,8 @@ def divided_scores(d_k: int, sizes: Sizes) -> Explainer:
             return None
         divisor = math.sqrt(d_k) / factor
         right = f"sqrt(d_k) = {number_text(math.sqrt(d_k))}"
-        evidence = finding("evidence.scores_divided", divisor=number_text(divisor), forms=_forms_field(divisor, sizes),
-                           right=right)
+        evidence = finding("evidence.scores_divided", divisor=number_text(divisor),
+                           forms=_divisor_forms(divisor, d_k, sizes), right=right)
         return Explanation(evidence, scaling_mistake(d_k, sizes)(divisor))
 
     return explainer

@@ -105,7 +105,8 @@ class WeightsRevealing:
         rows whose eval-mode output reads as weights (finite, each summing to its total column;
         a row of NaN that hides every key is the weights' fault, and says nothing of dropout),
         training that changes nothing (no dropout at all, ``dropout_missing``) or that does not
-        keep each row's sum (dropout after the weights, ``dropout_on_output``). As in
+        keep each row's sum (dropout after the weights, ``dropout_on_output``), or that changes
+        the weights without zeroing any (dropout on the scores, ``dropout_before_softmax``). As in
         ``expect_dropped_weights``, one extra dropout layer may act after the weights. Before
         these, what the module is made of: dropout layers that all ignore the ``dropout`` it was
         built with (``dropout_argument_ignored``), which no weights can hide."""
@@ -126,6 +127,10 @@ class WeightsRevealing:
                 # The same output in both modes: no dropout, unless it acts in eval mode too (rows that
                 # no longer sum to 1; the worker draws the same numbers in each call).
                 return self._nothing_dropped(what) if _sums_to_one(in_eval[rows]) else None
+            if self._dropped_before_softmax(in_eval, dropped, totals, rows):
+                self._expect_sequences_apart()
+                return finding("zero_fraction", "dropout_before_softmax", what=finding("what.its_weights", what=what),
+                               fraction=f"{0:.1%}", p=self.p, expected_fraction=f"{self.p:.0%}")
             if not bool(torch.isfinite(dropped[rows]).all()) or _sums_kept(dropped[rows], totals[rows]):
                 return None
             for layer in self._dropout_layers():
@@ -136,6 +141,20 @@ class WeightsRevealing:
         except Failure:
             return None  # an output that cannot be read as weights: the other tests say why
         return finding("dropout_on_output", "dropout_on_output", what=what)
+
+    def _dropped_before_softmax(self, in_eval: torch.Tensor, dropped: torch.Tensor, totals: torch.Tensor,
+                                rows: torch.Tensor) -> bool:
+        """Whether training changed the weights without zeroing any: dropout acted on the scores.
+        Read from the rows that read as weights in eval mode and stay finite in training (a dropped
+        -inf score is NaN, which also tells nothing of the rows it fills); their weights still sum
+        to their total column, none of those eval mode shows is 0, and some differ."""
+        finite = rows & torch.isfinite(dropped).all(dim=-1) & torch.isfinite(totals)
+        if not bool(finite.any()) or not _sums_kept(dropped[finite], totals[finite]):
+            return False
+        zeroed = (dropped == 0) & (in_eval != 0)
+        rtol, atol = TOLERANCES[torch.float64]
+        return not bool(self._visible(zeroed, finite).any()) and not torch.allclose(
+            dropped[finite], in_eval[finite], rtol=rtol, atol=atol)
 
     def leak_cause(self) -> str | None:
         """What the module's own eval-mode weights say of a leak of the future found elsewhere:

@@ -97,6 +97,7 @@ def attention_scores_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
             "scaled_too_early": [reference.attention_scores(inputs) / math.sqrt(inputs.shape[-1])],
             "diagonal_changed": [reference.attention_scores(inputs).fill_diagonal_(0.0)],
             "cosine_similarity": [reference.attention_scores(_unit_rows(inputs))],
+            "scores_of_centred_inputs": [reference.attention_scores(inputs - inputs.mean(dim=0))],
             # The (T, T, d) products summed over a token axis, not the features: (T, d).
             "products_summed_over_tokens": [(inputs[:, None, :] * inputs[None, :, :]).sum(dim=0)],
             # The scale and the normalisation of a later notebook, both: softmax(scores / sqrt(d)).
@@ -131,6 +132,7 @@ def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
         "softmax_max_wrong_dim": [reference.softmax_naive(x - x.max(dim=d, keepdim=True).values, dim=dim)
                                   for d in other_dims],
         "normalised_without_exp": [x / x.sum(dim=dim, keepdim=True)],
+        "normalised_by_length": [torch.exp(x) / torch.exp(x).norm(dim=dim, keepdim=True)],
         "returned_log_softmax": [torch.log_softmax(x, dim=dim)],
         # exp(x - max) over the sum of exp(x): each slice sums to exp(-max) (and the sum overflows).
         "softmax_shift_numerator_only": [torch.exp(x - x.max(dim=dim, keepdim=True).values)
@@ -192,6 +194,8 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
     wrong = {
         "no_sqrt_scaling": [right * math.sqrt(d_k)],
         "scaled_by_d_k": [right / math.sqrt(d_k)],
+        "half_power_precedence": [right * math.sqrt(d_k) / divisor for divisor in (2 * d_k, d_k / 2)
+                                  if divisor == 2 * d_k or d_k not in (2, 4)],
         # Another size than d_k (a size of 1, one query, is no scaling too: the two are not told apart).
         "scaled_by_wrong_size": [right * math.sqrt(d_k / size)
                                  for size in (set(keys.shape[:-1]) | set(queries.shape[:-1])) - {d_k}],
@@ -245,6 +249,10 @@ def _weight_variants(d_k: int, num_tokens: int, other_sizes: set[int], causal: b
         "scaled_after_softmax": [{"scale_dim": 1, "divided_after": math.sqrt(d_k)}],
         "softmax_applied_twice": [{"softmax_twice": True}],
         "scaled_by_d_k": [{"scale_dim": d_k**2}],
+        # d_k ** 1/2 read as (d_k ** 1) / 2: divided by 2·d_k, or by d_k/2 in brackets (no scale
+        # when d_k = 2, and sqrt(d_k) itself when d_k = 4).
+        "half_power_precedence": [{"scale_dim": (2 * d_k) ** 2},
+                                  *([{"scale_dim": (d_k / 2) ** 2}] if d_k not in (2, 4) else [])],
         "scaled_by_wrong_size": [{"scale_dim": size} for size in (other_sizes | {num_tokens}) - {d_k, 1}],
         "softmax_wrong_dim": [{"softmax_dim": dim} for dim in range(ndim - 1)],
     }
@@ -264,7 +272,8 @@ def _weight_variants(d_k: int, num_tokens: int, other_sizes: set[int], causal: b
 # them (a mask hides the wrong positions before a scale sharpens what is left): two mistakes of
 # different parts can be made together, and their options merge (``paired_faults``).
 _SOFTMAX_PART = ("softmax_wrong_dim", "softmax_applied_twice")
-_SCALE_PART = ("no_sqrt_scaling", "scaled_after_softmax", "scaled_by_d_k", "scaled_by_wrong_size")
+_SCALE_PART = ("no_sqrt_scaling", "scaled_after_softmax", "scaled_by_d_k", "scaled_by_wrong_size",
+               "half_power_precedence")
 # The mistakes of the operands (which projection plays which role, a transpose): before the mask.
 _OPERAND_PART = ("wrong_projection", "scores_transposed", "weights_transposed", "values_not_projected",
                  "linear_weight_untransposed")

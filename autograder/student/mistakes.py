@@ -200,6 +200,11 @@ MISTAKES: dict[str, str] = {
         "the attention scores were not divided by sqrt(d_k), the square root of the key size."
     ),
     "scaled_by_d_k": "the scores were divided by d_k itself instead of its square root.",
+    "half_power_precedence": (
+        "`d_k ** 1/2` is `(d_k ** 1) / 2`: Python raises to the power before it divides, so the scores"
+        " were divided by d_k and by 2 (or by d_k / 2), not by sqrt(d_k): write the half power as `0.5`,"
+        " or take a square root."
+    ),
     "scaled_by_wrong_size": (
         "the scores were scaled with the wrong size: divide by the square root of the size of one key"
         " vector, the last dimension of keys (the head size in multi-head attention), not d_in or the"
@@ -329,6 +334,11 @@ MISTAKES: dict[str, str] = {
     "weighted_sum_wrong_dim": (
         "the weighted inputs were summed over the features instead of over the tokens: the context"
         " vector has one value per feature, so the sum runs over the tokens."
+    ),
+    "normalised_by_length": (
+        "the exponentials were divided by their length (their L2 norm), so their squares sum to 1,"
+        " not the weights themselves: a softmax divides each exponential by the sum of the"
+        " exponentials along the dimension."
     ),
     "normalised_without_exp": (
         "the scores were divided by their row sums without exp first: that is not a softmax, and"
@@ -467,6 +477,11 @@ MISTAKES: dict[str, str] = {
         "the scores were divided by the lengths of the vectors (a cosine similarity, always between"
         " -1 and 1): the attention score is the plain dot product, whose size also carries how long"
         " the vectors are."
+    ),
+    "scores_of_centred_inputs": (
+        "the mean of the tokens was subtracted from the inputs before the dot products (a covariance,"
+        " not attention scores): the score of two tokens is the dot product of their embeddings as"
+        " they are."
     ),
     "hard_coded_size": (
         "a size was written as a number (the demo's T, say) instead of being read from the input:"

@@ -163,6 +163,9 @@ MESSAGES: dict[str, str] = {
     "found.linear_weight_untransposed": ("An nn.Linear layer's weight was multiplied with x by hand, but it is stored"
                                          " the other way round, (d_out, d_in)."),
     "found.valid_p_rejected": "A valid probability (p of 0 or 1) was rejected.",
+    "found.half_power_precedence": (
+        "The half power was read as a division: the scores were divided by twice d_k (or by half of it), not by"
+        " the square root of d_k."),
     "found.weights_transposed": (
         "The weights that mixed the tokens are the transpose of the right ones, so each output mixes the tokens"
         " with another query's weights."),
