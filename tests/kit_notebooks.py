@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import re
 from pathlib import Path
@@ -38,9 +39,10 @@ def load_definitions(path: Path) -> tuple[dict, list[str]]:
 
 
 def execute_notebooks(notebooks: dict[str, Path | nbformat.NotebookNode],
-                      cwd: Path) -> dict[str, nbformat.NotebookNode]:
+                      cwd: Path, *, cell_ids: bool = False) -> dict[str, nbformat.NotebookNode]:
     """Run every notebook (a file, or a notebook in memory) top to bottom, KERNELS_AT_ONCE kernels
-    at a time, errors recorded not raised."""
+    at a time, errors recorded not raised. ``cell_ids``: send each cell's id with its code, as
+    JupyterLab and VS Code do (nbclient sends none)."""
     # The kernels find the kit's package even where it is not installed in the environment.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(KIT_ROOT), os.environ.get("PYTHONPATH")]))}
     notebooks = {key: nbformat.read(notebook, as_version=4) if isinstance(notebook, Path) else notebook
@@ -53,12 +55,28 @@ def execute_notebooks(notebooks: dict[str, Path | nbformat.NotebookNode],
             async with slots:
                 client = NotebookClient(notebook, timeout=NOTEBOOK_TIMEOUT_S, kernel_name="python3",
                                         allow_errors=True, resources={"metadata": {"path": str(cwd)}})
+                if cell_ids:
+                    client.on_cell_execute = functools.partial(_send_cell_id, client)
                 await client.async_execute(env=env)
 
         await asyncio.gather(*(run(notebook) for notebook in notebooks.values()))
 
     asyncio.run(run_all())
     return notebooks
+
+
+def _send_cell_id(client: NotebookClient, cell: nbformat.NotebookNode, cell_index: int) -> None:
+    """nbclient's hook before a cell runs: its code goes with the cell's id in the request's
+    metadata (``cellId``), where a front end puts it."""
+
+    def execute(code, silent=False, store_history=True, user_expressions=None, allow_stdin=None, stop_on_error=True):
+        content = {"code": code, "silent": silent, "store_history": store_history,
+                   "user_expressions": user_expressions or {}, "allow_stdin": False, "stop_on_error": stop_on_error}
+        message = client.kc.session.msg("execute_request", content, metadata={"cellId": cell.id})
+        client.kc.shell_channel.send(message)
+        return message["header"]["msg_id"]
+
+    client.kc.execute = execute
 
 
 def printed_text(notebook: nbformat.NotebookNode) -> str:

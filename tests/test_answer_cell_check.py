@@ -58,6 +58,30 @@ def test_the_check_says_when_it_ran_an_answer_the_grader_ignores_and_not_otherwi
     assert "⚠️" not in runs["answer_cell"]
 
 
+def test_the_check_tells_an_answer_in_another_cell_before_the_notebook_is_saved(tmp_path):
+    """A reviewer's class below its stub, in a notebook never saved since: the saved file holds the
+    stub alone, so only the cell ids the front end sends tell where the live definition ran."""
+    runs = {}
+    for where, in_stub_cell in (("new_cell", False), ("answer_cell", True)):
+        folder = tmp_path / where
+        folder.mkdir()
+        notebook = _notebook(in_stub_cell)
+        saved = nbformat.from_dict({**notebook, "cells": [cell for cell in notebook.cells
+                                                          if cell.source != ANSWER or in_stub_cell]})
+        if in_stub_cell:  # the stub as released is what is saved; the answer typed in it is not
+            saved.cells = [nbformat.from_dict({**cell, "source": "raise NotImplementedError"})
+                           if cell.get("id") == "answer-context_vector" else cell for cell in saved.cells]
+        nbformat.write(saved, folder / "01_attention_scores.ipynb")
+        runs[where] = printed_text(execute_notebooks({where: notebook}, folder, cell_ids=True)[where])
+    with catalog.speaking("en"):
+        warning = catalog.text("defined_elsewhere", stage="context_vector",
+                               line="return attn_weights @ inputs")
+    assert "✅ context_vector" in runs["new_cell"]
+    assert warning in runs["new_cell"]
+    assert "✅ context_vector" in runs["answer_cell"]
+    assert "⚠️" not in runs["answer_cell"]
+
+
 def test_the_check_says_when_a_stage_reads_a_variable_no_answer_cell_makes(tmp_path):
     """A reviewer's `context_vector` used the demo's `weights_2`, and a `simple_self_attention`
     called a helper written in a cell of its own: both ran in the kernel and raise NameError for

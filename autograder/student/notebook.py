@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from . import language as languages
+from .cell_places import record_cell_places
 from .predictions import Predictions
 from .selfcheck.catalog import speaking, text
 from .selfcheck.figures import use_fonts
@@ -87,5 +88,6 @@ def notebook_helpers(language: str | None = None) -> Helpers:
     with contextlib.suppress(ImportError):  # the figures' fonts, where matplotlib is installed
         use_fonts(language)
     wait_for_stages(language)
+    record_cell_places()
     return Helpers(checks, checks.hint, predictions.predict, predictions.reveal, _needs(language), translator(language),
                    make_submit(language))
