@@ -215,6 +215,17 @@ def test_a_half_power_read_as_a_division_is_named(divisor, form):
     assert f"(= {form}, d_k = 16)" in render(failure.value.finding)
 
 
+def test_scores_not_divided_at_all_are_never_read_as_half_of_d_k():
+    """With d_k = 2, d_k/2 is 1: scores left as they are say no scale, not a half power."""
+    queries, keys = randn(24, 2, 5, 2, dtype=torch.float64), randn(25, 2, 5, 2, dtype=torch.float64)
+    with pytest.raises(Failure) as failure:
+        expect_tensor(queries @ keys.mT, SELF.scaled_dot_product_scores(queries, keys), "scores",
+                      mistakes=mistakes.scaled_scores_mistakes(SELF.scaled_dot_product_scores, queries, keys),
+                      explain=[diagnosis.divided_scores(2, {"d_k": 2, "num_tokens": 5})])
+    assert failure.value.finding.mistake == "no_sqrt_scaling"
+    assert "d_k/2" not in render(failure.value.finding)
+
+
 def test_a_cosine_similarity_is_named():
     inputs, query = randn(16, 6, 3, dtype=torch.float64), randn(17, 3, dtype=torch.float64)
     answer = (inputs / inputs.norm(dim=1, keepdim=True)) @ (query / query.norm())

@@ -175,9 +175,10 @@ def _forms_field(value: float, sizes: Sizes) -> Finding:
 
 def _divisor_forms(divisor: float, d_k: int, sizes: Sizes) -> Finding:
     """The sizes a divisor of the scores could be, and first what ``d_k ** 1/2`` gives (2·d_k, or
-    d_k/2 in brackets): the half power read as a division binds there, not a whole number's root."""
-    halved = [form for form, value in ((f"2·d_k, d_k = {d_k}", 2 * d_k), (f"d_k/2, d_k = {d_k}", d_k / 2))
-              if _close(divisor, value)]
+    d_k/2 in brackets, unless that is 1 or sqrt(d_k) itself): the half power read as a division
+    binds there, not a whole number's root."""
+    halves = [(f"2·d_k, d_k = {d_k}", 2 * d_k), *([(f"d_k/2, d_k = {d_k}", d_k / 2)] if d_k not in (2, 4) else [])]
+    halved = [form for form, value in halves if _close(divisor, value)]
     return finding("evidence.forms", forms=" or ".join(halved)) if halved else _forms_field(divisor, sizes)
 
 
