@@ -242,6 +242,24 @@ def test_exponentials_divided_by_their_length_are_named():
                      None) == ["normalised_by_length"]
 
 
+def test_the_weights_returned_beside_an_early_scale_are_each_reported():
+    inputs = randn(26, 6, 3, dtype=torch.float64)
+    answer = SCORES.softmax_stable(inputs @ inputs.T / 3**0.5, dim=-1)
+    assert _reported(answer, SCORES.simple_self_attention(inputs),
+                     mistakes.simple_self_attention_mistakes(SCORES, inputs), None) == ["scaled_too_early",
+                                                                                        "returned_weights"]
+
+
+def test_hidden_weights_filled_with_minus_infinity_are_named():
+    """-inf is how scores are hidden before a softmax; weights filled so sum to -inf: 0 and NaN."""
+    weights = torch.softmax(randn(27, 5, 5, dtype=torch.float64), dim=-1)
+    future = torch.ones(5, 5, dtype=torch.bool).triu(1)
+    hidden = weights.masked_fill(future, float("-inf"))
+    answer = hidden / hidden.sum(dim=-1, keepdim=True)
+    assert _reported(answer, CAUSAL.mask_and_renormalize(weights), mistakes.mask_and_renormalize_mistakes(weights),
+                     None) == ["weights_filled_with_inf"]
+
+
 def test_scores_of_centred_inputs_are_named():
     inputs = randn(18, 6, 3, dtype=torch.float64)
     centred = inputs - inputs.mean(dim=0)

@@ -379,16 +379,51 @@ def module_pair(student: Submission, reference, class_name: str, *args, seed: in
 
 
 def module_case(student: Submission, reference, class_name: str, args: tuple, *, qkv_bias: bool, seed: int,
-                batch: int, num_tokens: int, device: str, dtype: torch.dtype, parameters_placed: bool = False
-                ) -> tuple[torch.nn.Module, RemoteObject, torch.Tensor, str]:
+                batch: int, num_tokens: int, device: str, dtype: torch.dtype, parameters_placed: bool = False,
+                own_leak: bool = False) -> tuple[torch.nn.Module, RemoteObject, torch.Tensor, str]:
     """One case of an attention module: the reference's and the student's ``class_name(*args,
     qkv_bias=...)`` with the same weights, an input x of shape (batch, num_tokens, d_in) where
     ``d_in = args[0]``, and the call as the student would write it (``parameters_placed`` as in
-    ``student_module``)."""
-    ref, module = module_pair(student, reference, class_name, *args, qkv_bias=qkv_bias, seed=seed, device=device,
-                              dtype=dtype, parameters_placed=parameters_placed)
+    ``student_module``). ``own_leak``: where the reference's weights cannot be placed, a leak of
+    the future that the module shows with its own weights is told beside the parameters' fault."""
     x = randn(seed + 100, batch, num_tokens, args[0], dtype=dtype, device=device)
-    return ref, module, x, call_text(class_name, *args, qkv_bias=qkv_bias)
+    what = call_text(class_name, *args, qkv_bias=qkv_bias)
+    try:
+        ref, module = module_pair(student, reference, class_name, *args, qkv_bias=qkv_bias, seed=seed, device=device,
+                                  dtype=dtype, parameters_placed=parameters_placed)
+    except Failure as failure:
+        leak = own_weights_leak(student, class_name, args, {"qkv_bias": qkv_bias}, x, seed + 200, what) \
+            if own_leak else None
+        if leak is None:
+            raise
+        raise Failure(failure.finding.with_faults(leak)) from None
+    return ref, module, x, what
+
+
+def own_weights_leak(student: Submission, class_name: str, args: tuple, kwargs: dict, x: torch.Tensor, seed: int,
+                     what: What) -> Finding | None:
+    """A leak of the future that the student's module shows with the weights it made itself: the
+    probe needs no reference, only the module's own outputs before and after the later tokens
+    change (for a module whose parameters the reference's cannot replace: another module inside,
+    extra layers). None when it leaks nothing, or its outputs cannot be compared."""
+    try:
+        module, _ = student.build_module(class_name, args, kwargs, device=x.device.type, dtype=x.dtype, weights={})
+        module.eval()
+        before = module(x)
+        rtol, atol = TOLERANCES[x.dtype]
+        for t in range(x.shape[1] - 1):
+            changed = x.clone()
+            changed[:, t + 1:] = randn(seed + t, x.shape[0], x.shape[1] - t - 1, x.shape[-1], dtype=x.dtype,
+                                       device=x.device)
+            after = module(changed)
+            if not isinstance(before, torch.Tensor) or not isinstance(after, torch.Tensor) \
+                    or after.shape != before.shape:
+                return None
+            if bool(changed_entries(after[:, : t + 1], before[:, : t + 1], rtol=rtol, atol=atol).any()):
+                return finding("future_leak", "future_leak", what=finding("what.own_weights", what=what), position=t)
+    except (Failure, StudentError):
+        return None
+    return None
 
 
 def expect_same_output(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor, what: What, *,

@@ -167,6 +167,9 @@ def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutp
     return {
         **{mistake: [option @ inputs for option in options] for mistake, options in wrong_weights.items()},
         "returned_weights": [weights],
+        # The scale of a later notebook taken too early, and the weights returned: the output's two parts.
+        "scaled_too_early+returned_weights": [
+            reference.softmax_stable(scores / math.sqrt(inputs.shape[-1]), dim=-1)],
         "weights_applied_to_scores": [weights @ scores],
         # The operand first: its fault shows in the output's shape.
         **two_parts_wrong(lambda operand, weights: weights @ operand, (inputs, weights),
@@ -624,7 +627,8 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
                                            torch.softmax(kept, dim=-1)],  # the zeros' exp(0) = 1 included
              "normalised_wrong_dim": [kept / kept.sum(dim=-2, keepdim=True)],
              "mask_missing": [weights / weights.sum(dim=-1, keepdim=True)],
-             "softmax_whole_tensor": [kept / kept.sum(), kept / kept.sum(dim=(-2, -1), keepdim=True)]}
+             "softmax_whole_tensor": [kept / kept.sum(), kept / kept.sum(dim=(-2, -1), keepdim=True)],
+             "weights_filled_with_inf": [_renormalised(weights.masked_fill(future, float("-inf")), -1)]}
     if weights.ndim == 2:  # the row sums without keepdim line up with the last dim (a batch makes it raise)
         wrong["broadcast_mismatch"] = [kept / kept.sum(dim=-1)]
     wrong_masks = _wrong_masks(num_tokens, weights.device)

@@ -428,11 +428,11 @@ ATTENTION_CASES = [
 ]
 
 
-def _causal_attention(student, reference, case, device, dtype, dropout=0.0, parameters_placed=False):
+def _causal_attention(student, reference, case, device, dtype, dropout=0.0, parameters_placed=False, own_leak=False):
     seed, batch, num_tokens, d_in, d_out, context_length, qkv_bias = case
     return module_case(student, reference, "CausalAttention", (d_in, d_out, context_length, dropout),
                        qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype,
-                       parameters_placed=parameters_placed)
+                       parameters_placed=parameters_placed, own_leak=own_leak)
 
 
 @pytest.mark.CausalAttention
@@ -472,7 +472,7 @@ def test_causal_attention_gradients(student, reference, device, dtype):
 @pytest.mark.CausalAttention
 def test_causal_attention_hides_the_future(student, reference, device):
     ref, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[0], device, torch.float64,
-                                             parameters_placed=True)
+                                             parameters_placed=True, own_leak=True)
     expect_no_future_leakage(module, ref, x, 95, what,
                              mistakes=lambda changed: mistakes.attention_mistakes(ref, changed, causal=True),
                              cause=lambda: _leak_cause(student, reference, device),

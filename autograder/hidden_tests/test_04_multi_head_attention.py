@@ -430,11 +430,11 @@ def reference_heads(student, reference):
         yield
 
 
-def _multi_head(student, reference, case, device, dtype, dropout=0.0, parameters_placed=False):
+def _multi_head(student, reference, case, device, dtype, dropout=0.0, parameters_placed=False, own_leak=False):
     seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
     return module_case(student, reference, "MultiHeadAttention", (d_in, d_out, context_length, dropout, num_heads),
                        qkv_bias=qkv_bias, seed=seed, batch=batch, num_tokens=num_tokens, device=device, dtype=dtype,
-                       parameters_placed=parameters_placed)
+                       parameters_placed=parameters_placed, own_leak=own_leak)
 
 
 def _leak_cause(student, reference, case, device, dtype):
@@ -530,7 +530,8 @@ def test_multi_head_attention_gradients(student, reference, device, dtype):
 @pytest.mark.MultiHeadAttention
 def test_multi_head_attention_hides_the_future(student, reference, device):
     case = MHA_CASES[0]
-    ref, module, x, what = _multi_head(student, reference, case, device, torch.float64, parameters_placed=True)
+    ref, module, x, what = _multi_head(student, reference, case, device, torch.float64, parameters_placed=True,
+                                       own_leak=True)
     heads = (case[6], reference.split_heads, reference.merge_heads)
 
     def leaked(changed):

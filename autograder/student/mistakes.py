@@ -123,6 +123,11 @@ MISTAKES: dict[str, str] = {
         "a softmax was applied to weights that already sum to 1, which changes them again: apply the"
         " softmax once, to the scores."
     ),
+    "weights_filled_with_inf": (
+        "the hidden weights were set to -inf, as scores are before a softmax: the row sums are then"
+        " -inf, the kept weights divided by them 0 and the hidden ones NaN. These are weights, after"
+        " the softmax: a hidden weight is 0."
+    ),
     "renormalised_with_softmax": (
         "the kept weights were renormalised with a second softmax, which changes their ratios:"
         " divide each row by its own sum instead."
