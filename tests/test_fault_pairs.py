@@ -260,6 +260,13 @@ def test_hidden_weights_filled_with_minus_infinity_are_named():
                      None) == ["weights_filled_with_inf"]
 
 
+def test_the_triangle_of_ones_as_scores_is_a_mask_filled_with_zero():
+    x = randn(28, 2, 5, 3, dtype=torch.float64)
+    answer = torch.softmax(torch.ones(5, 5, dtype=torch.float64).tril(), dim=-1) @ x
+    wrong = mistakes.causal_average_mistakes(CAUSAL.causal_average_softmax, x)
+    assert _reported(answer, CAUSAL.causal_average_softmax(x), wrong, None) == ["mask_filled_with_zero"]
+
+
 def test_scores_of_centred_inputs_are_named():
     inputs = randn(18, 6, 3, dtype=torch.float64)
     centred = inputs - inputs.mean(dim=0)

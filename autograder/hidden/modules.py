@@ -269,9 +269,9 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
     module itself (``torch.rand(..., requires_grad=True)``, not ``nn.Parameter``; each set in its
     place); parameters under names that spell the reference's otherwise (a ParameterDict, a
     Sequential around each layer), of its shapes; query, key and value biases the reference lacks
-    (each set to 0); biases the module lacks (compared with a copy
-    of the reference whose biases there are 0); no out_proj at all (compared with a copy whose
-    out_proj is the identity: the heads' outputs as they are)."""
+    (each set to 0); one square linear layer the reference lacks (the identity); biases the module
+    lacks (compared with a copy of the reference whose biases there are 0); no out_proj at all
+    (compared with a copy whose out_proj is the identity: the heads' outputs as they are)."""
     shapes = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
     params = dict(reference.named_parameters())
     compared = reference
@@ -290,6 +290,11 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
         like = next(iter(params.values()))  # a wrapper's reference keeps its layers in its heads
         zeros = {name: torch.zeros(shapes[name], dtype=like.dtype, device=like.device) for name in found.extra}
         module.load_state_dict({**student_weights(found, reference), **zeros}, strict=False)
+    elif _only_extra_square_layer(found, shapes):  # a layer the reference lacks: as the identity it adds nothing
+        like = next(iter(params.values()))
+        identity = {name: torch.eye(shapes[name][0], dtype=like.dtype, device=like.device) if len(shapes[name]) == 2
+                    else torch.zeros(shapes[name], dtype=like.dtype, device=like.device) for name in found.extra}
+        module.load_state_dict({**student_weights(found, reference), **identity}, strict=False)
     elif only_missing and (all(name.endswith(".bias") for name in found.missing) or set(found.missing) == OUT_PROJ):
         compared = copy.deepcopy(reference)
         with torch.no_grad():
@@ -357,6 +362,20 @@ def with_faults_behind(failure: Failure, check: Callable[[], None],
     except StudentError:
         return failure
     return Failure(failure.finding.with_notes(finding(right)))
+
+
+def _only_extra_square_layer(found: ParameterMap, shapes: dict[str, list[int]]) -> bool:
+    """Whether the only parameters out of place are one linear layer the reference lacks, from n
+    features to n (a projection after a wrapper's heads, say): its square weight, and its bias."""
+    if not found.extra or found.missing or found.wrong_shape:
+        return False
+    layers = {name.rsplit(".", 1)[0] for name in found.extra}
+    if len(layers) != 1 or "." not in next(iter(found.extra)):
+        return False
+    layer = layers.pop()
+    weight, bias = shapes.get(f"{layer}.weight"), shapes.get(f"{layer}.bias")
+    return (weight is not None and len(weight) == 2 and weight[0] == weight[1]
+            and set(found.extra) <= {f"{layer}.weight", f"{layer}.bias"} and bias in (None, weight[:1]))
 
 
 def _only_extra_qkv_biases(found: ParameterMap) -> bool:

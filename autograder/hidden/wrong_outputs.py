@@ -672,6 +672,8 @@ def causal_average_mistakes(average: Callable, x: torch.Tensor) -> WrongOutputs:
         "broadcast_mismatch": [lower / lower.sum(dim=1) @ x],
         # The future filled with +inf before the softmax: inf - inf is NaN in every row that hides one.
         "mask_filled_with_plus_inf": [torch.softmax(torch.zeros_like(lower).masked_fill(lower == 0, math.inf), -1) @ x],
+        # The 0/1 triangle itself as the scores: a hidden 0 still weighs exp(0) = 1 after the softmax.
+        "mask_filled_with_zero": [torch.softmax(lower, dim=-1) @ x],
     }
 
 
