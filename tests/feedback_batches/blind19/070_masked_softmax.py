@@ -1,0 +1,8 @@
+import torch
+
+
+def masked_softmax(attn_scores, d_k):
+    n = attn_scores.shape[-1]
+    mask = torch.triu(torch.ones(n, n, device=attn_scores.device), diagonal=1).bool()
+    attn_scores.masked_fill_(mask, -torch.inf)
+    return torch.softmax(attn_scores / d_k, dim=-1)
