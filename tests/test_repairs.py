@@ -59,12 +59,24 @@ class CausalAttention(nn.Module):
         attn_weights = self.dropout(torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1))
         return attn_weights @ values
 '''),
+    # notebook 1's slips that crash: the maximum's (values, indices) pair subtracted, the factors swapped
+    "max_without_values": ("softmax_stable", '''
+def softmax_stable(x, dim=-1):
+    shifted = x - x.max(dim=dim, keepdim=True)
+    exps = torch.exp(shifted)
+    return exps / exps.sum(dim=dim, keepdim=True)
+'''),
+    "context_factors_swapped": ("context_vector", '''
+def context_vector(attn_weights, inputs):
+    return inputs @ attn_weights
+'''),
 }
 
 
 @pytest.fixture(scope="module")
 def rows(tmp_path_factory):
-    assignment = {MHA: "04_multi_head_attention", CAUSAL: "03_causal_attention"}
+    assignment = {MHA: "04_multi_head_attention", CAUSAL: "03_causal_attention",
+                  "softmax_stable": "01_attention_scores", "context_vector": "01_attention_scores"}
     entries = [BatchEntry(f"{name}.py", stage, assignment[stage], False, name, source)
                for name, (stage, source) in ANSWERS.items()]
     graded = graded_rows(entries, tmp_path_factory.mktemp("repairs"), jobs=2)
@@ -84,6 +96,49 @@ def test_the_line_that_raised_is_repaired_only_in_the_stages_own_block():
     assert repaired_line("mask_missing", MHA, traceback, [block]) is None  # no mechanical fix
     assert repaired_line("transpose_fixed_dims", MHA, traceback.replace("cell 10", "cell 3"), [block]) is None
     assert repaired_line("transpose_fixed_dims", "split_heads", traceback, [block]) is None
+
+
+@pytest.mark.parametrize(("mistake", "line", "fixed"), [
+    ("softmax_missing_keepdim", "return torch.exp(x) / torch.exp(x).sum(dim=dim)",
+     "return torch.exp(x) / torch.exp(x).sum(dim=dim, keepdim=True)"),
+    ("softmax_missing_keepdim", "e = torch.exp(x - torch.max(x, dim).values)",
+     "e = torch.exp(x - torch.max(x, dim, keepdim=True).values)"),
+    ("max_returns_tuple", "shifted = x - x.max(dim=dim, keepdim=True)",
+     "shifted = x - x.max(dim=dim, keepdim=True).values"),
+    ("operands_swapped", "return inputs @ attn_weights  # the weighted sum",
+     "return attn_weights @ inputs  # the weighted sum"),
+])
+def test_each_repair_rewrites_the_line_as_its_mistakes_fix_says(mistake, line, fixed):
+    traceback = '  File "<cell 3>", line 2, in softmax_stable\n'
+
+    def block(text):
+        return CodeBlock(f"def softmax_stable(x, dim=-1):\n    {text}\n", cell_index=2, line=1,
+                         names=["softmax_stable"])
+
+    assert repaired_line(mistake, "softmax_stable", traceback, [block(line)]).text == f"    {fixed}"
+    if mistake != "operands_swapped":  # a swap has no right side to leave alone
+        assert repaired_line(mistake, "softmax_stable", traceback, [block(fixed)]) is None  # right already
+
+
+@pytest.mark.slow
+def test_a_softmax_that_subtracts_the_maximums_pair_costs_its_share_capped_as_never_run(rows):
+    """The (values, indices) pair subtracted stops every test: repaired, it costs the reductions'
+    share, and the stage that never ran keeps at most half, as a wrong shift of the softmax does
+    (not the nothing it kept before)."""
+    total = _stage(rows["max_without_values"], "softmax_stable")
+    assert {loss.behaviour for loss in total.lost_to} == {"reductions", PURPOSE}
+    assert total.points == pytest.approx(rubric.purpose_keeps() * total.max_points, abs=0.01)
+
+
+@pytest.mark.slow
+def test_a_products_factors_swapped_cost_their_share_where_they_crash_and_where_they_do_not(rows):
+    """inputs @ attn_weights raises on most shapes (repaired there) and runs on a square input
+    (the catalogue reproduces it there): both are the same slip, and cost its share once."""
+    total = _stage(rows["context_factors_swapped"], "context_vector")
+    assert {loss.behaviour for loss in total.lost_to} == {"shapes"}
+    share = rubric.behaviour_shares("context_vector")["shapes"] / 100 * rubric.value_points("01_attention_scores",
+                                                                                          "context_vector")
+    assert total.points == pytest.approx(total.max_points - share, abs=0.05)
 
 
 @pytest.mark.slow

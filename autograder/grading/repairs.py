@@ -42,6 +42,38 @@ def _bool_mask(line: str) -> str:
     return line
 
 
+def _calls(line: str, names: str) -> list[tuple[int, int]]:
+    """The spans of the argument lists (after the opening bracket, to the closing one) of the calls
+    of ``names`` (a regex alternation) on the line that pass arguments; none where a bracket is not closed."""
+    spans = []
+    for start in re.finditer(rf"(?:\.|\btorch\.)(?:{names})\(", line):
+        depth = 0
+        for index in range(start.end(), len(line)):
+            depth += line[index] in "([{"
+            depth -= line[index] in ")]}"
+            if depth < 0:
+                if line[start.end():index].strip():
+                    spans.append((start.end(), index))
+                break
+    return spans
+
+
+def _kept_dims(line: str) -> str:
+    """Reductions along a dim that lost it: keepdim=True added to each one with arguments and none."""
+    for begin, end in reversed(_calls(line, "sum|max|amax|min|amin|logsumexp|mean")):
+        if "keepdim" not in line[begin:end]:
+            line = f"{line[:end]}, keepdim=True{line[end:]}"
+    return line
+
+
+def _max_values(line: str) -> str:
+    """A maximum along a dim used as a tensor: its values taken (``.values``) where nothing is."""
+    for _, end in reversed(_calls(line, "max|min")):
+        if not re.match(r"\s*(?:\.values|\.indices|\[|\.)", line[end + 1:]):
+            line = f"{line[:end + 1]}.values{line[end + 1:]}"
+    return line
+
+
 def _substituted(*rewrites: tuple[re.Pattern[str], str]) -> Callable[[str], str]:
     """A line rewritten by each (pattern, replacement) in turn."""
     def rewrite(line: str) -> str:
@@ -66,6 +98,13 @@ REWRITES: dict[str, Callable[[str], str]] = {
     # view of a transposed tensor: made contiguous first.
     "view_needs_contiguous": _substituted((re.compile(r"(?<!contiguous\(\))\.view\("), ".contiguous().view(")),
     # scores.masked_fill_(self.mask.bool(), ...): the buffer cut to the scores' last two sizes.
+    # exp(x) / exp(x).sum(dim=dim): each reduction keeps its dim, so that it lines up with x.
+    "softmax_missing_keepdim": _kept_dims,
+    # x - x.max(dim=dim, keepdim=True): the maximum's values, not the (values, indices) pair.
+    "max_returns_tuple": _max_values,
+    # inputs @ attn_weights: the two factors of the product in the other order.
+    "operands_swapped": _substituted((re.compile(rf"^(?P<lead>.*?\b)(?P<a>{_OPERAND})\s*@\s*(?P<b>{_OPERAND})"
+                                                 rf"(?P<rest>\s*(?:$|[),#]))"), r"\g<lead>\g<b> @ \g<a>\g<rest>")),
     "mask_not_sliced": _substituted((re.compile(r"(?P<scores>\b[\w.]+)\.(?P<fill>masked_fill_?)\(\s*(?P<mask>self\.\w+)"
                                     r"(?P<rest>(?:\.bool\(\))?(?:\s*==\s*[01])?\s*,)"),
                          r"\g<scores>.\g<fill>(\g<mask>[..., :\g<scores>.shape[-2], :\g<scores>.shape[-1]]\g<rest>")),
