@@ -107,6 +107,12 @@ def test_the_line_that_raised_is_repaired_only_in_the_stages_own_block():
      "shifted = x - x.max(dim=dim, keepdim=True).values"),
     ("operands_swapped", "return inputs @ attn_weights  # the weighted sum",
      "return attn_weights @ inputs  # the weighted sum"),
+    # the book's line without its slice: the buffer cut to what it fills, a bracketed product
+    ("mask_not_sliced", "s = (q @ k.transpose(1, 2)).masked_fill(self.mask.bool(), -torch.inf)",
+     "s = (q @ k.transpose(1, 2)).masked_fill(self.mask[..., :((q @ k.transpose(1, 2))).shape[-2],"
+     " :((q @ k.transpose(1, 2))).shape[-1]].bool(), -torch.inf)"),
+    ("mask_not_sliced", "s.masked_fill_(self.mask == 1, -torch.inf)",
+     "s.masked_fill_(self.mask[..., :(s).shape[-2], :(s).shape[-1]] == 1, -torch.inf)"),
 ])
 def test_each_repair_rewrites_the_line_as_its_mistakes_fix_says(mistake, line, fixed):
     traceback = '  File "<cell 3>", line 2, in softmax_stable\n'

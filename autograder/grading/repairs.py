@@ -42,6 +42,36 @@ def _bool_mask(line: str) -> str:
     return line
 
 
+def _mask_sliced(line: str) -> str:
+    """masked_fill given the whole (context_length, context_length) buffer: the buffer cut to the
+    last two sizes of what it fills, whether that is a name (``scores.masked_fill_(self.mask, ...)``)
+    or a bracketed expression (``(q @ k.transpose(1, 2)).masked_fill(self.mask.bool(), ...)``)."""
+    fill = re.search(r"\.(masked_fill_?)\(\s*(self\.\w+)((?:\.bool\(\))?(?:\s*==\s*[01])?\s*,)", line)
+    if fill is None:
+        return line
+    before = line[:fill.start()]
+    if before.endswith(")"):
+        depth, start = 0, None
+        for index in range(len(before) - 1, -1, -1):
+            depth += before[index] in ")]}"
+            depth -= before[index] in "([{"
+            if depth == 0:
+                start = index
+                break
+        if start is None:
+            return line
+        name = re.search(r"[\w.]*$", before[:start])
+        start -= len(name.group()) if name else 0
+    else:
+        name = re.search(r"\b[\w.]+$", before)
+        if name is None:
+            return line
+        start = name.start()
+    filled = before[start:]
+    mask = f"{fill.group(2)}[..., :({filled}).shape[-2], :({filled}).shape[-1]]"
+    return f"{before}.{fill.group(1)}({mask}{fill.group(3)}{line[fill.end():]}"
+
+
 def _calls(line: str, names: str) -> list[tuple[int, int]]:
     """The spans of the argument lists (after the opening bracket, to the closing one) of the calls
     of ``names`` (a regex alternation) on the line that pass arguments; none where a bracket is not closed."""
@@ -97,7 +127,6 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "mask_needs_bool": _bool_mask,  # masked_fill given a float mask
     # view of a transposed tensor: made contiguous first.
     "view_needs_contiguous": _substituted((re.compile(r"(?<!contiguous\(\))\.view\("), ".contiguous().view(")),
-    # scores.masked_fill_(self.mask.bool(), ...): the buffer cut to the scores' last two sizes.
     # exp(x) / exp(x).sum(dim=dim): each reduction keeps its dim, so that it lines up with x.
     "softmax_missing_keepdim": _kept_dims,
     # x - x.max(dim=dim, keepdim=True): the maximum's values, not the (values, indices) pair.
@@ -105,9 +134,8 @@ REWRITES: dict[str, Callable[[str], str]] = {
     # inputs @ attn_weights: the two factors of the product in the other order.
     "operands_swapped": _substituted((re.compile(rf"^(?P<lead>.*?\b)(?P<a>{_OPERAND})\s*@\s*(?P<b>{_OPERAND})"
                                                  rf"(?P<rest>\s*(?:$|[),#]))"), r"\g<lead>\g<b> @ \g<a>\g<rest>")),
-    "mask_not_sliced": _substituted((re.compile(r"(?P<scores>\b[\w.]+)\.(?P<fill>masked_fill_?)\(\s*(?P<mask>self\.\w+)"
-                                    r"(?P<rest>(?:\.bool\(\))?(?:\s*==\s*[01])?\s*,)"),
-                         r"\g<scores>.\g<fill>(\g<mask>[..., :\g<scores>.shape[-2], :\g<scores>.shape[-1]]\g<rest>")),
+    # scores.masked_fill_(self.mask.bool(), ...): the buffer cut to the last two sizes of what it fills.
+    "mask_not_sliced": _mask_sliced,
 }
 
 
