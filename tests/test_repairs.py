@@ -134,6 +134,7 @@ def test_a_softmax_that_subtracts_the_maximums_pair_costs_its_share_capped_as_ne
     total = _stage(rows["max_without_values"], "softmax_stable")
     assert {loss.behaviour for loss in total.lost_to} == {"reductions", PURPOSE}
     assert total.points == pytest.approx(rubric.purpose_keeps() * total.max_points, abs=0.01)
+    assert "No test of this stage ran as you submitted it" in feedback_html(rows["max_without_values"])
 
 
 @pytest.mark.slow
