@@ -197,10 +197,13 @@ class WeightsRevealing:
                        for mistake, outputs in self._revealed_mistakes().items()}
             return {**self._revealed_mistakes(self.wrong_pairs()), **in_eval}
 
-        # One-hot tokens show the weights themselves: read them as weights (each query's sum to 1).
-        expect_tensor(actual, self.weights, finding("what.its_weights", what=what), mistakes=mistakes,
+        # One-hot tokens show the weights themselves: read them as weights (each query's sum to 1),
+        # in the student's own layout, so that a dim or an index quoted is the one in their code.
+        expect_tensor(_student_layout(actual), _student_layout(self.weights), finding("what.its_weights", what=what),
+                      mistakes=lambda: _in_student_layout(mistakes()),
                       explain=[diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim",
-                                                      transposed="weights_transposed")], together=together)
+                                                      transposed="weights_transposed")],
+                      together=lambda: _in_student_layout(together()))
 
     def expect_dropped_weights(self) -> None:
         """In training mode, about a fraction p of the visible weights is zeroed, the survivors are
@@ -292,6 +295,18 @@ class WeightsRevealing:
         expect(_sums_kept(dropped, totals), finding("dropout_on_output", "dropout_on_output", what=what))
         expect_tensor(dropped, self.weights * kept / (1 - self.p), finding("what.weights_kept", what=what),
                       mistakes=lambda: wrong_outputs.dropout_mistakes(self.weights, kept, self.p))
+
+
+def _student_layout(revealed: torch.Tensor) -> torch.Tensor:
+    """Revealed weights (b, T, h, T) as the student's module holds them: (b, h, T, T), or (b, T, T)
+    for a module of one head."""
+    weights = revealed.movedim(2, 1)
+    return weights.squeeze(1) if weights.shape[1] == 1 else weights
+
+
+def _in_student_layout(outputs: dict) -> dict:
+    """Each wrong output of revealed weights, by mistake (or pair of mistakes), in the student's layout."""
+    return {mistake: [_student_layout(output) for output in wrong] for mistake, wrong in outputs.items()}
 
 
 def weights_reading(weights: torch.Tensor) -> str | None:
