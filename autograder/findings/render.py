@@ -46,16 +46,31 @@ def render(found: Finding, language: str = languages.DEFAULT_LANGUAGE, *, faults
     ``faults`` is false: a page that shows them apart, ``rendered_faults``), then its verbatim
     detail on a line of its own. A mistake in ``told`` (explained above it on the same page) is
     referred to, not explained again."""
-    text = _sentence(found, language) + "".join(_sentence(note, language) for note in found.notes)
+    parts = [_sentence(found, language), *(_sentence(note, language) for note in found.notes)]
     if found.mistake in told:  # named again in short (what it looks like), since "above" may hold several
         said = mistake_texts(language).get(found.mistake, found.mistake)
-        text += sentences(language)["hint.same_mistake"].format(mistake=_SAID_AND_FIX.split(said, maxsplit=1)[0])
+        parts.append(sentences(language)["hint.same_mistake"].format(mistake=_SAID_AND_FIX.split(said, maxsplit=1)[0]))
     elif found.mistake:
         hint = sentences(language)["hint.likely_mistake"]
-        text += hint.format(mistake=mistake_texts(language).get(found.mistake, found.mistake))
+        parts.append(hint.format(mistake=mistake_texts(language).get(found.mistake, found.mistake)))
     if faults:
-        text += "".join(rendered_faults(found, language, told))
-    return text + ("\n" + found.detail if found.detail else "")
+        parts.extend(rendered_faults(found, language, told))
+    return _joined(parts) + ("\n" + found.detail if found.detail else "")
+
+
+# A sentence that ends without its full stop (torch's own message, quoted as it is) before the next
+# one begins (a capital after a space; a Chinese character): the seam gets the stop it lacks.
+_UNSTOPPED_END = re.compile(r"[\w)\]'\"`]$")
+_SENTENCE_START = {"。": re.compile(r"^[\u4e00-\u9fff]"), ".": re.compile(r"^ [A-Z]")}
+
+
+def _joined(parts: list[str]) -> str:
+    text = ""
+    for part in filter(None, parts):
+        if _UNSTOPPED_END.search(text):
+            text += next((stop for stop, start in _SENTENCE_START.items() if start.match(part)), "")
+        text += part
+    return text
 
 
 def rendered_faults(found: Finding, language: str = languages.DEFAULT_LANGUAGE,

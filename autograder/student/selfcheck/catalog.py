@@ -447,9 +447,13 @@ def tier_text(stage: str, tier: int) -> str:
 # where a template set it apart from code or numbers ("期望 {expected}" filled with words).
 _HAN = r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]"  # Chinese characters and their punctuation
 _SPACE_BETWEEN_HAN = re.compile(rf"(?<={_HAN})[ \t]+(?={_HAN})")
+# A full stop that ends a field's sentence, right before the template's own pause ("…]。；可能的错误"):
+# the template's mark alone is kept.
+_STOP_BEFORE_PAUSE = re.compile(r"。(?=[；，：])")
 
 
 def text(key: str, **fields) -> str:
     """The message ``key`` with its fields, in the language in force, with no space left between
-    two Chinese characters where a field's words meet the template's."""
-    return _SPACE_BETWEEN_HAN.sub("", _in_force()[key].format(**fields))
+    two Chinese characters where a field's words meet the template's, nor a full stop doubled by
+    the template's own punctuation."""
+    return _STOP_BEFORE_PAUSE.sub("", _SPACE_BETWEEN_HAN.sub("", _in_force()[key].format(**fields)))
