@@ -205,14 +205,35 @@ def test_two_faults_of_the_scaled_scores_are_each_reported():
 def test_a_half_power_read_as_a_division_is_named(divisor, form):
     """``scores / d_k ** 1/2`` divides by 2·d_k, ``scores / (d_k ** 1/2)`` by d_k/2: the precedence
     slip, quoted as such rather than as the root of a whole number (8 = sqrt(64))."""
-    queries, keys = randn(21, 2, 5, 16, dtype=torch.float64), randn(22, 2, 5, 16, dtype=torch.float64)
-    answer = queries @ keys.mT / divisor(16)
+    queries, keys = randn(21, 2, 5, 6, dtype=torch.float64), randn(22, 2, 5, 6, dtype=torch.float64)
+    answer = queries @ keys.mT / divisor(6)
     with pytest.raises(Failure) as failure:
         expect_tensor(answer, SELF.scaled_dot_product_scores(queries, keys), "scores",
                       mistakes=mistakes.scaled_scores_mistakes(SELF.scaled_dot_product_scores, queries, keys),
-                      explain=[diagnosis.divided_scores(16, {"d_k": 16, "num_tokens": 5})])
+                      explain=[diagnosis.divided_scores(6, {"d_k": 6, "num_tokens": 5})])
     assert failure.value.finding.mistake == "half_power_precedence"
-    assert f"(= {form}, d_k = 16)" in render(failure.value.finding)
+    assert f"(= {form}, d_k = 6)" in render(failure.value.finding)
+
+
+def test_a_divisor_that_is_both_twice_d_k_and_a_whole_root_names_neither():
+    """With d_k = 4, 8 is 2·d_k and sqrt(64) (a head size written by hand): both are quoted, and
+    the mistake named is only that the divisor is not sqrt(d_k)."""
+    queries, keys = randn(29, 2, 5, 4, dtype=torch.float64), randn(30, 2, 5, 4, dtype=torch.float64)
+    with pytest.raises(Failure) as failure:
+        expect_tensor(queries @ keys.mT / 8, SELF.scaled_dot_product_scores(queries, keys), "scores",
+                      mistakes=mistakes.scaled_scores_mistakes(SELF.scaled_dot_product_scores, queries, keys),
+                      explain=[diagnosis.divided_scores(4, {"d_k": 4, "num_tokens": 5})])
+    assert failure.value.finding.mistake == "scores_scaled_wrongly"
+    assert "(= 2·d_k, d_k = 4 or sqrt(64))" in render(failure.value.finding)
+
+
+def test_unscaled_scores_of_one_query_are_named_as_no_scale():
+    """A batch of one sequence with one query: dividing by sqrt of that 1 is no division at all, so
+    the unscaled scores name one mistake, not two that give the same values."""
+    queries, keys = randn(55, 1, 1, 4, dtype=torch.float64), randn(155, 1, 6, 4, dtype=torch.float64)
+    wrong = mistakes.scaled_scores_mistakes(SELF.scaled_dot_product_scores, queries, keys)
+    assert _reported(queries @ keys.mT, SELF.scaled_dot_product_scores(queries, keys), wrong,
+                     None) == ["no_sqrt_scaling"]
 
 
 def test_scores_not_divided_at_all_are_never_read_as_half_of_d_k():

@@ -4,7 +4,7 @@ A reviewer's ``MultiHeadAttention`` with ``keys.transpose(1, 2)`` (right in note
 ``CausalAttention``, wrong on 4-D heads) got 0/46: the crash stopped every test. The grader now
 runs such a test again with the line that raised repaired as the named mistake's fix says
 (``autograder.grading.repairs``); when it passes, the failure is that mistake's, pinned to its
-behaviour. A module that computes nothing as submitted also misses its purpose (the cap). The
+behaviour, and costs that share alone (reviews5: a cap on top of it read as a contradiction). The
 repair is proven by the rerun: where it does not make the test pass, nothing changes. The grader
 runs for real, sandbox included.
 """
@@ -18,7 +18,7 @@ from autograder.feedback.page import feedback_html
 from autograder.grading.repairs import repaired_line
 from autograder.notebooks.variants import load_solution, solved_source
 from autograder.reading.notebook import CodeBlock
-from autograder.records.results import PURPOSE, TestStatus
+from autograder.records.results import TestStatus
 from autograder.tools.feedback_batch import BatchEntry, graded_rows
 
 MHA, CAUSAL = "MultiHeadAttention", "CausalAttention"
@@ -127,13 +127,15 @@ def test_each_repair_rewrites_the_line_as_its_mistakes_fix_says(mistake, line, f
 
 
 @pytest.mark.slow
-def test_a_softmax_that_subtracts_the_maximums_pair_costs_its_share_capped_as_never_run(rows):
+def test_a_softmax_that_subtracts_the_maximums_pair_costs_its_share(rows):
     """The (values, indices) pair subtracted stops every test: repaired, it costs the reductions'
-    share, and the stage that never ran keeps at most half, as a wrong shift of the softmax does
-    (not the nothing it kept before)."""
+    share alone, less than a wrong shift of the softmax (capped at half), not the nothing it kept
+    before."""
     total = _stage(rows["max_without_values"], "softmax_stable")
-    assert {loss.behaviour for loss in total.lost_to} == {"reductions", PURPOSE}
-    assert total.points == pytest.approx(rubric.purpose_keeps() * total.max_points, abs=0.01)
+    assert {loss.behaviour for loss in total.lost_to} == {"reductions"}
+    share = rubric.behaviour_shares("softmax_stable")["reductions"] / 100 * rubric.value_points(
+        "01_attention_scores", "softmax_stable")
+    assert total.points == pytest.approx(total.max_points - share, abs=0.05)
     assert "No test of this stage ran as you submitted it" in feedback_html(rows["max_without_values"])
 
 
@@ -149,7 +151,7 @@ def test_a_products_factors_swapped_cost_their_share_where_they_crash_and_where_
 
 
 @pytest.mark.slow
-def test_a_crash_one_slip_explains_costs_its_share_and_the_cap_of_a_module_that_never_ran(rows):
+def test_a_crash_one_slip_explains_costs_its_share_and_no_more(rows):
     row = rows["transposed_heads"]
     total = _stage(row, MHA)
     forward = [test for test in row.tests if test.name.startswith("test_multi_head_attention_forward[cpu")]
@@ -157,8 +159,9 @@ def test_a_crash_one_slip_explains_costs_its_share_and_the_cap_of_a_module_that_
     assert all(test.status is TestStatus.FAILED and "evidence.repaired_line" in test.finding.keys()  # noqa: SIM118
                and test.finding.mistake == "transpose_fixed_dims" for test in forward)
     lost = {loss.behaviour for loss in total.lost_to}
-    assert lost == {"scores", PURPOSE}
-    assert total.points == pytest.approx(rubric.purpose_keeps() * total.max_points, abs=0.01)
+    assert lost == {"scores"}  # and no cap: a repaired slip is no sign the module misses its purpose
+    share = rubric.behaviour_shares(MHA)["scores"] / 100 * rubric.value_points("04_multi_head_attention", MHA)
+    assert total.points == pytest.approx(total.max_points - share, abs=0.05)
     assert "ran this test again with only the line that raised changed" in feedback_html(row)
     assert "transpose(-2, -1)" not in feedback_html(row)  # the repaired line is never shown
 

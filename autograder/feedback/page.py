@@ -21,7 +21,6 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from autograder.feedback.moments import shown_moment
 from autograder.findings.finding import Finding
 from autograder.findings.render import render, rendered_faults
-from autograder.grading.partial_credit import REPAIRED
 from autograder.paths import LOCALES_DIR
 from autograder.records.results import PURPOSE, GradedRow, ScoredTest, StageTotal, SubmissionTime
 from autograder.student import language as languages
@@ -81,11 +80,6 @@ PAGE_TEXT: dict[str, str] = {
     "purpose_cap": (
         "The tests show that this stage misses what it is for, so it keeps at most {percent} % of its"
         " points: the cap took {points} more points."),
-    # The cap on a stage none of whose tests ran as submitted (each passed once its line was repaired).
-    "purpose_cap_never_ran": (
-        "No test of this stage ran as you submitted it: each passed only once the line that raised was"
-        " repaired. Code that stops at its first run computes nothing, so the stage keeps at most"
-        " {percent} % of its points: the cap took {points} more points."),
     "behaviour.projections": "query, key and value projections",
     "behaviour.scores": "scores",
     "behaviour.scale": "scale",
@@ -229,17 +223,12 @@ def _shown(test: ScoredTest) -> bool:
     return not test.passed or test.finding is not None
 
 
-def _cap_text(total: StageTotal, tests: list[ScoredTest], text: Mapping[str, str]) -> str:
-    """What the cap on a stage that misses its purpose took, and the share it keeps ("" if none);
-    why, where every failed test of the stage passed once its line was repaired (it never ran)."""
+def _cap_text(total: StageTotal, text: Mapping[str, str]) -> str:
+    """What the cap on a stage that misses its purpose took, and the share it keeps ("" if none)."""
     taken = sum(loss.points for loss in total.lost_to if loss.behaviour == PURPOSE)
     if not taken or not total.max_points:
         return ""
-    failed = [test for test in tests if test.max_points > 0 and not test.passed]
-    never_ran = bool(failed) and all(test.finding is not None and REPAIRED in test.finding.keys()  # noqa: SIM118
-                                     for test in failed)
-    return text["purpose_cap_never_ran" if never_ran else "purpose_cap"].format(
-        percent=f"{100 * total.points / total.max_points:.0f}", points=f"{taken:g}")
+    return text["purpose_cap"].format(percent=f"{100 * total.points / total.max_points:.0f}", points=f"{taken:g}")
 
 
 def _stage_summaries(row: GradedRow) -> list[dict]:
@@ -269,7 +258,7 @@ def _stage_summaries(row: GradedRow) -> list[dict]:
             "points": total.points, "max_points": total.max_points,
             "waiting": text["tests_waiting"].format(count=total.waiting) if total.waiting else "",
             "losses": _losses(total, [test for test in row.tests if test.stage == total.stage], text),
-            "cap": _cap_text(total, [test for test in row.tests if test.stage == total.stage], text),
+            "cap": _cap_text(total, text),
             "messages": messages,
         })
     return summaries

@@ -133,7 +133,7 @@ def score_outcomes(assignment_id: str, outcomes: list[TestOutcome]) -> tuple[Sco
             points = round(share - sum(loss.points for loss in lost), 4) if lost else 0.0
         scored.append(ScoredTest(outcome.name, outcome.stage, points, share, outcome.status, outcome.finding,
                                  outcome.largest_difference, lost))
-    return purpose.capped(tuple(scored), rubric.behaviour_tests(assignment_id))
+    return purpose.capped(tuple(scored))
 
 
 @dataclass(frozen=True)

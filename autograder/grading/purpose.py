@@ -6,8 +6,8 @@ later token change an earlier output is not causal, and a stable softmax that st
 not stable, whatever else they get right. ``rubric.toml``'s ``[purpose]`` names, for each such
 stage, the findings that show it (the leak seen by changing only later tokens; an overflow, or a
 shift that is not the maximum, named on the values), and what share of its points the stage then
-keeps at most. A stage that computes nothing as submitted (every value test stopped at one slip,
-and passed once its line was repaired: ``repairs``) misses its purpose too. The points above that
+keeps at most. A slip that stops the code, repaired as its fix says (``repairs``), is no such
+finding: it costs its share, however many tests it stopped. The points above that
 share are taken from the stage's tests in proportion to what each kept, and each such test
 carries the loss as the behaviour ``purpose``, so that the feedback page says what the cap took.
 
@@ -18,18 +18,16 @@ process.
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import replace
 
 from autograder.course import rubric
 from autograder.findings.finding import Finding
-from autograder.grading.partial_credit import REPAIRED
 from autograder.records.results import PURPOSE, BehaviourLoss, ScoredTest
 
 
-def capped(scored: tuple[ScoredTest, ...], behaviour_tests: Collection[str] = ()) -> tuple[ScoredTest, ...]:
+def capped(scored: tuple[ScoredTest, ...]) -> tuple[ScoredTest, ...]:
     """``scored`` with each stage whose failures show it misses its purpose cut to the share the
-    rubric lets it keep (``behaviour_tests``: the assignment's behaviour checks, by function)."""
+    rubric lets it keep."""
     keeps = rubric.purpose_keeps()
     by_stage: dict[str, list[int]] = {}
     for index, test in enumerate(scored):
@@ -37,8 +35,8 @@ def capped(scored: tuple[ScoredTest, ...], behaviour_tests: Collection[str] = ()
     result = list(scored)
     for stage, indices in by_stage.items():
         tests = [scored[index] for index in indices]
-        if not (any(test.max_points > 0 and not test.passed and _shows(test.finding, rubric.purpose_shown_by(stage))
-                    for test in tests) or _never_ran(tests, behaviour_tests)):
+        if not any(test.max_points > 0 and not test.passed and _shows(test.finding, rubric.purpose_shown_by(stage))
+                   for test in tests):
             continue
         earned = sum(test.points for test in tests)
         excess = earned - keeps * sum(test.max_points for test in tests)
@@ -53,15 +51,6 @@ def capped(scored: tuple[ScoredTest, ...], behaviour_tests: Collection[str] = ()
             result[index] = replace(test, points=round(test.points - taken, 4),
                                     lost_to=(*test.lost_to, BehaviourLoss(PURPOSE, taken)))
     return tuple(result)
-
-
-def _never_ran(tests: list[ScoredTest], behaviour_tests: Collection[str]) -> bool:
-    """Whether every value test of a stage (with points) stopped at the student's exception and
-    passed only once the line that raised was repaired (``repairs``): as submitted, the stage
-    computes nothing, however small the slip (one share of it is charged, then this cap)."""
-    values = [test for test in tests if test.max_points > 0 and test.name.split("[")[0] not in behaviour_tests]
-    return bool(values) and all(not test.passed and test.finding is not None and REPAIRED in test.finding.keys()  # noqa: SIM118 - a Finding's keys, not a dict's
-                                for test in values)
 
 
 def _shows(found: Finding | None, keys: frozenset[str]) -> bool:

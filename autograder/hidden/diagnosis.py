@@ -178,8 +178,8 @@ def _divisor_forms(divisor: float, d_k: int, sizes: Sizes) -> Finding:
     d_k/2 in brackets, unless that is 1 or sqrt(d_k) itself): the half power read as a division
     binds there, not a whole number's root."""
     halves = [(f"2·d_k, d_k = {d_k}", 2 * d_k), *([(f"d_k/2, d_k = {d_k}", d_k / 2)] if d_k not in (2, 4) else [])]
-    halved = [form for form, value in halves if _close(divisor, value)]
-    return finding("evidence.forms", forms=" or ".join(halved)) if halved else _forms_field(divisor, sizes)
+    forms = [form for form, value in halves if _close(divisor, value)] + size_forms(divisor, sizes)
+    return finding("evidence.forms", forms=" or ".join(forms)) if forms else finding("evidence.no_forms")
 
 
 # -- explainers that hold for any output -----------------------------------------------------------
@@ -617,6 +617,14 @@ def divisor_on_visible(scores: torch.Tensor, right: float, right_text: str | Fin
     return explainer
 
 
+def half_power_divisor(divisor: float, d_k: int) -> bool:
+    """Whether ``divisor`` is what ``d_k ** 1/2`` divides by (2·d_k, or d_k/2 in brackets) and can
+    be nothing else: not 1 (no scale), nor the root of a whole number (8 = sqrt(64) is as likely a
+    head size of 64 written by hand, where d_k = 4)."""
+    halves = (2 * d_k, d_k / 2)
+    return any(_close(divisor, half) for half in halves) and not _close(divisor, 1.0) and not size_forms(divisor, {})
+
+
 def scaling_mistake(d_k: int, sizes: Sizes) -> Callable[[float], str]:
     """The mistake a divisor of the scores means when the right one is sqrt(d_k): none at all, d_k
     itself, ``d_k ** 1/2`` (2·d_k or d_k/2), the square root of another size of the call, or another
@@ -627,7 +635,7 @@ def scaling_mistake(d_k: int, sizes: Sizes) -> Callable[[float], str]:
             return "no_sqrt_scaling"
         if _close(divisor, d_k):
             return "scaled_by_d_k"
-        if _close(divisor, 2 * d_k) or (_close(divisor, d_k / 2) and d_k != 2):
+        if half_power_divisor(divisor, d_k):
             return "half_power_precedence"
         if any(_close(divisor, math.sqrt(size)) for size in sizes.values() if size not in (1, d_k)):
             return "scaled_by_wrong_size"

@@ -639,7 +639,8 @@ def expect_message_names(message: str, values: dict[str, float], what: What,
                               sizes=", ".join(f"{name} = {values[name]}" for name in missing)))
 
 
-def expect_runs_on_stand_in(module: RemoteObject, input_shape: tuple, output_shape: tuple, what: What) -> None:
+def expect_runs_on_stand_in(module: RemoteObject, input_shape: tuple, output_shape: tuple, what: What, *,
+                            masked: bool = True) -> None:
     """Moved to the worker's stand-in GPU, the module still runs: every tensor it uses moves with it.
 
     This catches on a CPU-only machine what would break on a GPU (``autograder.worker.fake_gpu``:
@@ -647,7 +648,8 @@ def expect_runs_on_stand_in(module: RemoteObject, input_shape: tuple, output_sha
     a plain attribute stays behind when the module moves, and so do tensors made on the CPU in
     forward. Any registered buffer moves with the module, whatever its name or shape; a module
     that needs no mask (``is_causal=True``) needs no buffer, and one that moves a plain attribute
-    itself (``self.mask.to(x.device)``) runs too.
+    itself (``self.mask.to(x.device)``) runs too. ``masked``: whether the module keeps a mask at
+    all (notebook 2's do not: a plain tensor left behind there is a weight, trainable or not).
     """
     try:
         output = on_stand_in(lambda: module.call_on_stand_in_gpu(torch.empty(input_shape, device="meta")))
@@ -655,7 +657,7 @@ def expect_runs_on_stand_in(module: RemoteObject, input_shape: tuple, output_sha
         description = module.describe()
         left_behind = sorted(description["plain_tensor_attributes"])
         if left_behind and device_error(error.type_name, error.message):
-            mistake = _left_behind_mistake(left_behind, description)
+            mistake = _left_behind_mistake(left_behind, description) if masked else "parameters_plain_tensors"
             key = "plain_weights" if mistake == "parameters_plain_tensors" else "plain_attributes"
             raise Failure(finding(key, mistake, what=what, names=", ".join(left_behind))) from None
         raise
@@ -706,11 +708,11 @@ def expect_function_on_stand_in(student: Submission, name: str, args: tuple, lik
 
 
 def expect_class_runs_on_stand_in(student: Submission, class_name: str, *args, input_shape: tuple,
-                                  output_shape: tuple, **kwargs) -> None:
+                                  output_shape: tuple, masked: bool = True, **kwargs) -> None:
     """The student's ``class_name(*args, **kwargs)``, built in the worker, runs on the stand-in GPU
     (see ``expect_runs_on_stand_in``)."""
     module = student.new(class_name, *args, **kwargs)
-    expect_runs_on_stand_in(module, input_shape, output_shape, call_text(class_name, *args, **kwargs))
+    expect_runs_on_stand_in(module, input_shape, output_shape, call_text(class_name, *args, **kwargs), masked=masked)
 
 
 def changed_entries(after: torch.Tensor, before: torch.Tensor, rtol: float = 1e-5, atol: float = 1e-7) -> torch.Tensor:

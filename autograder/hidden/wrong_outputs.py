@@ -20,6 +20,8 @@ from collections.abc import Callable
 
 import torch
 
+from autograder.hidden import diagnosis
+
 WrongOutputs = dict[str, list[torch.Tensor]]
 
 
@@ -198,10 +200,10 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
         "no_sqrt_scaling": [right * math.sqrt(d_k)],
         "scaled_by_d_k": [right / math.sqrt(d_k)],
         "half_power_precedence": [right * math.sqrt(d_k) / divisor for divisor in (2 * d_k, d_k / 2)
-                                  if divisor == 2 * d_k or d_k not in (2, 4)],
-        # Another size than d_k (a size of 1, one query, is no scaling too: the two are not told apart).
+                                  if diagnosis.half_power_divisor(divisor, d_k)],
+        # Another size than d_k; a size of 1 (one query) would divide by 1, which is no scaling.
         "scaled_by_wrong_size": [right * math.sqrt(d_k / size)
-                                 for size in (set(keys.shape[:-1]) | set(queries.shape[:-1])) - {d_k}],
+                                 for size in (set(keys.shape[:-1]) | set(queries.shape[:-1])) - {d_k, 1}],
         "scores_transposed": [right.transpose(-2, -1)],
         "returned_weights_not_scores": [torch.softmax(right, dim=-1)],
     }
@@ -252,10 +254,10 @@ def _weight_variants(d_k: int, num_tokens: int, other_sizes: set[int], causal: b
         "scaled_after_softmax": [{"scale_dim": 1, "divided_after": math.sqrt(d_k)}],
         "softmax_applied_twice": [{"softmax_twice": True}],
         "scaled_by_d_k": [{"scale_dim": d_k**2}],
-        # d_k ** 1/2 read as (d_k ** 1) / 2: divided by 2·d_k, or by d_k/2 in brackets (no scale
-        # when d_k = 2, and sqrt(d_k) itself when d_k = 4).
-        "half_power_precedence": [{"scale_dim": (2 * d_k) ** 2},
-                                  *([{"scale_dim": (d_k / 2) ** 2}] if d_k not in (2, 4) else [])],
+        # d_k ** 1/2 read as (d_k ** 1) / 2: divided by 2·d_k, or by d_k/2 in brackets, where
+        # nothing else divides by that number (``diagnosis.half_power_divisor``).
+        "half_power_precedence": [{"scale_dim": divisor**2} for divisor in (2 * d_k, d_k / 2)
+                                  if diagnosis.half_power_divisor(divisor, d_k)],
         "scaled_by_wrong_size": [{"scale_dim": size} for size in (other_sizes | {num_tokens}) - {d_k, 1}],
         "softmax_wrong_dim": [{"softmax_dim": dim} for dim in range(ndim - 1)],
     }
