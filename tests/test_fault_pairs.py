@@ -304,7 +304,8 @@ def test_a_known_mistake_times_a_factor_is_named_and_never_pinned():
     answer = (inputs @ inputs.T / inputs.shape[0]) @ inputs
     with pytest.raises(Failure) as failure:
         expect_tensor(answer, SCORES.simple_self_attention(inputs), "attention",
-                      mistakes=mistakes.simple_self_attention_mistakes(SCORES, inputs))
+                      mistakes=mistakes.simple_self_attention_mistakes(SCORES, inputs),
+                      explain=[diagnosis.mistake_times_factor({"missing_softmax": [inputs @ inputs.T @ inputs]})])
     found = failure.value.finding
     assert found.mistake == "missing_softmax"
     assert [(note.key, note.fields["factor"]) for note in found.notes] == [("evidence.mistake_times_factor", "1/6")]

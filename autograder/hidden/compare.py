@@ -291,8 +291,6 @@ def _conclusion(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, 
             return diagnosis.faults_together(matched.pop(), explanations)
     if not explanations:
         explanations = diagnosis.explain(actual, expected, [diagnosis.constant_factor()])
-    if not explanations and not catalogue:
-        explanations = diagnosis.explain(actual, expected, [diagnosis.mistake_times_factor(_candidates(mistakes))])
     return diagnosis.conclude(catalogue, explanations)
 
 

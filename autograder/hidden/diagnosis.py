@@ -265,9 +265,9 @@ def _common_factor(actual: torch.Tensor, expected: torch.Tensor) -> float | None
 
 
 def mistake_times_factor(wrong: Mapping[str, Sequence[torch.Tensor]]) -> Explainer:
-    """Every value is one known mistake's output times a constant c (c != 1): that mistake, with a
-    factor beside it (scores used as weights without a softmax, and divided by the number of
-    tokens). ``wrong``: the catalogue's outputs by mistake id; an id of mistakes made together is
+    """Every value is one known mistake's output times a whole number, or one over it: that
+    mistake, with a factor beside it (scores used as weights without a softmax, and divided by the
+    number of tokens). ``wrong``: the catalogue's outputs by mistake id; an id of mistakes made together is
     left out, as is any answer that two mistakes explain so."""
 
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
@@ -277,7 +277,7 @@ def mistake_times_factor(wrong: Mapping[str, Sequence[torch.Tensor]]) -> Explain
                 if "+" in mistake or output.shape != actual.shape or output.device.type == "meta":
                     continue
                 factor = _common_factor(actual, output.detach().cpu().double())
-                if factor is not None and factor != 0 and not _close(factor, 1.0):
+                if factor is not None and _whole_or_inverse(factor):
                     fits[mistake] = factor
         if len(fits) != 1:
             return None
@@ -285,6 +285,13 @@ def mistake_times_factor(wrong: Mapping[str, Sequence[torch.Tensor]]) -> Explain
         return Explanation(finding("evidence.mistake_times_factor", factor=number_text(factor)), mistake)
 
     return explainer
+
+
+def _whole_or_inverse(factor: float) -> bool:
+    """Whether a factor is a whole number from 2 up, or one over it (a count of tokens, a half): a
+    factor a student writes, where any other would be the ratio of two normalisations, which says
+    nothing of a mistake made beside another."""
+    return factor != 0 and any(value >= 2 and _close(value, round(value)) for value in (abs(factor), 1 / abs(factor)))
 
 
 def diagonal_only(mistake: str | None = "diagonal_changed") -> Explainer:

@@ -185,7 +185,9 @@ def test_simple_self_attention(student, reference, device, dtype, case):
     expect_function_output(student, "simple_self_attention", (inputs,), ("inputs",),
                            reference.simple_self_attention(inputs), what,
                            mistakes=lambda: mistakes.simple_self_attention_mistakes(reference, inputs),
-                           explain=[unscaled, diagnosis.constant_factor(_sizes(inputs))])
+                           explain=[unscaled, diagnosis.constant_factor(_sizes(inputs)),
+                                    # the raw scores as weights, divided by a count (a plain mean)
+                                    diagnosis.mistake_times_factor({"missing_softmax": [scores @ inputs]})])
 
 
 # Not graded, but worth fixing (ARCHITECTURE.md, "Fairness"): each stage's result as a GPU and
