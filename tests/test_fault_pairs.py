@@ -227,15 +227,6 @@ def test_a_divisor_that_is_both_twice_d_k_and_a_whole_root_names_neither():
     assert "(= 2·d_k, d_k = 4 or sqrt(64))" in render(failure.value.finding)
 
 
-def test_unscaled_scores_of_one_query_are_named_as_no_scale():
-    """A batch of one sequence with one query: dividing by sqrt of that 1 is no division at all, so
-    the unscaled scores name one mistake, not two that give the same values."""
-    queries, keys = randn(55, 1, 1, 4, dtype=torch.float64), randn(155, 1, 6, 4, dtype=torch.float64)
-    wrong = mistakes.scaled_scores_mistakes(SELF.scaled_dot_product_scores, queries, keys)
-    assert _reported(queries @ keys.mT, SELF.scaled_dot_product_scores(queries, keys), wrong,
-                     None) == ["no_sqrt_scaling"]
-
-
 def test_scores_not_divided_at_all_are_never_read_as_half_of_d_k():
     """With d_k = 2, d_k/2 is 1: scores left as they are say no scale, not a half power."""
     queries, keys = randn(24, 2, 5, 2, dtype=torch.float64), randn(25, 2, 5, 2, dtype=torch.float64)

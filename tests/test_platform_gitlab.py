@@ -59,7 +59,7 @@ def test_the_script_submits_the_notebook_and_shows_the_score_as_coverage(tmp_pat
     assert result.returncode == 0, result.stdout + result.stderr
     coverage = re.search(_template()["grade"]["coverage"].strip("/"), result.stdout)
     assert coverage is not None
-    assert coverage.group(1) == "90.25"
+    assert coverage.group(1) == "91.55"
     assert "softmax_naive" in (tmp_path / "submission.txt").read_text()
     held = sorted(path.name for path in tmp_path.iterdir())
     assert held == ["attention.ipynb", "submission.txt", "submit.py"]

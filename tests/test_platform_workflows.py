@@ -164,12 +164,12 @@ def test_student_workflow_submits_with_a_token_and_prints_the_result(tmp_path, s
                                                          "fail_under": "50"})
     assert statuses["Submit"] == 0, statuses
     printed = statuses["Submit: output"]
-    assert "Score: 90.25 / 100 (graded)" in printed
+    assert "Score: 91.55 / 100 (graded)" in printed
     assert "softmax_naive: " in printed
     assert re.search(r"Feedback page: http://127\.0\.0\.1:\d+/submissions/\d+/feedback$", printed, re.MULTILINE)
     summary = (tmp_path / "summary.md").read_text()
     assert summary.startswith(f"## {ASSIGNMENT}\n")
-    assert "Score: 90.25 / 100" in summary
+    assert "Score: 91.55 / 100" in summary
     # The `result` output, as the autograding reporter reads it: its schema, and the same score.
     [line] = (tmp_path / "output.txt").read_text().splitlines()
     key, _, encoded = line.partition("=")
@@ -177,7 +177,7 @@ def test_student_workflow_submits_with_a_token_and_prints_the_result(tmp_path, s
     assert key == "result"
     jsonschema.validate(document, AUTOGRADING_RESULT_SCHEMA)
     assert document["max_score"] == 100
-    assert sum(test["score"] for test in document["tests"]) == pytest.approx(90.25)
+    assert sum(test["score"] for test in document["tests"]) == pytest.approx(91.55)
     [failed] = [test for test in document["tests"] if test["status"] == "fail"]
     assert failed["name"] == f"{ASSIGNMENT}: softmax_naive"
     assert "Likely mistake" in failed["message"]
@@ -210,7 +210,7 @@ def test_student_workflow_is_red_when_the_notebook_is_missing_refused_or_below_f
     below = _run_student_workflow(tmp_path, service, {"assignment": ASSIGNMENT, "notebook": "", "fail_under": "95"},
                                   student="octocat2")
     assert below["Submit"] == 3
-    assert "Score: 90.25 / 100" in below["Submit: output"]
+    assert "Score: 91.55 / 100" in below["Submit: output"]
 
 
 @pytest.mark.slow

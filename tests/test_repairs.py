@@ -136,7 +136,6 @@ def test_a_softmax_that_subtracts_the_maximums_pair_costs_its_share(rows):
     share = rubric.behaviour_shares("softmax_stable")["reductions"] / 100 * rubric.value_points(
         "01_attention_scores", "softmax_stable")
     assert total.points == pytest.approx(total.max_points - share, abs=0.05)
-    assert "No test of this stage ran as you submitted it" in feedback_html(rows["max_without_values"])
 
 
 @pytest.mark.slow

@@ -201,9 +201,9 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
         "scaled_by_d_k": [right / math.sqrt(d_k)],
         "half_power_precedence": [right * math.sqrt(d_k) / divisor for divisor in (2 * d_k, d_k / 2)
                                   if diagnosis.half_power_divisor(divisor, d_k)],
-        # Another size than d_k; a size of 1 (one query) would divide by 1, which is no scaling.
+        # Another size than d_k (a size of 1, one query, is no scaling too: the two are not told apart).
         "scaled_by_wrong_size": [right * math.sqrt(d_k / size)
-                                 for size in (set(keys.shape[:-1]) | set(queries.shape[:-1])) - {d_k, 1}],
+                                 for size in (set(keys.shape[:-1]) | set(queries.shape[:-1])) - {d_k}],
         "scores_transposed": [right.transpose(-2, -1)],
         "returned_weights_not_scores": [torch.softmax(right, dim=-1)],
     }
