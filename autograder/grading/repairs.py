@@ -99,7 +99,7 @@ def _kept_dims(line: str) -> str:
 def _max_values(line: str) -> str:
     """A maximum along a dim used as a tensor: its values taken (``.values``) where nothing is."""
     for _, end in reversed(_calls(line, "max|min")):
-        if not re.match(r"\s*(?:\.values|\.indices|\[|\.)", line[end + 1:]):
+        if not re.match(r"\s*[.\[]", line[end + 1:]):  # .values, .indices, [0] or any use of the pair
             line = f"{line[:end + 1]}.values{line[end + 1:]}"
     return line
 

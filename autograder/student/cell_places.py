@@ -40,24 +40,14 @@ class CellPlaces:
         running, self._running = self._running, None
         if running is None:
             return
+        from .waiting_demos import bound_names  # here: waiting_demos imports the checks, which import this module
+
         try:
             body = ast.parse(running[1]).body
         except SyntaxError:
             return  # nothing ran, so nothing was defined
-        for stage in _top_level_names(body) & set(all_stages()):
+        for stage in bound_names(body) & set(all_stages()):
             self.places[stage] = running
-
-
-def _top_level_names(body: list[ast.stmt]) -> set[str]:
-    """The names a cell's own statements define: its functions and classes, and what it assigns."""
-    names = set()
-    for node in body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(node.name)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names |= {target.id for target in targets if isinstance(target, ast.Name)}
-    return names
 
 
 def place_of(stage: str) -> tuple[str, str] | None:
