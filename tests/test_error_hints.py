@@ -129,6 +129,9 @@ def split(x, num_heads):
 """
     error = student_error(backwards, "split(a, 3)", a=torch.ones(2, 5, 12))
     assert mistake_in_error("split_heads", *error) == "divisible_sizes_rejected"
+    asserted = student_error("def split(x, h):\n    assert x.size(1) % h == 0\n    return x\n", "split(a, 3)",
+                             a=torch.ones(2, 5, 12))
+    assert mistake_in_error("split_heads", *asserted) == "divisible_sizes_asserted"
     unpacked = student_error("def split(x, h):\n    b, T, d = x.shape\n    return x\n", "split(a, 3)",
                              a=torch.ones(2, 3, 5, 4))  # torch's own ValueError: not the student's raise
     assert mistake_in_error("split_heads", *unpacked) is None

@@ -427,6 +427,9 @@ SENTENCES: dict[str, str] = {
     "worth_fixing.gradient": (
         "passes no gradient back to {arguments} (.detach(), .item(), float() or a tensor rebuilt from"
         " Python numbers cut the result from autograd: compute it from the tensors themselves)"),
+    "worth_fixing.copy_of_input": (
+        "returns a new tensor equal to x, where the notebook asks for x itself when nothing can be"
+        " dropped: there is nothing to compute then, so give back the input as it is"),
     "worth_fixing.creation_order": (
         "creates its parameters in the order {actual}, where the notebook creates them in the order {expected}:"
         " under torch.manual_seed each then starts from other random numbers, so the demos print other"

@@ -193,12 +193,26 @@ class GradingPlugin:
         repaired = repairs.repaired_line(reading.mistake, stage, error.student_traceback, prepared.code.blocks)
         if repaired is None:
             return
+        lines = {repaired.line: repaired.text}
         observed = observations.take()  # the first run's: the rerun's own are dropped
         try:
-            with submission.redefined(stage, repaired.cell, repaired.line, repaired.text):
-                item.obj(**arguments)
-        except (Failure, StudentError, ProbeTimeout):
-                return
+            while True:
+                try:
+                    with submission.redefined(stage, repaired.cell, lines):
+                        item.obj(**arguments)
+                    break
+                except StudentError as again:
+                    # The same slip on another line of the definition (x @ layer.weight for each
+                    # projection): that line is repaired too, and the test run again.
+                    mistake = read_exception(stage, again.type_name, again.message, again.student_traceback,
+                                             [block.source for block in prepared.code.blocks]).mistake
+                    more = repairs.repaired_line(mistake, stage, again.student_traceback, prepared.code.blocks)
+                    if mistake != reading.mistake or more is None or more.cell != repaired.cell or \
+                            more.line in lines or len(lines) == repairs.MOST_REPAIRED_LINES:
+                        return
+                    lines[more.line] = more.text
+        except (Failure, ProbeTimeout):
+            return
         finally:
             observations.take()
             observations.restore(observed)

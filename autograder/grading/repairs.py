@@ -5,7 +5,9 @@ without more, the crash costs every test it stops, a whole big stage for one cha
 (``keys.transpose(1, 2)`` carried over from 3-D ``CausalAttention`` to 4-D heads). When the
 exception names a mistake whose fix is one mechanical change of the line that raised, the grading
 plugin runs the test again with that line changed (``Submission.redefined``: only the stage's own
-definition, in the sandbox, as any of the student's code runs). If the test then passes, the slip
+definition, in the sandbox, as any of the student's code runs); where the same slip then raises on
+another line of that definition (``x @ layer.weight`` on each projection's line), that line is
+changed too, up to ``MOST_REPAIRED_LINES``. If the test then passes, the slip
 is all the test found: the failure is pinned to the mistake's behaviour, as one reproduced from
 the answer's output is (``partial_credit``). If it does not, nothing changes.
 
@@ -20,6 +22,8 @@ from dataclasses import dataclass
 
 from autograder.reading.notebook import CodeBlock
 
+# The most lines of one definition repaired for one slip (the same slip on each projection's line, say).
+MOST_REPAIRED_LINES = 4
 # The last frame of the student's traceback: where the exception was raised.
 _FRAME = re.compile(r'File "<cell (\d+)>", line (\d+)')
 _OPERAND = r"[\w.]+(?:\(\))?"
@@ -134,6 +138,9 @@ REWRITES: dict[str, Callable[[str], str]] = {
     # inputs @ attn_weights: the two factors of the product in the other order.
     "operands_swapped": _substituted((re.compile(rf"^(?P<lead>.*?\b)(?P<a>{_OPERAND})\s*@\s*(?P<b>{_OPERAND})"
                                                  rf"(?P<rest>\s*(?:$|[),#]))"), r"\g<lead>\g<b> @ \g<a>\g<rest>")),
+    # x @ layer.weight: the layer called on x, which applies its weight the right way round.
+    "linear_weight_untransposed": _substituted(
+        (re.compile(rf"(?P<x>{_OPERAND})\s*@\s*(?P<layer>[\w.]+)\.weight\b(?!\s*\.|\s*\[)"), r"\g<layer>(\g<x>)")),
     # scores.masked_fill_(self.mask.bool(), ...): the buffer cut to the last two sizes of what it fills.
     "mask_not_sliced": _mask_sliced,
 }

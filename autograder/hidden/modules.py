@@ -515,6 +515,8 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
             made_frozen = _parameter_without_gradient(found, reference, result["param_grads"], what,
                                                       among=set(description.get("frozen_parameters", ())))
             if made_frozen is None:
+                made_frozen = _used_without_gradient(module, found, reference, result["param_grads"], x, what)
+            if made_frozen is None:
                 raise
             raise Failure(failure.finding.with_faults(made_frozen)) from None
         frozen = _parameter_without_gradient(found, reference, result["param_grads"], what)
@@ -570,6 +572,46 @@ def _parameter_without_gradient(found: ParameterMap, reference: torch.nn.Module,
         if slot is not None and (among is None or slot.name in among) and reference_gradient(
                 found, name, param_grads) is None:
             return finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what, name=slot.name)
+    return None
+
+
+def _used_without_gradient(module: RemoteObject, found: ParameterMap, reference: torch.nn.Module,
+                           param_grads: dict, x: torch.Tensor, what: What) -> Finding | None:
+    """The finding for the first parameter that got no gradient though the module's output changes
+    with it (used under ``torch.no_grad()`` or through ``.detach()``): a fault of its own beside a
+    wrong output, where a parameter the wrong output merely leaves unused is not. None when each
+    one without a gradient is unused, or when the module cannot be probed."""
+    without = [name for name, _ in reference.named_parameters()
+               if (slot := found.slots.get(name)) is not None and slot.part is None
+               and reference_gradient(found, name, param_grads) is None]
+    if not without:
+        return None
+    try:
+        module.eval()
+        with torch.no_grad():
+            before = module(x.detach().clone())
+        for name in without:
+            slot_name = found.slots[name].name
+            owner = module
+            *path, last = slot_name.split(".")
+            for step in path:
+                owner = owner.attr(step)
+            value = owner.attr(last)
+            if not isinstance(value, torch.Tensor):
+                continue
+            module.load_state_dict({slot_name: value * 1.5 + 0.25}, strict=False)
+            try:
+                with torch.no_grad():
+                    after = module(x.detach().clone())
+            finally:
+                module.load_state_dict({slot_name: value}, strict=False)
+            if isinstance(after, torch.Tensor) and isinstance(before, torch.Tensor) and \
+                    after.shape == before.shape and not torch.allclose(after, before):
+                return finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what, name=slot_name)
+    except (StudentError, RuntimeError):
+        return None
+    finally:
+        module.train()
     return None
 
 

@@ -29,6 +29,7 @@ nothing to note about code that does not run.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import torch
@@ -43,24 +44,38 @@ from autograder.student.reading.forms import missing_form
 
 # The numbers of tokens a loop over them is told by: its torch calls grow from the first to the second.
 LOOP_TOKENS = (3, 9)
+# The most tokens tried past a loop of a fixed count (the demos' lengths are at most 16).
+LONGEST_FIXED_LENGTH = 32
+# torch's words for an index past the end of a dim: that dim's size, and the dim.
+_TOKENS_OUT_OF_BOUNDS = re.compile(r"index \d+ is out of bounds for dimension (\d+) with size (\d+)")
 
 
 def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.Tensor, ...],
-                              names: tuple[str, ...], expected: torch.Tensor, call: str,
+                              names: tuple[str, ...], reference: Callable[..., torch.Tensor], call: str,
                               loop: Callable[[int], tuple[torch.Tensor, ...]] | None = None, *,
                               loop_asked: bool = False, device: bool = True, gradient: bool = True,
                               form: str | None = None) -> None:
-    """Note what ``name(*args)`` (float64 tensors on the CPU; ``expected``: the reference's
-    result) does that is worth fixing and not graded: its result's dtype, its device on the
+    """Note what ``name(*args)`` (float64 tensors on the CPU; ``reference``: the reference's
+    function) does that is worth fixing and not graded: its result's dtype, its device on the
     stand-in GPU, the gradient back to each argument (``names``, in order) and, given ``loop``
     (the arguments for a number of tokens), whether its torch calls grow with the number of tokens:
     a loop over them where the notebook asks for none, or none where it asks for one (``loop_asked``),
     and, given ``form`` (``student.reading.forms.FORMS``), whether the call has that form.
     ``device`` and ``gradient`` False leave out what a graded check of the stage already charges
     (notebooks 2 to 4: the ``*_on_meta_device`` checks, the gradient tests)."""
-    result = student.call(name, *args)
+    try:
+        result = student.call(name, *args)
+    except StudentError as error:
+        longer = _past_a_fixed_length(student, name, error, loop)
+        if longer is None:
+            raise
+        # Its loop counts to a fixed number (the value tests charge that): what else it does shows
+        # on an input of that many tokens, where the loop's own count cannot be read.
+        args, loop = longer, None
+        result = student.call(name, *args)
     if not isinstance(result, torch.Tensor):
         return  # the value tests say what it returns
+    expected = reference(*args)
     problems = [*(_dtype(result, args[0], names[0]) or _dtype_of_float32(student, name, args, names[0])),
                 *(_device(student, name, args, names[0]) if device else []),
                 *(_gradient(student, name, args, names, result, expected) if gradient else [])]
@@ -70,6 +85,29 @@ def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.
         problems += _form(student, name, args, form)
     if problems:
         observations.note(finding("note.worth_fixing", call=call, problems=problems))
+
+
+def _past_a_fixed_length(student: Submission, name: str, error: StudentError,
+                         loop: Callable[[int], tuple[torch.Tensor, ...]] | None) -> tuple[torch.Tensor, ...] | None:
+    """The arguments (``loop``'s, for a number of tokens) of the fewest tokens past ``error``, an
+    index out of bounds on the tokens' dim (a loop counting to a number written in the code);
+    None when there is no such error, or no length up to ``LONGEST_FIXED_LENGTH`` runs."""
+    bounds = _TOKENS_OUT_OF_BOUNDS.search(error.message) if error.type_name == "IndexError" else None
+    if loop is None or bounds is None:
+        return None
+    dim, size = int(bounds.group(1)), int(bounds.group(2))
+    for tokens in range(size + 1, LONGEST_FIXED_LENGTH + 1):
+        args = loop(tokens)
+        if args[0].dim() <= dim or args[0].shape[dim] != tokens:
+            return None  # the dim out of bounds is not the tokens'
+        try:
+            student.call(name, *args)
+        except StudentError as again:
+            if _TOKENS_OUT_OF_BOUNDS.search(again.message) is None:
+                return None
+            continue
+        return args
+    return None
 
 
 def _dtype(result: torch.Tensor, like: torch.Tensor, argument: str) -> list[Finding]:
@@ -140,19 +178,25 @@ def _keeps_its_length(student: Submission, name: str, args: tuple[torch.Tensor, 
     return isinstance(result, torch.Tensor) and result.shape == args[0].shape
 
 
-def _torch_calls(student: Submission, name: str, loop: Callable[[int], tuple[torch.Tensor, ...]]) -> tuple[int, int]:
+def _torch_calls(student: Submission, name: str,
+                 loop: Callable[[int], tuple[torch.Tensor, ...]]) -> tuple[int, int] | None:
     """The torch calls ``name`` makes for fewer tokens and for more (``LOOP_TOKENS``): one tensor
     operation makes as many for both; handling each token on its own (a loop, a comprehension,
-    ``map``) makes more."""
-    short, long = (student.count_torch_calls(name, *loop(tokens)) for tokens in LOOP_TOKENS)
+    ``map``) makes more. None when a call raises (on sizes its own code gets wrong: the value
+    tests say so, and the other notes still show)."""
+    try:
+        short, long = (student.count_torch_calls(name, *loop(tokens)) for tokens in LOOP_TOKENS)
+    except StudentError:
+        return None
     return short, long
 
 
 def _python_loop(student: Submission, name: str, loop: Callable[[int], tuple[torch.Tensor, ...]]) -> list[Finding]:
     """A loop over the tokens where the notebook asks for one tensor operation."""
-    short, long = _torch_calls(student, name, loop)
-    if long <= short:
+    calls = _torch_calls(student, name, loop)
+    if calls is None or calls[1] <= calls[0]:
         return []
+    short, long = calls
     return [finding("worth_fixing.python_loop", tokens=LOOP_TOKENS[0], calls=short, more_tokens=LOOP_TOKENS[1],
                     more_calls=long)]
 
@@ -161,7 +205,10 @@ def _loop_asked_for(student: Submission, name: str, loop: Callable[[int], tuple[
     """All positions at once where the notebook asks for the loop over them (the baseline that the
     vectorised stages after it are compared with, and what they teach to replace). A loop of a fixed
     length makes as many calls for any input too, and returns that many positions: not said then."""
-    short, long = _torch_calls(student, name, loop)
+    calls = _torch_calls(student, name, loop)
+    if calls is None:
+        return []
+    short, long = calls
     if long > short or not all(_keeps_its_length(student, name, loop(tokens)) for tokens in LOOP_TOKENS):
         return []
     return [finding("worth_fixing.loop_asked", tokens=LOOP_TOKENS[0], more_tokens=LOOP_TOKENS[1], calls=short)]
@@ -173,3 +220,23 @@ def _form(student: Submission, name: str, args: tuple[torch.Tensor, ...], form: 
     _, called = student.call_recording_torch_functions(name, *args, consulted=True)
     missing = missing_form(form, called)
     return [finding(f"worth_fixing.{missing}")] if missing else []
+
+
+# What an argument is filled with after the call: a result that holds it shares the argument's memory.
+_FILL = 7.0
+
+
+def note_input_returned(student: Submission, name: str, calls: list[tuple[tuple, dict, str]]) -> None:
+    """Note the ``calls`` (arguments, keywords, as written) where the notebook asks for the first
+    argument itself back (nothing to compute: dropout that can drop nothing) and the result is a
+    new tensor of its values. A result of other values is the value tests' fault, not noted."""
+    copies = []
+    for args, kwargs, written in calls:
+        original = args[0].clone()
+        result = student.call_then_fill(name, (args[0].clone(), *args[1:]), {0: _FILL}, **kwargs)
+        if (isinstance(result, torch.Tensor) and result.shape == original.shape
+                and not bool((result == _FILL).all()) and torch.equal(result, original)):
+            copies.append(written)
+    if copies:
+        observations.note(finding("note.worth_fixing", call=" and ".join(copies),
+                                  problems=[finding("worth_fixing.copy_of_input")]))

@@ -195,7 +195,7 @@ def test_simple_self_attention(student, reference, device, dtype, case):
 # text asks for one tensor operation, no Python loop over the tokens. A note, for no points.
 def _note_what_is_worth_fixing(student, reference, name: str, args: tuple, names: tuple[str, ...], call: str,
                                loop=None) -> None:
-    note_what_is_worth_fixing(student, name, args, names, getattr(reference, name)(*args), call, loop=loop)
+    note_what_is_worth_fixing(student, name, args, names, getattr(reference, name), call, loop=loop)
 
 
 @pytest.mark.attention_scores_for_query

@@ -348,7 +348,7 @@ def test_copy_v2_weights_into_v1_leaves_sa_v2_unchanged(student, reference):
 def test_scaled_dot_product_scores_worth_fixing(student, reference):
     queries, keys = randn(55, 2, 5, 4, dtype=torch.float64), randn(56, 2, 6, 4, dtype=torch.float64)
     note_what_is_worth_fixing(student, "scaled_dot_product_scores", (queries, keys), ("queries", "keys"),
-                              reference.scaled_dot_product_scores(queries, keys),
+                              reference.scaled_dot_product_scores,
                               "scaled_dot_product_scores(queries, keys)")
 
 

@@ -43,7 +43,7 @@ from autograder.hidden.modules import (
     on_stand_in,
     randn,
 )
-from autograder.hidden.worth_fixing import note_what_is_worth_fixing
+from autograder.hidden.worth_fixing import note_input_returned, note_what_is_worth_fixing
 from autograder.hidden.worth_fixing_modules import note_module_worth_fixing
 from autograder.probes.errors import StudentError
 from autograder.worker.protocol import Seeded
@@ -529,7 +529,7 @@ def test_causal_attention_drops_attention_weights_in_training(student, reference
 # checks otherwise): inverted_dropout has none, since its value tests pass a generator and its
 # device is all a GPU could find.
 def _note_function_worth_fixing(student, reference, name, args, names, *, gradient, loop=None, form=None):
-    note_what_is_worth_fixing(student, name, args, names, getattr(reference, name)(*args),
+    note_what_is_worth_fixing(student, name, args, names, getattr(reference, name),
                               f"{name}({', '.join(names)})", loop=loop, loop_asked=loop is not None, device=False,
                               gradient=gradient, form=form)
 
@@ -568,6 +568,15 @@ def test_masked_softmax_worth_fixing(student, reference):
     """One pass, as the notebook asks: a softmax followed by a second normalisation is noted."""
     _note_function_worth_fixing(student, reference, "masked_softmax", (randn(67, 2, 5, 5, dtype=torch.float64), 4),
                                 ("attn_scores", "d_k"), gradient=False, form="one_pass")
+
+
+@pytest.mark.inverted_dropout
+def test_inverted_dropout_worth_fixing(student):
+    """When nothing can be dropped the notebook asks for x itself: a copy of it is noted."""
+    x = _dropout_input(108, torch.float64, "cpu")
+    note_input_returned(student, "inverted_dropout", [((x, 0.0), {}, "inverted_dropout(x, p=0.0)"),
+                                                      ((x, 0.5), {"training": False},
+                                                       "inverted_dropout(x, p=0.5, training=False)")])
 
 
 @pytest.mark.CausalAttention

@@ -458,6 +458,8 @@ def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expect
     heads = (num_heads, reference.split_heads, reference.merge_heads)
     sizes = {"d_in": x.shape[-1], "d_out": ref.out_proj.out_features, "T": x.shape[1], "b": x.shape[0],
              "num_heads": num_heads}
+    if sizes["d_in"] != sizes["d_out"]:
+        sizes["d_in // num_heads"] = sizes["d_in"] // num_heads  # a head size read from the input's width
     expect_same_output(module, ref, x, what, expected=expected,
                        mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads),
                        explain=lambda: [future_of_sequence(module, x, 136, cause),
@@ -736,14 +738,14 @@ def test_wrapper_worth_fixing(student, reference):
 def test_split_heads_worth_fixing(student, reference):
     """Its dtype only: a view of its input keeps the input's device and gradient."""
     x = randn(142, 2, 5, 12, dtype=torch.float64)
-    note_what_is_worth_fixing(student, "split_heads", (x, 3), ("x", "num_heads"), reference.split_heads(x, 3),
+    note_what_is_worth_fixing(student, "split_heads", (x, 3), ("x", "num_heads"), reference.split_heads,
                               "split_heads(x, 3)", device=False, gradient=False)
 
 
 @pytest.mark.merge_heads
 def test_merge_heads_worth_fixing(student, reference):
     heads = reference.split_heads(randn(143, 2, 5, 12, dtype=torch.float64), 3)
-    note_what_is_worth_fixing(student, "merge_heads", (heads,), ("x",), reference.merge_heads(heads), "merge_heads(x)")
+    note_what_is_worth_fixing(student, "merge_heads", (heads,), ("x",), reference.merge_heads, "merge_heads(x)")
 
 
 @pytest.mark.MultiHeadAttention

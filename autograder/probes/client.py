@@ -207,10 +207,11 @@ class Submission:
             self._request("restore", "")
 
     @contextmanager
-    def redefined(self, name: str, cell: int, line: int, text: str) -> Iterator[None]:
-        """Within the block, ``name`` is the student's own definition with its line ``line`` of
-        cell ``cell`` replaced by ``text`` (``grading.repairs``); their own as it was after."""
-        self._request("redefine", "", stage=name, cell=cell, line=line, text=text)
+    def redefined(self, name: str, cell: int, lines: Mapping[int, str]) -> Iterator[None]:
+        """Within the block, ``name`` is the student's own definition with each line of cell
+        ``cell`` that ``lines`` numbers replaced by its text (``grading.repairs``); their own as it
+        was after."""
+        self._request("redefine", "", stage=name, cell=cell, lines=[[line, text] for line, text in lines.items()])
         try:
             yield
         finally:

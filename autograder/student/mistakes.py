@@ -562,8 +562,8 @@ MISTAKES: dict[str, str] = {
     ),
     "parameter_gets_no_gradient": (
         "no gradient reaches a parameter: it was made with requires_grad=False, or forward uses it"
-        " through .data or .detach(), which cut it out of autograd. Keep each weight a trainable"
-        " nn.Parameter and use the parameter itself in forward."
+        " through .data or .detach(), or under `with torch.no_grad():`, which cut it out of"
+        " autograd. Keep each weight a trainable nn.Parameter and let autograd see all of forward."
     ),
     "copy_needs_no_grad": (
         "copying into a parameter in place is refused while autograd records it: do the copy"
@@ -758,6 +758,13 @@ MISTAKES: dict[str, str] = {
         " num_heads): either the divisibility test is written the wrong way round, or it tests"
         " another size than d_out (read from another axis of x than the last); it must fail only"
         " when d_out, the last dimension, cannot be shared equally among the heads."
+    ),
+    "divisible_sizes_asserted": (
+        "your own assert fired for sizes that divide evenly (d_out a multiple of num_heads): it"
+        " tests another size than d_out (read from another axis of x than the last) or is written the"
+        " wrong way round. The notebook also asks for a ValueError here, not an assert (python -O"
+        " removes asserts): raise ValueError(...) naming d_out and num_heads only when d_out, the last"
+        " dimension, cannot be shared equally among the heads."
     ),
     "mask_sliced_leading_axes": (
         "a 4-D mask of shape (1, 1, context_length, context_length) was cut with two indices, which"

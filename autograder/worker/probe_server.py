@@ -323,20 +323,24 @@ class ProbeServer:
         own_definitions.clear()
 
     def _op_redefine(self, header: dict, decoder: Decoder, values: dict):
-        """Run the student's own definition of ``stage`` again, its line ``line`` of cell ``cell``
-        replaced by ``text`` (the trusted side repaired it: ``autograder.grading.repairs``), in
-        place of their own, until ``undo_redefine``. Only that definition runs, from the cell's
-        source as it was loaded, so that nothing else the cell binds changes."""
-        name, cell, line = str(values["stage"]), int(values["cell"]), int(values["line"])
+        """Run the student's own definition of ``stage`` again, each of its lines ``lines`` lists
+        (``[number, text]``) of cell ``cell`` replaced by that text (the trusted side repaired them:
+        ``autograder.grading.repairs``), in place of their own, until ``undo_redefine``. Only that
+        definition runs, from the cell's source as it was loaded, so that nothing else the cell
+        binds changes."""
+        name, cell = str(values["stage"]), int(values["cell"])
         filename = f"<cell {cell}>"
         lines = list(linecache.getlines(filename))
-        if not 0 < line <= len(lines):
-            raise ValueError(f"{filename} has no line {line}")
-        lines[line - 1] = str(values["text"]).rstrip("\n") + "\n"
+        repaired = [(int(line), str(text)) for line, text in values["lines"]]
+        for line, text in repaired:
+            if not 0 < line <= len(lines):
+                raise ValueError(f"{filename} has no line {line}")
+            lines[line - 1] = text.rstrip("\n") + "\n"
         tree = ast.parse("".join(lines))
         [definition] = [node for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
                                                                          ast.ClassDef))
-                        and node.name == name and node.lineno <= line <= (node.end_lineno or node.lineno)]
+                        and node.name == name and all(node.lineno <= line <= (node.end_lineno or node.lineno)
+                                                      for line, _ in repaired)]
         self._redefined.setdefault(name, self.namespace.get(name, _MISSING))
         exec(compile(ast.Module([definition], type_ignores=[]), filename, "exec"), self.namespace)
 

@@ -246,6 +246,9 @@ RULES = [
     # indivisible ones expect it): the divisibility test is wrong.
     ErrorRule("divisible_sizes_rejected", line=re.compile(r"^raise\s+ValueError\b"), error_types=("ValueError",),
               stages=frozenset({"split_heads", "MultiHeadAttention"})),
+    # An assert of the student's fired there: the same wrong test, and an assert where a ValueError is asked.
+    ErrorRule("divisible_sizes_asserted", line=re.compile(r"^assert\b"), error_types=("AssertionError",),
+              stages=frozenset({"split_heads", "MultiHeadAttention"})),
 ]
 
 
