@@ -70,13 +70,41 @@ def softmax_stable(x, dim=-1):
 def context_vector(attn_weights, inputs):
     return inputs @ attn_weights
 '''),
+    # the heads built with dropout and context_length swapped: CausalAttention raises in its own cell
+    "wrapper_arguments_swapped": ("MultiHeadAttentionWrapper", '''
+class MultiHeadAttentionWrapper(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        self.heads = nn.ModuleList([CausalAttention(d_in, d_out, dropout, context_length, qkv_bias)
+                                    for _ in range(num_heads)])
+
+    def forward(self, x):
+        return torch.cat([head(x) for head in self.heads], dim=-1)
+'''),
+    # one slip on each projection's line: every line repaired before the test runs through
+    "weights_applied_untransposed": ("SelfAttention_v2", '''
+class SelfAttention_v2(nn.Module):
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+
+    def forward(self, x):
+        queries = x @ self.W_query.weight
+        keys = x @ self.W_key.weight
+        values = x @ self.W_value.weight
+        weights = torch.softmax(queries @ keys.T / keys.shape[-1] ** 0.5, dim=-1)
+        return weights @ values
+'''),
 }
 
 
 @pytest.fixture(scope="module")
 def rows(tmp_path_factory):
     assignment = {MHA: "04_multi_head_attention", CAUSAL: "03_causal_attention",
-                  "softmax_stable": "01_attention_scores", "context_vector": "01_attention_scores"}
+                  "softmax_stable": "01_attention_scores", "context_vector": "01_attention_scores",
+                  "SelfAttention_v2": "02_self_attention", "MultiHeadAttentionWrapper": "04_multi_head_attention"}
     entries = [BatchEntry(f"{name}.py", stage, assignment[stage], False, name, source)
                for name, (stage, source) in ANSWERS.items()]
     graded = graded_rows(entries, tmp_path_factory.mktemp("repairs"), jobs=2)
@@ -113,6 +141,11 @@ def test_the_line_that_raised_is_repaired_only_in_the_stages_own_block():
      " :((q @ k.transpose(1, 2))).shape[-1]].bool(), -torch.inf)"),
     ("mask_not_sliced", "s.masked_fill_(self.mask == 1, -torch.inf)",
      "s.masked_fill_(self.mask[..., :(s).shape[-2], :(s).shape[-1]] == 1, -torch.inf)"),
+    ("linear_weight_untransposed", "keys = x @ self.W_key.weight  # (T, d_out)",
+     "keys = self.W_key(x)  # (T, d_out)"),
+    # each plain name by keyword; range's and a method's arguments stay as they are
+    ("arguments_out_of_order", "h = [CausalAttention(d_in, d_out, dropout, context_length) for _ in range(n)]",
+     "h = [CausalAttention(d_in=d_in, d_out=d_out, dropout=dropout, context_length=context_length) for _ in range(n)]"),
 ])
 def test_each_repair_rewrites_the_line_as_its_mistakes_fix_says(mistake, line, fixed):
     traceback = '  File "<cell 3>", line 2, in softmax_stable\n'
@@ -146,6 +179,31 @@ def test_a_products_factors_swapped_cost_their_share_where_they_crash_and_where_
     assert {loss.behaviour for loss in total.lost_to} == {"shapes"}
     share = rubric.behaviour_shares("context_vector")["shapes"] / 100 * rubric.value_points("01_attention_scores",
                                                                                           "context_vector")
+    assert total.points == pytest.approx(total.max_points - share, abs=0.05)
+
+
+@pytest.mark.slow
+def test_one_slip_on_several_lines_is_repaired_on_each_and_costs_its_share_once(rows):
+    """x @ layer.weight on each projection's line raises on the first: repaired there, it raises
+    on the next, which is repaired too, until the test passes; the stage loses the projections'
+    share alone, not its 30 points."""
+    row = rows["weights_applied_untransposed"]
+    total = _stage(row, "SelfAttention_v2")
+    assert {loss.behaviour for loss in total.lost_to} == {"projections"}
+    share = rubric.behaviour_shares("SelfAttention_v2")["projections"] / 100 * rubric.value_points(
+        "02_self_attention", "SelfAttention_v2")
+    assert total.points == pytest.approx(total.max_points - share, abs=0.05)
+
+
+@pytest.mark.slow
+def test_arguments_out_of_order_raising_in_the_callees_cell_are_repaired_where_the_stage_passes_them(rows):
+    """The swapped dropout raises inside CausalAttention's own cell: the wrapper's line that
+    passes it is the one repaired (each argument by its name), and the slip costs the share of the
+    heads' arguments alone."""
+    total = _stage(rows["wrapper_arguments_swapped"], "MultiHeadAttentionWrapper")
+    assert {loss.behaviour for loss in total.lost_to} == {"projections"}
+    share = rubric.behaviour_shares("MultiHeadAttentionWrapper")["projections"] / 100 * rubric.value_points(
+        "04_multi_head_attention", "MultiHeadAttentionWrapper")
     assert total.points == pytest.approx(total.max_points - share, abs=0.05)
 
 

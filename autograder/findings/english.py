@@ -300,6 +300,7 @@ SENTENCES: dict[str, str] = {
     # A result whose shape, dtype or device was wrong, read in the reference's (its other faults).
     "what.read_as": "{what}, read in shape {shape} and dtype {dtype}",
     "what.read_transposed": "{what}, read with its last two dims swapped back, in shape {shape}",
+    "what.read_in_order": "{what}, its values read in order in shape {shape}",
     "what.first_returned": "{what}, the first of the values it returned",
     "what.own_weights": "{what}, with the weights it made itself",
     "what.on_meta": "{what} on a stand-in GPU (fake tensors that check devices as a GPU does), for x of shape {shape}",

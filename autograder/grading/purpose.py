@@ -7,7 +7,7 @@ not stable, whatever else they get right. ``rubric.toml``'s ``[purpose]`` names,
 stage, the findings that show it (the leak seen by changing only later tokens; an overflow, or a
 shift that is not the maximum, named on the values), and what share of its points the stage then
 keeps at most. A slip that stops the code, repaired as its fix says (``repairs``), is no such
-finding: it costs its share, however many tests it stopped. The points above that
+finding: it costs its share, however many tests it stopped, and so does that slip where it runs. The points above that
 share are taken from the stage's tests in proportion to what each kept, and each such test
 carries the loss as the behaviour ``purpose``, so that the feedback page says what the cap took.
 
@@ -22,6 +22,7 @@ from dataclasses import replace
 
 from autograder.course import rubric
 from autograder.findings.finding import Finding
+from autograder.grading.repairs import REWRITES
 from autograder.records.results import PURPOSE, BehaviourLoss, ScoredTest
 
 
@@ -55,5 +56,13 @@ def capped(scored: tuple[ScoredTest, ...]) -> tuple[ScoredTest, ...]:
 
 def _shows(found: Finding | None, keys: frozenset[str]) -> bool:
     """Whether ``found``, or a finding it holds (evidence, notes, further faults), has one of
-    ``keys`` as its key or its named mistake."""
-    return found is not None and bool(keys & (found.keys() | found.mistakes()))
+    ``keys`` as its key or its named mistake. A finding that names only slips with a mechanical
+    fix (``repairs.REWRITES``) shows none: where such a slip runs instead of raising (``keys.T``
+    on a batch as wide as it is long mixes the batch), it is still the one slip, and costs its share
+    as where it raises."""
+    if found is None:
+        return False
+    mistakes = found.mistakes()
+    if mistakes and mistakes <= REWRITES.keys():
+        return False
+    return bool(keys & (found.keys() | mistakes))

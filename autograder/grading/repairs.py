@@ -16,6 +16,7 @@ The repaired code is never shown: the mistake's own text says what to fix, in wo
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -108,6 +109,24 @@ def _max_values(line: str) -> str:
     return line
 
 
+# A call of a plain name (not a builtin, not a method) passing only plain names by position.
+_PLAIN_CALL = re.compile(r"(?<![\w.])(?P<callee>[A-Za-z_]\w*)\("
+                         r"(?P<arguments>\s*[A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)+\s*)\)")
+
+
+def _by_keyword(line: str) -> str:
+    """Arguments passed by position in another order than the callee takes them: each plain name
+    passed by keyword as itself (``CausalAttention(d_in=d_in, ..., dropout=dropout)``), so that
+    it reaches the parameter of its name wherever it stands (a callee with other names refuses it,
+    and the rerun proves nothing)."""
+    def by_keyword(call: re.Match[str]) -> str:
+        if call["callee"] in dir(builtins):
+            return call.group()
+        names = [name.strip() for name in call["arguments"].split(",")]
+        return f"{call['callee']}({', '.join(f'{name}={name}' for name in names)})"
+    return _PLAIN_CALL.sub(by_keyword, line)
+
+
 def _substituted(*rewrites: tuple[re.Pattern[str], str]) -> Callable[[str], str]:
     """A line rewritten by each (pattern, replacement) in turn."""
     def rewrite(line: str) -> str:
@@ -141,6 +160,8 @@ REWRITES: dict[str, Callable[[str], str]] = {
     # x @ layer.weight: the layer called on x, which applies its weight the right way round.
     "linear_weight_untransposed": _substituted(
         (re.compile(rf"(?P<x>{_OPERAND})\s*@\s*(?P<layer>[\w.]+)\.weight\b(?!\s*\.|\s*\[)"), r"\g<layer>(\g<x>)")),
+    # CausalAttention(d_in, d_out, dropout, context_length): each argument passed by its own name.
+    "arguments_out_of_order": _by_keyword,
     # scores.masked_fill_(self.mask.bool(), ...): the buffer cut to the last two sizes of what it fills.
     "mask_not_sliced": _mask_sliced,
 }
@@ -157,21 +178,19 @@ class RepairedLine:
 
 def repaired_line(mistake: str | None, stage: str, student_traceback: str,
                   blocks: Sequence[CodeBlock]) -> RepairedLine | None:
-    """The line that raised (the last frame of ``student_traceback``) rewritten as ``mistake``'s
-    fix says, when it lies in the block defining ``stage``; None when the mistake has no
-    mechanical fix, the line lies elsewhere, or the rewrite does not apply to it."""
+    """The stage's line that raised (the last frame of ``student_traceback`` in the block defining
+    ``stage``: a call there may raise in code it calls) rewritten as ``mistake``'s fix says; None
+    when the mistake has no mechanical fix, no frame lies in that block, or the rewrite does not
+    apply to the line."""
     rewrite = REWRITES.get(mistake or "")
-    frames = _FRAME.findall(student_traceback)
-    if rewrite is None or not frames:
-        return None
-    cell, line = (int(number) for number in frames[-1])
     defining = [block for block in blocks if stage in block.names]
-    if not defining:
+    if rewrite is None or not defining:
         return None
     block = defining[-1]  # the last definition is the one that runs
     lines = block.source.splitlines()
-    index = line - block.line
-    if block.cell_index + 1 != cell or not 0 <= index < len(lines):
-        return None
-    repaired = rewrite(lines[index])
-    return RepairedLine(cell, line, repaired) if repaired != lines[index] else None
+    for cell, line in ((int(cell), int(line)) for cell, line in reversed(_FRAME.findall(student_traceback))):
+        index = line - block.line
+        if block.cell_index + 1 == cell and 0 <= index < len(lines):
+            repaired = rewrite(lines[index])
+            return RepairedLine(cell, line, repaired) if repaired != lines[index] else None
+    return None

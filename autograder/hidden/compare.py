@@ -196,7 +196,7 @@ def _faults_behind_structure(actual: torch.Tensor, expected: torch.Tensor, probl
             actual = actual.transpose(-2, -1)
             shown = finding("what.read_transposed", what=what, shape=shape_text(expected.shape))
         else:
-            return []  # another layout: its values cannot be read in the reference's shape
+            return _reproduced_in_order(actual, expected, what, mistakes, rtol, atol)
         explain = None  # the stage's probes compare the student's own outputs, in the student's shape
     faults = []
     dtype_problem = _structure_problem(actual, expected)
@@ -212,6 +212,23 @@ def _faults_behind_structure(actual: torch.Tensor, expected: torch.Tensor, probl
         faults.append(_found(shown, value_problem,
                              _conclusion(aligned, expected, value_problem, others, explain, rtol, atol)))
     return faults
+
+
+def _reproduced_in_order(actual: torch.Tensor, expected: torch.Tensor, what: What, mistakes: MistakeSource,
+                         rtol, atol) -> list[Finding]:
+    """An output of another layout but as many values (sizes unpacked in another order, say), read
+    in the reference's shape in its own order: a fault of its own only where one of the catalogue's
+    mistakes reproduces it exactly so (heads interleaved behind a wrong shape); explainers never
+    read values that may sit anywhere."""
+    if actual.numel() != expected.numel() or actual.dtype != expected.dtype or actual.device != expected.device:
+        return []
+    read = actual.reshape(expected.shape)
+    named = _matched_mistakes(read, expected, _candidates(mistakes), rtol, atol)
+    if len(named) != 1 or _value_problem(read, expected, rtol, atol, what) is None:
+        return []
+    shown = finding("what.read_in_order", what=what, shape=shape_text(expected.shape))
+    value_problem = _value_problem(read, expected, rtol, atol, shown)
+    return [_found(shown, value_problem, diagnosis.Conclusion(named.pop(), (), reproduced=True))]
 
 
 def _without_leading_ones(shape) -> list[int]:

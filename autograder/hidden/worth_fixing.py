@@ -54,7 +54,7 @@ def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.
                               names: tuple[str, ...], reference: Callable[..., torch.Tensor], call: str,
                               loop: Callable[[int], tuple[torch.Tensor, ...]] | None = None, *,
                               loop_asked: bool = False, device: bool = True, gradient: bool = True,
-                              form: str | None = None) -> None:
+                              form: str | None = None, one_matrix: bool = False) -> None:
     """Note what ``name(*args)`` (float64 tensors on the CPU; ``reference``: the reference's
     function) does that is worth fixing and not graded: its result's dtype, its device on the
     stand-in GPU, the gradient back to each argument (``names``, in order) and, given ``loop``
@@ -62,16 +62,19 @@ def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.
     a loop over them where the notebook asks for none, or none where it asks for one (``loop_asked``),
     and, given ``form`` (``student.reading.forms.FORMS``), whether the call has that form.
     ``device`` and ``gradient`` False leave out what a graded check of the stage already charges
-    (notebooks 2 to 4: the ``*_on_meta_device`` checks, the gradient tests)."""
+    (notebooks 2 to 4: the ``*_on_meta_device`` checks, the gradient tests). ``one_matrix``: the
+    stage takes (..., T, T), so code that raises on the batch (the value tests charge that) is
+    read on its first matrix alone."""
     try:
         result = student.call(name, *args)
     except StudentError as error:
-        longer = _past_a_fixed_length(student, name, error, loop)
-        if longer is None:
+        longer = past_a_fixed_length(lambda *longer_args: student.call(name, *longer_args), error, loop)
+        if longer is None and not (one_matrix and args[0].dim() > 2):
             raise
-        # Its loop counts to a fixed number (the value tests charge that): what else it does shows
-        # on an input of that many tokens, where the loop's own count cannot be read.
-        args, loop = longer, None
+        # Its loop counts to a fixed number, or it cannot take a batch (the value tests charge
+        # that): what else it does shows on an input it runs on, where the loop's own count cannot
+        # be read.
+        args, loop = longer if longer is not None else (args[0][0], *args[1:]), None
         result = student.call(name, *args)
     if not isinstance(result, torch.Tensor):
         return  # the value tests say what it returns
@@ -87,11 +90,12 @@ def note_what_is_worth_fixing(student: Submission, name: str, args: tuple[torch.
         observations.note(finding("note.worth_fixing", call=call, problems=problems))
 
 
-def _past_a_fixed_length(student: Submission, name: str, error: StudentError,
-                         loop: Callable[[int], tuple[torch.Tensor, ...]] | None) -> tuple[torch.Tensor, ...] | None:
-    """The arguments (``loop``'s, for a number of tokens) of the fewest tokens past ``error``, an
-    index out of bounds on the tokens' dim (a loop counting to a number written in the code);
-    None when there is no such error, or no length up to ``LONGEST_FIXED_LENGTH`` runs."""
+def past_a_fixed_length(call: Callable[..., object], error: StudentError,
+                        loop: Callable[[int], tuple[torch.Tensor, ...]] | None) -> tuple[torch.Tensor, ...] | None:
+    """The arguments (``loop``'s, for a number of tokens) of the fewest tokens on which ``call``
+    gets past ``error``, an index out of bounds on the tokens' dim (a loop counting to a number
+    written in the code): what it then returns or raises shows what else the code does. None when
+    ``error`` is no such error, or no length up to ``LONGEST_FIXED_LENGTH`` gets past it."""
     bounds = _TOKENS_OUT_OF_BOUNDS.search(error.message) if error.type_name == "IndexError" else None
     if loop is None or bounds is None:
         return None
@@ -101,11 +105,10 @@ def _past_a_fixed_length(student: Submission, name: str, error: StudentError,
         if args[0].dim() <= dim or args[0].shape[dim] != tokens:
             return None  # the dim out of bounds is not the tokens'
         try:
-            student.call(name, *args)
+            call(*args)
         except StudentError as again:
-            if _TOKENS_OUT_OF_BOUNDS.search(again.message) is None:
-                return None
-            continue
+            if again.type_name == "IndexError" and _TOKENS_OUT_OF_BOUNDS.search(again.message):
+                continue
         return args
     return None
 

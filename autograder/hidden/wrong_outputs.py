@@ -164,6 +164,8 @@ def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutp
         "missing_softmax": [scores],
         "normalised_without_exp": [scores / scores.sum(dim=-1, keepdim=True)],
         "scaled_too_early": [reference.softmax_stable(scores / math.sqrt(inputs.shape[-1]), dim=-1)],
+        # Rows divided by their sums, then transposed (or the columns by theirs): the two faults at once.
+        "normalised_without_exp+softmax_wrong_dim": [scores / scores.sum(dim=0, keepdim=True)],
     }
     wrong_operands = {"weights_applied_to_scores": [scores]}  # what the weights multiply
     return {
@@ -576,7 +578,8 @@ def _without_qkv_bias(module: torch.nn.Module) -> torch.nn.Module | None:
 def wrapper_mistakes(module: torch.nn.Module, x: torch.Tensor) -> WrongOutputs:
     """Wrong outputs of a MultiHeadAttentionWrapper: its reference heads, joined wrongly."""
     outputs = [head(x) for head in module.heads]
-    return {"heads_concat_wrong_dim": [torch.cat(outputs, dim=dim) for dim in range(x.ndim - 1)],
+    return {"heads_concat_wrong_dim": [*(torch.cat(outputs, dim=dim) for dim in range(x.ndim - 1)),
+                                       *(torch.stack(outputs, dim=dim) for dim in range(x.ndim))],
             "heads_summed": [sum(outputs), sum(outputs) / len(outputs)],
             "heads_stacked": [torch.stack(outputs, dim=-1).flatten(-2)],
             "heads_reversed": [torch.cat(outputs[::-1], dim=-1)]}
@@ -637,15 +640,30 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
     for mistake_id, masks in wrong_masks.items():
         wrong[mistake_id] = [renormalised(mask) for mask in masks]
     # A wrong mask and a wrong sum at once: each is a fault of its own (the mask first).
-    wrong_sums = {"normalised_wrong_dim": [-2]}
+    wrong_sums = {"normalised_wrong_dim": [_by_columns]}
+    if weights.ndim == 2:
+        wrong_sums["broadcast_mismatch"] = [_by_row_sums_lost]
     wrong_masks["mask_missing"] = [torch.zeros_like(future)]
-    wrong.update(two_parts_wrong(lambda mask, dim: _renormalised(weights.masked_fill(mask, 0.0), dim), (future, -1),
+    wrong.update(two_parts_wrong(lambda mask, normalise: normalise(weights.masked_fill(mask, 0.0)), (future, _by_rows),
                                  (wrong_masks, wrong_sums)))
     return wrong
 
 
 def _renormalised(kept: torch.Tensor, dim: int) -> torch.Tensor:
     return kept / kept.sum(dim=dim, keepdim=True)
+
+
+def _by_rows(kept: torch.Tensor) -> torch.Tensor:
+    return _renormalised(kept, -1)
+
+
+def _by_columns(kept: torch.Tensor) -> torch.Tensor:
+    return _renormalised(kept, -2)
+
+
+def _by_row_sums_lost(kept: torch.Tensor) -> torch.Tensor:
+    """The row sums without keepdim: on one matrix they line up with its columns."""
+    return kept / kept.sum(dim=-1)
 
 
 def causal_average_mistakes(average: Callable, x: torch.Tensor) -> WrongOutputs:

@@ -89,10 +89,14 @@ def test_wrapper_forward(student, reference, device, dtype, case):
         if failure.finding.mistake not in HEADS_READ_ANOTHER_WAY:
             # heads that keep their parameters otherwise (no bias where qkv_bias asks for one) do
             # not hide how the wrapper joins them
+            # heads given d_out // num_heads features each are built with num_heads * d_out, so
+            # that each has d_out, and how the wrapper joins them shows
+            split_among_heads = failure.finding.mistake == "wrapper_head_size"
             raise faults_behind_parameters(failure, student, reference.MultiHeadAttentionWrapper,
                                            "MultiHeadAttentionWrapper", (d_in, d_out, context_length, 0.0, num_heads),
                                            {"qkv_bias": qkv_bias}, seed=seed, device=device, dtype=dtype,
-                                           check=check) from None
+                                           check=check, built_with=(d_in, num_heads * d_out, context_length, 0.0,
+                                                                    num_heads) if split_among_heads else None) from None
         raise _how_heads_join(failure, student, reference, case, device, dtype) from None
     check(ref, module)
 

@@ -28,8 +28,9 @@ MISTAKES: dict[str, str] = {
         " permute and view against the shapes the notebook gives."
     ),
     "right_values_wrong_shape": (
-        "the values are right but the result has another shape: check which dimensions your view,"
-        " reshape or flatten joins (the notebook gives the result's shape)."
+        "the values are right but the result has another shape: check each step that adds, drops or"
+        " joins dimensions (a keepdim=True, an unsqueeze or a [None], a view, reshape or flatten)"
+        " against the result's shape, which the notebook gives."
     ),
     "mask_from_values": (
         "the mask was built by comparing values with 0 (== 0), so a score or weight that happens to"
@@ -295,8 +296,8 @@ MISTAKES: dict[str, str] = {
     ),
     "missing_out_proj": "the output projection out_proj was not applied to the merged heads.",
     "heads_concat_wrong_dim": (
-        "the heads' outputs were concatenated along the wrong dimension: concatenate along the"
-        " last (feature) dimension, dim=-1."
+        "the heads' outputs were joined along the wrong dimension (concatenated along another one,"
+        " or stacked on a new one): concatenate them along the last (feature) dimension, dim=-1."
     ),
     "dot_product_wrong_dim": (
         "you summed the products over the tokens instead of over the features: each score is the dot"

@@ -1,0 +1,19 @@
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+class SelfAttention_v2(nn.Module):
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.normalise = nn.Softmax(dim=-1)
+
+    def forward(self, x):
+        queries = F.linear(x, self.W_query.weight, self.W_query.bias)
+        keys = F.linear(x, self.W_key.weight, self.W_key.bias)
+        values = F.linear(x, self.W_value.weight, self.W_value.bias)
+        scale = keys.new_tensor(keys.shape[-1]).rsqrt()
+        return self.normalise(queries @ keys.transpose(-2, -1) * scale) @ values

@@ -1,0 +1,7 @@
+import torch
+
+
+def mask_and_renormalize(attn_weights):
+    T = attn_weights.shape[-1]
+    future = torch.triu(torch.ones(T, T, dtype=torch.bool, device=attn_weights.device), diagonal=1)
+    return attn_weights.masked_fill(future, 0.0)

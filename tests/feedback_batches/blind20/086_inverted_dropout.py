@@ -1,0 +1,10 @@
+import torch
+
+
+def inverted_dropout(x, p, training=True, generator=None):
+    if not 0 <= p <= 1:
+        raise ValueError(f"p must be in [0, 1], got {p}")
+    if not training or p == 0:
+        return x
+    keep = torch.rand(x.shape, generator=generator) >= p
+    return x * keep / (1 - p)
