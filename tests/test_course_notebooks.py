@@ -346,6 +346,24 @@ def test_every_comment_of_the_demos_is_translated_in_every_language():
                 assert kept in translated, (language, key, kept)
 
 
+def test_every_docstring_of_the_demos_is_translated_in_every_language():
+    """A reviewer read English docstrings in the Chinese and Portuguese demos' models: each
+    language's catalog translates every docstring the masters' demos define (and nothing else),
+    keeping its code (shapes, arguments, numbers)."""
+    english = {text for assignment in ASSIGNMENTS
+               for cell in demo_words.demo_cells(nbformat.read(solution_notebook(assignment), as_version=4))
+               for text in demo_words.demo_docstrings(cell.source)}
+    assert len(english) > 20
+    for language in TRANSLATIONS:
+        catalog = demo_words.docstring_catalog(language)
+        assert set(catalog) == english, (language, english ^ set(catalog))
+        for key, translated in catalog.items():
+            shapes = [shape for shape in re.findall(r"\((?:\s*(?:\.\.\.|\w+)\s*,)+\s*(?:\.\.\.|\w+)\s*\)", key)
+                      if re.search(r"_|\.\.\.|\d", shape)]  # (b, T, d_model), not (digit, colour)
+            for kept in [*shapes, *re.findall(r"\b\w+=\w+|-?\d+(?:\.\d+)?", key)]:
+                assert kept in translated, (language, key, kept)
+
+
 def _format_fields(template: str) -> set[str]:
     return {field for _, field, _, _ in string.Formatter().parse(template) if field is not None}
 
@@ -388,8 +406,8 @@ def test_no_notebook_shows_grading_plumbing(assignment):
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_a_translated_notebook_shows_its_demos_words_in_its_language(assignment):
-    """Its demo cells are the English ones with their words' literals and comments translated, and
-    nothing else."""
+    """Its demo cells are the English ones with their words' literals, comments and docstrings
+    translated, and nothing else."""
     english = nbformat.read(student_notebook(assignment), as_version=4)
     for language in TRANSLATIONS:
         catalog = languages.load_catalog(language, "demos")
@@ -398,8 +416,7 @@ def test_a_translated_notebook_shows_its_demos_words_in_its_language(assignment)
                          demo_words.demo_cells(translated), strict=True))
         changed = 0
         for cell in demo_words.demo_cells(english):
-            expected = demo_words.translated_comments(demo_words.translated_source(cell.source, catalog),
-                                                      demo_words.comment_catalog(language))
+            expected = demo_words.translated_demo(cell.source, language)
             assert cells[cell.id].source == expected, (language, cell.id)
             left = [node.value for node in demo_words.words(cells[cell.id].source, catalog)
                     if catalog[node.value] != node.value]

@@ -132,11 +132,9 @@ def test_translated_notebook_has_the_english_code_cells_and_ids(language, assign
             assert self_checks_cell.stub(language, stage) in _source(theirs)
             assert {**theirs["metadata"]["nbgrader"], "checksum": None} == {**ours["metadata"]["nbgrader"],
                                                                             "checksum": None}
-        elif ours["cell_type"] == "code":  # a demo: the same code, but for its words and comments (demo_words)
-            words = i18n.load_catalog(language, demo_words.CATALOG)
+        elif ours["cell_type"] == "code":  # a demo: the same code, but for its words, comments, docstrings (demo_words)
             assert theirs == {**ours, "source": theirs["source"]}, f"code cell {ours['id']} differs in {language}"
-            assert _source(theirs) == demo_words.translated_comments(
-                demo_words.translated_source(_source(ours), words), demo_words.comment_catalog(language)), ours["id"]
+            assert _source(theirs) == demo_words.translated_demo(_source(ours), language), ours["id"]
         elif think_about_it.question_of(ours):  # a think-about-it answer cell: written in each language
             assert theirs["metadata"] == ours["metadata"]
             assert _source(theirs) == think_about_it.answer_cell_source(language)

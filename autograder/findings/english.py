@@ -408,7 +408,8 @@ SENTENCES: dict[str, str] = {
     "note.float32_precision": (
         "{what} matches the reference at float32's precision only (the largest difference is"
         " {difference}): somewhere inside, it computes in float32 (a tensor or a scale made without"
-        " dtype=x.dtype, or .float()). This costs nothing, since the notebook does not ask for"
+        " dtype=x.dtype, a .float(), or a softmax given dtype=torch.float32). This costs nothing,"
+        " since the notebook does not ask for"
         " float64's precision."),
     # A passed test's note, for no points: what the notebook asks in words and the grader does not
     # charge (autograder/hidden/worth_fixing.py), its {problems} the worth_fixing.* phrases below.

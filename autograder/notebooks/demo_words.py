@@ -11,12 +11,15 @@ A part of an f-string is never rewritten (its words are no catalog key).
 
 The demos' comments are translated too, from ``autograder/locales/<language>/demo_comments.json``
 (used only when a notebook is built, so it stays out of the student package): the comment as
-written after ``#`` is the key, and only the comment's text changes.
+written after ``#`` is the key, and only the comment's text changes. So are the docstrings of the
+functions and classes a demo defines, from ``demo_docstrings.json``: the English docstring
+(cleaned) is the key, and the literal is laid out as the English one is.
 """
 
 from __future__ import annotations
 
 import ast
+import inspect
 import io
 import json
 import re
@@ -31,6 +34,8 @@ from autograder.student import language as languages
 
 CATALOG = "demos"
 COMMENTS = "demo_comments"
+DOCSTRINGS = "demo_docstrings"
+QUOTES = '"""'
 # Calls whose string arguments are data the kit compares, never words to translate.
 DATA_CALLS = ("predict", "reveal")
 
@@ -137,10 +142,79 @@ def translated_comments(source: str, catalog: Mapping[str, str]) -> str:
     return source
 
 
+def documented(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, ast.Constant]]:
+    """The qualified name and docstring literal of every class and function under ``tree``."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            name = prefix + node.name
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and \
+                    isinstance(first.value.value, str):
+                yield name, first.value
+            yield from documented(node, name + ".")
+
+
+def docstring_literal(lines: list[str], indent: str, english_literal: str) -> str:
+    """The triple-quoted literal of a translated docstring, laid out as the English one is: one
+    line, or its closing quotes on a line of their own (a backslash, three quotes or a closing quote
+    of the translation escaped, so that the docstring reads exactly as translated)."""
+    lines = [line.replace("\\", "\\\\").replace(QUOTES, '\\""\\"') for line in lines]
+    if len(lines) == 1 and "\n" not in english_literal:
+        last = lines[0]
+        return QUOTES + (last[:-1] + '\\"' if last.endswith('"') else last) + QUOTES
+    body = "\n".join(indent + line if line else "" for line in lines[1:])
+    return QUOTES + lines[0] + "\n" + (body + "\n" if body else "") + indent + QUOTES
+
+
+def docstring_catalog(language: str) -> dict[str, str]:
+    """The translations of the docstrings of the demos' functions and classes into ``language``, by
+    their English (``inspect.cleandoc``'s lines, joined; none for English)."""
+    path = LOCALES_DIR / language / f"{DOCSTRINGS}.json"
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+
+
+def demo_docstrings(source: str) -> Iterator[str]:
+    """The docstrings of the functions and classes a demo cell defines, cleaned (the catalog's keys)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:  # a cell of IPython magics defines nothing
+        return
+    for _, literal in documented(tree):
+        yield inspect.cleandoc(str(literal.value))
+
+
+def translated_docstrings(source: str, catalog: Mapping[str, str]) -> str:
+    """``source`` with each docstring that ``catalog`` translates replaced by its translation, laid
+    out as the English literal is."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    lines = source.splitlines(keepends=True)
+    replacements = []
+    for _, literal in documented(tree):
+        translation = catalog.get(inspect.cleandoc(str(literal.value)))
+        if translation is None:
+            continue
+        start = source_index(lines, literal.lineno, literal.col_offset)
+        end = source_index(lines, literal.end_lineno or literal.lineno, literal.end_col_offset or 0)
+        indent = " " * (start - source_index(lines, literal.lineno, 0))
+        replacements.append((start, end, docstring_literal(translation.split("\n"), indent, source[start:end])))
+    for start, end, text in sorted(replacements, reverse=True):
+        source = source[:start] + text + source[end:]
+    return source
+
+
+def translated_demo(source: str, language: str) -> str:
+    """A demo cell's ``source`` with its words, comments and docstrings in ``language``."""
+    words = languages.messages(language, CATALOG, {})
+    return translated_docstrings(translated_comments(translated_source(source, words), comment_catalog(language)),
+                                 docstring_catalog(language))
+
+
 def with_demo_words(notebook: nbformat.NotebookNode, language: str) -> nbformat.NotebookNode:
-    """``notebook`` with the words and comments of its demos in ``language`` (the English stays
-    where the catalogs have no translation)."""
-    catalog, comment_words = languages.messages(language, CATALOG, {}), comment_catalog(language)
+    """``notebook`` with the words, comments and docstrings of its demos in ``language`` (the
+    English stays where the catalogs have no translation)."""
     for cell in demo_cells(notebook):
-        cell.source = translated_comments(translated_source(cell.source, catalog), comment_words)
+        cell.source = translated_demo(cell.source, language)
     return notebook

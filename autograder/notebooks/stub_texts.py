@@ -1,5 +1,4 @@
-"""The answer cells' words in a translated notebook: their docstrings and comments; and the
-docstrings of the demo cells' functions and classes (their comments are ``demo_words``').
+"""The answer cells' words in a translated notebook: their docstrings and comments.
 
 An answer cell hands the student a contract: the docstrings of its stub (what the function or class
 takes, returns and raises) and nbgrader's ``# YOUR CODE HERE``. A Chinese or Portuguese student
@@ -28,12 +27,10 @@ from collections.abc import Iterator, Mapping
 
 import nbformat
 
-from autograder.notebooks.demo_words import comment_key, comments, demo_cells, source_index
+from autograder.notebooks.demo_words import comment_key, comments, docstring_literal, documented, source_index
 from autograder.notebooks.translation import TranslationError, catalog_problems
 from autograder.paths import LOCALES_DIR
 from autograder.student.language import load_catalog
-
-QUOTES = '"""'
 
 
 def catalog_name(assignment_id: str) -> str:
@@ -48,39 +45,16 @@ def answer_cells(notebook: nbformat.NotebookNode) -> Iterator[nbformat.NotebookN
             yield cell
 
 
-def _documented(tree: ast.AST, prefix: str = "") -> Iterator[tuple[str, ast.Constant]]:
-    """The qualified name and docstring literal of every class and function under ``tree``."""
-    for node in ast.iter_child_nodes(tree):
-        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            name = prefix + node.name
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and \
-                    isinstance(first.value.value, str):
-                yield name, first.value
-            yield from _documented(node, name + ".")
-
-
 def english_texts(notebook: nbformat.NotebookNode) -> dict[str, str]:
     """The docstrings and comments students read in the answer cells of an English student
-    notebook, and the docstrings of its demo cells, by catalog key, in the order they appear."""
+    notebook, by catalog key, in the order they appear."""
     texts: dict[str, str] = {}
     for cell in answer_cells(notebook):
-        for name, literal in _documented(ast.parse(cell.source)):
-            texts[name] = inspect.cleandoc(str(literal.value))  # a str: _documented yields no other
+        for name, literal in documented(ast.parse(cell.source)):
+            texts[name] = inspect.cleandoc(str(literal.value))  # a str: documented yields no other
         for token in comments(cell.source):
             texts[comment_key(token.string)] = token.string.lstrip("#").strip()
-    for cell in demo_cells(notebook):
-        for name, literal in _documented(_parsed(cell.source)):
-            texts[name] = inspect.cleandoc(str(literal.value))
     return texts
-
-
-def _parsed(source: str) -> ast.Module:
-    """A demo cell's code; a cell of IPython magics only is read as holding no definitions."""
-    try:
-        return ast.parse(source)
-    except SyntaxError:
-        return ast.Module(body=[], type_ignores=[])
 
 
 def translation_problems(notebook: nbformat.NotebookNode, language: str, assignment_id: str) -> list[str]:
@@ -96,29 +70,16 @@ def translation_problems(notebook: nbformat.NotebookNode, language: str, assignm
             if key.startswith("#") and len(entry["markdown"]) != 1]
 
 
-def _docstring_literal(lines: list[str], indent: str, english_literal: str) -> str:
-    """The triple-quoted literal of a translated docstring, laid out as the English one is: one
-    line, or its closing quotes on a line of their own (a backslash, three quotes or a closing quote
-    of the translation escaped, so that the docstring reads exactly as translated)."""
-    lines = [line.replace("\\", "\\\\").replace(QUOTES, '\\""\\"') for line in lines]
-    if len(lines) == 1 and "\n" not in english_literal:
-        last = lines[0]
-        return QUOTES + (last[:-1] + '\\"' if last.endswith('"') else last) + QUOTES
-    body = "\n".join(indent + line if line else "" for line in lines[1:])
-    return QUOTES + lines[0] + "\n" + (body + "\n" if body else "") + indent + QUOTES
-
-
-def translated_source(source: str, catalog: Mapping[str, dict], with_comments: bool = True) -> str:
-    """A cell's ``source`` with its docstrings and (``with_comments``: an answer cell's) comments
-    replaced from ``catalog``."""
+def translated_source(source: str, catalog: Mapping[str, dict]) -> str:
+    """An answer cell's ``source`` with its docstrings and comments replaced from ``catalog``."""
     lines = source.splitlines(keepends=True)
     replacements = []  # (start, end, text), indices into source
-    for name, literal in _documented(_parsed(source)):
+    for name, literal in documented(ast.parse(source)):
         start = source_index(lines, literal.lineno, literal.col_offset)
         end = source_index(lines, literal.end_lineno or literal.lineno, literal.end_col_offset or 0)
         indent = " " * (start - source_index(lines, literal.lineno, 0))
-        replacements.append((start, end, _docstring_literal(catalog[name]["markdown"], indent, source[start:end])))
-    for token in comments(source) if with_comments else ():
+        replacements.append((start, end, docstring_literal(catalog[name]["markdown"], indent, source[start:end])))
+    for token in comments(source):
         before = sum(len(line) for line in lines[:token.start[0] - 1])  # tokenize counts characters
         [translation] = catalog[comment_key(token.string)]["markdown"]
         replacements.append((before + token.start[1], before + token.end[1], "# " + translation))
@@ -136,6 +97,4 @@ def with_stub_texts(notebook: nbformat.NotebookNode, language: str, assignment_i
     catalog = load_catalog(language, catalog_name(assignment_id), LOCALES_DIR)
     for cell in answer_cells(notebook):
         cell.source = translated_source(cell.source, catalog)
-    for cell in demo_cells(notebook):
-        cell.source = translated_source(cell.source, catalog, with_comments=False)
     return notebook
