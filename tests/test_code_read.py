@@ -28,6 +28,16 @@ SOFTMAX_ALONG_COLUMNS = """
 def simple_self_attention(inputs):
     return torch.softmax(inputs @ inputs.T, dim=0) @ inputs
 """
+WEIGHTS_READ_TRANSPOSED_BY_EINSUM = """
+def simple_self_attention(inputs):
+    weights = torch.softmax(torch.einsum("id,jd->ij", inputs, inputs), dim=-1)
+    return torch.einsum("ji,jd->id", weights, inputs)
+"""
+WEIGHTS_READ_BY_EINSUM = """
+def simple_self_attention(inputs):
+    weights = torch.softmax(torch.einsum("id,jd->ij", inputs, inputs), dim=-1)
+    return torch.einsum("ij,jd->id", weights, inputs)
+"""
 SOFTMAX_BY_DEFAULT = """
 def simple_self_attention(inputs):
     return softmax_stable(inputs @ inputs.T) @ inputs
@@ -39,6 +49,8 @@ def simple_self_attention(inputs):
     (SOFTMAX_ALONG_ROWS_THEN_MIXED, None),  # along -1, and no transpose of the weights: nothing fits
     (SOFTMAX_ALONG_COLUMNS, "softmax_wrong_dim"),  # the code shows the wrong dim
     (SOFTMAX_BY_DEFAULT, "softmax_wrong_dim"),  # a dim left to a default rules nothing out
+    (WEIGHTS_READ_TRANSPOSED_BY_EINSUM, "weights_transposed"),  # "ji,jd->id": the key's index kept
+    (WEIGHTS_READ_BY_EINSUM, None),  # read the right way round: no transpose to name
 ])
 def test_a_softmax_along_the_wrong_dim_is_named_only_where_the_code_allows_it(source, named):
     assert named_by_code("softmax_wrong_dim", "simple_self_attention", [source]) == named

@@ -429,3 +429,14 @@ def test_a_percentage_written_as_a_fraction_is_not_recorded_and_says_so(language
     with contextlib.redirect_stdout(printed):
         Predictions(language).predict("no_positions", overall=0.5, position_1=100)
     assert _text(language, "a_fraction", field="overall", value="0.5", percent="50") in printed.getvalue()
+
+
+@pytest.mark.parametrize("language", ["en", "zh", "pt"])
+def test_a_number_written_with_a_decimal_comma_is_told_not_raised(capsys, language):
+    """predict("largest_weight", 0,24) passes two numbers (a reviewer's Portuguese student got
+    Python's TypeError): it is told, in the notebook's language, and nothing is recorded."""
+    predictions = Predictions(language)
+    predictions.predict("largest_weight", 0, 24)
+    shown = capsys.readouterr().out
+    assert "0, 24" in shown and "0.24" in shown
+    assert "largest_weight" not in predictions.answers

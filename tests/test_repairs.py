@@ -66,6 +66,12 @@ def softmax_stable(x, dim=-1):
     exps = torch.exp(shifted)
     return exps / exps.sum(dim=dim, keepdim=True)
 '''),
+    # two slips on one line: the pair subtracted, and its dim lost; each repaired in turn
+    "max_without_values_or_keepdim": ("softmax_stable", '''
+def softmax_stable(x, dim=-1):
+    e = torch.exp(x - x.max(dim=dim))
+    return e / e.sum(dim=dim, keepdim=True)
+'''),
     "context_factors_swapped": ("context_vector", '''
 def context_vector(attn_weights, inputs):
     return inputs @ attn_weights
@@ -172,13 +178,29 @@ def test_a_softmax_that_subtracts_the_maximums_pair_costs_its_share(rows):
 
 
 @pytest.mark.slow
+def test_two_slips_on_one_line_are_each_repaired_and_each_told_and_cost_their_share(rows):
+    """The maximum's pair subtracted raises; repaired, its lost keepdim raises: repaired too, the
+    test passes. Both slips are told, each its own fault, and they cost the reductions' share once
+    (reviews6: 2.1 of 20 before, where either slip alone kept 17.3)."""
+    row = rows["max_without_values_or_keepdim"]
+    total = _stage(row, "softmax_stable")
+    assert {loss.behaviour for loss in total.lost_to} == {"reductions"}
+    share = rubric.behaviour_shares("softmax_stable")["reductions"] / 100 * rubric.value_points(
+        "01_attention_scores", "softmax_stable")
+    assert total.points == pytest.approx(total.max_points - share, abs=0.05)
+    failed = [test for test in row.tests if test.stage == "softmax_stable" and not test.passed and test.finding]
+    both = ["max_returns_tuple", "softmax_missing_keepdim"]
+    assert any([fault.mistake for fault in test.finding.all_faults()] == both for test in failed)
+
+
+@pytest.mark.slow
 def test_a_products_factors_swapped_cost_their_share_where_they_crash_and_where_they_do_not(rows):
     """inputs @ attn_weights raises on most shapes (repaired there) and runs on a square input
     (the catalogue reproduces it there): both are the same slip, and cost its share once."""
     total = _stage(rows["context_factors_swapped"], "context_vector")
-    assert {loss.behaviour for loss in total.lost_to} == {"shapes"}
-    share = rubric.behaviour_shares("context_vector")["shapes"] / 100 * rubric.value_points("01_attention_scores",
-                                                                                          "context_vector")
+    assert {loss.behaviour for loss in total.lost_to} == {"context"}  # the weighted sum itself, not its shape
+    share = rubric.behaviour_shares("context_vector")["context"] / 100 * rubric.value_points("01_attention_scores",
+                                                                                           "context_vector")
     assert total.points == pytest.approx(total.max_points - share, abs=0.05)
 
 

@@ -208,6 +208,10 @@ SENTENCES: dict[str, str] = {
         " The grader ran this test again with only the line that raised changed as this mistake's fix"
         " says, and it passed: this slip is all the test found, so it costs only its share of {stage}'s"
         " points."),
+    "evidence.repaired_lines": (
+        " The grader ran this test again with each line that raised changed as its mistake's fix says"
+        " (this slip and the ones told below), and it passed: these slips are all the test found, so each"
+        " costs only its share of {stage}'s points."),
     "evidence.one_of_faults_together": (
         " This mistake, made together with the one told first, reproduces your output exactly: fix both."),
     "evidence.scores_divided_by": (

@@ -74,7 +74,7 @@ def pinned_behaviours(outcome: TestOutcome) -> frozenset[str] | None:
 
 
 # Evidence that the test passed once the line that raised was repaired as the mistake's fix says.
-REPAIRED = "evidence.repaired_line"
+REPAIRED = frozenset({"evidence.repaired_line", "evidence.repaired_lines"})
 # Evidence that the named mistakes, made together, reproduce the answer's output exactly.
 REPRODUCED_TOGETHER = frozenset({"evidence.faults_together", "evidence.one_of_faults_together"})
 # Evidence that a module's parameters are only kept otherwise: given the reference's weights in
@@ -165,7 +165,7 @@ def _repaired_behaviour_checks(outcomes: list[TestOutcome], behaviour_tests: Col
         if outcome.device != "cpu" or outcome.function not in behaviour_tests or outcome.finding is None:
             continue
         behaviours = pinned_behaviours(outcome)
-        repaired = any(note.key == REPAIRED for fault in faults(outcome.finding) for note in fault.notes)
+        repaired = any(note.key in REPAIRED for fault in faults(outcome.finding) for note in fault.notes)
         if repaired and behaviours and behaviours <= charged.get(outcome.stage, set()):
             kept[id(outcome)] = tuple(BehaviourLoss(behaviour, 0.0) for behaviour in sorted(behaviours))
     return kept

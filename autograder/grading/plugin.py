@@ -194,6 +194,7 @@ class GradingPlugin:
         if repaired is None:
             return
         lines = {repaired.line: repaired.text}
+        further: list[tuple[StudentError, str]] = []  # the slips each rerun met, each repaired in turn
         observed = observations.take()  # the first run's: the rerun's own are dropped
         try:
             while True:
@@ -202,21 +203,25 @@ class GradingPlugin:
                         item.obj(**arguments)
                     break
                 except StudentError as again:
-                    # The same slip on another line of the definition (x @ layer.weight for each
-                    # projection): that line is repaired too, and the test run again.
+                    # A slip on another line of the definition (x @ layer.weight on each projection's
+                    # line), or on the repaired line itself (a maximum's keepdim beside its .values):
+                    # repaired too, and the test run again.
                     mistake = read_exception(stage, again.type_name, again.message, again.student_traceback,
                                              [block.source for block in prepared.code.blocks]).mistake
-                    more = repairs.repaired_line(mistake, stage, again.student_traceback, prepared.code.blocks)
-                    if mistake != reading.mistake or more is None or more.cell != repaired.cell or \
-                            more.line in lines or len(lines) == repairs.MOST_REPAIRED_LINES:
+                    more = repairs.repaired_line(mistake, stage, again.student_traceback, prepared.code.blocks,
+                                                 lines)
+                    if mistake is None or more is None or more.cell != repaired.cell or \
+                            len(lines) + len(further) >= repairs.MOST_REPAIRED_LINES:
                         return
                     lines[more.line] = more.text
+                    if mistake != reading.mistake and all(mistake != seen for _, seen in further):
+                        further.append((again, mistake))
         except (Failure, ProbeTimeout):
             return
         finally:
             observations.take()
             observations.restore(observed)
-        raise failures.RepairedSlip(error, reading.mistake) from error
+        raise failures.RepairedSlip(error, reading.mistake, further) from error
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> pytest.TestReport | None:

@@ -5,9 +5,10 @@ without more, the crash costs every test it stops, a whole big stage for one cha
 (``keys.transpose(1, 2)`` carried over from 3-D ``CausalAttention`` to 4-D heads). When the
 exception names a mistake whose fix is one mechanical change of the line that raised, the grading
 plugin runs the test again with that line changed (``Submission.redefined``: only the stage's own
-definition, in the sandbox, as any of the student's code runs); where the same slip then raises on
-another line of that definition (``x @ layer.weight`` on each projection's line), that line is
-changed too, up to ``MOST_REPAIRED_LINES``. If the test then passes, the slip
+definition, in the sandbox, as any of the student's code runs); where a slip then raises on
+another line of that definition, or on the same line once repaired (``x @ layer.weight`` on each
+projection's line; a maximum that lost both its keepdim and its ``.values``), that line is changed
+too, up to ``MOST_REPAIRED_LINES`` changes, each slip a fault of its own. If the test then passes, the slip
 is all the test found: the failure is pinned to the mistake's behaviour, as one reproduced from
 the answer's output is (``partial_credit``). If it does not, nothing changes.
 
@@ -18,12 +19,12 @@ from __future__ import annotations
 
 import builtins
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from autograder.reading.notebook import CodeBlock
 
-# The most lines of one definition repaired for one slip (the same slip on each projection's line, say).
+# The most changes made to one definition's lines before a test is given up (a slip on each projection's line, say).
 MOST_REPAIRED_LINES = 4
 # The last frame of the student's traceback: where the exception was raised.
 _FRAME = re.compile(r'File "<cell (\d+)>", line (\d+)')
@@ -176,12 +177,13 @@ class RepairedLine:
     text: str
 
 
-def repaired_line(mistake: str | None, stage: str, student_traceback: str,
-                  blocks: Sequence[CodeBlock]) -> RepairedLine | None:
+def repaired_line(mistake: str | None, stage: str, student_traceback: str, blocks: Sequence[CodeBlock],
+                  repaired: Mapping[int, str] | None = None) -> RepairedLine | None:
     """The stage's line that raised (the last frame of ``student_traceback`` in the block defining
-    ``stage``: a call there may raise in code it calls) rewritten as ``mistake``'s fix says; None
-    when the mistake has no mechanical fix, no frame lies in that block, or the rewrite does not
-    apply to the line."""
+    ``stage``: a call there may raise in code it calls) rewritten as ``mistake``'s fix says, from
+    its text in ``repaired`` (the lines of that cell repaired already, by number) where it is
+    there; None when the mistake has no mechanical fix, no frame lies in that block, or the rewrite
+    does not apply to the line."""
     rewrite = REWRITES.get(mistake or "")
     defining = [block for block in blocks if stage in block.names]
     if rewrite is None or not defining:
@@ -191,6 +193,7 @@ def repaired_line(mistake: str | None, stage: str, student_traceback: str,
     for cell, line in ((int(cell), int(line)) for cell, line in reversed(_FRAME.findall(student_traceback))):
         index = line - block.line
         if block.cell_index + 1 == cell and 0 <= index < len(lines):
-            repaired = rewrite(lines[index])
-            return RepairedLine(cell, line, repaired) if repaired != lines[index] else None
+            text = (repaired or {}).get(line, lines[index])
+            rewritten = rewrite(text)
+            return RepairedLine(cell, line, rewritten) if rewritten != text else None
     return None

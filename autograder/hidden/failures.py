@@ -152,12 +152,15 @@ def _faults_behind(found: Finding, behind: list[StudentError], stage: str, sourc
 
 class RepairedSlip(Exception):
     """A test that stopped at the student's ``error``, which names ``mistake``, and passed when run
-    again with the line that raised repaired as that mistake's fix says (``grading.repairs``)."""
+    again with the line that raised repaired as that mistake's fix says (``grading.repairs``);
+    ``further``: each other slip a rerun met and repaired, with the mistake it names."""
 
-    def __init__(self, error: StudentError, mistake: str | None):
+    def __init__(self, error: StudentError, mistake: str | None,
+                 further: list[tuple[StudentError, str]] | None = None):
         super().__init__(error.message)
         self.error = error
         self.mistake = mistake
+        self.further = further or []
 
 
 def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission | None,
@@ -173,8 +176,12 @@ def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Subm
         return TestStatus.ERROR, error.finding
     if isinstance(error, RepairedSlip):  # the slip is all the test found: a failure of that mistake
         found = _student_error_finding(error.error, stage, submission, memory_limit, notebook, sources)
-        if found.mistake is not None and found.mistake == error.mistake:
-            return TestStatus.FAILED, found.with_notes(finding("evidence.repaired_line", stage=stage))
+        others = [_student_error_finding(again, stage, submission, memory_limit, notebook, sources)
+                  for again, _ in error.further]
+        repaired = finding("evidence.repaired_lines" if others else "evidence.repaired_line", stage=stage)
+        if found.mistake is not None and found.mistake == error.mistake and all(
+                other.mistake == mistake for other, (_, mistake) in zip(others, error.further, strict=True)):
+            return TestStatus.FAILED, found.with_notes(repaired).with_faults(*others)
         return TestStatus.ERROR, found
     if isinstance(error, StudentError):
         found = _student_error_finding(error, stage, submission, memory_limit, notebook, sources)

@@ -175,6 +175,9 @@ def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutp
         "scaled_too_early+returned_weights": [
             reference.softmax_stable(scores / math.sqrt(inputs.shape[-1]), dim=-1)],
         "weights_applied_to_scores": [weights @ scores],
+        # inputs @ weights: it raises unless the inputs are square (it is repaired there), and is
+        # this same slip where it runs.
+        **({"operands_swapped": [inputs @ weights]} if inputs.shape[-1] == weights.shape[-2] else {}),
         # The operand first: its fault shows in the output's shape.
         **two_parts_wrong(lambda operand, weights: weights @ operand, (inputs, weights),
                           (wrong_operands, wrong_weights)),

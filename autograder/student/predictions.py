@@ -145,7 +145,7 @@ QUESTIONS: dict[str, Question] = {question.id: question for question in (
     # reversing the sentence changes any token's context vector.
     Question("naive_overflow", "01_attention_scores", (_choice_field(ANSWER, "weights", "nan", "inf", "error"),),
              "softmax_naive"),
-    Question("largest_weight", "01_attention_scores", (_number_field(ANSWER, 0.0, 1.0, 0.03),), "attention_scores"),
+    Question("largest_weight", "01_attention_scores", (_number_field(ANSWER, 0.0, 1.0, 0.06),), "attention_scores"),
     Question("reversed_sentence", "01_attention_scores", (_choice_field(ANSWER, "same", "different"),),
              "simple_self_attention"),
     # 02: the spread of q·k for keys of 1024 features; whether one shared W learns a one-way relation.
@@ -256,6 +256,8 @@ MESSAGES: dict[str, str] = {
     "replace_field_dots": "write your prediction for {field} where its ... stands",
     "not_a_choice": "{field} = {value} is not one of the choices: write one of {choices}",
     "not_a_number": "{field} = {value} is not a number: write a number",
+    "several_values": ("{values} are several values: Python reads a comma between numbers as a separator, so write"
+                       " a decimal number with a point (0.24), or in quotes (\"0,24\")"),
     "out_of_range": "{field} = {value} is outside {low} to {high}",
     "a_fraction": "{field} = {value} looks like a fraction: the question asks for a percentage ({percent} for"
                   " {value})",
@@ -336,10 +338,18 @@ class Predictions:
             print(self._text("unknown_question", question=question_id, known=", ".join(QUESTIONS)))
         return question
 
-    def predict(self, question_id: str, answer: object = None, /, **fields: object) -> None:
-        """Record a prediction for the demo that follows (in the output, where the grader sees it)."""
+    def predict(self, question_id: str, answer: object = None, /, *more: object, **fields: object) -> None:
+        """Record a prediction for the demo that follows (in the output, where the grader sees it).
+        A number written with a decimal comma, ``predict("q", 0,24)``, reaches here as two
+        arguments: it is told so, not raised as Python's TypeError."""
         question = self._question(question_id)
         if question is None:
+            return
+        if more:
+            self.answers.pop(question.id, None)
+            self.unreadable.add(question.id)
+            written = ", ".join(repr(value) for value in (answer, *more))
+            print(self._text("not_recorded", problems=self._text("several_values", values=written)))
             return
         given = answer_fields(question, answer, fields)
         found = problems(question, given)

@@ -75,17 +75,38 @@ def _transposed(node: ast.expr) -> ast.expr | None:
 
 
 def _weights_transposed(definitions: list[ast.stmt]) -> bool:
-    """The definitions transpose a softmax's result: the call itself, or a name assigned from it."""
+    """The definitions transpose a softmax's result: the call itself, or a name assigned from it,
+    transposed, or read by an einsum with its two last indices the other way round."""
     for definition in definitions:
         softmaxes = _softmax_calls(definition)
         from_softmax = {target.id for node in ast.walk(definition)
                         if isinstance(node, ast.Assign) and _softmax_calls(node.value)
                         for target in node.targets if isinstance(target, ast.Name)}
+
+        def is_weights(operand: ast.expr, from_softmax=from_softmax, softmaxes=softmaxes) -> bool:
+            return (isinstance(operand, ast.Name) and operand.id in from_softmax) or any(
+                operand is call for call in softmaxes)
+
         for node in ast.walk(definition):
             operand = _transposed(node) if isinstance(node, ast.expr) else None
-            if operand is not None and ((isinstance(operand, ast.Name) and operand.id in from_softmax)
-                                        or any(operand is call for call in softmaxes)):
+            if operand is not None and is_weights(operand) or _einsum_reads_transposed(node, is_weights):
                 return True
+    return False
+
+
+def _einsum_reads_transposed(node: ast.AST, is_weights: Callable[[ast.expr], bool]) -> bool:
+    """``node`` is an einsum that reads the weights (``is_weights``) with their last index, the
+    key's, where its output keeps the query's (``"ji,jd->id"``): the weights transposed."""
+    if not (isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "einsum"
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        return False
+    equation = node.args[0].value.replace(" ", "")
+    if "->" not in equation:
+        return False
+    inputs, output = equation.split("->")
+    for subscripts, operand in zip(inputs.split(","), node.args[1:], strict=False):
+        if is_weights(operand) and len(subscripts) >= 2 and len(output) >= 2 and subscripts[-1] == output[-2]:
+            return True
     return False
 
 

@@ -236,6 +236,10 @@ RULES = [
               stages=frozenset({"causal_average_matmul"})),
     ErrorRule("operands_swapped", _SIZES, re.compile(r"@|\bmatmul\(|\bmm\(|\bmv\("),
               stages=frozenset({"attention_scores_for_query", "context_vector", "causal_average_matmul"})),
+    # inputs @ weights in the composed stage; a product with a transpose in it (weights @ inputs.T)
+    # has another fault than its order.
+    ErrorRule("operands_swapped", _SIZES, re.compile(r"@|\bmatmul\(|\bmm\("),
+              stages=frozenset({"simple_self_attention"}), line_without=re.compile(r"\.T\b|\.mT\b|transpose|\.t\(")),
     # Element by element, shapes line up from the last dim: a (T,) vector against (T, d) or (b, T, C).
     ErrorRule("broadcast_mismatch", re.compile(r"must match the size of tensor"),
               re.compile(r"[\w)\]]\s*[*/+\-]\s*[\w(\[]"),
