@@ -36,6 +36,9 @@ def test_hint_tiers_come_from_the_outputs_and_the_code_the_highest_per_stage():
               _hint_output("attention_scores", "3"), _hint_output("attention_scores", True),
               {"output_type": "stream", "metadata": "not a dict"}),
         _code("hint(stage_name, 3)\nhint('attention_scores', tier)"),  # not written out: nothing to read
+        # a stage that passes: "no hint needed" is shown, with no record, and the call opened nothing
+        _code("hint('simple_self_attention', 3)",
+              {"output_type": "stream", "name": "stdout", "text": "✅ passes its public check: no hint needed.\n"}),
     ]}
     assert learning_records(notebook, STAGES).hint_tiers == {"softmax_naive": 3, "softmax_stable": 2,
                                                              "context_vector": 1}

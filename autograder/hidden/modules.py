@@ -489,10 +489,11 @@ def attention_scale_and_mask(reference: torch.nn.Module, x: torch.Tensor, sizes:
 
 def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: torch.Tensor,
                           seed: int, what: What, *, mistakes: MistakeSource = None,
-                          together: PairedSource = None) -> None:
+                          together: PairedSource = None, explain: Explainers = None) -> None:
     """Output and gradients (input and every parameter) of one backward pass match; a wrong output
-    is read with ``mistakes`` and ``together`` (as in ``expect_tensor``), so that the faults the
-    forward test names are named here too, and cost their share once."""
+    is read with ``mistakes``, ``explain`` and ``together`` (as in ``expect_tensor``), so that the
+    faults the forward test names are named here too (a scale fitted on the output), and cost their
+    share once."""
     module.train()
     reference.train()
     x_reference = x.detach().clone().requires_grad_(True)
@@ -507,14 +508,14 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
         # Autograd refused the reference's gradient for an output of another shape: no line of the
         # student's raised it. The output says why, as in the forward test.
         expect_tensor(module(x.detach().clone()), output.detach(), finding("what.training", what=what),
-                      mistakes=mistakes, together=together)
+                      mistakes=mistakes, explain=explain, together=together)
         raise
     description = module.describe()
     found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()}, reference)
     try:
         try:
             expect_tensor(result["output"], output.detach(), finding("what.training", what=what), mistakes=mistakes,
-                          together=together)
+                          explain=explain, together=together)
         except Failure as failure:
             # A parameter made with requires_grad=False is a fault of its own, whatever the output's
             # faults (one that a wrong output merely leaves unused is not: that is the output's fault).

@@ -201,14 +201,17 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
     """Wrong scaled scores, from the reference ``scaled_dot_product_scores``."""
     d_k = keys.shape[-1]
     right = scaled_scores(queries, keys)
+    other_sizes = (set(keys.shape[:-1]) | set(queries.shape[:-1])) - {d_k}
+    # Another size than d_k; one of 1 (one query) gives the unscaled scores too, which neither
+    # mistake alone can then be told by: that output is a wrong scale, named no more precisely (its
+    # share is the scale's either way, as the other inputs' names are).
+    unscaled = "scores_scaled_wrongly" if 1 in other_sizes else "no_sqrt_scaling"
     wrong = {
-        "no_sqrt_scaling": [right * math.sqrt(d_k)],
+        unscaled: [right * math.sqrt(d_k)],
         "scaled_by_d_k": [right / math.sqrt(d_k)],
         "half_power_precedence": [right * math.sqrt(d_k) / divisor for divisor in (2 * d_k, d_k / 2)
                                   if diagnosis.half_power_divisor(divisor, d_k)],
-        # Another size than d_k (a size of 1, one query, is no scaling too: the two are not told apart).
-        "scaled_by_wrong_size": [right * math.sqrt(d_k / size)
-                                 for size in (set(keys.shape[:-1]) | set(queries.shape[:-1])) - {d_k}],
+        "scaled_by_wrong_size": [right * math.sqrt(d_k / size) for size in other_sizes - {1}],
         "scores_transposed": [right.transpose(-2, -1)],
         "returned_weights_not_scores": [torch.softmax(right, dim=-1)],
     }
@@ -222,6 +225,19 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
         reversed_keys = keys.permute(*reversed(range(keys.ndim)))  # what keys.T does to a batch
         with contextlib.suppress(RuntimeError):  # most shapes make keys.T raise instead
             wrong["keys_T_on_batch"] = [queries @ reversed_keys / math.sqrt(d_k)]
+        # Two dims named from the front (transpose(0, 1), the 3-D habit on 4-D): where the shapes let
+        # the product run (a cube), the same slip that raises, and is repaired, elsewhere. Not the
+        # first and last of three, which is keys.T itself.
+        fixed = []
+        for first, second in itertools.combinations(range(keys.ndim), 2):
+            if (first, second) in ((keys.ndim - 2, keys.ndim - 1), (0, 2) if keys.ndim == 3 else (-1, -1)):
+                continue
+            with contextlib.suppress(RuntimeError):
+                product = queries @ keys.transpose(first, second) / math.sqrt(d_k)
+                if product.shape == right.shape:
+                    fixed.append(product)
+        if fixed:
+            wrong["transpose_fixed_dims"] = fixed
     return wrong
 
 

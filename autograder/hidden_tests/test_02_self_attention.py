@@ -100,6 +100,7 @@ def test_self_attention_v1_gradients(student, reference, device, dtype):
     x = randn(size[0] + 200, size[1], size[2], dtype=dtype, device=device)
     expect_same_gradients(module, ref, x, size[0] + 300, call_text("SelfAttention_v1", *size[2:]),
                           mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False),
+                          explain=lambda: [attention_divisor(ref, x, {"d_in": size[2], "T": x.shape[0]})],
                           together=lambda: mistakes.attention_faults(ref, x, causal=False))
 
 
@@ -162,6 +163,7 @@ def test_self_attention_v2_gradients(student, reference, device, dtype):
     expect_same_gradients(module, ref, x, size[0] + 300,
                           call_text("SelfAttention_v2", *size[2:], qkv_bias=True),
                           mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=False),
+                          explain=lambda: [attention_divisor(ref, x, {"d_in": size[2], "T": x.shape[0]})],
                           together=lambda: mistakes.attention_faults(ref, x, causal=False))
 
 

@@ -474,7 +474,9 @@ def test_causal_attention_forward(student, reference, device, dtype, case):
 def test_causal_attention_gradients(student, reference, device, dtype):
     ref, module, x, what = _causal_attention(student, reference, ATTENTION_CASES[1], device, dtype,
                                              parameters_placed=True)
+    sizes = {"d_in": x.shape[-1], "T": x.shape[1], "b": x.shape[0], "context_length": ATTENTION_CASES[1][5]}
     expect_same_gradients(module, ref, x, 94, what, mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True),
+                          explain=lambda: attention_scale_and_mask(ref, x, sizes),
                           together=lambda: mistakes.attention_faults(ref, x, causal=True))
 
 

@@ -527,8 +527,11 @@ def test_multi_head_attention_has_no_dropout_in_eval_mode(student, reference, de
 def test_multi_head_attention_gradients(student, reference, device, dtype):
     ref, module, x, what = _multi_head(student, reference, MHA_CASES[1], device, dtype, parameters_placed=True)
     heads = (MHA_CASES[1][6], reference.split_heads, reference.merge_heads)
+    sizes = {"d_in": x.shape[-1], "d_out": ref.out_proj.out_features, "T": x.shape[1], "b": x.shape[0],
+             "num_heads": heads[0]}
     expect_same_gradients(module, ref, x, 134, what,
                           mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads),
+                          explain=lambda: attention_scale_and_mask(ref, x, sizes, heads=heads),
                           together=lambda: mistakes.attention_faults(ref, x, causal=True, heads=heads))
 
 

@@ -4,7 +4,8 @@ running it.
 
 - **Hints.** ``hint("<stage>", tier)`` shows its text as an output whose metadata records the
   stage and tier (``autograder.student.records``); a call whose arguments are written out counts
-  too, should its output have been cleared. The highest tier per stage is kept.
+  too, should its output have been cleared (a cell that shows outputs is read from them alone: a
+  stage that passes opens no tier). The highest tier per stage is kept.
 - **Predictions.** ``predict("<question>", ...)`` is read from the code, where the student wrote
   the answer: literal arguments only (``ast.literal_eval``), the last call per question. A call
   whose answer is not written out as a literal, or still holds ``...``, counts as unanswered.
@@ -114,7 +115,9 @@ def learning_records(notebook: dict, stages: list[str]) -> LearningRecords:
             tree = ast.parse(source)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             continue
-        for call in _calls(tree, "hint"):
+        # A cell that still shows its outputs says itself which tiers it opened (none, for a stage
+        # that passes: "no hint needed"); only a cell whose outputs were cleared is read from its call.
+        for call in _calls(tree, "hint") if not cell.get("outputs") else ():
             arguments = [_literal(arg) for arg in call.args[:2]]
             if len(arguments) >= 1:
                 _keep_tier(records, arguments[0], arguments[1] if len(arguments) == 2 else 1, stage_set)
