@@ -22,6 +22,7 @@ from typing import Protocol
 
 import pytest
 
+from autograder.course import rubric
 from autograder.findings.finding import Failure, Finding, finding
 from autograder.grading import repairs
 from autograder.hidden import failures, loading, observations
@@ -191,8 +192,9 @@ class GradingPlugin:
         reading = read_exception(stage, error.type_name, error.message, error.student_traceback,
                                  [block.source for block in prepared.code.blocks])
         repaired = repairs.repaired_line(reading.mistake, stage, error.student_traceback, prepared.code.blocks)
-        if repaired is None:
-            return
+        if repaired is None or rubric.fault_behaviours(stage).get(reading.mistake or "") not in rubric.behaviour_shares(
+                stage):
+            return  # a slip no share of the stage stands for costs its tests, as it did: nothing to repair for
         lines = {repaired.line: repaired.text}
         further: list[tuple[StudentError, str]] = []  # the slips each rerun met, each repaired in turn
         observed = observations.take()  # the first run's: the rerun's own are dropped

@@ -484,7 +484,7 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
     num_heads = heads[0] if heads else 1
     batch, num_tokens, d_out = queries.shape[0], queries.shape[-2], queries.shape[-1]
     d_k = d_out // num_heads
-    sizes = {x.shape[-1], d_out, batch, num_heads}
+    sizes = _wrong_scale_sizes(x.shape[-1], d_out, batch, num_heads)
     variants = _weight_variants(d_k, num_tokens, sizes, causal, x.device, queries.ndim + (1 if heads else 0))
     wrong = {mistake_id: [attend(**options) for options in option_list]
              for mistake_id, option_list in variants.items()}
@@ -509,6 +509,8 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
         for mistake_id, option_list in _head_layouts(batch, num_heads, num_tokens, d_out).items():
             wrong[mistake_id] = [attend(**options) for options in option_list]
         wrong["missing_out_proj"] = [attend(out=_same)]
+        # num_heads never used: one head over all d_out features, scaled by either size.
+        wrong["heads_not_split"] = [attend(split=_same, merge=_same, scale_dim=d_out), attend(split=_same, merge=_same)]
     elif x.ndim == 3:
         with contextlib.suppress(RuntimeError):  # most shapes make keys.T raise instead
             wrong["keys_T_on_batch"] = [attend(transpose_keys=lambda k: k.permute(2, 1, 0))]
@@ -516,6 +518,13 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
     if without_bias is not None:
         wrong["qkv_bias_not_added"] = [attention_computation(without_bias, x, causal=causal, heads=heads)()]
     return wrong
+
+
+def _wrong_scale_sizes(d_in: int, d_out: int, batch: int, num_heads: int) -> set[int]:
+    """The sizes a module's scale may wrongly be the square root of: its input's and output's
+    widths, the batch, the number of heads and, with several heads, a head size read from the
+    input's width (d_in // num_heads)."""
+    return {d_in, d_out, batch, num_heads} | ({d_in // num_heads} if num_heads > 1 else set())
 
 
 @torch.no_grad()
@@ -532,7 +541,7 @@ def attention_faults(module: torch.nn.Module, x: torch.Tensor, *, causal: bool,
         return {}
     num_heads = heads[0] if heads else 1
     batch, num_tokens, d_out = queries.shape[0], queries.shape[-2], queries.shape[-1]
-    sizes = {x.shape[-1], d_out, batch, num_heads}
+    sizes = _wrong_scale_sizes(x.shape[-1], d_out, batch, num_heads)
     variants = _weight_variants(d_out // num_heads, num_tokens, sizes, causal, x.device,
                                 queries.ndim + (1 if heads else 0))
     variants |= {"wrong_projection": [{"roles": roles} for roles in _WRONG_ROLES],

@@ -529,6 +529,8 @@ def test_multi_head_attention_gradients(student, reference, device, dtype):
     heads = (MHA_CASES[1][6], reference.split_heads, reference.merge_heads)
     sizes = {"d_in": x.shape[-1], "d_out": ref.out_proj.out_features, "T": x.shape[1], "b": x.shape[0],
              "num_heads": heads[0]}
+    if sizes["d_in"] != sizes["d_out"]:
+        sizes["d_in // num_heads"] = sizes["d_in"] // heads[0]  # as the forward tests read it
     expect_same_gradients(module, ref, x, 134, what,
                           mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads),
                           explain=lambda: attention_scale_and_mask(ref, x, sizes, heads=heads),

@@ -447,6 +447,11 @@ MISTAKES: dict[str, str] = {
         "the heads' outputs were added up (or averaged): concatenate them instead, side by side along"
         " the last dimension, so that the result has num_heads * d_out features."
     ),
+    "heads_not_split": (
+        "the module attends with one head over all d_out features: num_heads is never used. Split the"
+        " queries, keys and values into num_heads heads of d_out // num_heads features each, attend"
+        " within each head, then merge the heads back before out_proj."
+    ),
     "heads_interleaved": (
         "the features were split (or merged) as (head_dim, num_heads) instead of (num_heads,"
         " head_dim): the sizes of the heads' axis and head_dim swapped places, so no head holds the"
