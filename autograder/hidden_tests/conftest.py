@@ -18,7 +18,7 @@ from autograder.grading import markers
 from autograder.grading.plugin import GRADING_PLUGIN
 from autograder.hidden import stand_ins
 from autograder.paths import solution_notebook
-from autograder.student.curriculum import CONSULTED, all_stages
+from autograder.student.curriculum import CONSULTED, STAGES_BY_ASSIGNMENT, all_stages
 from autograder.worker.precision import math_attention_kernel, pin_float32
 
 DEVICES = ["cpu", "cuda", "mps"]
@@ -71,11 +71,14 @@ def reference(request):
 def _graded_alone(request):
     """Each test of a stage that may call another of the student's pure function stages of its own
     accord (a ``simple_self_attention`` calling ``softmax_naive``) runs with the reference answering
-    those calls (``grading.dependencies.CONSULTED``): one mistake costs only its own stage."""
+    those calls (``grading.dependencies.CONSULTED``): one mistake costs only its own stage. So does a
+    stage of the notebook whose cell did not load (a syntax error): a stage that calls it is graded
+    with the reference in its place, not stopped by a name that never loaded."""
     stage = next((marker.name for marker in request.node.iter_markers() if marker.name in ALL_STAGES), None)
     student = request.getfixturevalue("student") if stage and "student" in request.fixturenames else None
     reference = request.getfixturevalue("reference") if student is not None else None
-    names = sorted(name for name in CONSULTED & set(student.defined) - {stage}
+    own_stages = set(STAGES_BY_ASSIGNMENT.get(getattr(request.module, "ASSIGNMENT", ""), ()))
+    names = sorted(name for name in CONSULTED & (set(student.defined) | own_stages) - {stage}
                    if hasattr(reference, name)) if student is not None else []
     with student.standing_in(*stand_ins.consulted(reference, names)) if names else contextlib.nullcontext():
         yield
