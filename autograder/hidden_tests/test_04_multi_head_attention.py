@@ -695,9 +695,10 @@ def test_gpt2_small_attention_configuration(student, reference):
 
 
 @pytest.mark.gpt2_small_attention
-def test_gpt2_small_attention_forward(student, reference, device):
+def test_gpt2_small_attention_heads_and_dropout(student, reference, device):
     """12 heads and no dropout, so that its output is the same in training mode (and the student's
-    own MultiHeadAttention, for no points: a note)."""
+    own MultiHeadAttention, for no points: a note). Named for what it checks: a module built with
+    other sizes is the configuration test's to charge."""
     names = ("num_heads", "dropout")
     what, built, expected = _gpt2_built(student, reference, names)
     _expect_built_with(what, "MultiHeadAttention", built, expected, names, GPT2_ARGUMENT_MISTAKES)

@@ -79,17 +79,19 @@ def _index_text(index) -> str:
     return "(" + ", ".join(str(int(i)) for i in index) + ")"
 
 
-def show(value) -> str:
-    """A short, readable rendering of a tensor (or anything else) for a message. Values that are
-    not finite are counted and located even when they lie beyond the first few shown."""
+def show(value, start: int = 0) -> str:
+    """A short, readable rendering of a tensor (or anything else) for a message, from the flat
+    index ``start`` on (the first value that differs, so that two renderings show where they do).
+    Values that are not finite are counted and located even when they lie beyond those shown."""
     if not isinstance(value, torch.Tensor):
         return type(value).__name__
     if value.numel() == 0:
         return text("is.empty_tensor")
     values = value.detach().to("cpu", torch.float64)
     flat = values.reshape(-1)
-    numbers = ", ".join(f"{x:.4f}" for x in flat[:SHOWN_VALUES].tolist())
-    shown = f"[{numbers}{', ...' if value.numel() > SHOWN_VALUES else ''}]"
+    start = max(0, min(start, value.numel() - SHOWN_VALUES))
+    numbers = ", ".join(f"{x:.4f}" for x in flat[start:start + SHOWN_VALUES].tolist())
+    shown = f"[{'..., ' if start else ''}{numbers}{', ...' if value.numel() > start + SHOWN_VALUES else ''}]"
     bad = ~torch.isfinite(values)
     if bad.any():
         first = bad.nonzero()[0]
@@ -140,8 +142,19 @@ def expect_close(actual, expected, what: str, hint: str, atol: float = ATOL, cas
     figure = figure_for(mistake, actual if weights is None else weights,
                         torch.as_tensor(expected) if right_weights is None else right_weights)
     where = None if mistake is not None else where_it_differs(actual, expected)
-    fail("values" if where is None else "values_where", what=what, expected=show(torch.as_tensor(expected)),
-         got=show(actual), where=where, hint=mistake or hint, figure=figure, names=names or mistake is not None)
+    start = _first_difference(actual, torch.as_tensor(expected), atol)
+    fail("values" if where is None else "values_where", what=what, expected=show(torch.as_tensor(expected), start),
+         got=show(actual, start), where=where, hint=mistake or hint, figure=figure,
+         names=names or mistake is not None)
+
+
+def _first_difference(actual: torch.Tensor, expected: torch.Tensor, atol: float) -> int:
+    """The flat index of the first value that differs by more than ``atol`` (0 when none is found):
+    the renderings start there, so that they never show only values that agree (a causal module's
+    first token, which attends to itself alone whatever its scale)."""
+    difference = (actual.detach().cpu().double() - expected.detach().cpu().double()).abs().reshape(-1)
+    differing = (difference > atol) | difference.isnan()
+    return int(differing.nonzero()[0]) if differing.any() else 0
 
 
 def expect_attribute(module, name: str, kind: type, what: str, hint: str):
