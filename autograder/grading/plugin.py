@@ -95,6 +95,12 @@ def _recover_memory() -> None:
     time.sleep(1.0)
 
 
+def _has_share(stage: str, mistake: str | None) -> bool:
+    """Whether ``mistake`` is a fault of one of ``stage``'s behaviours (``rubric.toml``'s
+    ``[faults]``): only then can a repaired slip cost its share alone, as its text says."""
+    return rubric.fault_behaviours(stage).get(mistake or "") in rubric.behaviour_shares(stage)
+
+
 class GradingPlugin:
     """Kept in ``config.stash[GRADING_PLUGIN]``; the hidden tests' ``student`` fixture asks it to
     open submissions."""
@@ -192,14 +198,13 @@ class GradingPlugin:
         reading = read_exception(stage, error.type_name, error.message, error.student_traceback,
                                  [block.source for block in prepared.code.blocks])
         repaired = repairs.repaired_line(reading.mistake, stage, error.student_traceback, prepared.code.blocks)
-        if repaired is None or rubric.fault_behaviours(stage).get(reading.mistake or "") not in rubric.behaviour_shares(
-                stage):
+        if repaired is None or not _has_share(stage, reading.mistake):
             return  # a slip no share of the stage stands for costs its tests, as it did: nothing to repair for
         lines = {repaired.line: repaired.text}
         further: list[tuple[StudentError, str]] = []  # the slips each rerun met, each repaired in turn
         observed = observations.take()  # the first run's: the rerun's own are dropped
         try:
-            while True:
+            for attempt in range(repairs.MOST_REPAIRED_LINES + 1):
                 try:
                     with submission.redefined(stage, repaired.cell, lines):
                         item.obj(**arguments)
@@ -213,8 +218,8 @@ class GradingPlugin:
                     more = repairs.repaired_line(mistake, stage, again.student_traceback, prepared.code.blocks,
                                                  lines)
                     if mistake is None or more is None or more.cell != repaired.cell or \
-                            len(lines) + len(further) >= repairs.MOST_REPAIRED_LINES:
-                        return
+                            attempt == repairs.MOST_REPAIRED_LINES or not _has_share(stage, mistake):
+                        return  # no repair, or as many as a slip is given: it stays what it was
                     lines[more.line] = more.text
                     if mistake != reading.mistake and all(mistake != seen for _, seen in further):
                         further.append((again, mistake))
