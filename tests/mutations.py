@@ -63,8 +63,9 @@ MUTATIONS = [
     Mutation("simple_attention_returns_weights", "simple_self_attention",
              "return attn_weights @ inputs", "return attn_weights", "returned_weights"),
     # 02_self_attention
+    # one query (T_q = 1) gives the unscaled scores a wrong size's too: a wrong scale, named so there
     Mutation("scores_unscaled", "scaled_dot_product_scores", "return scores / d_k**0.5",
-             "return scores", "no_sqrt_scaling"),
+             "return scores", "no_sqrt_scaling", ("scores_scaled_wrongly",)),
     Mutation("scores_scaled_by_d_k", "scaled_dot_product_scores", "return scores / d_k**0.5",
              "return scores / d_k", "scaled_by_d_k"),
     Mutation("scores_keys_T", "scaled_dot_product_scores", "keys.transpose(-2, -1)", "keys.T",
@@ -202,7 +203,7 @@ NEW_MUTATIONS = [
     Mutation("scores_softmaxed", "scaled_dot_product_scores", "return scores / d_k**0.5",
              "return torch.softmax(scores / d_k**0.5, dim=-1)", "returned_weights_not_scores"),
     Mutation("scores_scaled_by_query_count", "scaled_dot_product_scores", "d_k = keys.shape[-1]",
-             "d_k = queries.shape[-2]", "scaled_by_wrong_size"),
+             "d_k = queries.shape[-2]", "scaled_by_wrong_size", ("scores_scaled_wrongly",)),
     Mutation("v1_values_from_queries", "SelfAttention_v1", "values = x @ self.W_value",
              "values = x @ self.W_query", "wrong_projection"),
     Mutation("v1_scaled_by_d_in", "SelfAttention_v1", "attn_scores / keys.shape[-1] ** 0.5",

@@ -94,6 +94,7 @@ PAGE_TEXT: dict[str, str] = {
     "behaviour.out_proj": "output projection",
     "behaviour.shapes": "output shape",
     "behaviour.reductions": "sums and maxima along dim",
+    "behaviour.memory": "contiguous memory before the view",
     "behaviour.input_kept": "input left as it was",
     "behaviour.dtype": "dtype",
     # The solutions, on a page the service shows once the assignment is closed (``Solutions``).

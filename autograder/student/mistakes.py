@@ -449,7 +449,7 @@ MISTAKES: dict[str, str] = {
     ),
     "heads_not_split": (
         "the module attends with one head over all d_out features: num_heads is never used. Split the"
-        " queries, keys and values into num_heads heads of d_out // num_heads features each, attend"
+        " queries, keys and values into num_heads heads that share the d_out features equally, attend"
         " within each head, then merge the heads back before out_proj."
     ),
     "heads_interleaved": (
