@@ -55,6 +55,8 @@ REPLY_HEADER_BYTES = 1 * 2**20  # the JSON part of any reply: values travel as t
 # Questions a worker may ask while answering one probe (a consulted stand-in's calls); the
 # notebook's time budget bounds what they take.
 MAX_CONSULTATIONS = 256
+# How a worker that exited while answering is described, whether its exit or its socket's closing came first.
+WORKER_GONE = "the worker exited"
 # Answers the trusted side gives a worker's question: (header, tensors) from the question's frame.
 Consult = Callable[[protocol.Message], tuple[dict, dict]]
 LOADED_REPLY_BYTES = 2 * 2**20  # "ready": the names a notebook defines and what failed to load (capped)
@@ -305,7 +307,11 @@ class WorkerSession:
             if killed is OomKill.OWN_LIMIT:
                 limit = f"{self._memory_bytes // 2**20} MiB"
                 raise WorkerCrashed(finding("memory_limit", doing=finding(doing), limit=limit)) from None
-            raise WorkerCrashed(finding("crashed", doing=finding(doing), error=str(error))) from None
+            # The worker gone shows as its exit or as its socket closing, whichever the poll sees
+            # first: one description for both, so that a regrade writes the same file.
+            gone = isinstance(error, (EOFError, ConnectionError))
+            raise WorkerCrashed(finding("crashed", doing=finding(doing),
+                                        error=WORKER_GONE if gone else str(error))) from None
         self.students_seconds += took
         return reply
 
@@ -327,7 +333,7 @@ class WorkerSession:
             if sock.fileno() in ready:
                 return
             if ready:
-                raise EOFError("the worker exited")
+                raise EOFError(WORKER_GONE)
             if clock.elapsed(precise=True) > limit:
                 raise _OverTheLimit
             interval = min(2 * interval, 0.25)
