@@ -195,8 +195,8 @@ class GradingPlugin:
         if prepared is None or submission is None:
             return
         stage = stage_of(item)
-        reading = read_exception(stage, error.type_name, error.message, error.student_traceback,
-                                 [block.source for block in prepared.code.blocks])
+        sources = [block.source for block in prepared.code.blocks]
+        reading = read_exception(stage, error.type_name, error.message, error.student_traceback, sources)
         repaired = repairs.repaired_line(reading.mistake, stage, error.student_traceback, prepared.code.blocks)
         if repaired is None or not _has_share(stage, reading.mistake):
             return  # a slip no share of the stage stands for costs its tests, as it did: nothing to repair for
@@ -214,7 +214,7 @@ class GradingPlugin:
                     # line), or on the repaired line itself (a maximum's keepdim beside its .values):
                     # repaired too, and the test run again.
                     mistake = read_exception(stage, again.type_name, again.message, again.student_traceback,
-                                             [block.source for block in prepared.code.blocks]).mistake
+                                             sources).mistake
                     more = repairs.repaired_line(mistake, stage, again.student_traceback, prepared.code.blocks,
                                                  lines)
                     if mistake is None or more is None or more.cell != repaired.cell or \

@@ -599,11 +599,7 @@ def _used_without_gradient(module: RemoteObject, found: ParameterMap, reference:
             before = module(x.detach().clone())
         for name in without:
             slot_name = found.slots[name].name
-            owner = module
-            *path, last = slot_name.split(".")
-            for step in path:
-                owner = owner.attr(step)
-            value = owner.attr(last)
+            value = _attribute_at(module, slot_name)
             if not isinstance(value, torch.Tensor):
                 continue
             module.load_state_dict({slot_name: value * 1.5 + 0.25}, strict=False)
@@ -622,6 +618,15 @@ def _used_without_gradient(module: RemoteObject, found: ParameterMap, reference:
     return None
 
 
+def _attribute_at(module: RemoteObject, dotted: str):
+    """The value the student's module holds under a dotted name (``W_query.weight``)."""
+    owner = module
+    *path, last = dotted.split(".")
+    for step in path:
+        owner = owner.attr(step)
+    return owner.attr(last)
+
+
 def _parameter_changed_by_forward(module: RemoteObject, found: ParameterMap, reference: torch.nn.Module) -> str | None:
     """The name of a parameter of the student's module that no longer holds the reference's
     value it was given: its forward pass changed it (no optimiser step ran). None when every one
@@ -630,12 +635,8 @@ def _parameter_changed_by_forward(module: RemoteObject, found: ParameterMap, ref
         slot = found.slots.get(name)
         if slot is None or slot.part is not None:
             continue  # not there, or fused with others: not read back
-        owner = module
-        *path, last = slot.name.split(".")
         try:
-            for step in path:
-                owner = owner.attr(step)
-            value = owner.attr(last)
+            value = _attribute_at(module, slot.name)
         except StudentError:
             continue
         if isinstance(value, torch.Tensor) and value.shape == param.shape and not torch.allclose(

@@ -458,12 +458,19 @@ def _leak_cause(student, reference, case, device, dtype):
     return heads_leak_cause(one_head, seed + 60)
 
 
-def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expected=None, cause=None):
-    heads = (num_heads, reference.split_heads, reference.merge_heads)
+def _multi_head_sizes(ref, x, num_heads: int) -> dict[str, int]:
+    """The sizes a wrong scale of a multi-head module may be read as: the call's, and a head size
+    read from the input's width where that differs from d_out."""
     sizes = {"d_in": x.shape[-1], "d_out": ref.out_proj.out_features, "T": x.shape[1], "b": x.shape[0],
              "num_heads": num_heads}
     if sizes["d_in"] != sizes["d_out"]:
-        sizes["d_in // num_heads"] = sizes["d_in"] // num_heads  # a head size read from the input's width
+        sizes["d_in // num_heads"] = sizes["d_in"] // num_heads
+    return sizes
+
+
+def _check_multi_head_forward(reference, ref, module, x, what, num_heads, expected=None, cause=None):
+    heads = (num_heads, reference.split_heads, reference.merge_heads)
+    sizes = _multi_head_sizes(ref, x, num_heads)
     expect_same_output(module, ref, x, what, expected=expected,
                        mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads),
                        explain=lambda: [future_of_sequence(module, x, 136, cause),
@@ -527,10 +534,7 @@ def test_multi_head_attention_has_no_dropout_in_eval_mode(student, reference, de
 def test_multi_head_attention_gradients(student, reference, device, dtype):
     ref, module, x, what = _multi_head(student, reference, MHA_CASES[1], device, dtype, parameters_placed=True)
     heads = (MHA_CASES[1][6], reference.split_heads, reference.merge_heads)
-    sizes = {"d_in": x.shape[-1], "d_out": ref.out_proj.out_features, "T": x.shape[1], "b": x.shape[0],
-             "num_heads": heads[0]}
-    if sizes["d_in"] != sizes["d_out"]:
-        sizes["d_in // num_heads"] = sizes["d_in"] // heads[0]  # as the forward tests read it
+    sizes = _multi_head_sizes(ref, x, heads[0])
     expect_same_gradients(module, ref, x, 134, what,
                           mistakes=lambda: mistakes.attention_mistakes(ref, x, causal=True, heads=heads),
                           explain=lambda: attention_scale_and_mask(ref, x, sizes, heads=heads),
