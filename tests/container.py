@@ -78,12 +78,24 @@ def open_to_others(then: list[str]) -> list[str]:
 PRIVATE_MOUNTS = ["unshare", "--mount", "--propagation", "private"]
 
 
+def _remove_empty_tree(group: Path) -> None:
+    """Remove a cgroup and the groups under it, deepest first (the kernel keeps any that holds a
+    process, and then the mkdir that follows says so)."""
+    for child in group.iterdir():
+        if child.is_dir():
+            _remove_empty_tree(child)
+    with contextlib.suppress(OSError):
+        group.rmdir()
+
+
 @contextlib.contextmanager
 def fresh_cgroups(memory_mb: int, cpu: float) -> Iterator[tuple[list[Path], Path]]:
     """Fresh cgroups with the limits; yields the files to write a pid into, and a function that
     reads the memory the cgroup holds now (what the kernel cannot reclaim: anonymous and shared)."""
     name = f"attention-kit-test-{os.getpid()}"
     quota = int(cpu * 100_000)
+    for stale in CGROUP_ROOT.glob(f"*/{name}"):  # left by a killed run whose pid was this one's
+        _remove_empty_tree(stale)
     if (CGROUP_ROOT / "memory").is_dir():  # cgroups v1
         memory, cpu_group = CGROUP_ROOT / "memory" / name, CGROUP_ROOT / "cpu" / name
         memory.mkdir()
