@@ -103,6 +103,28 @@ class SelfAttention_v2(nn.Module):
         weights = torch.softmax(queries @ keys.T / keys.shape[-1] ** 0.5, dim=-1)
         return weights @ values
 '''),
+    # exercise 3.1's slips that crash: each line repaired in turn (three of them, one slip)
+    "copy_recorded_by_autograd": ("copy_v2_weights_into_v1", '''
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    sa_v1.W_query.copy_(sa_v2.W_query.weight.T)
+    sa_v1.W_key.copy_(sa_v2.W_key.weight.T)
+    sa_v1.W_value.copy_(sa_v2.W_value.weight.T)
+'''),
+    "copy_as_plain_tensors": ("copy_v2_weights_into_v1", '''
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    sa_v1.W_query = sa_v2.W_query.weight.T.clone()
+    sa_v1.W_key = sa_v2.W_key.weight.T.clone()
+    sa_v1.W_value = sa_v2.W_value.weight.T.clone()
+'''),
+    # the head size divided with /: a float size given to view, on the line after the slip
+    "head_size_a_float": ("split_heads", '''
+def split_heads(x, num_heads):
+    b, num_tokens, d_out = x.shape
+    if d_out % num_heads:
+        raise ValueError(f"d_out={d_out} is not divisible by num_heads={num_heads}")
+    head_dim = d_out / num_heads
+    return x.view(b, num_tokens, num_heads, head_dim).transpose(1, 2)
+'''),
 }
 
 
@@ -110,7 +132,8 @@ class SelfAttention_v2(nn.Module):
 def rows(tmp_path_factory):
     assignment = {MHA: "04_multi_head_attention", CAUSAL: "03_causal_attention",
                   "softmax_stable": "01_attention_scores", "context_vector": "01_attention_scores",
-                  "SelfAttention_v2": "02_self_attention", "MultiHeadAttentionWrapper": "04_multi_head_attention"}
+                  "SelfAttention_v2": "02_self_attention", "MultiHeadAttentionWrapper": "04_multi_head_attention",
+                  "copy_v2_weights_into_v1": "02_self_attention", "split_heads": "04_multi_head_attention"}
     entries = [BatchEntry(f"{name}.py", stage, assignment[stage], False, name, source)
                for name, (stage, source) in ANSWERS.items()]
     graded = graded_rows(entries, tmp_path_factory.mktemp("repairs"), jobs=2)
@@ -152,6 +175,12 @@ def test_the_line_that_raised_is_repaired_only_in_the_stages_own_block():
     # each plain name by keyword; range's and a method's arguments stay as they are
     ("arguments_out_of_order", "h = [CausalAttention(d_in, d_out, dropout, context_length) for _ in range(n)]",
      "h = [CausalAttention(d_in=d_in, d_out=d_out, dropout=dropout, context_length=context_length) for _ in range(n)]"),
+    ("size_is_float", "return x.view(b, t, h, d / h).transpose(1, 2)",
+     "return x.view(*map(int, (b, t, h, d / h,))).transpose(1, 2)"),
+    ("copy_needs_no_grad", "sa_v1.W_key.copy_(sa_v2.W_key.weight.T)", "sa_v1.W_key.data.copy_(sa_v2.W_key.weight.T)"),
+    ("copy_replaced_parameter", "sa_v1.W_key = sa_v2.W_key.weight.T",
+     "sa_v1.W_key = __import__('torch').nn.Parameter(sa_v2.W_key.weight.T)"),
+    ("copy_without_transpose", "sa_v1.W_key.copy_(sa_v2.W_key.weight)", "sa_v1.W_key.copy_(sa_v2.W_key.weight.T)"),
 ])
 def test_each_repair_rewrites_the_line_as_its_mistakes_fix_says(mistake, line, fixed):
     traceback = '  File "<cell 3>", line 2, in softmax_stable\n'
@@ -161,7 +190,7 @@ def test_each_repair_rewrites_the_line_as_its_mistakes_fix_says(mistake, line, f
                          names=["softmax_stable"])
 
     assert repaired_line(mistake, "softmax_stable", traceback, [block(line)]).text == f"    {fixed}"
-    if mistake != "operands_swapped":  # a swap has no right side to leave alone
+    if mistake not in ("operands_swapped", "size_is_float", "copy_replaced_parameter"):  # no right side to leave alone
         assert repaired_line(mistake, "softmax_stable", traceback, [block(fixed)]) is None  # right already
 
 
@@ -214,6 +243,21 @@ def test_one_slip_on_several_lines_is_repaired_on_each_and_costs_its_share_once(
     assert {loss.behaviour for loss in total.lost_to} == {"projections"}
     share = rubric.behaviour_shares("SelfAttention_v2")["projections"] / 100 * rubric.value_points(
         "02_self_attention", "SelfAttention_v2")
+    assert total.points == pytest.approx(total.max_points - share, abs=0.05)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("answer", "stage", "behaviour"), [
+    ("copy_recorded_by_autograd", "copy_v2_weights_into_v1", "in_place"),
+    ("copy_as_plain_tensors", "copy_v2_weights_into_v1", "in_place"),
+    ("head_size_a_float", "split_heads", "shapes"),
+])
+def test_a_slip_that_stops_a_small_stage_costs_its_share(rows, answer, stage, behaviour):
+    """Exercise 3.1 without no_grad (or with plain tensors put in place of the parameters), and a
+    head size divided with /, stopped every test of their stage (reviews6: 0 of 15 and 0 of 17)."""
+    total = _stage(rows[answer], stage)
+    assert {loss.behaviour for loss in total.lost_to} == {behaviour}
+    share = rubric.behaviour_shares(stage)[behaviour] / 100 * rubric.value_points(rows[answer].assignment_id, stage)
     assert total.points == pytest.approx(total.max_points - share, abs=0.05)
 
 

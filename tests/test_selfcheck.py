@@ -1143,8 +1143,9 @@ def test_a_stage_calling_the_students_failing_stage_says_to_fix_that_one_first(l
 
 
 def test_the_check_notes_the_forms_notebook_3_asks_for_as_the_grader_does(solution_definitions):
-    """The running mean without a softmax, a masked softmax normalised twice, a module without a
-    buffer: each passes, with the grader's note in the check's words; the solution gets none."""
+    """A masked softmax normalised twice, a module without a buffer: each passes, with the grader's
+    note in the check's words; the solution gets none. A running mean without a softmax fails, as
+    the grader charges it."""
     namespace = dict(solution_definitions["03_causal_attention"])
     exec(compile((Path(__file__).parent / "alternative_answers" / "03_forms_told_in_notes.py").read_text(),
                  "<cell>", "exec"), namespace)
@@ -1152,10 +1153,8 @@ def test_the_check_notes_the_forms_notebook_3_asks_for_as_the_grader_does(soluti
     exec(compile((Path(__file__).parent / "alternative_answers" / "03_mask_in_forward.py").read_text(),
                  "<cell>", "exec"), in_forward)
     with catalog.speaking("en"):
-        said = {key: catalog.text(f"note.{key}", what="").strip()
-                for key in ("no_softmax", "renormalised", "no_buffer")}
-    results = {"no_softmax": run_check("causal_average_softmax", namespace, "en"),
-               "renormalised": run_check("masked_softmax", namespace, "en"),
+        said = {key: catalog.text(f"note.{key}", what="").strip() for key in ("renormalised", "no_buffer")}
+    results = {"renormalised": run_check("masked_softmax", namespace, "en"),
                "no_buffer": run_check("CausalAttention", in_forward, "en")}
     for key, result in results.items():
         assert result.passed, result.message
@@ -1163,6 +1162,11 @@ def test_the_check_notes_the_forms_notebook_3_asks_for_as_the_grader_does(soluti
     for stage in ("causal_average_softmax", "masked_softmax", "CausalAttention"):
         message = run_check(stage, solution_definitions["03_causal_attention"], "en").message
         assert not [text for text in said.values() if text in message], message
+    without = dict(solution_definitions["03_causal_attention"])
+    exec(compile("def causal_average_softmax(x):\n    return causal_average_matmul(x)\n", "<cell>", "exec"), without)
+    result = run_check("causal_average_softmax", without, "en")
+    assert not result.passed
+    assert result.mistake == "running_mean_without_softmax", result.message
 
 
 @pytest.mark.parametrize(("assignment", "stage"), [("03_causal_attention", "CausalAttention"),

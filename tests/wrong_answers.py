@@ -294,6 +294,11 @@ def causal_average_matmul(x):
     wei = wei / wei.sum(1, keepdim=True)
     return wei @ x
 '''),
+    # the right values, through the matmul stage: no softmax makes the weights the stage is for
+    WrongAnswer("softmax_average_by_the_matmul_stage", "running_mean_without_softmax", '''
+def causal_average_softmax(x):
+    return causal_average_matmul(x)
+'''),
     WrongAnswer("softmax_average_fills_zero", "mask_missing", '''
 import torch.nn.functional as F
 

@@ -97,6 +97,9 @@ PAGE_TEXT: dict[str, str] = {
     "behaviour.memory": "contiguous memory before the view",
     "behaviour.input_kept": "input left as it was",
     "behaviour.dtype": "dtype",
+    "behaviour.layout": "each weight in v1's layout",
+    "behaviour.placement": "each weight in the matrix of its name",
+    "behaviour.in_place": "written into v1's parameters without autograd",
     # The solutions, on a page the service shows once the assignment is closed (``Solutions``).
     "solutions.heading": "Solutions",
     "solutions.later": (

@@ -96,6 +96,7 @@ SENTENCES: dict[str, str] = {
     ),
     # A further fault read off the same output (diagnosis.Explanation.separate): {evidence} says it.
     "fault_seen": "{what}:{evidence}",
+    "weights_without_softmax": "{what} returns the running mean, but no softmax made its weights.",
     "instances_start_alike": (
         "{what}, built twice one after the other, starts with the same {name} both times: each module"
         " must draw its own numbers from PyTorch's random stream, which moves on between the two, so that"
@@ -452,10 +453,6 @@ SENTENCES: dict[str, str] = {
     "worth_fixing.dropout_name": (
         "keeps its dropout layer as `{name}`, where the notebook names it `dropout`: the notebook's demos"
         " read the attention weights where `dropout` receives them, and will not find them (call it dropout)"),
-    "worth_fixing.no_softmax": (
-        "computes the running mean without a softmax, where this stage asks for it as the softmax of"
-        " scores whose future entries are -inf: that is the form the next stages build on (the matmul"
-        " stage before it already computes the same values another way)"),
     "worth_fixing.renormalised": (
         "normalises a second time after its softmax (a sum after torch's softmax), where the notebook asks"
         " for one pass: masked with -inf before the softmax, the future gets exactly 0 and the rows sum to 1"

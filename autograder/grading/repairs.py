@@ -128,6 +128,14 @@ def _by_keyword(line: str) -> str:
     return _PLAIN_CALL.sub(by_keyword, line)
 
 
+def _whole_sizes(line: str) -> str:
+    """view or reshape given a float size: each size it is given by position made an int (a tuple of
+    sizes is left as it is, and the rerun then proves nothing)."""
+    for begin, end in reversed(_calls(line, "view|reshape")):
+        line = f"{line[:begin]}*map(int, ({line[begin:end]},)){line[end:]}"
+    return line
+
+
 def _substituted(*rewrites: tuple[re.Pattern[str], str]) -> Callable[[str], str]:
     """A line rewritten by each (pattern, replacement) in turn."""
     def rewrite(line: str) -> str:
@@ -165,6 +173,17 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "arguments_out_of_order": _by_keyword,
     # scores.masked_fill_(self.mask.bool(), ...): the buffer cut to the last two sizes of what it fills.
     "mask_not_sliced": _mask_sliced,
+    # x.view(b, T, h, d_out / h): each size made a whole number, wherever the / was.
+    "size_is_float": _whole_sizes,
+    # sa_v1.W_query.copy_(...) with autograd recording: the parameter's storage written, as under no_grad.
+    "copy_needs_no_grad": _substituted((re.compile(r"(?<!\.data)\.copy_\("), ".data.copy_(")),
+    # sa_v1.W_query = tensor: the tensor wrapped in a parameter, as a module's parameter must be.
+    "copy_replaced_parameter": _substituted(
+        (re.compile(r"^(?P<lead>\s*)(?P<target>[\w.]+)\s*=(?!=)\s*(?P<value>.+?)\s*$"),
+         r"\g<lead>\g<target> = __import__('torch').nn.Parameter(\g<value>)")),
+    # sa_v1.W_query.copy_(sa_v2.W_query.weight): the weight in v1's layout, transposed.
+    "copy_without_transpose": _substituted((re.compile(r"\.weight\b(?!\s*\.(?:T\b|t\(|mT\b|transpose|permute))"),
+                                            ".weight.T")),
 }
 
 

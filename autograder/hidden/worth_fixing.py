@@ -15,9 +15,9 @@ fixing: ..."), so that the student and a reviewer see every fault of a stage:
 - torch calls that grow with the number of tokens: a Python loop over them, only where the
   notebook's text asks for none (``loop``);
 - a form the notebook asks for in words, read off the torch functions the call makes (``form``):
-  notebook 3's running mean through a softmax of masked scores (``"softmax"``: the stage exists
-  to find the -inf score; its matmul twin computes the same), and a masked softmax in one pass,
-  with no second normalisation after a softmax (``"one_pass"``).
+  a masked softmax in one pass, with no second normalisation after a softmax (``"one_pass"``).
+  (The running mean through a softmax is what its stage is for, and is graded:
+  ``test_causal_average_softmax_goes_through_a_softmax``.)
 
 In notebooks 2 to 4 a stage's device is charged by its ``*_on_meta_device`` check, and a gradient
 by its gradient test where it has one (``mask_and_renormalize``, ``masked_softmax``): those are

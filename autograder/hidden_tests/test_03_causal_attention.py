@@ -46,6 +46,7 @@ from autograder.hidden.modules import (
 from autograder.hidden.worth_fixing import note_input_returned, note_what_is_worth_fixing, past_a_fixed_length
 from autograder.hidden.worth_fixing_modules import note_module_worth_fixing
 from autograder.probes.errors import StudentError
+from autograder.student.reading.forms import missing_form
 from autograder.worker.protocol import Seeded
 
 ASSIGNMENT = "03_causal_attention"
@@ -136,6 +137,20 @@ def test_causal_average_matmul_on_meta_device(student):
 @pytest.mark.behaviour
 def test_causal_average_softmax_on_meta_device(student):
     _check_causal_average_on_stand_in(student, "causal_average_softmax")
+
+
+@pytest.mark.causal_average_softmax
+@pytest.mark.behaviour
+def test_causal_average_softmax_goes_through_a_softmax(student):
+    """The stage exists for the form attention uses: a softmax of scores whose future is -inf. Its
+    values are the matmul stage's, so a running mean computed another way passes the value tests
+    and misses what the stage is for (reviews6); read off the torch functions the call makes
+    (``student.reading.forms``, which the public check reads too)."""
+    x = randn(65, 2, 5, 3, dtype=torch.float64)
+    _, called = student.call_recording_torch_functions("causal_average_softmax", x, consulted=True)
+    if missing_form("softmax", called):
+        raise Failure(finding("weights_without_softmax", "running_mean_without_softmax",
+                              what="causal_average_softmax(x)"))
 
 
 def _check_causal_mask(student, reference, num_tokens, **kwargs):
@@ -562,10 +577,8 @@ def test_causal_average_matmul_worth_fixing(student, reference):
 
 @pytest.mark.causal_average_softmax
 def test_causal_average_softmax_worth_fixing(student, reference):
-    """The running mean through a softmax of masked scores is what the stage is for: without one it
-    is noted."""
     _note_function_worth_fixing(student, reference, "causal_average_softmax",
-                                (randn(65, 2, 5, 3, dtype=torch.float64),), ("x",), gradient=True, form="softmax")
+                                (randn(65, 2, 5, 3, dtype=torch.float64),), ("x",), gradient=True)
 
 
 @pytest.mark.mask_and_renormalize

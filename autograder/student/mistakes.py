@@ -197,6 +197,11 @@ MISTAKES: dict[str, str] = {
         "the scores were used as weights without a softmax: normalise them first, so that each"
         " row sums to 1."
     ),
+    "running_mean_without_softmax": (
+        "the running mean's weights were made without a softmax: this stage asks for them as the softmax"
+        " of scores whose future entries are -inf, the form attention uses (the matmul stage before it"
+        " already computes the same values another way)."
+    ),
     "returned_weights": (
         "you returned the attention weights, not the context vectors: each context vector is a weighted"
         " average, so the weights still have to be applied to the vectors they weigh (the inputs in"

@@ -1,13 +1,9 @@
-"""Right values in forms the notebook asks for in words and does not charge: the running mean
-through the matmul stage (no softmax), and a masked softmax that divides by the row sums again
-after its softmax (two passes; one that zeroes the future only after the softmax is charged: its
-hidden scores take part)."""
+"""Right values in a form the notebook asks for in words and does not charge: a masked softmax
+that divides by the row sums again after its softmax (two passes; one that zeroes the future only
+after the softmax is charged: its hidden scores take part). (A running mean without a softmax
+misses what its stage is for, and is charged: ``wrong_answers.py``.)"""
 
 import torch
-
-
-def causal_average_softmax(x):
-    return causal_average_matmul(x)  # noqa: F821 - the notebook's own stage, defined in its cell
 
 
 def masked_softmax(attn_scores, d_k):

@@ -23,7 +23,7 @@ from .expectations import (
     seeded,
     show,
 )
-from .forms import note_form, note_mask_buffer
+from .forms import expect_form, note_form, note_mask_buffer
 from .known import expected, named_mistake
 from .modules import expect_book_module, seeded_module
 from .other_sizes import expect_function_case, expect_module_case
@@ -75,7 +75,8 @@ def _check_causal_average_matmul(ns):
 def _check_causal_average_softmax(ns):
     _check_causal_average(ns, "causal_average_softmax", "idea")
     x = torch.randn(4, 8, 2, generator=seeded(42))
-    note_form(lambda: ns["causal_average_softmax"](x), "causal_average_softmax(x)", "softmax")
+    expect_form(lambda: ns["causal_average_softmax"](x), "causal_average_softmax(x)", "softmax",
+                "weights_without_softmax", "running_mean_without_softmax")
 
 
 @check_of("causal_mask")

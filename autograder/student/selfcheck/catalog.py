@@ -144,9 +144,7 @@ MESSAGES: dict[str, str] = {
                             " the next call sees, so the same input can give another output from the second call on."),
     "note.copy_returns": ("{what} returns a value where the notebook's copy returns nothing (None): it changes"
                           " sa_v1 in place, so there is nothing to give back. This costs no points."),
-    "note.no_softmax": ("{what} computes the running mean without a softmax, where this stage asks for it as the"
-                        " softmax of scores whose future entries are -inf: the next stages build on that form."
-                        " This costs no points."),
+    "weights_without_softmax": "{what} returns the running mean, but no softmax made its weights.",
     "note.renormalised": ("{what} normalises a second time after its softmax, where the notebook asks for one"
                           " pass: masked with -inf before the softmax, the future gets exactly 0 and the rows sum"
                           " to 1 with no second division. This costs no points."),

@@ -1,6 +1,7 @@
-"""The forms notebook 3 asks for in words, said beside a passing check as the grader notes them
-for no points (``reading/forms.py`` holds the rule both read): a running mean computed without a
-softmax, a masked softmax normalised a second time, a module that registers no buffer for its mask."""
+"""The forms notebook 3 asks for in words, read as the grader reads them (``reading/forms.py``
+holds the rule both read): a running mean computed without a softmax fails, as the grader charges
+it; a masked softmax normalised a second time, and a module that registers no buffer for its mask,
+are said beside a passing check, as the grader notes them for no points."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from torch import nn
 from torch.overrides import TorchFunctionMode
 
 from ..reading.forms import missing_form
+from .expectations import fail
 from .worth_fixing import note
 
 
@@ -33,6 +35,15 @@ def note_form(call: Callable[[], object], what: str, form: str) -> None:
     missing = missing_form(form, called.names)
     if missing:
         note(f"note.{missing}", what=what)
+
+
+def expect_form(call: Callable[[], object], what: str, form: str, key: str, mistake: str) -> None:
+    """Fail with ``key`` and ``mistake`` where ``call`` misses the form ``form``: the form a stage is
+    for, which the grader charges (the running mean through a softmax)."""
+    with _Called() as called:
+        call()
+    if missing_form(form, called.names):
+        fail(key, hint=mistake, what=what)
 
 
 def note_mask_buffer(module: nn.Module, what: str) -> None:
