@@ -250,12 +250,13 @@ def _stage_summaries(row: GradedRow) -> list[dict]:
         messages: list[dict] = []
         told: frozenset[str] = frozenset()
         for tests in groups.values():
+            counted = [test for test in tests if test.max_points] or tests  # as the table counts them
             found = tests[0].finding
             message = render(found, row.language, faults=False, told=told) if found else ""
             messages.append({"status": _status_class(tests[0]), "text": message, "code": _is_code(message),
                              "faults": rendered_faults(found, row.language, told) if found else [],
-                             "label": text["message_label_tests" if len(tests) > 1 else "message_label"].format(
-                                 label=text[_label_key(tests[0])], count=len(tests))})
+                             "label": text["message_label_tests" if len(counted) > 1 else "message_label"].format(
+                                 label=text[_label_key(tests[0])], count=len(counted))})
             told |= found.mistakes() if found else set()
         summaries.append({
             "name": total.stage, "passed": total.passed + total.waiting, "total": total.total,

@@ -199,7 +199,7 @@ MISTAKES: dict[str, str] = {
     ),
     "running_mean_without_softmax": (
         "the running mean's weights were made without a softmax: this stage asks for them as the softmax"
-        " of scores whose future entries are -inf, the form attention uses (the matmul stage before it"
+        " of scores in which the future is hidden, the form attention uses (the matmul stage before it"
         " already computes the same values another way)."
     ),
     "returned_weights": (
@@ -371,7 +371,7 @@ MISTAKES: dict[str, str] = {
     ),
     "copied_wrong_matrix": (
         "a matrix was copied into the wrong place: each of v1's W_query, W_key and W_value gets"
-        " the transposed weight of the layer with the same name in v2."
+        " the weight of the layer with the same name in v2."
     ),
     "mask_missing": (
         "nothing was hidden, so every token still sees the whole sequence, future included: keep"
@@ -389,8 +389,7 @@ MISTAKES: dict[str, str] = {
     "weights_transposed": (
         "the weights that mixed the tokens are the transpose of the right ones, so each output mixes"
         " the tokens with another query's weights: row t holds the weights of query t over the"
-        " tokens (in a causal stage, tokens 0..t: the lower triangle, each row summing to 1), and the"
-        " weighted sum runs along each row."
+        " tokens it may see, summing to 1, and the weighted sum runs along each row."
     ),
     "mask_not_bool": (
         "the mask has the right pattern but not dtype torch.bool: build it from a boolean"

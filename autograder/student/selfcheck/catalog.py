@@ -112,8 +112,13 @@ MESSAGES: dict[str, str] = {
                            " where they pass through self.dropout)."),
     "gpu_raised": "{what}, with its inputs on a GPU, raised {error_type}: {error}",
     "gpu_mixed_devices": "{what}, with its inputs on a GPU, stopped: torch refused to mix tensors on two devices.",
-    "gpu_result": ("{what}, with its inputs on a GPU: expected the result on the GPU, like its inputs, got a"
-                   " tensor on the {got}."),
+    "gpu_result": ("{what}, with its inputs on a stand-in GPU (fake tensors that check devices as a GPU does):"
+                   " expected the result on that GPU, like its inputs, got a tensor on the {got}."),
+    "instances_start_alike": (
+        "{what}, built twice one after the other, starts with the same {name} both times: each module"
+        " must draw its own numbers from PyTorch's random stream, which moves on between the two, so that"
+        " only the caller's seed fixes them. A seed set inside the constructor (torch.manual_seed) or a"
+        " generator of its own makes every module alike: leave the seeding to the caller."),
     "no_gradient": "after {call}(x).sum().backward(), no gradient reached {parameters}.",
     "not_torch_rand": ("{what}: `{name}` holds {value} at {index}, a number torch.rand never draws (it draws from"
                        " [0, 1)), so it was filled another way and a seed cannot give the book's numbers."),
@@ -335,6 +340,49 @@ MESSAGES: dict[str, str] = {
     "hint.merge_contiguous": (
         "view() needs contiguous memory after a transpose: call .contiguous() before .view()."
     ),
+    # Tier 1's fix in words, for the named mistakes whose own fix shows code or a formula (``remedy``).
+    "remedy.no_sqrt_scaling": (
+        "Scale the scores before the softmax, by the amount notebook 2 worked out from the size of each key "
+        "vector."),
+    "remedy.scaled_by_d_k": (
+        "The right scale grows more slowly than the key size itself: recall how the spread of a dot product "
+        "grows with the length of the vectors."),
+    "remedy.half_power_precedence": (
+        "Python raises to a power before it divides: group the exponent so that the whole fraction is the "
+        "power."),
+    "remedy.dropout_not_rescaled": (
+        "Rescale the elements that survive, so that each element keeps, on average, the value it had without "
+        "dropout."),
+    "remedy.dropout_scaled_by_p": (
+        "The survivors' factor comes from the probability of keeping an element, not from the probability of "
+        "dropping it."),
+    "remedy.dropout_keep_probability": (
+        "p is the probability of zeroing an element: compare your random numbers with p so that an element "
+        "survives with the other probability."),
+    "remedy.dropout_in_eval": (
+        "Outside training, give the input back unchanged: dropout only acts while training."),
+    "remedy.softmax_missing_keepdim": (
+        "Keep the reduced dimension in every maximum and sum along dim, so that the result lines up with x "
+        "when you subtract or divide."),
+    "remedy.view_needs_contiguous": (
+        "Lay the memory out in the new reading order before you view it, or use the reshaping function that "
+        "copies when it must."),
+    "remedy.mask_not_bool": (
+        "Build the mask as a boolean tensor, True where a score is hidden."),
+    "remedy.device_not_followed": (
+        "Create each new tensor on the device of the input (in a module, a buffer moves with it)."),
+    "remedy.dtype_not_followed": (
+        "Create each new tensor with the dtype of the input."),
+    "remedy.mask_filled_with_zero": (
+        "Give the hidden positions the score that a softmax always turns into exactly 0, whatever the other "
+        "scores of the row."),
+    "remedy.heads_concat_wrong_dim": (
+        "Join the heads along the features, so that every token gets the features of all heads side by side."),
+    "remedy.copy_needs_no_grad": (
+        "Switch autograd off while you copy: copying weights is not a step it should record."),
+    "remedy.copy_without_transpose": (
+        "A layer keeps its weight in another layout than v1's matrices: compare the two shapes and bring each"
+        " weight into v1's layout."),
     "hint.mha_layers": (
         "Create W_query, W_key, W_value as nn.Linear(d_in, d_out, bias=qkv_bias), then"
         " out_proj = nn.Linear(d_out, d_out), in that order."
@@ -414,6 +462,12 @@ def remedy(finding: str) -> str | None:
     (1 - p) (tier 1 is words only, and a formula the notebook asks students to derive is the answer)."""
     fix = _said_and_fix(finding)[1].strip()
     return None if not fix or holds_code(fix) or _FORMULA.search(fix) else _sentence(fix)
+
+
+def words_fix(mistake: str | None) -> str | None:
+    """The fix of ``mistake`` in words (``remedy.<mistake>``), for a mistake whose own text shows
+    code or a formula; None where it has none."""
+    return _in_force().get(f"remedy.{mistake}") if mistake else None
 
 
 # Arithmetic in parentheses: (1 - p), (d_out / num_heads).

@@ -201,7 +201,7 @@ FUNCTIONS: dict[str, str] = {
     ),
     "causal_average_softmax": (
         "`torch.zeros` for the equal scores; `torch.tril` or `torch.triu` to tell the past from the future;"
-        " `.masked_fill` to put minus infinity on the future; `torch.softmax` over each row; then the matrix"
+        " `.masked_fill` to put on the future the score you decided on; `torch.softmax` over each row; then the matrix"
         " product of causal_average_matmul."
     ),
     "causal_mask": (
@@ -215,7 +215,7 @@ FUNCTIONS: dict[str, str] = {
     ),
     "masked_softmax": (
         "A boolean mask of the future as in causal_mask (`torch.ones`, `torch.triu`), on the scores' device;"
-        " `.masked_fill` to put minus infinity there (it returns a new tensor, where `masked_fill_` would"
+        " `.masked_fill` to put the score you decided on there (it returns a new tensor, where `masked_fill_` would"
         " change the caller's scores); `torch.softmax` over the last dimension."
     ),
     "inverted_dropout": (
@@ -348,7 +348,7 @@ CODE: dict[str, str] = {
     "causal_average_softmax": (
         "num_tokens = ____\n"
         "future = ____  # (T, T): True where the key comes after the query\n"
-        "scores = ____  # (T, T): zeros, and minus infinity where future is True\n"
+        "scores = ____  # (T, T): zeros, and the score you decided on where future is True\n"
         "weights = ____  # the softmax of each row\n"
         "return ____  # (B, T, C)"
     ),
@@ -364,7 +364,7 @@ CODE: dict[str, str] = {
     "masked_softmax": (
         "num_tokens = ____  # the number of keys\n"
         "future = ____  # (T, T): True strictly above the diagonal, on the device of attn_scores\n"
-        "hidden = ____  # a new tensor: the scores, with minus infinity where future is True\n"
+        "hidden = ____  # a new tensor: the scores, with the score you decided on where future is True\n"
         "return ____  # scaled by the square root of d_k, softmax over the keys"
     ),
     "inverted_dropout": (
