@@ -301,12 +301,15 @@ def test_known_mistakes_get_their_hint_only_when_asked_for(stage, wrong, expecte
         finally:
             del globals()[stage]
     # Tier 1 says what to fix in words (or gives the idea), never the check's "Likely mistake" again.
-    said = catalog.remedy(result.hint) or IDEAS[stage]
+    # Where the mistake's own fix shows code, tier 1 says it in words (``remedy.<mistake>``).
+    said = catalog.remedy(result.hint) or catalog.words_fix(result.mistake) or IDEAS[stage]
     assert catalog.found_text(expected_hint) not in first
     assert first == (f"💡 {stage} (hint 1 of 3): {said}\n"
                      f'   More: hint("{stage}", 2) names the functions that do it.\n')
     assert not catalog.holds_code(said)
-    assert f"{result.hint}\n\n{CODE[stage]}" in third
+    # Tier 3: what the check found, then the skeleton apart from it, so that it never reads as code.
+    assert third.startswith(f"{result.hint}\n\n💡 {stage} (hint 3 of 3)")
+    assert third.rstrip("\n").endswith(CODE[stage].rstrip("\n"))
 
 
 def test_the_catalogue_names_dividing_by_the_square_root_of_d_out_in_multi_head_attention():

@@ -213,6 +213,9 @@ SENTENCES: dict[str, str] = {
         " The grader ran this test again with each line that raised changed as its mistake's fix says"
         " (this slip and the ones told below), and it passed: these slips are all the test found, so each"
         " costs only its share of {stage}'s points."),
+    "evidence.repaired_then_failed": (
+        " The grader ran this test again with the line that raised changed as this mistake's fix says:"
+        " the test then ran, and showed the further fault told below. Fix both."),
     "evidence.one_of_faults_together": (
         " This mistake, made together with the one told first, reproduces your output exactly: fix both."),
     "evidence.scores_divided_by": (

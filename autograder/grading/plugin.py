@@ -189,7 +189,9 @@ class GradingPlugin:
 
     def _run_repaired(self, item: pytest.Function, arguments: dict[str, object], error: StudentError) -> None:
         """Run the test again with the line that raised repaired as the named mistake's fix says
-        (``repairs``); raise ``RepairedSlip`` when it then passes, and return when it does not."""
+        (``repairs``); raise ``RepairedSlip`` when it then passes, or when it then fails on its values
+        for a mistake of another name (the slip's line is no longer what stops it: that fault is
+        told too), and return when it does not."""
         prepared = self._submission_of(item)
         submission = self._open.get(prepared.key) if prepared is not None else None
         if prepared is None or submission is None:
@@ -223,7 +225,13 @@ class GradingPlugin:
                     lines[more.line] = more.text
                     if mistake != reading.mistake and all(mistake != seen for _, seen in further):
                         further.append((again, mistake))
-        except (Failure, ProbeTimeout):
+        except Failure as still:
+            # Once repaired the test runs, and its values show another named fault: both are told.
+            named = {reading.mistake, *(mistake for _, mistake in further)}
+            if still.finding.mistake is None or still.finding.mistake in named:
+                return
+            raise failures.RepairedSlip(error, reading.mistake, further, still=still.finding) from error
+        except ProbeTimeout:
             return
         finally:
             observations.take()

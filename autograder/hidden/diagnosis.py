@@ -61,8 +61,9 @@ class Explanation:
     separate: bool = False
 
 
-# Reads one relation off (actual, expected), both float64 on the CPU: an Explanation, or None.
-Explainer = Callable[[torch.Tensor, torch.Tensor], "Explanation | None"]
+# Reads one relation off (actual, expected), both float64 on the CPU: an Explanation, or None (or,
+# for faults read together, a list of them: the first named, the others separate).
+Explainer = Callable[[torch.Tensor, torch.Tensor], "Explanation | list[Explanation] | None"]
 
 
 @dataclass(frozen=True)
@@ -99,11 +100,13 @@ def faults_together(mistakes: Sequence[str], explanations: Sequence[Explanation]
     what the pair needs is named: an explanation that points to another mistake (rows that no
     longer sum to 1, which a hidden row of NaN also gives) follows from the pair and is left out;
     the others' evidence is stated, each beside the mistake it points to."""
-    kept = [explanation for explanation in explanations if explanation.mistake in (None, *mistakes)]
+    together = finding("evidence.faults_together", count=len(mistakes))
+    # An explainer that read the same faults together (``scores_divisor_beside``) says it once.
+    kept = [explanation for explanation in explanations if explanation.mistake in (None, *mistakes)
+            and explanation.evidence.key != together.key]
     first, *others = mistakes
     evidence = tuple(explanation.evidence for explanation in kept if not explanation.separate
                      and explanation.mistake in (None, first))[:2]
-    together = finding("evidence.faults_together", count=len(mistakes))
 
     def own_evidence(mistake: str) -> Finding:
         pointed = [explanation.evidence for explanation in kept if explanation.mistake == mistake]
@@ -125,7 +128,9 @@ def explain(actual: torch.Tensor, expected: torch.Tensor, explainers: Iterable[E
             explanation = explainer(actual, expected)
         except (RuntimeError, ValueError, IndexError):  # shapes this explainer cannot relate
             explanation = None
-        if explanation is not None:
+        if isinstance(explanation, list):
+            found.extend(explanation)
+        elif explanation is not None:
             found.append(explanation)
     return found
 
@@ -576,6 +581,36 @@ def scores_divisor(attend: Callable[[float], torch.Tensor], right: float, right_
         return Explanation(finding("evidence.scores_divided_by", divisor=number_text(divisor),
                                    forms=_divisor_forms(divisor, round(right * right), sizes), right=right_text),
                            mistakes_by_divisor(divisor), separate)
+
+    return explainer
+
+
+def scores_divisor_beside(attend: Callable[..., torch.Tensor], faults: Mapping[str, Sequence[dict]], right: float,
+                          right_text: str | Finding, sizes: Sizes,
+                          mistakes_by_divisor: Callable[[float], str | None]) -> Explainer:
+    """The output is what the attention gives with one fault of its structure (``faults``:
+    ``attend``'s options by the mistake, such as the weights used transposed) and its scores
+    divided by another number than ``right``: two faults, the structure's named and the scale a
+    fault of its own (a scale written by hand, right on one size only, beside weights used
+    transposed). ``scores_divisor`` fits the scale alone; this is for what it cannot fit."""
+
+    def explainer(actual: torch.Tensor, expected: torch.Tensor) -> list[Explanation] | None:
+        if not _comparable(actual, expected):
+            return None
+        for mistake, option_list in faults.items():
+            for options in option_list:
+                try:
+                    divisor = fitted_divisor(actual, lambda value, options=options: attend(
+                        scale_dim=value**2, **options).detach().cpu().double())
+                except (RuntimeError, ValueError):  # another shape: not this fault
+                    continue
+                if divisor is None or _close(divisor, right):
+                    continue
+                scale = finding("evidence.scores_divided_by", divisor=number_text(divisor),
+                                forms=_divisor_forms(divisor, round(right * right), sizes), right=right_text)
+                return [Explanation(finding("evidence.faults_together", count=2), mistake),
+                        Explanation(scale, mistakes_by_divisor(divisor), separate=True)]
+        return None
 
     return explainer
 

@@ -153,14 +153,17 @@ def _faults_behind(found: Finding, behind: list[StudentError], stage: str, sourc
 class RepairedSlip(Exception):
     """A test that stopped at the student's ``error``, which names ``mistake``, and passed when run
     again with the line that raised repaired as that mistake's fix says (``grading.repairs``);
-    ``further``: each other slip a rerun met and repaired, with the mistake it names."""
+    ``further``: each other slip a rerun met and repaired, with the mistake it names; ``still``:
+    where the repaired test ran and failed on its values instead, what that failure found (a
+    fault of its own, under another name)."""
 
     def __init__(self, error: StudentError, mistake: str | None,
-                 further: list[tuple[StudentError, str]] | None = None):
+                 further: list[tuple[StudentError, str]] | None = None, still: Finding | None = None):
         super().__init__(error.message)
         self.error = error
         self.mistake = mistake
         self.further = further or []
+        self.still = still
 
 
 def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Submission | None,
@@ -178,14 +181,21 @@ def describe_failure(excinfo: pytest.ExceptionInfo, stage: str, submission: Subm
         found = _student_error_finding(error.error, stage, submission, memory_limit, notebook, sources)
         others = [_student_error_finding(again, stage, submission, memory_limit, notebook, sources)
                   for again, _ in error.further]
-        repaired = finding("evidence.repaired_lines" if others else "evidence.repaired_line", stage=stage)
+        if error.still is not None:
+            repaired = finding("evidence.repaired_then_failed", stage=stage)
+        else:
+            repaired = finding("evidence.repaired_lines" if others else "evidence.repaired_line", stage=stage)
         if found.mistake is not None and found.mistake == error.mistake and all(
                 other.mistake == mistake for other, (_, mistake) in zip(others, error.further, strict=True)):
-            return TestStatus.FAILED, found.with_notes(repaired).with_faults(*others)
+            still = [error.still] if error.still is not None else []
+            return TestStatus.FAILED, found.with_notes(repaired).with_faults(*others, *still)
         return TestStatus.ERROR, found
     if isinstance(error, StudentError):
         found = _student_error_finding(error, stage, submission, memory_limit, notebook, sources)
-        return TestStatus.ERROR, found.with_faults(*_faults_behind(found, error.behind, stage, sources))
+        behind = _faults_behind(found, error.behind, stage, sources)
+        named = set().union(found.mistakes(), *(fault.mistakes() for fault in behind))
+        seen = [fault for fault in error.found_behind if fault.mistake is not None and fault.mistake not in named]
+        return TestStatus.ERROR, found.with_faults(*behind, *seen)
     if isinstance(error, Failure):
         return TestStatus.FAILED, error.finding
     if isinstance(error, AssertionError):

@@ -467,15 +467,28 @@ def attention_divisor(reference: torch.nn.Module, x: torch.Tensor, sizes: dict[s
                       heads: tuple | None = None, separate: bool = False) -> diagnosis.Explainer:
     """An explainer of an attention module's wrong output: the scores divided by another number
     than sqrt(d_k), fitted with the reference's weights (``heads`` as in
-    ``wrong_outputs.attention_computation``), read as the call's ``sizes``; ``separate``: a fault
-    of its own beside the others (``diagnosis.Explanation.separate``)."""
+    ``wrong_outputs.attention_computation``), read as the call's ``sizes``, alone or beside one
+    fault of the module's structure (``wrong_outputs.structural_faults``); ``separate``: a fault
+    of its own beside the others (``diagnosis.Explanation.separate``), fitted alone."""
     key = reference.W_key
     d_out = key.out_features if isinstance(key, torch.nn.Linear) else key.shape[-1]
     d_k = d_out // (heads[0] if heads else 1)
     sizes = {**sizes, ("head_dim" if heads else "d_k"): d_k}
-    return diagnosis.scores_divisor(wrong_outputs.divisor_attention(reference, x, causal=causal, heads=heads),
-                                    math.sqrt(d_k), f"sqrt({'head_dim' if heads else 'd_k'}) = {math.sqrt(d_k):.4g}",
-                                    sizes, diagnosis.scaling_mistake(d_k, sizes), separate=separate)
+    right_text = f"sqrt({'head_dim' if heads else 'd_k'}) = {math.sqrt(d_k):.4g}"
+    alone = diagnosis.scores_divisor(wrong_outputs.divisor_attention(reference, x, causal=causal, heads=heads),
+                                     math.sqrt(d_k), right_text, sizes, diagnosis.scaling_mistake(d_k, sizes),
+                                     separate=separate)
+    if separate:
+        return alone
+    beside = diagnosis.scores_divisor_beside(wrong_outputs.attention_computation(reference, x, causal=causal,
+                                                                                 heads=heads),
+                                             wrong_outputs.structural_faults(reference, x, heads=heads),
+                                             math.sqrt(d_k), right_text, sizes, diagnosis.scaling_mistake(d_k, sizes))
+
+    def explainer(actual: torch.Tensor, expected: torch.Tensor) -> diagnosis.Explanation | list | None:
+        return alone(actual, expected) or beside(actual, expected)
+
+    return explainer
 
 
 def attention_scale_and_mask(reference: torch.nn.Module, x: torch.Tensor, sizes: dict[str, int], *,

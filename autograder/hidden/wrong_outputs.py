@@ -302,7 +302,7 @@ _SCALE_PART = ("no_sqrt_scaling", "scaled_after_softmax", "scaled_by_d_k", "scal
                "half_power_precedence")
 # The mistakes of the operands (which projection plays which role, a transpose): before the mask.
 _OPERAND_PART = ("wrong_projection", "scores_transposed", "weights_transposed", "values_not_projected",
-                 "linear_weight_untransposed")
+                 "linear_weight_untransposed", "keys_T_on_batch")
 # How a multi-head module splits and merges its heads: fixed with the operands, before the mask.
 _HEADS_PART = ("view_without_transpose", "wrong_transpose", "heads_interleaved")
 # What the module does with the weighted values at the end (no output projection, the weights
@@ -513,7 +513,7 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
         wrong["heads_not_split"] = [attend(split=_same, merge=_same, scale_dim=d_out), attend(split=_same, merge=_same)]
     elif x.ndim == 3:
         with contextlib.suppress(RuntimeError):  # most shapes make keys.T raise instead
-            wrong["keys_T_on_batch"] = [attend(transpose_keys=lambda k: k.permute(2, 1, 0))]
+            wrong["keys_T_on_batch"] = [attend(transpose_keys=_fully_transposed)]
     without_bias = _without_qkv_bias(module)
     if without_bias is not None:
         wrong["qkv_bias_not_added"] = [attention_computation(without_bias, x, causal=causal, heads=heads)()]
@@ -525,6 +525,33 @@ def _wrong_scale_sizes(d_in: int, d_out: int, batch: int, num_heads: int) -> set
     widths, the batch, the number of heads and, with several heads, a head size read from the
     input's width (d_in // num_heads)."""
     return {d_in, d_out, batch, num_heads} | ({d_in // num_heads} if num_heads > 1 else set())
+
+
+def structural_faults(module: torch.nn.Module, x: torch.Tensor, *,
+                      heads: tuple[int, Callable, Callable] | None = None) -> dict[str, list[dict]]:
+    """``attend``'s options for the faults of an attention module outside its weights (which
+    projection plays which role, a transpose, the heads' layout, the output), by the mistake: what
+    a wrong scale or mask may come beside."""
+    queries = _projections(module, x)[0]
+    faults: dict[str, list[dict]] = {"wrong_projection": [{"roles": roles} for roles in _WRONG_ROLES],
+                                     "scores_transposed": [{"scores_transposed": True}],
+                                     "weights_transposed": [{"weights_transposed": True}],
+                                     "values_not_projected": [{"roles": (0, 1, 3)}]}
+    if _projections(module, x, untransposed=True) is not None:
+        faults["linear_weight_untransposed"] = [{"roles": (4, 5, 6)}]
+    if heads:
+        faults |= _head_layouts(queries.shape[0], heads[0], queries.shape[-2], queries.shape[-1])
+        faults["missing_out_proj"] = [{"out": _same}]
+    else:
+        faults["returned_weights"] = [{"return_weights": True}]
+        if x.ndim == 3:  # keys.T on a batch runs where the batch is as wide as the keys (it mixes them)
+            faults["keys_T_on_batch"] = [{"transpose_keys": _fully_transposed}]
+    return faults
+
+
+def _fully_transposed(t: torch.Tensor) -> torch.Tensor:
+    """The T attribute of a 3-D tensor: every dimension reversed."""
+    return t.permute(2, 1, 0)
 
 
 @torch.no_grad()
@@ -543,18 +570,7 @@ def attention_faults(module: torch.nn.Module, x: torch.Tensor, *, causal: bool,
     batch, num_tokens, d_out = queries.shape[0], queries.shape[-2], queries.shape[-1]
     sizes = _wrong_scale_sizes(x.shape[-1], d_out, batch, num_heads)
     variants = _weight_variants(d_out // num_heads, num_tokens, sizes, causal, x.device,
-                                queries.ndim + (1 if heads else 0))
-    variants |= {"wrong_projection": [{"roles": roles} for roles in _WRONG_ROLES],
-                 "scores_transposed": [{"scores_transposed": True}],
-                 "weights_transposed": [{"weights_transposed": True}],
-                 "values_not_projected": [{"roles": (0, 1, 3)}]}
-    if _projections(module, x, untransposed=True) is not None:
-        variants["linear_weight_untransposed"] = [{"roles": (4, 5, 6)}]
-    if heads:
-        variants |= _head_layouts(batch, num_heads, num_tokens, d_out)
-        variants["missing_out_proj"] = [{"out": _same}]
-    else:
-        variants["returned_weights"] = [{"return_weights": True}]
+                                queries.ndim + (1 if heads else 0)) | structural_faults(module, x, heads=heads)
     paired = {}
     for pair, option_list in paired_faults(variants).items():
         outputs = []

@@ -53,30 +53,41 @@ ASSIGNMENT = "03_causal_attention"
 
 # (seed, batch b, tokens T, channels C) for the running means.
 AVERAGE_CASES = [(61, 2, 5, 3), (62, 3, 4, 6)]
+# The notebook's own x for the running means: the sizes a size written by hand was written for.
+NOTEBOOK_AVERAGE_SHAPE = (4, 8, 2)
 
 
 def _check_causal_average(student, reference, name, case, device, dtype):
     seed, *shape = case
     x = randn(seed, *shape, dtype=dtype, device=device)
     average = getattr(reference, name)
-    what = finding("what.for_shape", call=f"{name}(x)", argument="x", shape=shape_text(x.shape))
-    sizes = {"b": x.shape[0], "T": x.shape[1], "C": x.shape[2]}
     square = randn(seed + 7, x.shape[0], x.shape[1], x.shape[1], dtype=dtype, device=device)
-    with _faults_behind_sizes(lambda: student.call(name, square)):
+
+    def expect_right_on(x):
+        what = finding("what.for_shape", call=f"{name}(x)", argument="x", shape=shape_text(x.shape))
+        sizes = {"b": x.shape[0], "T": x.shape[1], "C": x.shape[2]}
         expect_function_output(student, name, (x,), ("x",),
                                average(x), what, mistakes=lambda: mistakes.causal_average_mistakes(average, x),
                                explain=lambda: [
                                    future_of_sequence(lambda changed: student.call(name, changed), x, seed + 50),
                                    diagnosis.slice_factors(-1), diagnosis.constant_factor(sizes)])
 
+    on_notebooks_x = randn(seed + 9, *NOTEBOOK_AVERAGE_SHAPE, dtype=dtype, device=device)
+    with _faults_behind_sizes(lambda: student.call(name, square), lambda: expect_right_on(on_notebooks_x)):
+        expect_right_on(x)
+
 
 @contextlib.contextmanager
-def _faults_behind_sizes(call_on_square: Callable[[], object]) -> Iterator[None]:
+def _faults_behind_sizes(call_on_square: Callable[[], object],
+                         expect_on_notebooks_x: Callable[[], None] | None = None) -> Iterator[None]:
     """A running mean whose sizes do not fit (its matrix multiplied from the wrong side, say) raises
     before anything else it does wrong can show: ``call_on_square`` runs it again on an x of C = T
     features, where (T, T) and (T, C) fit whichever way they are multiplied, and what that run
     raises (a matrix made in another dtype than x's, or on another device) is read as a fault of
-    its own (``StudentError.behind``)."""
+    its own (``StudentError.behind``). ``expect_on_notebooks_x`` checks it on the notebook's own x,
+    the sizes one written by hand fits: the values it then gets wrong are a fault of their own too
+    (``StudentError.found_behind``: a token left out of its own mean, beside an output of the
+    demo's fixed size)."""
     try:
         yield
     except StudentError as error:
@@ -85,6 +96,13 @@ def _faults_behind_sizes(call_on_square: Callable[[], object]) -> Iterator[None]
                 call_on_square()
             except StudentError as hidden:
                 error.behind.append(hidden)
+            if expect_on_notebooks_x is not None:
+                try:
+                    expect_on_notebooks_x()
+                except Failure as shown:
+                    error.found_behind.append(shown.finding)
+                except StudentError:
+                    pass  # it raises there too: nothing more to read
         raise
 
 

@@ -18,6 +18,7 @@ class StudentError(Exception):
     ``behind``: what the same code raised when a test ran it again on an input where this
     exception cannot happen (sizes that fit whichever way they are multiplied, say), so that a
     fault this one hides shows; each is read as a fault of its own where it names another mistake.
+    ``found_behind``: likewise, what such a run's values showed (a ``Finding`` that names a mistake).
     """
 
     def __init__(self, type_name: str, message: str, student_traceback: str = "",
@@ -28,6 +29,7 @@ class StudentError(Exception):
         self.student_traceback = student_traceback
         self.undefined_name = undefined_name
         self.behind: list[StudentError] = []
+        self.found_behind: list = []  # Findings; a list of them, to keep this module free of the findings' types
 
 
 class WorkerProblem(FindingError):
