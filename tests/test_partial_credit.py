@@ -244,6 +244,23 @@ def test_a_leak_of_the_future_caps_the_stage_beside_the_share_its_named_fault_co
     assert all(test.stage == STAGE for test in row.tests if any(loss.behaviour == PURPOSE for loss in test.lost_to))
 
 
+@pytest.mark.parametrize("mistake", ["dropout_not_rescaled", "dropout_keep_probability"])
+def test_inverted_dropout_with_another_factor_keeps_at_most_what_a_stage_missing_its_purpose_keeps(mistake):
+    """reviews6: survivors never rescaled kept 12.4 of 18 points, though the factor is what the
+    notebook has students work out; its checks of eval mode, p at 0 and 1 and the errors still
+    count, up to the cap."""
+    stage_of = rubric.stage_of_test_functions("03_causal_attention")
+    recorded = [TestOutcome(f"{function}[cpu]", function, stage_of[function],
+                            TestStatus.FAILED if function == "test_inverted_dropout_in_training" else TestStatus.PASSED,
+                            values_differ(mistake) if function == "test_inverted_dropout_in_training" else None)
+                for function in rubric.points_by_test("03_causal_attention")]
+    row = graded_row("student", "03_causal_attention", SubmissionRecord(outcomes=recorded), ExtractedCode(),
+                     RunTrust(None), ["cpu"])
+    total = next(total for total in row.stage_totals() if total.stage == "inverted_dropout")
+    assert total.points == pytest.approx(rubric.purpose_keeps() * total.max_points, abs=0.01)
+    assert PURPOSE in {loss.behaviour for loss in total.lost_to}
+
+
 def test_a_stage_whose_failures_show_no_leak_is_not_capped():
     row = graded({FORWARD: (TestStatus.FAILED, values_differ("scaled_by_wrong_size", SCALE_EVIDENCE))})
     assert PURPOSE not in {loss.behaviour for loss in stage_total(row).lost_to}

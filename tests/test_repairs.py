@@ -39,8 +39,11 @@ TRANSPOSED = (RIGHT_PRODUCT, "attn_scores = queries @ keys.transpose(1, 2)")
 
 ANSWERS = {
     "transposed_heads": (MHA, _mha(TRANSPOSED)),
-    # the same slip, and no mask at all: the repaired module still leaks, so nothing is pinned
+    # the same slip, and no mask at all: repaired, the module leaks, a fault of its own
     "transposed_heads_and_no_mask": (MHA, _mha(TRANSPOSED, (RIGHT_FILL, "pass"))),
+    # the same slip, and an output off by a constant no mistake names: repaired, still unexplained
+    "transposed_heads_and_an_offset": (MHA, _mha(TRANSPOSED, ("return self.out_proj(context)",
+                                                              "return self.out_proj(context) + 0.125"))),
     "mask_never_sliced": (CAUSAL, '''
 class CausalAttention(nn.Module):
     def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
@@ -102,6 +105,24 @@ class SelfAttention_v2(nn.Module):
         values = x @ self.W_value.weight
         weights = torch.softmax(queries @ keys.T / keys.shape[-1] ** 0.5, dim=-1)
         return weights @ values
+'''),
+    # keys.T on a batch, and no scale: repaired, the test runs and shows the scale's own fault
+    "keys_T_and_no_scale": (CAUSAL, '''
+class CausalAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1).bool())
+
+    def forward(self, x):
+        T = x.shape[1]
+        queries, keys, values = self.W_query(x), self.W_key(x), self.W_value(x)
+        attn_scores = queries @ keys.T
+        attn_scores = attn_scores.masked_fill(self.mask[:T, :T], -torch.inf)
+        return self.dropout(torch.softmax(attn_scores, dim=-1)) @ values
 '''),
     # exercise 3.1's slips that crash: each line repaired in turn (three of them, one slip)
     "copy_recorded_by_autograd": ("copy_v2_weights_into_v1", '''
@@ -290,10 +311,41 @@ def test_a_crash_one_slip_explains_costs_its_share_and_no_more(rows):
 
 
 @pytest.mark.slow
-def test_a_repair_that_does_not_make_the_test_pass_changes_nothing(rows):
-    """The forward still fails once repaired (the mask is missing too): it stays the crash it was,
-    and the stage keeps nothing (a behaviour check the repair makes pass counts for nothing alone)."""
+def test_a_repair_after_which_the_values_show_another_fault_tells_both_and_each_costs_its_share(rows):
+    """blind21/083: keys.T on a batch stopped every test, and the missing scale behind it was never
+    told. Repaired, the test runs and its values show the scale's own fault: both are told, in the
+    order to fix them, and each costs its share."""
+    row = rows["keys_T_and_no_scale"]
+    forward = [test for test in row.tests if test.name.startswith("test_causal_attention_forward[cpu")]
+    assert forward
+    for test in forward:
+        assert test.status is TestStatus.FAILED
+        assert [fault.mistake for fault in test.finding.all_faults()][:1] == ["keys_T_on_batch"]
+        assert "no_sqrt_scaling" in test.finding.mistakes()
+    lost = {loss.behaviour for loss in _stage(row, CAUSAL).lost_to}
+    assert {"scores", "scale"} <= lost
+    assert "ran this test again with the line that raised changed" in feedback_html(row)
+
+
+@pytest.mark.slow
+def test_a_repair_after_which_the_module_leaks_tells_the_leak_and_caps_the_stage(rows):
+    """Repaired, the module without a mask runs and lets the future in: that fault is told beside
+    the slip, and the stage keeps at most what a leaking module keeps."""
     row = rows["transposed_heads_and_no_mask"]
+    forward = [test for test in row.tests if test.name.startswith("test_multi_head_attention_forward[cpu")]
+    assert forward
+    assert all(test.status is TestStatus.FAILED and test.finding.mistake == "transpose_fixed_dims"
+               and len(test.finding.all_faults()) > 1 for test in forward)
+    total = _stage(row, MHA)
+    assert total.points <= total.max_points * rubric.purpose_keeps() + 0.05
+
+
+@pytest.mark.slow
+def test_a_repair_that_does_not_make_the_test_pass_changes_nothing(rows):
+    """The forward still fails once repaired, for a reason no mistake names (an offset): it stays
+    the crash it was, and the stage keeps nothing (a behaviour check the repair makes pass counts
+    for nothing alone)."""
+    row = rows["transposed_heads_and_an_offset"]
     forward = [test for test in row.tests if test.name.startswith("test_multi_head_attention_forward[cpu")]
     assert forward
     assert all(test.status is TestStatus.ERROR for test in forward)

@@ -1,0 +1,3 @@
+def simple_self_attention(inputs):
+    """The context vector of every token of the sequence, each token a query."""
+    return softmax_stable(attention_scores(inputs))

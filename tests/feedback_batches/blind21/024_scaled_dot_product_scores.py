@@ -1,0 +1,5 @@
+def scaled_dot_product_scores(queries, keys):
+    """Attention scores Q Kᵀ / sqrt(d_k), for any leading batch dimensions."""
+    d_k = keys.shape[-1]
+    raw = queries @ keys.T
+    return raw / d_k

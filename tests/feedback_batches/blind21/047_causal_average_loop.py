@@ -1,0 +1,10 @@
+import torch
+
+
+def causal_average_loop(x):
+    """Prefix mean with Python loops: out[b, t] = mean of x[b, 0..t]."""
+    out = torch.zeros(4, 8, 2)
+    for b in range(x.shape[0]):
+        for t in range(x.shape[1]):
+            out[b, t] = x[b, :t].mean(dim=0)
+    return out

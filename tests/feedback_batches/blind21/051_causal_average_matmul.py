@@ -1,0 +1,9 @@
+import torch
+
+
+def causal_average_matmul(x):
+    """Prefix mean as one matrix product with a row-normalised lower triangle."""
+    T = x.shape[1]
+    weights = torch.triu(torch.ones(T, T, dtype=x.dtype, device=x.device))
+    weights = weights / weights.sum(dim=-1, keepdim=True)
+    return weights @ x
