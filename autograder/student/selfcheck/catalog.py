@@ -149,6 +149,10 @@ MESSAGES: dict[str, str] = {
                             " the next call sees, so the same input can give another output from the second call on."),
     "note.copy_returns": ("{what} returns a value where the notebook's copy returns nothing (None): it changes"
                           " sa_v1 in place, so there is nothing to give back. This costs no points."),
+    "note.python_loop": ("{what} handles the tokens one by one (its work grows with the number of tokens, as a"
+                         " Python loop over them does: {calls} torch calls for {tokens} tokens, {more_calls} for"
+                         " {more_tokens}), where the notebook asks for none: one matrix product computes them all at"
+                         " once, and runs fast on a GPU. This costs no points."),
     "weights_without_softmax": "{what} returns the running mean, but no softmax made its weights.",
     "note.renormalised": ("{what} normalises a second time after its softmax, where the notebook asks for one"
                           " pass: masked with -inf before the softmax, the future gets exactly 0 and the rows sum"

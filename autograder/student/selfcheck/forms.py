@@ -1,7 +1,8 @@
 """The forms notebook 3 asks for in words, read as the grader reads them (``reading/forms.py``
 holds the rule both read): a running mean computed without a softmax fails, as the grader charges
-it; a masked softmax normalised a second time, and a module that registers no buffer for its mask,
-are said beside a passing check, as the grader notes them for no points."""
+it; a masked softmax normalised a second time, a module that registers no buffer for its mask, and
+notebook 1's Python loops over the tokens, are said beside a passing check, as the grader notes
+them for no points."""
 
 from __future__ import annotations
 
@@ -44,6 +45,36 @@ def expect_form(call: Callable[[], object], what: str, form: str, key: str, mist
         call()
     if missing_form(form, called.names):
         fail(key, hint=mistake, what=what)
+
+
+# The numbers of tokens a loop over them is told by, as the grader counts (``hidden/worth_fixing.py``).
+LOOP_TOKENS = (3, 9)
+
+
+def note_python_loop(call_on: Callable[[int], Callable[[], object]], what: str) -> None:
+    """Note, for ``what``, that the torch calls of ``call_on(tokens)()`` grow with the number of
+    tokens (a Python loop over them), where notebook 1 asks for one tensor operation: the grader
+    notes it for no points, and the check says so before submission."""
+    counts = []
+    for tokens in LOOP_TOKENS:
+        with _Counted() as counted:
+            call_on(tokens)()
+        counts.append(counted.calls)
+    if counts[1] > counts[0]:
+        note("note.python_loop", what=what, tokens=LOOP_TOKENS[0], calls=counts[0], more_tokens=LOOP_TOKENS[1],
+             more_calls=counts[1])
+
+
+class _Counted(TorchFunctionMode):
+    """How many torch functions a call makes."""
+
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        self.calls += 1
+        return func(*args, **(kwargs or {}))
 
 
 def note_mask_buffer(module: nn.Module, what: str) -> None:
