@@ -124,6 +124,33 @@ class CausalAttention(nn.Module):
         attn_scores = attn_scores.masked_fill(self.mask[:T, :T], -torch.inf)
         return self.dropout(torch.softmax(attn_scores, dim=-1)) @ values
 '''),
+    # the context and the weights returned: right values in a tuple (reviews7: 0/30, and the
+    # gradient test said the grader could not check it)
+    "context_and_weights": ("SelfAttention_v2", '''
+class SelfAttention_v2(nn.Module):
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+
+    def forward(self, x):
+        q, k, v = self.W_query(x), self.W_key(x), self.W_value(x)
+        w = torch.softmax(q @ k.T / k.shape[-1] ** 0.5, dim=-1)
+        return w @ v, w
+'''),
+    # torch.sqrt of an int, and no_grad used without calling it: each stops every test
+    "sqrt_of_an_int": ("scaled_dot_product_scores", '''
+def scaled_dot_product_scores(queries, keys):
+    return queries @ keys.transpose(-2, -1) / torch.sqrt(keys.shape[-1])
+'''),
+    "no_grad_not_called": ("copy_v2_weights_into_v1", '''
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    with torch.no_grad:
+        sa_v1.W_query.copy_(sa_v2.W_query.weight.T)
+        sa_v1.W_key.copy_(sa_v2.W_key.weight.T)
+        sa_v1.W_value.copy_(sa_v2.W_value.weight.T)
+'''),
     # exercise 3.1's slips that crash: each line repaired in turn (three of them, one slip)
     "copy_recorded_by_autograd": ("copy_v2_weights_into_v1", '''
 def copy_v2_weights_into_v1(sa_v2, sa_v1):
@@ -154,7 +181,8 @@ def rows(tmp_path_factory):
     assignment = {MHA: "04_multi_head_attention", CAUSAL: "03_causal_attention",
                   "softmax_stable": "01_attention_scores", "context_vector": "01_attention_scores",
                   "SelfAttention_v2": "02_self_attention", "MultiHeadAttentionWrapper": "04_multi_head_attention",
-                  "copy_v2_weights_into_v1": "02_self_attention", "split_heads": "04_multi_head_attention"}
+                  "copy_v2_weights_into_v1": "02_self_attention", "split_heads": "04_multi_head_attention",
+                  "scaled_dot_product_scores": "02_self_attention"}
     entries = [BatchEntry(f"{name}.py", stage, assignment[stage], False, name, source)
                for name, (stage, source) in ANSWERS.items()]
     graded = graded_rows(entries, tmp_path_factory.mktemp("repairs"), jobs=2)
@@ -202,6 +230,9 @@ def test_the_line_that_raised_is_repaired_only_in_the_stages_own_block():
     ("copy_replaced_parameter", "sa_v1.W_key = sa_v2.W_key.weight.T",
      "sa_v1.W_key = __import__('torch').nn.Parameter(sa_v2.W_key.weight.T)"),
     ("copy_without_transpose", "sa_v1.W_key.copy_(sa_v2.W_key.weight)", "sa_v1.W_key.copy_(sa_v2.W_key.weight.T)"),
+    ("tensor_function_on_number", "return s / torch.sqrt(k.shape[-1])",
+     "return s / torch.sqrt(__import__('torch').as_tensor(k.shape[-1]))"),
+    ("no_grad_not_called", "with torch.no_grad:", "with torch.no_grad():"),
 ])
 def test_each_repair_rewrites_the_line_as_its_mistakes_fix_says(mistake, line, fixed):
     traceback = '  File "<cell 3>", line 2, in softmax_stable\n'
@@ -211,7 +242,8 @@ def test_each_repair_rewrites_the_line_as_its_mistakes_fix_says(mistake, line, f
                          names=["softmax_stable"])
 
     assert repaired_line(mistake, "softmax_stable", traceback, [block(line)]).text == f"    {fixed}"
-    if mistake not in ("operands_swapped", "size_is_float", "copy_replaced_parameter"):  # no right side to leave alone
+    if mistake not in ("operands_swapped", "size_is_float", "copy_replaced_parameter", "tensor_function_on_number"):
+        # (those have no right side to leave alone)
         assert repaired_line(mistake, "softmax_stable", traceback, [block(fixed)]) is None  # right already
 
 
@@ -272,10 +304,15 @@ def test_one_slip_on_several_lines_is_repaired_on_each_and_costs_its_share_once(
     ("copy_recorded_by_autograd", "copy_v2_weights_into_v1", "in_place"),
     ("copy_as_plain_tensors", "copy_v2_weights_into_v1", "in_place"),
     ("head_size_a_float", "split_heads", "shapes"),
+    ("sqrt_of_an_int", "scaled_dot_product_scores", "scale"),
+    ("no_grad_not_called", "copy_v2_weights_into_v1", "in_place"),
+    ("context_and_weights", "SelfAttention_v2", "shapes"),
 ])
 def test_a_slip_that_stops_a_small_stage_costs_its_share(rows, answer, stage, behaviour):
-    """Exercise 3.1 without no_grad (or with plain tensors put in place of the parameters), and a
-    head size divided with /, stopped every test of their stage (reviews6: 0 of 15 and 0 of 17)."""
+    """Exercise 3.1 without no_grad (or with plain tensors put in place of the parameters, or with
+    no_grad never called), a head size divided with /, torch.sqrt of an int, stopped every test of
+    their stage (reviews6 and reviews7: 0 of 15, 17 and 25); a module returning its weights beside
+    its context lost every test (0 of 30)."""
     total = _stage(rows[answer], stage)
     assert {loss.behaviour for loss in total.lost_to} == {behaviour}
     share = rubric.behaviour_shares(stage)[behaviour] / 100 * rubric.value_points(rows[answer].assignment_id, stage)

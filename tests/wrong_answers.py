@@ -231,6 +231,14 @@ def copy_v2_weights_into_v1(sa_v2, sa_v1):
     sa_v1.W_key.copy_(sa_v2.W_key.weight.T)
     sa_v1.W_value.copy_(sa_v2.W_value.weight.T)
 '''),
+    # no_grad used without calling it: the class itself in the with statement (reviews7).
+    WrongAnswer("copy_under_no_grad_not_called", "no_grad_not_called", '''
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    with torch.no_grad:
+        sa_v1.W_query.copy_(sa_v2.W_query.weight.T)
+        sa_v1.W_key.copy_(sa_v2.W_key.weight.T)
+        sa_v1.W_value.copy_(sa_v2.W_value.weight.T)
+'''),
     # The copy made into a deep copy of sa_v1, returned, sa_v1 left as it was (blind14/061).
     WrongAnswer("copy_into_a_deep_copy", "copied_into_another_module", '''
 import copy

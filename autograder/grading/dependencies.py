@@ -47,13 +47,15 @@ def stages_called(code: ExtractedCode, stages: Collection[str]) -> dict[str, set
 
 
 def counted_behaviour_checks(outcomes: list[TestOutcome], behaviour: Collection[str],
-                             pinned: Collection[str] = ()) -> list[TestOutcome]:
+                             pinned: Collection[str] = (), unscored: Collection[str] = ()) -> list[TestOutcome]:
     """The outcomes, with each passed behaviour check of a stage whose values are wrong turned
     into a failure that says why it does not count yet. A stage in ``pinned`` has values that are
-    right but for faults pinned to named behaviours (``partial_credit.stages_pinned``): its checks count."""
+    right but for faults pinned to named behaviours (``partial_credit.stages_pinned``): its checks
+    count. A test in ``unscored`` (worth no points: a note worth fixing) judges no values."""
     # Values on the CPU only: a GPU instance carries no points, and must not take any away either.
     values_wrong = {outcome.stage for outcome in outcomes if outcome.device == "cpu"
-                    and outcome.function not in behaviour and outcome.status is not TestStatus.PASSED} - set(pinned)
+                    and outcome.function not in behaviour and outcome.function not in unscored
+                    and outcome.status is not TestStatus.PASSED} - set(pinned)
     return [replace(outcome, status=TestStatus.FAILED, finding=finding(WAITING_KEY, stage=outcome.stage))
             if outcome.function in behaviour and outcome.status is TestStatus.PASSED
             and outcome.stage in values_wrong else outcome

@@ -235,8 +235,10 @@ def graded_row(student_id: str, assignment_id: str, record: SubmissionRecord, co
     its notebook records and what the rubric charges for those hints (the submission service
     builds its rows here too, so that it scores exactly as ``grade`` does)."""
     behaviour = rubric.behaviour_tests(assignment_id)
-    outcomes = dependencies.counted_behaviour_checks(record.outcomes, behaviour,
-                                                     partial_credit.stages_pinned(record.outcomes, behaviour))
+    # A note worth fixing that stops at the student's error (a ValueError for p = 0) judges no values.
+    unscored = {function for function, points in rubric.points_by_test(assignment_id).items() if not points}
+    outcomes = dependencies.counted_behaviour_checks(
+        record.outcomes, behaviour, partial_credit.stages_pinned(record.outcomes, behaviour | unscored), unscored)
     called = dependencies.stages_called(code, STAGES_BY_ASSIGNMENT[assignment_id])
     tests = score_outcomes(assignment_id, dependencies.pointed_to_failing_stages(outcomes, called))
     hints, judged = learning(assignment_id, code)

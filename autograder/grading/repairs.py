@@ -24,8 +24,9 @@ from dataclasses import dataclass
 
 from autograder.reading.notebook import CodeBlock
 
-# The most changes made to one definition's lines before a test is given up (a slip on each projection's line, say).
-MOST_REPAIRED_LINES = 4
+# The most changes made to one definition's lines before a test is given up: two slips on each of
+# three lines (a copy into each of v1's matrices without no_grad and without the transpose, say).
+MOST_REPAIRED_LINES = 6
 # The last frame of the student's traceback: where the exception was raised.
 _FRAME = re.compile(r'File "<cell (\d+)>", line (\d+)')
 _OPERAND = r"[\w.]+(?:\(\))?"
@@ -136,6 +137,14 @@ def _whole_sizes(line: str) -> str:
     return line
 
 
+def _numbers_as_tensors(line: str) -> str:
+    """A torch function given a Python number (``torch.sqrt(d_k)``): its arguments made a tensor."""
+    for begin, end in reversed(_calls(line, "sqrt|rsqrt|exp|log|pow|square")):
+        if re.search(r"\btorch\.\w+\($", line[:begin]):  # torch's function, not a method of a tensor
+            line = f"{line[:begin]}__import__('torch').as_tensor({line[begin:end]}){line[end:]}"
+    return line
+
+
 def _substituted(*rewrites: tuple[re.Pattern[str], str]) -> Callable[[str], str]:
     """A line rewritten by each (pattern, replacement) in turn."""
     def rewrite(line: str) -> str:
@@ -181,6 +190,10 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "copy_replaced_parameter": _substituted(
         (re.compile(r"^(?P<lead>\s*)(?P<target>[\w.]+)\s*=(?!=)\s*(?P<value>.+?)\s*$"),
          r"\g<lead>\g<target> = __import__('torch').nn.Parameter(\g<value>)")),
+    # torch.sqrt(d_k) on an int: the number made a tensor first.
+    "tensor_function_on_number": _numbers_as_tensors,
+    # with torch.no_grad: the context manager made by calling it.
+    "no_grad_not_called": _substituted((re.compile(r"\b(no_grad|enable_grad|inference_mode)\s*:"), r"\1():")),
     # sa_v1.W_query.copy_(sa_v2.W_query.weight): the weight in v1's layout, transposed.
     "copy_without_transpose": _substituted((re.compile(r"\.weight\b(?!\s*\.(?:T\b|t\(|mT\b|transpose|permute))"),
                                             ".weight.T")),

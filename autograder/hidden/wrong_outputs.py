@@ -216,15 +216,17 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
         "returned_weights_not_scores": [torch.softmax(right, dim=-1)],
     }
     # The product's operands and its scale, each wrong: keys @ queries^T times sqrt(d_k), say.
-    wrong.update(two_parts_wrong(lambda product, factor: product * factor,
-                                 (queries @ keys.transpose(-2, -1), 1 / math.sqrt(d_k)),
-                                 ({"scores_transposed": [keys @ queries.transpose(-2, -1)]},
-                                  {"no_sqrt_scaling": [1.0], "scaled_by_d_k": [1 / d_k],
-                                   "scores_scaled_wrongly": [math.sqrt(d_k)]})))
+    products = {"scores_transposed": [keys @ queries.transpose(-2, -1)]}
     if keys.ndim > 2:
         reversed_keys = keys.permute(*reversed(range(keys.ndim)))  # what keys.T does to a batch
         with contextlib.suppress(RuntimeError):  # most shapes make keys.T raise instead
+            products["keys_T_on_batch"] = [queries @ reversed_keys]
             wrong["keys_T_on_batch"] = [queries @ reversed_keys / math.sqrt(d_k)]
+    wrong.update(two_parts_wrong(lambda product, factor: product * factor,
+                                 (queries @ keys.transpose(-2, -1), 1 / math.sqrt(d_k)),
+                                 (products, {"no_sqrt_scaling": [1.0], "scaled_by_d_k": [1 / d_k],
+                                             "scores_scaled_wrongly": [math.sqrt(d_k)]})))
+    if keys.ndim > 2:
         # Two dims named from the front (transpose(0, 1), the 3-D habit on 4-D): where the shapes let
         # the product run (a cube), the same slip that raises, and is repaired, elsewhere. Not the
         # first and last of three, which is keys.T itself.

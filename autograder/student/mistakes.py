@@ -660,6 +660,10 @@ MISTAKES: dict[str, str] = {
         " context_length buffer leaves the other at context_length, while the scores are T x T. Cut"
         " both of the mask's dimensions to the number of tokens."
     ),
+    "no_grad_not_called": (
+        "torch.no_grad was used without calling it: it is a class, and the context manager is what"
+        " calling it makes, so write the brackets after its name in the with statement."
+    ),
     "tensor_function_on_number": (
         "a torch function that takes tensors was given a plain Python number (a size such as d_k is"
         " an int): use Python's own arithmetic for numbers (math, or a power), or make a tensor"

@@ -250,6 +250,8 @@ class ProbeServer:
         function = self._callable(header, decoder)
         args = values.get("args", [])
         output = function(*args)
+        if not isinstance(output, torch.Tensor):  # a tuple, say: the trusted side reads it as an output
+            return {"output": output, "arg_grads": None, "param_grads": None}
         output.backward(values["grad_output"])
         owner = self._target(header, decoder)
         parameters = owner.named_parameters() if isinstance(owner, torch.nn.Module) else []

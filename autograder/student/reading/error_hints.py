@@ -161,6 +161,9 @@ RULES = [
                                               r"|'(builtin_function_or_method|method)' object is not (subscriptable"
                                               r"|iterable)"),
               error_types=("TypeError",)),
+    # with torch.no_grad: the class itself, where calling it makes the context manager.
+    ErrorRule("no_grad_not_called", re.compile(r"'type' object does not support the context manager protocol"),
+              line=re.compile(r"\b(no_grad|enable_grad|inference_mode)\s*:"), error_types=("TypeError",)),
     # torch.sqrt(d_k) and the like: a function of tensors given a Python number.
     ErrorRule("tensor_function_on_number",
               re.compile(r"argument '\w+' \(position \d+\) must be Tensor, not (int|float)"),
