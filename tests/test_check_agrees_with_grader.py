@@ -80,7 +80,6 @@ PASSES_THE_GRADER_FAILS: dict[str, str] = {
     "blind4/055_causalattention.py": "dropout_renormalised: the dropped weights' row sums are not compared",
     "issue35_dev/masked_softmax_zero_means_hidden.py": "mask_from_values: no public score is exactly zero",
     "issue35_dev/attention_mask_times_scores.py": "mask_from_values: no public score is exactly zero",
-    "issue40_dev/v1_seeds_itself.py": "a constructor that seeds itself: two instances are not compared",
 }
 
 # Answers on which the check repeats a name the grader gives wrongly (a known gap of the batch's

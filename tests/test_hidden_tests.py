@@ -352,7 +352,6 @@ def stage_total(row: GradedRow, stage: str):
     ("renormalize_in_place", "mask_and_renormalize", "input_kept"),
     ("masked_softmax_in_place", "masked_softmax", "input_kept"),
     ("dropout_in_place", "inverted_dropout", "input_kept"),
-    ("dropout_rescaled_by_p", "inverted_dropout", "dropout"),
 ])
 def test_a_pinned_fault_costs_only_its_behaviours_share(graded, mutation_name, stage, behaviour):
     """The grader reproduced the output as the reference's with this one mistake: its tests lose
@@ -377,6 +376,7 @@ def test_a_pinned_fault_costs_only_its_behaviours_share(graded, mutation_name, s
     ("multi_head_softmax_dim2", "MultiHeadAttention", "softmax"),
     ("attention_mask_after_softmax", "CausalAttention", "mask"),  # masked after the softmax, never renormalised
     ("v2_softmax_dim0", "SelfAttention_v2", "softmax"),  # no attention: each query's weights must sum to 1
+    ("dropout_rescaled_by_p", "inverted_dropout", "dropout"),  # the factor the stage is for (reviews6)
 ])
 def test_a_pinned_fault_that_misses_the_stages_purpose_caps_the_stage(graded, mutation_name, stage, behaviour):
     """A softmax along the queries, or a mask after it, lets later tokens change earlier outputs
