@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 from enum import Enum
 from pathlib import Path
 
@@ -30,43 +29,17 @@ def _current(controller: str | None) -> str:
     raise OSError(f"this process is in no {controller or 'unified'} cgroup")
 
 
-# A run's group is named after the grading process: "attention-kit-<pid>-<random>".
-RUN_GROUP_NAME = re.compile(r"attention-kit-(\d+)(?:-\d+)?")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-def clear_stale_run_groups(parent: Path) -> None:
-    """Remove the run groups under ``parent`` whose grading process is gone (killed before it could
-    remove them), so that a term of grading does not pile them up. Only empty groups go: the
-    kernel refuses to remove one that still holds a process."""
-    for group in parent.glob("attention-kit-*"):
-        named = RUN_GROUP_NAME.fullmatch(group.name)
-        if named and not _alive(int(named.group(1))):
-            remove([*map(str, group.glob("worker-*")), str(group)])
-
-
 def make_run_groups(name: str) -> list[str]:
     """The run's groups, made under this process's own (so a container's limit still applies to
     the workers): one folder per hierarchy. Raises OSError where cgroups cannot be made."""
     if (CGROUP_ROOT / "cgroup.controllers").is_file():  # v2
         group = CGROUP_ROOT / _current(None) / name
-        clear_stale_run_groups(group.parent)
         group.mkdir(exist_ok=True)
         (group / "cgroup.subtree_control").write_text("+memory +pids")
         return [str(group)]
     groups = []
     for controller in ("memory", "pids"):
         group = CGROUP_ROOT / controller / _current(controller) / name
-        clear_stale_run_groups(group.parent)
         group.mkdir(exist_ok=True)
         groups.append(str(group))
     return groups

@@ -1,13 +1,13 @@
 """The forms a notebook asks for in words, read off the torch functions a call makes: the grader
-charges or notes them (``hidden_tests``, ``hidden/worth_fixing.py``) and the public check says the
-same (``selfcheck/forms.py``), each from the same names, so the two never disagree.
+charges or notes them and the public check says the same (``selfcheck/forms.py``), each from the
+same names, so the two never disagree.
 
 Notebook 3 asks for its running mean through a softmax of masked scores (the stage exists to find
 the -inf score, and is graded on it; its matmul twin computes the same values), and for a masked
-softmax in one pass (noted for no points),
-with no second normalisation after a softmax. A softmax written from exp and a sum is one pass,
-and is not told as a renormalisation. On the grader's side a consulted stand-in answers on the
-trusted side, and shows as "stage:<name>" among the names (``worker/stand_ins.ANSWERED``).
+softmax in one pass (noted for no points), with no second normalisation after a softmax. A
+softmax written from exp and a sum is one pass, and is not told as a renormalisation. On the
+grader's side a consulted stand-in answers on the trusted side, and shows as "stage:<name>" among
+the names (``worker/stand_ins.ANSWERED``).
 """
 
 from __future__ import annotations
