@@ -119,9 +119,8 @@ def fresh_cgroups(memory_mb: int, cpu: float) -> Iterator[tuple[list[Path], Path
     try:
         yield groups, holding
     finally:
-        for folder in folders:
-            with contextlib.suppress(OSError):
-                folder.rmdir()
+        for folder in folders:  # with what a grader killed inside made under it
+            _remove_empty_tree(folder)
 
 
 @contextlib.contextmanager
