@@ -474,16 +474,16 @@ def attention_divisor(reference: torch.nn.Module, x: torch.Tensor, sizes: dict[s
     d_out = key.out_features if isinstance(key, torch.nn.Linear) else key.shape[-1]
     d_k = d_out // (heads[0] if heads else 1)
     sizes = {**sizes, ("head_dim" if heads else "d_k"): d_k}
-    right_text = f"sqrt({'head_dim' if heads else 'd_k'}) = {math.sqrt(d_k):.4g}"
+    right, right_text = math.sqrt(d_k), f"sqrt({'head_dim' if heads else 'd_k'}) = {math.sqrt(d_k):.4g}"
+    mistake = diagnosis.scaling_mistake(d_k, sizes)
     alone = diagnosis.scores_divisor(wrong_outputs.divisor_attention(reference, x, causal=causal, heads=heads),
-                                     math.sqrt(d_k), right_text, sizes, diagnosis.scaling_mistake(d_k, sizes),
-                                     separate=separate)
+                                     right, right_text, sizes, mistake, separate=separate)
     if separate:
         return alone
     beside = diagnosis.scores_divisor_beside(wrong_outputs.attention_computation(reference, x, causal=causal,
                                                                                  heads=heads),
                                              wrong_outputs.structural_faults(reference, x, heads=heads),
-                                             math.sqrt(d_k), right_text, sizes, diagnosis.scaling_mistake(d_k, sizes))
+                                             right, right_text, sizes, mistake)
 
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> diagnosis.Explanation | list | None:
         return alone(actual, expected) or beside(actual, expected)

@@ -40,10 +40,8 @@ from autograder.hidden.compare import TOLERANCES
 from autograder.probes.client import Submission
 from autograder.probes.errors import StudentError
 from autograder.student.reading.error_hints import device_error, mistake_in_error
-from autograder.student.reading.forms import missing_form
+from autograder.student.reading.forms import LOOP_TOKENS, missing_form
 
-# The numbers of tokens a loop over them is told by: its torch calls grow from the first to the second.
-LOOP_TOKENS = (3, 9)
 # The most tokens tried past a loop of a fixed count (the demos' lengths are at most 16).
 LONGEST_FIXED_LENGTH = 32
 # torch's words for an index past the end of a dim: that dim's size, and the dim.

@@ -12,28 +12,36 @@ import torch
 from torch import nn
 from torch.overrides import TorchFunctionMode
 
-from ..reading.forms import missing_form
+from ..reading.forms import LOOP_TOKENS, missing_form
 from .expectations import fail
 from .worth_fixing import note
 
 
 class _Called(TorchFunctionMode):
-    """The names of the torch functions a call makes (``torch.softmax`` shows as "softmax")."""
+    """The names of the torch functions a call makes (``torch.softmax`` shows as "softmax"), and
+    how many calls it makes."""
 
     def __init__(self):
         super().__init__()
         self.names: set[str] = set()
+        self.calls = 0
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         self.names.add(str(getattr(func, "__name__", "")))
+        self.calls += 1
         return func(*args, **(kwargs or {}))
+
+
+def _missing_form(call: Callable[[], object], form: str) -> str | None:
+    """The key of the form ``form`` that ``call`` misses (``reading.forms.missing_form``), if any."""
+    with _Called() as called:
+        call()
+    return missing_form(form, called.names)
 
 
 def note_form(call: Callable[[], object], what: str, form: str) -> None:
     """Note, for ``what``, that ``call`` misses the form ``form`` (``reading.forms.FORMS``)."""
-    with _Called() as called:
-        call()
-    missing = missing_form(form, called.names)
+    missing = _missing_form(call, form)
     if missing:
         note(f"note.{missing}", what=what)
 
@@ -41,14 +49,8 @@ def note_form(call: Callable[[], object], what: str, form: str) -> None:
 def expect_form(call: Callable[[], object], what: str, form: str, key: str, mistake: str) -> None:
     """Fail with ``key`` and ``mistake`` where ``call`` misses the form ``form``: the form a stage is
     for, which the grader charges (the running mean through a softmax)."""
-    with _Called() as called:
-        call()
-    if missing_form(form, called.names):
+    if _missing_form(call, form):
         fail(key, hint=mistake, what=what)
-
-
-# The numbers of tokens a loop over them is told by, as the grader counts (``hidden/worth_fixing.py``).
-LOOP_TOKENS = (3, 9)
 
 
 def note_python_loop(call_on: Callable[[int], Callable[[], object]], what: str) -> None:
@@ -57,24 +59,12 @@ def note_python_loop(call_on: Callable[[int], Callable[[], object]], what: str) 
     notes it for no points, and the check says so before submission."""
     counts = []
     for tokens in LOOP_TOKENS:
-        with _Counted() as counted:
+        with _Called() as called:
             call_on(tokens)()
-        counts.append(counted.calls)
+        counts.append(called.calls)
     if counts[1] > counts[0]:
         note("note.python_loop", what=what, tokens=LOOP_TOKENS[0], calls=counts[0], more_tokens=LOOP_TOKENS[1],
              more_calls=counts[1])
-
-
-class _Counted(TorchFunctionMode):
-    """How many torch functions a call makes."""
-
-    def __init__(self):
-        super().__init__()
-        self.calls = 0
-
-    def __torch_function__(self, func, types, args=(), kwargs=None):
-        self.calls += 1
-        return func(*args, **(kwargs or {}))
 
 
 def note_mask_buffer(module: nn.Module, what: str) -> None:
