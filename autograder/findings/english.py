@@ -67,6 +67,9 @@ SENTENCES: dict[str, str] = {
         " groups kept); each element should be kept or dropped on its own."),
     "valid_p_rejected": "{what} raised a ValueError, but p = {p} is a valid probability.",
     "wrong_error_for_p": "{what} raised {error_type}; raise a ValueError that says p must be between 0 and 1.",
+    "matrices_not_copied": (
+        "{call} left {names} as they were: copy all three, W_query, W_key and W_value, each from the"
+        " layer with the same name in sa_v2."),
     "copied_into_another_module": (
         "{call} left sa_v1's matrices as they were, and returned another module that holds the right copy."),
     "source_changed_by_copy": (

@@ -73,8 +73,6 @@ def pinned_behaviours(outcome: TestOutcome) -> frozenset[str] | None:
     return frozenset(behaviours)
 
 
-# Evidence that the test passed once the line that raised was repaired as the mistake's fix says.
-REPAIRED = frozenset({"evidence.repaired_line", "evidence.repaired_lines"})
 # Evidence that the named mistakes, made together, reproduce the answer's output exactly.
 REPRODUCED_TOGETHER = frozenset({"evidence.faults_together", "evidence.one_of_faults_together"})
 # Evidence that a module's parameters are only kept otherwise: given the reference's weights in
@@ -151,21 +149,21 @@ def losses(assignment_id: str, outcomes: list[TestOutcome], points: dict[int, fl
             lost[id(outcome)] = tuple(BehaviourLoss(behaviour, round(part * owed[behaviour] * taken, 4))
                                       for behaviour in stage_behaviours)
         charged[stage] = set(stage_behaviours)
-    lost.update(_repaired_behaviour_checks(outcomes, behaviour_tests, charged))
+    lost.update(_behaviour_checks_already_charged(outcomes, behaviour_tests, charged))
     return lost
 
 
-def _repaired_behaviour_checks(outcomes: list[TestOutcome], behaviour_tests: Collection[str],
-                               charged: dict[str, set[str]]) -> dict[int, tuple[BehaviourLoss, ...]]:
-    """The behaviour checks that stopped at a slip and passed once its line was repaired
-    (``grading.repairs``), whose behaviours the stage's values already charge: they lose nothing
-    more (one slip costs its share once), each told with a loss of 0 to those behaviours."""
+def _behaviour_checks_already_charged(outcomes: list[TestOutcome], behaviour_tests: Collection[str],
+                                     charged: dict[str, set[str]]) -> dict[int, tuple[BehaviourLoss, ...]]:
+    """The behaviour checks that failed for faults pinned to behaviours the stage's values already
+    charge (a slip that stopped them and passed once repaired, plain-tensor weights that stay on the
+    CPU): they lose nothing more (one fault costs its share once), each told with a loss of 0 to
+    those behaviours."""
     kept = {}
     for outcome in outcomes:
         if outcome.device != "cpu" or outcome.function not in behaviour_tests or outcome.finding is None:
             continue
         behaviours = pinned_behaviours(outcome)
-        repaired = any(note.key in REPAIRED for fault in faults(outcome.finding) for note in fault.notes)
-        if repaired and behaviours and behaviours <= charged.get(outcome.stage, set()):
+        if behaviours and behaviours <= charged.get(outcome.stage, set()):
             kept[id(outcome)] = tuple(BehaviourLoss(behaviour, 0.0) for behaviour in sorted(behaviours))
     return kept

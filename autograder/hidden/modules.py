@@ -162,8 +162,8 @@ def _own_layer_faults(found: ParameterMap, description: dict) -> list[tuple[Para
 def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:
     """The known mistake that explains exactly these parameter problems, if any."""
     missing, extra = set(found.missing), set(found.extra)
-    if missing and not extra and missing <= set(description.get("trainable_plain_attributes", ())):
-        return "parameters_plain_tensors"  # each missing one is there, as a plain tensor that requires grad
+    if missing and not extra and missing <= set(description.get("plain_tensor_attributes", ())):
+        return "parameters_plain_tensors"  # each missing one is there, under its name, as a plain tensor
     if missing and _renamed_heads(missing) is not None and _renamed_heads(missing) == _renamed_heads(extra):
         return "heads_other_container"  # the same heads under other keys: a ModuleDict, say
     if missing and len(missing) == len(extra) and not found.wrong_shape and {

@@ -503,6 +503,8 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
     if not causal:  # with a mask, scores used as weights hold -inf: no answer to name
         scores = queries @ keys.transpose(-2, -1)
         wrong["missing_softmax"] = [scores @ values, scores / math.sqrt(d_k) @ values]
+        # Each row divided by its sum, no exp (the scale cancels there): rows that sum to 1, not a softmax.
+        wrong["normalised_without_exp"] = [scores / scores.sum(dim=-1, keepdim=True) @ values]
         # A causal mask where the stage has none yet (is_causal=True copied from a GPT's code).
         wrong["mask_not_asked"] = [attend(mask=_future(num_tokens, x.device))]
     if not heads:

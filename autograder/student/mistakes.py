@@ -566,7 +566,7 @@ MISTAKES: dict[str, str] = {
         " return values with their indices; a sum returns the tensor itself)."
     ),
     "parameters_plain_tensors": (
-        "the weights are plain tensors (torch.rand(..., requires_grad=True)), not parameters: the"
+        "the weights are plain tensors (torch.rand(...), with or without requires_grad), not parameters: the"
         " module does not list them, so an optimiser, load_state_dict and .to(device) all miss"
         " them. Wrap each one in nn.Parameter(...)."
     ),
