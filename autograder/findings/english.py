@@ -166,6 +166,13 @@ SENTENCES: dict[str, str] = {
         " It holds the reference's values in the same order, but in shape {actual_shape} instead of"
         " {expected_shape}."),
     "evidence.swapped": " It holds the reference's values with dims {first} and {second} swapped.",
+    "evidence.columns_reordered": (
+        " It holds the reference's columns (last dimension) in the order {order}, where {right} is right."),
+    "evidence.rows_reordered": (
+        " It holds the reference's rows (the dimension before the last) in the order {order}, where {right}"
+        " is right."),
+    "evidence.rows_differ": " Rows {rows} (the dimension before the last) differ; the others are right.",
+    "evidence.slices_differ": " The entries at indices {indices} of dimension {dim} differ; the others are right.",
     "evidence.permuted": " It holds the reference's values with their dims in the order {order}.",
     "evidence.one_row_repeated": (
         " Every row (the dimension before the last) is the reference's row {row}: each row should be"

@@ -34,6 +34,7 @@ import torch
 
 from autograder.findings.finding import Finding, finding
 from autograder.student.reading.capped_softmax import softmax_cap
+from autograder.student.reading.differences import reordered, slices_that_differ
 
 # Sizes the test used, by the name the notebook gives them (d_k, d_out, T...): the candidates a
 # constant factor or a divisor is read as.
@@ -347,6 +348,31 @@ def right_values_elsewhere(actual: torch.Tensor, expected: torch.Tensor) -> Expl
             return Explanation(finding("evidence.permuted_then_viewed", order=str(order),
                                        shape=_shape(actual.shape)), "axes_permuted")
     return None
+
+
+def where_it_differs(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+    """Where an output of the reference's shape differs, when nothing else explains it: the
+    reference's columns or rows in another order (heads merged in another order, say), else which
+    rows, sequences or heads differ while the others are right. The public check reads the same
+    (``selfcheck.differences``); it names no mistake, and says where to look."""
+    if actual.shape != expected.shape or actual.numel() < 2 or not bool(torch.isfinite(actual).all()):
+        return None
+    moved = reordered(actual, expected)
+    if moved is not None:
+        dim, order = moved
+        return Explanation(finding("evidence.columns_reordered" if dim == -1 else "evidence.rows_reordered",
+                                   order=_indices(order), right=_indices(range(actual.shape[dim]))))
+    differing = slices_that_differ(actual, expected)
+    if differing is None:
+        return None
+    dim, indices = differing
+    if dim == -2:
+        return Explanation(finding("evidence.rows_differ", rows=_indices(indices)))
+    return Explanation(finding("evidence.slices_differ", indices=_indices(indices), dim=dim))
+
+
+def _indices(indices: Iterable[int]) -> str:
+    return "(" + ", ".join(str(index) for index in indices) + ")"
 
 
 def one_row_repeated(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:

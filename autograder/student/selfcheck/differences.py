@@ -5,16 +5,16 @@ differ while the others are right.
 
 A check that names no mistake still says more than "expected ..., got ...": these readings
 compare the student's output with the expected output of the same input, position by position,
-and compute nothing else.
+and compute nothing else. The orders and the slices are read in ``reading.differences``, which
+the grader reads them with too.
 """
 
 from __future__ import annotations
 
 import torch
 
+from ..reading.differences import ATOL, RTOL, reordered, slices_that_differ
 from .catalog import text
-
-RTOL, ATOL = 1e-3, 1e-4
 
 
 def _index_list(indices: list[int]) -> str:
@@ -44,53 +44,23 @@ def _normalised(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
     return text("diff.normalised")
 
 
-def _order_along(actual: torch.Tensor, expected: torch.Tensor, dim: int) -> list[int] | None:
-    """For each slice of ``actual`` along ``dim``, the slice of ``expected`` it equals; None when
-    one equals none."""
-    order = []
-    for index in range(actual.shape[dim]):
-        mine = actual.select(dim, index)
-        same = [other for other in range(expected.shape[dim])
-                if torch.allclose(mine, expected.select(dim, other), rtol=RTOL, atol=ATOL)]
-        if not same:
-            return None
-        order.append(index if index in same else same[0])
-    return order
-
-
-def _reordered(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
-    """The expected columns (last dim) or rows (the dim before) in another order, or repeated."""
-    for dim, key in ((-1, "diff.columns"), (-2, "diff.rows")):
-        if actual.dim() < -dim or actual.shape[dim] < 2:
-            continue
-        order = _order_along(actual, expected, dim)
-        if order is not None and order != list(range(actual.shape[dim])):
-            return text(key, order=_index_list(order), right=_index_list(list(range(actual.shape[dim]))))
-    return None
-
-
-def _differing(wrong: torch.Tensor, dim: int) -> list[int] | None:
-    """The indices along ``dim`` whose slices hold a wrong value, when others hold none."""
-    slices = wrong.movedim(dim, 0).reshape(wrong.shape[dim], -1).any(dim=1)
-    if slices.all() or not slices.any():
+def _reordered_text(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
+    found = reordered(actual, expected)
+    if found is None:
         return None
-    return slices.nonzero().flatten().tolist()
+    dim, order = found
+    return text("diff.columns" if dim == -1 else "diff.rows", order=_index_list(order),
+                right=_index_list(list(range(actual.shape[dim]))))
 
 
-def _slices_that_differ(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
-    """Which rows (the dim before the last) differ, when some are right; else which indices of a
-    leading dimension (a batch's sequences, the heads) differ, when some are right."""
-    if actual.dim() < 2:
+def _slices_text(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
+    found = slices_that_differ(actual, expected)
+    if found is None:
         return None
-    wrong = ~torch.isclose(actual, expected, rtol=RTOL, atol=ATOL, equal_nan=True)
-    rows = _differing(wrong, -2)
-    if rows is not None:
-        return text("diff.some_rows", rows=_index_list(rows))
-    for dim in range(actual.dim() - 2):
-        indices = _differing(wrong, dim)
-        if indices is not None:
-            return text("diff.some_slices", indices=_index_list(indices), dim=dim)
-    return None
+    dim, indices = found
+    if dim == -2:
+        return text("diff.some_rows", rows=_index_list(indices))
+    return text("diff.some_slices", indices=_index_list(indices), dim=dim)
 
 
 def where_it_differs(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
@@ -99,5 +69,5 @@ def where_it_differs(actual: torch.Tensor, expected: torch.Tensor) -> str | None
     actual, expected = actual.detach().to("cpu", torch.float64), torch.as_tensor(expected, dtype=torch.float64)
     if actual.shape != expected.shape or actual.numel() < 2 or not torch.isfinite(actual).all():
         return None
-    return (_factor(actual, expected) or _reordered(actual, expected) or _normalised(actual, expected)
-            or _slices_that_differ(actual, expected))
+    return (_factor(actual, expected) or _reordered_text(actual, expected) or _normalised(actual, expected)
+            or _slices_text(actual, expected))
