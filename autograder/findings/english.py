@@ -432,6 +432,9 @@ SENTENCES: dict[str, str] = {
     # A passed test's note, for no points: what the notebook asks in words and the grader does not
     # charge (autograder/hidden/worth_fixing.py), its {problems} the worth_fixing.* phrases below.
     "note.worth_fixing": "Not graded, but worth fixing: {call} {problems}.",
+    "worth_fixing.copy_frozen": (
+        "leaves {names} frozen (requires_grad=False): training would never change them; switch autograd off"
+        " for the copy itself (with torch.no_grad():), and leave the parameters trainable"),
     "worth_fixing.copy_returns": (
         "returns a value where the notebook's copy returns nothing (None): it changes sa_v1 in place, so"
         " there is nothing to give back (end it without return)"),

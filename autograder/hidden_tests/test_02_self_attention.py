@@ -257,9 +257,6 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
         first, *others = found
         raise Failure(first.with_faults(*(fault for other in others for fault in other.all_faults())))
     if size == SIZES[0] and device == "cpu" and dtype == torch.float64:
-        if returned is not None:  # the copy is in place: a result is no fault of it, and worth dropping
-            observations.note(finding("note.worth_fixing", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
-                                      problems=[finding("worth_fixing.copy_returns")]))
         stand_ins.note_own_stages("copy_v2_weights_into_v1", lambda: _own_modules_breaking(student, reference, size))
 
 
@@ -370,23 +367,40 @@ def test_scaled_dot_product_scores_worth_fixing(student, reference):
 
 @pytest.mark.copy_v2_weights_into_v1
 def test_copy_v2_weights_into_v1_worth_fixing(student, reference):
-    """A copy that leaves sa_v1's matrices sharing memory with sa_v2's weights (``.data =``, or the
-    book's own ``nn.Parameter(weight.T)``): sa_v2's weights are given other values in place after
-    the copy, as an optimizer's step does, and each of sa_v1's matrices that changes with them is
-    noted. The exercise asks only that both modules compute the same, so it costs nothing. A copy
-    that changed sa_v2's shapes (``.t_()``) has nothing to note here: its own test charges that."""
-    _, layout, sa_v2, sa_v1, initial, _ = _copied(student, reference, SIZES[1], "cpu", torch.float64)
+    """What the copy leaves that works now and not later, noted whether or not its values are
+    right (a note of a failed test would be lost): a result, where the copy changes sa_v1 in place
+    and returns nothing; sa_v1's matrices made frozen (requires_grad=False), which training would
+    never change; and matrices left sharing memory with sa_v2's weights (``.data =``, or the book's
+    own ``nn.Parameter(weight.T)``), found by giving sa_v2's weights other values in place after the
+    copy, as an optimizer's step does. The exercise asks only that both modules compute the same,
+    so none costs anything. A copy that changed sa_v2's shapes (``.t_()``) shares nothing to note:
+    its own test charges that."""
+    _, layout, sa_v2, sa_v1, initial, returned = _copied(student, reference, SIZES[1], "cpu", torch.float64)
+    described = sa_v1.describe()
+    # A result beside an sa_v1 left as it was is the copy made elsewhere: its own test says so.
+    changed = any(name in described["parameters"] and not torch.equal(torch.as_tensor(sa_v1.attr(name)), matrix)
+                  for name, matrix in initial.items())
+    problems = [finding("worth_fixing.copy_returns")] if returned is not None and changed else []
+    frozen = [name for name in initial if name in described["frozen_parameters"]]
+    if frozen:
+        problems.append(finding("worth_fixing.copy_frozen", names=", ".join(f"sa_v1.{name}" for name in frozen)))
+    shared = _sharing_storage(layout, sa_v2, sa_v1, initial, described["parameters"])
+    if shared:
+        problems.append(finding("worth_fixing.shared_storage", names=", ".join(f"sa_v1.{name}" for name in shared)))
+    if problems:
+        observations.note(finding("note.worth_fixing", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
+                                  problems=problems))
+
+
+def _sharing_storage(layout: dict[str, torch.Tensor], sa_v2, sa_v1, initial: dict[str, torch.Tensor],
+                     parameters: dict) -> list[str]:
+    """sa_v1's matrices that change when sa_v2's weights are given other values in place."""
     shapes = {name: shape for name, (shape, _) in sa_v2.describe()["parameters"].items()}
     if any(shapes.get(name) != list(weight.shape) for name, weight in layout.items()):
-        return
-    parameters = sa_v1.describe()["parameters"]
+        return []
     copied = {name: torch.as_tensor(sa_v1.attr(name)).detach().clone() for name in initial if name in parameters}
     sa_v2.load_state_dict({name: weight + 1.0 for name, weight in layout.items()})
-    shared = [name for name, matrix in copied.items() if not torch.equal(torch.as_tensor(sa_v1.attr(name)), matrix)]
-    if shared:
-        observations.note(finding("note.worth_fixing", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
-                                  problems=[finding("worth_fixing.shared_storage",
-                                                    names=", ".join(f"sa_v1.{name}" for name in shared))]))
+    return [name for name, matrix in copied.items() if not torch.equal(torch.as_tensor(sa_v1.attr(name)), matrix)]
 
 
 @pytest.mark.SelfAttention_v1

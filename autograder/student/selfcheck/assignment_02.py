@@ -162,6 +162,10 @@ def _check_copy_v2_weights_into_v1(ns):
         if tuple(weight.shape) != (2, 3):
             fail("values", what=f"sa_v2.{name}.weight.shape", expected="(2, 3)", got=shape_text(weight.shape),
                  hint="copy_modifies_source")
+    frozen = [f"sa_v1.{name}" for name in names
+              if isinstance(getattr(sa_v1, name, None), nn.Parameter) and not getattr(sa_v1, name).requires_grad]
+    if frozen:  # trainable no more: noted, as the grader notes it
+        note("note.copy_frozen", what="copy_v2_weights_into_v1(sa_v2, sa_v1)", names=", ".join(frozen))
     x = torch.randn(5, 3, generator=generator)  # (T, d_in)
     for name in names:
         copied = expect_attribute(sa_v1, name, nn.Parameter, text("what.the_copy"), "copy_replaced_parameter")

@@ -147,6 +147,9 @@ MESSAGES: dict[str, str] = {
                          " next call sees, so the same input can give another output from the second call on."),
     "state_between_calls": ("{stage}'s forward changes {names}, which it also reads: what one call leaves there,"
                             " the next call sees, so the same input can give another output from the second call on."),
+    "note.copy_frozen": ("{what} leaves {names} frozen (requires_grad=False): training would never change them."
+                         " Switch autograd off for the copy itself, with torch.no_grad(), and leave the parameters"
+                         " trainable. This costs no points."),
     "note.copy_returns": ("{what} returns a value where the notebook's copy returns nothing (None): it changes"
                           " sa_v1 in place, so there is nothing to give back. This costs no points."),
     "note.python_loop": ("{what} handles the tokens one by one (its work grows with the number of tokens, as a"
