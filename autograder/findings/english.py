@@ -166,6 +166,9 @@ SENTENCES: dict[str, str] = {
         " It holds the reference's values in the same order, but in shape {actual_shape} instead of"
         " {expected_shape}."),
     "evidence.swapped": " It holds the reference's values with dims {first} and {second} swapped.",
+    "evidence.zeros_in_eval": (
+        " {fraction} of the weights the reference keeps are 0, at other places in each sequence: about the"
+        " share p = {p} that a dropout zeroes."),
     "evidence.columns_reordered": (
         " It holds the reference's columns (last dimension) in the order {order}, where {right} is right."),
     "evidence.rows_reordered": (

@@ -60,6 +60,21 @@ def expect_zero_fraction(kept: torch.Tensor, p: float, what: What) -> None:
                           expected_fraction=f"{p:.0%}"))
 
 
+def _dropped_in_eval(actual: torch.Tensor, weights: torch.Tensor, p: float) -> Finding | None:
+    """The evidence of a dropout that acts in eval mode: of the weights the reference keeps, about
+    a fraction p is 0 (within 5 standard deviations), at other places in each sequence (the zeros
+    of a wrong mask fall alike in every sequence of the one-hot batch); None otherwise."""
+    visible = weights != 0
+    zeros = (actual == 0) & visible
+    count = int(visible.sum())
+    if count == 0 or not bool(zeros.any()) or torch.equal(zeros, zeros[:1].expand_as(zeros)):
+        return None
+    fraction = int(zeros.sum()) / count
+    if abs(fraction - p) > 5 * math.sqrt(p * (1 - p) / count):
+        return None
+    return finding("evidence.zeros_in_eval", fraction=f"{fraction:.0%}", p=p)
+
+
 @dataclass
 class WeightsRevealing:
     """A student's attention module built to reveal its weights, with the reference's weights."""
@@ -199,10 +214,13 @@ class WeightsRevealing:
 
         # One-hot tokens show the weights themselves: read them as weights (each query's sum to 1),
         # in the student's own layout, so that a dim or an index quoted is the one in their code.
+        # Weights a dropout zeroed in eval mode sum to less than 1 whatever else is wrong: their
+        # sums then say nothing of the normalisation, and the dropout is what they show.
+        zeroed = _dropped_in_eval(actual, self.weights, self.p)
+        explain = ([diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim", transposed="weights_transposed")]
+                   if zeroed is None else [lambda _actual, _expected: diagnosis.Explanation(zeroed, "dropout_in_eval")])
         expect_tensor(_student_layout(actual), _student_layout(self.weights), finding("what.its_weights", what=what),
-                      mistakes=lambda: _in_student_layout(mistakes()),
-                      explain=[diagnosis.distribution(-1, wrong_dim="softmax_wrong_dim",
-                                                      transposed="weights_transposed")],
+                      mistakes=lambda: _in_student_layout(mistakes()), explain=explain,
                       together=lambda: _in_student_layout(together()))
 
     def expect_dropped_weights(self) -> None:

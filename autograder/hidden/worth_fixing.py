@@ -227,6 +227,21 @@ def _form(student: Submission, name: str, args: tuple[torch.Tensor, ...], form: 
 _FILL = 7.0
 
 
+def note_result_dtype(student: Submission, name: str, args: tuple, argument: str, call: str) -> bool:
+    """Note a result of another dtype than the first argument's (float64, then float32 inputs), for
+    a stage whose values cannot be compared with the reference's (dropout draws its own numbers);
+    whether it noted one."""
+    try:
+        result = student.call(name, *args)
+    except StudentError:
+        return False  # the value tests say why
+    problems = (_dtype(result, args[0], argument) or _dtype_of_float32(student, name, args, argument)
+                if isinstance(result, torch.Tensor) else [])
+    if problems:
+        observations.note(finding("note.worth_fixing", call=call, problems=problems))
+    return bool(problems)
+
+
 def note_input_returned(student: Submission, name: str, calls: list[tuple[tuple, dict, str]]) -> None:
     """Note the ``calls`` (arguments, keywords, as written) where the notebook asks for the first
     argument itself back (nothing to compute: dropout that can drop nothing) and the result is a

@@ -43,7 +43,12 @@ from autograder.hidden.modules import (
     on_stand_in,
     randn,
 )
-from autograder.hidden.worth_fixing import note_input_returned, note_what_is_worth_fixing, past_a_fixed_length
+from autograder.hidden.worth_fixing import (
+    note_input_returned,
+    note_result_dtype,
+    note_what_is_worth_fixing,
+    past_a_fixed_length,
+)
 from autograder.hidden.worth_fixing_modules import note_module_worth_fixing
 from autograder.probes.errors import StudentError
 from autograder.student.reading.forms import missing_form
@@ -615,8 +620,11 @@ def test_masked_softmax_worth_fixing(student, reference):
 
 @pytest.mark.inverted_dropout
 def test_inverted_dropout_worth_fixing(student):
-    """When nothing can be dropped the notebook asks for x itself: a copy of it is noted."""
+    """A result of another dtype than x's is noted; else, when nothing can be dropped, where the
+    notebook asks for x itself, a copy of it (a test shows one note)."""
     x = _dropout_input(108, torch.float64, "cpu")
+    if note_result_dtype(student, "inverted_dropout", (x, 0.5), "x", "inverted_dropout(x, p=0.5)"):
+        return
     note_input_returned(student, "inverted_dropout", [((x, 0.0), {}, "inverted_dropout(x, p=0.0)"),
                                                       ((x, 0.5), {"training": False},
                                                        "inverted_dropout(x, p=0.5, training=False)")])

@@ -38,8 +38,9 @@ MISTAKES: dict[str, str] = {
         " values."
     ),
     "dropout_whole_rows": (
-        "whole rows (or samples) were kept or dropped together: draw one random number per element, a"
-        " tensor of random numbers with x's whole shape, so that each element is dropped on its own."
+        "elements were kept or dropped together (one random number drawn per row, per column or per sample,"
+        " and shared): draw one random number per element, a tensor of random numbers with x's whole"
+        " shape, so that each element is dropped on its own."
     ),
     "parameters_misnamed": (
         "the parameters are named differently from the notebook (names are case-sensitive): weights are"
