@@ -630,7 +630,9 @@ def wrapper_mistakes(module: torch.nn.Module, x: torch.Tensor) -> WrongOutputs:
                                        *(torch.stack(outputs, dim=dim) for dim in range(x.ndim))],
             "heads_summed": [sum(outputs), sum(outputs) / len(outputs)],
             "heads_stacked": [torch.stack(outputs, dim=-1).flatten(-2)],
-            "heads_reversed": [torch.cat(outputs[::-1], dim=-1)]}
+            "heads_reversed": [torch.cat(outputs[::-1], dim=-1)],
+            # Both faults of the join: the heads taken last first, and joined along another dim.
+            "heads_concat_wrong_dim+heads_reversed": [torch.cat(outputs[::-1], dim=dim) for dim in range(x.ndim - 1)]}
 
 
 def split_heads_mistakes(x: torch.Tensor, num_heads: int) -> WrongOutputs:
