@@ -20,6 +20,7 @@ from autograder.hidden.compare import (
 from autograder.hidden.dropout import BATCH, NUM_TOKENS, weights_revealing_attention
 from autograder.hidden.modules import (
     CALLS_IN_A_ROW,
+    QKV_BIASES,
     RIGHT_WITH_HEADS_ALIKE,
     RIGHT_WITH_REFERENCE_WEIGHTS,
     attention_scale_and_mask,
@@ -120,8 +121,14 @@ def _how_heads_join(failure: Failure, student, reference, case, device, dtype) -
         module, description = student.build_module("MultiHeadAttentionWrapper", args, {"qkv_bias": qkv_bias},
                                                     device=device, dtype=dtype, weights={})
         if failure.finding.mistake == "heads_not_module_list":
-            if not _placed_in_plain_list(module, ref):
+            lacking = _placed_in_plain_list(module, ref)
+            if lacking is None:
                 return failure
+            if lacking:  # heads built without the biases qkv_bias asks for: a fault of its own
+                built = call_text("MultiHeadAttentionWrapper", *args, qkv_bias=qkv_bias)
+                failure = Failure(failure.finding.with_faults(finding(
+                    "parameters", "qkv_bias_ignored", what=built,
+                    problems=[finding("problems.missing", name=name, shape=shape) for name, shape in lacking])))
         else:
             weights = reference_weights(ref) if alike else _under_own_head_names(reference_weights(ref), description)
             if weights is None:
@@ -138,19 +145,33 @@ def _how_heads_join(failure: Failure, student, reference, case, device, dtype) -
                               right=RIGHT_WITH_HEADS_ALIKE if alike else RIGHT_WITH_REFERENCE_WEIGHTS)
 
 
-def _placed_in_plain_list(module: RemoteObject, ref: torch.nn.Module) -> bool:
+def _placed_in_plain_list(module: RemoteObject, ref: torch.nn.Module) -> list[tuple[str, str]] | None:
     """Load each head of the module's plain list of heads with the reference head of its place;
-    False unless the list holds as many heads as the reference, each of its parameters."""
+    None unless the list holds as many heads as the reference, each with the reference head's
+    parameters or all of them but the query, key and value biases. Those a head lacks are set to 0
+    in ``ref`` (what a head without them computes), and returned, with their shapes, for the first
+    head that lacks them."""
     heads = module.attr("heads")
     if type(heads) not in (list, tuple) or len(heads) != len(ref.heads):
-        return False
-    for head, reference_head in zip(heads, ref.heads, strict=True):
+        return None
+    lacking: list[tuple[str, str]] = []
+    for index, (head, reference_head) in enumerate(zip(heads, ref.heads, strict=True)):
         if not isinstance(head, RemoteObject):
-            return False
-        head.load_state_dict(reference_head.state_dict())
+            return None
+        weights = reference_head.state_dict()
+        own = set(head.describe()["parameters"])
+        missing = [name for name in weights if name not in own]
+        if not own <= set(weights) or not all(name.endswith(QKV_BIASES) for name in missing):
+            return None
+        with torch.no_grad():
+            for name in missing:
+                reference_head.get_parameter(name).zero_()
+        if missing and not lacking:
+            lacking = [(f"heads.{index}.{name}", shape_text(weights[name].shape)) for name in missing]
+        head.load_state_dict({name: value for name, value in weights.items() if name in own})
         # the list's heads stay where they were built: the module's .to() never reaches them
         head.to(device=reference_head.W_query.weight.device, dtype=reference_head.W_query.weight.dtype)
-    return True
+    return lacking
 
 
 def _under_own_head_names(weights: dict[str, torch.Tensor], description: dict) -> dict[str, torch.Tensor] | None:
