@@ -468,6 +468,8 @@ def slice_factors(dim: int, mistake: str | None = None) -> Explainer:
         factors = _slice_factors(actual, expected, here)
         if factors is None or torch.allclose(factors, factors.flatten()[0].expand_as(factors), rtol=1e-4):
             return None
+        if bool(((factors - 1).abs() < 1e-4).logical_or(factors.abs() < 1e-12).all()):
+            return None  # some slices right, the others 0: where it differs says which (``where_it_differs``)
         varying = [axis for axis in range(factors.ndim) if factors.shape[axis] > 1
                    and not torch.allclose(factors, factors.narrow(axis, 0, 1).expand_as(factors), rtol=1e-4)]
         if len(varying) == 1:

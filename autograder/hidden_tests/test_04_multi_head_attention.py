@@ -158,17 +158,18 @@ def _placed_in_plain_list(module: RemoteObject, ref: torch.nn.Module) -> list[tu
     for index, (head, reference_head) in enumerate(zip(heads, ref.heads, strict=True)):
         if not isinstance(head, RemoteObject):
             return None
-        weights = reference_head.state_dict()
+        parameters = dict(reference_head.named_parameters())
         own = set(head.describe()["parameters"])
-        missing = [name for name in weights if name not in own]
-        if not own <= set(weights) or not all(name.endswith(QKV_BIASES) for name in missing):
+        missing = [name for name in parameters if name not in own]
+        if not own <= set(parameters) or not all(name.endswith(QKV_BIASES) for name in missing):
             return None
         with torch.no_grad():
             for name in missing:
-                reference_head.get_parameter(name).zero_()
+                parameters[name].zero_()
         if missing and not lacking:
-            lacking = [(f"heads.{index}.{name}", shape_text(weights[name].shape)) for name in missing]
-        head.load_state_dict({name: value for name, value in weights.items() if name in own})
+            lacking = [(f"heads.{index}.{name}", shape_text(parameters[name].shape)) for name in missing]
+        head.load_state_dict({name: value for name, value in reference_head.state_dict().items()
+                              if name not in missing})
         # the list's heads stay where they were built: the module's .to() never reaches them
         head.to(device=reference_head.W_query.weight.device, dtype=reference_head.W_query.weight.dtype)
     return lacking
