@@ -225,7 +225,33 @@ def repaired_line(mistake: str | None, stage: str, student_traceback: str, block
     for cell, line in ((int(cell), int(line)) for cell, line in reversed(_FRAME.findall(student_traceback))):
         index = line - block.line
         if block.cell_index + 1 == cell and 0 <= index < len(lines):
-            text = (repaired or {}).get(line, lines[index])
-            rewritten = rewrite(text)
-            return RepairedLine(cell, line, rewritten) if rewritten != text else None
+            def text_of(number: int) -> str:
+                return (repaired or {}).get(number, lines[number - block.line])
+            rewritten = rewrite(text_of(line))
+            if rewritten != text_of(line):
+                return RepairedLine(cell, line, rewritten)
+            if mistake in FED_BY_AN_EARLIER_LINE:
+                return _operand_line(rewrite, text_of, range(block.line, line), cell, _names(text_of(line)))
+            return None
+    return None
+
+
+# Slips made where an operand is computed, on its own line before the one that raises (``m =
+# x.max(dim=dim).values``, then ``x - m``): that line is the one to repair.
+FED_BY_AN_EARLIER_LINE = frozenset({"softmax_missing_keepdim", "max_returns_tuple"})
+
+
+def _names(line: str) -> set[str]:
+    return set(re.findall(r"\b[A-Za-z_]\w*\b", line))
+
+
+def _operand_line(rewrite: Callable[[str], str], text_of: Callable[[int], str], earlier: range, cell: int,
+                  used: set[str]) -> RepairedLine | None:
+    """The nearest line before the one that raised that assigns a name it uses and that the fix
+    changes, rewritten; None when there is none."""
+    for number in reversed(earlier):
+        text = text_of(number)
+        assigned = re.match(r"\s*([A-Za-z_]\w*)\s*=(?!=)", text)
+        if assigned and assigned.group(1) in used and rewrite(text) != text:
+            return RepairedLine(cell, number, rewrite(text))
     return None

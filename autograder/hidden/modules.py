@@ -164,6 +164,8 @@ def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:
     missing, extra = set(found.missing), set(found.extra)
     if missing and not extra and missing <= set(description.get("plain_tensor_attributes", ())):
         return "parameters_plain_tensors"  # each missing one is there, under its name, as a plain tensor
+    if _as_layers(found, _shapes(description)):
+        return "parameters_as_layers"  # each matrix an nn.Linear of the other layout: v2's way, in v1
     if missing and _renamed_heads(missing) is not None and _renamed_heads(missing) == _renamed_heads(extra):
         return "heads_other_container"  # the same heads under other keys: a ModuleDict, say
     if missing and len(missing) == len(extra) and not found.wrong_shape and {
@@ -187,6 +189,24 @@ def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:
         heads = {name.split(".")[1] for name in missing}
         return "shared_head" if "0" not in heads else None  # only the first head's: the others are that one
     return None
+
+
+def _shapes(description: dict) -> dict[str, list[int]]:
+    return {name: list(shape) for name, (shape, _) in description["parameters"].items()}
+
+
+def _as_layers(found: ParameterMap, shapes: dict[str, list[int]]) -> dict[str, str]:
+    """Each missing (d_in, d_out) matrix kept as an nn.Linear of its name instead (``W_query.weight``
+    of shape (d_out, d_in), with a bias or without): the missing matrices by their layers' weights;
+    empty otherwise."""
+    if not found.missing or found.wrong_shape:
+        return {}
+    weights = {name: f"{name}.weight" for name, shape in found.missing.items()
+               if len(shape) == 2 and shapes.get(f"{name}.weight") == list(shape)[::-1]}
+    biases = {f"{name}.bias" for name in weights}
+    if len(weights) != len(found.missing) or not set(found.extra) <= set(weights.values()) | biases:
+        return {}
+    return weights
 
 
 def _renamed_heads(names: set[str]) -> list[str] | None:
@@ -288,6 +308,12 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
     elif renamed:
         moved = {theirs: params[ours].detach() for ours, theirs in renamed.items()}
         module.load_state_dict({**student_weights(found, reference), **moved}, strict=False)
+    elif layers := _as_layers(found, shapes):  # each matrix a layer: its weight the matrix transposed, no bias
+        placed = {weight: params[name].detach().T.contiguous() for name, weight in layers.items()}
+        zeros = {name: torch.zeros(shapes[name], dtype=params[next(iter(layers))].dtype,
+                                   device=params[next(iter(layers))].device)
+                 for name in found.extra if name.endswith(".bias")}
+        module.load_state_dict({**student_weights(found, reference), **placed, **zeros}, strict=False)
     elif _only_extra_qkv_biases(found):  # biases the reference lacks: each one 0 adds nothing
         like = next(iter(params.values()))  # a wrapper's reference keeps its layers in its heads
         zeros = {name: torch.zeros(shapes[name], dtype=like.dtype, device=like.device) for name in found.extra}

@@ -274,6 +274,7 @@ def _copy_faults(ref_v2, sa_v1, initial: dict[str, torch.Tensor]) -> list[Findin
                           mistakes={"copied_wrong_matrix": [getattr(ref_v2, other).weight.detach().T
                                                             for other in COPIED if other != name],
                                     "copy_without_transpose": [weight],
+                                    "copy_reshaped": [weight.reshape(weight.T.shape)],
                                     "matrix_not_copied": [initial[own_name]]})
         except Failure as failure:
             found.append(failure.finding)

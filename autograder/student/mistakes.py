@@ -547,6 +547,11 @@ MISTAKES: dict[str, str] = {
         "nn.Linear's weight was copied in its own layout, not in the one v1 reads: a layer computes"
         " y = x Aᵀ from its weight A, while v1 computes x @ W (compare the two shapes)."
     ),
+    "copy_reshaped": (
+        "nn.Linear's weight was reshaped (or viewed) to v1's shape, which keeps its numbers in their"
+        " order: a reshape is no transpose, so each column of v1's matrix holds the wrong numbers."
+        " Transpose the weight instead."
+    ),
     "copy_by_state_dict": (
         "v2's state_dict names its weights W_query.weight and so on, each (d_out, d_in) as nn.Linear"
         " keeps it, while v1's parameters are W_query and so on, each (d_in, d_out): neither the"
@@ -565,6 +570,11 @@ MISTAKES: dict[str, str] = {
         "a method itself, not its result, was used (in arithmetic, unpacked or indexed): check for a"
         " call without its parentheses, and for .values on a tensor that is already the result (only max and min"
         " return values with their indices; a sum returns the tensor itself)."
+    ),
+    "parameters_as_layers": (
+        "the weights are nn.Linear layers, while this module asks for parameter matrices of shape (d_in,"
+        " d_out) used as x @ W: a layer keeps its weight the other way round, (d_out, d_in), with a bias."
+        " Make each one an nn.Parameter of shape (d_in, d_out)."
     ),
     "parameters_plain_tensors": (
         "the weights are plain tensors (torch.rand(...), with or without requires_grad), not parameters: the"

@@ -178,7 +178,7 @@ def _check_copy_v2_weights_into_v1(ns):
             mine = x @ copied
             expect_close(mine, outputs[name], text("what.after_copy", name=name),
                          "copied_into_another_module" if elsewhere else
-                         _copy_mistake(copied, before[name], mine, outputs, name), atol=1e-6)
+                         _copy_mistake(copied, before[name], mine, outputs, name, weights[name]), atol=1e-6)
     _note_shared_storage(sa_v2, sa_v1, names)
 
 
@@ -208,11 +208,15 @@ def _note_shared_storage(sa_v2, sa_v1, names) -> None:
              names=", ".join(f"sa_v1.{name}" for name in shared))
 
 
-def _copy_mistake(copied: torch.Tensor, before: torch.Tensor, mine: torch.Tensor, outputs: dict, name: str) -> str:
-    """What a wrong copy of ``name`` shows: the matrix v1 held before (``matrix_not_copied``), another
-    of v2's layers (``copied_wrong_matrix``), else nothing named (the stage's idea)."""
+def _copy_mistake(copied: torch.Tensor, before: torch.Tensor, mine: torch.Tensor, outputs: dict, name: str,
+                  weight: torch.Tensor) -> str:
+    """What a wrong copy of ``name`` shows: the matrix v1 held before (``matrix_not_copied``), v2's
+    weight reshaped to v1's shape (``copy_reshaped``), another of v2's layers
+    (``copied_wrong_matrix``), else nothing named (the stage's idea)."""
     if copied.shape == before.shape and torch.equal(copied.detach(), before):
         return "matrix_not_copied"
+    if copied.shape == weight.T.shape and torch.equal(copied.detach(), weight.reshape(weight.T.shape)):
+        return "copy_reshaped"
     if any(other != name and close(mine, output, atol=1e-6) for other, output in outputs.items()):
         return "copied_wrong_matrix"
     return "idea"
