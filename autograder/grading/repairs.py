@@ -50,10 +50,11 @@ def _bool_mask(line: str) -> str:
 
 
 def _mask_sliced(line: str) -> str:
-    """masked_fill given the whole (context_length, context_length) buffer: the buffer cut to the
-    last two sizes of what it fills, whether that is a name (``scores.masked_fill_(self.mask, ...)``)
-    or a bracketed expression (``(q @ k.transpose(1, 2)).masked_fill(self.mask.bool(), ...)``)."""
-    fill = re.search(r"\.(masked_fill_?)\(\s*(self\.\w+)((?:\.bool\(\))?(?:\s*==\s*[01])?\s*,)", line)
+    """masked_fill given the whole (context_length, context_length) buffer, or a name it was given
+    to on a line before (``mask_bool = self.mask.bool()``): the mask cut to the last two sizes of
+    what it fills, whether that is a name (``scores.masked_fill_(self.mask, ...)``) or a bracketed
+    expression (``(q @ k.transpose(1, 2)).masked_fill(self.mask.bool(), ...)``)."""
+    fill = re.search(r"\.(masked_fill_?)\(\s*([A-Za-z_][\w.]*)((?:\.bool\(\))?(?:\s*==\s*[01])?\s*,)", line)
     if fill is None:
         return line
     before = line[:fill.start()]

@@ -627,7 +627,7 @@ def wrapper_mistakes(module: torch.nn.Module, x: torch.Tensor) -> WrongOutputs:
     """Wrong outputs of a MultiHeadAttentionWrapper: its reference heads, joined wrongly."""
     outputs = [head(x) for head in module.heads]
     return {"heads_concat_wrong_dim": [*(torch.cat(outputs, dim=dim) for dim in range(x.ndim - 1)),
-                                       *(torch.stack(outputs, dim=dim) for dim in range(x.ndim))],
+                                       *(torch.stack(outputs, dim=dim) for dim in range(x.ndim + 1))],
             "heads_summed": [sum(outputs), sum(outputs) / len(outputs)],
             "heads_stacked": [torch.stack(outputs, dim=-1).flatten(-2)],
             "heads_reversed": [torch.cat(outputs[::-1], dim=-1)],
