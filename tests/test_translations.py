@@ -530,7 +530,8 @@ SAMPLES = {
     "function": "Linear.__init__", "kept": 36, "sizes": "d_out = 10", "asked": 30, "size": 120,
     "last": 3, "method": "register_buffer", "context_length": 8, "parameter": "training", "given": "True",
     "layers": "self.dropout.p = 0.5", "actual": "True", "expected": "False", "head": 1,
-    "calls": 9, "more_tokens": 9, "more_calls": 21, "arguments": "inputs, query",
+    "calls": 9, "more_tokens": 9, "more_calls": 21, "arguments": "inputs, query", "rows": "(1, 4)",
+    "indices": "(0, 2)",
 }
 # Fields that hold phrases of the table itself (nested findings), with an example of each.
 PHRASES = {
@@ -728,8 +729,10 @@ def _real_failures() -> list[Finding]:
         _failure(lambda: modules.load_reference_weights(_Module(), reference, "CausalAttention(4, 4, 6, 0.0)")),
         _failure(lambda: modules.expect_runs_on_stand_in(_Module(plain=["mask"]), (2, 6, 5), (2, 6, 4),
                                                      "CausalAttention(5, 4, 8, 0.1)")),
-        _failure(lambda: modules.expect_runs_on_stand_in(_Module(buffers=["mask"], output_shape=(2, 4)),
-                                                     (2, 6, 5), (2, 6, 4), "SelfAttention_v1(5, 4)")),
+        _failure(lambda: modules.expect_on_stand_in(torch.zeros(2, 4, device="meta"),
+                                                    torch.empty(2, 6, 4, device="meta"),
+                                                    finding("what.on_meta", what="SelfAttention_v1(5, 4)",
+                                                            shape="(2, 6, 5)"))),
         _failure(lambda: modules.expect_no_future_leakage(lambda x: x.flip(1).cumsum(1).flip(1),
                                                           lambda x: x.cumsum(1), leaky, 0,
                                                           "MultiHeadAttention(2, 2, 4, 0.0, 1)")),

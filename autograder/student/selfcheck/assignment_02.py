@@ -215,7 +215,7 @@ def _copy_mistake(copied: torch.Tensor, before: torch.Tensor, mine: torch.Tensor
     (``copied_wrong_matrix``), else nothing named (the stage's idea)."""
     if copied.shape == before.shape and torch.equal(copied.detach(), before):
         return "matrix_not_copied"
-    if copied.shape == weight.T.shape and torch.equal(copied.detach(), weight.reshape(weight.T.shape)):
+    if copied.shape == before.shape and torch.equal(copied.detach(), weight.reshape(before.shape)):
         return "copy_reshaped"
     if any(other != name and close(mine, output, atol=1e-6) for other, output in outputs.items()):
         return "copied_wrong_matrix"

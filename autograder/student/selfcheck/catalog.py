@@ -186,6 +186,7 @@ MESSAGES: dict[str, str] = {
     "found.transpose_fixed_dims": ("A transpose names dimensions counted from the front, which are different ones with"
                                    " and without batch or head dimensions."),
     "found.sdpa_mask_and_is_causal": "F.scaled_dot_product_attention was given both a mask and is_causal.",
+    "found.parameters_as_layers": "The weights are kept in layers, not in the parameter matrices this module asks for.",
     "found.parameters_plain_tensors": ("The weights are plain tensors, not parameters, so the module does not list"
                                        " them."),
     "found.dropout_in_place": "The dropout works in place on the softmax's output, which backward needs.",
