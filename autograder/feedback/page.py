@@ -96,6 +96,7 @@ PAGE_TEXT: dict[str, str] = {
     "behaviour.reductions": "sums and maxima along dim",
     "behaviour.memory": "contiguous memory before the view",
     "behaviour.input_kept": "input left as it was",
+    "behaviour.count": "what each mean divides by",
     "behaviour.dtype": "dtype",
     "behaviour.layout": "each weight in v1's layout",
     "behaviour.placement": "each weight in the matrix of its name",

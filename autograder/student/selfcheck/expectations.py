@@ -267,12 +267,13 @@ def dropout_input(module, x: torch.Tensor) -> torch.Tensor | None:
 
 
 # What weights that weigh later tokens read as (``leak_reading``).
-LIT_FUTURE = ("future_leak", "mask_filled_with_zero")
+LIT_FUTURE = ("future_leak", "mask_filled_with_zero", "mask_swapped")
 
 
 def leak_reading(weights: torch.Tensor | None) -> str | None:
     """What the attention weights a module passed through its dropout say about a leaking output:
-    ``future_leak`` when they themselves weigh a later token (``mask_filled_with_zero`` when every
+    ``future_leak`` when they themselves weigh a later token (``mask_swapped`` when they weigh every
+    later token and no earlier one; ``mask_filled_with_zero`` when every
     later token of a row gets one and the same weight: their scores were all set to one number, not
     -inf); when they hide the future, the
     mistake their sums show (columns summing to 1: the softmax ran over the wrong dimension; rows
@@ -284,7 +285,10 @@ def leak_reading(weights: torch.Tensor | None) -> str | None:
     tokens = matrices.shape[-1]
     positions = torch.arange(tokens)
     future = positions[None, :] > positions[:, None]  # key after query
+    past = positions[None, :] < positions[:, None]  # key before query
     if matrices[..., future].abs().sum() > 0:
+        if tokens > 2 and matrices[..., past].abs().sum() == 0 and bool((matrices[..., future] != 0).all()):
+            return "mask_swapped"  # every later key weighed, every earlier one hidden: the mask the wrong way round
         return "mask_filled_with_zero" if _future_alike(matrices, future) else "future_leak"
     rows = matrices.sum(dim=-1)
     if torch.allclose(rows, torch.ones_like(rows), atol=1e-5):
