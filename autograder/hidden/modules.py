@@ -146,7 +146,10 @@ def _parameter_faults(found: ParameterMap, description: dict) -> list[tuple[Para
 
 
 def _own_layer_faults(found: ParameterMap, description: dict) -> list[tuple[ParameterMap, str | None]]:
-    """A wrapper's heads and its own layers as two faults (see ``_parameter_faults``)."""
+    """A wrapper's heads and its own layers as two faults (see ``_parameter_faults``); heads kept
+    under another attribute's name (``self.attention_heads``) are one fault, their name."""
+    if _under_another_attribute(found):
+        return [(found, "parameters_misnamed")]
     in_heads = [*found.slots, *found.missing, *found.wrong_shape]
     own = [name for name in found.extra if not name.startswith("heads.")]
     if not in_heads or not all(name.startswith("heads.") for name in in_heads) or not own:
@@ -157,6 +160,18 @@ def _own_layer_faults(found: ParameterMap, description: dict) -> list[tuple[Para
     if heads.fits:
         return [(extras, "wrapper_own_layers")]
     return [(heads, _parameter_mistake(heads, description)), (extras, "wrapper_own_layers")]
+
+
+def _under_another_attribute(found: ParameterMap) -> bool:
+    """Whether the extra parameters are the missing ones under one other first name, one for one
+    (``attention_heads.0.W_query.weight`` for ``heads.0.W_query.weight``)."""
+    if not found.missing or found.wrong_shape or len(found.extra) != len(found.missing):
+        return False
+    firsts = {name.split(".", 1)[0] for name in found.extra}
+    if len(firsts) != 1 or any("." not in name for name in [*found.extra, *found.missing]):
+        return False
+    return ({name.split(".", 1)[1] for name in found.extra} == {name.split(".", 1)[1] for name in found.missing}
+            and firsts.isdisjoint(name.split(".", 1)[0] for name in found.missing))
 
 
 def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:

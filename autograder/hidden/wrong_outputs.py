@@ -631,8 +631,11 @@ def wrapper_mistakes(module: torch.nn.Module, x: torch.Tensor) -> WrongOutputs:
             "heads_summed": [sum(outputs), sum(outputs) / len(outputs)],
             "heads_stacked": [torch.stack(outputs, dim=-1).flatten(-2)],
             "heads_reversed": [torch.cat(outputs[::-1], dim=-1)],
-            # Both faults of the join: the heads taken last first, and joined along another dim.
-            "heads_concat_wrong_dim+heads_reversed": [torch.cat(outputs[::-1], dim=dim) for dim in range(x.ndim - 1)]}
+            # Both faults of the join: the heads taken last first, and joined along another dim (where
+            # the order shows: heads alike give the same output either way).
+            "heads_concat_wrong_dim+heads_reversed": [
+                torch.cat(outputs[::-1], dim=dim) for dim in range(x.ndim - 1)
+                if not torch.equal(torch.cat(outputs[::-1], dim=dim), torch.cat(outputs, dim=dim))]}
 
 
 def split_heads_mistakes(x: torch.Tensor, num_heads: int) -> WrongOutputs:

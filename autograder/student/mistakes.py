@@ -763,9 +763,9 @@ MISTAKES: dict[str, str] = {
         " notebook says. Keep the signature, defaults included, exactly as the notebook gives it."
     ),
     "dropout_argument_ignored": (
-        "the dropout layer does not use the `dropout` argument the module was built with: nn.Dropout()"
-        " with no argument always drops half the elements (p = 0.5). Give the layer the probability"
-        " passed to __init__."
+        "the dropout layer does not use the `dropout` argument the module was built with (a number"
+        " written by hand, or nn.Dropout() with no argument, which drops half the elements). Give the"
+        " layer the probability passed to __init__."
     ),
     "dropout_renormalised": (
         "the attention weights were renormalised after dropout (divided by their row sums), so"
