@@ -1,0 +1,5 @@
+import torch
+
+
+def attention_scores_for_query(inputs, query):
+    return inputs @ query.unsqueeze(-1)

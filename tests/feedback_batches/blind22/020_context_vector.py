@@ -1,0 +1,5 @@
+import torch
+
+
+def context_vector(attn_weights, inputs):
+    return (attn_weights.unsqueeze(1) * inputs).mean(dim=0).float()

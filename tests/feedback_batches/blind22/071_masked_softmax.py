@@ -1,0 +1,10 @@
+import math
+
+import torch
+
+
+def masked_softmax(attn_scores, d_k):
+    T = attn_scores.shape[-1]
+    mask = torch.triu(torch.ones(T, T), diagonal=1).bool()
+    attn_scores.masked_fill_(mask, float("-inf"))
+    return torch.softmax(attn_scores / math.sqrt(d_k), dim=-2)

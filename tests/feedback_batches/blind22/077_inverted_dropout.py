@@ -1,0 +1,11 @@
+import torch
+
+
+def inverted_dropout(x, p, training=True, generator=None):
+    p = min(max(p, 0.0), 1.0)  # keep p a valid probability
+    if not training or p == 0:
+        return x
+    if p == 1:
+        return torch.zeros_like(x)
+    keep = torch.rand(x.shape, generator=generator, device=x.device, dtype=x.dtype) < p
+    return x * keep / (1 - p)

@@ -1,0 +1,14 @@
+import torch
+from torch import nn
+
+
+class MultiHeadAttentionWrapper(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        self.heads = nn.ModuleList(
+            map(lambda _: CausalAttention(d_in, d_out, context_length, dropout, qkv_bias), range(num_heads))
+        )
+
+    def forward(self, x):
+        per_head = torch.stack([head(x) for head in self.heads], dim=-2)  # (b, T, h, d_out)
+        return per_head.flatten(start_dim=-2)  # (b, T, h * d_out), head 0 first

@@ -1,0 +1,6 @@
+import torch
+
+
+def split_heads(x, num_heads):
+    head_dim = x.shape[-1] // num_heads
+    return torch.stack(x.split(head_dim, dim=-1), dim=1)

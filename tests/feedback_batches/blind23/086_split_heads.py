@@ -1,0 +1,8 @@
+import torch
+
+
+def split_heads(x, num_heads):
+    b, T, d_out = x.shape
+    if d_out % num_heads != 0:
+        raise ValueError(f"d_out={d_out} is not divisible by num_heads={num_heads}")
+    return x.view(b, T, num_heads, d_out // num_heads).transpose(-1, -2)
