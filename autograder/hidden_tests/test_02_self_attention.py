@@ -282,15 +282,17 @@ def _copy_faults(ref_v2, sa_v1, initial: dict[str, torch.Tensor]) -> list[Findin
 
 
 def _most_not_copied(found: list[Finding]) -> list[Finding]:
-    """``found``, with two or three matrices left as they were told as one finding that names no
-    mistake: a copy that wrote one matrix or none copied too little to show its layout or how it
-    writes, and loses the whole test (``grading.partial_credit``), as an empty function does. One
-    matrix left out stays a fault of its own, of the placement alone."""
+    """``found``, with two or three matrices left as they were told as one finding
+    (``matrices_not_copied``, a mistake of no behaviour's share): a copy that wrote one matrix or
+    none copied too little to show its layout or how it writes, and loses the whole test
+    (``grading.partial_credit``), as an empty function does. One matrix left out stays a fault of
+    its own, of the placement alone."""
     left = [fault for fault in found if fault.mistake == "matrix_not_copied"]
     if len(left) < 2:
         return found
     names = ", ".join(fault.fields["what"].fields["attribute"] for fault in left)
-    return [finding("matrices_not_copied", call="copy_v2_weights_into_v1(sa_v2, sa_v1)", names=names),
+    return [finding("matrices_not_copied", "matrices_not_copied", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
+                    names=names),
             *(fault for fault in found if fault not in left)]
 
 

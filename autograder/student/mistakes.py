@@ -83,6 +83,10 @@ MISTAKES: dict[str, str] = {
         " d_in features into d_out (and skips the bias): call the layer itself on x, which applies its"
         " weight the right way round and adds its bias."
     ),
+    "matrices_not_copied": (
+        "most of sa_v1's matrices were left as they were: the copy must write all three, W_query, W_key"
+        " and W_value, each from the layer with the same name in sa_v2."
+    ),
     "matrix_not_copied": (
         "a matrix of sa_v1 was left as it was: copy all three, W_query, W_key and W_value, each from"
         " the layer with the same name in sa_v2."

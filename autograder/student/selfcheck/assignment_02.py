@@ -166,6 +166,11 @@ def _check_copy_v2_weights_into_v1(ns):
               if isinstance(getattr(sa_v1, name, None), nn.Parameter) and not getattr(sa_v1, name).requires_grad]
     if frozen:  # trainable no more: noted, as the grader notes it
         note("note.copy_frozen", what="copy_v2_weights_into_v1(sa_v2, sa_v1)", names=", ".join(frozen))
+    untouched = [name for name in names if isinstance(getattr(sa_v1, name, None), torch.Tensor)
+                 and torch.equal(getattr(sa_v1, name).detach(), before[name])]
+    if len(untouched) >= 2 and not elsewhere:  # most of sa_v1 left as it was, as the grader tells it
+        fail("values", what=text("what.the_copy"), expected=text("is.changed"), got=text("is.unchanged"),
+             hint="matrices_not_copied")
     x = torch.randn(5, 3, generator=generator)  # (T, d_in)
     for name in names:
         copied = expect_attribute(sa_v1, name, nn.Parameter, text("what.the_copy"), "copy_replaced_parameter")

@@ -186,6 +186,8 @@ MESSAGES: dict[str, str] = {
     "found.transpose_fixed_dims": ("A transpose names dimensions counted from the front, which are different ones with"
                                    " and without batch or head dimensions."),
     "found.sdpa_mask_and_is_causal": "F.scaled_dot_product_attention was given both a mask and is_causal.",
+    "found.dropout_argument_ignored": ("The dropout layer does not use the dropout probability the module was"
+                                       " built with."),
     "found.parameters_as_layers": "The weights are kept in layers, not in the parameter matrices this module asks for.",
     "found.parameters_plain_tensors": ("The weights are plain tensors, not parameters, so the module does not list"
                                        " them."),
