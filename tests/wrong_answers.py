@@ -252,7 +252,7 @@ def copy_v2_weights_into_v1(sa_v2, sa_v1):
     return result
 '''),
     # The copy the wrong way round: sa_v1's matrices into sa_v2 (blind14/064).
-    WrongAnswer("copy_the_wrong_way", "matrix_not_copied", '''
+    WrongAnswer("copy_the_wrong_way", "matrices_not_copied", '''
 def copy_v2_weights_into_v1(sa_v2, sa_v1):
     with torch.no_grad():
         for name in ("W_query", "W_key", "W_value"):
