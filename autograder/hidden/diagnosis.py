@@ -34,7 +34,7 @@ import torch
 
 from autograder.findings.finding import Finding, finding
 from autograder.student.reading.capped_softmax import softmax_cap
-from autograder.student.reading.differences import reordered, slices_that_differ
+from autograder.student.reading.differences import index_text, reordered, slices_that_differ
 
 # Sizes the test used, by the name the notebook gives them (d_k, d_out, T...): the candidates a
 # constant factor or a divisor is read as.
@@ -361,18 +361,14 @@ def where_it_differs(actual: torch.Tensor, expected: torch.Tensor) -> Explanatio
     if moved is not None:
         dim, order = moved
         return Explanation(finding("evidence.columns_reordered" if dim == -1 else "evidence.rows_reordered",
-                                   order=_indices(order), right=_indices(range(actual.shape[dim]))))
+                                   order=index_text(order), right=index_text(range(actual.shape[dim]))))
     differing = slices_that_differ(actual, expected)
     if differing is None:
         return None
     dim, indices = differing
     if dim == -2:
-        return Explanation(finding("evidence.rows_differ", rows=_indices(indices)))
-    return Explanation(finding("evidence.slices_differ", indices=_indices(indices), dim=dim))
-
-
-def _indices(indices: Iterable[int]) -> str:
-    return "(" + ", ".join(str(index) for index in indices) + ")"
+        return Explanation(finding("evidence.rows_differ", rows=index_text(indices)))
+    return Explanation(finding("evidence.slices_differ", indices=index_text(indices), dim=dim))
 
 
 def one_row_repeated(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:

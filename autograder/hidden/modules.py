@@ -104,8 +104,7 @@ def reference_weights(reference: torch.nn.Module) -> dict[str, torch.Tensor]:
 def expect_reference_parameters(description: dict, reference: torch.nn.Module, what: What) -> ParameterMap:
     """Where the described module holds each reference parameter; fail unless every one has its
     place (by name and shape, or fused) and nothing else is there."""
-    found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()},
-                          reference)
+    found = parameter_map(parameter_shapes(description), reference)
     if found.fits:
         return found
     first, *others = [_parameters_finding(part, mistake, what)
@@ -179,7 +178,7 @@ def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:
     missing, extra = set(found.missing), set(found.extra)
     if missing and not extra and missing <= set(description.get("plain_tensor_attributes", ())):
         return "parameters_plain_tensors"  # each missing one is there, under its name, as a plain tensor
-    if _as_layers(found, _shapes(description)):
+    if _as_layers(found, parameter_shapes(description)):
         return "parameters_as_layers"  # each matrix an nn.Linear of the other layout: v2's way, in v1
     if missing and _renamed_heads(missing) is not None and _renamed_heads(missing) == _renamed_heads(extra):
         return "heads_other_container"  # the same heads under other keys: a ModuleDict, say
@@ -206,7 +205,8 @@ def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:
     return None
 
 
-def _shapes(description: dict) -> dict[str, list[int]]:
+def parameter_shapes(description: dict) -> dict[str, list[int]]:
+    """The shape of each parameter a module's description lists, by name."""
     return {name: list(shape) for name, (shape, _) in description["parameters"].items()}
 
 
@@ -265,7 +265,7 @@ def student_module(student: Submission, reference: torch.nn.Module, class_name: 
     the same module so, and do not hide the behaviour this test reads."""
     module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
                                                weights=reference_weights(reference))
-    shapes = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
+    shapes = parameter_shapes(description)
     found = parameter_map(shapes, reference)
     try:
         found = expect_reference_parameters(description, reference, call_text(class_name, *args, **kwargs))
@@ -290,7 +290,7 @@ def with_reference_weights(student: Submission, reference: torch.nn.Module, clas
     hide the other faults of the same module (a scale left out, say): ``with_faults_behind``."""
     module, description = student.build_module(class_name, args, kwargs, device=device, dtype=dtype,
                                                weights=reference_weights(reference))
-    found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()}, reference)
+    found = parameter_map(parameter_shapes(description), reference)
     compared = _place_reference_weights(module, description, found, reference)
     return None if compared is None else (module, compared)
 
@@ -307,7 +307,7 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
     (each set to 0); one square linear layer the reference lacks (the identity); biases the module
     lacks (compared with a copy of the reference whose biases there are 0); no out_proj at all
     (compared with a copy whose out_proj is the identity: the heads' outputs as they are)."""
-    shapes = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
+    shapes = parameter_shapes(description)
     params = dict(reference.named_parameters())
     compared = reference
     swapped = not (found.missing or found.extra) and bool(found.wrong_shape) and all(
@@ -325,8 +325,8 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
         module.load_state_dict({**student_weights(found, reference), **moved}, strict=False)
     elif layers := _as_layers(found, shapes):  # each matrix a layer: its weight the matrix transposed, no bias
         placed = {weight: params[name].detach().T.contiguous() for name, weight in layers.items()}
-        zeros = {name: torch.zeros(shapes[name], dtype=params[next(iter(layers))].dtype,
-                                   device=params[next(iter(layers))].device)
+        like = params[next(iter(layers))]
+        zeros = {name: torch.zeros(shapes[name], dtype=like.dtype, device=like.device)
                  for name in found.extra if name.endswith(".bias")}
         module.load_state_dict({**student_weights(found, reference), **placed, **zeros}, strict=False)
     elif _only_extra_qkv_biases(found):  # biases the reference lacks: each one 0 adds nothing
@@ -569,7 +569,7 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
                       explain=explain, together=together)
         return
     description = module.describe()
-    found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()}, reference)
+    found = parameter_map(parameter_shapes(description), reference)
     try:
         try:
             expect_tensor(result["output"], output.detach(), finding("what.training", what=what), mistakes=mistakes,

@@ -20,6 +20,7 @@ from autograder.hidden.modules import (
     expect_same_output,
     faults_behind_parameters,
     module_pair,
+    parameter_shapes,
     randn,
     reference_module,
     reference_weights,
@@ -237,7 +238,7 @@ def _own_v2_layout(student, ref_v2, d_in: int, d_out: int) -> dict[str, torch.Te
         description = student.new("SelfAttention_v2", d_in, d_out).describe()
     except StudentError:
         return None
-    found = parameter_map({name: list(shape) for name, (shape, _) in description["parameters"].items()}, ref_v2)
+    found = parameter_map(parameter_shapes(description), ref_v2)
     return student_weights(found, ref_v2) if found.fits else None
 
 

@@ -38,6 +38,7 @@ from autograder.hidden.modules import (
     heads_leak_cause,
     load_reference_weights,
     module_case,
+    parameter_shapes,
     randn,
     reference_module,
     reference_weights,
@@ -186,7 +187,7 @@ def _under_own_head_names(weights: dict[str, torch.Tensor], description: dict) -
         if int(index) >= len(keys):
             return None
         renamed[f"heads.{keys[int(index)]}.{rest}"] = weight
-    shapes = {name: list(shape) for name, (shape, _) in description["parameters"].items()}
+    shapes = parameter_shapes(description)
     return renamed if shapes == {name: list(weight.shape) for name, weight in renamed.items()} else None
 
 

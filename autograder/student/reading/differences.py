@@ -65,3 +65,8 @@ def slices_that_differ(actual: torch.Tensor, expected: torch.Tensor) -> tuple[in
         if indices is not None:
             return dim, indices
     return None
+
+
+def index_text(indices) -> str:
+    """Indices as both places quote them: ``(0, 2, 5)``."""
+    return "(" + ", ".join(str(index) for index in indices) + ")"

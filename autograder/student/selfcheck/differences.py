@@ -13,12 +13,8 @@ from __future__ import annotations
 
 import torch
 
-from ..reading.differences import ATOL, RTOL, reordered, slices_that_differ
+from ..reading.differences import ATOL, RTOL, index_text, reordered, slices_that_differ
 from .catalog import text
-
-
-def _index_list(indices: list[int]) -> str:
-    return "(" + ", ".join(str(index) for index in indices) + ")"
 
 
 def _factor(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
@@ -49,8 +45,8 @@ def _reordered_text(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
     if found is None:
         return None
     dim, order = found
-    return text("diff.columns" if dim == -1 else "diff.rows", order=_index_list(order),
-                right=_index_list(list(range(actual.shape[dim]))))
+    return text("diff.columns" if dim == -1 else "diff.rows", order=index_text(order),
+                right=index_text(list(range(actual.shape[dim]))))
 
 
 def _slices_text(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
@@ -59,8 +55,8 @@ def _slices_text(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
         return None
     dim, indices = found
     if dim == -2:
-        return text("diff.some_rows", rows=_index_list(indices))
-    return text("diff.some_slices", indices=_index_list(indices), dim=dim)
+        return text("diff.some_rows", rows=index_text(indices))
+    return text("diff.some_slices", indices=index_text(indices), dim=dim)
 
 
 def where_it_differs(actual: torch.Tensor, expected: torch.Tensor) -> str | None:
