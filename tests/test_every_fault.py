@@ -83,7 +83,7 @@ def test_faults_reproduced_together_each_lose_their_share_once(graded):
                for test in value_tests), [(test.name, test.lost_to) for test in value_tests]
     stage = [test for test in row.tests if test.stage == "SelfAttention_v2"]
     assert sum(test.points for test in stage) == pytest.approx(
-        rubric.purpose_keeps() * sum(test.max_points for test in stage), abs=1e-3)
+        rubric.purpose_keeps("SelfAttention_v2") * sum(test.max_points for test in stage), abs=1e-3)
 
 
 @pytest.mark.parametrize("file", sorted(MANIFEST))

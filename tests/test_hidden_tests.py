@@ -385,7 +385,7 @@ def test_a_pinned_fault_that_misses_the_stages_purpose_caps_the_stage(graded, mu
     row = graded[(mutation_name, assignment_of(stage))]
     total = stage_total(row, stage)
     assert [loss.behaviour for loss in total.lost_to] == [behaviour, PURPOSE], unpassed(row)
-    assert total.points == pytest.approx(rubric.purpose_keeps() * total.max_points, abs=0.01), unpassed(row)
+    assert total.points == pytest.approx(rubric.purpose_keeps(stage) * total.max_points, abs=0.01), unpassed(row)
     assert points_by_stage(row)[stage] == pytest.approx(total.points, abs=1e-3)
 
 

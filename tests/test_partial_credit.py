@@ -234,10 +234,11 @@ def test_a_leak_of_the_future_caps_the_stage_beside_the_share_its_named_fault_co
     failed = (TestStatus.FAILED, values_differ("scaled_by_wrong_size", SCALE_EVIDENCE, LEAK))
     row = graded({FORWARD: failed})
     total = stage_total(row)
-    assert total.points == pytest.approx(rubric.purpose_keeps() * total.max_points, abs=0.01)
+    assert total.points == pytest.approx(rubric.purpose_keeps(STAGE) * total.max_points, abs=0.01)
     lost = dict((loss.behaviour, loss.points) for loss in total.lost_to)
     assert lost["scale"] == pytest.approx(share("scale"), abs=0.01)
-    assert lost[PURPOSE] == pytest.approx(total.max_points * (1 - rubric.purpose_keeps()) - share("scale"), abs=0.02)
+    keeps = rubric.purpose_keeps(STAGE)
+    assert lost[PURPOSE] == pytest.approx(total.max_points * (1 - keeps) - share("scale"), abs=0.02)
     assert row.score == pytest.approx(100 - total.max_points + total.points, abs=0.01)
     # The cap is taken from the tests that kept points, passed ones included, in proportion.
     assert all(test.points < test.max_points for test in row.tests if test.stage == STAGE and test.max_points)
@@ -257,14 +258,14 @@ def test_inverted_dropout_with_another_factor_keeps_at_most_what_a_stage_missing
     row = graded_row("student", "03_causal_attention", SubmissionRecord(outcomes=recorded), ExtractedCode(),
                      RunTrust(None), ["cpu"])
     total = next(total for total in row.stage_totals() if total.stage == "inverted_dropout")
-    assert total.points == pytest.approx(rubric.purpose_keeps() * total.max_points, abs=0.01)
+    assert total.points == pytest.approx(rubric.purpose_keeps("inverted_dropout") * total.max_points, abs=0.01)
     assert PURPOSE in {loss.behaviour for loss in total.lost_to}
 
 
 def test_a_stage_whose_failures_show_no_leak_is_not_capped():
     row = graded({FORWARD: (TestStatus.FAILED, values_differ("scaled_by_wrong_size", SCALE_EVIDENCE))})
     assert PURPOSE not in {loss.behaviour for loss in stage_total(row).lost_to}
-    assert stage_total(row).points > rubric.purpose_keeps() * stage_total(row).max_points
+    assert stage_total(row).points > rubric.purpose_keeps(STAGE) * stage_total(row).max_points
 
 
 def test_a_leak_seen_only_on_an_accelerator_caps_nothing():
@@ -280,7 +281,7 @@ def test_a_cap_that_other_failures_already_reach_takes_nothing():
     lost_all = (TestStatus.FAILED, values_differ(None, LEAK))
     row = graded({function: lost_all for function in (FORWARD, GRADIENTS, EQUALS, EVAL)})
     total = stage_total(row)
-    assert total.points <= rubric.purpose_keeps() * total.max_points
+    assert total.points <= rubric.purpose_keeps(STAGE) * total.max_points
     assert PURPOSE not in {loss.behaviour for loss in total.lost_to}
 
 

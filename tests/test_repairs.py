@@ -388,7 +388,7 @@ def test_a_repair_after_which_the_module_leaks_tells_the_leak_and_caps_the_stage
     assert all(test.status is TestStatus.FAILED and test.finding.mistake == "transpose_fixed_dims"
                and len(test.finding.all_faults()) > 1 for test in forward)
     total = _stage(row, MHA)
-    assert total.points <= total.max_points * rubric.purpose_keeps() + 0.05
+    assert total.points <= total.max_points * rubric.purpose_keeps(MHA) + 0.05
 
 
 @pytest.mark.slow

@@ -98,7 +98,7 @@ def test_the_purpose_caps_name_stages_and_findings_that_exist():
         keys = rubric.purpose_shown_by(stage)
         assert keys
         assert keys <= set(MISTAKES) | set(SENTENCES), (stage, keys - set(MISTAKES) - set(SENTENCES))
-    assert 0 < rubric.purpose_keeps() < 1
+        assert 0 < rubric.purpose_keeps(stage) < 1
 
 
 def test_every_behaviour_has_its_words_on_the_feedback_page_in_every_language():

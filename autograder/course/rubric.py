@@ -105,12 +105,14 @@ def fault_behaviours(stage: str | None = None) -> dict[str, str]:
     return found | {mistake: behaviour for behaviour, mistakes in own.items() for mistake in mistakes}
 
 
-def purpose_keeps() -> float:
-    """The share of its points, as a fraction, that a stage missing its purpose keeps at most
-    (``[purpose]``'s ``keeps``, in percent; all of them when the rubric sets none)."""
-    keeps = float(_table().get("purpose", {}).get("keeps", 100))
+def purpose_keeps(stage: str) -> float:
+    """The share of its points, as a fraction, that ``stage`` keeps at most when it misses its
+    purpose (``[purpose.keeps_in]``'s percent for the stage, else ``[purpose]``'s ``keeps``; all
+    of them when the rubric sets neither)."""
+    table = _table().get("purpose", {})
+    keeps = float(table.get("keeps_in", {}).get(stage, table.get("keeps", 100)))
     if not 0 <= keeps <= 100:
-        raise RubricError(f"{RUBRIC_FILE.name} [purpose] keeps = {keeps:g}: a percent, from 0 to 100")
+        raise RubricError(f"{RUBRIC_FILE.name} [purpose] keeps for {stage} = {keeps:g}: a percent, from 0 to 100")
     return keeps / 100
 
 

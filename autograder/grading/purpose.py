@@ -29,7 +29,6 @@ from autograder.records.results import PURPOSE, BehaviourLoss, ScoredTest
 def capped(scored: tuple[ScoredTest, ...]) -> tuple[ScoredTest, ...]:
     """``scored`` with each stage whose failures show it misses its purpose cut to the share the
     rubric lets it keep."""
-    keeps = rubric.purpose_keeps()
     by_stage: dict[str, list[int]] = {}
     for index, test in enumerate(scored):
         by_stage.setdefault(test.stage, []).append(index)
@@ -40,7 +39,7 @@ def capped(scored: tuple[ScoredTest, ...]) -> tuple[ScoredTest, ...]:
                    for test in tests):
             continue
         earned = sum(test.points for test in tests)
-        excess = earned - keeps * sum(test.max_points for test in tests)
+        excess = earned - rubric.purpose_keeps(stage) * sum(test.max_points for test in tests)
         if excess <= 0:
             continue
         keeping = [(index, test) for index, test in zip(indices, tests, strict=True) if test.points > 0]

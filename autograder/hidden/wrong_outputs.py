@@ -666,6 +666,7 @@ def causal_mask_mistakes(mask: torch.Tensor) -> WrongOutputs:
     dtype (an answer that fails only on its dtype)."""
     wrong = _wrong_masks(mask.shape[-1], mask.device)
     wrong["mask_inverted"] = [~mask]
+    wrong["mask_empty"] = [torch.zeros_like(mask)]
     wrong["mask_not_bool"] = [mask]
     return wrong
 
@@ -681,8 +682,8 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
     future = _future(num_tokens, weights.device)
     kept = weights.masked_fill(future, 0.0)
     wrong = {"mask_after_softmax": [kept],
-             "renormalised_with_softmax": [torch.softmax(weights.masked_fill(future, float("-inf")), dim=-1),
-                                           torch.softmax(kept, dim=-1)],  # the zeros' exp(0) = 1 included
+             "renormalised_with_softmax": [torch.softmax(weights.masked_fill(future, float("-inf")), dim=-1)],
+             "softmax_over_zeroed_future": [torch.softmax(kept, dim=-1)],  # the zeros' exp(0) = 1 included
              "normalised_wrong_dim": [kept / kept.sum(dim=-2, keepdim=True)],
              "mask_missing": [weights / weights.sum(dim=-1, keepdim=True)],
              "softmax_whole_tensor": [kept / kept.sum(), kept / kept.sum(dim=(-2, -1), keepdim=True)],

@@ -138,6 +138,11 @@ MISTAKES: dict[str, str] = {
         "the kept weights were renormalised with a second softmax, which changes their ratios:"
         " divide each row by its own sum instead."
     ),
+    "softmax_over_zeroed_future": (
+        "the future was zeroed and the rows then went through a softmax, which gives every zero a weight"
+        " again (the exponential of 0 is 1): later tokens leak back in, and the kept weights' ratios"
+        " change. Keep the zeros, and divide each row by its own sum instead."
+    ),
     "returned_log_softmax": (
         "you returned the logarithm of the softmax (a log-softmax): return the probabilities"
         " themselves, which are positive and sum to 1."
@@ -382,6 +387,10 @@ MISTAKES: dict[str, str] = {
         "nothing was hidden, so every token still sees the whole sequence, future included: keep"
         " only the current and earlier tokens (a mask must fill the future with -inf, not 0, since"
         " the softmax turns a 0 into a weight like any other)."
+    ),
+    "mask_empty": (
+        "the mask hides nothing (every entry is False), so each token would still see the whole"
+        " sequence: True must mark the positions each query may not see, those after it."
     ),
     "normalised_wrong_dim": (
         "the rows were normalised along the wrong dimension: each row must sum to 1 over its own"

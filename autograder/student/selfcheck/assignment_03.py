@@ -38,6 +38,7 @@ from .worth_fixing import noted_dropout_name
 
 CAUSAL_LAYERS = ("W_query", "W_key", "W_value")
 CAUSAL_MASK_4 = [[0, 1, 1, 1], [0, 0, 1, 1], [0, 0, 0, 1], [0, 0, 0, 0]]  # 1 = hidden: the key comes later
+CAUSAL_MASK_9 = [[int(key > query) for key in range(9)] for query in range(9)]  # above the demo's size
 
 
 def _check_causal_average(ns, stage: str, hint: str):
@@ -89,6 +90,10 @@ def _check_causal_mask(ns):
     if mask.cpu().int().tolist() != CAUSAL_MASK_4:
         fail("values", what="causal_mask(4)", expected=str(CAUSAL_MASK_4),
              got=str(mask.int().tolist()), hint=named_mistake(mask, "causal_mask") or "idea")
+    larger = expect_shape(f(9), (9, 9), "causal_mask(9)", "idea")  # above the demo's 6 tokens
+    if larger.cpu().int().tolist() != CAUSAL_MASK_9:
+        fail("values", what="causal_mask(9)", expected=str(CAUSAL_MASK_9),
+             got=str(larger.int().tolist()), hint=named_mistake(larger, "causal_mask") or "idea")
     if f(1).tolist() != [[False]]:
         fail("values", what="causal_mask(1)", expected="[[False]]", got=str(f(1).tolist()),
               hint="idea")

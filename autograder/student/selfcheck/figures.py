@@ -30,6 +30,7 @@ CAPTIONS: dict[str, str] = {
     "mask_inverted": "figure.future",
     "mask_swapped": "figure.future",
     "mask_shows_next": "figure.future",
+    "softmax_over_zeroed_future": "figure.future",
     "softmax_wrong_dim": "figure.columns",
     "normalised_wrong_dim": "figure.columns",
     "mask_after_softmax": "figure.pale_rows",
