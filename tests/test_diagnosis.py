@@ -92,7 +92,7 @@ def test_the_scale_is_read_on_the_positions_each_row_keeps_whatever_it_hides():
     explainer = diagnosis.divisor_on_visible(scores, 2.0, "sqrt(d_k) = 2", sizes, diagnosis.scaling_mistake(d_k, sizes))
     expected = weights(future, 2.0)
     [found] = _explained(explainer, weights(~future, 0.5), expected)  # the last row hides all: NaN
-    assert (found.mistake, found.separate) == ("scores_scaled_wrongly", True)
+    assert (found.mistake, found.separate) == ("scale_multiplied", True)
     assert found.evidence.fields["divisor"] == "1/2"
     assert _explained(explainer, weights(future, 1.0), expected)[0].mistake == "no_sqrt_scaling"
     assert _explained(explainer, weights(~future, 2.0), expected) == []

@@ -198,7 +198,7 @@ def test_two_faults_of_the_scaled_scores_are_each_reported():
     answer = torch.matmul(keys, queries.mT) * keys.size(-1) ** 0.5
     reported = _reported(answer, SELF.scaled_dot_product_scores(queries, keys),
                          mistakes.scaled_scores_mistakes(SELF.scaled_dot_product_scores, queries, keys), None)
-    assert reported == ["scores_transposed", "scores_scaled_wrongly"]
+    assert reported == ["scores_transposed", "scale_multiplied"]
 
 
 @pytest.mark.parametrize(("divisor", "form"), [(lambda d_k: 2 * d_k, "2·d_k"), (lambda d_k: d_k / 2, "d_k/2")])

@@ -460,6 +460,10 @@ SENTENCES: dict[str, str] = {
         "creates its parameters in the order {actual}, where the notebook creates them in the order {expected}:"
         " under torch.manual_seed each then starts from other random numbers, so the demos print other"
         " values than the book does (create them in the notebook's order)"),
+    "worth_fixing.heads_alike": (
+        "starts all its heads with the same weights (copies of one head), where the notebook creates each"
+        " head in turn, each from its own random weights: the heads then compute the same thing until"
+        " training pulls them apart, and the demos print other values than the book does"),
     "worth_fixing.fused_projections": (
         "keeps its query, key and value projections fused in one layer ({names}), where the notebook names"
         " them W_query, W_key and W_value: code that reaches the weights by those names, as exercise 3.1's"

@@ -183,6 +183,8 @@ def _divisor_forms(divisor: float, d_k: int, sizes: Sizes) -> Finding:
     """The sizes a divisor of the scores could be, and first what ``d_k ** 1/2`` gives (2·d_k, or
     d_k/2 in brackets, unless that is 1 or sqrt(d_k) itself): the half power read as a division
     binds there, not a whole number's root."""
+    if d_k > 1 and _close(divisor, 1 / math.sqrt(d_k)):  # the right scale, multiplied: no other size is meant
+        return finding("evidence.forms", forms=f"1/sqrt(d_k), d_k = {d_k}")
     halves = [(f"2·d_k, d_k = {d_k}", 2 * d_k), *([(f"d_k/2, d_k = {d_k}", d_k / 2)] if d_k not in (2, 4) else [])]
     forms = [form for form, value in halves if _close(divisor, value)] + size_forms(divisor, sizes)
     return finding("evidence.forms", forms=" or ".join(forms)) if forms else finding("evidence.no_forms")
@@ -693,14 +695,16 @@ def half_power_divisor(divisor: float, d_k: int) -> bool:
 
 def scaling_mistake(d_k: int, sizes: Sizes) -> Callable[[float], str]:
     """The mistake a divisor of the scores means when the right one is sqrt(d_k): none at all, d_k
-    itself, ``d_k ** 1/2`` (2·d_k or d_k/2), the square root of another size of the call, or another
-    number."""
+    itself, 1/sqrt(d_k) (the scale multiplied), ``d_k ** 1/2`` (2·d_k or d_k/2), the square root of
+    another size of the call, or another number."""
 
     def mistake(divisor: float) -> str:
         if _close(divisor, 1.0):
             return "no_sqrt_scaling"
         if _close(divisor, d_k):
             return "scaled_by_d_k"
+        if _close(divisor, 1 / math.sqrt(d_k)):
+            return "scale_multiplied"
         if half_power_divisor(divisor, d_k):
             return "half_power_precedence"
         if any(_close(divisor, math.sqrt(size)) for size in sizes.values() if size not in (1, d_k)):

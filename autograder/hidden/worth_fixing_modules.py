@@ -10,6 +10,8 @@ fixing: ..."), as notebook 1's function stages are (``hidden/worth_fixing.py``):
 - parameters created in another order than the contract's (W_query, W_key, W_value, then
   out_proj): under ``torch.manual_seed`` each starts from other random numbers than the book's,
   and the demos print other values than the book does;
+- a multi-head module whose heads all start with the same weights (copies of one head): they
+  compute the same thing until training pulls them apart;
 - the projections fused in one layer: code that reaches the weights by the notebook's names
   (exercise 3.1's copy, the book's loader of GPT-2's weights) does not find them;
 - a dropout layer under another name than ``dropout``: the demos read the weights there;
@@ -64,6 +66,8 @@ def _construction(student: Submission, reference: nn.Module, class_name: str, ar
     contract's; nothing when the parameters do not fit the reference's (the value tests say why)."""
     module = student.new(class_name, *args, **kwargs)
     shapes = {name: list(shape) for name, (shape, _) in module.describe().get("parameters", {}).items()}
+    if _heads_alike(module, shapes, reference):
+        return [finding("worth_fixing.heads_alike")]  # told whatever else its parameters lack
     found = parameter_map(shapes, reference)
     if not found.fits:
         return []
@@ -72,6 +76,22 @@ def _construction(student: Submission, reference: nn.Module, class_name: str, ar
     if fused:
         return [finding("worth_fixing.fused_projections", names=", ".join(fused))]
     return _creation_order(module, reference)
+
+
+def _heads_alike(module: RemoteObject, shapes: dict[str, list[int]], reference: nn.Module) -> bool:
+    """Whether a module of several heads holds them with the same weights from the start (each a
+    copy of one head, ``copy.deepcopy``), where the contract's heads are drawn one after the other:
+    the module's ``heads.<i>.`` parameters, for as many heads as the reference's, each equal to the
+    first head's of the same name."""
+    heads = getattr(reference, "heads", None)
+    if not isinstance(heads, nn.ModuleList) or len(heads) < 2:
+        return False
+    names = [name.removeprefix("heads.0.") for name in shapes if name.startswith("heads.0.")]
+    if not names or any(f"heads.{index}.{name}" not in shapes for index in range(len(heads)) for name in names):
+        return False
+    first = {name: module.method("get_parameter", f"heads.0.{name}") for name in names}
+    return all(torch.equal(module.method("get_parameter", f"heads.{index}.{name}"), first[name])
+               for index in range(1, len(heads)) for name in names)
 
 
 def _dropout_name(student: Submission, reference: nn.Module, class_name: str, args: tuple,

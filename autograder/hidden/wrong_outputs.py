@@ -141,8 +141,16 @@ def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
                                          / torch.exp(x).sum(dim=dim, keepdim=True)],
     }
     exps = torch.exp(x)
-    with contextlib.suppress(RuntimeError):  # shapes that do not broadcast make it raise instead
-        wrong["softmax_missing_keepdim"] = [exps / exps.sum(dim=dim)]
+    shifted = torch.exp(x - x.max(dim=dim, keepdim=True).values)
+    keepdim_lost = []
+    # The sum lost its dim (the shift by the maximum right or left out), or the maximum did: on a
+    # square input these broadcast along the other axis instead of raising.
+    for lost in (lambda: exps / exps.sum(dim=dim), lambda: shifted / shifted.sum(dim=dim),
+                 lambda: reference.softmax_naive(x - x.max(dim=dim).values, dim=dim)):
+        with contextlib.suppress(RuntimeError):  # shapes that do not broadcast make it raise instead
+            keepdim_lost.append(lost())
+    if keepdim_lost:
+        wrong["softmax_missing_keepdim"] = keepdim_lost
     return wrong
 
 
@@ -209,6 +217,7 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
     wrong = {
         unscaled: [right * math.sqrt(d_k)],
         "scaled_by_d_k": [right / math.sqrt(d_k)],
+        "scale_multiplied": [right * d_k] if d_k > 1 else [],
         "half_power_precedence": [right * math.sqrt(d_k) / divisor for divisor in (2 * d_k, d_k / 2)
                                   if diagnosis.half_power_divisor(divisor, d_k)],
         "scaled_by_wrong_size": [right * math.sqrt(d_k / size) for size in other_sizes - {1}],
@@ -225,7 +234,7 @@ def scaled_scores_mistakes(scaled_scores: Callable, queries: torch.Tensor,
     wrong.update(two_parts_wrong(lambda product, factor: product * factor,
                                  (queries @ keys.transpose(-2, -1), 1 / math.sqrt(d_k)),
                                  (products, {"no_sqrt_scaling": [1.0], "scaled_by_d_k": [1 / d_k],
-                                             "scores_scaled_wrongly": [math.sqrt(d_k)]})))
+                                             "scale_multiplied": [math.sqrt(d_k)]})))
     if keys.ndim > 2:
         # Two dims named from the front (transpose(0, 1), the 3-D habit on 4-D): where the shapes let
         # the product run (a cube), the same slip that raises, and is repaired, elsewhere. Not the
@@ -277,6 +286,7 @@ def _weight_variants(d_k: int, num_tokens: int, other_sizes: set[int], causal: b
         "scaled_after_softmax": [{"scale_dim": 1, "divided_after": math.sqrt(d_k)}],
         "softmax_applied_twice": [{"softmax_twice": True}],
         "scaled_by_d_k": [{"scale_dim": d_k**2}],
+        "scale_multiplied": [{"scale_dim": 1 / d_k}] if d_k > 1 else [],  # times sqrt(d_k): 1/sqrt(d_k) divides
         # d_k ** 1/2 read as (d_k ** 1) / 2: divided by 2·d_k, or by d_k/2 in brackets, where
         # nothing else divides by that number (``diagnosis.half_power_divisor``).
         "half_power_precedence": [{"scale_dim": divisor**2} for divisor in (2 * d_k, d_k / 2)
@@ -301,7 +311,7 @@ def _weight_variants(d_k: int, num_tokens: int, other_sizes: set[int], causal: b
 # different parts can be made together, and their options merge (``paired_faults``).
 _SOFTMAX_PART = ("softmax_wrong_dim", "softmax_applied_twice")
 _SCALE_PART = ("no_sqrt_scaling", "scaled_after_softmax", "scaled_by_d_k", "scaled_by_wrong_size",
-               "half_power_precedence")
+               "half_power_precedence", "scale_multiplied")
 # The mistakes of the operands (which projection plays which role, a transpose): before the mask.
 _OPERAND_PART = ("wrong_projection", "scores_transposed", "weights_transposed", "values_not_projected",
                  "linear_weight_untransposed", "keys_T_on_batch")

@@ -221,6 +221,10 @@ MISTAKES: dict[str, str] = {
         "the attention scores were not divided by sqrt(d_k), the square root of the key size."
     ),
     "scaled_by_d_k": "the scores were divided by d_k itself instead of its square root.",
+    "scale_multiplied": (
+        "the scores were multiplied by sqrt(d_k) instead of divided by it: the scale must shrink them,"
+        " so that their spread stays near 1 whatever the key size."
+    ),
     "half_power_precedence": (
         "`d_k ** 1/2` is `(d_k ** 1) / 2`: Python raises to the power before it divides, so the scores"
         " were divided by d_k and by 2 (or by d_k / 2), not by sqrt(d_k): write the half power as `0.5`,"

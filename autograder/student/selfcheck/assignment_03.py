@@ -58,6 +58,8 @@ def _check_causal_average(ns, stage: str, hint: str):
     shorter = f"{stage}(x[:, :5])"
     expect_shape(call_student("hint.sizes_from_input", ns[stage], x[:, :5]), (4, 5, 2),
                   text("what.on_shape", call=shorter, shape="(4, 5, 2)"), "hint.sizes_from_input")
+    # A batch of one sequence keeps its batch dim (a squeeze() of the result would drop it).
+    expect_shape(ns[stage](x[:1]), (1, 8, 2), text("what.on_shape", call=call, shape="(1, 8, 2)"), hint)
     expect_follows_dtype(lambda: ns[stage](x.double()), text("what.float64", call=call))
     expect_follows_device(ns[stage], [x], call)
 
