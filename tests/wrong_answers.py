@@ -805,6 +805,26 @@ class MultiHeadAttention(nn.Module):
         y = F.scaled_dot_product_attention(q, k, v, dropout_p=self.dropout if self.training else 0.0)
         return self.out_proj(merge_heads(y))
 '''),
+    WrongAnswer("multi_head_d_out_read_as_head_size", "d_out_per_head", '''
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        self.num_heads, self.head_dim = num_heads, d_out
+        width = d_out * num_heads
+        self.W_query = nn.Linear(d_in, width, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, width, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, width, bias=qkv_bias)
+        self.out_proj = nn.Linear(width, width)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1).bool())
+
+    def forward(self, x):
+        q, k, v = (split_heads(layer(x), self.num_heads) for layer in (self.W_query, self.W_key, self.W_value))
+        T = x.shape[1]
+        scores = (q @ k.transpose(2, 3)).masked_fill(self.mask[:T, :T], float("-inf"))
+        weights = self.dropout(torch.softmax(scores / k.shape[-1] ** 0.5, dim=-1))
+        return self.out_proj(merge_heads(weights @ v))
+''', also_named=("indivisible_not_rejected",)),
     WrongAnswer("multi_head_mask_never_sliced", "mask_not_sliced", '''
 class MultiHeadAttention(nn.Module):
     def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):

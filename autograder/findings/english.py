@@ -42,6 +42,9 @@ SENTENCES: dict[str, str] = {
     "no_parameter_gradient": (
         "{what}: after backward, the parameter {name} has no gradient (its .grad is None), so"
         " training would never change it."),
+    "no_parameter_gradients": (
+        "{what}: after backward, the parameters {names} have no gradient (their .grad is None), so"
+        " training would never change them."),
     "raised_when_called_again": (
         "{what} raised {error_type} on x of shape {shape} when it was called right after a call on x"
         " of shape {before}, though a new module with the same weights answers that input: {message}"),

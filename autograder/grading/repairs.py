@@ -195,6 +195,9 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "tensor_function_on_number": _numbers_as_tensors,
     # with torch.no_grad: the context manager made by calling it.
     "no_grad_not_called": _substituted((re.compile(r"\b(no_grad|enable_grad|inference_mode)\s*:"), r"\1():")),
+    # T = x.shape[0] for the mask's cut: the tokens' dim of x (b, T, d), counted from the end.
+    "mask_wrong_size": _substituted((re.compile(r"\.shape\[\s*0\s*\]"), ".shape[-2]"),
+                                    (re.compile(r"\.size\(\s*0\s*\)"), ".size(-2)")),
     # sa_v1.W_query.copy_(sa_v2.W_query.weight): the weight in v1's layout, transposed.
     "copy_without_transpose": _substituted((re.compile(r"\.weight\b(?!\s*\.(?:T\b|t\(|mT\b|transpose|permute))"),
                                             ".weight.T")),
@@ -238,8 +241,9 @@ def repaired_line(mistake: str | None, stage: str, student_traceback: str, block
 
 
 # Slips made where an operand is computed, on its own line before the one that raises (``m =
-# x.max(dim=dim).values``, then ``x - m``): that line is the one to repair.
-FED_BY_AN_EARLIER_LINE = frozenset({"softmax_missing_keepdim", "max_returns_tuple"})
+# x.max(dim=dim).values``, then ``x - m``; ``T = x.shape[0]``, then the mask cut to T): that line
+# is the one to repair.
+FED_BY_AN_EARLIER_LINE = frozenset({"softmax_missing_keepdim", "max_returns_tuple", "mask_wrong_size"})
 
 
 def _names(line: str) -> set[str]:
@@ -248,11 +252,15 @@ def _names(line: str) -> set[str]:
 
 def _operand_line(rewrite: Callable[[str], str], text_of: Callable[[int], str], earlier: range, cell: int,
                   used: set[str]) -> RepairedLine | None:
-    """The nearest line before the one that raised that assigns a name it uses and that the fix
-    changes, rewritten; None when there is none."""
+    """The nearest line before the one that raised that assigns a name it uses, directly or
+    through the lines that make those names (``T = x.shape[0]``, then ``future = mask[:T, :T]``),
+    and that the fix changes, rewritten; None when there is none."""
+    used = set(used)
     for number in reversed(earlier):
         text = text_of(number)
         assigned = re.match(r"\s*([A-Za-z_]\w*)\s*=(?!=)", text)
-        if assigned and assigned.group(1) in used and rewrite(text) != text:
-            return RepairedLine(cell, number, rewrite(text))
+        if assigned and assigned.group(1) in used:
+            if rewrite(text) != text:
+                return RepairedLine(cell, number, rewrite(text))
+            used |= _names(text[assigned.end():])
     return None

@@ -190,6 +190,8 @@ def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:
             return None
         if all(actual == expected[::-1] for actual, expected in found.wrong_shape.values()):
             return "parameter_transposed"
+        if _sized_per_head(found.wrong_shape):
+            return "d_out_per_head"
         return _head_size_mistake(found.wrong_shape)
     if (missing or extra) and all(name.endswith(QKV_BIASES) for name in missing | extra):
         return "qkv_bias_ignored"
@@ -231,6 +233,24 @@ def _renamed_heads(names: set[str]) -> list[str] | None:
     if not all(len(part) == 3 and part[0] == "heads" for part in parts):
         return None
     return sorted(part[2] for part in parts)
+
+
+def _sized_per_head(wrong_shape: dict[str, tuple[list[int], list[int]]]) -> bool:
+    """Whether a multi-head module's own layers (not a wrapper's heads) are all too wide by one
+    whole factor where d_out stands: each wrong size the reference's times the same k > 1, every
+    other size right (d_out read as one head's size, every projection num_heads times as wide)."""
+    if any(name.startswith("heads.") for name in wrong_shape):
+        return False
+    factors = set()
+    for actual, expected in wrong_shape.values():
+        if len(actual) != len(expected):
+            return False
+        for got, wanted in zip(actual, expected, strict=True):
+            if got != wanted:
+                if wanted == 0 or got % wanted:
+                    return False
+                factors.add(got // wanted)
+    return len(factors) == 1 and factors.pop() > 1
 
 
 def _head_size_mistake(wrong_shape: dict[str, tuple[list[int], list[int]]]) -> str | None:
@@ -577,14 +597,15 @@ def expect_same_gradients(module: RemoteObject, reference: torch.nn.Module, x: t
         except Failure as failure:
             # A parameter made with requires_grad=False is a fault of its own, whatever the output's
             # faults (one that a wrong output merely leaves unused is not: that is the output's fault).
-            made_frozen = _parameter_without_gradient(found, reference, result["param_grads"], what,
-                                                      among=set(description.get("frozen_parameters", ())))
-            if made_frozen is None:
-                made_frozen = _used_without_gradient(module, found, reference, result["param_grads"], x, what)
+            names = _parameters_without_gradient(found, reference, result["param_grads"],
+                                                 among=set(description.get("frozen_parameters", ())))
+            names += [name for name in _used_without_gradient(module, found, reference, result["param_grads"], x)
+                      if name not in names]
+            made_frozen = _without_gradient(names, what)
             if made_frozen is None:
                 raise
             raise Failure(failure.finding.with_faults(made_frozen)) from None
-        frozen = _parameter_without_gradient(found, reference, result["param_grads"], what)
+        frozen = _without_gradient(_parameters_without_gradient(found, reference, result["param_grads"]), what)
         if frozen is not None:
             # Nothing was returned wrongly, so it is not told as a missing return; and it is told
             # before the input's gradient, which it changes too (scores detached).
@@ -626,31 +647,38 @@ def _right_in_eval_only(module: RemoteObject, reference: torch.nn.Module, x: tor
         reference.train()
 
 
-def _parameter_without_gradient(found: ParameterMap, reference: torch.nn.Module, param_grads: dict,
-                                what: What, among: set[str] | None = None) -> Finding | None:
-    """The finding for the first parameter of the reference that the student's module holds but
-    that got no gradient from a backward pass (frozen, or used through .data or .detach() in
-    forward), of the student's parameters ``among`` only when given; None when each one got its
-    gradient."""
-    for name, _ in reference.named_parameters():
-        slot = found.slots.get(name)
-        if slot is not None and (among is None or slot.name in among) and reference_gradient(
-                found, name, param_grads) is None:
-            return finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what, name=slot.name)
-    return None
+def _parameters_without_gradient(found: ParameterMap, reference: torch.nn.Module, param_grads: dict,
+                                 among: set[str] | None = None) -> list[str]:
+    """The student's names of the reference's parameters that its module holds but that got no
+    gradient from a backward pass (frozen, or used through .data or .detach() in forward), of its
+    parameters ``among`` only when given."""
+    names = [slot.name for name, _ in reference.named_parameters()
+             if (slot := found.slots.get(name)) is not None and (among is None or slot.name in among)
+             and reference_gradient(found, name, param_grads) is None]
+    return list(dict.fromkeys(names))
+
+
+def _without_gradient(names: list[str], what: What) -> Finding | None:
+    """The finding for the parameters ``names`` that got no gradient: each named (None for none)."""
+    if not names:
+        return None
+    if len(names) == 1:
+        return finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what, name=names[0])
+    return finding("no_parameter_gradients", "parameter_gets_no_gradient", what=what, names=", ".join(names))
 
 
 def _used_without_gradient(module: RemoteObject, found: ParameterMap, reference: torch.nn.Module,
-                           param_grads: dict, x: torch.Tensor, what: What) -> Finding | None:
-    """The finding for the first parameter that got no gradient though the module's output changes
-    with it (used under ``torch.no_grad()`` or through ``.detach()``): a fault of its own beside a
-    wrong output, where a parameter the wrong output merely leaves unused is not. None when each
-    one without a gradient is unused, or when the module cannot be probed."""
+                           param_grads: dict, x: torch.Tensor) -> list[str]:
+    """The student's names of the parameters that got no gradient though the module's output
+    changes with them (used under ``torch.no_grad()`` or through ``.detach()``): a fault of its own
+    beside a wrong output, where a parameter the wrong output merely leaves unused is not; none
+    where the module cannot be probed."""
     without = [name for name, _ in reference.named_parameters()
                if (slot := found.slots.get(name)) is not None and slot.part is None
                and reference_gradient(found, name, param_grads) is None]
     if not without:
-        return None
+        return []
+    used = []
     try:
         module.eval()
         with torch.no_grad():
@@ -668,12 +696,12 @@ def _used_without_gradient(module: RemoteObject, found: ParameterMap, reference:
                 module.load_state_dict({slot_name: value}, strict=False)
             if isinstance(after, torch.Tensor) and isinstance(before, torch.Tensor) and \
                     after.shape == before.shape and not torch.allclose(after, before, equal_nan=True):
-                return finding("no_parameter_gradient", "parameter_gets_no_gradient", what=what, name=slot_name)
+                used.append(slot_name)
     except (StudentError, RuntimeError):
-        return None
+        return []
     finally:
         module.train()
-    return None
+    return used
 
 
 def _attribute_at(module: RemoteObject, dotted: str):

@@ -377,8 +377,9 @@ def test_wrapper_with_2d_output_passes_dropout_on(student, reference):
 
 
 # -- split_heads and merge_heads ---------------------------------------------------------------
-# (seed, b, T, d_out, num_heads)
-HEAD_CASES = [(121, 2, 5, 12, 3), (122, 3, 4, 8, 2), (123, 1, 6, 6, 6)]
+# (seed, b, T, d_out, num_heads): one sequence of many heads last, each of two features (with one,
+# a transpose of the last two dims leaves the values in place and several mistakes give one output).
+HEAD_CASES = [(121, 2, 5, 12, 3), (122, 3, 4, 8, 2), (123, 1, 6, 12, 6)]
 
 
 @pytest.mark.split_heads

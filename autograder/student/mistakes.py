@@ -448,6 +448,11 @@ MISTAKES: dict[str, str] = {
         "the mask is a plain tensor attribute, so moving the module to another device leaves it"
         " behind: register it as a buffer (under any name), which .to(device) moves."
     ),
+    "d_out_per_head": (
+        "the layers were sized as if d_out were the size of one head, so each projection is num_heads"
+        " times too wide: here d_out is the total, shared equally among the heads, so each head gets"
+        " its equal share of d_out's features."
+    ),
     "parameter_transposed": (
         "a weight matrix was created with its two dimensions swapped: compare each shape above with"
         " the expected one (a matrix applied as x @ W is (d_in, d_out); a linear layer keeps its"

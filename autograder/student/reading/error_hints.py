@@ -57,7 +57,9 @@ _REDUCED_WITHOUT_KEEPDIM = re.compile(r"[/\-]\s*[\w.]*\.(sum|max|amax)\((?![^()]
 # with a size read from another dim (the batch's), or built for fewer tokens than context_length.
 _SHORT_MASK = re.compile(r"size of tensor a \((?P<short_mask>\d+)\) must match the size of tensor b"
                          r" \((?P<scores>\d+)\) at non-singleton dimension")
-_MASKED_FILL_WITH_MASK = re.compile(r"masked_fill_?\(\s*[^,]*(mask|tril|bias)")
+# masked_fill given a mask by its name (mask, tril, bias), or by any local name made before it
+# (``future = self.mask[:T, :T]``), which the rule's code then reads.
+_MASKED_FILL_WITH_MASK = re.compile(r"masked_fill_?\(\s*([^,]*(mask|tril|bias)|[A-Za-z_]\w*\s*,)")
 # A mask given leading dims of size 1 where it is made: view/reshape/expand(1, 1, ...), unsqueeze,
 # [None, None], torch.ones(1, 1, ...).
 _MADE_WITH_LEADING_ONES = re.compile(r"\.(view|reshape|expand)\(\s*\(?\s*1\s*,\s*1\s*,|\.unsqueeze\("
@@ -65,6 +67,8 @@ _MADE_WITH_LEADING_ONES = re.compile(r"\.(view|reshape|expand)\(\s*\(?\s*1\s*,\s
 _MASK_NAME = re.compile(r"mask|tril|bias")
 # A mask held in a local name (not an attribute, not a call): `mask` in `scores.masked_fill(mask, ...)`.
 _LOCAL_MASK = re.compile(r"(?<![\w.])(\w*(?:mask|tril|bias)\w*)\b(?!\s*\()")
+# The local name masked_fill is given as its mask, whatever it is called: `future` in `scores.masked_fill(future, ...)`.
+_FILL_MASK = re.compile(r"masked_fill_?\(\s*([A-Za-z_]\w*)\s*,")
 _SLICE = re.compile(r"\[[^\]]*:")
 
 
@@ -79,8 +83,8 @@ def _mask_made_4d(line: str, trees: Sequence[ast.Module]) -> bool:
 def _mask_not_sliced_before(line: str, trees: Sequence[ast.Module]) -> bool:
     """Whether no local mask the failing line uses was cut to a size before it (``mask =
     self.mask[:T, :T]``): such a mask was sliced, with a wrong size, and is no mask left whole."""
-    return not any(_SLICE.search(value) for name in _LOCAL_MASK.findall(line)
-                   for value in assigned_to(name, line, trees))
+    names = {*_LOCAL_MASK.findall(line), *_FILL_MASK.findall(line)}
+    return not any(_SLICE.search(value) for name in names for value in assigned_to(name, line, trees))
 
 
 def _mask_cut(line: str, trees: Sequence[ast.Module]) -> bool:

@@ -47,7 +47,8 @@ def expect_book_module(cls: type, class_name: str, book_output: list, *, layers:
     for name in layers:
         if not (fused and name in PROJECTIONS):
             expect_attribute(module, name, nn.Linear, call, layers_hint)
-            expect_layer_shape(getattr(module, name), name, 3, 2, call, layers_hint)
+            expect_layer_shape(getattr(module, name), name, 3, 2, call, layers_hint,
+                               wide_hint="d_out_per_head" if "num_heads" in kwargs else None)
     if not kwargs.get("qkv_bias", False):
         for name in PROJECTIONS:
             if isinstance(getattr(module, name, None), nn.Linear) and getattr(module, name).bias is not None:
@@ -81,13 +82,18 @@ def expect_book_module(cls: type, class_name: str, book_output: list, *, layers:
     return module, batch, out
 
 
-def expect_layer_shape(layer: nn.Linear, name: str, d_in: int, d_out: int, call: str, hint: str) -> None:
+def expect_layer_shape(layer: nn.Linear, name: str, d_in: int, d_out: int, call: str, hint: str,
+                       wide_hint: str | None = None) -> None:
     """A projection maps d_in features to d_out, and out_proj the d_out joined head features to
-    d_out: its weight's shape, as the grader reads it, before a forward pass that would raise on it."""
+    d_out: its weight's shape, as the grader reads it, before a forward pass that would raise on it.
+    ``wide_hint``: the hint where the layer is a whole number of times as wide as d_out (a module of
+    heads that reads d_out as one head's size)."""
     expected = (d_out, d_in if name in PROJECTIONS else d_out)
-    if tuple(layer.weight.shape) != expected:
+    actual = tuple(layer.weight.shape)
+    if actual != expected:
+        wide = wide_hint is not None and actual[0] > d_out and actual[0] % d_out == 0
         fail("param_shape", what=call, name=f"{name}.weight", expected=shape_text(expected),
-             got=shape_text(layer.weight.shape), hint=hint)
+             got=shape_text(layer.weight.shape), hint=wide_hint if wide else hint)
 
 
 def seeded_module(cls: type, layers: Sequence[str], *args, seed: int = 123, **kwargs) -> nn.Module:

@@ -1,0 +1,7 @@
+import torch
+
+
+def softmax_stable(x, dim=-1):
+    safe = torch.clamp(x, max=80.0)  # exp(80) still fits in float32
+    e = torch.exp(safe)
+    return e / e.sum(dim=-1, keepdim=True)

@@ -1,0 +1,5 @@
+import torch
+
+
+def context_vector(attn_weights, inputs):
+    return (inputs * attn_weights).sum(dim=0)

@@ -1,0 +1,8 @@
+import torch
+
+
+def masked_softmax(attn_scores, d_k):
+    T = attn_scores.shape[-1]
+    hide = torch.triu(torch.ones(T, T, dtype=torch.bool, device=attn_scores.device), diagonal=0)
+    masked = attn_scores.masked_fill(hide, -torch.inf)
+    return torch.softmax(masked / d_k ** 0.5, dim=-2)

@@ -1,0 +1,9 @@
+import torch
+
+
+def inverted_dropout(x, p, training=True, generator=None):
+    assert 0 <= p <= 1, "p must be a probability"
+    if not training or p == 0:
+        return x
+    keep = torch.rand(x.shape, generator=generator, device=x.device, dtype=x.dtype) < p
+    return x * keep / (1 - p)

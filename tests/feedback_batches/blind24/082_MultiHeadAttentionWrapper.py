@@ -1,0 +1,14 @@
+import torch
+from torch import nn
+
+
+class MultiHeadAttentionWrapper(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        head_size = d_out // num_heads
+        self.heads = nn.ModuleList(
+            [CausalAttention(d_in, head_size, context_length, dropout, qkv_bias) for _ in range(num_heads)]
+        )
+
+    def forward(self, x):
+        return torch.hstack([head(x) for head in self.heads])
