@@ -622,8 +622,9 @@ MISTAKES: dict[str, str] = {
         " whose exponential is 0."
     ),
     "mask_filled_with_zero": (
-        "the hidden scores were set to 0 instead of -inf: after the softmax a score of 0 still gets a"
-        " weight (exp(0) = 1); fill them with negative infinity so that exp gives exactly 0."
+        "the hidden scores were set to a finite number (0, say) instead of -inf: after the softmax such a"
+        " score still gets a weight (exp(0) = 1); fill them with negative infinity so that exp gives"
+        " exactly 0."
     ),
     "mask_needs_bool": (
         "masked_fill needs a boolean mask, and this one holds numbers (0.0 and 1.0): turn it into"
