@@ -312,15 +312,19 @@ def test_masked_softmax_ignores_the_hidden_scores(student, reference, device, dt
     reading = _masked_softmax_reading(student, scores, d_k, seed)
     hidden = torch.ones(shape[-1], shape[-1], dtype=torch.bool, device=device).triu(1)
 
-    def divisor_where_nothing_hidden_is_seen(actual, expected):
-        if bool((actual.detach() > diagnosis.VISIBLE_WEIGHT)[..., hidden].any()):
-            return None
-        return reading["explain"]()[-1](actual, expected)
+    def explain():
+        leak, *_, divisor_on_visible = reading["explain"]()
+
+        def divisor_where_nothing_hidden_is_seen(actual, expected):
+            if bool((actual.detach() > diagnosis.VISIBLE_WEIGHT)[..., hidden].any()):
+                return None
+            return divisor_on_visible(actual, expected)
+
+        return [leak, divisor_where_nothing_hidden_is_seen]
 
     expect_function_output(student, "masked_softmax", (scores, d_k), ("attn_scores", "d_k"),
                            reference.masked_softmax(scores, d_k), what, mistakes=reading["mistakes"],
-                           explain=lambda: [reading["explain"]()[0], divisor_where_nothing_hidden_is_seen],
-                           together=reading["together"])
+                           explain=explain, together=reading["together"])
 
 
 def _masked_softmax_reading(student, scores: torch.Tensor, d_k: float, seed: int) -> dict:

@@ -93,7 +93,7 @@ def expect_layer_shape(layer: nn.Linear, name: str, d_in: int, d_out: int, call:
     if actual != expected:
         wide = wide_hint is not None and actual[0] > d_out and actual[0] % d_out == 0
         fail("param_shape", what=call, name=f"{name}.weight", expected=shape_text(expected),
-             got=shape_text(layer.weight.shape), hint=wide_hint if wide else hint)
+             got=shape_text(actual), hint=wide_hint if wide else hint)
 
 
 def seeded_module(cls: type, layers: Sequence[str], *args, seed: int = 123, **kwargs) -> nn.Module:
