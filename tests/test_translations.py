@@ -698,8 +698,8 @@ class _Module:
 
     def call_on_stand_in_gpu(self, x):
         if self.plain:
-            raise StudentError("FakeTensorDeviceMismatchError", "Expected all tensors to be on the same device,"
-                               " but found at least two devices, meta and cpu!")
+            raise StudentError("RuntimeError", "Expected all tensors to be on the same device,"
+                               " but found at least two devices, cuda:0 and cpu!")
         return torch.zeros(self.output_shape, device=x.device)
 
 

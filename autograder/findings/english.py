@@ -53,6 +53,7 @@ SENTENCES: dict[str, str] = {
         " position {position}, which must not see them."),
     # 01_attention_scores: the softmaxes "from the formula".
     "library_softmax_called": "{what} calls {functions}: this stage asks for the formula itself.",
+    "library_dropout_called": "{what} calls {functions}: this stage asks you to drop and rescale by hand.",
     "naive_does_not_overflow": (
         "{what} gave finite weights, but the formula as it stands overflows there (exp(1000) is inf in"
         " float32, and inf / inf is nan), as the notebook's demo shows: softmax_naive computes the formula"

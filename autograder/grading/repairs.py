@@ -155,6 +155,11 @@ def _substituted(*rewrites: tuple[re.Pattern[str], str]) -> Callable[[str], str]
     return rewrite
 
 
+# The number of tokens read from the first dim: the dim before the last, counted from the end,
+# which is the tokens' in x (b, T, d) and in scores (..., T, T) alike.
+_TOKENS_FROM_THE_END = _substituted((re.compile(r"\.shape\[\s*0\s*\]"), ".shape[-2]"),
+                                    (re.compile(r"\.size\(\s*0\s*\)"), ".size(-2)"))
+
 # Each mistake's fix, as a rewrite of the line that raised; the rule that named the mistake read
 # that line too.
 REWRITES: dict[str, Callable[[str], str]] = {
@@ -196,8 +201,10 @@ REWRITES: dict[str, Callable[[str], str]] = {
     # with torch.no_grad: the context manager made by calling it.
     "no_grad_not_called": _substituted((re.compile(r"\b(no_grad|enable_grad|inference_mode)\s*:"), r"\1():")),
     # T = x.shape[0] for the mask's cut: the tokens' dim of x (b, T, d), counted from the end.
-    "mask_wrong_size": _substituted((re.compile(r"\.shape\[\s*0\s*\]"), ".shape[-2]"),
-                                    (re.compile(r"\.size\(\s*0\s*\)"), ".size(-2)")),
+    "mask_wrong_size": _TOKENS_FROM_THE_END,
+    # T = scores.shape[0] in a function of (..., T, T) scores: right for one matrix, the batch's
+    # size for a batch; the same dim counted from the end.
+    "batch_dims_not_handled": _TOKENS_FROM_THE_END,
     # sa_v1.W_query.copy_(sa_v2.W_query.weight): the weight in v1's layout, transposed.
     "copy_without_transpose": _substituted((re.compile(r"\.weight\b(?!\s*\.(?:T\b|t\(|mT\b|transpose|permute))"),
                                             ".weight.T")),
@@ -243,7 +250,8 @@ def repaired_line(mistake: str | None, stage: str, student_traceback: str, block
 # Slips made where an operand is computed, on its own line before the one that raises (``m =
 # x.max(dim=dim).values``, then ``x - m``; ``T = x.shape[0]``, then the mask cut to T): that line
 # is the one to repair.
-FED_BY_AN_EARLIER_LINE = frozenset({"softmax_missing_keepdim", "max_returns_tuple", "mask_wrong_size"})
+FED_BY_AN_EARLIER_LINE = frozenset({"softmax_missing_keepdim", "max_returns_tuple", "mask_wrong_size",
+                                    "batch_dims_not_handled"})
 
 
 def _names(line: str) -> set[str]:

@@ -391,6 +391,18 @@ def test_inverted_dropout_in_training(student, device, dtype, seed, p):
                       mistakes=lambda: mistakes.dropout_mistakes(x, kept, p))
 
 
+# "By hand" (ARCHITECTURE.md, "Fairness"): the notebook has students write dropout to see there is
+# no magic; a call of torch's (F.dropout, nn.Dropout, torch.dropout) computes none of it.
+@pytest.mark.inverted_dropout
+@pytest.mark.behaviour
+def test_inverted_dropout_draws_its_own_mask(student, device):
+    x = _dropout_input(106, torch.float32, device)
+    _, functions = student.call_recording_torch_functions("inverted_dropout", x, 0.3, generator=Seeded(106, device))
+    library = sorted(function for function in functions if "dropout" in function)
+    expect(not library, finding("library_dropout_called", "library_dropout", what="inverted_dropout(x, p=0.3)",
+                                functions=", ".join(library)))
+
+
 @pytest.mark.inverted_dropout
 @pytest.mark.behaviour
 def test_inverted_dropout_on_meta_device(student):

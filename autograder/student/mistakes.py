@@ -199,6 +199,10 @@ MISTAKES: dict[str, str] = {
         "the function calls one of torch's softmax functions (torch.softmax, F.softmax, Tensor.softmax,"
         " nn.Softmax, log_softmax): this stage asks for the formula itself, exp and a sum, so write them."
     ),
+    "library_dropout": (
+        "the function calls torch's dropout (F.dropout, nn.Dropout, torch.dropout): this stage asks you"
+        " to draw which elements survive and rescale them yourself, from the factor you worked out."
+    ),
     "softmax_global_max": (
         "you subtracted one number for the whole tensor, so slices far below it underflow to 0 / 0:"
         " every slice along `dim` needs a shift of its own, with its dimension kept so that it lines up with x."

@@ -19,10 +19,15 @@ and a CPU tensor (of zeros) for one left on the CPU, so that the trusted side se
 result was. Code that reads values (``.item()``, boolean indexing) cannot run on tensors without
 values: it raises ``CannotRunOnStandIn``, and a GPU would run it, so that is no mistake.
 Autograd is off: the checks are about the forward pass.
+
+A device error is told as a GPU tells it (``RuntimeError``, ``cuda:0`` where torch said ``meta``):
+the student meets the stand-in only through the words "on a GPU", and a GPU is where they will
+meet the same error again.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import torch
@@ -35,6 +40,11 @@ from torch._subclasses.fake_tensor import (
 )
 
 STAND_IN_DEVICE = "meta"  # see the module's docstring: why not a fake "cuda"
+# torch's words for tensors of two devices met in one operation ("Expected all tensors to be on
+# the same device, but found at least two devices, meta and cpu!", "Tensor on device meta is not
+# on the expected device cpu!").
+_DEVICES_MIXED = re.compile(r"same device|not on the expected device", re.IGNORECASE)
+_STAND_IN_NAMED = re.compile(rf"\b{STAND_IN_DEVICE}\b")
 
 
 class CannotRunOnStandIn(RuntimeError):
@@ -62,6 +72,11 @@ def _run(function: Callable, args: list, kwargs: dict, modules: list[torch.nn.Mo
             result = function(*args, **kwargs)
     except (DataDependentOutputException, DynamicOutputShapeException, UnsupportedOperatorException) as error:
         raise CannotRunOnStandIn(f"{type(error).__name__}: {error}") from None
+    except RuntimeError as error:
+        if not _DEVICES_MIXED.search(str(error)):
+            raise
+        # the same frames (the student's lines), in the words and type a GPU's error has
+        raise RuntimeError(_STAND_IN_NAMED.sub("cuda:0", str(error))).with_traceback(error.__traceback__) from None
     return _brought_back(result)
 
 

@@ -33,6 +33,7 @@ from .portable import (
     expect_made_on_device,
     expect_new_mask_each_call,
 )
+from .recording import library_dropout_called
 from .registry import check_of
 from .worth_fixing import noted_dropout_name
 
@@ -173,6 +174,9 @@ def _rescaling_mistake(kept: torch.Tensor, p: float) -> str:
 def _check_inverted_dropout(ns):
     f = ns["inverted_dropout"]
     x = torch.ones(4000)
+    if library_dropout_called(lambda: f(x, 0.5, generator=seeded(123))):
+        fail("values", what="inverted_dropout(torch.ones(4000), p=0.5)", expected=text("is.by_hand"),
+             got=text("is.library_dropout"), hint="library_dropout")
     for p in (0.2, 0.5):
         call = f"inverted_dropout(torch.ones(4000), p={p})"
         out = expect_shape(f(x, p, generator=seeded(123)), (4000,), call, "hint.dropout_rate")

@@ -272,6 +272,8 @@ MESSAGES: dict[str, str] = {
     "is.overflow": "nan, as the formula gives when exp overflows",
     "is.from_formula": "the formula, with exp and a sum",
     "is.library_softmax": "a call of one of torch's softmax functions",
+    "is.by_hand": "a mask you draw yourself, and the survivors rescaled",
+    "is.library_dropout": "a call of torch's dropout",
     # The figure of a recognised mistake: what each panel is, and what to look at.
     "figure.yours": "your attention weights",
     "figure.right": "the right attention weights",

@@ -1,5 +1,5 @@
 """Which torch functions a student's code calls: the "from the formula" stages may not call a
-library softmax (ARCHITECTURE.md, "Fairness").
+library softmax, nor inverted dropout torch's dropout (ARCHITECTURE.md, "Fairness").
 
 A ``TorchFunctionMode`` sees every torch function a call makes, however it is spelled:
 ``torch.softmax``, ``F.softmax``, ``Tensor.softmax``, ``nn.Softmax``, ``torch.special.softmax``,
@@ -26,6 +26,16 @@ class _Recorder(TorchFunctionMode):
 
 def library_softmax_called(call: Callable[[], object]) -> bool:
     """Run ``call`` and say whether it called any softmax of torch's."""
+    return _library_called(call, "softmax")
+
+
+def library_dropout_called(call: Callable[[], object]) -> bool:
+    """Run ``call`` and say whether it called any dropout of torch's (``F.dropout``, ``nn.Dropout``,
+    ``torch.dropout``): inverted dropout is written by hand, to see there is no magic."""
+    return _library_called(call, "dropout")
+
+
+def _library_called(call: Callable[[], object], word: str) -> bool:
     with _Recorder() as recorder:
         call()
-    return any("softmax" in name for name in recorder.names)
+    return any(word in name for name in recorder.names)
