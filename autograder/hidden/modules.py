@@ -188,11 +188,13 @@ def _parameter_mistake(found: ParameterMap, description: dict) -> str | None:
     if found.wrong_shape:
         if missing or extra:
             return None
-        if all(actual == expected[::-1] for actual, expected in found.wrong_shape.values()):
+        if _swapped(found.wrong_shape):
             return "parameter_transposed"
         if _sized_per_head(found.wrong_shape):
             return "d_out_per_head"
-        return _head_size_mistake(found.wrong_shape)
+        if any(name.startswith("heads.") for name in found.wrong_shape):
+            return _head_size_mistake(found.wrong_shape)
+        return "parameter_wrong_size"  # a module's own layer or matrix built with other sizes
     if (missing or extra) and all(name.endswith(QKV_BIASES) for name in missing | extra):
         return "qkv_bias_ignored"
     if missing == {"out_proj.bias"} and not extra:
@@ -233,6 +235,15 @@ def _renamed_heads(names: set[str]) -> list[str] | None:
     if not all(len(part) == 3 and part[0] == "heads" for part in parts):
         return None
     return sorted(part[2] for part in parts)
+
+
+def _swapped(wrong_shape: dict[str, tuple[list[int], list[int]]]) -> bool:
+    """Whether every wrong matrix has its two sizes swapped, and every wrong vector is the bias of
+    one of them (``nn.Linear(d_out, d_in)``: its bias follows the swapped output size)."""
+    matrices = {name: (actual, expected) for name, (actual, expected) in wrong_shape.items() if len(expected) == 2}
+    return bool(matrices) and all(actual == expected[::-1] for actual, expected in matrices.values()) and all(
+        len(expected) == 1 and f"{name.rsplit('.', 1)[0]}.weight" in matrices
+        for name, (_, expected) in wrong_shape.items() if name not in matrices)
 
 
 def _sized_per_head(wrong_shape: dict[str, tuple[list[int], list[int]]]) -> bool:
@@ -326,10 +337,14 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
     Sequential around each layer), of its shapes; query, key and value biases the reference lacks
     (each set to 0); one square linear layer the reference lacks (the identity); biases the module
     lacks (compared with a copy of the reference whose biases there are 0); no out_proj at all
-    (compared with a copy whose out_proj is the identity: the heads' outputs as they are)."""
+    (compared with a copy whose out_proj is the identity: the heads' outputs as they are); layers
+    built with other sizes (``nn.Linear(d_out, d_in)``, or d_in where d_out belongs): each given the
+    reference's weight and bias at the reference's shapes, which the layer reads as ``F.linear``
+    does whatever sizes it was built with (reviews9: one slip in ``__init__`` cost the whole stage)."""
     shapes = parameter_shapes(description)
     params = dict(reference.named_parameters())
     compared = reference
+    in_layers = _layers_sized_otherwise(found, description, params)
     swapped = not (found.missing or found.extra) and bool(found.wrong_shape) and all(
         name in params and list(actual) == list(expected)[::-1] for name, (actual, expected) in
         found.wrong_shape.items())
@@ -337,6 +352,13 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
     only_missing = found.missing and not (found.extra or found.wrong_shape)
     if not (found.missing or found.extra or found.wrong_shape):
         pass  # every weight found by name and given already (built with other sizes: ``faults_behind_parameters``)
+    elif in_layers:
+        module.load_state_dict(student_weights(found, reference), strict=False)
+        for name in found.wrong_shape:
+            owner_name, attribute = name.rsplit(".", 1)
+            owner = _attribute_at(module, owner_name)
+            owner.method("__delattr__", attribute)  # a parameter's shape is fixed: the reference's is set in its place
+            owner.method("__setattr__", attribute, params[name].detach().clone())
     elif swapped:
         transposed = {name: params[name].detach().T.contiguous() for name in found.wrong_shape}
         module.load_state_dict({**student_weights(found, reference), **transposed}, strict=False)
@@ -378,6 +400,18 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
             module.method("__setattr__", name, value)
     module.eval()
     return compared
+
+
+def _layers_sized_otherwise(found: ParameterMap, description: dict, params: dict[str, torch.Tensor]) -> bool:
+    """Whether the only parameter fault is linear layers' sizes (each wrong parameter a layer's
+    weight or bias, of as many dims as the reference's), and no mistake of the heads' sizes
+    explains them (those are priced as what they are, with the sizes that give the reference's)."""
+    if found.missing or found.extra or not found.wrong_shape:
+        return False
+    if _parameter_mistake(found, description) not in ("parameter_transposed", "parameter_wrong_size"):
+        return False
+    return all(name in params and name.endswith((".weight", ".bias")) and len(actual) == len(expected)
+               for name, (actual, expected) in found.wrong_shape.items())
 
 
 def _renamed(found: ParameterMap, shapes: dict[str, list[int]]) -> dict[str, str]:

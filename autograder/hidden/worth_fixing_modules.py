@@ -25,6 +25,8 @@ them.
 
 from __future__ import annotations
 
+import copy
+
 import torch
 from torch import nn
 
@@ -135,14 +137,17 @@ def _creation_order(module: RemoteObject, reference: nn.Module) -> list[Finding]
 
 def _dtype(student: Submission, reference: nn.Module, class_name: str, args: tuple, kwargs: dict,
            x: torch.Tensor) -> list[Finding]:
-    """A float result of another dtype than ``x`` (float64), the module in float64 with the
-    reference's weights: a ``.float()`` on the way out, a tensor made in float32 that the result
-    takes its dtype from. One that raises is the value tests' fault."""
-    try:
-        module = student_module(student, reference.double(), class_name, *args, device="cpu", dtype=x.dtype, **kwargs)
-        result = module(x)
-    except (StudentError, Failure):
-        return []
-    if not isinstance(result, torch.Tensor) or not result.is_floating_point() or result.dtype == x.dtype:
-        return []
-    return [finding("worth_fixing.dtype", actual=result.dtype, expected=x.dtype, argument="x")]
+    """A float result of another dtype than its input, the module in that dtype with the
+    reference's weights: in float64 (``x``), a ``.float()`` on the way out or a tensor made in
+    float32 that the result takes its dtype from; in float32 (``x`` cast), a ``.double()`` on the
+    way (reviews9: float64 out of float64 hides it). One that raises is the value tests' fault."""
+    for dtype in (x.dtype, torch.float32):
+        try:
+            module = student_module(student, copy.deepcopy(reference).to(dtype), class_name, *args, device="cpu",
+                                    dtype=dtype, **kwargs)
+            result = module(x.to(dtype))
+        except (StudentError, Failure):
+            return []
+        if isinstance(result, torch.Tensor) and result.is_floating_point() and result.dtype != dtype:
+            return [finding("worth_fixing.dtype", actual=result.dtype, expected=dtype, argument="x")]
+    return []

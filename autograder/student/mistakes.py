@@ -462,6 +462,10 @@ MISTAKES: dict[str, str] = {
         " the expected one (a matrix applied as x @ W is (d_in, d_out); a linear layer keeps its"
         " weight the other way round, (d_out, d_in), and is called as a layer)."
     ),
+    "parameter_wrong_size": (
+        "a weight was created with other sizes than the contract's: compare each shape above with the"
+        " expected one; every projection takes d_in features to d_out, whichever argument holds which."
+    ),
     "qkv_bias_ignored": (
         "the qkv_bias argument was not passed on: the query, key and value projections must have a"
         " bias exactly when qkv_bias says so."

@@ -294,8 +294,8 @@ MESSAGES: dict[str, str] = {
         " holding torch.rand(d_in, d_out)."
     ),
     "hint.v2_layers": (
-        "Create self.W_query, self.W_key and self.W_value, in that order, as"
-        " nn.Linear(d_in, d_out, bias=qkv_bias)."
+        "Create self.W_query, self.W_key and self.W_value, in that order, as linear layers that take"
+        " d_in features to d_out, each with a bias only when qkv_bias is true."
     ),
     "hint.mask_bool": "Return a torch.bool tensor (for example with .bool() or dtype=torch.bool).",
     "hint.mask_device": "Create the tensor on `device`, e.g. torch.ones(..., device=device).",
@@ -354,8 +354,8 @@ MESSAGES: dict[str, str] = {
     ),
     # Tier 1's fix in words, for the named mistakes whose own fix shows code or a formula (``remedy``).
     "remedy.no_sqrt_scaling": (
-        "Scale the scores before the softmax, by the amount notebook 2 worked out from the size of each key "
-        "vector."),
+        "Shrink the scores by the factor worked out, in the notebook on self-attention, from the size of "
+        "each key vector, so that their spread does not grow with it; where a softmax follows, scale before it."),
     "remedy.scaled_by_d_k": (
         "The right scale grows more slowly than the key size itself: recall how the spread of a dot product "
         "grows with the length of the vectors."),

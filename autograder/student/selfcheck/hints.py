@@ -184,10 +184,11 @@ FUNCTIONS: dict[str, str] = {
         " `torch.softmax`."
     ),
     "copy_v2_weights_into_v1": (
-        "A layer's `weight` holds its matrix as `F.linear` reads it (y = x Aᵀ). Two designs work: `copy_`"
-        " writes into sa_v1's existing parameters in place (under `torch.no_grad`, which stops autograd from"
-        " recording it), so an optimizer built before still holds them; a new `nn.Parameter` replaces one"
-        " (an optimizer built before then holds the old one)."
+        "A linear layer keeps its matrix in `.weight`, laid out as `F.linear` reads it, which need not be"
+        " v1's layout: print both shapes. Two designs work: `copy_` writes into one of sa_v1's existing"
+        " parameters in place, so an optimizer built before still holds it, once autograd is told not to"
+        " record the write (`torch.no_grad`); a new `nn.Parameter` replaces one, and an optimizer built"
+        " before then holds the old one."
     ),
     "causal_average_loop": (
         "`torch.zeros_like` makes the output with x's shape, dtype and device; two `range` loops walk the"
@@ -329,7 +330,7 @@ CODE: dict[str, str] = {
     ),
     "copy_v2_weights_into_v1": (
         "with ____:  # a block in which autograd records nothing\n"
-        "    sa_v1.W_query.copy_(____)  # v2's query matrix, in v1's layout (d_in, d_out)\n"
+        "    sa_v1.W_query.____  # written in place from sa_v2's query layer: which of its tensors, in which layout?\n"
         "    ...  # W_key and W_value alike"
     ),
     "causal_average_loop": (
