@@ -48,7 +48,7 @@ def simple_self_attention(inputs):
     (WEIGHTS_TRANSPOSED, "weights_transposed"),  # every softmax along -1, the weights transposed
     (SOFTMAX_ALONG_ROWS_THEN_MIXED, None),  # along -1, and no transpose of the weights: nothing fits
     (SOFTMAX_ALONG_COLUMNS, "softmax_wrong_dim"),  # the code shows the wrong dim
-    (SOFTMAX_BY_DEFAULT, "softmax_wrong_dim"),  # a dim left to a default rules nothing out
+    (SOFTMAX_BY_DEFAULT, None),  # notebook 1's own softmax by its default, dim -1: along the keys (blind25)
     (WEIGHTS_READ_TRANSPOSED_BY_EINSUM, "weights_transposed"),  # "ji,jd->id": the key's index kept
     (WEIGHTS_READ_BY_EINSUM, None),  # read the right way round: no transpose to name
 ])

@@ -246,6 +246,25 @@ def test_two_faults_of_one_module_cost_their_shares_not_the_stage(measured, file
     assert answer.case.stage_points == pytest.approx(points, abs=0.05), answer.case.first_failure
 
 
+@pytest.mark.parametrize(("file", "points"), [
+    ("masked_softmax_tokens_from_dim0.py", 8.8),  # the mask's share: was 1.5 of 14, one slip stopping every batch
+    ("renormalize_tokens_from_dim0.py", 6.8),  # the same in mask_and_renormalize: was 2.67 of 10
+    ("running_mean_normalised_along_columns.py", 6.25),  # the count's share: was 0 of 8, below a leak's 4
+    ("dropout_calls_f_dropout.py", 9),  # half of 18: torch's dropout computes none of the stage
+    ("copy_leaves_values_out.py", 7.5),  # half of 15: sa_v1 and sa_v2 left apart (was 11.1)
+    ("scores_unscaled.py", 12.5),  # half of 25: the scale is what the stage adds (was 15)
+    ("v2_query_layer_d_in_wide.py", 21.5),  # the projections' share: was 0 of 30, one size in __init__
+    ("v2_layers_sizes_swapped.py", 21.5),  # the same for nn.Linear(d_out, d_in)
+    ("running_mean_matrix_in_float32.py", 6.3),  # reviews10: was 3.5 of 8, below a leak's 4
+    ("running_mean_matrix_transposed.py", 4),  # reviews10: the mask's share, then the leak's cap (was 0)
+])
+def test_a_review_found_the_price_of_one_mistake_unfair(measured, file, points):
+    """reviews9 and reviews10: each of these cost the whole stage or far less than its purpose; now each costs
+    its behaviour's share, or the stage keeps at most its purpose's share."""
+    answer = measured[("reviews9", file)]
+    assert answer.case.stage_points == pytest.approx(points, abs=0.05), answer.case.first_failure
+
+
 # -- the measurement tool, as a lead runs it -------------------------------------------------------
 def test_the_tool_measures_a_batch_and_reports_it(tmp_path):
     batch = tmp_path / "batch"

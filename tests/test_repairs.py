@@ -233,6 +233,7 @@ def test_the_line_that_raised_is_repaired_only_in_the_stages_own_block():
     ("tensor_function_on_number", "return s / torch.sqrt(k.shape[-1])",
      "return s / torch.sqrt(__import__('torch').as_tensor(k.shape[-1]))"),
     ("no_grad_not_called", "with torch.no_grad:", "with torch.no_grad():"),
+    ("dtype_not_followed", "return weights @ x  # (T, T) @ x", "return weights.to(x) @ x  # (T, T) @ x"),
 ])
 def test_each_repair_rewrites_the_line_as_its_mistakes_fix_says(mistake, line, fixed):
     traceback = '  File "<cell 3>", line 2, in softmax_stable\n'
@@ -297,6 +298,31 @@ def test_one_slip_on_several_lines_is_repaired_on_each_and_costs_its_share_once(
     share = rubric.behaviour_shares("SelfAttention_v2")["projections"] / 100 * rubric.value_points(
         "02_self_attention", "SelfAttention_v2")
     assert total.points == pytest.approx(total.max_points - share, abs=0.05)
+
+
+@pytest.mark.parametrize("guard", ["    if num_heads % features != 0:\n        raise ValueError(f\"{features}\")",
+                                   "    if num_heads % features != 0: raise ValueError(f\"{features}\")"])
+def test_a_raise_guarded_the_wrong_way_round_has_its_guard_negated(guard):
+    """blind25's 100: a divisibility test written the wrong way round raised on every right size,
+    and lost all 17 points of split_heads; its guard is what the fix changes, not the raise."""
+    source = f"def split_heads(x, num_heads):\n    features = x.shape[-1]\n{guard}\n    return x\n"
+    block = CodeBlock(source, cell_index=2, line=1, names=["split_heads"])
+    raised_on = source.splitlines().index(next(line for line in source.splitlines() if "raise" in line)) + 1
+    traceback = f'  File "<cell 3>", line {raised_on}, in split_heads\n'
+    repaired = repaired_line("divisible_sizes_rejected", "split_heads", traceback, [block])
+    assert repaired.line == 3
+    assert repaired.text.startswith("    if not (num_heads % features != 0):")
+
+
+def test_the_tokens_read_from_the_first_dim_are_read_from_the_end_on_the_line_that_feeds_the_mask():
+    """reviews9: ``T = attn_scores.shape[0]`` in masked_softmax stopped every batch (1.5 of 14)."""
+    source = ("def masked_softmax(attn_scores, d_k):\n    T = attn_scores.shape[0]\n"
+              "    mask = torch.triu(torch.ones(T, T, dtype=torch.bool), 1)\n"
+              "    masked = attn_scores.masked_fill(mask, -torch.inf)\n")
+    block = CodeBlock(source, cell_index=2, line=1, names=["masked_softmax"])
+    traceback = '  File "<cell 3>", line 4, in masked_softmax\n'
+    repaired = repaired_line("batch_dims_not_handled", "masked_softmax", traceback, [block])
+    assert (repaired.line, repaired.text) == (2, "    T = attn_scores.shape[-2]")
 
 
 @pytest.mark.slow

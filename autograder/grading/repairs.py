@@ -155,6 +155,18 @@ def _substituted(*rewrites: tuple[re.Pattern[str], str]) -> Callable[[str], str]
     return rewrite
 
 
+_GUARD = re.compile(r"^(?P<lead>\s*(?:el)?if\s+)(?P<condition>.+?)(?P<rest>:\s*(?:raise\b.*)?(?:#.*)?)$")
+
+
+def _condition_negated(line: str) -> str:
+    """``if <test>:`` (or ``if <test>: raise ...`` on one line) with its test negated: a raise
+    guarded the wrong way round."""
+    guard = _GUARD.match(line)
+    if guard is None:
+        return line
+    return f"{guard['lead']}not ({guard['condition'].strip()}){guard['rest']}"
+
+
 # The number of tokens read from the first dim: the dim before the last, counted from the end,
 # which is the tokens' in x (b, T, d) and in scores (..., T, T) alike.
 _TOKENS_FROM_THE_END = _substituted((re.compile(r"\.shape\[\s*0\s*\]"), ".shape[-2]"),
@@ -205,6 +217,11 @@ REWRITES: dict[str, Callable[[str], str]] = {
     # T = scores.shape[0] in a function of (..., T, T) scores: right for one matrix, the batch's
     # size for a batch; the same dim counted from the end.
     "batch_dims_not_handled": _TOKENS_FROM_THE_END,
+    # weights @ x with weights made in float32 for float64 x: the first factor in the second's dtype.
+    "dtype_not_followed": _substituted(
+        (re.compile(rf"(?P<a>{_OPERAND})\s*@\s*(?P<b>{_OPERAND})"), r"\g<a>.to(\g<b>) @ \g<b>")),
+    # if d_out % num_heads == 0: raise ValueError(...): the test that guards the raise, negated.
+    "divisible_sizes_rejected": _condition_negated,
     # sa_v1.W_query.copy_(sa_v2.W_query.weight): the weight in v1's layout, transposed.
     "copy_without_transpose": _substituted((re.compile(r"\.weight\b(?!\s*\.(?:T\b|t\(|mT\b|transpose|permute))"),
                                             ".weight.T")),
@@ -243,6 +260,8 @@ def repaired_line(mistake: str | None, stage: str, student_traceback: str, block
                 return RepairedLine(cell, line, rewritten)
             if mistake in FED_BY_AN_EARLIER_LINE:
                 return _operand_line(rewrite, text_of, range(block.line, line), cell, _names(text_of(line)))
+            if mistake in GUARDED_BY_AN_IF:
+                return _guarding_line(rewrite, text_of, range(block.line, line), cell, _indent(text_of(line)))
             return None
     return None
 
@@ -252,6 +271,26 @@ def repaired_line(mistake: str | None, stage: str, student_traceback: str, block
 # is the one to repair.
 FED_BY_AN_EARLIER_LINE = frozenset({"softmax_missing_keepdim", "max_returns_tuple", "mask_wrong_size",
                                     "batch_dims_not_handled"})
+
+
+# Slips in the test that guards a raise, on the ``if`` line above the one that raised.
+GUARDED_BY_AN_IF = frozenset({"divisible_sizes_rejected"})
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _guarding_line(rewrite: Callable[[str], str], text_of: Callable[[int], str], earlier: range, cell: int,
+                   indent: int) -> RepairedLine | None:
+    """The nearest line before the one that raised, indented less, rewritten: the ``if`` whose
+    block the raise is in; None when that line is no ``if`` the fix changes."""
+    for number in reversed(earlier):
+        text = text_of(number)
+        if text.strip() and _indent(text) < indent:
+            rewritten = rewrite(text)
+            return RepairedLine(cell, number, rewritten) if rewritten != text else None
+    return None
 
 
 def _names(line: str) -> set[str]:

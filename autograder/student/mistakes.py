@@ -289,8 +289,9 @@ MISTAKES: dict[str, str] = {
         " of keeping: divide them by (1 - p)."
     ),
     "dropout_multiplied_by_keep": (
-        "the survivors were multiplied by (1 - p) instead of divided by it: dividing makes up for the"
-        " dropped elements, so that each output keeps the input's value on average."
+        "the survivors were shrunk where they must grow, multiplied by the probability of keeping them:"
+        " work the expectation above the stage out again, so that each output keeps the input's value"
+        " on average."
     ),
     "dropout_keep_probability": (
         "elements were kept with probability p, but p is the probability of zeroing an element."
@@ -339,6 +340,11 @@ MISTAKES: dict[str, str] = {
         "only the exponentials on top were shifted: the sum below adds the unshifted exponentials,"
         " so each slice sums to a small factor instead of 1, and the sum still overflows. Shift the"
         " slice once, and take both the top and the sum from the shifted values."
+    ),
+    "softmax_shift_by_index": (
+        "you subtracted where each slice's largest entry is, not how large it is: positions (argmax, or"
+        " the indices that max returns) are small whole numbers, so large inputs still overflow. Go back"
+        " to the two questions above the stage and subtract what they lead to, along `dim`."
     ),
     "softmax_shift_not_max": (
         "the number you subtracted (the mean or the minimum of the slice, say) is not the shift"
@@ -411,7 +417,7 @@ MISTAKES: dict[str, str] = {
     "weights_transposed": (
         "the weights that mixed the tokens are the transpose of the right ones, so each output mixes"
         " the tokens with another query's weights: row t holds the weights of query t over the"
-        " tokens it may see, summing to 1, and the weighted sum runs along each row."
+        " tokens it attends to, summing to 1, and the weighted sum runs along each row."
     ),
     "mask_not_bool": (
         "the mask has the right pattern but not dtype torch.bool: build it from a boolean"
@@ -630,9 +636,9 @@ MISTAKES: dict[str, str] = {
         " whose exponential is 0."
     ),
     "mask_filled_with_zero": (
-        "the hidden scores were set to a finite number (0, say) instead of -inf: after the softmax such a"
-        " score still gets a weight (exp(0) = 1); fill them with negative infinity so that exp gives"
-        " exactly 0."
+        "the hidden scores were set to a finite number (0, say), which a softmax still turns into a weight"
+        " above 0: exp(0) = 1. Give them the score whose exponential is exactly 0, so that the future gets"
+        " no weight at all."
     ),
     "mask_needs_bool": (
         "masked_fill needs a boolean mask, and this one holds numbers (0.0 and 1.0): turn it into"

@@ -261,6 +261,7 @@ MESSAGES: dict[str, str] = {
     "out_of_range": "{field} = {value} is outside {low} to {high}",
     "a_fraction": "{field} = {value} looks like a fraction: the question asks for a percentage ({percent} for"
                   " {value})",
+    "separator": "; ",  # between the problems of one answer, in the language's punctuation
     "not_recorded": "✏️ Not recorded yet: {problems}.",
     "right": "✅ You predicted {answer}; the demo measured {outcome}. Right!",
     "wrong": "🔎 You predicted {answer}; the demo measured {outcome}. Not this time.",
@@ -356,7 +357,7 @@ class Predictions:
         if found:
             self.answers.pop(question.id, None)
             self.unreadable.add(question.id)
-            listed = "; ".join(self._text(key, **values) for key, values in found)
+            listed = self._text("separator").join(self._text(key, **values) for key, values in found)
             print(self._text("not_recorded", problems=listed))
             return
         self.answers[question.id] = given

@@ -19,8 +19,11 @@ from .source_code import parsed
 # A mistake that values name, and the one that gives the same output where the code shows it.
 _SAME_OUTPUT = {"softmax_wrong_dim": "weights_transposed",
                 # softmax over all T positions (each 1/T), the future zeroed after it: the prefix sum / T
-                "divided_by_sequence_length": "mask_after_softmax"}
+                "divided_by_sequence_length": "mask_after_softmax",
+                # a stable softmax that still overflows, where the code did shift: by a position (reviews8)
+                "softmax_overflow": "softmax_shift_by_index"}
 _TRANSPOSES = frozenset({"T", "mT", "t", "transpose", "permute", "swapaxes"})
+_OWN_SOFTMAXES = frozenset({"softmax_naive", "softmax_stable"})  # notebook 1's stages: dim=-1 by default
 
 
 def stage_definitions(stage: str, trees: Sequence[ast.Module]) -> list[ast.stmt]:
@@ -40,7 +43,9 @@ def _softmax_calls(definition: ast.stmt) -> list[ast.Call]:
 def _dim_of(call: ast.Call) -> ast.expr | None:
     """The dim a softmax call normalises along, as written: its ``dim`` keyword, else the position
     it takes (``tensor.softmax(d)``: the first; ``torch.softmax(x, d)``, ``softmax_stable(x, d)``:
-    the second). None when it is left to a default."""
+    the second). Left out of a call of notebook 1's own softmax stages, it is their contract's
+    default, -1 (the grader answers such a call with the reference's stage); None for a default of
+    torch's."""
     for keyword in call.keywords:
         if keyword.arg == "dim":
             return keyword.value
@@ -48,7 +53,10 @@ def _dim_of(call: ast.Call) -> ast.expr | None:
         isinstance(call.func, ast.Attribute) and isinstance(call.func.value, (ast.Name, ast.Attribute))
         and ast.unparse(call.func.value) in ("torch", "F", "nn.functional", "torch.nn.functional"))
     position = 1 if module_function else 0
-    return call.args[position] if len(call.args) > position else None
+    if len(call.args) > position:
+        return call.args[position]
+    own_stage = isinstance(call.func, ast.Name) and call.func.id in _OWN_SOFTMAXES
+    return ast.Constant(-1) if own_stage else None
 
 
 def _last_dim(dim: ast.expr | None) -> bool:
@@ -130,11 +138,27 @@ def _calls_softmax(definitions: list[ast.stmt]) -> bool:
     return any(_softmax_calls(definition) for definition in definitions)
 
 
+def _takes_an_index(definitions: list[ast.stmt]) -> bool:
+    """The definitions take a position where a value belongs: ``argmax``/``argmin``, the
+    ``.indices`` of a max, or item 1 of what ``max(dim=...)`` returns."""
+    for definition in definitions:
+        for node in ast.walk(definition):
+            if isinstance(node, ast.Attribute) and node.attr in ("argmax", "argmin", "indices"):
+                return True
+            if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call)
+                    and getattr(node.value.func, "attr", "") in ("max", "min")
+                    and isinstance(node.slice, ast.Constant) and node.slice.value == 1):
+                return True
+    return False
+
+
 _RULED_OUT: dict[str, Callable[[list[ast.stmt]], bool]] = {"softmax_wrong_dim": _softmax_along_last_dim,
                                                            "heads_concat_wrong_dim": _concatenated_along_last_dim,
-                                                           "divided_by_sequence_length": _calls_softmax}
+                                                           "divided_by_sequence_length": _calls_softmax,
+                                                           "softmax_overflow": _takes_an_index}
 _SHOWN: dict[str, Callable[[list[ast.stmt]], bool]] = {"weights_transposed": _weights_transposed,
-                                                       "mask_after_softmax": _calls_softmax}
+                                                       "mask_after_softmax": _calls_softmax,
+                                                       "softmax_shift_by_index": _takes_an_index}
 
 
 def named_by_code(mistake: str | None, stage: str, sources: Sequence[str]) -> str | None:

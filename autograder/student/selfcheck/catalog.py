@@ -354,8 +354,8 @@ MESSAGES: dict[str, str] = {
     ),
     # Tier 1's fix in words, for the named mistakes whose own fix shows code or a formula (``remedy``).
     "remedy.no_sqrt_scaling": (
-        "Shrink the scores by the factor worked out, in the notebook on self-attention, from the size of "
-        "each key vector, so that their spread does not grow with it; where a softmax follows, scale before it."),
+        "Shrink the scores by the factor that keeps their spread from growing with the size of each key "
+        "vector (the √d_k section works it out); where a softmax follows, scale before it."),
     "remedy.scaled_by_d_k": (
         "The right scale grows more slowly than the key size itself: recall how the spread of a dot product "
         "grows with the length of the vectors."),
@@ -371,6 +371,8 @@ MESSAGES: dict[str, str] = {
     "remedy.dropout_keep_probability": (
         "p is the probability of zeroing an element: compare your random numbers with p so that an element "
         "survives with the other probability."),
+    "remedy.dropout_multiplied_by_keep": (
+        "The survivors must make up for the dropped elements: work the expectation above the stage out again."),
     "remedy.dropout_in_eval": (
         "Outside training, give the input back unchanged: dropout only acts while training."),
     "remedy.softmax_missing_keepdim": (

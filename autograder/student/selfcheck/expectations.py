@@ -278,7 +278,9 @@ def leak_reading(weights: torch.Tensor | None) -> str | None:
     -inf); when they hide the future, the
     mistake their sums show (columns summing to 1: the softmax ran over the wrong dimension; rows
     summing to less than 1: the future was zeroed after the softmax; other sums: not normalised);
-    and when they are right, tokens mixed outside the weights. None without weights to read."""
+    and when they are right, tokens mixed outside the weights. None without weights to read, or
+    where what passed the dropout holds negative numbers (the scores, dropped before the softmax:
+    blind25's 114 was told a lit future of its scores, where the grader found heads merged by a view)."""
     if weights is None or not torch.isfinite(weights).all():
         return None
     matrices = weights.detach().to(torch.float64)
@@ -287,6 +289,8 @@ def leak_reading(weights: torch.Tensor | None) -> str | None:
     future = positions[None, :] > positions[:, None]  # key after query
     past = positions[None, :] < positions[:, None]  # key before query
     if matrices[..., future].abs().sum() > 0:
+        if bool((matrices < 0).any()):
+            return None  # negative entries: scores, not weights (dropped before the softmax): no mask to read
         if tokens > 2 and matrices[..., past].abs().sum() == 0 and bool((matrices[..., future] != 0).all()):
             return "mask_swapped"  # every later key weighed, every earlier one hidden: the mask the wrong way round
         return "mask_filled_with_zero" if _future_alike(matrices, future) else "future_leak"

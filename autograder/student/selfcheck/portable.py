@@ -111,6 +111,10 @@ def expect_every_gradient(module: nn.Module, x: torch.Tensor, call: str) -> None
         in_place = [layer for layer in module.modules() if isinstance(layer, nn.Dropout) and layer.inplace]
         if in_place and "inplace operation" in str(error):  # the dropout overwrote what backward needs
             fail("what_raised", what=what, error_type="RuntimeError", error=one_line(error), hint="dropout_in_place")
+        frozen = [name for name, parameter in module.named_parameters() if not parameter.requires_grad]
+        if frozen and "does not require grad" in str(error):  # the walk-through's requires_grad=False, copied
+            fail("what_raised", what=what, error_type="RuntimeError", error=one_line(error),
+                 hint="parameter_gets_no_gradient")
         raise Mismatch(text("what_raised", what=what, error_type="RuntimeError", error=one_line(error)),
                        key="raised", raised=error) from None
     missing = [name for name, parameter in module.named_parameters() if parameter.grad is None]
