@@ -120,7 +120,7 @@ MUTATIONS = [
     Mutation("dropout_ignores_generator", "inverted_dropout", "generator=generator, ", "",
              "dropout_ignores_generator"),
     Mutation("dropout_calls_torch_dropout", "inverted_dropout", "return x * keep / (1.0 - p)",
-             "return torch.nn.functional.dropout(x, p)", "library_dropout"),
+             "return torch.nn.functional.dropout(x, p)", "library_dropout", ("dropout_ignores_generator",)),
     Mutation("dropout_accepts_negative_p", "inverted_dropout", "if not 0.0 <= p <= 1.0:",
              "if p > 1.0:", "invalid_p_not_rejected"),
     Mutation("attention_dropout_on_output", "CausalAttention",

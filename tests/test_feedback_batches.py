@@ -254,7 +254,6 @@ def test_two_faults_of_one_module_cost_their_shares_not_the_stage(measured, file
     ("copy_leaves_values_out.py", 7.5),  # half of 15: sa_v1 and sa_v2 left apart (was 11.1)
     ("scores_unscaled.py", 12.5),  # half of 25: the scale is what the stage adds (was 15)
     ("v2_query_layer_d_in_wide.py", 21.5),  # the projections' share: was 0 of 30, one size in __init__
-    ("v2_layers_sizes_swapped.py", 21.5),  # the same for nn.Linear(d_out, d_in)
     ("running_mean_matrix_in_float32.py", 6.3),  # reviews10: was 3.5 of 8, below a leak's 4
     ("running_mean_matrix_transposed.py", 4),  # reviews10: the mask's share, then the leak's cap (was 0)
 ])

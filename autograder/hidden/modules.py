@@ -338,16 +338,18 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
     (each set to 0); one square linear layer the reference lacks (the identity); biases the module
     lacks (compared with a copy of the reference whose biases there are 0); no out_proj at all
     (compared with a copy whose out_proj is the identity: the heads' outputs as they are); layers
-    built with other sizes (``nn.Linear(d_out, d_in)``, or d_in where d_out belongs): each given the
+    built with other sizes (d_in where d_out belongs; not swapped whole, placed as above): each given the
     reference's weight and bias at the reference's shapes, which the layer reads as ``F.linear``
     does whatever sizes it was built with (reviews9: one slip in ``__init__`` cost the whole stage)."""
     shapes = parameter_shapes(description)
     params = dict(reference.named_parameters())
     compared = reference
-    in_layers = _layers_sized_otherwise(found, description, params)
     swapped = not (found.missing or found.extra) and bool(found.wrong_shape) and all(
         name in params and list(actual) == list(expected)[::-1] for name, (actual, expected) in
         found.wrong_shape.items())
+    # Matrices swapped whole are placed transposed (read by hand, ``x @ layer.weight``, they are
+    # consistent); a layer of another size takes the reference's own.
+    in_layers = _layers_sized_otherwise(found, description, params) and not _swapped(found.wrong_shape)
     renamed = _renamed(found, shapes)
     only_missing = found.missing and not (found.extra or found.wrong_shape)
     if not (found.missing or found.extra or found.wrong_shape):
