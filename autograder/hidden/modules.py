@@ -349,7 +349,7 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
         found.wrong_shape.items())
     # Matrices swapped whole are placed transposed (read by hand, ``x @ layer.weight``, they are
     # consistent); a layer of another size takes the reference's own.
-    in_layers = _layers_sized_otherwise(found, description, params) and not _swapped(found.wrong_shape)
+    in_layers = _layers_sized_otherwise(found, description, params)
     renamed = _renamed(found, shapes)
     only_missing = found.missing and not (found.extra or found.wrong_shape)
     if not (found.missing or found.extra or found.wrong_shape):
@@ -406,11 +406,9 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
 
 def _layers_sized_otherwise(found: ParameterMap, description: dict, params: dict[str, torch.Tensor]) -> bool:
     """Whether the only parameter fault is linear layers' sizes (each wrong parameter a layer's
-    weight or bias, of as many dims as the reference's), and no mistake of the heads' sizes
-    explains them (those are priced as what they are, with the sizes that give the reference's)."""
-    if found.missing or found.extra or not found.wrong_shape:
-        return False
-    if _parameter_mistake(found, description) not in ("parameter_transposed", "parameter_wrong_size"):
+    weight or bias, of as many dims as the reference's), neither swapped whole nor explained by a
+    mistake of the heads' sizes (those are placed, or priced, as what they are)."""
+    if _parameter_mistake(found, description) != "parameter_wrong_size":
         return False
     return all(name in params and name.endswith((".weight", ".bias")) and len(actual) == len(expected)
                for name, (actual, expected) in found.wrong_shape.items())
