@@ -321,3 +321,34 @@ def test_nan_is_never_a_change_for_the_future_leak_probes():
     assert not changed_entries(torch.tensor([[0.5, 1.0], [2.0, 3.0]]), before).any()  # a NaN that went away
     assert changed_entries(torch.tensor([[math.nan, 1.5], [2.0, 3.0]]), before).tolist() == [[False, True],
                                                                                               [False, False]]
+
+
+def test_a_fault_behind_a_shape_another_mistake_gave_is_reported_too():
+    """A first fault that changes the output's shape no longer hides a second one of a general
+    form: the products summed over the tokens, then divided by the query's length (a factor); the
+    (d, d) product of features, then normalised (a softmax). Neither is pinned: the second fault
+    is stated, not reproduced."""
+    inputs, query = randn(21, 6, 3, dtype=torch.float64), randn(22, 3, dtype=torch.float64)
+    divided = (inputs * query).sum(dim=0) / query.norm()
+    with pytest.raises(Failure) as failure:
+        expect_tensor(divided, SCORES.attention_scores_for_query(inputs, query), "scores",
+                      mistakes=mistakes.dot_product_mistakes(inputs, query))
+    first, second = failure.value.finding.all_faults()
+    assert (first.mistake, second.mistake) == ("dot_product_wrong_dim", "constant_factor")
+    assert second.fields["evidence"].key == "evidence.mistake_times_factor"
+    assert not partial_credit._reproduced(second)
+    normalised = torch.softmax(inputs.T @ inputs, dim=-1)
+    wrong = mistakes.attention_scores_mistakes(SCORES, inputs)
+    assert _reported(normalised, SCORES.attention_scores(inputs), wrong, None) == ["transposed_product", None]
+
+
+def test_a_shape_no_single_mistake_explains_with_a_residual_names_nothing():
+    """Two mistakes that give the output's shape and fit it alike, or a residual that is no
+    factor and no softmax: nothing is named behind the shape."""
+    inputs, query = randn(23, 6, 3, dtype=torch.float64), randn(24, 3, dtype=torch.float64)
+    wrong = {"dot_product_wrong_dim": [(inputs * query).sum(dim=0)], "elementwise_product": [inputs[0] * query]}
+    assert _reported((inputs * query).sum(dim=0).exp(), SCORES.attention_scores_for_query(inputs, query), wrong,
+                     None) == [None]
+    alike = {"dot_product_wrong_dim": [(inputs * query).sum(dim=0)], "twice": [2 * (inputs * query).sum(dim=0)]}
+    assert _reported(3 * (inputs * query).sum(dim=0), SCORES.attention_scores_for_query(inputs, query), alike,
+                     None) == [None]

@@ -164,6 +164,9 @@ SENTENCES: dict[str, str] = {
     "evidence.constant_factor": " Every value is {factor} times the reference's{forms}.",
     "evidence.mistake_times_factor": (
         " Every value is {factor} times what that mistake alone gives: a factor of its own comes on top of it."),
+    "evidence.softmax_of_mistake": (
+        " It is a softmax (along dim {dim}) of what that mistake alone gives: a softmax of its own comes on top"
+        " of it."),
     "evidence.forms": " (= {forms})",
     "evidence.no_forms": "",
     "evidence.reshaped": (

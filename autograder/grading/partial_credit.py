@@ -43,6 +43,7 @@ UNREPRODUCED_EVIDENCE: dict[str, frozenset[str] | None] = {
     "evidence.all_zeros": frozenset(),
     "evidence.parameter_changed": None,
     "evidence.mistake_times_factor": None,
+    "evidence.softmax_of_mistake": None,
 }
 # The finding of a stage that calls a failing stage of the student's wraps what was found under this field.
 _CALLED_STAGE_KEY, _FOUND_FIELD = "calls_failing_stage", "found"
@@ -93,6 +94,8 @@ def _reproduced(fault: Finding) -> bool:
         return True
     if any(note.key in REPRODUCED_TOGETHER for note in fault.notes) or _evidence_key(fault) in REPRODUCED_TOGETHER:
         return True
+    if UNREPRODUCED_EVIDENCE.get(_evidence_key(fault) or "", ()) is None:
+        return False  # a further fault stated from evidence that reproduces nothing (a factor on top)
     for note in fault.notes:
         if note.key in UNREPRODUCED_EVIDENCE:
             could_name = UNREPRODUCED_EVIDENCE[note.key]

@@ -228,7 +228,7 @@ class GradingPlugin:
         except Failure as still:
             # Once repaired the test runs, and its values show another named fault: both are told.
             named = {reading.mistake, *(mistake for _, mistake in further)}
-            if still.finding.mistake is None or still.finding.mistake in named:
+            if still.finding.mistake in named:
                 return
             raise failures.RepairedSlip(error, reading.mistake, further, still=still.finding) from error
         except ProbeTimeout:

@@ -58,10 +58,11 @@ def _shows(found: Finding | None, keys: frozenset[str]) -> bool:
     ``keys`` as its key or its named mistake. A finding that names only slips with a mechanical
     fix (``repairs.REWRITES``) shows none: where such a slip runs instead of raising (``keys.T``
     on a batch as wide as it is long mixes the batch), it is still the one slip, and costs its share
-    as where it raises."""
+    as where it raises. Unless ``keys`` name that very slip: one whose silent runs are the stage's
+    main use (a softmax's sum that lost its dim, wrong on every square matrix of scores)."""
     if found is None:
         return False
     mistakes = found.mistakes()
-    if mistakes and mistakes <= REWRITES.keys():
+    if mistakes and mistakes <= REWRITES.keys() and not mistakes & keys:
         return False
     return bool(keys & (found.keys() | mistakes))

@@ -306,6 +306,8 @@ def _conclusion(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, 
         matched = _matched_mistakes(actual, expected, together, rtol, atol)
         if len(matched) == 1:
             return diagnosis.faults_together(matched.pop(), explanations)
+    if not catalogue and not explanations and problem[0] == "wrong_shape":
+        explanations = diagnosis.explain(actual, expected, [diagnosis.mistake_with_residual(_candidates(mistakes))])
     if not explanations:
         explanations = diagnosis.explain(actual, expected, [diagnosis.constant_factor()])
     if not explanations and not catalogue:  # at least where it differs, as the public check says

@@ -295,6 +295,45 @@ def mistake_times_factor(wrong: Mapping[str, Sequence[torch.Tensor]]) -> Explain
     return explainer
 
 
+def mistake_with_residual(wrong: Mapping[str, Sequence[torch.Tensor]]) -> Explainer:
+    """An output in another shape than the reference's that one known mistake gives in that very
+    shape, with one more fault of a general form on top (every value times one factor, or a softmax
+    along the last dim): the mistake is named and the residual stated as a fault of its own, so that
+    a second fault does not hide behind the shape the first one gave (a sum over the tokens, then
+    divided by a norm; the (d, d) product, then normalised). ``wrong``: the catalogue's outputs by
+    mistake id; none when no mistake, or more than one, fits so."""
+
+    def explainer(actual: torch.Tensor, expected: torch.Tensor) -> list[Explanation] | None:
+        if actual.shape == expected.shape or actual.numel() < 3:
+            return None  # the same shape is read by the others; a factor fits any one or two numbers
+        fits = {}
+        for mistake, outputs in wrong.items():
+            for output in outputs:
+                if "+" in mistake or output.shape != actual.shape or output.device.type == "meta":
+                    continue
+                residual = _residual(actual, output.detach().cpu().double())
+                if residual is not None:
+                    fits[mistake] = residual
+        if len(fits) != 1:
+            return None
+        (mistake, residual), = fits.items()
+        return [Explanation(finding("evidence.faults_together", count=2), mistake), residual]
+
+    return explainer
+
+
+def _residual(actual: torch.Tensor, output: torch.Tensor) -> Explanation | None:
+    """The one further fault of a general form that turns a mistake's ``output`` into ``actual``."""
+    factor = _common_factor(actual, output)
+    if factor is not None and not _close(factor, 1.0) and factor != 0:
+        return Explanation(finding("evidence.mistake_times_factor", factor=number_text(factor)), "constant_factor",
+                           separate=True)
+    normalised = actual.ndim and actual.shape[-1] > 1 and _sums_to_one(actual, -1)
+    if normalised and torch.allclose(actual, torch.softmax(output, dim=-1), rtol=1e-5, atol=1e-7):
+        return Explanation(finding("evidence.softmax_of_mistake", dim=-1), None, separate=True)
+    return None
+
+
 def _whole_or_inverse(factor: float) -> bool:
     """Whether a factor is a whole number from 2 up, or one over it (a count of tokens, a half): a
     factor a student writes, where any other would be the ratio of two normalisations, which says
