@@ -274,6 +274,9 @@ SENTENCES: dict[str, str] = {
     "evidence.diagonal_times": (
         " Every value off the diagonal is right; each one on it is {factor} times the reference's."),
     "evidence.diagonal_only": " Every value off the diagonal is right; those on it are not.",
+    "evidence.rounded_to_decimals": (
+        " Every value is the reference's rounded to {decimals} decimals: return the values as computed"
+        " (round only what you print)."),
     "evidence.low_precision": (
         " Every value is within {difference} of the reference's: the right values, rounded as half"
         " precision (float16 or bfloat16) rounds them; keep the computation in the input's dtype."),

@@ -299,6 +299,9 @@ def _conclusion(actual: torch.Tensor, expected: torch.Tensor, problem: Problem, 
     catalogue = _matched_mistakes(actual, expected, mistakes, rtol, atol)
     if problem[0] in ("wrong_dtype", "wrong_device"):
         return diagnosis.conclude(catalogue, [])  # the values may be right: the structure is what to name
+    rounded = diagnosis.explain(actual, expected, [diagnosis.rounded_to_decimals])
+    if rounded:  # the right values, rounded: what else the values seem to show is the rounding's
+        return diagnosis.conclude(catalogue, rounded)
     given = list((explain() if callable(explain) else explain) or [])
     explanations = diagnosis.explain(actual, expected, [*given, diagnosis.all_zeros, diagnosis.right_values_elsewhere,
                                                         diagnosis.one_row_repeated, diagnosis.low_precision])

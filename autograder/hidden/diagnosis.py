@@ -222,6 +222,22 @@ def low_precision(actual: torch.Tensor, expected: torch.Tensor) -> Explanation |
     return Explanation(finding("evidence.low_precision", difference=number_text(difference)))
 
 
+def rounded_to_decimals(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+    """The right values rounded to a number of decimals (``round(decimals=4)``, to print as the book
+    does): every value a multiple of 10^-k and within half of it of the reference's, for the most
+    decimals k (up to 6) that fit. Read first: rows of rounded weights that sum to 0.9999 are no
+    missing normalisation, and values rounded so are no half precision."""
+    if not _comparable(actual, expected) or not actual.is_floating_point() or torch.equal(actual, expected):
+        return None
+    difference = float((actual - expected).abs().max())
+    for decimals in range(6, 0, -1):
+        step = 10.0 ** -decimals
+        on_the_grid = torch.allclose(actual, actual.round(decimals=decimals), rtol=0, atol=step * 1e-3)
+        if on_the_grid and difference <= step / 2 * (1 + 1e-3):
+            return Explanation(finding("evidence.rounded_to_decimals", decimals=decimals))
+    return None
+
+
 def all_zeros(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
     """Every value 0 where the reference's are not: nothing was computed (no mistake to name)."""
     if actual.numel() and not actual.any() and expected.any():

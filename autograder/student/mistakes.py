@@ -208,7 +208,7 @@ MISTAKES: dict[str, str] = {
         " every slice along `dim` needs a shift of its own, with its dimension kept so that it lines up with x."
     ),
     "missing_softmax": (
-        "the scores were used as weights without a softmax: normalise them first, so that each"
+        "the scores were used as weights without a softmax: normalise the scores first, so that each"
         " row sums to 1."
     ),
     "running_mean_without_softmax": (

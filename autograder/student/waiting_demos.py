@@ -273,7 +273,8 @@ def say_stopped(error: Exception, stage: str | None, language: str, passing: Ite
         if isinstance(error, NameError) and where is not None and where.tb_frame.f_code.co_name == "<module>":
             print(text("needs.name", name=error.name))
         else:
-            reason = f"{type(error).__name__}: {error}".splitlines()[0][:300]
+            # The message's own full stop dropped: the line puts one after it.
+            reason = f"{type(error).__name__}: {error}".splitlines()[0][:300].rstrip(". ")
             if stage is None and isinstance(error, AttributeError) and error.name in CONTRACT_LAYERS:
                 print(text("needs.stopped_layer_name", reason=reason, name=error.name))
             elif stage is None:

@@ -37,7 +37,7 @@ def _check_attention_scores_for_query(ns):
     doubled = inputs.double()
     expect_follows_dtype(lambda: ns["attention_scores_for_query"](doubled, doubled[1]),
                          text("what.float64", call="attention_scores_for_query(inputs, inputs[1])"))
-    note_python_loop(lambda tokens: lambda: ns["attention_scores_for_query"](torch.rand(tokens, 4), torch.rand(4)),
+    note_python_loop(ns["attention_scores_for_query"], lambda tokens: (torch.rand(tokens, 4), torch.rand(4)),
                      "attention_scores_for_query(inputs, query)")
 
 
@@ -49,7 +49,7 @@ def _check_attention_scores(ns):
     expect_close(scores[1], BOOK_SCORES_2, text("what.row_journey", call=call), "idea")
     expect_function_case(f, "attention_scores/other", text("what.other_sizes", call=call, tokens=5, size=4))
     expect_follows_dtype(lambda: f(your_journey_inputs().double()), text("what.float64", call=call))
-    note_python_loop(lambda tokens: lambda: f(torch.rand(tokens, 4)), call)
+    note_python_loop(f, lambda tokens: (torch.rand(tokens, 4),), call)
 
 
 def _check_softmax(ns, stage: str):
@@ -130,8 +130,8 @@ def _check_context_vector(ns):
     expect_function_case(ns["context_vector"], "context_vector/other", "context_vector(weights (5,), inputs (5, 5))")
     expect_follows_dtype(lambda: ns["context_vector"](weights.double(), inputs.double()),
                          text("what.float64", call=call))
-    note_python_loop(lambda tokens: lambda: ns["context_vector"](torch.softmax(torch.rand(tokens), 0),
-                                                                 torch.rand(tokens, 4)), call)
+    note_python_loop(ns["context_vector"], lambda tokens: (torch.softmax(torch.rand(tokens), 0), torch.rand(tokens, 4)),
+                     call)
 
 
 @check_of("simple_self_attention")

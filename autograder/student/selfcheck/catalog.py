@@ -269,7 +269,7 @@ MESSAGES: dict[str, str] = {
     "is.module": "an nn.Module",
     "is.empty_tensor": "an empty tensor",
     "is.non_finite": "({count} not finite, the first {value} at {index})",
-    "is.overflow": "nan, as the formula gives when exp overflows",
+    "is.overflow": "the formula's own result, which is not finite where exp overflows",
     "is.from_formula": "the formula, with exp and a sum",
     "is.library_softmax": "a call of one of torch's softmax functions",
     "is.by_hand": "a mask you draw yourself, and the survivors rescaled",
@@ -376,8 +376,8 @@ MESSAGES: dict[str, str] = {
     "remedy.dropout_in_eval": (
         "Outside training, give the input back unchanged: dropout only acts while training."),
     "remedy.softmax_missing_keepdim": (
-        "Keep the reduced dimension in every maximum and sum along dim, so that the result lines up with x "
-        "when you subtract or divide."),
+        "Keep the reduced dimension in each reduction along dim (the sum, and the maximum where there is one), "
+        "so that its result lines up with x when you subtract or divide."),
     "remedy.view_needs_contiguous": (
         "Lay the memory out in the new reading order before you view it, or use the reshaping function that "
         "copies when it must."),

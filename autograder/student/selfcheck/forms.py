@@ -6,6 +6,7 @@ them for no points."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 
 import torch
@@ -53,14 +54,16 @@ def expect_form(call: Callable[[], object], what: str, form: str, key: str, mist
         fail(key, hint=mistake, what=what)
 
 
-def note_python_loop(call_on: Callable[[int], Callable[[], object]], what: str) -> None:
-    """Note, for ``what``, that the torch calls of ``call_on(tokens)()`` grow with the number of
-    tokens (a Python loop over them), where notebook 1 asks for one tensor operation: the grader
-    notes it for no points, and the check says so before submission."""
-    counts = []
+def note_python_loop(function: Callable[..., object], arguments_for: Callable[[int], tuple], what: str) -> None:
+    """Note, for ``what``, that the torch calls of ``function(*arguments_for(tokens))`` grow with the
+    number of tokens (a Python loop over them), where notebook 1 asks for one tensor operation: the
+    grader notes it for no points, and the check says so before submission. Only the student's call
+    is counted, as the grader counts it: its inputs are made before."""
+    counts, own = [], inspect.unwrap(function)  # not the check's watch on the inputs
     for tokens in LOOP_TOKENS:
+        arguments = arguments_for(tokens)
         with _Called() as called:
-            call_on(tokens)()
+            own(*arguments)
         counts.append(called.calls)
     if counts[1] > counts[0]:
         note("note.python_loop", what=what, tokens=LOOP_TOKENS[0], calls=counts[0], more_tokens=LOOP_TOKENS[1],

@@ -245,9 +245,9 @@ FUNCTIONS: dict[str, str] = {
         " the heads."
     ),
     "merge_heads": (
-        "`.transpose` puts the tokens before the heads again; `.contiguous` lays the data out in that order,"
-        " which a view needs; then `.view` (or `.reshape`, which copies when it must) joins the last two"
-        " dimensions."
+        "`.transpose` and `.view` again, the tools that split the heads, now to undo that split; `.view` reads"
+        " memory in its current layout, so think about what the transpose did to it (the notebook's section on"
+        " the merge's copy shows it), or use `.reshape`, which copies when it must."
     ),
     "MultiHeadAttention": (
         "Four `nn.Linear`, for queries, keys, values and then out_proj, in that order; `nn.Dropout` and a"

@@ -75,7 +75,9 @@ def _run_check(stage: str | None, namespace: Mapping, checking: frozenset[str] =
     # them): the line names no mistake of the stage's own, and shows no figure of one.
     unnamed = _checked(stage, namespace, named=False)
     said = text("calls_failing_stage", stage=stage, stages=_listed(failing))
-    return replace(unnamed, message=f"{unnamed.message} {said}")
+    # Chinese sentences follow one another with no space between them.
+    space = "" if unnamed.message.endswith(("。", "！", "？", "）")) else " "
+    return replace(unnamed, message=f"{unnamed.message}{space}{said}")
 
 
 def _listed(names: list[str]) -> str:
