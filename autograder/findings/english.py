@@ -281,8 +281,8 @@ SENTENCES: dict[str, str] = {
         " Every value is within {difference} of the reference's: the right values, rounded as half"
         " precision (float16 or bfloat16) rounds them; keep the computation in the input's dtype."),
     "evidence.right_with_reference_weights": (
-        " Given the reference's weights where it keeps its own, it returns the reference's output:"
-        " only the way it keeps its parameters is wrong."),
+        " Given the reference's weights where it keeps its own, it returns the reference's output on"
+        " this call: here, only the way it keeps its parameters is wrong."),
     "evidence.right_without_what_it_lacks": (
         " Given the reference's weights where it keeps its own, it returns what the reference gives"
         " without the parameters it lacks: what it computes with the parameters it has is right."),

@@ -191,7 +191,9 @@ class GradingPlugin:
         """Run the test again with the line that raised repaired as the named mistake's fix says
         (``repairs``); raise ``RepairedSlip`` when it then passes, or when it then fails on its values
         for a mistake of another name (the slip's line is no longer what stops it: that fault is
-        told too), and return when it does not."""
+        told too), and return when it does not. A slip that no share of the stage stands for is
+        repaired too, only to find what it hides: passing then changes nothing (it costs its tests,
+        as it did), and a further fault is told beside it."""
         prepared = self._submission_of(item)
         submission = self._open.get(prepared.key) if prepared is not None else None
         if prepared is None or submission is None:
@@ -200,8 +202,8 @@ class GradingPlugin:
         sources = [block.source for block in prepared.code.blocks]
         reading = read_exception(stage, error.type_name, error.message, error.student_traceback, sources)
         repaired = repairs.repaired_line(reading.mistake, stage, error.student_traceback, prepared.code.blocks)
-        if repaired is None or not _has_share(stage, reading.mistake):
-            return  # a slip no share of the stage stands for costs its tests, as it did: nothing to repair for
+        if repaired is None:
+            return
         lines = {repaired.line: repaired.text}
         further: list[tuple[StudentError, str]] = []  # the slips each rerun met, each repaired in turn
         observed = observations.take()  # the first run's: the rerun's own are dropped
@@ -226,7 +228,7 @@ class GradingPlugin:
                     if mistake != reading.mistake and all(mistake != seen for _, seen in further):
                         further.append((again, mistake))
         except Failure as still:
-            # Once repaired the test runs, and its values show another named fault: both are told.
+            # Once repaired the test runs, and its values show another fault (named, or stated): both are told.
             named = {reading.mistake, *(mistake for _, mistake in further)}
             if still.finding.mistake in named:
                 return
@@ -236,7 +238,8 @@ class GradingPlugin:
         finally:
             observations.take()
             observations.restore(observed)
-        raise failures.RepairedSlip(error, reading.mistake, further) from error
+        if _has_share(stage, reading.mistake):  # otherwise the slip costs its tests, as it did
+            raise failures.RepairedSlip(error, reading.mistake, further) from error
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo) -> pytest.TestReport | None:

@@ -267,8 +267,9 @@ MISTAKES: dict[str, str] = {
         " diagonal."
     ),
     "future_leak": (
-        "an output changed when only later tokens changed, so the attention sees the future:"
-        " hide the positions above the diagonal before the softmax."
+        "an output changed when only later tokens changed, so it sees the future: each position may use"
+        " only itself and the positions before it (with a mask, hide the positions above the diagonal,"
+        " before any softmax)."
     ),
     "tokens_mixed_outside_weights": (
         "the attention weights hide the future, yet an output changed when only later tokens"
