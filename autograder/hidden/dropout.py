@@ -140,8 +140,11 @@ class WeightsRevealing:
             dropped, totals = self._training_weights(what)
             if torch.equal(dropped[rows], in_eval[rows]) and torch.equal(totals[rows], eval_totals[rows]):
                 # The same output in both modes: no dropout, unless it acts in eval mode too (rows that
-                # no longer sum to 1; the worker draws the same numbers in each call).
-                return self._nothing_dropped(what) if _sums_to_one(in_eval[rows]) else None
+                # no longer sum to 1 for zeros at about p of the places the reference weighs; the worker
+                # draws the same numbers in each call). Rows short of 1 for another reason (the future
+                # zeroed after the softmax) still show a dropout that never acts.
+                acts_in_eval = not _sums_to_one(in_eval[rows]) and _dropped_in_eval(in_eval, self.weights, self.p)
+                return None if acts_in_eval else self._nothing_dropped(what)
             if self._dropped_before_softmax(in_eval, dropped, totals, rows):
                 self._expect_sequences_apart()
                 return finding("zero_fraction", "dropout_before_softmax", what=finding("what.its_weights", what=what),
