@@ -352,3 +352,17 @@ def test_a_shape_no_single_mistake_explains_with_a_residual_names_nothing():
     alike = {"dot_product_wrong_dim": [(inputs * query).sum(dim=0)], "twice": [2 * (inputs * query).sum(dim=0)]}
     assert _reported(3 * (inputs * query).sum(dim=0), SCORES.attention_scores_for_query(inputs, query), alike,
                      None) == [None]
+
+
+def test_a_known_mistake_times_a_count_is_named_on_any_stage():
+    """A softmax applied to the weights again, then a mean over the tokens instead of a sum: the
+    catalogue's mistake is named, the count it is divided by stated, and nothing is pinned."""
+    weights, inputs = torch.softmax(randn(25, 6, dtype=torch.float64), 0), randn(26, 6, 3, dtype=torch.float64)
+    answer = (weights.softmax(dim=0)[:, None] * inputs).mean(dim=0)
+    with pytest.raises(Failure) as failure:
+        expect_tensor(answer, SCORES.context_vector(weights, inputs), "context",
+                      mistakes=mistakes.context_vector_mistakes(weights, inputs))
+    found = failure.value.finding
+    assert found.mistake == "softmax_applied_twice"
+    assert [(note.key, note.fields["factor"]) for note in found.notes] == [("evidence.mistake_times_factor", "1/6")]
+    assert not partial_credit._reproduced(found)
