@@ -84,6 +84,11 @@ def check_answers(answers: list[dict], timeout_s: float) -> list[CheckOutcome]:
 
 
 def main() -> int:
+    # What the checks import lazily (the stand-in GPU's fake tensors bring in torch._dynamo) is
+    # imported before any alarm runs: an answer's timeout that lands inside an import leaves the
+    # module half made for every answer after it.
+    import torch._dynamo
+    import torch._subclasses.fake_tensor  # noqa: F401
     for answer in json.load(sys.stdin):
         outcome = check_one(answer["assignment"], answer["stage"], answer["source"])
         print(json.dumps(asdict(outcome), ensure_ascii=False), flush=True)
