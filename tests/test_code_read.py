@@ -247,3 +247,24 @@ def test_a_dropout_layer_under_another_name_is_found_only_when_it_is_the_one():
 def test_a_concatenation_along_the_features_is_not_told_as_one_along_another_dim(join, named):
     source = f"import torch\n\ndef merge_heads(x):\n    return {join}\n"
     assert named_by_code("heads_concat_wrong_dim", "merge_heads", [source]) == named
+
+
+MASK_TO_FUSED_ATTENTION = """
+class MultiHeadAttention(nn.Module):
+    def forward(self, x):
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=self.mask[:T, :T])
+"""
+OPPOSITE_TO_FUSED_ATTENTION = """
+class MultiHeadAttention(nn.Module):
+    def forward(self, x):
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=~self.mask[:T, :T])
+"""
+
+
+def test_a_right_mask_handed_to_the_fused_attention_is_named_for_that_function():
+    """Values that read as a mask of the opposite meaning, where the code hands its mask to
+    F.scaled_dot_product_attention as it is: that function reads True the other way round, and the
+    name says so; the mask's opposite handed over leaves the plain name (reviews11 nb04)."""
+    stage = "MultiHeadAttention"
+    assert named_by_code("mask_inverted", stage, [MASK_TO_FUSED_ATTENTION]) == "sdpa_mask_inverted"
+    assert named_by_code("mask_inverted", stage, [OPPOSITE_TO_FUSED_ATTENTION]) == "mask_inverted"

@@ -497,7 +497,7 @@ def distribution(dim: int, *, wrong_dim: str | None = "normalised_wrong_dim",
         if factors is not None or (not _sums_to_one(actual, here) and bool((actual >= 0).all())):
             # Each slice the reference's times its own factor, or no distribution at all (a sigmoid).
             return Explanation(finding("evidence.not_normalised" if factors is not None else "evidence.sums_to",
-                                       dim=here - actual.ndim, sums=_quoted(actual.sum(dim=here).flatten())),
+                                       dim=here - actual.ndim, sums=_quoted_sums(actual.sum(dim=here).flatten())),
                                unnormalised)
         return None
 
@@ -542,6 +542,15 @@ def _slice_factors(actual: torch.Tensor, expected: torch.Tensor, dim: int) -> to
     factors = (actual * expected).sum(dim=dim, keepdim=True) / (expected * expected).sum(dim=dim, keepdim=True)
     tolerance = 1e-6 * float(expected.abs().max()) * max(1.0, float(factors.abs().max()))
     return factors if torch.allclose(actual, factors * expected, rtol=1e-5, atol=tolerance) else None
+
+
+def _quoted_sums(sums: torch.Tensor) -> str:
+    """Slices' sums as quoted beside "not to 1": the first ones, unless each of those is 1; then
+    the ones that are not (a NaN row far down), after an ellipsis, so that the quote shows the fault."""
+    off = ~torch.isclose(sums, torch.ones_like(sums))
+    if bool(off[:MAX_QUOTED].any()) or not bool(off.any()):
+        return _quoted(sums)
+    return "..., " + _quoted(sums[off])
 
 
 def _quoted(values: torch.Tensor) -> str:

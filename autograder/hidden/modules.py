@@ -344,9 +344,13 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
     shapes = parameter_shapes(description)
     params = dict(reference.named_parameters())
     compared = reference
-    swapped = not (found.missing or found.extra) and bool(found.wrong_shape) and all(
-        name in params and list(actual) == list(expected)[::-1] for name, (actual, expected) in
-        found.wrong_shape.items())
+    reversed_weights = {name for name, (actual, expected) in found.wrong_shape.items()
+                        if name in params and len(actual) == 2 and list(actual) == list(expected)[::-1]}
+    # Layers built the other way round (nn.Linear(d_out, d_in)), their biases with them.
+    biases_of_reversed = {name for name in found.wrong_shape
+                          if name.endswith(".bias") and name.removesuffix(".bias") + ".weight" in reversed_weights}
+    swapped = not (found.missing or found.extra) and bool(reversed_weights) and set(found.wrong_shape) == (
+        reversed_weights | biases_of_reversed)
     # Matrices swapped whole are placed transposed (read by hand, ``x @ layer.weight``, they are
     # consistent); a layer of another size takes the reference's own.
     in_layers = _layers_sized_otherwise(found, description, params)
@@ -355,15 +359,17 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
     if not (found.missing or found.extra or found.wrong_shape):
         pass  # every weight found by name and given already (built with other sizes: ``faults_behind_parameters``)
     elif in_layers:
-        module.load_state_dict(student_weights(found, reference), strict=False)
-        for name in found.wrong_shape:
-            owner_name, attribute = name.rsplit(".", 1)
-            owner = _attribute_at(module, owner_name)
-            owner.method("__delattr__", attribute)  # a parameter's shape is fixed: the reference's is set in its place
-            owner.method("__setattr__", attribute, params[name].detach().clone())
+        _given_reference_shapes(module, found, reference)
     elif swapped:
-        transposed = {name: params[name].detach().T.contiguous() for name in found.wrong_shape}
+        transposed = {name: params[name].detach().T.contiguous() for name in reversed_weights}
         module.load_state_dict({**student_weights(found, reference), **transposed}, strict=False)
+        for name in biases_of_reversed:  # read by hand (x @ layer.weight), a layer's bias is the reference's
+            _set_reference_parameter(module, name, params)
+        features = _input_features(found, params)
+        if features is not None and not _runs(module, features, params):
+            # Called as layers (``self.W_query(x)``), layers built the other way round read the
+            # reference's weights at the reference's shapes, as a layer of another size does (reviews11).
+            _given_reference_shapes(module, found, reference)
     elif renamed:
         moved = {theirs: params[ours].detach() for ours, theirs in renamed.items()}
         module.load_state_dict({**student_weights(found, reference), **moved}, strict=False)
@@ -402,6 +408,45 @@ def _place_reference_weights(module: RemoteObject, description: dict, found: Par
             module.method("__setattr__", name, value)
     module.eval()
     return compared
+
+
+def _given_reference_shapes(module: RemoteObject, found: ParameterMap, reference: torch.nn.Module) -> None:
+    """Each parameter of the wrong shape replaced by the reference's own, at the reference's shape (a
+    layer reads its weight as ``F.linear`` does, whatever sizes it was built with); the others given."""
+    params = dict(reference.named_parameters())
+    module.load_state_dict(student_weights(found, reference), strict=False)
+    for name in found.wrong_shape:
+        _set_reference_parameter(module, name, params)
+
+
+def _set_reference_parameter(module: RemoteObject, name: str, params: dict[str, torch.Tensor]) -> None:
+    """The module's parameter ``name`` replaced by the reference's, at the reference's shape."""
+    owner_name, attribute = name.rsplit(".", 1)
+    owner = _attribute_at(module, owner_name)
+    owner.method("__delattr__", attribute)  # a parameter's shape is fixed: the reference's is set in its place
+    owner.method("__setattr__", attribute, params[name].detach().clone())
+
+
+def _input_features(found: ParameterMap, params: dict[str, torch.Tensor]) -> int | None:
+    """The features of the module's input, read off the reference's query layer, where every
+    parameter of the wrong shape is a linear layer's; None otherwise."""
+    query = next((name for name in params if name.endswith("W_query.weight")), None)
+    if query is None or not all(name.endswith((".weight", ".bias")) for name in found.wrong_shape):
+        return None
+    return int(params[query].shape[1])
+
+
+def _runs(module: RemoteObject, features: int, params: dict[str, torch.Tensor]) -> bool:
+    """Whether the module computes anything on an input of ``features`` features, one sequence or
+    a batch of one (what it computes is for the tests to judge)."""
+    like = next(iter(params.values()))
+    for shape in ((2, features), (1, 2, features)):
+        try:
+            module(torch.zeros(shape, dtype=like.dtype, device=like.device))
+            return True
+        except StudentError:
+            continue
+    return False
 
 
 def _layers_sized_otherwise(found: ParameterMap, description: dict, params: dict[str, torch.Tensor]) -> bool:

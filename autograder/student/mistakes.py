@@ -409,7 +409,7 @@ MISTAKES: dict[str, str] = {
     ),
     "normalised_wrong_dim": (
         "the rows were normalised along the wrong dimension: each row must sum to 1 over its own"
-        " entries, along the last dimension (a sum there keeps its size-1 dimension to line up)."
+        " entries, along the last dimension."
     ),
     "divided_by_sequence_length": (
         "each position was divided by the sequence length; a running mean divides position t by the"
@@ -567,6 +567,12 @@ MISTAKES: dict[str, str] = {
     "transpose_fixed_dims": (
         "the transpose (or permute) names dimensions counted from the front, which are different ones"
         " for (T, d), (b, T, d) and (b, h, T, d): name the last two dimensions counted from the end."
+    ),
+    "sdpa_mask_inverted": (
+        "the mask was given to the fused attention function with the opposite meaning:"
+        " F.scaled_dot_product_attention reads True in a boolean attn_mask as a position that takes"
+        " part, where masked_fill reads it as hidden; give that function the opposite of your mask,"
+        " or is_causal=True alone."
     ),
     "sdpa_mask_and_is_causal": (
         "F.scaled_dot_product_attention takes either attn_mask or is_causal=True, not both:"

@@ -21,7 +21,9 @@ _SAME_OUTPUT = {"softmax_wrong_dim": "weights_transposed",
                 # softmax over all T positions (each 1/T), the future zeroed after it: the prefix sum / T
                 "divided_by_sequence_length": "mask_after_softmax",
                 # a stable softmax that still overflows, where the code did shift: by a position (reviews8)
-                "softmax_overflow": "softmax_shift_by_index"}
+                "softmax_overflow": "softmax_shift_by_index",
+                # a right mask handed to the fused attention, which reads True the other way round (reviews11)
+                "mask_inverted": "sdpa_mask_inverted"}
 _TRANSPOSES = frozenset({"T", "mT", "t", "transpose", "permute", "swapaxes"})
 _OWN_SOFTMAXES = frozenset({"softmax_naive", "softmax_stable"})  # notebook 1's stages: dim=-1 by default
 
@@ -152,13 +154,35 @@ def _takes_an_index(definitions: list[ast.stmt]) -> bool:
     return False
 
 
+def _mask_given_to_fused_attention(definitions: list[ast.stmt]) -> bool:
+    """Whether a call of ``scaled_dot_product_attention`` is given an ``attn_mask`` as it is (not
+    its opposite, ``~mask`` or ``logical_not``): the mask's meaning then is that function's, where
+    True takes part."""
+    for definition in definitions:
+        for node in ast.walk(definition):
+            if isinstance(node, ast.Call) and _called_name(node.func) == "scaled_dot_product_attention":
+                for keyword in node.keywords:
+                    value = keyword.value
+                    opposite = (isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.Invert, ast.Not))) or (
+                        isinstance(value, ast.Call) and _called_name(value.func) in ("logical_not", "bitwise_not"))
+                    if keyword.arg == "attn_mask" and not opposite:
+                        return True
+    return False
+
+
+def _called_name(func: ast.expr) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
 _RULED_OUT: dict[str, Callable[[list[ast.stmt]], bool]] = {"softmax_wrong_dim": _softmax_along_last_dim,
                                                            "heads_concat_wrong_dim": _concatenated_along_last_dim,
                                                            "divided_by_sequence_length": _calls_softmax,
-                                                           "softmax_overflow": _takes_an_index}
+                                                           "softmax_overflow": _takes_an_index,
+                                                           "mask_inverted": _mask_given_to_fused_attention}
 _SHOWN: dict[str, Callable[[list[ast.stmt]], bool]] = {"weights_transposed": _weights_transposed,
                                                        "mask_after_softmax": _calls_softmax,
-                                                       "softmax_shift_by_index": _takes_an_index}
+                                                       "softmax_shift_by_index": _takes_an_index,
+                                                       "sdpa_mask_inverted": _mask_given_to_fused_attention}
 
 
 def named_by_code(mistake: str | None, stage: str, sources: Sequence[str]) -> str | None:

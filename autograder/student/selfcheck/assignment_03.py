@@ -97,6 +97,7 @@ def _check_causal_mask(ns):
     if larger.cpu().int().tolist() != CAUSAL_MASK_9:
         fail("values", what="causal_mask(9)", expected=str(CAUSAL_MASK_9),
              got=str(larger.int().tolist()), hint=named_mistake(larger, "causal_mask") or "idea")
+    expect_shape(f(40), (40, 40), "causal_mask(40)", "hard_coded_size")  # any size: none is made in advance
     if f(1).tolist() != [[False]]:
         fail("values", what="causal_mask(1)", expected="[[False]]", got=str(f(1).tolist()),
               hint="idea")
@@ -125,7 +126,8 @@ def _check_mask_and_renormalize(ns):
     call = "mask_and_renormalize(torch.full((4, 4), 0.25))"
     expect_causal_weights(expect_shape(f(torch.full((4, 4), 0.25)), (4, 4), call, hint), call, hint)
     weights = other_weights()
-    call = "mask_and_renormalize(attn_weights of shape (2, 3, 5, 5))"
+    call = text("what.argument_of_shape", function="mask_and_renormalize", argument="attn_weights",
+                shape="(2, 3, 5, 5)", rest="")
     expect_causal_weights(expect_shape(f(weights), (2, 3, 5, 5), call, hint), call, hint)
     expect_function_case(f, "mask_and_renormalize/other", call, hint)
     expect_follows_dtype(lambda: f(weights.double()), text("what.float64", call=call))
@@ -140,7 +142,8 @@ def _check_masked_softmax(ns):
     expect_causal_weights(weights, call, hint, case)
     expect_close(weights, expected(case), call, hint, case=case)
     expect_close(weights[1:3], BOOK_CAUSAL_WEIGHTS_ROWS_1_2, text("what.rows", rows="1-2", call=call), hint)
-    call = "masked_softmax(attn_scores of shape (2, 3, 5, 5), d_k=4)"
+    call = text("what.argument_of_shape", function="masked_softmax", argument="attn_scores", shape="(2, 3, 5, 5)",
+                rest=", d_k=4")
     expect_causal_weights(expect_shape(f(other_scores(), 4), (2, 3, 5, 5), call, hint), call, hint)
     expect_function_case(f, "masked_softmax/other", call, hint)
     scores = other_scores()

@@ -204,6 +204,7 @@ MESSAGES: dict[str, str] = {
     "what.row_journey": "row 1 (query 'journey') of {call}",
     "what.symmetric": "{call} (a symmetric matrix)",
     "what.on_shape": "{call} on x of shape {shape}",
+    "what.argument_of_shape": "{function}({argument} of shape {shape}{rest})",
     "what.called_again": ("{call} on x of shape {shape}, called right after a call on x of shape {before}"
                           " (compared with what a new module with the same weights gives on it)"),
     "what.sums_along": "the sums along dim={dim} of {call}",
@@ -297,7 +298,7 @@ MESSAGES: dict[str, str] = {
         "Create self.W_query, self.W_key and self.W_value, in that order, as linear layers that take"
         " d_in features to d_out, each with a bias only when qkv_bias is true."
     ),
-    "hint.mask_bool": "Return a torch.bool tensor (for example with .bool() or dtype=torch.bool).",
+    "hint.mask_bool": "The mask marks each position hidden or not: return a tensor of that dtype.",
     "hint.mask_device": "Create the tensor on `device`, e.g. torch.ones(..., device=device).",
     "hint.sizes_from_input": (
         "Read every size from the input (T = x.shape[-2]): a function must work for any length, not only"
@@ -320,8 +321,8 @@ MESSAGES: dict[str, str] = {
     "hint.future_zero": "Every weight above the diagonal (a future token) must be exactly 0.",
     "hint.dropout_rate": "Each element should be zeroed with probability p.",
     "hint.dropout_generator": (
-        "Draw the random numbers with torch.rand(..., generator=generator) so a seeded generator"
-        " gives the same mask every time."
+        "Draw every random number from the generator you are given, so that a seeded generator gives the"
+        " same mask every time."
     ),
     "hint.dropout_all": "When p == 1 every element is dropped: return torch.zeros_like(x).",
     "hint.dropout_range": "Raise ValueError with a clear message when p is outside [0, 1].",

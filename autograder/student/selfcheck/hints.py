@@ -37,8 +37,9 @@ IDEAS: dict[str, str] = {
         " shifted entries."
     ),
     "context_vector": (
-        "The context vector mixes the tokens: scale every token's embedding by its weight and add the scaled"
-        " embeddings up, one feature at a time. The result has one value per feature."
+        "The context vector mixes the tokens as the weights say: a weight of 1 on one token (0 on the others)"
+        " gives that token's embedding back, equal weights give the average embedding, and the mix follows"
+        " each weight in proportion. The result has one value per feature."
     ),
     "simple_self_attention": (
         "Every token is a query in turn: score it against all tokens, turn each query's scores into weights"
@@ -153,9 +154,9 @@ FUNCTIONS: dict[str, str] = {
         " result keeps a dimension of size 1 and broadcasts against x in the division."
     ),
     "softmax_stable": (
-        "The largest entry of each slice along `dim`: `.max` (it returns `values` and `indices`) or"
-        " `torch.amax`, keeping the dimension so that it broadcasts against x; then softmax_naive's tools,"
-        " `torch.exp` and `.sum`."
+        "A reduction along `dim` that gives, for each slice, the number the two questions above picked,"
+        " keeping the dimension so that it broadcasts against x (some reductions return values and indices"
+        " together: take the values); then softmax_naive's tools, `torch.exp` and `.sum`."
     ),
     "context_vector": (
         "A vector-matrix product does the whole weighted sum in one go: one side of it holds the T weights,"
@@ -163,9 +164,9 @@ FUNCTIONS: dict[str, str] = {
         " of each factor tells you."
     ),
     "simple_self_attention": (
-        "Your `attention_scores` for all the scores; `torch.softmax` (or your own softmax) over the last"
-        " dimension, because a row holds one query's scores; and a matrix product, as in context_vector, now"
-        " with a (T, T) matrix of weights."
+        "The stages you wrote above, each now done for every query at once: your scores for all pairs, your"
+        " softmax along the dimension that holds one query's scores, and the product you used in"
+        " context_vector, now with a (T, T) matrix of weights."
     ),
     "scaled_dot_product_scores": (
         "The matrix product multiplies the last two dimensions and broadcasts the others. The keys must be"
@@ -279,8 +280,8 @@ CODE: dict[str, str] = {
         "return ____  # each entry divided by the total of its slice"
     ),
     "softmax_stable": (
-        "largest = ____  # the largest entry of each slice along dim, keeping the dimension\n"
-        "shifted = ____  # x moved so that the largest entry of each slice is 0\n"
+        "shift = ____  # the number the questions above picked, one per slice along dim, keeping the dimension\n"
+        "shifted = ____  # x moved by that shift\n"
         "exp_x = ____\n"
         "return ____  # normalised as in softmax_naive"
     ),
