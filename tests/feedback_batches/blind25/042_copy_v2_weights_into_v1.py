@@ -1,0 +1,4 @@
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    sa_v1.W_query.data = sa_v2.W_query.weight.data.clone()
+    sa_v1.W_key.data = sa_v2.W_key.weight.data.clone()
+    sa_v1.W_value.data = sa_v2.W_value.weight.data.clone()

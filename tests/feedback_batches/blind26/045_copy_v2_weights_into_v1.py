@@ -1,0 +1,6 @@
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    """Book exercise 3.1: make `sa_v1` compute exactly what `sa_v2` computes."""
+    # load_state_dict copies into sa_v1's own parameters (under no_grad)
+    sa_v1.load_state_dict(
+        {name: getattr(sa_v2, name).weight.T for name in ("W_query", "W_key", "W_value")}
+    )

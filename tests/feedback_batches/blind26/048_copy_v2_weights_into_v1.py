@@ -1,0 +1,5 @@
+def copy_v2_weights_into_v1(sa_v2, sa_v1):
+    """Book exercise 3.1: make `sa_v1` compute exactly what `sa_v2` computes."""
+    sa_v1.W_query.data = sa_v2.W_query.weight.data.clone()
+    sa_v1.W_key.data = sa_v2.W_key.weight.data.clone()
+    sa_v1.W_value.data = sa_v2.W_value.weight.data.clone()

@@ -1,0 +1,6 @@
+def causal_mask(num_tokens, device=None):
+    """Which scores to hide: True where the key comes after the query."""
+    mask = torch.zeros(num_tokens, num_tokens, dtype=torch.bool, device=device)
+    rows, cols = torch.triu_indices(num_tokens, num_tokens, offset=1, device=device)
+    mask[rows, cols] = True  # every (query, later key) pair
+    return mask
