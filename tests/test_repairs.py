@@ -325,6 +325,18 @@ def test_the_tokens_read_from_the_first_dim_are_read_from_the_end_on_the_line_th
     assert (repaired.line, repaired.text) == (2, "    T = attn_scores.shape[-2]")
 
 
+def test_a_running_means_weights_sized_by_the_batch_are_sized_by_the_tokens():
+    """reviews11: ``T = x.shape[0]`` for the (T, T) weights of causal_average_matmul raised on every
+    batch (0 of 8); the line that sizes them, two lines above the product, is the one repaired."""
+    source = ("def causal_average_matmul(x):\n    T = x.shape[0]\n"
+              "    weights = torch.tril(torch.ones(T, T))\n"
+              "    weights = weights / weights.sum(dim=-1, keepdim=True)\n    return weights @ x\n")
+    block = CodeBlock(source, cell_index=2, line=1, names=["causal_average_matmul"])
+    traceback = '  File "<cell 3>", line 5, in causal_average_matmul\n'
+    repaired = repaired_line("average_weights_shape", "causal_average_matmul", traceback, [block])
+    assert (repaired.line, repaired.text) == (2, "    T = x.shape[-2]")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("answer", "stage", "behaviour"), [
     ("copy_recorded_by_autograd", "copy_v2_weights_into_v1", "in_place"),

@@ -217,6 +217,8 @@ REWRITES: dict[str, Callable[[str], str]] = {
     # T = scores.shape[0] in a function of (..., T, T) scores: right for one matrix, the batch's
     # size for a batch; the same dim counted from the end.
     "batch_dims_not_handled": _TOKENS_FROM_THE_END,
+    # T = x.shape[0] for a running mean's (T, T) weights: the batch's size; the tokens' dim, from the end.
+    "average_weights_shape": _TOKENS_FROM_THE_END,
     # weights @ x with weights made in float32 for float64 x: the first factor in the second's dtype.
     "dtype_not_followed": _substituted(
         (re.compile(rf"(?P<a>{_OPERAND})\s*@\s*(?P<b>{_OPERAND})"), r"\g<a>.to(\g<b>) @ \g<b>")),
@@ -270,7 +272,7 @@ def repaired_line(mistake: str | None, stage: str, student_traceback: str, block
 # x.max(dim=dim).values``, then ``x - m``; ``T = x.shape[0]``, then the mask cut to T): that line
 # is the one to repair.
 FED_BY_AN_EARLIER_LINE = frozenset({"softmax_missing_keepdim", "max_returns_tuple", "mask_wrong_size",
-                                    "batch_dims_not_handled"})
+                                    "batch_dims_not_handled", "average_weights_shape"})
 
 
 # Slips in the test that guards a raise, on the ``if`` line above the one that raised.
