@@ -164,9 +164,9 @@ FUNCTIONS: dict[str, str] = {
         " of each factor tells you."
     ),
     "simple_self_attention": (
-        "The stages you wrote above, each now done for every query at once: your scores for all pairs, your"
-        " softmax along the dimension that holds one query's scores, and the product you used in"
-        " context_vector, now with a (T, T) matrix of weights."
+        "Your own `attention_scores` for all pairs, your softmax along the dimension that holds one query's"
+        " scores, and the product you used in `context_vector`, each now done for every query at once, with a"
+        " (T, T) matrix of weights."
     ),
     "scaled_dot_product_scores": (
         "The matrix product multiplies the last two dimensions and broadcasts the others. The keys must be"
