@@ -295,17 +295,14 @@ def mistake_times_factor(wrong: Mapping[str, Sequence[torch.Tensor]]) -> Explain
     left out, as is any answer that two mistakes explain so."""
 
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
-        fits = {}
-        for mistake, outputs in wrong.items():
-            for output in outputs:
-                if "+" in mistake or output.shape != actual.shape or output.device.type == "meta":
-                    continue
-                factor = _common_factor(actual, output.detach().cpu().double())
-                if factor is not None and _whole_or_inverse(factor):
-                    fits[mistake] = factor
-        if len(fits) != 1:
+        def whole_factor(output: torch.Tensor) -> float | None:
+            factor = _common_factor(actual, output)
+            return factor if factor is not None and _whole_or_inverse(factor) else None
+
+        fitted = _one_mistake_fits(wrong, actual, whole_factor)
+        if fitted is None:
             return None
-        (mistake, factor), = fits.items()
+        mistake, factor = fitted
         return Explanation(finding("evidence.mistake_times_factor", factor=number_text(factor)), mistake)
 
     return explainer
@@ -322,20 +319,28 @@ def mistake_with_residual(wrong: Mapping[str, Sequence[torch.Tensor]]) -> Explai
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> list[Explanation] | None:
         if actual.shape == expected.shape or actual.numel() < 3:
             return None  # the same shape is read by the others; a factor fits any one or two numbers
-        fits = {}
-        for mistake, outputs in wrong.items():
-            for output in outputs:
-                if "+" in mistake or output.shape != actual.shape or output.device.type == "meta":
-                    continue
-                residual = _residual(actual, output.detach().cpu().double())
-                if residual is not None:
-                    fits[mistake] = residual
-        if len(fits) != 1:
+        fitted = _one_mistake_fits(wrong, actual, lambda output: _residual(actual, output))
+        if fitted is None:
             return None
-        (mistake, residual), = fits.items()
+        mistake, residual = fitted
         return [Explanation(finding("evidence.faults_together", count=2), mistake), residual]
 
     return explainer
+
+
+def _one_mistake_fits(wrong: Mapping[str, Sequence[torch.Tensor]], actual: torch.Tensor,
+                      fit: Callable[[torch.Tensor], object]) -> tuple[str, object] | None:
+    """The one single mistake (not one of mistakes made together) with an output of ``actual``'s
+    shape that ``fit`` relates to it, and what ``fit`` found; None when none, or several, fit."""
+    fits = {}
+    for mistake, outputs in wrong.items():
+        for output in outputs:
+            if "+" in mistake or output.shape != actual.shape or output.device.type == "meta":
+                continue
+            found = fit(output.detach().cpu().double())
+            if found is not None:
+                fits[mistake] = found
+    return next(iter(fits.items())) if len(fits) == 1 else None
 
 
 def _residual(actual: torch.Tensor, output: torch.Tensor) -> Explanation | None:
