@@ -18,6 +18,7 @@ from autograder.findings.finding import Failure, finding
 from autograder.findings.render import render
 from autograder.hidden import diagnosis, failures, modules, observations, signatures
 from autograder.hidden.compare import expect_tensor
+from autograder.probes.client import Call
 from autograder.probes.errors import StudentError
 from autograder.student.reading.slips import slip_in_error
 from autograder.student.selfcheck.runner import check, hint, run_check
@@ -438,13 +439,29 @@ def test_a_changed_default_is_the_mistake_named_in_place_of_what_the_values_sugg
     source = "def inverted_dropout(x, p, training=False, generator=None):\n    return x\n"
     failed = finding("zero_fraction", "dropout_missing", what="inverted_dropout(x, p=0.1)", fraction="0.0%", p=0.1,
                      expected_fraction="10%").with_notes(finding("evidence.all_zeros"))
-    named = failures.with_changed_defaults(failed, "inverted_dropout", "03_causal_attention", [source])
+    left_out = [Call("inverted_dropout", 2, frozenset())]
+    named = failures.with_changed_defaults(failed, "inverted_dropout", "03_causal_attention", [source], left_out)
     assert named.mistakes() == {"default_changed"}
     assert ("your signature gives training the default False; the notebook's gives True" in render(named))
     kept = "def inverted_dropout(x, p, training=True, generator=None):\n    return x\n"
-    assert failures.with_changed_defaults(failed, "inverted_dropout", "03_causal_attention", [kept]) is failed
+    assert failures.with_changed_defaults(failed, "inverted_dropout", "03_causal_attention", [kept], left_out) is failed
     stub = finding("not_implemented", stage="inverted_dropout")
-    assert failures.with_changed_defaults(stub, "inverted_dropout", "03_causal_attention", [source]) is stub
+    assert failures.with_changed_defaults(stub, "inverted_dropout", "03_causal_attention", [source], left_out) is stub
+
+
+def test_a_changed_default_is_not_named_where_the_test_passed_that_argument():
+    """blind26/009: softmax_naive(x, dim=0) summing the whole tensor, called with dim=-1: the default
+    played no part in what failed; the values' reading stands."""
+    source = "def inverted_dropout(x, p, training=False, generator=None):\n    return x\n"
+    failed = finding("zero_fraction", "dropout_missing", what="inverted_dropout(x, p=0.1, training=True)",
+                     fraction="0.0%", p=0.1, expected_fraction="10%")
+    for calls in ([Call("inverted_dropout", 2, frozenset({"training"}))],
+                  [Call("inverted_dropout", 3, frozenset())],
+                  [Call("softmax_naive", 1, frozenset())], []):
+        assert failures.with_changed_defaults(failed, "inverted_dropout", "03_causal_attention", [source],
+                                              calls) is failed, calls
+    assert signatures.left_out(lambda x, p, training=True, generator=None: x, 1, frozenset({"generator"})) == {
+        "training"}
 
 
 class _Described:

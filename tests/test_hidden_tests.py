@@ -250,7 +250,7 @@ REVIEWED = {
     "multi_head_merges_the_weights": "merged_weights",
     "renormalize_zeroes_in_place": "input_modified_in_place",
     "mask_true_means_visible": "mask_inverted",
-    "attention_sdpa_given_the_hidden_mask": "mask_inverted",
+    "attention_sdpa_given_the_hidden_mask": "sdpa_mask_inverted",
     "gpt2_with_qkv_bias": "gpt2_qkv_bias",
 }
 

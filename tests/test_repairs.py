@@ -264,13 +264,15 @@ def test_a_softmax_that_subtracts_the_maximums_pair_costs_its_share(rows):
 def test_two_slips_on_one_line_are_each_repaired_and_each_told_and_cost_their_share(rows):
     """The maximum's pair subtracted raises; repaired, its lost keepdim raises: repaired too, the
     test passes. Both slips are told, each its own fault, and they cost the reductions' share once
-    (reviews6: 2.1 of 20 before, where either slip alone kept 17.3)."""
+    (reviews6: 2.1 of 20 before, where either slip alone kept 17.3). The lost keepdim is one the
+    purpose names (reviews11: silently wrong on every square matrix of scores), so the stage keeps
+    at most half."""
     row = rows["max_without_values_or_keepdim"]
     total = _stage(row, "softmax_stable")
-    assert {loss.behaviour for loss in total.lost_to} == {"reductions"}
+    assert {loss.behaviour for loss in total.lost_to} == {"reductions", "purpose"}
     share = rubric.behaviour_shares("softmax_stable")["reductions"] / 100 * rubric.value_points(
         "01_attention_scores", "softmax_stable")
-    assert total.points == pytest.approx(total.max_points - share, abs=0.05)
+    assert total.points == pytest.approx(min(total.max_points - share, total.max_points / 2), abs=0.05)
     failed = [test for test in row.tests if test.stage == "softmax_stable" and not test.passed and test.finding]
     both = ["max_returns_tuple", "softmax_missing_keepdim"]
     assert any([fault.mistake for fault in test.finding.all_faults()] == both for test in failed)

@@ -532,7 +532,7 @@ class CausalAttention(nn.Module):
         scores = (q @ k.transpose(1, 2)).masked_fill(self.mask, float("-inf"))
         return self.dropout(torch.softmax(scores / k.shape[-1] ** 0.5, dim=-1)) @ v
 '''),
-    WrongAnswer("attention_sdpa_given_the_hidden_mask", "mask_inverted", '''
+    WrongAnswer("attention_sdpa_given_the_hidden_mask", "sdpa_mask_inverted", '''
 import torch.nn.functional as F
 
 

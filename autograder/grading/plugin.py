@@ -152,6 +152,8 @@ class GradingPlugin:
         if submission is None:
             return
         observations.take()  # what the previous test observed is no concern of this one
+        if (opened := self._open.get(submission.key)) is not None:
+            opened.take_calls()  # nor the calls it made
         if self._canary_failed:
             pytest.skip("the reference solution failed in the sandbox: nothing will be graded")
         timed_out = [stage for key, stage in self._timed_out_stages if key == submission.key]
@@ -261,8 +263,11 @@ class GradingPlugin:
             sources = [block.source for block in submission.code.blocks]
             status, found = failures.describe_failure(call.excinfo, stage, self._open.get(submission.key),
                                                       self._memory_limit, self._loaded.get(submission.key), sources)
+            opened = self._open.get(submission.key)
+            calls = opened.take_calls() if opened is not None and call.when in ("setup", "call") else []
             if status is not TestStatus.TIMEOUT:
-                found = failures.with_changed_defaults(found, stage, getattr(item.module, "ASSIGNMENT", None), sources)
+                found = failures.with_changed_defaults(found, stage, getattr(item.module, "ASSIGNMENT", None), sources,
+                                                       calls)
                 found = failures.with_code_read(found, stage, sources)
             found = found.within()  # every test's share of the results file and the feedback page
         if call.when == "call" or (call.when == "setup" and status is not TestStatus.PASSED):

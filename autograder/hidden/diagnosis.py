@@ -274,8 +274,8 @@ def constant_factor(sizes: Sizes | None = None, mistake: str | None = "constant_
     return explainer
 
 
-def _common_factor(actual: torch.Tensor, expected: torch.Tensor) -> float | None:
-    """The one factor c with actual = c * expected everywhere, if there is one."""
+def _common_factor(actual: torch.Tensor, expected: torch.Tensor, tolerance: float = 1e-5) -> float | None:
+    """The one factor c with actual = c * expected everywhere (to ``tolerance``, relative), if there is one."""
     if not _comparable(actual, expected):
         return None
     scale = float(expected.abs().max())
@@ -283,7 +283,7 @@ def _common_factor(actual: torch.Tensor, expected: torch.Tensor) -> float | None
     if scale == 0 or not bool(large.any()):
         return None
     factor = float((actual[large] / expected[large]).median())
-    if torch.allclose(actual, factor * expected, rtol=1e-5, atol=1e-6 * scale * max(1.0, abs(factor))):
+    if torch.allclose(actual, factor * expected, rtol=tolerance, atol=tolerance / 10 * scale * max(1.0, abs(factor))):
         return factor
     return None
 
@@ -296,6 +296,8 @@ def mistake_times_factor(wrong: Mapping[str, Sequence[torch.Tensor]]) -> Explain
 
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
         def whole_factor(output: torch.Tensor) -> float | None:
+            if _nearly_proportional(output, expected.detach().cpu().double()):
+                return None  # here that mistake gives the reference's values, up to a constant: nothing singles it out
             factor = _common_factor(actual, output)
             return factor if factor is not None and _whole_or_inverse(factor) else None
 
@@ -355,11 +357,24 @@ def _residual(actual: torch.Tensor, output: torch.Tensor) -> Explanation | None:
     return None
 
 
+# The largest count a student divides or multiplies by (the tokens of a batch, the features): a
+# larger "whole" factor is a ratio of exponentials that overflow, not a number anyone wrote.
+_LARGEST_COUNT = 10_000
+
+
+def _nearly_proportional(output: torch.Tensor, expected: torch.Tensor) -> bool:
+    """Whether ``output`` is within 0.1 % of the reference times one constant (1 included): on such
+    an input a mistake is not told apart from a factor, and a factor beside it names nothing (an L2
+    norm on rows that are nearly one-hot, times 1/3, is also a sum over three such rows)."""
+    return _common_factor(output, expected, tolerance=1e-3) is not None
+
+
 def _whole_or_inverse(factor: float) -> bool:
-    """Whether a factor is a whole number from 2 up, or one over it (a count of tokens, a half): a
-    factor a student writes, where any other would be the ratio of two normalisations, which says
-    nothing of a mistake made beside another."""
-    return factor != 0 and any(value >= 2 and _close(value, round(value)) for value in (abs(factor), 1 / abs(factor)))
+    """Whether a factor is a whole number from 2 up to a count's size, or one over it (a count of
+    tokens, a half): a factor a student writes, where any other would be the ratio of two
+    normalisations, which says nothing of a mistake made beside another."""
+    return factor != 0 and any(2 <= value <= _LARGEST_COUNT and _close(value, round(value))
+                               for value in (abs(factor), 1 / abs(factor)))
 
 
 def diagonal_only(mistake: str | None = "diagonal_changed") -> Explainer:

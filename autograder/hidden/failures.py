@@ -13,6 +13,7 @@ the notebook's defaults has that change named as its mistake (``signatures``). T
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import pytest
 
@@ -20,7 +21,7 @@ from autograder.course.reference import load_reference
 from autograder.findings.finding import Failure, Finding, finding
 from autograder.hidden import signatures
 from autograder.hidden.loading import LoadedNotebook
-from autograder.probes.client import Submission
+from autograder.probes.client import Call, Submission
 from autograder.probes.errors import ProbeTimeout, StudentError, WorkerCrashed
 from autograder.records.results import TestStatus
 from autograder.student.reading import error_hints
@@ -88,17 +89,23 @@ def _student_error_finding(error: StudentError, stage: str, submission: Submissi
 _NOTHING_TO_JUDGE = ("not_implemented", "did_not_load", "not_defined")
 
 
-def with_changed_defaults(found: Finding, stage: str, assignment: str | None, sources: list[str]) -> Finding:
-    """A failure of a stage whose signature has a default other than the notebook's: that is the
-    mistake named (the tests call the stage as the notebook does, leaving such arguments out), in
-    place of any name the values suggested, and the default is quoted (``signatures``)."""
+def with_changed_defaults(found: Finding, stage: str, assignment: str | None, sources: list[str],
+                          calls: Sequence[Call]) -> Finding:
+    """A failure of a stage whose signature has a default other than the notebook's, where the test
+    called the stage leaving that argument out (``calls``, as the test made them): that is the
+    mistake named, in place of any name the values suggested, and the default is quoted
+    (``signatures``). Where every call passed the argument, the default played no part in what
+    failed, and the values' own reading stands."""
     if assignment is None or found.key in _NOTHING_TO_JUDGE:
         return found
     reference = getattr(load_reference(assignment), stage, None)
     changed = signatures.changed_defaults(stage, reference, sources) if reference is not None else []
-    if not changed:
+    left_out = set().union(*(signatures.left_out(reference, call.positional, call.keywords)
+                             for call in calls if call.name == stage)) if changed else set()
+    relied_on = [default for default in changed if default.parameter in left_out]
+    if not relied_on:
         return found
-    first = changed[0]
+    first = relied_on[0]
     return _unnamed(found).with_mistake("default_changed").with_notes(finding(
         "evidence.default_changed", parameter=first.parameter, written=first.written, given=first.given))
 

@@ -88,3 +88,16 @@ def _defaults(arguments: ast.arguments) -> dict[str, ast.expr]:
     defaults.update({argument.arg: default for argument, default in zip(arguments.kwonlyargs, arguments.kw_defaults,
                                                                           strict=True) if default is not None})
     return defaults
+
+
+def left_out(reference: object, positional: int, keywords: frozenset[str]) -> set[str]:
+    """The parameters of ``reference`` (a function, or a class's ``__init__``) that a call passing
+    ``positional`` arguments by position and ``keywords`` by name leaves to their defaults."""
+    try:
+        parameters = list(inspect.signature(reference).parameters.values())
+    except (TypeError, ValueError):
+        return set()
+    by_position = [parameter.name for parameter in parameters
+                   if parameter.kind in (parameter.POSITIONAL_ONLY, parameter.POSITIONAL_OR_KEYWORD)][:positional]
+    return {parameter.name for parameter in parameters if parameter.default is not _NO_DEFAULT
+            and parameter.name not in by_position and parameter.name not in keywords}

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import torch
@@ -96,6 +97,16 @@ class RemoteObject:
                                          grad_output=grad_output)
 
 
+@dataclass(frozen=True)
+class Call:
+    """One call of a name in the student's notebook (a function, or a class built): how many
+    arguments it passed by position, and which by keyword (so which it left to their defaults)."""
+
+    name: str
+    positional: int
+    keywords: frozenset[str]
+
+
 class Submission:
     """One student's notebook as the hidden tests see it: functions and classes by name."""
 
@@ -107,6 +118,12 @@ class Submission:
         self.load_problems = load_problems
         self.isolation = isolation  # what confined the worker (None: no worker, the bench's floor)
         self.cuda = cuda  # the worker's CUDA context, when it made one
+        self._calls: list[Call] = []  # the calls made of the notebook's names since take_calls
+
+    def take_calls(self) -> list[Call]:
+        """The calls made of the notebook's names (each form once) since the last time they were taken."""
+        taken, self._calls = self._calls, []
+        return taken
 
     def has(self, name: str) -> bool:
         return name in self.defined
@@ -245,6 +262,8 @@ class Submission:
         The header's own fields are plain JSON; every value the probe carries (arguments,
         weights, gradients) goes in ``values``, encoded as data.
         """
+        if isinstance(target, str) and op in ("call", "build_module"):
+            self._record_call(target, values.get("args"), values.get("kwargs"))
         encoder = Encoder()
         header = {
             "op": op,
@@ -260,6 +279,12 @@ class Submission:
         }
         consult = functools.partial(answer_consultation, self._consulted) if self._consulted else None
         return self._decode_reply(self._transport.request(header, encoder.tensors, consult))
+
+    def _record_call(self, name: str, args: object, kwargs: object) -> None:
+        call = Call(name, len(args) if isinstance(args, list) else 0,
+                    frozenset(kwargs) if isinstance(kwargs, dict) else frozenset())
+        if call not in self._calls:
+            self._calls.append(call)
 
     def _checked_ref(self, handle: RemoteObject) -> RemoteRef:
         if handle.generation != self._transport.generation:
