@@ -335,3 +335,27 @@ def test_the_tool_refuses_a_manifest_it_cannot_read(tmp_path):
     assert result.returncode == 2
     assert "entry 1" in result.stderr
     assert "missing.py cannot be read" in result.stderr
+
+
+def test_a_module_random_in_eval_is_told_so(measured):
+    """blind26/044: F.dropout(weights, p=0.1) in SelfAttention_v2 (its training is True unless
+    given) was a bare difference on every test; called twice on one input in eval mode, the module
+    answers otherwise the second time, and the dropout it runs is named."""
+    answer = measured[("blind26", "044_SelfAttention_v2.py")]
+    forward = [test for test in answer.stage_tests() if "forward" in test.name]
+    assert forward
+    assert all(test.finding.mistake == "dropout_in_eval" for test in forward)
+    assert all("Called twice on this same input in eval mode" in test.message() for test in forward)
+
+
+def test_a_fault_a_graded_test_shows_is_not_called_not_graded(measured):
+    """blind26/072: the future zeroed after a softmax, then the rows renormalised, made the graded
+    test of huge hidden scores NaN, unnamed, while a note called the second normalisation "not
+    graded". The NaN are now named for that mistake, and the note is left to harmless forms."""
+    answer = measured[("blind26", "072_masked_softmax.py")]
+    hidden = [test for test in answer.stage_tests() if "ignores_the_hidden_scores" in test.name]
+    assert hidden
+    assert all(test.finding.mistake == "mask_after_softmax_renormalised" for test in hidden)
+    worth = [test for test in answer.stage_tests() if test.name.startswith("test_masked_softmax_worth_fixing")]
+    assert worth
+    assert all(test.finding is None or "second time" not in test.message() for test in worth)

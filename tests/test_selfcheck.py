@@ -1229,3 +1229,16 @@ def test_wrong_values_from_an_input_changed_in_place_say_that_change_too():
     assert "after the call: expected unchanged, got changed." in result.message
     assert result.message.endswith(catalog.found_text("input_modified_in_place"))
     assert result.hint == catalog.texts("en")["input_modified_in_place"]
+
+
+def test_a_module_that_answers_otherwise_on_each_call_is_told_so():
+    """blind26/044: F.dropout(weights, p=0.1) in SelfAttention_v2 (no dropout of its own; F.dropout's
+    training is True unless given) was a bare difference from the book; the check calls it twice."""
+    weights = "attn_weights = torch.softmax(attn_scores / keys.shape[-1] ** 0.5, dim=-1)  # (T, T)"
+    dropout = "\n        attn_weights = torch.nn.functional.dropout(attn_weights, 0.1)"
+    dropped = _module_edited("02_self_attention", "SelfAttention_v2", (weights, weights + dropout))
+    result = run_check("SelfAttention_v2", {"SelfAttention_v2": dropped})
+    assert not result.passed
+    assert "called twice on the same input, returned other values the second time" in result.message
+    assert run_check("SelfAttention_v2", {"SelfAttention_v2": _module_edited("02_self_attention",
+                                                                             "SelfAttention_v2")}).passed

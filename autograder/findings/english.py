@@ -164,6 +164,10 @@ SENTENCES: dict[str, str] = {
     "evidence.constant_factor": " Every value is {factor} times the reference's{forms}.",
     "evidence.mistake_times_factor": (
         " Every value is {factor} times what that mistake alone gives: a factor of its own comes on top of it."),
+    "evidence.nan_as_mistake": " Its NaN fall exactly where that mistake gives them, and nowhere else.",
+    "evidence.random_between_calls": (
+        " Called twice on this same input in eval mode, it returned other values the second time: something"
+        " random runs in its forward, where the same input must always give the same output."),
     "evidence.softmax_of_mistake": (
         " It is a softmax (along dim {dim}) of what that mistake alone gives: a softmax of its own comes on top"
         " of it."),

@@ -44,6 +44,8 @@ UNREPRODUCED_EVIDENCE: dict[str, frozenset[str] | None] = {
     "evidence.parameter_changed": None,
     "evidence.mistake_times_factor": None,
     "evidence.softmax_of_mistake": None,
+    "evidence.random_between_calls": frozenset({"dropout_in_eval"}),
+    "evidence.nan_as_mistake": frozenset({"mask_after_softmax_renormalised"}),
 }
 # The finding of a stage that calls a failing stage of the student's wraps what was found under this field.
 _CALLED_STAGE_KEY, _FOUND_FIELD = "calls_failing_stage", "found"

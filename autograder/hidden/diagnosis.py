@@ -288,6 +288,26 @@ def _common_factor(actual: torch.Tensor, expected: torch.Tensor, tolerance: floa
     return None
 
 
+def nan_as_mistake(outputs: Callable[[], Sequence[torch.Tensor]], mistake: str) -> Explainer:
+    """An answer whose NaN fall exactly where ``mistake``'s outputs (``outputs``, computed once the
+    answer failed) give them, and nowhere else: that mistake, though the values beside them differ
+    (a second fault, read by the other explainers: blind26/072, the future zeroed after a softmax of
+    huge hidden scores, and the scale of another size). An exact match is the catalogue's to name."""
+
+    def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
+        nan = actual.isnan()
+        if not bool(nan.any()):
+            return None
+        for output in outputs():
+            output = output.detach().cpu().double()
+            if output.shape == actual.shape and torch.equal(output.isnan(), nan) and not torch.allclose(
+                    actual, output, equal_nan=True):
+                return Explanation(finding("evidence.nan_as_mistake"), mistake)
+        return None
+
+    return explainer
+
+
 def mistake_times_factor(wrong: Mapping[str, Sequence[torch.Tensor]]) -> Explainer:
     """Every value is one known mistake's output times a whole number, or one over it: that
     mistake, with a factor beside it (scores used as weights without a softmax, and divided by the

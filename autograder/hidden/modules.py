@@ -599,8 +599,41 @@ def expect_same_output(module: RemoteObject, reference: torch.nn.Module, x: torc
     if expected is None:
         with torch.no_grad():
             expected = reference(x)
+    given = explain
+
+    def explainers() -> list:
+        return [random_between_calls(module, x), *((given() if callable(given) else given) or [])]
+
     expect_tensor(module(x), expected, finding("what.on_x", what=what, shape=shape_text(x.shape)), mistakes=mistakes,
-                  explain=explain, together=together)
+                  explain=explainers, together=together)
+
+
+# What torch calls a dropout by (F.dropout, nn.Dropout, torch.dropout and their in-place forms).
+_DROPOUT_FUNCTIONS = frozenset({"dropout", "dropout_", "feature_dropout", "alpha_dropout"})
+
+
+def random_between_calls(module: RemoteObject, x: torch.Tensor) -> diagnosis.Explainer:
+    """An explainer of a module's wrong output in eval mode: called twice on ``x`` in one probe, it
+    returns other values the second time, so something random runs in forward where nothing may
+    (blind26/044: ``F.dropout(weights, p=0.1)``, whose ``training`` is True unless given). It names
+    ``dropout_in_eval`` where the call runs one of torch's dropouts, and nothing otherwise."""
+
+    def explainer(actual: torch.Tensor, expected: torch.Tensor) -> diagnosis.Explanation | None:
+        try:
+            if module.attr("training") is not False:
+                return None
+            first, second = module.call_twice(x)
+            called = module.torch_functions_called(x)
+        except StudentError:  # a call that raises is the value test's to tell, not this reading's
+            return None
+        if not (isinstance(first, torch.Tensor) and isinstance(second, torch.Tensor)) or first.shape != second.shape:
+            return None
+        if first.device.type == "meta" or torch.equal(first.detach().cpu(), second.detach().cpu()):
+            return None
+        dropout = bool(_DROPOUT_FUNCTIONS & set(called))
+        return diagnosis.Explanation(finding("evidence.random_between_calls"), "dropout_in_eval" if dropout else None)
+
+    return explainer
 
 
 def attention_divisor(reference: torch.nn.Module, x: torch.Tensor, sizes: dict[str, int], *, causal: bool = False,

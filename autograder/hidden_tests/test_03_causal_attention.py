@@ -13,6 +13,7 @@ from autograder.findings.finding import Failure, finding
 from autograder.hidden import diagnosis
 from autograder.hidden import wrong_outputs as mistakes
 from autograder.hidden.compare import (
+    TOLERANCES,
     backward_of_function,
     expect,
     expect_finite,
@@ -296,14 +297,21 @@ def test_masked_softmax(student, reference, device, dtype, seed, shape, d_k):
                            **_masked_softmax_reading(student, scores, d_k, seed))
 
 
+def _huge_hidden_scores(dtype, device) -> tuple[int, torch.Tensor, int]:
+    """The seed, scores that are huge (1e4) where they are hidden, and d_k of the test below."""
+    seed, shape, d_k = 85, (2, 6, 6), 4
+    scores = randn(seed, *shape, dtype=dtype, device=device, scale=2.0).masked_fill(
+        torch.ones(shape[-1], shape[-1], dtype=torch.bool, device=device).triu(1), 1e4)
+    return seed, scores, d_k
+
+
 @pytest.mark.masked_softmax
 def test_masked_softmax_ignores_the_hidden_scores(student, reference, device, dtype):
     """What the stage is for: the hidden scores take no part. Scores that are huge where they are
     hidden change nothing when the mask comes before the softmax; one applied after it (a softmax,
     then the future zeroed and the rows renormalised) lets them swamp what each row may see."""
-    seed, shape, d_k = 85, (2, 6, 6), 4
-    scores = randn(seed, *shape, dtype=dtype, device=device, scale=2.0).masked_fill(
-        torch.ones(shape[-1], shape[-1], dtype=torch.bool, device=device).triu(1), 1e4)
+    seed, scores, d_k = _huge_hidden_scores(dtype, device)
+    shape = tuple(scores.shape)
     what = finding("what.for_shape", call=f"masked_softmax(attn_scores, d_k={d_k})", argument="attn_scores",
                    shape=shape_text(shape))
     # Read with the catalogue, the leak probe and a divisor fitted on the visible weights alone, where
@@ -320,7 +328,10 @@ def test_masked_softmax_ignores_the_hidden_scores(student, reference, device, dt
                 return None
             return divisor_on_visible(actual, expected)
 
-        return [leak, divisor_where_nothing_hidden_is_seen]
+        after_softmax = diagnosis.nan_as_mistake(
+            lambda: mistakes.masked_softmax_mistakes(scores, d_k)["mask_after_softmax_renormalised"],
+            "mask_after_softmax_renormalised")
+        return [leak, after_softmax, divisor_where_nothing_hidden_is_seen]
 
     expect_function_output(student, "masked_softmax", (scores, d_k), ("attn_scores", "d_k"),
                            reference.masked_softmax(scores, d_k), what, mistakes=reading["mistakes"],
@@ -652,9 +663,20 @@ def test_mask_and_renormalize_worth_fixing(student, reference):
 
 @pytest.mark.masked_softmax
 def test_masked_softmax_worth_fixing(student, reference):
-    """One pass, as the notebook asks: a softmax followed by a second normalisation is noted."""
+    """One pass, as the notebook asks: a softmax followed by a second normalisation is noted, where
+    it does no harm. Where the hidden scores still took part (the future zeroed after the softmax),
+    huge hidden scores show it in a graded test, and no note calls it "not graded" (blind26/072)."""
+    _, scores, d_k = _huge_hidden_scores(torch.float64, "cpu")
+    try:
+        returned = student.call("masked_softmax", scores, d_k)
+    except StudentError:
+        returned = None
+    expected = reference.masked_softmax(scores, d_k)
+    harmless = isinstance(returned, torch.Tensor) and returned.shape == expected.shape and torch.allclose(
+        returned, expected, rtol=TOLERANCES[torch.float64][0], atol=TOLERANCES[torch.float64][1])
     _note_function_worth_fixing(student, reference, "masked_softmax", (randn(67, 2, 5, 5, dtype=torch.float64), 4),
-                                ("attn_scores", "d_k"), gradient=False, form="one_pass", one_matrix=True)
+                                ("attn_scores", "d_k"), gradient=False, form="one_pass" if harmless else None,
+                                one_matrix=True)
 
 
 @pytest.mark.inverted_dropout

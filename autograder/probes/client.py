@@ -69,6 +69,22 @@ class RemoteObject:
         return self._submission._request("call", self, method="__call__", stand_in_gpu=True, args=list(args),
                                          kwargs=kwargs)
 
+    def call_twice(self, *args: object) -> tuple[Any, Any]:
+        """Call the module twice in one probe: the global random stream runs on between the calls,
+        so anything random in forward shows as two results that differ."""
+        reply = self._submission._request("call", self, method="__call__", twice=True, args=list(args), kwargs={})
+        if not isinstance(reply, list) or len(reply) != 2:
+            raise WorkerCrashed(finding("bad_reply"))
+        return reply[0], reply[1]
+
+    def torch_functions_called(self, *args: object) -> list[str]:
+        """The names of the torch functions one call of the module makes ("dropout", "softmax")."""
+        reply = self._submission._request("call", self, method="__call__", record_torch_functions=True,
+                                          args=list(args), kwargs={})
+        if not isinstance(reply, dict) or not isinstance(reply.get("torch_functions"), list):
+            raise WorkerCrashed(finding("bad_reply"))
+        return [str(name) for name in reply["torch_functions"] if not str(name).startswith("stage:")]
+
     def method(self, name: str, *args: object, **kwargs: object) -> Any:
         return self._submission._request("call", self, method=name, args=list(args), kwargs=kwargs)
 

@@ -22,7 +22,14 @@ from .expectations import (
     shape_text,
 )
 from .known import expected
-from .modules import book_draws_in_place, expect_biases, expect_layer_shape, expect_portable, fused_projection
+from .modules import (
+    book_draws_in_place,
+    expect_biases,
+    expect_layer_shape,
+    expect_portable,
+    expect_same_on_each_call,
+    fused_projection,
+)
 from .other_sizes import expect_function_case, expect_module_case
 from .registry import check_of
 from .worth_fixing import note
@@ -89,6 +96,7 @@ def _check_self_attention_v1(ns):
         book_draws_in_place(module, list(names), 123)
     if order is None:
         _expect_torch_rand_range(ns["SelfAttention_v1"], module, ("W_query", "W_key", "W_value"))
+    expect_same_on_each_call(module, your_journey_inputs(), "SelfAttention_v1(3, 2)")
     expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V1,
                  text("what.seeded", call="SelfAttention_v1(3, 2)", seed=123), "idea",
                  case="SelfAttention_v1")
@@ -129,6 +137,7 @@ def _check_self_attention_v2(ns):
     created = book_draws_in_place(module, list(layers), 789) if layers else []
     if created:
         note("note.creation_order", what="SelfAttention_v2(3, 2)", got=", ".join(created), expected=", ".join(layers))
+    expect_same_on_each_call(module, your_journey_inputs(), "SelfAttention_v2(3, 2)")
     expect_close(module(your_journey_inputs()), BOOK_SELF_ATTENTION_V2,
                  text("what.seeded", call="SelfAttention_v2(3, 2)", seed=789), "idea",
                  case="SelfAttention_v2")

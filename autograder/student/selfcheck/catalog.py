@@ -119,6 +119,10 @@ MESSAGES: dict[str, str] = {
         " must draw its own numbers from PyTorch's random stream, which moves on between the two, so that"
         " only the caller's seed fixes them. A seed set inside the constructor (torch.manual_seed) or a"
         " generator of its own makes every module alike: leave the seeding to the caller."),
+    "random_between_calls": (
+        "{what}, called twice on the same input, returned other values the second time: something random"
+        " runs in its forward (a dropout, say), though this module has none: the same input must always give"
+        " the same output."),
     "no_gradient": "after {call}(x).sum().backward(), no gradient reached {parameters}.",
     "not_torch_rand": ("{what}: `{name}` holds {value} at {index}, a number torch.rand never draws (it draws from"
                        " [0, 1)), so it was filled another way and a seed cannot give the book's numbers."),

@@ -82,6 +82,16 @@ def expect_book_module(cls: type, class_name: str, book_output: list, *, layers:
     return module, batch, out
 
 
+def expect_same_on_each_call(module: nn.Module, x: torch.Tensor, call: str) -> None:
+    """A module with no dropout gives the same output on every call, as the grader checks (blind26:
+    ``F.dropout(weights, p=0.1)`` in SelfAttention_v2, whose ``training`` is True unless given)."""
+    with torch.no_grad():
+        first, second = module(x), module(x)
+    if isinstance(first, torch.Tensor) and isinstance(second, torch.Tensor) and first.shape == second.shape \
+            and not torch.equal(first, second):
+        fail("random_between_calls", what=call)
+
+
 def expect_layer_shape(layer: nn.Linear, name: str, d_in: int, d_out: int, call: str, hint: str,
                        wide_hint: str | None = None) -> None:
     """A projection maps d_in features to d_out, and out_proj the d_out joined head features to
