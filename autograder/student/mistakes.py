@@ -269,7 +269,7 @@ MISTAKES: dict[str, str] = {
     "future_leak": (
         "an output changed when only later tokens changed, so it sees the future: each position may use"
         " only itself and the positions before it (with a mask, hide the positions above the diagonal,"
-        " before any softmax)."
+        " before any softmax; in a loop or a slice, stop just after the position itself)."
     ),
     "tokens_mixed_outside_weights": (
         "the attention weights hide the future, yet an output changed when only later tokens"
