@@ -67,9 +67,25 @@ def _check_softmax(ns, stage: str):
         what = text("what.on_shape", call=call, shape="(3, 4)")
         weights = expect_shape(f(x, dim=dim), (3, 4), what, "hint.rows_sum_to_one", case=case)
         if not rows_sum_to_one(weights, dim):
+            mistake = named_mistake(weights, case)
+            if mistake == "softmax_dim_ignored" and not _always_along_the_last_dim(f, x):
+                mistake = "softmax_wrong_dim"  # one fixed dim that is the last only on a matrix (blind27/011)
             fail("values", what=text("what.sums_along", dim=dim, call=call), expected=text("is.all", value=1),
-                 got=show(weights.detach().sum(dim=dim)), hint=named_mistake(weights, case) or "hint.rows_sum_to_one")
+                 got=show(weights.detach().sum(dim=dim)), hint=mistake or "hint.rows_sum_to_one")
         expect_close(weights, expected(case), what, "idea", case=case)
+
+
+def _always_along_the_last_dim(f, x: torch.Tensor) -> bool:
+    """Whether ``f(x3, dim=0)`` on a 3-D input still normalises along the last dim, as a softmax
+    that ignores ``dim`` does (one written for dim 1 does so on a matrix only: the grader, on its
+    3-D inputs, names the wrong dim there)."""
+    stacked = torch.stack((x, x.flip(0)))
+    try:
+        weights = f(stacked, dim=0)
+    except Exception:  # noqa: BLE001 - the student's code may raise anything: then nothing is claimed
+        return False
+    return isinstance(weights, torch.Tensor) and weights.shape == stacked.shape and torch.allclose(
+        weights.detach().to(stacked.dtype), torch.softmax(stacked, dim=-1), atol=1e-5)
 
 
 @check_of("softmax_naive")
