@@ -204,6 +204,21 @@ def test_the_line_that_raised_is_repaired_only_in_the_stages_own_block():
     assert repaired_line("transpose_fixed_dims", "split_heads", traceback, [block]) is None
 
 
+def test_a_loop_counted_to_a_number_is_counted_by_the_tensor_it_indexes():
+    """blind27/048: ``for t in range(8)`` over five tokens raised on the loop's body; the repair is
+    the loop's own line, its count read off the tensor the body indexes with t, and the rerun then
+    shows the token left out of its own mean."""
+    source = ("def causal_average_loop(x):\n    out = torch.zeros_like(x)\n    for b in range(x.shape[0]):\n"
+              "        for t in range(8):\n            out[b, t] = x[b, :t].mean(dim=0)\n    return out\n")
+    block = CodeBlock(source, cell_index=7, line=2, names=["causal_average_loop"])
+    traceback = '  File "<cell 8>", line 6, in causal_average_loop\n    out[b, t] = x[b, :t].mean(dim=0)\n'
+    repaired = repaired_line("hard_coded_size", "causal_average_loop", traceback, [block])
+    assert (repaired.cell, repaired.line, repaired.text) == (8, 5, "        for t in range(out.shape[1]):")
+    sliced_only = source.replace("out[b, t] = x[b, :t]", "out = x[:, :t]")  # t indexes nothing alone
+    assert repaired_line("hard_coded_size", "causal_average_loop", traceback,
+                         [CodeBlock(sliced_only, cell_index=7, line=2, names=["causal_average_loop"])]) is None
+
+
 @pytest.mark.parametrize(("mistake", "line", "fixed"), [
     ("softmax_missing_keepdim", "return torch.exp(x) / torch.exp(x).sum(dim=dim)",
      "return torch.exp(x) / torch.exp(x).sum(dim=dim, keepdim=True)"),

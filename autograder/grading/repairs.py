@@ -244,11 +244,12 @@ def repaired_line(mistake: str | None, stage: str, student_traceback: str, block
     """The stage's line that raised (the last frame of ``student_traceback`` in the block defining
     ``stage``: a call there may raise in code it calls) rewritten as ``mistake``'s fix says, from
     its text in ``repaired`` (the lines of that cell repaired already, by number) where it is
-    there; None when the mistake has no mechanical fix, no frame lies in that block, or the rewrite
+    there (a loop's count: the loop's own line, above it); None when the mistake has no mechanical fix, no frame lies in that block, or the rewrite
     does not apply to the line."""
     rewrite = REWRITES.get(mistake or "")
+    counted = mistake in COUNTED_BY_AN_ENCLOSING_LOOP
     defining = [block for block in blocks if stage in block.names]
-    if rewrite is None or not defining:
+    if (rewrite is None and not counted) or not defining:
         return None
     block = defining[-1]  # the last definition is the one that runs
     lines = block.source.splitlines()
@@ -257,6 +258,8 @@ def repaired_line(mistake: str | None, stage: str, student_traceback: str, block
         if block.cell_index + 1 == cell and 0 <= index < len(lines):
             def text_of(number: int) -> str:
                 return (repaired or {}).get(number, lines[number - block.line])
+            if rewrite is None:  # a count: the loop's line, above this one
+                return _loop_counted_by_use(text_of, range(block.line, line), cell, text_of(line))
             rewritten = rewrite(text_of(line))
             if rewritten != text_of(line):
                 return RepairedLine(cell, line, rewritten)
@@ -277,6 +280,45 @@ FED_BY_AN_EARLIER_LINE = frozenset({"softmax_missing_keepdim", "max_returns_tupl
 
 # Slips in the test that guards a raise, on the ``if`` line above the one that raised.
 GUARDED_BY_AN_IF = frozenset({"divisible_sizes_rejected"})
+
+# Slips in the count of a loop that encloses the line that raised: ``for t in range(8)``, the demo's
+# length, indexing past the end of a shorter input.
+COUNTED_BY_AN_ENCLOSING_LOOP = frozenset({"hard_coded_size"})
+_RANGE_OF_A_COUNT = re.compile(r"^(?P<lead>\s*for\s+(?P<var>[A-Za-z_]\w*)\s+in\s+range\()(?P<count>\s*[\w.]+\s*)"
+                               r"(?P<rest>\)\s*:.*)$")
+
+
+def _loop_counted_by_use(text_of: Callable[[int], str], earlier: range, cell: int, raised: str) -> RepairedLine | None:
+    """The nearest ``for <var> in range(<count>):`` enclosing the line that raised, its count read
+    from the tensor that line indexes with ``<var>`` (``out[b, t]`` -> ``range(out.shape[1])``), as
+    the fix says: take every size from the tensor's own shape. None where no such loop or use is."""
+    indent = _indent(raised)
+    for number in reversed(earlier):
+        text = text_of(number)
+        if not text.strip() or _indent(text) >= indent:
+            continue
+        indent = _indent(text)
+        loop = _RANGE_OF_A_COUNT.match(text)
+        if loop is None:
+            continue
+        position = _indexed_by(raised, loop["var"])
+        if position is None:
+            return None
+        tensor, dim = position
+        return RepairedLine(cell, number, f"{loop['lead']}{tensor}.shape[{dim}]{loop['rest']}")
+    return None
+
+
+_SUBSCRIPT = re.compile(r"(?P<tensor>[A-Za-z_][\w.]*)\[(?P<indices>[^\[\]]+)\]")
+
+
+def _indexed_by(line: str, var: str) -> tuple[str, int] | None:
+    """The first tensor of ``line`` indexed with ``var`` alone at one position, and that position."""
+    for subscript in _SUBSCRIPT.finditer(line):
+        indices = [index.strip() for index in subscript["indices"].split(",")]
+        if var in indices and "..." not in indices[:indices.index(var)]:
+            return subscript["tensor"], indices.index(var)
+    return None
 
 
 def _indent(line: str) -> int:
