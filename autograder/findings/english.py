@@ -292,8 +292,8 @@ SENTENCES: dict[str, str] = {
         " without the parameters it lacks: what it computes with the parameters it has is right."),
     "evidence.right_with_heads_alike": (
         " Given one head's weights, it returns what the reference's heads give when they all have those"
-        " weights: joining the heads is right, and only its heads being one module is wrong (every head"
-        " computes the same output)."),
+        " weights: what is wrong is that its heads are one module (every head computes the same output); the"
+        " order it joins them in cannot show while they are alike."),
     "evidence.weights_placed": (
         " Given the reference's weights where it keeps its own, it still has the faults that follow."),
     "evidence.right_in_eval": " After .eval() it returns the reference's output: only training mode changes it.",

@@ -239,7 +239,7 @@ RULES = [
     ErrorRule("average_weights_shape", _SIZES, re.compile(r"@|\bmatmul\(|\bbmm\("),
               stages=frozenset({"causal_average_softmax"})),
     # The weights already first (w @ x): their size, read from another axis of x, is what does not fit.
-    ErrorRule("average_weights_shape", _SIZES, re.compile(r"\w\s*@\s*x\b|matmul\(\s*\w+\s*,\s*x\b"),
+    ErrorRule("average_weights_shape", _SIZES, re.compile(r"[\w)\]]\s*@\s*x\b|matmul\(\s*[^,]+,\s*x\b"),
               stages=frozenset({"causal_average_matmul"})),
     ErrorRule("operands_swapped", _SIZES, re.compile(r"@|\bmatmul\(|\bmm\(|\bmv\("),
               stages=frozenset({"attention_scores_for_query", "context_vector", "causal_average_matmul"})),
