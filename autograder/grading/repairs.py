@@ -244,8 +244,8 @@ def repaired_line(mistake: str | None, stage: str, student_traceback: str, block
     """The stage's line that raised (the last frame of ``student_traceback`` in the block defining
     ``stage``: a call there may raise in code it calls) rewritten as ``mistake``'s fix says, from
     its text in ``repaired`` (the lines of that cell repaired already, by number) where it is
-    there (a loop's count: the loop's own line, above it); None when the mistake has no mechanical fix, no frame lies in that block, or the rewrite
-    does not apply to the line."""
+    there (a loop's count: the loop's own line, above it); None when the mistake has no mechanical
+    fix, no frame lies in that block, or the rewrite does not apply to the line."""
     rewrite = REWRITES.get(mistake or "")
     counted = mistake in COUNTED_BY_AN_ENCLOSING_LOOP
     defining = [block for block in blocks if stage in block.names]
