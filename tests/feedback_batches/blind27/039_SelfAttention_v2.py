@@ -1,0 +1,18 @@
+import torch
+from torch import nn
+
+
+class SelfAttention_v2(nn.Module):
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_out, d_in, bias=qkv_bias)
+        self.W_key = nn.Linear(d_out, d_in, bias=qkv_bias)
+        self.W_value = nn.Linear(d_out, d_in, bias=qkv_bias)
+
+    def forward(self, x):
+        queries = self.W_query(x)
+        keys = self.W_key(x)
+        values = self.W_value(x)
+        d_k = x.shape[-1]
+        attn_weights = torch.softmax(queries @ keys.T / d_k ** 0.5, dim=-2)
+        return attn_weights @ values

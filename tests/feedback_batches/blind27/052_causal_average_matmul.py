@@ -1,0 +1,9 @@
+import torch
+
+
+def causal_average_matmul(x):
+    """Prefix mean as one matrix product with a row-normalised lower triangle."""
+    T = x.shape[1]
+    weights = torch.tril(torch.ones(T, T))
+    weights = weights / weights.sum(dim=0, keepdim=True)
+    return weights @ x

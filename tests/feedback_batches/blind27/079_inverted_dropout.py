@@ -1,0 +1,12 @@
+import torch
+
+
+def inverted_dropout(x, p, training=True, generator=None):
+    """Zero each element with probability p, keeping the expected value of every element."""
+    assert 0 <= p <= 1, f"p must be in [0, 1], got {p}"
+    if not training or p == 0:
+        return x
+    if p == 1:
+        return torch.zeros_like(x)
+    keep = torch.rand(x.shape, generator=generator, device=x.device, dtype=x.dtype) >= p
+    return x.mul_(keep).div_(1 - p)

@@ -1,0 +1,23 @@
+import torch
+from torch import nn
+
+
+class CausalAttention(nn.Module):
+    """Single-head causal self-attention over a batch."""
+
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        self.mask = torch.triu(torch.ones(context_length, context_length, dtype=torch.bool), diagonal=1)
+
+    def forward(self, x):
+        queries = self.W_query(x)
+        keys = self.W_key(x)
+        values = self.W_value(x)
+        scores = queries @ keys.transpose(1, 2) / keys.shape[-1] ** 0.5
+        scores = scores.masked_fill(self.mask, float("-inf"))
+        context = torch.softmax(scores, dim=-1) @ values
+        return self.dropout(context)

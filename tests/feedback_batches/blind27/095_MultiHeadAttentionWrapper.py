@@ -1,0 +1,13 @@
+import torch
+from torch import nn
+
+
+class MultiHeadAttentionWrapper(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        self.heads = nn.ModuleList(
+            [CausalAttention(d_in, d_out, dropout, context_length, qkv_bias) for _ in range(num_heads)]
+        )
+
+    def forward(self, x):
+        return torch.stack([head(x) for head in self.heads], dim=0).mean(dim=0)
