@@ -672,8 +672,9 @@ def test_masked_softmax_worth_fixing(student, reference):
     except StudentError:
         returned = None
     expected = reference.masked_softmax(scores, d_k)
+    rtol, atol = TOLERANCES.get(getattr(returned, "dtype", None), TOLERANCES[torch.float64])
     harmless = isinstance(returned, torch.Tensor) and returned.shape == expected.shape and torch.allclose(
-        returned, expected, rtol=TOLERANCES[torch.float64][0], atol=TOLERANCES[torch.float64][1])
+        returned.to(expected.dtype), expected, rtol=rtol, atol=atol)  # a float32 result is the dtype note's
     _note_function_worth_fixing(student, reference, "masked_softmax", (randn(67, 2, 5, 5, dtype=torch.float64), 4),
                                 ("attn_scores", "d_k"), gradient=False, form="one_pass" if harmless else None,
                                 one_matrix=True)
