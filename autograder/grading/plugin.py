@@ -261,9 +261,9 @@ class GradingPlugin:
             status, found = TestStatus.PASSED, observed.notes[0] if observed.notes else None
         else:
             sources = [block.source for block in submission.code.blocks]
-            status, found = failures.describe_failure(call.excinfo, stage, self._open.get(submission.key),
-                                                      self._memory_limit, self._loaded.get(submission.key), sources)
             opened = self._open.get(submission.key)
+            status, found = failures.describe_failure(call.excinfo, stage, opened, self._memory_limit,
+                                                      self._loaded.get(submission.key), sources)
             calls = opened.take_calls() if opened is not None and call.when in ("setup", "call") else []
             if status is not TestStatus.TIMEOUT:
                 found = failures.with_changed_defaults(found, stage, getattr(item.module, "ASSIGNMENT", None), sources,

@@ -608,12 +608,6 @@ def expect_same_output(module: RemoteObject, reference: torch.nn.Module, x: torc
                   explain=explainers, together=together)
 
 
-def _same_values_and_nan(first: torch.Tensor, second: torch.Tensor) -> bool:
-    """Whether two results are equal, NaN where the other has NaN included (NaN != NaN)."""
-    return bool(torch.equal(first.isnan(), second.isnan())) and torch.equal(
-        torch.nan_to_num(first, nan=0.0), torch.nan_to_num(second, nan=0.0))
-
-
 # What torch calls a dropout by (F.dropout, nn.Dropout, torch.dropout and their in-place forms).
 _DROPOUT_FUNCTIONS = frozenset({"dropout", "dropout_", "feature_dropout", "alpha_dropout"})
 
@@ -634,7 +628,8 @@ def random_between_calls(module: RemoteObject, x: torch.Tensor) -> diagnosis.Exp
             return None
         if not (isinstance(first, torch.Tensor) and isinstance(second, torch.Tensor)) or first.shape != second.shape:
             return None
-        if first.device.type == "meta" or _same_values_and_nan(first.detach().cpu(), second.detach().cpu()):
+        if first.device.type == "meta" or torch.allclose(first.detach().cpu(), second.detach().cpu(), rtol=0, atol=0,
+                                                         equal_nan=True):
             return None  # NaN where the first call had NaN is the same answer (blind27/118)
         dropout = bool(_DROPOUT_FUNCTIONS & set(called))
         return diagnosis.Explanation(finding("evidence.random_between_calls"), "dropout_in_eval" if dropout else None)
