@@ -5,7 +5,8 @@
 - ``finish``: running -> done with the row, only while this worker's claim still stands, so a
   result is recorded once even if a job ran twice (and the LMS owed its score once).
 - ``recover``: the jobs of a worker that died (its process gone, or no heartbeat for
-  ``STALE_AFTER``) go back to the queue, with a fresh task.
+  ``STALE_AFTER``) go back to the queue, with a fresh task; so does a queued job whose task that
+  worker had taken but not yet claimed.
 """
 
 from __future__ import annotations
@@ -108,21 +109,43 @@ def recover(now=None) -> int:
                     state=GradingState.QUEUED, worker_id=""):
                 grade.enqueue(grading.id)
                 count += 1
-    _fail_orphaned_tasks(list(stopped))
+    for grading_id in _fail_orphaned_tasks(list(stopped)):
+        count += _dispatch_again(grading_id)
     return count
 
 
-def _fail_orphaned_tasks(worker_ids: list[str]) -> None:
+def _fail_orphaned_tasks(worker_ids: list[str]) -> list[int]:
     """django-tasks leaves a task RUNNING when its worker dies (django-tasks issue #46): mark such
-    tasks failed, so that its own views of the queue stay true (the grading itself was requeued)."""
+    tasks failed, so that its own views of the queue stay true; the gradings they were to run."""
     from django_tasks_db.models import DBTaskResult
 
     from autograder.service.tasks import QUEUE
 
+    failed = []
     for result in DBTaskResult.objects.filter(status="RUNNING", queue_name=QUEUE):
         if result.worker_ids and result.worker_ids[-1] in worker_ids:
-            DBTaskResult.objects.filter(id=result.id, status="RUNNING").update(status="FAILED",
-                                                                                finished_at=timezone.now())
+            if DBTaskResult.objects.filter(id=result.id, status="RUNNING").update(status="FAILED",
+                                                                                   finished_at=timezone.now()):
+                failed.extend(result.args_kwargs["args"][:1])
+    return failed
+
+
+def _dispatch_again(grading_id: int) -> int:
+    """A fresh task for a grading still queued whose task died with its worker: the worker took
+    the task and was killed before it claimed the grading, so no task would ever run it. 1 when one
+    was enqueued (none when the grading is claimed or done, or another task waits for it)."""
+    from django_tasks_db.models import DBTaskResult
+
+    from autograder.service.tasks import QUEUE
+
+    with transaction.atomic():
+        if not Grading.objects.select_for_update().filter(id=grading_id, state=GradingState.QUEUED).exists():
+            return 0
+        waiting = DBTaskResult.objects.filter(queue_name=QUEUE, status__in=["READY", "RUNNING"])
+        if any(result.args_kwargs["args"][:1] == [grading_id] for result in waiting):
+            return 0
+        grade.enqueue(grading_id)
+        return 1
 
 
 def position(grading: Grading) -> int:
