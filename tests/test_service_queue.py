@@ -57,7 +57,8 @@ def test_a_task_taken_by_a_worker_that_died_before_claiming_it_is_dispatched_aga
 
     assert queue.recover() >= 1
     grading.refresh_from_db()
-    assert grading.state == GradingState.QUEUED and grading.attempts == 0
+    assert grading.state == GradingState.QUEUED
+    assert grading.attempts == 0
     assert [result.id for result in _tasks_for(grading.id, "FAILED")] == [task.id]
     assert len(_tasks_for(grading.id, "READY")) == 1  # a fresh task runs it
     queue.recover()
@@ -76,5 +77,5 @@ def test_a_claimed_grading_of_a_dead_worker_is_queued_again_with_one_fresh_task(
 
     queue.recover()
     grading.refresh_from_db()
-    assert grading.state == GradingState.QUEUED and grading.worker_id == "" and grading.attempts == 1
+    assert (grading.state, grading.worker_id, grading.attempts) == (GradingState.QUEUED, "", 1)
     assert len(_tasks_for(grading.id, "READY")) == 1  # one, not one for the row and one for the task

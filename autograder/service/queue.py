@@ -123,10 +123,10 @@ def _fail_orphaned_tasks(worker_ids: list[str]) -> list[int]:
 
     failed = []
     for result in DBTaskResult.objects.filter(status="RUNNING", queue_name=QUEUE):
-        if result.worker_ids and result.worker_ids[-1] in worker_ids:
-            if DBTaskResult.objects.filter(id=result.id, status="RUNNING").update(status="FAILED",
-                                                                                   finished_at=timezone.now()):
-                failed.extend(result.args_kwargs["args"][:1])
+        orphaned = bool(result.worker_ids) and result.worker_ids[-1] in worker_ids
+        if orphaned and DBTaskResult.objects.filter(id=result.id, status="RUNNING").update(
+                status="FAILED", finished_at=timezone.now()):
+            failed.extend(result.args_kwargs["args"][:1])
     return failed
 
 
