@@ -279,6 +279,17 @@ def test_the_eleventh_reviews_prices_hold(measured, file, points):
     assert answer.case.stage_points == pytest.approx(points, abs=0.05), answer.case.first_failure
 
 
+@pytest.mark.parametrize(("batch", "file", "points"), [
+    ("blind27", "011_softmax_naive.py", 7.5),  # half of 15: dim ignored, summed along dim 1 (was 11.75)
+    ("blind8", "137_softmax_stable.py", 10),  # half of 20: a softmax along another dim (was 15.2)
+])
+def test_a_softmax_along_another_dim_keeps_at_most_half(measured, batch, file, points):
+    """blind27's judge: notebook 1's rules cap a softmax that is not along `dim` at half, and a
+    softmax named along another dim kept more."""
+    answer = measured[(batch, file)]
+    assert answer.case.stage_points == pytest.approx(points, abs=0.05), answer.case.first_failure
+
+
 # -- the measurement tool, as a lead runs it -------------------------------------------------------
 def test_the_tool_measures_a_batch_and_reports_it(tmp_path):
     batch = tmp_path / "batch"
