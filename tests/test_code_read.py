@@ -226,6 +226,21 @@ def test_scores_capped_before_exp_are_read_with_their_cap():
     assert softmax_cap(rows.T, _capped(rows, 50.0, torch.float64).T, 0) == pytest.approx(50.0, rel=1e-6)
 
 
+def test_slices_that_came_out_nan_beside_a_cap_are_put_down_to_their_shift_not_the_cap():
+    """blind27/015 (a clamp at 80, then a shift by the whole tensor's maximum): its NaN were told as
+    the capped softmax's, though a shift by each slice's own maximum has none."""
+    from autograder.hidden.diagnosis import capped_scores
+
+    x = torch.tensor([[1000.0, 1001.0, 1002.0], [-1000.0, -1001.0, -1002.0], [0.0, 200.0, 400.0]])
+    shifted = x.clamp(max=80.0) - x.clamp(max=80.0).max()
+    weights = torch.exp(shifted) / torch.exp(shifted).sum(dim=-1, keepdim=True)
+    told = capped_scores(x, -1)(weights, torch.softmax(x, dim=-1))
+    assert told.evidence.key == "evidence.scores_capped_nan_slices"
+    assert told.evidence.fields["cap"] == "80"
+    assert capped_scores(x[[0, 2]], -1)(weights[[0, 2]], torch.softmax(x[[0, 2]], -1)).evidence.key == \
+        "evidence.scores_capped"
+
+
 def test_weights_equal_everywhere_or_right_name_no_cap():
     x = torch.tensor([[1000.0, 1001.0, 1002.0], [990.0, 995.0, 1010.0]], dtype=torch.float64)
     assert softmax_cap(x, torch.full_like(x, 1 / 3), -1) is None  # uniform everywhere: no cap can be read

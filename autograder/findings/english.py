@@ -161,6 +161,10 @@ SENTENCES: dict[str, str] = {
     "evidence.scores_capped": (
         " Your weights are the softmax of the scores capped at {cap}: every score above it got the same"
         " weight, however large."),
+    "evidence.scores_capped_nan_slices": (
+        " Your other weights are the softmax of the scores capped at {cap}: every score above it got the same"
+        " weight, however large. The slices that came out NaN had every exp underflow to 0 (0 / 0): their"
+        " scores were not shifted by their own maximum."),
     "evidence.constant_factor": " Every value is {factor} times the reference's{forms}.",
     "evidence.mistake_times_factor": (
         " Every value is {factor} times what that mistake alone gives: a factor of its own comes on top of it."),

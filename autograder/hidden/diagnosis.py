@@ -247,11 +247,16 @@ def all_zeros(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | Non
 
 def capped_scores(x: torch.Tensor, dim: int, mistake: str | None = "softmax_clamped") -> Explainer:
     """The softmax of ``x`` along ``dim`` with the scores capped before exp (``x.clamp(max=c)``):
-    scores above the cap all get one weight. The cap is read off the answer (``capped_softmax``)."""
+    scores above the cap all get one weight. The cap is read off the answer (``capped_softmax``).
+    Slices that came out NaN are told apart: the cap does not make them, a shift other than each
+    slice's own maximum does (none at all, or the whole tensor's: blind27/015)."""
 
     def explainer(actual: torch.Tensor, expected: torch.Tensor) -> Explanation | None:
         cap = softmax_cap(x, actual, dim)
-        return None if cap is None else Explanation(finding("evidence.scores_capped", cap=number_text(cap)), mistake)
+        if cap is None:
+            return None
+        key = "evidence.scores_capped_nan_slices" if bool(torch.isnan(actual).any()) else "evidence.scores_capped"
+        return Explanation(finding(key, cap=number_text(cap)), mistake)
 
     return explainer
 
