@@ -90,6 +90,7 @@ PAGE_TEXT: dict[str, str] = {
     "behaviour.dropout": "dropout on the weights",
     "behaviour.heads": "head split and merge",
     "behaviour.head_modules": "heads",
+    "behaviour.arguments": "the wrapper's other arguments, as given",
     "behaviour.concatenation": "joining the heads",
     "behaviour.out_proj": "output projection",
     "behaviour.shapes": "output shape",

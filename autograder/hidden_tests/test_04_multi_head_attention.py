@@ -256,7 +256,7 @@ def test_wrapper_runs_on_meta_device(student):
 # recorder stands in for the class: ARCHITECTURE.md, "Fairness"). What each argument of the
 # wrapper is, when it differs from what the exercise asks, and the mistake that explains it.
 WRAPPER_ARGUMENT_MISTAKES = {"d_in": "argument_not_passed", "context_length": "argument_not_passed",
-                             "dropout": "dropout_argument_not_passed"}
+                             "dropout": "dropout_argument_not_passed", "qkv_bias": "qkv_bias_changed"}
 
 
 def _wrapper_built(student, reference, d_in: int, context_length: int, dropout: float):

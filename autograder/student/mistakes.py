@@ -675,6 +675,10 @@ MISTAKES: dict[str, str] = {
         " alters the module you copy from. Read sa_v2's weights with the out-of-place .T and write only into sa_v1's"
         " parameters."
     ),
+    "qkv_bias_changed": (
+        "qkv_bias was changed: the exercise changes only the size of each head, so build the wrapper with"
+        " every other argument as before (qkv_bias at its default), the same heads, only narrower."
+    ),
     "dropout_argument_not_passed": (
         "the dropout argument was not passed on (a fixed value took its place): build what the code makes (the"
         " wrapper, or each of its heads) with the dropout the caller gives, so the heads drop what is asked."
