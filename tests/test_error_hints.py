@@ -120,6 +120,22 @@ def attend(scores, full):
     assert mistake_in_error("CausalAttention", *whole, [MASK_NOT_SLICED]) == "mask_not_sliced"
 
 
+@pytest.mark.parametrize("size", ["self_mask.shape[-1]", "self_mask.size(0)", "len(self_mask)"])
+def test_a_mask_cut_to_its_own_size_is_left_whole(size):
+    """blind27/120: ``num_tokens = self.mask.shape[-1]``, then the mask cut to it, was a bare
+    exception; a cut to a size read from the scores, too small, is no such mistake."""
+    own = f"""
+def attend(scores, self_mask):
+    T = {size}
+    return scores.masked_fill(self_mask[:T, :T], float("-inf")).softmax(dim=-1)
+"""
+    error = student_error(own, "attend(s, m)", s=torch.ones(2, 5, 5), m=torch.ones(8, 8).bool())
+    assert mistake_in_error("CausalAttention", *error, [own]) == "mask_not_sliced"
+    from_scores = own.replace(size, "scores.shape[0]")
+    error = student_error(from_scores, "attend(s, m)", s=torch.ones(2, 5, 5), m=torch.ones(8, 8).bool())
+    assert mistake_in_error("CausalAttention", *error, [from_scores]) != "mask_not_sliced"
+
+
 def test_the_students_own_value_error_on_divisible_sizes_is_a_divisibility_test_written_backwards():
     backwards = """
 def split(x, num_heads):

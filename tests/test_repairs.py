@@ -234,6 +234,9 @@ def test_a_loop_counted_to_a_number_is_counted_by_the_tensor_it_indexes():
      " :((q @ k.transpose(1, 2))).shape[-1]].bool(), -torch.inf)"),
     ("mask_not_sliced", "s.masked_fill_(self.mask == 1, -torch.inf)",
      "s.masked_fill_(self.mask[..., :(s).shape[-2], :(s).shape[-1]] == 1, -torch.inf)"),
+    # cut to its own size (n read off the mask, blind27/120): cut to what it fills instead
+    ("mask_not_sliced", "s = s.masked_fill(self.mask[:n, :n], -torch.inf)",
+     "s = s.masked_fill(self.mask[..., :(s).shape[-2], :(s).shape[-1]], -torch.inf)"),
     ("linear_weight_untransposed", "keys = x @ self.W_key.weight  # (T, d_out)",
      "keys = self.W_key(x)  # (T, d_out)"),
     # each plain name by keyword; range's and a method's arguments stay as they are

@@ -53,8 +53,10 @@ def _mask_sliced(line: str) -> str:
     """masked_fill given the whole (context_length, context_length) buffer, or a name it was given
     to on a line before (``mask_bool = self.mask.bool()``): the mask cut to the last two sizes of
     what it fills, whether that is a name (``scores.masked_fill_(self.mask, ...)``) or a bracketed
-    expression (``(q @ k.transpose(1, 2)).masked_fill(self.mask.bool(), ...)``)."""
-    fill = re.search(r"\.(masked_fill_?)\(\s*([A-Za-z_][\w.]*)((?:\.bool\(\))?(?:\s*==\s*[01])?\s*,)", line)
+    expression (``(q @ k.transpose(1, 2)).masked_fill(self.mask.bool(), ...)``). A buffer cut to its
+    own size (``self.mask[:n, :n]``, n read off the mask) is cut to those sizes instead."""
+    fill = re.search(r"\.(masked_fill_?)\(\s*([A-Za-z_][\w.]*)(?:\[[^\[\]]*\])?((?:\.bool\(\))?(?:\s*==\s*[01])?\s*,)",
+                     line)
     if fill is None:
         return line
     before = line[:fill.start()]

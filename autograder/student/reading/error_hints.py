@@ -87,6 +87,32 @@ def _mask_not_sliced_before(line: str, trees: Sequence[ast.Module]) -> bool:
     return not any(_SLICE.search(value) for name in names for value in assigned_to(name, line, trees))
 
 
+# A size read off a mask itself: ``self.mask.shape[-1]``, ``self.mask.size(0)``, ``len(self.mask)``.
+_MASK_OWN_SIZE = re.compile(r"(mask|tril|bias)\w*\s*\.\s*(shape\b|size\()|len\(\s*[\w.]*(mask|tril|bias)")
+_SUBSCRIPTS = re.compile(r"\[([^\[\]]*:[^\[\]]*)\]")
+
+
+def _cut_to_its_own_size(line: str, trees: Sequence[ast.Module]) -> bool:
+    """Whether every cut of the failing line is bounded by sizes read off a mask itself (``T =
+    self.mask.shape[-1]``, then ``self.mask[:T, :T]``: blind27/120): a mask cut to its own size is
+    the whole buffer, as one never cut."""
+    cuts = _SUBSCRIPTS.findall(line)
+    bounds = [bound.strip() for cut in cuts for part in cut.split(",") for bound in part.split(":") if bound.strip()]
+    if not cuts or not bounds:
+        return False
+    for bound in bounds:
+        values = list(assigned_to(bound, line, trees)) if re.fullmatch(r"[A-Za-z_]\w*", bound) else [bound]
+        if not values or not all(_MASK_OWN_SIZE.search(value) for value in values):
+            return False
+    return True
+
+
+def _mask_left_whole(line: str, trees: Sequence[ast.Module]) -> bool:
+    """Whether the mask the failing line uses is the whole buffer: not cut on that line (or cut to
+    its own size), nor cut to a size before it."""
+    return (not _SLICE.search(line) or _cut_to_its_own_size(line, trees)) and _mask_not_sliced_before(line, trees)
+
+
 def _mask_cut(line: str, trees: Sequence[ast.Module]) -> bool:
     """Whether the mask the failing line uses was cut to a size, in the line or before it: torch
     names the two tensors in an order of its own, so a mask left whole (context_length, at least T)
@@ -223,7 +249,7 @@ RULES = [
               re.compile(r"(mask|tril|bias)\w*(\.\w+\([^()]*\))*\s*\[\s*:\s*[\w.]+(\[[^\[\]]*\])?\s*\]"),
               stages=frozenset({"CausalAttention"})),
     ErrorRule("mask_not_sliced", _SIZES, re.compile(r"mask|tril|bias"), stages=_MASKED_MODULES,
-              line_without=_SLICE, code=_mask_not_sliced_before),
+              code=_mask_left_whole),
     # weights / weights.sum(dim=-1): the sum lost its dim, so the division broadcast it along the rows.
     ErrorRule("softmax_missing_keepdim", _SIZES, _REDUCED_WITHOUT_KEEPDIM,
               stages=frozenset({"masked_softmax", "mask_and_renormalize"})),
