@@ -62,6 +62,17 @@ def test_keys_T_on_a_batch_is_named_where_batches_are_asked(stage, mistake):
     assert mistake_in_error(stage, *error) == mistake
 
 
+@pytest.mark.parametrize(("stage", "mistake"), [
+    ("CausalAttention", "transpose_fixed_dims"),  # blind27/088 and blind4/052: a bare exception
+    ("MultiHeadAttention", "transpose_fixed_dims"),
+    ("SelfAttention_v2", None),  # one sequence (T, d): transpose(0, 1) is right there
+])
+def test_one_matrixs_transpose_of_the_keys_on_a_batch_is_named_where_batches_are_asked(stage, mistake):
+    source = SCORES_WITH_KEYS_T.replace("keys.T", "keys.transpose(0, 1)")
+    error = student_error(source, "scores(q, k)", q=torch.ones(2, 5, 4), k=torch.ones(2, 5, 4))
+    assert mistake_in_error(stage, *error) == mistake
+
+
 def test_a_mask_used_whole_is_not_sliced_and_a_sliced_one_is_no_such_mistake():
     whole = student_error(MASK_NOT_SLICED, "attend(s, m)", s=torch.ones(2, 5, 5), m=torch.ones(8, 8).bool())
     assert mistake_in_error("CausalAttention", *whole) == "mask_not_sliced"

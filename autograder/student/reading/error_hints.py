@@ -219,6 +219,9 @@ RULES = [
     # CausalAttention's keys.transpose(1, 2) on the heads' 4-D keys swaps heads and tokens.
     ErrorRule("transpose_fixed_dims", _SIZES, re.compile(r"@\s*\w+\.(transpose|swapaxes)\(\s*1\s*,\s*2\s*\)"),
               stages=frozenset({"MultiHeadAttention"})),
+    # One matrix's keys.transpose(0, 1) on a batch (b, T, d) swaps the batch and the tokens (blind27/088).
+    ErrorRule("transpose_fixed_dims", _SIZES, re.compile(r"@\s*\w+\.(transpose|swapaxes)\(\s*0\s*,\s*1\s*\)"),
+              stages=_MASKED_MODULES),
     # Module's own words for self.<name> = ... or register_buffer before super().__init__().
     ErrorRule("super_init_first", re.compile(r"before Module\.__init__\(\) call"), error_types=("AttributeError",)),
     ErrorRule("size_is_float", _FLOAT_SIZE, error_types=("TypeError",)),
