@@ -330,13 +330,18 @@ def test_wrapper_with_2d_output(student, reference, seed, d_in, context_length):
     what, built, expected = _wrapper_built(student, reference, d_in, context_length, 0.0)
     _expect_not_swapped(what, "MultiHeadAttentionWrapper", built, expected)
     heads, head_size = built.arguments["num_heads"], built.arguments["d_out"]
-    expect(heads == 2, finding("wrong_head_count", "one_head_of_two_features", what=what, expected_heads=2,
-                               heads=heads))
     numbers = all(type(value) in (int, float) for value in (heads, head_size))
     features = head_size * heads if numbers else head_size
-    expect(features == 2, finding("wrong_feature_count", "one_head_of_two_features", what=what, features=features))
-    _expect_built_with(what, "MultiHeadAttentionWrapper", built, expected,
-                       ("d_out", "num_heads", "d_in", "context_length", "qkv_bias"), WRAPPER_ARGUMENT_MISTAKES)
+    # The heads first; then each other argument not as asked, a fault of its own (blind27/099: a
+    # context_length fixed at 6 beside one head too few was never told).
+    found = ([finding("wrong_head_count", "one_head_of_two_features", what=what, expected_heads=2, heads=heads)]
+             if heads != 2 else [finding("wrong_feature_count", "one_head_of_two_features", what=what,
+                                         features=features)] if features != 2 else [])
+    sizes = () if found else ("d_out", "num_heads")
+    found += _built_differently(what, "MultiHeadAttentionWrapper", built, expected,
+                                (*sizes, "d_in", "context_length", "qkv_bias"), WRAPPER_ARGUMENT_MISTAKES)
+    if found:
+        raise Failure(found[0].with_faults(*found[1:]))
     if seed == 141:
         stand_ins.note_own_stages("wrapper_with_2d_output", lambda: _own_wrapper_breaking(
             student, reference, seed, d_in, context_length))
