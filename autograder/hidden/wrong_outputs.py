@@ -160,7 +160,11 @@ def context_vector_mistakes(attn_weights: torch.Tensor, inputs: torch.Tensor) ->
             "softmax_applied_twice": [torch.softmax(attn_weights, dim=0) @ inputs],
             "weighted_sum_wrong_dim": [(attn_weights[:, None] * inputs).sum(dim=1)],
             "weighted_sum_missing": [attn_weights[:, None] * inputs],
-            **_when_square(inputs, {"operands_swapped": lambda: [inputs @ attn_weights]})}
+            **_when_square(inputs, {"operands_swapped": lambda: [inputs @ attn_weights]}),
+            # both at once: the weights through another softmax, summed over the features (blind27/018)
+            **two_parts_wrong(lambda weights, dim: (weights[:, None] * inputs).sum(dim=dim), (attn_weights, 0),
+                              ({"softmax_applied_twice": [torch.softmax(attn_weights, dim=0)]},
+                               {"weighted_sum_wrong_dim": [1]}))}
 
 
 def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
