@@ -12,6 +12,8 @@ import pytest
 import torch
 from kit_notebooks import load_definitions
 
+from autograder.findings.finding import finding
+from autograder.findings.render import render
 from autograder.notebooks.variants import answer_cell, load_solution, with_answer, with_replacement
 from autograder.paths import solution_notebook, student_notebook
 from autograder.reading.notebook import cell_source, extract_definitions
@@ -1015,6 +1017,21 @@ def test_a_copy_that_leaves_a_matrix_as_it_was_names_it():
     result = run_check("copy_v2_weights_into_v1", {"copy_v2_weights_into_v1": copy_v2_weights_into_v1})
     assert result.mistake == "matrix_not_copied"
     assert catalog.found_text("matrix_not_copied") in result.message
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize(("answer", "actual", "expected"), [
+    (lambda inputs: inputs.double() @ inputs.double().T, torch.float64, torch.float32),  # float32 in, float64 out
+    (lambda inputs: (inputs @ inputs.T).float(), torch.float32, torch.float64),  # float64 in, float32 out
+])
+def test_a_result_in_another_dtype_passes_with_the_graders_note(language, answer, actual, expected):
+    """Right values in another dtype than the inputs' cost nothing, and the grader notes them
+    (hidden/worth_fixing.py): the check passes and says the grader's own words, in every language."""
+    result = run_check("attention_scores", {"attention_scores": answer}, language)
+    graders = render(finding("note.worth_fixing", call="attention_scores(inputs)", problems=[
+        finding("worth_fixing.dtype", actual=actual, expected=expected, argument="inputs")]), language)
+    assert result.passed, result.message
+    assert graders.rstrip(".。") in result.message
 
 
 def test_self_attention_v2_with_its_layers_created_in_another_order_passes_with_a_note_worth_fixing():

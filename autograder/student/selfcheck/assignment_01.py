@@ -22,6 +22,7 @@ from .other_sizes import expect_function_case
 from .portable import expect_follows_dtype
 from .recording import library_softmax_called
 from .registry import check_of
+from .worth_fixing import note_dtype
 
 OVERFLOWING = [1000.0, 1001.0, 1002.0]  # exp overflows on each: the notebook's demo
 
@@ -35,8 +36,9 @@ def _check_attention_scores_for_query(ns):
     expect_function_case(ns["attention_scores_for_query"], "attention_scores_for_query/other",
                          text("what.on_shape", call="attention_scores_for_query(x, x[2])", shape="(5, 4)"))
     doubled = inputs.double()
-    expect_follows_dtype(lambda: ns["attention_scores_for_query"](doubled, doubled[1]),
-                         text("what.float64", call="attention_scores_for_query(inputs, inputs[1])"))
+    on_float64 = expect_follows_dtype(lambda: ns["attention_scores_for_query"](doubled, doubled[1]),
+                                      text("what.float64", call="attention_scores_for_query(inputs, inputs[1])"))
+    note_dtype([(on_float64, doubled), (scores, inputs)], "attention_scores_for_query(inputs, inputs[1])", "inputs")
     note_python_loop(ns["attention_scores_for_query"], lambda tokens: (torch.rand(tokens, 4), torch.rand(4)),
                      "attention_scores_for_query(inputs, query)")
 
@@ -48,14 +50,18 @@ def _check_attention_scores(ns):
     expect_close(scores, expected("attention_scores"), call, "idea", case="attention_scores")
     expect_close(scores[1], BOOK_SCORES_2, text("what.row_journey", call=call), "idea")
     expect_function_case(f, "attention_scores/other", text("what.other_sizes", call=call, tokens=5, size=4))
-    expect_follows_dtype(lambda: f(your_journey_inputs().double()), text("what.float64", call=call))
+    doubled = your_journey_inputs().double()
+    on_float64 = expect_follows_dtype(lambda: f(doubled), text("what.float64", call=call))
+    note_dtype([(on_float64, doubled), (scores, your_journey_inputs())], call, "inputs")
     note_python_loop(f, lambda tokens: (torch.rand(tokens, 4),), call)
 
 
 def _check_softmax(ns, stage: str):
-    f = ns[stage]
-    expect_close(f(torch.tensor(BOOK_SCORES_2)), BOOK_WEIGHTS_2,
-                 f"{stage}(attention_scores_for_query(inputs, inputs[1]))", "idea")
+    f, scores = ns[stage], torch.tensor(BOOK_SCORES_2)
+    call = f"{stage}(attention_scores_for_query(inputs, inputs[1]))"
+    weights = f(scores)
+    expect_close(weights, BOOK_WEIGHTS_2, call, "idea")
+    note_dtype([(weights, scores)], call, "x")
     # Square, not symmetric scores (notebook 3's running example): a softmax over the wrong dim is
     # told apart from a sum without keepdim here, and drawn.
     call = text("what.on_shape", call=f"{stage}(x)", shape="(6, 6)")
@@ -144,8 +150,9 @@ def _check_context_vector(ns):
     context = ns["context_vector"](weights, inputs)
     expect_close(context, BOOK_CONTEXT_2, call, "idea", case="context_vector")
     expect_function_case(ns["context_vector"], "context_vector/other", "context_vector(weights (5,), inputs (5, 5))")
-    expect_follows_dtype(lambda: ns["context_vector"](weights.double(), inputs.double()),
-                         text("what.float64", call=call))
+    on_float64 = expect_follows_dtype(lambda: ns["context_vector"](weights.double(), inputs.double()),
+                                      text("what.float64", call=call))
+    note_dtype([(on_float64, weights.double()), (context, weights)], call, "attn_weights")
     note_python_loop(ns["context_vector"], lambda tokens: (torch.softmax(torch.rand(tokens), 0), torch.rand(tokens, 4)),
                      call)
 
@@ -161,5 +168,6 @@ def _check_simple_self_attention(ns):
                  text("what.rows", rows="0-1", call=call), "idea")
     expect_function_case(ns["simple_self_attention"], "simple_self_attention/other",
                          text("what.other_sizes", call=call, tokens=5, size=4))
-    expect_follows_dtype(lambda: ns["simple_self_attention"](your_journey_inputs().double()),
-                         text("what.float64", call=call))
+    doubled = your_journey_inputs().double()
+    on_float64 = expect_follows_dtype(lambda: ns["simple_self_attention"](doubled), text("what.float64", call=call))
+    note_dtype([(on_float64, doubled), (context, your_journey_inputs())], call, "inputs")

@@ -154,6 +154,10 @@ MESSAGES: dict[str, str] = {
     "note.copy_frozen": ("{what} leaves {names} frozen (requires_grad=False): training would never change them."
                          " Switch autograd off for the copy itself, with torch.no_grad(), and leave the parameters"
                          " trainable. This costs no points."),
+    # The grader's worth_fixing.dtype (autograder/findings/english.py), word for word: both say it for no points.
+    "note.dtype": ("{what} returns {result} for {inputs} inputs (make each new tensor with the inputs' dtype,"
+                   " dtype={argument}.dtype, and keep it: no .float(), no tensor rebuilt from Python numbers)."
+                   " This costs no points."),
     "note.copy_returns": ("{what} returns a value where the notebook's copy returns nothing (None): it changes"
                           " sa_v1 in place, so there is nothing to give back. This costs no points."),
     "note.python_loop": ("{what} handles the tokens one by one (its work grows with the number of tokens, as a"

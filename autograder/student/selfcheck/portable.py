@@ -86,13 +86,14 @@ def _expect_on_stand_in(run: Callable[[], object], what: str) -> None:
         fail("gpu_result", what=what, got=result.device.type, hint="device_not_followed")
 
 
-def expect_follows_dtype(call: Callable[[], object], what: str) -> None:
+def expect_follows_dtype(call: Callable[[], object], what: str) -> object:
     """``call()``, given float64 inputs (and a module made float64 with ``.double()``), runs: a
     float32 tensor made inside, or the input cast with ``.float()``, meets float64 and torch
-    refuses the mix. A float32 result is no finding: it is compared at float32's precision
-    (ARCHITECTURE.md, "Fairness"), as the grader does."""
+    refuses the mix. A float32 result is no failure: it is compared at float32's precision
+    (ARCHITECTURE.md, "Fairness"), as the grader does; it is returned, for a check that notes its
+    dtype as the grader does (``worth_fixing.note_dtype``)."""
     try:
-        call()
+        return call()
     except NotImplementedError:
         raise
     except RuntimeError as error:
