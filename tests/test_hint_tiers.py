@@ -201,6 +201,26 @@ def test_translated_hints_are_translated_and_keep_the_scaffold(stage, language):
     assert ast.dump(ast.parse(textwrap.dedent(tiers[3]))) == ast.dump(ast.parse(textwrap.dedent(english)))
 
 
+# What a stage asks the student to work out, in words no tier 1 or 2 may say in any language (the
+# solution's code aside): the transposition that the shapes lead to in SelfAttention_v1 and the
+# softmax's dim; and exercise 3.1's blanks, how nn.Linear lays out its matrix against v1's.
+TRANSPOSED = [r"transpos", r"转置", r"\.T\b", r"\.mT\b", r"\.t\(\)", r"\bpermute\b"]
+DERIVED = {
+    "SelfAttention_v1": [*TRANSPOSED, r"last dim", r"última dimensão", r"最后一维", r"dim ?= ?-1"],
+    "copy_v2_weights_into_v1": [*TRANSPOSED, r"\(d_out, ?d_in\)", r"layout", r"排布", r"布局", r"F\.linear"],
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("stage", sorted(DERIVED))
+def test_tiers_one_and_two_leave_the_derivation_to_the_student(stage, language):
+    """Tier 1 says the idea and tier 2 names the tools and why (compare `.weight.shape` with what
+    `x @ W` needs); neither states the conclusion the stage asks the student to reach."""
+    tiers = _tiers(stage, language)
+    assert [(tier, pattern) for tier in (1, 2) for pattern in DERIVED[stage]
+            if re.search(pattern, tiers[tier], re.IGNORECASE)] == []
+
+
 def test_the_rules_catch_a_hint_that_hands_the_answer_over():
     """A hint made of the solution itself, renamed or respaced, breaks every rule above."""
     honest = {1: "The idea, in words.", 2: "A tool, and why.", 3: f"return {BLANK}"}

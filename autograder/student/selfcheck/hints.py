@@ -61,10 +61,10 @@ IDEAS: dict[str, str] = {
         " holds its own weights (and a bias when asked for) and is called on x."
     ),
     "copy_v2_weights_into_v1": (
-        "After the call, sa_v1 must compute what sa_v2 computes, so each of its three matrices must do what"
-        " the matching layer of sa_v2 does. Compare how the two modules store a projection (the shapes say"
-        " it) and what a linear layer computes with what it stores. If autograd refuses a change, read why:"
-        " its message names the change it will not record."
+        "After the call, sa_v1 must compute what sa_v2 computes, for every input. Write what one projection of"
+        " each module computes, as the notebook does above the stage, and ask which matrix v1 must hold for the"
+        " two to agree on every x: that is what the copy writes. If autograd refuses a change, read why: its"
+        " message names the change it will not record."
     ),
     "causal_average_loop": (
         "Position t of a sequence may look only at itself and the positions before it: its output is the mean"
@@ -176,8 +176,10 @@ FUNCTIONS: dict[str, str] = {
     "SelfAttention_v1": (
         "In __init__, `nn.Parameter` registers a tensor as something to train and `torch.rand` fills it;"
         " create W_query, W_key and W_value in that order, since the order decides which random numbers each"
-        " gets. In forward: matrix products, a transpose for the keys, `torch.softmax` over the last"
-        " dimension, the scaling of scaled_dot_product_scores."
+        " gets. In forward, `@` does every product: before each one, write the shapes of its two operands side"
+        " by side (`.shape` prints them), since the sizes that meet in the middle must agree and the result"
+        " must have the shape the next step needs. `torch.softmax` normalises along the `dim` you give it: ask"
+        " along which dimension one query's scores lie. The scaling is the one of scaled_dot_product_scores."
     ),
     "SelfAttention_v2": (
         "`nn.Linear` for each projection, with its `bias` argument taken from qkv_bias; calling a layer on x"
@@ -185,11 +187,13 @@ FUNCTIONS: dict[str, str] = {
         " `torch.softmax`."
     ),
     "copy_v2_weights_into_v1": (
-        "A linear layer keeps its matrix in `.weight`, laid out as `F.linear` reads it, which need not be"
-        " v1's layout: print both shapes. Two designs work: `copy_` writes into one of sa_v1's existing"
-        " parameters in place, so an optimizer built before still holds it, once autograd is told not to"
-        " record the write (`torch.no_grad`); a new `nn.Parameter` replaces one, and an optimizer built"
-        " before then holds the old one."
+        "A linear layer keeps its matrix in `.weight`: print `sa_v2.W_query.weight.shape` beside"
+        " `sa_v1.W_query.shape`, and compare each with the shape that `x @ W` needs of W for an x of shape"
+        " (T, d_in). The shapes, and the formula of each projection, tell you what the copy must do with the"
+        " layer's matrix. Two designs work: `copy_` writes into one of sa_v1's existing parameters in place, so"
+        " an optimizer built before still holds it, once autograd is told not to record the write"
+        " (`torch.no_grad`); a new `nn.Parameter` replaces one, and an optimizer built before then holds the"
+        " old one."
     ),
     "causal_average_loop": (
         "`torch.zeros_like` makes the output with x's shape, dtype and device; two `range` loops walk the"
