@@ -241,12 +241,39 @@ def _cells_before_the_check(notebook, stage: str) -> str:
     return re.sub(r"\s+", "", "\n".join(cells))
 
 
+# A row of a table of shapes: a name, then, past a column's gap (two spaces or more, or a "|"), a
+# shape of two dimensions or more as the notebooks write one: "keys  (b, h, T, hd)", "| `x` | (2, 6, 3) |".
+_SHAPE_ROW = re.compile(r"^[\s|`]*[A-Za-z_][\w ,.`]*?(?: {2,}|\s*\|\s*)`?\((?:\w+, ?)+\w+\)", re.ASCII)
+
+
+def _shape_walkthrough(notebook, stage: str) -> list[str]:
+    """The lines of a markdown cell between the check before ``stage``'s and its own that walk
+    through shapes step by step: a table of three rows or more, each a name and its shape. A
+    contract states the shapes in and out; those in between are the student's to work out."""
+    section: list[str] = []
+    for cell in notebook.cells:
+        if f'check("{stage}")' in cell.source:
+            break
+        if cell.cell_type == "code" and "check(" in cell.source:
+            section = []  # what came before the previous stage's check was that stage's
+        elif cell.cell_type == "markdown" and not is_solutions_only(cell):
+            section.append(cell.source)
+    for source in section:
+        run: list[str] = []
+        for line in source.splitlines():
+            run = [*run, line] if _SHAPE_ROW.match(line) else []
+            if len(run) >= 3:
+                return run
+    return []
+
+
 @pytest.mark.parametrize(("assignment", "stage"), [(assignment, stage) for assignment, stages in
                                                    NO_RECIPE_STAGES.items() for stage in stages])
 def test_a_stage_without_recipe_is_not_shown_before_its_check(assignment, stage):
     """Its prompt says so, and no markdown of the notebook, nor any demo before its check, shows
     a line of its solution that an earlier stage's solution does not hold (those the student has
-    written already, in this notebook or an earlier one), even with other names."""
+    written already, in this notebook or an earlier one), even with other names; nor does a table
+    before its check walk through the shapes it makes on the way."""
     master = _cells(solution_notebook(assignment))
     answers = [cell for cell in master if cell.metadata.get("nbgrader", {}).get("solution")]
     earlier = set().union(*(_solution_expressions(cell.source) for cell in answers
@@ -264,6 +291,7 @@ def test_a_stage_without_recipe_is_not_shown_before_its_check(assignment, stage)
         assert not [line for line in lines if line in text], language
         before = _cells_before_the_check(notebook, stage)
         assert not [call for call in calls if call in before], language
+        assert _shape_walkthrough(notebook, stage) == [], language
     prompt = next(cell.source for cell in master if cell.id == f"task-{stage}")
     assert "No recipe this time" in prompt
     assert "* " not in prompt.split("The contract")[0]  # no list of steps before the contract

@@ -47,6 +47,7 @@ QUESTIONS: dict[str, Question] = {question.id: question for question in (
     Question("inverted_dropout", "03_causal_attention", "Why inverted dropout"),
     Question("hidden_diagonal", "03_causal_attention", "A mask that hides the diagonal too"),
     Question("previous_digit_head", "03_causal_attention", "How the trained head finds the previous digit"),
+    Question("head_shapes", "04_multi_head_attention", "The shapes inside MultiHeadAttention, predicted"),
     Question("one_head", "04_multi_head_attention", "One head of MultiHeadAttention against CausalAttention"),
     Question("heads_split", "04_multi_head_attention", "Why the two heads split the work"),
     Question("parameter_count", "04_multi_head_attention", "Where GPT-2 small's attention parameters are"),
