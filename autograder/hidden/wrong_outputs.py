@@ -504,6 +504,9 @@ def attention_mistakes(module: torch.nn.Module, x: torch.Tensor, *, causal: bool
     variants = _weight_variants(d_k, num_tokens, sizes, causal, x.device, queries.ndim + (1 if heads else 0))
     wrong = {mistake_id: [attend(**options) for options in option_list]
              for mistake_id, option_list in variants.items()}
+    # The scale after the softmax, and by another size than d_k (the tokens', say: blind27/041).
+    wrong["scaled_after_softmax+scaled_by_wrong_size"] = [
+        attend(scale_dim=1, divided_after=math.sqrt(size)) for size in (sizes | {num_tokens}) - {d_k, 1}]
     wrong["scores_transposed"] = [attend(scores_transposed=True)]
     wrong["weights_transposed"] = [attend(weights_transposed=True)]
     wrong["wrong_projection"] = [attend(roles=roles) for roles in _WRONG_ROLES]

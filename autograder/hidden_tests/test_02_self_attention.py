@@ -269,13 +269,17 @@ def _copy_faults(ref_v2, sa_v1, initial: dict[str, torch.Tensor]) -> list[Findin
     for name, own_name in zip(COPIED, initial, strict=True):
         what = finding("what.after_copy", call="copy_v2_weights_into_v1(sa_v2, sa_v1)", attribute=f"sa_v1.{own_name}")
         weight = getattr(ref_v2, name).weight.detach()
+        others = [getattr(ref_v2, other).weight.detach() for other in COPIED if other != name]
         try:
             expect(own_name in parameters, finding("not_a_parameter", what=what, module="sa_v1"))
             expect_tensor(sa_v1.attr(own_name), weight.T, what,
-                          mistakes={"copied_wrong_matrix": [getattr(ref_v2, other).weight.detach().T
-                                                            for other in COPIED if other != name],
+                          mistakes={"copied_wrong_matrix": [other.T for other in others],
                                     "copy_without_transpose": [weight],
                                     "copy_reshaped": [weight.reshape(weight.T.shape)],
+                                    # another layer's weight, and reshaped or left as it is (blind27/044)
+                                    "copied_wrong_matrix+copy_reshaped": [other.reshape(weight.T.shape)
+                                                                          for other in others],
+                                    "copied_wrong_matrix+copy_without_transpose": others,
                                     "matrix_not_copied": [initial[own_name]]})
         except Failure as failure:
             found.append(failure.finding)
