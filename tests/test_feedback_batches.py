@@ -281,11 +281,13 @@ def test_the_eleventh_reviews_prices_hold(measured, file, points):
 
 @pytest.mark.parametrize("file", ["018_context_vector.py", "041_SelfAttention_v2.py", "044_copy_v2_weights_into_v1.py",
                                   "088_CausalAttention.py", "099_wrapper_with_2d_output.py",
-                                  "120_MultiHeadAttention.py", "100_wrapper_with_2d_output.py"])
+                                  "119_MultiHeadAttention.py", "120_MultiHeadAttention.py",
+                                  "100_wrapper_with_2d_output.py"])
 def test_every_fault_of_these_blind27_answers_is_told(measured, file):
     """blind27's judge: each told one fault (or a bare exception) of two or three. Weights through
     another softmax and summed over the features are both named (it was told only its shape), and so are
-    a scale after the softmax by the tokens' count, and another layer's weight reshaped; a keys.transpose(0, 1)
+    a scale after the softmax by the tokens' count, another layer's weight reshaped, and heads split as
+    (head_dim, num_heads) beside a softmax along the queries; a keys.transpose(0, 1)
     on a batch now reruns to show the dropout on the scores and the mask after the softmax behind it;
     a context_length fixed at 6 is told beside one head too few; a mask cut to its own size beside
     the bias; an extra qkv_bias=True is named."""

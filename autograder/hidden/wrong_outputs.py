@@ -483,11 +483,17 @@ def _head_layouts(batch: int, num_heads: int, num_tokens: int, d_out: int) -> di
     def merge_interleaved(t):
         return t.permute(0, 2, 3, 1).reshape(batch, num_tokens, d_out)
 
+    def split_sizes_swapped(t):  # view(b, T, head_dim, num_heads).transpose(1, 2): head_dim heads of num_heads
+        return t.reshape(batch, num_tokens, d_k, num_heads).transpose(1, 2)
+
     return {"view_without_transpose": [{"split": split_by_view}, {"merge": merge_by_view},
                                        {"split": split_by_view, "merge": merge_by_view}],
             "wrong_transpose": [{"merge": merge_wrong_axes}],
             "heads_interleaved": [{"split": split_interleaved}, {"merge": merge_interleaved},
-                                  {"split": split_interleaved, "merge": merge_interleaved}]}
+                                  {"split": split_interleaved, "merge": merge_interleaved},
+                                  # scaled by its heads' own size (keys.shape[-1]), or by head_dim (blind27/119)
+                                  {"split": split_sizes_swapped, "scale_dim": num_heads},
+                                  {"split": split_sizes_swapped}]}
 
 
 @torch.no_grad()
