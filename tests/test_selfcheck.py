@@ -83,6 +83,26 @@ def test_unknown_and_undefined_stages_are_explained():
     assert "not defined yet" in missing.message
 
 
+@pytest.mark.parametrize(("top", "passes"), [
+    ("_FUTURE = torch.ones(16, 16, dtype=torch.bool).triu(1)", False),  # computed: the grader never has it
+    ("_SIZE = 16", True),  # a simple constant: loaded
+])
+def test_a_stage_reading_a_value_its_answer_cell_computes_fails_as_the_grader_does(top, passes):
+    """blind28/058: a mask made once at the top of causal_mask's answer cell passed here (the kernel
+    has it) and was a NameError for the grader, which loads no value a call computes."""
+    cell = (f"{top}\n\ndef causal_mask(num_tokens, device=None):\n"
+            "    return torch.ones(num_tokens, num_tokens, dtype=torch.bool, device=device).triu(_SIZE // 16)\n"
+            if passes else
+            f"{top}\n\ndef causal_mask(num_tokens, device=None):\n"
+            "    return _FUTURE[:num_tokens, :num_tokens].to(device)\n")
+    namespace = {"torch": torch, "In": ["", "import torch", cell]}
+    exec(cell, namespace)  # the cell, as the kernel ran it
+    told = run_check("causal_mask", namespace)
+    assert told.passed is passes, told.message
+    if not passes:
+        assert "_FUTURE, which its answer cell sets to a value a call computes" in told.message
+
+
 def test_a_stage_whose_cell_did_not_run_for_a_syntax_error_is_told_which_line():
     """A reviewer's answer cell raised IndentationError; the check said "run the cell that defines
     it", though they had. The kernel's history (IPython's ``In``) holds the cell that ran: the

@@ -32,3 +32,23 @@ def test_a_stage_calling_one_that_did_not_load_keeps_its_points(tmp_path):
     assert totals["causal_mask"].points == 0
     assert totals["masked_softmax"].points == totals["masked_softmax"].max_points
     assert row.score == pytest.approx(row.max_score - totals["causal_mask"].max_points)
+
+
+COMPUTED_AT_THE_TOP = '''_FUTURE = torch.ones(1024, 1024, dtype=torch.bool).triu(1)
+
+
+def causal_mask(num_tokens, device=None):
+    return _FUTURE[:num_tokens, :num_tokens].to(device)
+'''
+
+
+def test_a_value_the_answer_cell_computes_is_told_as_not_loaded_not_as_another_cells(tmp_path):
+    """blind28/058: told "a variable made in another cell" of a tensor made at the top of the answer
+    cell itself; the grader loads no value a call computes, and says that, naming the cell."""
+    notebook = with_answer(load_solution(ASSIGNMENT), "causal_mask", COMPUTED_AT_THE_TOP)
+    write_submission(tmp_path / "submitted", "ada", ASSIGNMENT, notebook)
+    [row] = grade_class(tmp_path / "submitted", tmp_path / "out", GradeOptions(jobs=2))
+    [first, *_] = [test for test in row.tests if test.stage == "causal_mask" and not test.passed]
+    assert first.finding.key == "computed_not_loaded"
+    assert first.finding.fields["name"] == "_FUTURE"
+    assert "another cell" not in first.message()

@@ -426,6 +426,11 @@ SENTENCES: dict[str, str] = {
     "cell.answer": "the answer cell of {stage} (answer cell {position} of {count}, which begins `{first_line}`)",
     "cell.code": "code cell {position} of {count} (it begins `{first_line}`)",
     "did_not_load": "{name} did not load, so no test of it could run: {problem}",
+    "computed_not_loaded": (
+        "Your code reads {name}, which {cell} sets to a value a call computes (a tensor, say). The"
+        " grader loads only the imports and the answer cells' definitions and simple constants (numbers,"
+        " strings, torch.float32...), never what a call computes, so {name} does not exist when it"
+        " grades: compute it inside the function (or method) that uses it."),
     "more_load_problems": "and {count} more problems while loading",
     # How the notebook was read: the grading contract at work (autograder/reading/notebook.py).
     "note.ignored_definition": (

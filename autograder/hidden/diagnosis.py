@@ -736,7 +736,7 @@ def scores_divisor_beside(attend: Callable[..., torch.Tensor], faults: Mapping[s
             for options in option_list:
                 try:
                     divisor = fitted_divisor(actual, lambda value, options=options: attend(
-                        scale_dim=value**2, **options).detach().cpu().double())
+                        **{**options, "scale_dim": value**2}).detach().cpu().double())  # the fitted scale wins
                 except (RuntimeError, ValueError):  # another shape: not this fault
                     continue
                 if divisor is None or _close(divisor, right):

@@ -68,7 +68,10 @@ def _student_error_finding(error: StudentError, stage: str, submission: Submissi
         match = _UNDEFINED.match(error.message)
         undefined = match.group(1) if match else None
     if notebook is not None and undefined in notebook.lost:
-        return finding("did_not_load", name=undefined, problem=notebook.lost[undefined])
+        problem = notebook.lost[undefined]
+        if problem.key == "computed_not_loaded":  # a sentence of its own: the name is no stage
+            return problem.with_notes(detail=error.student_traceback)
+        return finding("did_not_load", name=undefined, problem=problem)
     reading = read_exception(stage, error.type_name, error.message, error.student_traceback, sources or [])
     if error.undefined_name is not None:
         found = finding("not_defined", name=error.undefined_name)

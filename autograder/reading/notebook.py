@@ -26,6 +26,7 @@ from autograder.findings.finding import Finding, finding
 from autograder.reading.learning_records import LearningRecords, learning_records
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE, MAX_NOTEBOOK_BYTES, notebook_language
+from autograder.student.reading.loaded import assigned_names, is_loaded
 
 _LINE_BREAKS = re.compile(r"\r\n|\r|\n")
 
@@ -34,8 +35,6 @@ MAX_CELL_CHARS = 200_000
 # Loading problems kept per notebook (the rest are counted).
 MAX_LOAD_PROBLEMS = 20
 
-# Top-level statements that define something without running demo work.
-_DEFINITION_NODES = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 # Packages a notebook imports for the student's own use, never for a graded definition: otter
 # (docs/platforms/otter.md) and the self-check package. They are not loaded for grading, so a
 # grading machine without them reports nothing.
@@ -199,60 +198,6 @@ def _blank_ipython_syntax(source: str) -> str:
     return "\n".join(kept)
 
 
-# Calls that only configure (a logger, a number, a device): the one kind of call a constant may
-# be made with, by its dotted name as the notebook writes it. No call that computes on tensors.
-_CONFIGURING_CALLS = ("logging.", "math.", "operator.", "functools.", "collections.", "typing.",
-                      "torch.device", "torch.finfo", "torch.iinfo")
-# Python's own constructors of a value, written as a call: ``dict(d_in=768, num_heads=12)`` is as
-# much a constant as ``{"d_in": 768, "num_heads": 12}`` (range, which could make a huge list, is not one).
-_BUILTIN_CONSTRUCTORS = frozenset({"dict", "tuple", "list", "set", "frozenset", "int", "float", "str", "bool"})
-
-
-def _is_simple_value(node: ast.AST, imported: set[str]) -> bool:
-    """Literals, arithmetic on them, attributes of imported modules (``torch.float64``), the
-    module's ``__name__``, and a configuring call or one of Python's constructors on such values
-    (``logging.getLogger(__name__)``, ``dict(d_in=768)``).
-
-    Never a demo variable and never a call that computes: nothing that can run long or depend
-    on demo cells.
-    """
-    if isinstance(node, ast.Constant):
-        return True
-    if isinstance(node, ast.Name):
-        return node.id == "__name__"
-    if isinstance(node, ast.Call):
-        callee = _dotted_name(node.func)
-        configures = callee is not None and callee.split(".")[0] in imported and callee.startswith(_CONFIGURING_CALLS)
-        return ((configures or callee in _BUILTIN_CONSTRUCTORS)
-                and all(_is_simple_value(argument, imported) for argument in node.args)
-                and all(_is_simple_value(keyword.value, imported) for keyword in node.keywords))
-    if isinstance(node, ast.UnaryOp):
-        return _is_simple_value(node.operand, imported)
-    if isinstance(node, ast.BinOp):
-        return _is_simple_value(node.left, imported) and _is_simple_value(node.right, imported)
-    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return all(_is_simple_value(item, imported) for item in node.elts)
-    if isinstance(node, ast.Dict):
-        return all(item is not None and _is_simple_value(item, imported) for item in node.keys + node.values)
-    if isinstance(node, ast.Attribute):
-        root: ast.expr = node
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if isinstance(root, ast.Call):  # torch.finfo(torch.float32).min
-            return _is_simple_value(root, imported)
-        return isinstance(root, ast.Name) and root.id in imported
-    return False
-
-
-def _dotted_name(node: ast.AST) -> str | None:
-    """``logging.getLogger`` for that attribute chain; None for anything else."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    return ".".join([node.id, *reversed(parts)]) if isinstance(node, ast.Name) else None
-
-
 def _first_line(source: str) -> str:
     """The first line of code of a cell (comments and blank lines skipped), cut short."""
     for line in source.splitlines():
@@ -298,17 +243,6 @@ def _defined_names(node: ast.stmt) -> list[str]:
     return []
 
 
-def _is_definition(node: ast.stmt, imported: set[str]) -> bool:
-    if isinstance(node, _DEFINITION_NODES):
-        return True
-    if isinstance(node, ast.Assign):
-        return all(isinstance(t, ast.Name) for t in node.targets) and _is_simple_value(node.value, imported)
-    if isinstance(node, ast.AnnAssign):
-        return (isinstance(node.target, ast.Name) and node.value is not None
-                and _is_simple_value(node.value, imported))
-    return False
-
-
 def extract_definitions(notebook: dict, graded_names: Collection[str] | None = None) -> ExtractedCode:
     """The graded definitions, one block per top-level statement: from every code cell, or,
     given the notebook's ``graded_names``, under the grading contract (the module's docstring).
@@ -346,7 +280,8 @@ def extract_definitions(notebook: dict, graded_names: Collection[str] | None = N
         lines = _LINE_BREAKS.split(source)  # the breaks ast counts (str.splitlines knows more)
         for node in tree.body:
             try:
-                if not _is_definition(node, imported):
+                if not is_loaded(node, imported):
+                    _computed_value_not_loaded(extracted, node, index, graded)
                     continue
             except RecursionError:  # an expression nested thousands deep is no simple constant
                 continue
@@ -378,6 +313,16 @@ def extract_definitions(notebook: dict, graded_names: Collection[str] | None = N
     extracted.problems = _bounded(extracted.problems)
     extracted.notes = _bounded(extracted.notes)
     return extracted
+
+
+def _computed_value_not_loaded(extracted: ExtractedCode, node: ast.stmt, index: int, graded: _GradedCells) -> None:
+    """A name an answer cell sets to a value a call computes (``_FUTURE = torch.ones(...)``) is not
+    loaded: where a stage reads it, its failure says so (``computed_not_loaded``), not that the name
+    was made in another cell (blind28/058)."""
+    names = assigned_names(node)
+    if names and graded.keeps(index, names)[0]:
+        for name in names:
+            extracted.lost.setdefault(name, finding("computed_not_loaded", name=name, cell=extracted.place(index)))
 
 
 def _lose_cell(extracted: ExtractedCode, index: int, source: str, graded: _GradedCells, problem: Finding) -> None:

@@ -17,17 +17,20 @@ import types
 from collections.abc import Mapping
 
 from ..curriculum import all_stages
+from ..reading.loaded import is_loaded
 from ..waiting_demos import bound_names, code_objects, globals_read
 
 STAGES = frozenset(all_stages())
 
 
-def read_from_other_cells(stage: str, namespace: Mapping) -> list[str]:
-    """The names ``stage``'s code reads from the notebook that no import and no answer cell makes."""
+def read_from_other_cells(stage: str, namespace: Mapping) -> tuple[list[str], list[str]]:
+    """The names ``stage``'s code reads from the notebook that the grader will not have: those no
+    import and no answer cell makes, and those an answer cell sets to a value a call computes (a
+    tensor at the top of the cell: ``loaded.is_loaded``, the grader's own rule)."""
     history = namespace.get("In")
     if not isinstance(history, list) or not history:
-        return []
-    imported, in_answer_cells = set(), set()
+        return [], []
+    imported, in_answer_cells, computed = set(), set(), set()
     for source in history:
         tree = _parsed(source)
         if tree is None:
@@ -38,10 +41,22 @@ def read_from_other_cells(stage: str, namespace: Mapping) -> list[str]:
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 imported |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
             elif answer_cell:
-                in_answer_cells |= bound_names([node])
+                names = bound_names([node])  # the last binding of a name decides, as in the grader
+                if _loads(node, imported):
+                    in_answer_cells, computed = in_answer_cells | names, computed - names
+                else:
+                    in_answer_cells, computed = in_answer_cells - names, computed | names
     read = set().union(*(globals_read(code) for code in code_objects(namespace.get(stage))))
-    return sorted(name for name in read if name in namespace and name not in STAGES | imported | in_answer_cells
-                  and not hasattr(builtins, name) and not isinstance(namespace[name], types.ModuleType))
+    missing = sorted(name for name in read if name in namespace and name not in STAGES | imported | in_answer_cells
+                     and not hasattr(builtins, name) and not isinstance(namespace[name], types.ModuleType))
+    return [name for name in missing if name not in computed], [name for name in missing if name in computed]
+
+
+def _loads(node: ast.stmt, imported: set[str]) -> bool:
+    try:
+        return is_loaded(node, imported)
+    except RecursionError:  # an expression nested thousands deep is no simple constant
+        return False
 
 
 def unreadable_definition(stage: str, namespace: Mapping) -> tuple[int, str] | None:

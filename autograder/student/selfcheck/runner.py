@@ -99,9 +99,10 @@ def _checked(stage: str | None, namespace: Mapping, named: bool = True) -> Check
         detail = (text("not_defined_syntax", stage=stage, line=unreadable[0], error=unreadable[1]) if unreadable
                   else text("not_defined", stage=stage))
         return CheckResult(False, text("failed", stage=stage, detail=detail))
-    outside = read_from_other_cells(stage, namespace)
-    if outside:  # it runs here, and raises NameError where each answer cell is graded on its own
-        detail = text("reads_other_cells", stage=stage, names=", ".join(outside))
+    outside, computed = read_from_other_cells(stage, namespace)
+    if outside or computed:  # it runs here, and raises NameError where each answer cell is graded on its own
+        detail = (text("reads_other_cells", stage=stage, names=", ".join(outside)) if outside
+                  else text("reads_computed_values", stage=stage, names=", ".join(computed)))
         return CheckResult(False, text("failed", stage=stage, detail=detail), found=True, finding="raised")
     hint, figure, found, key, mistake, shows, also = None, None, True, "raised", None, None, ""
     watch = None
