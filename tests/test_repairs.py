@@ -238,7 +238,7 @@ def test_a_loop_counted_to_a_number_is_counted_by_the_tensor_it_indexes():
     ("mask_not_sliced", "s = s.masked_fill(self.mask[:n, :n], -torch.inf)",
      "s = s.masked_fill(self.mask[..., :(s).shape[-2], :(s).shape[-1]], -torch.inf)"),
     ("linear_weight_untransposed", "keys = x @ self.W_key.weight  # (T, d_out)",
-     "keys = self.W_key(x)  # (T, d_out)"),
+     "keys = x @ self.W_key.weight.T  # (T, d_out)"),
     # each plain name by keyword; range's and a method's arguments stay as they are
     ("arguments_out_of_order", "h = [CausalAttention(d_in, d_out, dropout, context_length) for _ in range(n)]",
      "h = [CausalAttention(d_in=d_in, d_out=d_out, dropout=dropout, context_length=context_length) for _ in range(n)]"),

@@ -195,9 +195,12 @@ REWRITES: dict[str, Callable[[str], str]] = {
     # inputs @ attn_weights: the two factors of the product in the other order.
     "operands_swapped": _substituted((re.compile(rf"^(?P<lead>.*?\b)(?P<a>{_OPERAND})\s*@\s*(?P<b>{_OPERAND})"
                                                  rf"(?P<rest>\s*(?:$|[),#]))"), r"\g<lead>\g<b> @ \g<a>\g<rest>")),
-    # x @ layer.weight: the layer called on x, which applies its weight the right way round.
+    # x @ layer.weight: the weight the right way round. Not the layer called on x, which adds its
+    # bias, where the code may add it by hand on the next line (blind28/037: a bias added twice, then
+    # told as a further fault of the student's); a bias left out is then a fault of its own.
     "linear_weight_untransposed": _substituted(
-        (re.compile(rf"(?P<x>{_OPERAND})\s*@\s*(?P<layer>[\w.]+)\.weight\b(?!\s*\.|\s*\[)"), r"\g<layer>(\g<x>)")),
+        (re.compile(rf"(?P<x>{_OPERAND})\s*@\s*(?P<layer>[\w.]+)\.weight\b(?!\s*\.|\s*\[)"),
+         r"\g<x> @ \g<layer>.weight.T")),
     # CausalAttention(d_in, d_out, dropout, context_length): each argument passed by its own name.
     "arguments_out_of_order": _by_keyword,
     # scores.masked_fill_(self.mask.bool(), ...): the buffer cut to the last two sizes of what it fills.

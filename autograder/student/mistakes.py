@@ -80,8 +80,8 @@ MISTAKES: dict[str, str] = {
     ),
     "linear_weight_untransposed": (
         "an nn.Linear layer's weight has the shape (d_out, d_in), so x @ layer.weight does not turn"
-        " d_in features into d_out (and skips the bias): call the layer itself on x, which applies its"
-        " weight the right way round and adds its bias."
+        " d_in features into d_out: call the layer itself on x, which applies its weight the right way"
+        " round and adds its bias, where it has one."
     ),
     "matrices_not_copied": (
         "most of sa_v1's matrices were left as they were: the copy must write all three, W_query, W_key"
