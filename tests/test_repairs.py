@@ -237,6 +237,10 @@ def test_a_loop_counted_to_a_number_is_counted_by_the_tensor_it_indexes():
     # cut to its own size (n read off the mask, blind27/120): cut to what it fills instead
     ("mask_not_sliced", "s = s.masked_fill(self.mask[:n, :n], -torch.inf)",
      "s = s.masked_fill(self.mask[..., :(s).shape[-2], :(s).shape[-1]], -torch.inf)"),
+    ("mask_rows_only_sliced", "s = (q @ k.transpose(1, 2)).masked_fill(self.mask[:T], -torch.inf)",
+     "s = (q @ k.transpose(1, 2)).masked_fill(self.mask[:T, :T], -torch.inf)"),
+    ("mask_rows_only_sliced", "s.masked_fill_(self.mask.bool()[:x.shape[1]], -torch.inf)",
+     "s.masked_fill_(self.mask.bool()[:x.shape[1], :x.shape[1]], -torch.inf)"),
     ("linear_weight_untransposed", "keys = x @ self.W_key.weight  # (T, d_out)",
      "keys = x @ self.W_key.weight.T  # (T, d_out)"),
     # each plain name by keyword; range's and a method's arguments stay as they are

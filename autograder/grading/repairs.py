@@ -205,6 +205,10 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "arguments_out_of_order": _by_keyword,
     # scores.masked_fill_(self.mask.bool(), ...): the buffer cut to the last two sizes of what it fills.
     "mask_not_sliced": _mask_sliced,
+    # self.mask[:T]: the columns cut to the sequence too (blind28/087 cost half its stage, unrepaired).
+    "mask_rows_only_sliced": _substituted(
+        (re.compile(r"(?P<mask>(?:mask|tril|bias)\w*(?:\.\w+\([^()]*\))*)\s*\[\s*:\s*(?P<n>[\w.]+(?:\[[^\[\]]*\])?)\s*\]"),
+         r"\g<mask>[:\g<n>, :\g<n>]")),
     # x.view(b, T, h, d_out / h): each size made a whole number, wherever the / was.
     "size_is_float": _whole_sizes,
     # sa_v1.W_query.copy_(...) with autograd recording: the parameter's storage written, as under no_grad.
