@@ -719,20 +719,20 @@ def _gpt2_built(student, reference, names: tuple[str, ...]):
 
 
 @pytest.mark.gpt2_small_attention
-def test_gpt2_small_attention_configuration(student, reference):
-    """Book exercise 3.3: 768 features in and out, a context of 1024 tokens, and no qkv bias (as
-    the notebook asks)."""
-    names = ("d_in", "d_out", "context_length", "qkv_bias")
+def test_gpt2_small_attention_sizes(student, reference):
+    """Book exercise 3.3: 768 features in and out, in 12 heads, and a context of 1024 tokens: the
+    sizes are the exercise (the review of notebook 4: a d_out of 64, one head's, kept half the
+    points, where a bias and dropout beside the right sizes kept none)."""
+    names = ("d_in", "d_out", "num_heads", "context_length")
     what, built, expected = _gpt2_built(student, reference, names)
     _expect_built_with(what, "MultiHeadAttention", built, expected, names, GPT2_ARGUMENT_MISTAKES)
 
 
 @pytest.mark.gpt2_small_attention
-def test_gpt2_small_attention_heads_and_dropout(student, reference, device):
-    """12 heads and no dropout, so that its output is the same in training mode (and the student's
-    own MultiHeadAttention, for no points: a note). Named for what it checks: a module built with
-    other sizes is the configuration test's to charge."""
-    names = ("num_heads", "dropout")
+def test_gpt2_small_attention_bias_and_dropout(student, reference, device):
+    """No qkv bias and no dropout, as the notebook asks, so that its output is the same in training
+    mode (and the student's own MultiHeadAttention, for no points: a note)."""
+    names = ("qkv_bias", "dropout")
     what, built, expected = _gpt2_built(student, reference, names)
     _expect_built_with(what, "MultiHeadAttention", built, expected, names, GPT2_ARGUMENT_MISTAKES)
     if device == "cpu":
