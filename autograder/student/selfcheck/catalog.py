@@ -35,9 +35,10 @@ MESSAGES: dict[str, str] = {
                           " answer cells' definitions and simple constants, where {names} does not exist. Take"
                           " it from the arguments, or define it in an answer cell."),
     "reads_computed_values": ("{stage} reads {names}, which its answer cell sets to a value a call computes (a"
-                              " tensor, say): the grader loads only the answer cells' definitions and simple"
-                              " constants (numbers, strings, torch.float32...), never what a call computes, so"
-                              " {names} does not exist there. Compute it inside {stage}."),
+                              " tensor, say): each answer cell is graded with only the imports and the answer"
+                              " cells' definitions and simple constants (numbers, strings, torch.float32...),"
+                              " never what a call computes, so {names} does not exist there. Compute it inside"
+                              " {stage}."),
     # The line under a failed check, and what hint("<stage>", tier) prints.
     "hint_offer": '   💡 Stuck? hint("{stage}") gives the idea; hint("{stage}", 2) names the functions.',
     "hint_line": "💡 {stage} (hint {tier} of 3): {hint}",
