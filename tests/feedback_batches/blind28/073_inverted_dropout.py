@@ -1,0 +1,9 @@
+def inverted_dropout(x, p, training=True, generator=None):
+    if p < 0 or p > 1:
+        raise ValueError(f"p={p} is not in [0, 1]")
+    if not training or p == 0:
+        return x
+    if p == 1:
+        return torch.zeros_like(x)
+    mask = (torch.rand(x.shape, device=x.device) >= p).to(x.dtype)
+    return x * mask * (1 - p)

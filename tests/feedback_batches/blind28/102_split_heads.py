@@ -1,0 +1,5 @@
+def split_heads(x, num_heads):
+    b, T, d_out = x.shape
+    assert d_out % num_heads == 0, f"d_out={d_out} not divisible by num_heads={num_heads}"
+    head_dim = d_out // num_heads
+    return x.view(b, T, head_dim, num_heads).permute(0, 3, 1, 2)

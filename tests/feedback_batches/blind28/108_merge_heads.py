@@ -1,0 +1,2 @@
+def merge_heads(x):
+    return x.reshape(x.shape[0], x.shape[2], -1)
