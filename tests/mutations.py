@@ -308,7 +308,7 @@ NEW_MUTATIONS = [
     Mutation("gpt2_eight_heads", "gpt2_small_attention", "num_heads=12", "num_heads=8", "gpt2_head_count"),
     # Exercise 3.2 changes only d_out: biases the demo's wrapper lacks are stated by the check too.
     Mutation("wrapper_2d_with_qkv_bias", "wrapper_with_2d_output", "dropout, num_heads=2)",
-             "dropout, num_heads=2, qkv_bias=True)"),
+             "dropout, num_heads=2, qkv_bias=True)", "qkv_bias_changed"),
     # Heads cut straight to (b, h, T, hd) inside the module: masked right, yet tokens mix in the heads.
     Mutation("multi_head_views_heads_inline", "MultiHeadAttention",
              "        queries = split_heads(self.W_query(x), self.num_heads)  # (b, h, T, hd)\n"
