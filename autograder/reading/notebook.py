@@ -26,7 +26,7 @@ from autograder.findings.finding import Finding, finding
 from autograder.reading.learning_records import LearningRecords, learning_records
 from autograder.student.curriculum import STAGES_BY_ASSIGNMENT
 from autograder.student.language import DEFAULT_LANGUAGE, MAX_NOTEBOOK_BYTES, notebook_language
-from autograder.student.reading.loaded import assigned_names, is_loaded
+from autograder.student.reading.loaded import is_loaded
 
 _LINE_BREAKS = re.compile(r"\r\n|\r|\n")
 
@@ -319,7 +319,7 @@ def _computed_value_not_loaded(extracted: ExtractedCode, node: ast.stmt, index: 
     """A name an answer cell sets to a value a call computes (``_FUTURE = torch.ones(...)``) is not
     loaded: where a stage reads it, its failure says so (``computed_not_loaded``), not that the name
     was made in another cell (blind28/058)."""
-    names = assigned_names(node)
+    names = _defined_names(node)
     if names and graded.keeps(index, names)[0]:
         for name in names:
             extracted.lost.setdefault(name, finding("computed_not_loaded", name=name, cell=extracted.place(index)))

@@ -79,9 +79,3 @@ def is_loaded(node: ast.stmt, imported: set[str]) -> bool:
         return (isinstance(node.target, ast.Name) and node.value is not None
                 and _is_simple_value(node.value, imported))
     return False
-
-
-def assigned_names(node: ast.stmt) -> list[str]:
-    """The plain names a top-level assignment binds (``_FUTURE = torch.ones(...)``); [] for others."""
-    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-    return [target.id for target in targets if isinstance(target, ast.Name)]
