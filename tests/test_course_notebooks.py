@@ -24,6 +24,7 @@ from autograder.student import language as languages
 from autograder.student.curriculum import ASSIGNMENTS, STAGES_BY_ASSIGNMENT, all_stages, assignment_of
 from autograder.student.language import TRANSLATIONS
 from autograder.student.predictions import QUESTIONS, answer_fields, judge, questions_of
+from autograder.student.selfcheck.hints import DESIGNED
 
 ANSWER_METADATA_KEYS = {"grade", "grade_id", "locked", "schema_version", "solution", "task"}
 
@@ -180,11 +181,8 @@ def test_the_grading_contract_comes_last_with_one_pointer_on_top(assignment):
 
 # In every notebook one graded stage or more comes with no recipe: its prompt states the contract,
 # and the student composes it from the stages before it (issue 34).
-NO_RECIPE_STAGES = {"01_attention_scores": ["softmax_stable", "context_vector", "simple_self_attention"],
-                    "02_self_attention": ["SelfAttention_v1", "SelfAttention_v2", "copy_v2_weights_into_v1"],
-                    "03_causal_attention": ["causal_average_softmax", "causal_mask", "masked_softmax",
-                                            "inverted_dropout", "CausalAttention"],
-                    "04_multi_head_attention": ["split_heads", "merge_heads", "MultiHeadAttention"]}
+NO_RECIPE_STAGES = {assignment: [stage for stage in STAGES_BY_ASSIGNMENT[assignment] if stage in DESIGNED]
+                    for assignment in ASSIGNMENTS}
 
 
 def _solution_expressions(source: str) -> set[str]:

@@ -232,7 +232,7 @@ STOPS_WHERE_THE_NAMES_ARE_NEEDED = {
                                       " attribute 'W_query'"],
     **{name: ["learned-training stopped at AttributeError: 'CausalAttention' object has no attribute 'dropout'"]
        for name in ("03_mask_in_forward-CausalAttention", "03_visible_mask-CausalAttention")}}
-SKIPPED = "These figures read the attention weights where your module passes them through its dropout layer"
+SKIPPED = "These figures read the attention weights as your module passes them through self.dropout"
 STAGES = sorted({variant.stage for variant in VARIANTS})
 
 

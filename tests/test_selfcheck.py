@@ -24,7 +24,7 @@ from autograder.student.language import LANGUAGES
 from autograder.student.mistakes import MISTAKES
 from autograder.student.selfcheck import CheckResult, catalog, check, differences, figures, hint, run_check, self_checks
 from autograder.student.selfcheck.figures import draw, use_fonts
-from autograder.student.selfcheck.hints import CODE, FUNCTIONS, IDEAS
+from autograder.student.selfcheck.hints import CODE, DESIGNED, FUNCTIONS, IDEAS
 from autograder.student.selfcheck.runner import hint_line
 from autograder.worker.probe_server import load_definitions as worker_load_definitions
 
@@ -323,15 +323,39 @@ def test_known_mistakes_get_their_hint_only_when_asked_for(stage, wrong, expecte
         finally:
             del globals()[stage]
     # Tier 1 says what to fix in words (or gives the idea), never the check's "Likely mistake" again.
-    # Where the mistake's own fix shows code, tier 1 says it in words (``remedy.<mistake>``).
-    said = catalog.remedy(result.hint) or catalog.words_fix(result.mistake) or IDEAS[stage]
+    # Where the mistake's own fix shows code, tier 1 says it in words (``remedy.<mistake>``). On a
+    # stage the student designs, the fix is a recipe: tier 1 gives the idea.
+    said = IDEAS[stage] if stage in DESIGNED else (
+        catalog.remedy(result.hint) or catalog.words_fix(result.mistake) or IDEAS[stage])
     assert catalog.found_text(expected_hint) not in first
     assert first == (f"💡 {stage} (hint 1 of 3): {said}\n"
                      f'   More: hint("{stage}", 2) names the functions that do it.\n')
     assert not catalog.holds_code(said)
     # Tier 3: what the check found, then the skeleton apart from it, so that it never reads as code.
-    assert third.startswith(f"{result.hint}\n\n💡 {stage} (hint 3 of 3)")
+    assert third.startswith(f"What the check found: {result.hint}\n\n💡 {stage} (hint 3 of 3)")
     assert third.rstrip("\n").endswith(CODE[stage].rstrip("\n"))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_designed_stage_keeps_a_named_mistakes_fix_for_tier_3(language):
+    """split_heads by a view alone is named, and its fix is the design the student is to find
+    (separate the features, then swap two axes): tier 1 gives the stage's idea instead, and tier 3
+    says what the check found, labelled, above the skeleton."""
+    def split_heads(x, num_heads):
+        b, num_tokens, d_out = x.shape
+        return x.view(b, num_heads, num_tokens, d_out // num_heads)
+
+    namespace = {"split_heads": split_heads}
+    result = run_check("split_heads", namespace, language)
+    assert result.mistake == "view_without_transpose"
+    fix = catalog.remedy(result.hint)
+    assert fix
+    first = hint_line("split_heads", namespace, language, 1)
+    with catalog.speaking(language):
+        assert catalog.tier_text("split_heads", 1) in first
+        assert fix not in first
+        assert hint_line("split_heads", namespace, language, 3).startswith(
+            catalog.text("hint_found", finding=result.hint) + "\n\n")
 
 
 def test_the_catalogue_names_dividing_by_the_square_root_of_d_out_in_multi_head_attention():
@@ -506,8 +530,9 @@ def test_self_checks_bind_check_and_hint_in_one_language(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("❌ causal_mask: ")
     assert lines[1] == '   💡 Travou? hint("causal_mask") dá a ideia; hint("causal_mask", 2) diz quais funções usar.'
-    # Tier 1 says what to fix, in words: the check's line has just said what the mask looks like.
-    assert lines[2].startswith("💡 causal_mask (dica 1 de 3): True deve marcar as posições ocultas")
+    # Tier 1 gives the idea, in Portuguese: causal_mask is a stage the student designs.
+    with catalog.speaking("pt"):
+        assert lines[2] == f"💡 causal_mask (dica 1 de 3): {catalog.tier_text('causal_mask', 1)}"
 
 
 def _softmax_shifted_by(statistic):

@@ -241,8 +241,8 @@ MISTAKES: dict[str, str] = {
     ),
     "keys_T_on_batch": (
         "on a batch, the full transpose (the T attribute) reverses every dimension, so keys of shape"
-        " (b, T, d) become (d, T, b): transpose only the last two dimensions, and leave the batch"
-        " where it is."
+        " (b, T, d) become (d, T, b), and split into heads, (b, h, T, hd) become (hd, T, h, b): transpose"
+        " only the last two dimensions, and leave the batch and the heads where they are."
     ),
     "mask_after_softmax": (
         "the future was zeroed after the softmax without renormalising, so rows no longer sum to"

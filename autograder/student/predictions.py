@@ -305,7 +305,9 @@ MESSAGES: dict[str, str] = {
     "explain.no_positions": "Position 1 sees only two tokens, itself and its answer: a head that looks away from"
                             " its own digit is right there every time. Later positions see more tokens, and the"
                             " same rule can only guess among them.",
-    "explain.two_heads": "Each head can average only what it looks at: one head per job keeps each answer clean.",
+    # Says what the maps show, not why: that is the think-about-it question below it.
+    "explain.two_heads": "After training one head puts nearly all of its weight on the first digit, the other on"
+                         " the digit just before: the printed averages say which is which.",
     # Says no more than the count: where the rest comes from is the think-about-it answer below it.
     "explain.wrapper_parameters": "Twelve heads with three 768 × 64 matrices each are 1,769,472 parameters.",
     "explain.induction": "On the repeated stretch the model copies what followed the token's first appearance; the"

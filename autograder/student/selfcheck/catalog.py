@@ -42,6 +42,7 @@ MESSAGES: dict[str, str] = {
     # The line under a failed check, and what hint("<stage>", tier) prints.
     "hint_offer": '   💡 Stuck? hint("{stage}") gives the idea; hint("{stage}", 2) names the functions.',
     "hint_line": "💡 {stage} (hint {tier} of 3): {hint}",
+    "hint_found": "What the check found: {finding}",
     "hint_code": ("💡 {stage} (hint 3 of 3), a skeleton to complete: replace each ____ and ... with your code (the"
                   " check has the last word):"),
     "hint_more.2": '   More: hint("{stage}", 2) names the functions that do it.',

@@ -14,6 +14,16 @@ the grader reports it, for no points.
 
 from __future__ import annotations
 
+# The stages a student designs from a contract alone ("No recipe this time" in the notebook): no
+# hint on them gives the fix of a mistake the check named before tier 3, where it is labelled as
+# what the check found (a fix there is a recipe: "separate the features, then swap the axes").
+DESIGNED: frozenset[str] = frozenset({
+    "softmax_stable", "context_vector", "simple_self_attention",
+    "SelfAttention_v1", "SelfAttention_v2", "copy_v2_weights_into_v1",
+    "causal_average_softmax", "causal_mask", "masked_softmax", "inverted_dropout", "CausalAttention",
+    "split_heads", "merge_heads", "MultiHeadAttention",
+})
+
 # Tier 1: the idea, in words only (no code: `catalog.holds_code` says no).
 IDEAS: dict[str, str] = {
     "attention_scores_for_query": (

@@ -22,6 +22,7 @@ from .answer_cell import defined_elsewhere
 from .catalog import found_text, hint_text, remedy, speaking, text, tier_text, words_fix
 from .expectations import Mismatch, one_line
 from .figures import CAPTIONS, MistakeFigure, png, use_fonts
+from .hints import DESIGNED
 from .notebook_variables import read_from_other_cells, unreadable_definition
 from .registry import CHECKS
 
@@ -204,10 +205,11 @@ def nearest_stage(name: str) -> str | None:
 
 def hint_line(stage: str | None, namespace: Mapping, language: str | None = None, tier: int = 1) -> str:
     """What ``hint(stage, tier)`` shows: tier 1 in words only, what to fix when the check names a
-    mistake whose fix holds no code, else the stage's idea (never the check's own "Likely mistake"
+    mistake whose fix holds no code (not on a stage the student designs, ``DESIGNED``: there a fix
+    is a recipe), else the stage's idea (never the check's own "Likely mistake"
     again: the student has just read it; for a mistake whose fix shows code, its fix in words), tier 2
     the tools, by name; tier 3 the full text of what
-    the check finds (its fix), then a skeleton of the code to complete. On a
+    the check finds (its fix), labelled as such, then a skeleton of the code to complete. On a
     stage that passes, every tier says no hint is needed. Without a stage, or with an unknown one,
     the check's message says which stages exist."""
     return _hint(stage, namespace, language, tier)[0]
@@ -228,9 +230,10 @@ def _hint(stage: str | None, namespace: Mapping, language: str | None, tier: int
         if tier == 2:
             return text("hint_line", stage=stage, tier=2, hint=tier_text(stage, 2)) + "\n" + _offer(stage, 3), True
         if tier == 3:  # what the check found comes first, apart from the skeleton, so it never reads as code
-            fix = f"{result.hint}\n\n" if result.hint else ""
-            return fix + text("hint_code", stage=stage) + "\n\n" + tier_text(stage, 3), True
-        said = (remedy(result.hint) if result.hint else None) or words_fix(result.mistake) or tier_text(stage, 1)
+            found = text("hint_found", finding=result.hint) + "\n\n" if result.hint else ""
+            return found + text("hint_code", stage=stage) + "\n\n" + tier_text(stage, 3), True
+        said = tier_text(stage, 1) if stage in DESIGNED else (
+            (remedy(result.hint) if result.hint else None) or words_fix(result.mistake) or tier_text(stage, 1))
         return text("hint_line", stage=stage, tier=1, hint=said) + "\n" + _offer(stage, 2), True
 
 
