@@ -292,6 +292,18 @@ def test_a_mask_not_cut_to_the_tokens_costs_the_forward_tests_and_not_dropout(gr
     assert not all(test.passed for test in row.tests if test.stage == mutation.stage)
 
 
+def test_a_copy_with_the_same_mistake_in_every_matrix_tells_it_once(graded):
+    """All three matrices copied without their transpose: the first is told with its values and the
+    mistake, the other two are named beside it, not told again, value by value, once per matrix."""
+    mutation, row = _mutant_row(graded, "copy_without_transpose")
+    messages = [test.message() for test in row.tests if test.stage == mutation.stage and not test.passed]
+    assert messages
+    for message in messages:
+        if MESSAGES["copy_without_transpose"] in message:
+            assert message.count(MESSAGES["copy_without_transpose"]) == 1, message
+            assert "The same holds for sa_v1.W_key, sa_v1.W_value." in message, message
+
+
 def test_no_text_says_gpt2_has_no_qkv_bias():
     """Notebook 04 rightly says OpenAI's GPT-2 weights use qkv_bias=True: the exercise's layer has
     none because the exercise says so, and the words say that."""

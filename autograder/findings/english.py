@@ -74,6 +74,7 @@ SENTENCES: dict[str, str] = {
     "matrices_not_copied": (
         "{call} left {names} as they were: copy all three, W_query, W_key and W_value, each from the"
         " layer with the same name in sa_v2."),
+    "evidence.same_in": " The same holds for {names}.",
     "copied_into_another_module": (
         "{call} left sa_v1's matrices as they were, and returned another module that holds the right copy."),
     "source_changed_by_copy": (

@@ -253,7 +253,7 @@ def test_copy_v2_weights_into_v1(student, reference, device, dtype, size):
     if elsewhere is not None:  # copied into a module of its own, and returned it: told so, then its own faults
         found = [finding("copied_into_another_module", "copied_into_another_module",
                          call="copy_v2_weights_into_v1(sa_v2, sa_v1)"), *elsewhere]
-    found = _most_not_copied(found)
+    found = _same_mistake_told_once(_most_not_copied(found))
     if found:
         first, *others = found
         raise Failure(first.with_faults(*(fault for other in others for fault in other.all_faults())))
@@ -299,6 +299,29 @@ def _most_not_copied(found: list[Finding]) -> list[Finding]:
     return [finding("matrices_not_copied", "matrices_not_copied", call="copy_v2_weights_into_v1(sa_v2, sa_v1)",
                     names=names),
             *(fault for fault in found if fault not in left)]
+
+
+# The mistakes of a matrix's layout: the same evidence in every matrix that shows one.
+_LAYOUT_MISTAKES = ("copy_without_transpose", "copy_reshaped")
+
+
+def _same_mistake_told_once(found: list[Finding]) -> list[Finding]:
+    """``found``, with the matrices that show the layout mistake an earlier one shows (all three
+    copied without a transpose, say) named in a note of that one rather than told again, values and
+    mistake, once per matrix. Matrices copied from the wrong layer are each told: each holds
+    another layer's weight."""
+    kept: list[Finding] = []
+    alike: dict[int, list[str]] = {}
+    for fault in found:
+        first = next((index for index, earlier in enumerate(kept)
+                      if fault.mistake in _LAYOUT_MISTAKES and earlier.mistake == fault.mistake), None)
+        what = fault.fields.get("what")
+        if first is None or not isinstance(what, Finding) or "attribute" not in what.fields:
+            kept.append(fault)
+        else:
+            alike.setdefault(first, []).append(what.fields["attribute"])
+    return [fault.with_notes(finding("evidence.same_in", names=", ".join(alike[index])))
+            if index in alike else fault for index, fault in enumerate(kept)]
 
 
 def _copied_elsewhere(ref_v2, returned, initial: dict[str, torch.Tensor]) -> list[Finding] | None:
