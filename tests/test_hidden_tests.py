@@ -129,10 +129,11 @@ def test_a_loop_stage_without_its_loop_earns_full_marks_with_a_note(graded):
 
 
 def test_forms_the_notebook_asks_for_in_words_are_noted_for_no_points(graded):
-    """Notebook 3 asks for a masked softmax in one pass and the mask as a buffer: right values in
-    other forms keep every point, and a note says what the notebook asked for. Forms that compute
-    a softmax another way (scaled dot-product attention, exp and a sum by hand) and the solution
-    get none. (The running mean through a softmax is what its stage is for, and is charged.)"""
+    """Notebook 3 asks for a running mean as one matrix product, a masked softmax in one pass and the
+    mask as a buffer: right values in other forms keep every point, and a note says what the
+    notebook asked for. Forms that compute a matrix product or a softmax another way (einsum, scaled
+    dot-product attention, exp and a sum by hand) and the solution get none. (The running mean
+    through a softmax is what its stage is for, and is charged.)"""
     def notes(style: str) -> dict[str, set[str]]:
         found: dict[str, set[str]] = {}
         for test in graded[(style, "03_causal_attention")].tests:
@@ -140,14 +141,16 @@ def test_forms_the_notebook_asks_for_in_words_are_noted_for_no_points(graded):
                 found.setdefault(test.stage, set()).update(problem.key for problem in test.finding.fields["problems"])
         return found
 
-    forms = {"worth_fixing.renormalised", "worth_fixing.no_buffer"}
+    forms = {"worth_fixing.renormalised", "worth_fixing.no_buffer", "worth_fixing.no_matrix_product"}
     told = notes("alternative_03_forms_told_in_notes")
     assert graded[("alternative_03_forms_told_in_notes", "03_causal_attention")].score == 100
     assert "worth_fixing.renormalised" in told["masked_softmax"]
+    assert "worth_fixing.no_matrix_product" in told["causal_average_matmul"]
     assert "worth_fixing.no_buffer" in notes("alternative_03_mask_in_forward")["CausalAttention"]
     for style in ("solution", "alternative_03_sdpa_is_causal", "alternative_03_renormalised_weights",
                   "alternative_03_einsum_and_bmm"):
         said = notes(style)
+        assert not said.get("causal_average_matmul", set()) & forms, (style, said)
         assert not said.get("causal_average_softmax", set()) & forms, (style, said)
         assert not said.get("masked_softmax", set()) & forms, (style, said)
     assert not set().union(*notes("solution").values(), set()) & forms

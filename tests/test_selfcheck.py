@@ -1218,13 +1218,15 @@ def test_the_check_notes_the_forms_notebook_3_asks_for_as_the_grader_does(soluti
     exec(compile((Path(__file__).parent / "alternative_answers" / "03_mask_in_forward.py").read_text(),
                  "<cell>", "exec"), in_forward)
     with catalog.speaking("en"):
-        said = {key: catalog.text(f"note.{key}", what="").strip() for key in ("renormalised", "no_buffer")}
+        said = {key: catalog.text(f"note.{key}", what="").strip()
+                for key in ("renormalised", "no_buffer", "no_matrix_product")}
     results = {"renormalised": run_check("masked_softmax", namespace, "en"),
-               "no_buffer": run_check("CausalAttention", in_forward, "en")}
+               "no_buffer": run_check("CausalAttention", in_forward, "en"),
+               "no_matrix_product": run_check("causal_average_matmul", namespace, "en")}
     for key, result in results.items():
         assert result.passed, result.message
         assert said[key] in result.message, (key, result.message)
-    for stage in ("causal_average_softmax", "masked_softmax", "CausalAttention"):
+    for stage in ("causal_average_matmul", "causal_average_softmax", "masked_softmax", "CausalAttention"):
         message = run_check(stage, solution_definitions["03_causal_attention"], "en").message
         assert not [text for text in said.values() if text in message], message
     without = dict(solution_definitions["03_causal_attention"])

@@ -504,6 +504,9 @@ SENTENCES: dict[str, str] = {
         "normalises a second time after its softmax (a sum after torch's softmax), where the notebook asks"
         " for one pass: masked with -inf before the softmax, the future gets exactly 0 and the rows sum to 1"
         " with no second division"),
+    "worth_fixing.no_matrix_product": (
+        "computes the running mean with no matrix product, where the notebook asks for one: a (T, T) matrix of"
+        " weights times x, the form the next stages turn into attention"),
     "worth_fixing.no_buffer": (
         "registers no buffer for its mask, where the notebook registers the mask once with register_buffer:"
         " a buffer moves with the module to another device and is saved with it"),

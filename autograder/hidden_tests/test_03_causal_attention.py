@@ -644,8 +644,11 @@ def test_causal_average_loop_worth_fixing(student, reference):
 
 @pytest.mark.causal_average_matmul
 def test_causal_average_matmul_worth_fixing(student, reference):
+    """Running sums (cumsum) give the same values, and keep every point; the note says the stage
+    asked for one matrix product (the triangle of weights the next stages build on)."""
     _note_function_worth_fixing(student, reference, "causal_average_matmul",
-                                (randn(64, 2, 5, 3, dtype=torch.float64),), ("x",), gradient=True)
+                                (randn(64, 2, 5, 3, dtype=torch.float64),), ("x",), gradient=True,
+                                form="matrix_product")
 
 
 @pytest.mark.causal_average_softmax

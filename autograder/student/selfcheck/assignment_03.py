@@ -73,6 +73,8 @@ def _check_causal_average_loop(ns):
 @check_of("causal_average_matmul")
 def _check_causal_average_matmul(ns):
     _check_causal_average(ns, "causal_average_matmul", "idea")  # the known outputs name a prefix sum
+    x = torch.randn(4, 8, 2, generator=seeded(42))
+    note_form(lambda: ns["causal_average_matmul"](x), "causal_average_matmul(x)", "matrix_product")
 
 
 @check_of("causal_average_softmax")

@@ -174,6 +174,9 @@ MESSAGES: dict[str, str] = {
     "note.renormalised": ("{what} normalises a second time after its softmax, where the notebook asks for one"
                           " pass: masked with -inf before the softmax, the future gets exactly 0 and the rows sum"
                           " to 1 with no second division. This costs no points."),
+    "note.no_matrix_product": ("{what} computes the running mean with no matrix product, where the notebook asks"
+                               " for one: a (T, T) matrix of weights times x, the form the next stages turn into"
+                               " attention. This costs no points."),
     "note.no_buffer": ("{what} registers no buffer for its mask, where the notebook registers the mask once as a"
                        " buffer: a buffer moves with the module to another device and is saved with it. This"
                        " costs no points."),
