@@ -256,6 +256,9 @@ def test_a_loop_counted_to_a_number_is_counted_by_the_tensor_it_indexes():
      "return s / torch.sqrt(__import__('torch').as_tensor(k.shape[-1]))"),
     ("no_grad_not_called", "with torch.no_grad:", "with torch.no_grad():"),
     ("dtype_not_followed", "return weights @ x  # (T, T) @ x", "return weights.to(x) @ x  # (T, T) @ x"),
+    # the weights a softmax makes of float32 scores, for float64 x (notebook 3's review)
+    ("dtype_not_followed", "return torch.softmax(scores, dim=-1) @ x",
+     "return torch.softmax(scores, dim=-1).to(x) @ x"),
 ])
 def test_each_repair_rewrites_the_line_as_its_mistakes_fix_says(mistake, line, fixed):
     traceback = '  File "<cell 3>", line 2, in softmax_stable\n'

@@ -30,6 +30,9 @@ MOST_REPAIRED_LINES = 6
 # The last frame of the student's traceback: where the exception was raised.
 _FRAME = re.compile(r'File "<cell (\d+)>", line (\d+)')
 _OPERAND = r"[\w.]+(?:\(\))?"
+# A factor of a product: a name, a call with its arguments (``torch.softmax(scores, dim=-1)``) or a
+# bracketed expression, none nested; not one already cast (``weights.to(x)``).
+_FACTOR = rf"(?:{_OPERAND}(?![\w.(])|[\w.]+(?<!\.to)\([^()]*\)|(?<![\w.)\]])\([^()]*\))"
 
 
 def _bool_mask(line: str) -> str:
@@ -149,12 +152,24 @@ def _numbers_as_tensors(line: str) -> str:
 
 
 def _substituted(*rewrites: tuple[re.Pattern[str], str]) -> Callable[[str], str]:
-    """A line rewritten by each (pattern, replacement) in turn."""
+    """A line's code rewritten by each (pattern, replacement) in turn; its comment is left as it is."""
     def rewrite(line: str) -> str:
+        code, comment = _code_and_comment(line)
         for pattern, replacement in rewrites:
-            line = pattern.sub(replacement, line)
-        return line
+            code = pattern.sub(replacement, code)
+        return code + comment
     return rewrite
+
+
+def _code_and_comment(line: str) -> tuple[str, str]:
+    """A line cut where its comment starts: at the first ``#`` outside a string ("" when none)."""
+    quote = None
+    for index, char in enumerate(line):
+        if quote is None and char == "#":
+            return line[:index], line[index:]
+        if char in "'\"" and (quote is None or quote == char):
+            quote = char if quote is None else None
+    return line, ""
 
 
 _GUARD = re.compile(r"^(?P<lead>\s*(?:el)?if\s+)(?P<condition>.+?)(?P<rest>:\s*(?:raise\b.*)?(?:#.*)?)$")
@@ -230,7 +245,7 @@ REWRITES: dict[str, Callable[[str], str]] = {
     "average_weights_shape": _TOKENS_FROM_THE_END,
     # weights @ x with weights made in float32 for float64 x: the first factor in the second's dtype.
     "dtype_not_followed": _substituted(
-        (re.compile(rf"(?P<a>{_OPERAND})\s*@\s*(?P<b>{_OPERAND})"), r"\g<a>.to(\g<b>) @ \g<b>")),
+        (re.compile(rf"(?P<a>{_FACTOR})\s*@\s*(?P<b>{_OPERAND})"), r"\g<a>.to(\g<b>) @ \g<b>")),
     # if d_out % num_heads == 0: raise ValueError(...): the test that guards the raise, negated.
     "divisible_sizes_rejected": _condition_negated,
     # sa_v1.W_query.copy_(sa_v2.W_query.weight): the weight in v1's layout, transposed.
