@@ -246,6 +246,15 @@ def test_a_cosine_similarity_is_named():
     assert reported == ["cosine_similarity"]
 
 
+@pytest.mark.parametrize("distance", [lambda d: d.pow(2).sum(dim=-1), lambda d: -d.norm(dim=-1)])
+def test_scores_that_measure_distances_are_named(distance):
+    """blind28/003: how far each token is from the query (squared), where the score is a dot product."""
+    inputs, query = randn(16, 6, 3, dtype=torch.float64), randn(17, 3, dtype=torch.float64)
+    reported = _reported(distance(inputs - query), SCORES.attention_scores_for_query(inputs, query),
+                         mistakes.dot_product_mistakes(inputs, query), None)
+    assert reported == ["scores_as_distances"]
+
+
 def test_exponentials_divided_by_their_length_are_named():
     x = randn(23, 2, 5, 4, dtype=torch.float64)
     exps = x.exp()

@@ -83,7 +83,15 @@ def dot_product_mistakes(inputs: torch.Tensor, query: torch.Tensor) -> WrongOutp
             "dot_product_wrong_dim": [(inputs * query).sum(dim=0)],
             "query_ignored": [inputs @ inputs[index] for index in range(inputs.shape[0])],
             "cosine_similarity": [torch.nn.functional.cosine_similarity(inputs, query[None, :], dim=-1)],
+            "scores_as_distances": _distances(inputs - query),
             **_when_square(inputs, {"operands_swapped": lambda: [query @ inputs]})}
+
+
+def _distances(differences: torch.Tensor) -> list[torch.Tensor]:
+    """How far apart the vectors whose ``differences`` these are, along the features: squared and not,
+    and negated (a "closer is higher" score); never a dot product."""
+    squared = differences.pow(2).sum(dim=-1)
+    return [squared, squared.sqrt(), -squared, -squared.sqrt()]
 
 
 def _when_square(inputs: torch.Tensor, wrong: dict[str, Callable[[], list]]) -> WrongOutputs:
@@ -99,6 +107,7 @@ def attention_scores_mistakes(reference, inputs: torch.Tensor) -> WrongOutputs:
             "scaled_too_early": [reference.attention_scores(inputs) / math.sqrt(inputs.shape[-1])],
             "diagonal_changed": [reference.attention_scores(inputs).fill_diagonal_(0.0)],
             "cosine_similarity": [reference.attention_scores(_unit_rows(inputs))],
+            "scores_as_distances": _distances(inputs[:, None, :] - inputs[None, :, :]),
             "scores_of_centred_inputs": [reference.attention_scores(inputs - inputs.mean(dim=0))],
             # The (T, T, d) products summed over a token axis, not the features: (T, d).
             "products_summed_over_tokens": [(inputs[:, None, :] * inputs[None, :, :]).sum(dim=0)],

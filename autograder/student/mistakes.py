@@ -531,6 +531,11 @@ MISTAKES: dict[str, str] = {
         " -1 and 1): the attention score is the plain dot product, whose size also carries how long"
         " the vectors are."
     ),
+    "scores_as_distances": (
+        "the scores measure how far apart the vectors are (the distance, or its square): the attention"
+        " score is their dot product, which grows as two vectors point the same way, with no difference"
+        " taken."
+    ),
     "scores_of_centred_inputs": (
         "the mean of the tokens was subtracted from the inputs before the dot products (a covariance,"
         " not attention scores): the score of two tokens is the dot product of their embeddings as"
