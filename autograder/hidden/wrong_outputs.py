@@ -192,9 +192,9 @@ def simple_self_attention_mistakes(reference, inputs: torch.Tensor) -> WrongOutp
     return {
         **{mistake: [option @ inputs for option in options] for mistake, options in wrong_weights.items()},
         "returned_weights": [weights],
-        # The scale of a later notebook taken too early, and the weights returned: the output's two parts.
-        "scaled_too_early+returned_weights": [
-            reference.softmax_stable(scores / math.sqrt(inputs.shape[-1]), dim=-1)],
+        # Wrong weights, returned as they are (a scale of a later notebook taken too early, a softmax
+        # along the columns: blind28/020): the output's two parts.
+        **{f"{mistake}+returned_weights": options for mistake, options in wrong_weights.items() if "+" not in mistake},
         "weights_applied_to_scores": [weights @ scores],
         # inputs @ weights: it raises unless the inputs are square (it is repaired there), and is
         # this same slip where it runs.
