@@ -62,6 +62,18 @@ def test_keys_T_on_a_batch_is_named_where_batches_are_asked(stage, mistake):
     assert mistake_in_error(stage, *error) == mistake
 
 
+@pytest.mark.parametrize(("used", "mistake"), [
+    ("math.sqrt(d_k)", "module_not_imported"),  # blind29/027, 060: math is imported in notebook 4 only
+    ("F.softmax(x, dim=-1)", "module_not_imported"),
+    ("attn_scores.sum()", None),  # a name of the student's own, from another cell: no module
+])
+def test_a_module_used_without_its_import_is_named(used, mistake):
+    source = f"def masked_softmax(x, d_k):\n    return {used}\n"
+    error = student_error(source, "masked_softmax(torch.ones(2, 2), 4)")
+    assert error[0] == "NameError"
+    assert mistake_in_error("masked_softmax", *error) == mistake
+
+
 @pytest.mark.parametrize(("stage", "mistake"), [
     ("CausalAttention", "transpose_fixed_dims"),  # blind27/088 and blind4/052: a bare exception
     ("MultiHeadAttention", "transpose_fixed_dims"),

@@ -726,7 +726,8 @@ def mask_and_renormalize_mistakes(weights: torch.Tensor) -> WrongOutputs:
     for mistake_id, masks in wrong_masks.items():
         wrong[mistake_id] = [renormalised(mask) for mask in masks]
     # A wrong mask and a wrong sum at once: each is a fault of its own (the mask first).
-    wrong_sums = {"normalised_wrong_dim": [_by_columns]}
+    wrong_sums = {"normalised_wrong_dim": [_by_columns],
+                  "softmax_over_zeroed_future": [_softmax_of_last]}  # the zeros' exp(0) = 1 included (blind28/061)
     if weights.ndim == 2:
         wrong_sums["broadcast_mismatch"] = [_by_row_sums_lost]
     wrong_masks["mask_missing"] = [torch.zeros_like(future)]

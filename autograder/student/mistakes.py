@@ -531,6 +531,11 @@ MISTAKES: dict[str, str] = {
         " -1 and 1): the attention score is the plain dot product, whose size also carries how long"
         " the vectors are."
     ),
+    "module_not_imported": (
+        "a module was used that no cell of the notebook imports: add its import line (`import math`,"
+        " say) at the top of the answer cell, or compute the same with torch (`d_k ** 0.5` is a square"
+        " root)."
+    ),
     "scores_as_distances": (
         "the scores measure how far apart the vectors are (the distance, or its square): the attention"
         " score is their dot product, which grows as two vectors point the same way, with no difference"

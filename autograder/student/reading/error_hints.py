@@ -174,7 +174,13 @@ class ErrorRule:
                 and (self.code is None or self.code(line, trees)))
 
 
+# Names of modules a stage may use, as the notebooks and their students spell them: used where no
+# cell imports them, they raise a NameError that a missing import line explains.
+_MODULES_NOT_IMPORTED = re.compile(r"name '(math|numpy|np|F|nn|torch|functools|itertools|operator|collections"
+                                   r"|typing|dataclasses|enum|einops|random)' is not defined")
+
 RULES = [
+    ErrorRule("module_not_imported", _MODULES_NOT_IMPORTED, error_types=("NameError",)),
     # A tensor turned into a numpy array: refused on a GPU, on the stand-in GPU and with a gradient.
     ErrorRule("left_torch_for_numpy", re.compile(r"numpy\(\) is not supported|call numpy\(\)|tensor to numpy"),
               error_types=("RuntimeError", "TypeError")),
