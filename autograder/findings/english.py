@@ -246,7 +246,7 @@ SENTENCES: dict[str, str] = {
         " The grader ran this test again with the line that raised changed as this mistake's fix says:"
         " the test then ran, and showed the further fault told below. Fix both."),
     "evidence.one_of_faults_together": (
-        " This mistake, made together with the one told first, reproduces your output exactly: fix both."),
+        " together with the mistake told first, this one gives exactly your output, so both are there to fix."),
     "evidence.scores_divided_by": (
         " It is what the attention gives when the scores are divided by {divisor}{forms}; the"
         " reference divides them by {right}."),

@@ -330,6 +330,9 @@ _OPERAND_PART = ("wrong_projection", "scores_transposed", "weights_transposed", 
                  "linear_weight_untransposed", "keys_T_on_batch")
 # How a multi-head module splits and merges its heads: fixed with the operands, before the mask.
 _HEADS_PART = ("view_without_transpose", "wrong_transpose", "heads_interleaved")
+# How the hidden positions are hidden (a finite fill, zeros after the softmax), apart from which
+# positions the mask hides: a wrong mask filled with 0 is two faults (notebook 4's review).
+_FILL_PART = ("mask_filled_with_zero", "mask_after_softmax")
 # What the module does with the weighted values at the end (no output projection, the weights
 # returned instead): fixed last, once the weights themselves are right.
 _OUTPUT_PART = ("missing_out_proj", "returned_weights")
@@ -343,8 +346,8 @@ PairedOptions = dict[tuple[str, str], list[dict]]
 
 def _parts(variants: dict[str, list[dict]]) -> list[dict[str, list[dict]]]:
     """The variants grouped by the part of the computation they change, in the order to fix them:
-    operands, heads, mask, softmax, scale, output."""
-    order = [_OPERAND_PART, _HEADS_PART, None, _SOFTMAX_PART, _SCALE_PART, _OUTPUT_PART]
+    operands, heads, mask, how it hides, softmax, scale, output."""
+    order = [_OPERAND_PART, _HEADS_PART, None, _FILL_PART, _SOFTMAX_PART, _SCALE_PART, _OUTPUT_PART]
     mask_part = [mistake for mistake in variants if not any(mistake in part for part in order if part)]
     return [{mistake: variants[mistake] for mistake in (part or mask_part) if mistake in variants} for part in order]
 
