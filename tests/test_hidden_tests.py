@@ -130,13 +130,13 @@ def test_a_loop_stage_without_its_loop_earns_full_marks_with_a_note(graded):
 
 def test_forms_the_notebook_asks_for_in_words_are_noted_for_no_points(graded):
     """Notebook 3 asks for a running mean as one matrix product, a masked softmax in one pass and the
-    mask as a buffer: right values in other forms keep every point, and a note says what the
+    mask as a buffer (as notebook 4 does): right values in other forms keep every point, and a note says what the
     notebook asked for. Forms that compute a matrix product or a softmax another way (einsum, scaled
     dot-product attention, exp and a sum by hand) and the solution get none. (The running mean
     through a softmax is what its stage is for, and is charged.)"""
-    def notes(style: str) -> dict[str, set[str]]:
+    def notes(style: str, assignment: str = "03_causal_attention") -> dict[str, set[str]]:
         found: dict[str, set[str]] = {}
-        for test in graded[(style, "03_causal_attention")].tests:
+        for test in graded[(style, assignment)].tests:
             if test.finding is not None and test.finding.key == "note.worth_fixing":
                 found.setdefault(test.stage, set()).update(problem.key for problem in test.finding.fields["problems"])
         return found
@@ -147,6 +147,10 @@ def test_forms_the_notebook_asks_for_in_words_are_noted_for_no_points(graded):
     assert "worth_fixing.renormalised" in told["masked_softmax"]
     assert "worth_fixing.no_matrix_product" in told["causal_average_matmul"]
     assert "worth_fixing.no_buffer" in notes("alternative_03_mask_in_forward")["CausalAttention"]
+    # MultiHeadAttention's contract registers its mask too: nanoGPT's flash path has none (notebook 4's review).
+    assert "worth_fixing.no_buffer" in notes("alternative_04_flash_attention", "04_multi_head_attention")[
+        "MultiHeadAttention"]
+    assert "worth_fixing.no_buffer" not in notes("solution", "04_multi_head_attention").get("MultiHeadAttention", set())
     for style in ("solution", "alternative_03_sdpa_is_causal", "alternative_03_renormalised_weights",
                   "alternative_03_einsum_and_bmm"):
         said = notes(style)

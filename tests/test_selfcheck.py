@@ -1236,6 +1236,20 @@ def test_the_check_notes_the_forms_notebook_3_asks_for_as_the_grader_does(soluti
     assert result.mistake == "running_mean_without_softmax", result.message
 
 
+def test_the_check_notes_a_multi_head_attention_without_a_mask_buffer(solution_definitions):
+    """Notebook 4's contract registers the mask as a buffer, as notebook 3's does: nanoGPT's flash
+    path (no mask at all) passes, with the note the grader gives; the solution gets none."""
+    namespace = dict(solution_definitions["04_multi_head_attention"])
+    exec(compile((Path(__file__).parent / "alternative_answers" / "04_flash_attention.py").read_text(),
+                 "<cell>", "exec"), namespace)
+    with catalog.speaking("en"):
+        said = catalog.text("note.no_buffer", what="").strip()
+    result = run_check("MultiHeadAttention", namespace, "en")
+    assert result.passed, result.message
+    assert said in result.message
+    assert said not in run_check("MultiHeadAttention", solution_definitions["04_multi_head_attention"], "en").message
+
+
 @pytest.mark.parametrize(("assignment", "stage"), [("03_causal_attention", "CausalAttention"),
                                                    ("04_multi_head_attention", "MultiHeadAttention")])
 def test_a_mask_kept_as_a_plain_attribute_is_told_where_moving_the_module_leaves_it_behind(

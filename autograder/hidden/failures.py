@@ -80,7 +80,8 @@ def _student_error_finding(error: StudentError, stage: str, submission: Submissi
         if reading.slip is not None:
             found = found.with_notes(finding(reading.slip.evidence, **reading.slip.fields))
     notes = []
-    if error.type_name == "NameError" and error.message.startswith("name ") and reading.mistake != "module_not_imported":
+    if (error.type_name == "NameError" and error.message.startswith("name ")
+            and reading.mistake != "module_not_imported"):  # a missing import is no variable of another cell
         notes.append(finding("demo_variable"))
     problems = notebook.problems if notebook is not None else submission.load_problems if submission else []
     if error.type_name == "NameError" and problems:

@@ -764,12 +764,12 @@ def _own_gpt2_breaking(student, reference) -> list[str]:
 # inputs' with the right values, on a GPU or cut from autograd where no check charges it; a
 # module's parameters created in another order than the notebook's, or its projections fused in
 # one layer. A note, for no points.
-def _note_module_worth_fixing(student, reference, class_name, case):
+def _note_module_worth_fixing(student, reference, class_name, case, *, mask_buffer=False):
     _, batch, num_tokens, d_in, d_out, context_length, num_heads, _ = case
     args = (d_in, d_out, context_length, 0.0, num_heads)
     note_module_worth_fixing(student, getattr(reference, class_name), class_name, args, {"qkv_bias": True},
                              randn(141, batch, num_tokens, d_in, dtype=torch.float64),
-                             call_text(class_name, *args, qkv_bias=True))
+                             call_text(class_name, *args, qkv_bias=True), mask_buffer=mask_buffer)
 
 
 @pytest.mark.MultiHeadAttentionWrapper
@@ -794,4 +794,6 @@ def test_merge_heads_worth_fixing(student, reference):
 @pytest.mark.MultiHeadAttention
 @pytest.mark.usefixtures("reference_heads")
 def test_multi_head_attention_worth_fixing(student, reference):
-    _note_module_worth_fixing(student, reference, "MultiHeadAttention", MHA_CASES[1])
+    """Its contract registers the mask as a buffer, as CausalAttention's does: a mask rebuilt in every
+    forward (or none, the fused attention's is_causal) is noted (notebook 4's review)."""
+    _note_module_worth_fixing(student, reference, "MultiHeadAttention", MHA_CASES[1], mask_buffer=True)

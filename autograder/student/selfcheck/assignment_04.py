@@ -18,6 +18,7 @@ from .expectations import (
     fail,
     seed_weights,
 )
+from .forms import note_mask_buffer
 from .known import expected
 from .modules import expect_biases, expect_book_module, expect_portable, seeded_module
 from .other_sizes import expect_function_case, expect_module_case
@@ -172,6 +173,7 @@ def _check_multi_head_attention(ns):
     module = cls(3, 2, 6, 0.5, num_heads=2)
     noted_dropout_name(module, call, book_batch())
     expect_dropout_on_weights(module, book_batch(), call)
+    note_mask_buffer(module, call)
 
 
 @check_of("gpt2_small_attention")
