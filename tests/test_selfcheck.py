@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 import textwrap
 import warnings
@@ -1320,3 +1321,39 @@ def test_a_module_that_answers_otherwise_on_each_call_is_told_so():
     assert "called twice on the same input, returned other values the second time" in result.message
     assert run_check("SelfAttention_v2", {"SelfAttention_v2": _module_edited("02_self_attention",
                                                                              "SelfAttention_v2")}).passed
+
+
+def test_the_notebooks_defaults_are_the_references():
+    """The check's table of the notebook's defaults is the reference's signatures, stage by stage."""
+    from autograder.course.reference import load_reference
+    from autograder.student.curriculum import ASSIGNMENTS, NOTEBOOK_DEFAULTS, STAGES_BY_ASSIGNMENT
+
+    found = {}
+    for assignment in ASSIGNMENTS:
+        reference = load_reference(assignment)
+        for stage in STAGES_BY_ASSIGNMENT[assignment]:
+            defaults = {parameter.name: parameter.default
+                        for parameter in inspect.signature(getattr(reference, stage)).parameters.values()
+                        if parameter.default is not inspect.Parameter.empty}
+            if defaults:
+                found[stage] = defaults
+    assert found == NOTEBOOK_DEFAULTS
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_default_written_otherwise_is_named_as_the_grader_names_it(language):
+    """blind29/073: training=False by default, so the check's call drops nothing and its values read
+    as "not rescaled"; the check names the default instead, as the grader does."""
+    def inverted_dropout(x, p, training=False, generator=None):
+        if not 0 <= p <= 1:
+            raise ValueError(f"p={p} is not a probability")
+        if not training:
+            return x
+        keep = (torch.rand(x.shape, generator=generator, device=x.device) >= p).to(x.dtype)
+        return x * keep / (1 - p)
+
+    result = run_check("inverted_dropout", {"inverted_dropout": inverted_dropout}, language)
+    assert not result.passed
+    assert result.mistake == "default_changed"
+    with catalog.speaking(language):
+        assert catalog.text("default_written", parameter="training", written="False", given="True") in result.message

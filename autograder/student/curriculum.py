@@ -77,3 +77,17 @@ STANDS_IN_FOR: dict[str, set[str]] = {
     "wrapper_with_2d_output": {"MultiHeadAttentionWrapper"},
     "copy_v2_weights_into_v1": {"SelfAttention_v1", "SelfAttention_v2"},
 }
+
+# The defaults of the notebook's signatures (a test keeps them those of the reference): the demos
+# and the stages built on a stage leave these arguments out, so a default written otherwise changes
+# what they compute (the check says so, as the grader does: ``hidden/signatures.py``).
+NOTEBOOK_DEFAULTS: dict[str, dict[str, object]] = {
+    "softmax_naive": {"dim": -1},
+    "softmax_stable": {"dim": -1},
+    "SelfAttention_v2": {"qkv_bias": False},
+    "causal_mask": {"device": None},
+    "inverted_dropout": {"training": True, "generator": None},
+    "CausalAttention": {"qkv_bias": False},
+    "MultiHeadAttentionWrapper": {"qkv_bias": False},
+    "MultiHeadAttention": {"qkv_bias": False},
+}

@@ -485,6 +485,10 @@ MISTAKES: dict[str, str] = {
         "every head is the same module ([head] * num_heads repeats one object): build a new"
         " CausalAttention for each head in the ModuleList."
     ),
+    "heads_count_wrong": (
+        "the ModuleList holds another number of heads than num_heads (a range that starts at 1, say):"
+        " build exactly num_heads CausalAttention modules, one per head."
+    ),
     "heads_summed": (
         "the heads' outputs were added up (or averaged): concatenate them instead, side by side along"
         " the last dimension, so that the result has num_heads * d_out features."

@@ -13,6 +13,10 @@ import torch
 
 # Two values are the same within these tolerances (the public check's inputs are float32).
 RTOL, ATOL = 1e-3, 1e-4
+# A slice is told right only when every value of it is right as the grader's float32 tests count
+# right (``hidden.compare.TOLERANCES``): "the others are right" beside "11 of 12 values differ"
+# would contradict the count (blind29/032).
+RIGHT_RTOL, RIGHT_ATOL = 1e-4, 1e-5
 
 
 def _order_along(actual: torch.Tensor, expected: torch.Tensor, dim: int) -> list[int] | None:
@@ -56,7 +60,7 @@ def slices_that_differ(actual: torch.Tensor, expected: torch.Tensor) -> tuple[in
     and the indices. The grader states the same reading."""
     if actual.dim() < 2:
         return None
-    wrong = ~torch.isclose(actual, expected, rtol=RTOL, atol=ATOL, equal_nan=True)
+    wrong = ~torch.isclose(actual, expected, rtol=RIGHT_RTOL, atol=RIGHT_ATOL, equal_nan=True)
     rows = _differing(wrong, -2)
     if rows is not None:
         return -2, rows

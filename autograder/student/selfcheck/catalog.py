@@ -40,6 +40,7 @@ MESSAGES: dict[str, str] = {
                               " never what a call computes, so {names} does not exist there. Compute it inside"
                               " {stage}."),
     # The line under a failed check, and what hint("<stage>", tier) prints.
+    "default_written": "Your signature gives {parameter} the default {written}; the notebook's gives {given}.",
     "hint_offer": '   💡 Stuck? hint("{stage}") gives the idea; hint("{stage}", 2) names the functions.',
     "hint_line": "💡 {stage} (hint {tier} of 3): {hint}",
     "hint_found": "What the check found: {finding}",

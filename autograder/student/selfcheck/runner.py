@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 import torch
 
 from .. import language as languages
-from ..curriculum import CONSULTED, STANDS_IN_FOR, all_stages, assignment_of
+from ..curriculum import CONSULTED, NOTEBOOK_DEFAULTS, STANDS_IN_FOR, all_stages, assignment_of
 from ..hint_prices import price, prices_of
 from ..reading.code_read import globals_kept, named_by_code, stages_called, state_kept
 from ..reading.exceptions import definition_sources, read_raised, students_line
@@ -149,12 +149,31 @@ def _checked(stage: str | None, namespace: Mapping, named: bool = True) -> Check
         said = (text("state_between_calls", stage=stage, names=", ".join(f"self.{name}" for name in kept)) if kept
                 else text("state_in_globals", stage=stage, names=", ".join(kept_outside)))
         also = " ".join(filter(None, (also, said)))
+    changed = _changed_default(stage, namespace[stage]) if found else None
+    if changed is not None:  # as the grader names it: whatever the values suggest comes of the default
+        hint, figure, mistake, shows = hint_text("default_changed"), None, "default_changed", "default_changed"
+        also = " ".join(filter(None, (also, text("default_written", **changed))))
     if not named:
         mistake, shows, figure = None, None, None
     said = found_text(shows) if shows is not None else None
     detail = " ".join(filter(None, (text("likely", detail=detail, said=said) if said else detail, also,
                                     *_worth_fixing(notes))))
     return CheckResult(False, text("failed", stage=stage, detail=detail), hint, figure, found, key, mistake)
+
+
+def _changed_default(stage: str, defined: object) -> dict[str, str] | None:
+    """The first parameter whose default the student's ``stage`` (its ``__init__`` for a class)
+    gives otherwise than the notebook's signature (``NOTEBOOK_DEFAULTS``), as the fields of
+    ``default_written``; None when every default is the notebook's."""
+    try:
+        parameters = inspect.signature(defined).parameters
+    except (TypeError, ValueError):
+        return None
+    for name, given in NOTEBOOK_DEFAULTS.get(stage, {}).items():
+        written = parameters[name].default if name in parameters else inspect.Parameter.empty
+        if written is not inspect.Parameter.empty and (type(written) is not type(given) or written != given):
+            return {"parameter": name, "written": repr(written), "given": repr(given)}
+    return None
 
 
 def _in_place_too(mismatch: Mismatch, watch: inputs_kept.KeptInputs | None) -> Mismatch:
