@@ -1357,3 +1357,20 @@ def test_a_default_written_otherwise_is_named_as_the_grader_names_it(language):
     assert result.mistake == "default_changed"
     with catalog.speaking(language):
         assert catalog.text("default_written", parameter="training", written="False", given="True") in result.message
+
+
+def test_the_check_names_one_head_listed_num_heads_times(solution_definitions):
+    """[head] * num_heads: the check named nothing and read the output as columns in another order
+    (notebook 4's review); it names the shared head, as the grader does."""
+    namespace = dict(solution_definitions["04_multi_head_attention"])
+    exec(compile("class MultiHeadAttentionWrapper(nn.Module):\n"
+                 "    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):\n"
+                 "        super().__init__()\n"
+                 "        head = CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)\n"
+                 "        self.heads = nn.ModuleList([head] * num_heads)\n\n"
+                 "    def forward(self, x):\n"
+                 "        return torch.cat([head(x) for head in self.heads], dim=-1)\n", "<cell>", "exec"), namespace)
+    result = run_check("MultiHeadAttentionWrapper", namespace, "en")
+    assert not result.passed
+    assert result.mistake == "shared_head"
+    assert "one CausalAttention module, listed 2 times" in result.message

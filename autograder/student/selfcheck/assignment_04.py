@@ -39,6 +39,9 @@ def _check_multi_head_attention_wrapper(ns):
         fail("values", what=f"{call}.heads", expected=text("is.heads", count=2),
               got=", ".join(type(head).__name__ for head in heads) or text("is.nothing"),
               hint="hint.wrapper_heads")
+    if len({id(head) for head in heads}) < len(heads):  # [head] * num_heads: one module, listed twice
+        fail("values", what=f"{call}.heads", expected=text("is.heads", count=2),
+              got=text("is.same_module", count=len(heads)), hint="shared_head")
     what = text("what.seeded", call=call, seed=123)
     case = "MultiHeadAttentionWrapper"
     out = expect_shape(wrapper(book_batch()), (2, 6, 4), what, "idea", case)

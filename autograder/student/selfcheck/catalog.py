@@ -278,6 +278,7 @@ MESSAGES: dict[str, str] = {
     "is.changed": "changed",
     "is.buffer": "registered buffer",
     "is.heads": "{count} CausalAttention modules",
+    "is.same_module": "one CausalAttention module, listed {count} times",
     "is.module_list": "an nn.ModuleList of {count} heads",
     "is.list_of_length": "{kind} of length {count}",
     "is.nothing": "nothing",
