@@ -537,8 +537,7 @@ MISTAKES: dict[str, str] = {
     ),
     "module_not_imported": (
         "a module was used that no cell of the notebook imports: add its import line (`import math`,"
-        " say) at the top of the answer cell, or compute the same with torch (`d_k ** 0.5` is a square"
-        " root)."
+        " say) at the top of the answer cell, or compute the same with torch or Python's own operators."
     ),
     "scores_as_distances": (
         "the scores measure how far apart the vectors are (the distance, or its square): the attention"
