@@ -11,6 +11,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -329,26 +330,61 @@ def _shards_and_forkserver(grader: psutil.Process) -> tuple[list[psutil.Process]
             [p for p, name in names.items() if name == SERVER_NAME])
 
 
-@pytest.mark.parametrize("victim", ["shard", "fork server"])
-def test_a_killed_shard_or_fork_server_fails_the_run_within_a_minute(tmp_path, victim):
-    """Killed by the out-of-memory killer or a signal, a part of the grader cannot report: the run
-    must notice, exit 1 and write no grades, instead of waiting for it forever."""
+def _grading_slow_students(tmp_path: Path) -> tuple[subprocess.Popen, Path]:
+    """A grading command at work on four students whose code never ends (with --jobs 2 and a
+    timeout of 15 s: the shards are still at work a while), and the folder of its outputs."""
     submitted, out = tmp_path / "submitted", tmp_path / "out"
-    for index in range(4):  # slow students, so that the shards are still at work when one dies
+    for index in range(4):
         write_submission(submitted, f"slow{index}", ASSIGNMENT,
                          with_answer(load_solution(ASSIGNMENT), "softmax_naive", _endless_stage("softmax_naive")))
     command = [sys.executable, "-m", "autograder", "grade", str(submitted), "--out", str(out), "--jobs", "2",
                "--timeout", "15"]
-    process = subprocess.Popen(command, cwd="/", stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return subprocess.Popen(command, cwd="/", stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True), out
+
+
+def _grading(grader: psutil.Process) -> tuple[list[psutil.Process], list[psutil.Process]]:
+    """The grader's two shards and its fork server, once the shards have started grading."""
+    deadline = time.monotonic() + 120
+    shards, forkservers = _shards_and_forkserver(grader)
+    while len(shards) < 2 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        shards, forkservers = _shards_and_forkserver(grader)
+    assert len(shards) == 2, "the shards never started"
+    time.sleep(2)  # well into grading
+    return shards, forkservers
+
+
+def _left_running(grader_pid: int, descendants: list[psutil.Process]) -> list[str]:
+    """What still runs, a few seconds on, of a grading command's ``descendants`` and of the uids
+    of its workers (a root grader's): what the kernel kills with its parent goes at once."""
+    ours = set(worker_uids_of(grader_pid))
+
+    def running(process: psutil.Process) -> str | None:
+        try:  # is_running() tells a reused pid from the process it was
+            alive = process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+            return f"{process.pid} {process.name()}" if alive else None
+        except psutil.NoSuchProcess:
+            return None
+
+    def left() -> list[str]:
+        by_uid = [p for p in psutil.process_iter(["uids"]) if p.info["uids"] and set(p.info["uids"]) & ours]
+        return sorted({running(p) for p in [*descendants, *by_uid]} - {None})
+
+    deadline = time.monotonic() + 5
+    while left() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return left()
+
+
+@pytest.mark.parametrize("victim", ["shard", "fork server"])
+def test_a_killed_shard_or_fork_server_fails_the_run_within_a_minute(tmp_path, victim):
+    """Killed by the out-of-memory killer or a signal, a part of the grader cannot report: the run
+    must notice, exit 1 and write no grades, instead of waiting for it forever."""
+    process, out = _grading_slow_students(tmp_path)
     try:
         grader = psutil.Process(process.pid)
-        deadline = time.monotonic() + 120
-        shards, forkservers = _shards_and_forkserver(grader)
-        while len(shards) < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
-            shards, forkservers = _shards_and_forkserver(grader)
-        assert len(shards) == 2, "the shards never started"
-        time.sleep(2)  # well into grading
+        shards, forkservers = _grading(grader)
+        descendants = grader.children(recursive=True)
         (shards[0] if victim == "shard" else forkservers[0]).kill()
         killed_at = time.monotonic()
         output, _ = process.communicate(timeout=90)
@@ -360,17 +396,29 @@ def test_a_killed_shard_or_fork_server_fails_the_run_within_a_minute(tmp_path, v
     assert process.returncode == 1, output
     assert "no grades were written" in output
     assert not (out / "grades.csv").exists()
-    ours = set(worker_uids_of(process.pid))
+    assert _left_running(process.pid, descendants) == []
 
-    def left() -> list[str]:
-        return [f"{p.pid} {p.info['name']} {p.info['status']}" for p in psutil.process_iter(["uids", "name", "status"])
-                if p.info["uids"] and set(p.info["uids"]) & ours and p.info["status"] != psutil.STATUS_ZOMBIE]
 
-    deadline = time.monotonic() + 5  # what the kernel kills with its parent goes at once
-    while left() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert left() == []
-
+@pytest.mark.parametrize("sent", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
+def test_a_grading_command_killed_mid_run_leaves_nothing_at_work(tmp_path, sent):
+    """A grading command stopped by a signal it does not handle (``timeout``'s SIGTERM, the
+    out-of-memory killer's SIGKILL) takes its fork server, shards and workers with it: none is left
+    grading students nobody will see the grades of (a run killed so once left its shards at work
+    for 45 minutes)."""
+    process, out = _grading_slow_students(tmp_path)
+    try:
+        grader = psutil.Process(process.pid)
+        _grading(grader)
+        descendants = grader.children(recursive=True)
+        process.send_signal(sent)
+        process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode in (-sent, 128 + sent)  # killed, or stopped by its own handler
+    assert _left_running(process.pid, descendants) == []
+    assert not (out / "grades.csv").exists()
 
 
 def test_distinct_folders_always_get_distinct_ids_that_read_as_what_they_are(tmp_path):

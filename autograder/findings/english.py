@@ -126,6 +126,8 @@ SENTENCES: dict[str, str] = {
     "heads_other_container": (
         "{call}.heads is an nn.{type_name}; the exercise asks for an nn.ModuleList, which numbers"
         " the heads (heads.0, heads.1, ...) as the graded parameter names do."),
+    "one_head_listed": ("{call}.heads lists one CausalAttention module {heads} times; it should hold {heads}"
+                        " separate ones."),
     "wrong_head_modules": ("{call}.heads should hold {heads} separate CausalAttention modules; the distinct modules it"
                            " holds are {kinds}."),
     "wrong_class": "{what} should return a {class_name}.",

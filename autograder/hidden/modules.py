@@ -141,7 +141,25 @@ def _parameter_faults(found: ParameterMap, description: dict) -> list[tuple[Para
     if (not biases.fits and not rest.fits and _parameter_mistake(found, description) is None
             and _parameter_mistake(rest, description) is not None):
         return [*_parameter_faults(rest, description), (biases, "qkv_bias_ignored")]
+    shared = _shared_head(found)
+    if shared is not None and found.wrong_shape:  # the one head's sizes are a fault of their own
+        listed = len({name.split(".")[1] for name in shared.missing}) + 1
+        return [(shared, "shared_head"), (ParameterMap(found.slots, wrong_shape=found.wrong_shape),
+                                          _head_size_mistake(found.wrong_shape, listed))]
     return _own_layer_faults(found, description)
+
+
+def _shared_head(found: ParameterMap) -> ParameterMap | None:
+    """The missing parameters of a wrapper whose heads are one module listed num_heads times
+    (a module listed twice registers its parameters once): every missing one is a head's other
+    than the first, and the first head has its parameters, of the right shapes or not (built with
+    d_out // num_heads features: blind23/096); None otherwise."""
+    if found.extra or not found.missing or not all(name.startswith("heads.") for name in found.missing):
+        return None
+    heads = {name.split(".")[1] for name in found.missing}
+    if "0" in heads or not any(name.startswith("heads.0.") for name in [*found.slots, *found.wrong_shape]):
+        return None
+    return ParameterMap(missing=found.missing)
 
 
 def _own_layer_faults(found: ParameterMap, description: dict) -> list[tuple[ParameterMap, str | None]]:
@@ -264,22 +282,23 @@ def _sized_per_head(wrong_shape: dict[str, tuple[list[int], list[int]]]) -> bool
     return len(factors) == 1 and factors.pop() > 1
 
 
-def _head_size_mistake(wrong_shape: dict[str, tuple[list[int], list[int]]]) -> str | None:
+def _head_size_mistake(wrong_shape: dict[str, tuple[list[int], list[int]]], listed: int | None = None) -> str | None:
     """The mistake of a wrapper whose every head has one other number of output features than d_out:
     d_out shared among the heads, as in MultiHeadAttention (``wrapper_head_size``, whose text holds
     for any code that gives them that share), where that share is what the heads have; any other
-    size states that each head has d_out features (``wrapper_heads_not_d_out``)."""
+    size states that each head has d_out features (``wrapper_heads_not_d_out``). ``listed``: how
+    many heads the wrapper lists, where one module stands for them all (``_shared_head``)."""
     if not all(name.startswith("heads.") for name in wrong_shape):
         return None
-    heads = {name.split(".")[1] for name in wrong_shape}
+    heads = listed or len({name.split(".")[1] for name in wrong_shape})
     sizes = {actual[0] for actual, _ in wrong_shape.values()}
-    if len(heads) < 2 or len(sizes) != 1 or not all(
+    if heads < 2 or len(sizes) != 1 or not all(
             actual[1:] == expected[1:] for actual, expected in wrong_shape.values()):
         return None
     weight = next((expected for name, (_, expected) in wrong_shape.items() if name.endswith("weight")), [])
     if len(weight) != 2:
         return None
-    return "wrapper_head_size" if sizes.pop() == weight[0] // len(heads) else "wrapper_heads_not_d_out"
+    return "wrapper_head_size" if sizes.pop() == weight[0] // heads else "wrapper_heads_not_d_out"
 
 
 def student_module(student: Submission, reference: torch.nn.Module, class_name: str, *args,

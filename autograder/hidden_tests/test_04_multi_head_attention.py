@@ -246,7 +246,10 @@ def test_wrapper_heads_are_a_module_list(student):
     heads = student.new("MultiHeadAttentionWrapper", 3, 2, 8, dropout, num_heads).attr("heads")
     _expect_module_list(heads, call)
     kinds = list(heads.describe()["children"].values())
-    # Several distinct heads, but not num_heads of them (one, for [head] * num_heads, is shared_head's)
+    # One module listed num_heads times ([head] * num_heads) registers one child
+    expect(kinds != ["CausalAttention"] or heads.method("__len__") != num_heads,
+           finding("one_head_listed", "shared_head", call=call, heads=num_heads))
+    # Several distinct heads, but not num_heads of them
     counted_wrong = len(kinds) > 1 and set(kinds) == {"CausalAttention"} and len(kinds) != num_heads
     expect(kinds == ["CausalAttention"] * num_heads,
            finding("wrong_head_modules", "heads_count_wrong" if counted_wrong else None, call=call, heads=num_heads,

@@ -57,7 +57,8 @@ class ForkServer:
                           if name in os.environ}}
         server_fds = [theirs.fileno() for _, theirs in pairs]
         # A session of its own: Ctrl-C at a terminal reaches the grading command alone, which
-        # then stops the server, its shards and workers itself (they end with its channels anyway).
+        # then stops the server, its shards and workers itself. They end with the launcher channel
+        # anyway: a command killed by a signal it cannot handle leaves none of them at work.
         self._process = subprocess.Popen(
             [_resolved_interpreter(), "-I", "-c", _BOOT, str(KIT_ROOT), *map(str, server_fds)],
             pass_fds=server_fds, env=environment, stdin=subprocess.DEVNULL, cwd="/", start_new_session=True,

@@ -8,6 +8,7 @@ the grader loads any reference or test, so a worker forked from it holds nothing
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import gc
 import importlib
 import json
@@ -23,6 +24,8 @@ from autograder.worker.accelerators import machine_report
 from autograder.worker.names import SERVER_NAME, SHARD_NAME, name_process
 from autograder.worker.nvidia import nvidia_driver
 from autograder.worker.warmup import warm_up_after_fork, warm_up_torch
+
+_PR_SET_PDEATHSIG = 1
 
 # Modules the notebooks import at the top (their setup cell's included): loaded once here, so a
 # worker's import is free (and the student package imports although the kit's folder, where
@@ -51,7 +54,7 @@ def warm_up() -> None:
 
 
 def serve(launcher: socket.socket, controls: list[socket.socket]) -> None:
-    """Serve the grader until it closes every channel.
+    """Serve the grader until it closes its launcher channel (then this server, its shards and workers end).
 
     ``launcher`` is the grading command's channel: once warm, the server says hello there (what
     the machine offers torch, ``machine_report``), then forks a shard for each request, handing it a link to the
@@ -77,6 +80,10 @@ def serve(launcher: socket.socket, controls: list[socket.socket]) -> None:
                 payload, fds, _, _ = socket.recv_fds(channel, 64, 2)
             except OSError:
                 payload, fds = b"", []
+            if channel is launcher and not payload:
+                # The grading command is gone (done, or killed by a signal it could not handle):
+                # nothing of its run is worth finishing, and its shards and workers die with us.
+                os._exit(0)
             if not payload or not fds:
                 selector.unregister(channel)
                 continue
@@ -96,9 +103,15 @@ def _spared_by_the_oom_killer() -> None:
 
 
 def _fork(ours: list[socket.socket], life, *fds: int) -> int:
-    """Fork a child that closes the server's channels and lives ``life(*fds)``, then exits."""
+    """Fork a child that closes the server's channels and lives ``life(*fds)``, then exits. It
+    grades for the grading command only: should the server die (the run ended, or the server was
+    killed), the child dies too."""
+    server = os.getpid()
     pid = os.fork()
     if pid == 0:
+        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != server:  # the server died before the signal was asked for
+            os._exit(70)
         for channel in ours:
             channel.close()
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -106,14 +107,14 @@ def _checked(stage: str | None, namespace: Mapping, named: bool = True) -> Check
                   else text("reads_computed_values", stage=stage, names=", ".join(computed)))
         return CheckResult(False, text("failed", stage=stage, detail=detail), found=True, finding="raised")
     hint, figure, found, key, mistake, shows, also = None, None, True, "raised", None, None, ""
-    watch = None
+    watched, watch = inputs_kept.watched(namespace, stage)
+    failure = ""  # what the check raised first, as text
     try:
         # The checks seed torch freely; the student's own random stream is left as it was.
         with torch.random.fork_rng(devices=[]), worth_fixing.collected() as notes:
-            watched, watch = inputs_kept.watched(namespace, stage)
-            CHECKS[stage](watched)
-            inputs_kept.expect_inputs_kept(watch)  # told last, as the grader tells it after the values
+            _run_public(stage, watched, watch)
     except Mismatch as mismatch:
+        failure = _failure_text(mismatch)
         mismatch = _in_place_too(mismatch, watch)
         detail, hint, figure = str(mismatch), mismatch.hint, mismatch.figure
         key, mistake, shows, also = mismatch.key, mismatch.mistake, mismatch.shows, mismatch.also
@@ -133,6 +134,7 @@ def _checked(stage: str | None, namespace: Mapping, named: bool = True) -> Check
             detail = text("not_implemented_elsewhere", reason=reason)
         found, key = False, "not_implemented"  # nothing written yet: no finding, the hints are the stage's own
     except Exception as error:  # noqa: BLE001 - whatever student code raises becomes one line
+        failure = _failure_text(error)
         if isinstance(error, NameError) and error.name in all_stages() and error.name not in namespace:
             # A stage that calls one whose cell has not run yet (it may come further down): nothing to fix.
             detail, found, key = text("calls_undefined_stage", stage=stage, called=error.name), False, "not_defined"
@@ -150,8 +152,9 @@ def _checked(stage: str | None, namespace: Mapping, named: bool = True) -> Check
                 else text("state_in_globals", stage=stage, names=", ".join(kept_outside)))
         also = " ".join(filter(None, (also, said)))
     changed = _changed_default(stage, namespace[stage]) if found else None
-    if changed is not None:  # as the grader names it: whatever the values suggest comes of the default
-        hint, figure, mistake, shows = hint_text("default_changed"), None, "default_changed", "default_changed"
+    if changed is not None:
+        if _fails_otherwise_with_notebook_defaults(stage, namespace, failure):  # what it shows comes of the default
+            hint, figure, mistake, shows = hint_text("default_changed"), None, "default_changed", "default_changed"
         also = " ".join(filter(None, (also, text("default_written", **changed))))
     if not named:
         mistake, shows, figure = None, None, None
@@ -174,6 +177,48 @@ def _changed_default(stage: str, defined: object) -> dict[str, str] | None:
         if written is not inspect.Parameter.empty and (type(written) is not type(given) or written != given):
             return {"parameter": name, "written": repr(written), "given": repr(given)}
     return None
+
+
+def _run_public(stage: str, watched: Mapping, watch: inputs_kept.KeptInputs | None) -> None:
+    """Run the stage's public check on ``watched`` (``inputs_kept.watched``); raise what it finds."""
+    CHECKS[stage](watched)
+    inputs_kept.expect_inputs_kept(watch)  # told last, as the grader tells it after the values
+
+
+def _failure_text(error: Exception) -> str:
+    """What a run of the check raised, to tell one run's first failure from another's."""
+    return f"{type(error).__name__}: {error}"
+
+
+def _fails_otherwise_with_notebook_defaults(stage: str, namespace: Mapping, failure: str) -> bool:
+    """Whether the check's first failure (``failure``) goes once the student's ``stage`` (its
+    ``__init__`` for a class) has the notebook's defaults, so that the failing call relied on the
+    changed one: then that default is the mistake, as the grader names it where its failing call
+    relied on it (blind29/073's training=False, whose other faults show later). Where the same
+    failure stays, the default played no part in it, and is told beside what the values show (a sum
+    over the whole tensor under a default dim=0: blind26/009)."""
+    defined = namespace[stage]
+    function = defined.__dict__.get("__init__") if isinstance(defined, type) else defined
+    if not isinstance(function, types.FunctionType):
+        return False
+    notebook = NOTEBOOK_DEFAULTS.get(stage, {})
+    positional = [parameter for parameter in inspect.signature(function).parameters.values()
+                  if parameter.kind is parameter.POSITIONAL_OR_KEYWORD and parameter.default is not parameter.empty]
+    written = function.__defaults__, function.__kwdefaults__
+    try:
+        function.__defaults__ = tuple(notebook.get(parameter.name, parameter.default) for parameter in positional)
+        if function.__kwdefaults__:
+            function.__kwdefaults__ = {name: notebook.get(name, value)
+                                       for name, value in function.__kwdefaults__.items()}
+        watched, watch = inputs_kept.watched(namespace, stage)
+        with torch.random.fork_rng(devices=[]), worth_fixing.collected():
+            _run_public(stage, watched, watch)
+    except Exception as error:  # noqa: BLE001 - the student's code again, with other defaults
+        return _failure_text(error) != failure
+    else:
+        return True
+    finally:
+        function.__defaults__, function.__kwdefaults__ = written
 
 
 def _in_place_too(mismatch: Mismatch, watch: inputs_kept.KeptInputs | None) -> Mismatch:
