@@ -38,6 +38,11 @@ def simple_self_attention(inputs):
     weights = torch.softmax(torch.einsum("id,jd->ij", inputs, inputs), dim=-1)
     return torch.einsum("ij,jd->id", weights, inputs)
 """
+PRODUCT_TRANSPOSED = """
+def simple_self_attention(inputs):
+    w = softmax_stable(inputs @ inputs.T, dim=-1)
+    return (inputs.T @ w).T
+"""
 SOFTMAX_BY_DEFAULT = """
 def simple_self_attention(inputs):
     return softmax_stable(inputs @ inputs.T) @ inputs
@@ -51,6 +56,7 @@ def simple_self_attention(inputs):
     (SOFTMAX_BY_DEFAULT, None),  # notebook 1's own softmax by its default, dim -1: along the keys (blind25)
     (WEIGHTS_READ_TRANSPOSED_BY_EINSUM, "weights_transposed"),  # "ji,jd->id": the key's index kept
     (WEIGHTS_READ_BY_EINSUM, None),  # read the right way round: no transpose to name
+    (PRODUCT_TRANSPOSED, "weights_transposed"),  # (inputs.T @ w).T is w.T @ inputs (review of notebook 1)
 ])
 def test_a_softmax_along_the_wrong_dim_is_named_only_where_the_code_allows_it(source, named):
     assert named_by_code("softmax_wrong_dim", "simple_self_attention", [source]) == named

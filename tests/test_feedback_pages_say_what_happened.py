@@ -47,6 +47,13 @@ ZEROS = ("return attn_weights @ values  # (b, T, T) @ (b, T, d_out) -> (b, T, d_
 SCALED_BY_T = ("torch.softmax(masked / d_k**0.5, dim=-1)", "torch.softmax(masked / num_tokens**0.5, dim=-1)")
 
 
+MIN_SHIFT_NO_KEEPDIM = """
+def softmax_stable(x, dim=-1):
+    e = torch.exp(x - x.min(dim=dim, keepdim=True).values)
+    return e / e.sum(dim=dim)
+"""
+
+
 def _translated(language: str, assignment: str) -> dict:
     """The released notebook of ``language``, every answer the solution's, two of them wrong."""
     folder = ASSIGNMENTS_DIR / assignment if language == "en" else ASSIGNMENTS_DIR / language / assignment
@@ -88,7 +95,11 @@ def copy_v2_weights_into_v1(sa_v2, sa_v1):
     # MultiHeadAttention scaled by sqrt(d_out): one mistake, seen by its forward, gradient and other tests.
     scaled = with_replacement(load_solution("04_multi_head_attention"), "MultiHeadAttention",
                               "keys.shape[-1] ** 0.5", "self.d_out ** 0.5")
+    # softmax_stable shifted by the minimum, its sum without keepdim: the slip is repaired, and the
+    # large inputs then show the shift, a second fault, which sets off the stage's cap.
+    min_shift = with_answer(load_solution("01_attention_scores"), "softmax_stable", MIN_SHIFT_NO_KEEPDIM)
     return {("syntax_error", CAUSAL): broken, ("scaled", "04_multi_head_attention"): scaled,
+            ("min_shift", "01_attention_scores"): min_shift,
             ("otter", "01_attention_scores"): otter,
             ("lowercase", "02_self_attention"): lowercase, ("unloaded", "04_multi_head_attention"): unloaded,
             ("english", CAUSAL): _translated("en", CAUSAL), ("chinese", CAUSAL): _translated("zh", CAUSAL),
@@ -181,6 +192,21 @@ def test_a_stages_named_mistake_is_explained_once_and_referred_to_after(graded):
     short = MISTAKES["scaled_by_wrong_size"].split(": ")[0]
     referred = SENTENCES["hint.same_mistake"].format(mistake=short).strip()
     assert stage.count(html.escape(referred, quote=False)) >= 1
+
+
+def test_a_second_fault_a_test_shows_is_on_the_page(graded):
+    """A test that shows a further fault beside its first is a problem of its own on the page: the
+    page once grouped it with the tests that found only the first (a repaired slip), and left off
+    the fault that set off the stage's cap (review of notebook 1)."""
+    _, rows = graded
+    row = rows["min_shift"]
+    faults = {fault.mistake for test in row.tests if test.stage == "softmax_stable" and test.finding is not None
+              for fault in test.finding.all_faults()}
+    assert "softmax_shift_not_max" in faults
+    page = feedback_html(row)
+    start = page.index("<h2><code>softmax_stable")
+    stage = html.unescape(page[start:page.find("<h2>", start + 1)])
+    assert MISTAKES["softmax_shift_not_max"].split(":")[0] in stage
 
 
 def test_the_results_record_the_float32_settings_and_each_tests_largest_difference(graded):

@@ -65,6 +65,14 @@ def test_keeps_constants_made_by_pythons_constructors():
                               "RATE = float('0.1')"]
 
 
+def test_keeps_a_function_written_as_a_lambda():
+    """``attention_scores = lambda inputs: inputs @ inputs.T`` is a function as a ``def`` is (it
+    passed every check and lost its stage's points when it was taken for a computed value); a
+    lambda whose default is computed is not loaded."""
+    cell = "scores = lambda inputs, scale=1.0: inputs @ inputs.T * scale\nnoisy = lambda x, n=torch.randn(3): x + n\n"
+    assert _sources(cell) == ["scores = lambda inputs, scale=1.0: inputs @ inputs.T * scale"]
+
+
 def test_drops_demo_work():
     cell = (
         "import torch\nx = torch.randn(3)\nprint(x)\nfor i in range(3):\n    pass\n"

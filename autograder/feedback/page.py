@@ -68,6 +68,7 @@ PAGE_TEXT: dict[str, str] = {
     "status.waiting": "Passed, and counted once the values are right",  # a behaviour check waiting for them
     "status.note": "Passed, with a note",  # a passed test that says something worth knowing
     "tests_waiting": "({count} of them count once the values are right)",
+    "one_test_waiting": "(1 of them counts once the values are right)",
     # Partial credit (autograder/grading/partial_credit.py): what each wrong behaviour of a stage cost.
     "behaviour_losses": (
         "Where the grader could pin what is wrong, the tests that show it lost only its share of this"
@@ -93,7 +94,7 @@ PAGE_TEXT: dict[str, str] = {
     "behaviour.arguments": "the wrapper's other arguments, as given",
     "behaviour.concatenation": "joining the heads",
     "behaviour.out_proj": "output projection",
-    "behaviour.shapes": "output shape",
+    "behaviour.shapes": "output shape and dtype",  # the result's form (a running mean's float32 matrix for float64 x)
     "behaviour.reductions": "sums and maxima along dim",
     "behaviour.memory": "contiguous memory before the view",
     "behaviour.input_kept": "input left as it was",
@@ -203,12 +204,15 @@ def page_text(language: str) -> Mapping[str, str]:
 
 def _problem(test: ScoredTest) -> tuple:
     """What a failed test found, less where: the same problem on other shapes, dtypes or devices
-    has the same key, named mistake and kind of call."""
+    has the same key, named mistake and kind of call, and the same further faults (a test that
+    shows a second fault beside the first is a problem of its own, told: review of notebook 1,
+    where the fault that set off a cap was left off the page)."""
     found = test.finding
     if found is None:
         return (test.status.value,)
     what = found.fields.get("what")
-    return test.status.value, found.key, found.mistake, what.key if isinstance(what, Finding) else what
+    faults = tuple((fault.key, fault.mistake) for fault in found.all_faults())
+    return test.status.value, faults, what.key if isinstance(what, Finding) else what
 
 
 def _label_key(test: ScoredTest) -> str:
@@ -263,7 +267,8 @@ def _stage_summaries(row: GradedRow) -> list[dict]:
         summaries.append({
             "name": total.stage, "passed": total.passed + total.waiting, "total": total.total,
             "points": total.points, "max_points": total.max_points,
-            "waiting": text["tests_waiting"].format(count=total.waiting) if total.waiting else "",
+            "waiting": (text["one_test_waiting"] if total.waiting == 1
+                        else text["tests_waiting"].format(count=total.waiting) if total.waiting else ""),
             "losses": _losses(total, [test for test in row.tests if test.stage == total.stage], text),
             "cap": _cap_text(total, text),
             "messages": messages,

@@ -311,6 +311,8 @@ SENTENCES: dict[str, str] = {
         " Changing only sequence 0 of the batch changed your result for a later sequence: something"
         " computed for one sequence carries over into the next."
     ),
+    "evidence.argument_written": (
+        " — the call changed its argument {argument} in place, as writing each result into it does."),
     "evidence.default_changed": (
         " — your signature gives {parameter} the default {written}; the notebook's gives {given}."
     ),

@@ -111,6 +111,11 @@ def inputs_kept(changed: list[str], arguments: tuple[str, ...], what: What) -> I
             raise
         also_changed = finding("modified_input_too", "input_modified_in_place", what=what,
                                argument=_argument_name(changed[0], arguments))
+        if failure.finding.mistake == "input_modified_in_place":
+            # the values are what writing into the argument gives (a loop that writes each mean back
+            # into x: review of notebook 3): one fault, with the argument changed as its evidence
+            raise Failure(failure.finding.with_notes(finding("evidence.argument_written",
+                                                             argument=_argument_name(changed[0], arguments)))) from None
         raise Failure(failure.finding.with_faults(also_changed)) from None
     expect_inputs_unchanged(changed, arguments, what)
 

@@ -44,8 +44,13 @@ Sizes = Mapping[str, int]
 FORM_TOLERANCE = 1e-3
 # The powers of a size that a scale may have been: a size, its square root, and their inverses.
 _POWERS = ((1.0, "{name}"), (0.5, "sqrt({name})"), (-1.0, "1/{name}"), (-0.5, "1/sqrt({name})"), (2.0, "{name}²"))
-# The largest whole number a hard-coded factor is read as the square root of (8 = sqrt(64)).
+# The largest whole number a hard-coded factor is read as the square root of (2.83 = sqrt(8)), and
+# the largest a whole factor is read as the root of: a usual head size (8 = sqrt(64), GPT-2's), no
+# more (16 = sqrt(256) was noise before a dropout's 1/16: review of notebook 3).
 _LARGEST_PLAIN_NUMBER = 1024
+_LARGEST_HEAD_SIZE = 64
+# Sizes no scale is the square of: a batch's (4 = b², b = 2 was noise: review of notebook 3).
+_NEVER_SQUARED = frozenset({"b"})
 # At most this many factors of rows are quoted.
 MAX_QUOTED = 6
 
@@ -154,14 +159,15 @@ def size_forms(value: float, sizes: Sizes) -> list[str]:
     if value <= 0 or not math.isfinite(value):
         return []
     forms = [f"{template.format(name=name)}, {name} = {size}" for name, size in sizes.items() if size > 1
-             for power, template in _POWERS if _close(value, size**power)]
+             for power, template in _POWERS if _close(value, size**power)
+             and not (power == 2.0 and name in _NEVER_SQUARED)]
     if forms:
         return forms
     inverse = value < 1
     target = 1 / value if inverse else value
     squared = target * target
     whole = _close(target, round(target))
-    if whole and round(target) >= 4 and round(squared) <= _LARGEST_PLAIN_NUMBER and _power_of_two(round(squared)):
+    if whole and round(target) >= 4 and round(squared) <= _LARGEST_HEAD_SIZE and _power_of_two(round(squared)):
         text = f"sqrt({round(squared)})"  # a whole number: the root of a usual head size (8 = sqrt(64))
     elif not whole and _close(squared, round(squared)) and 2 <= round(squared) <= _LARGEST_PLAIN_NUMBER:
         text = f"sqrt({round(squared)})"  # the square root of a whole number (2.83 = sqrt(8))

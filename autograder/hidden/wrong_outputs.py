@@ -143,6 +143,8 @@ def softmax_mistakes(reference, x: torch.Tensor, dim: int) -> WrongOutputs:
         "softmax_max_wrong_dim": [reference.softmax_naive(x - x.max(dim=d, keepdim=True).values, dim=dim)
                                   for d in other_dims],
         "normalised_without_exp": [x / x.sum(dim=dim, keepdim=True)],
+        # exp(x) over the sum of x (review of notebook 1: read as "not normalised" and as a factor)
+        "denominator_without_exp": [torch.exp(x) / x.sum(dim=dim, keepdim=True)],
         "normalised_by_length": [torch.exp(x) / torch.exp(x).norm(dim=dim, keepdim=True)],
         "returned_log_softmax": [torch.log_softmax(x, dim=dim)],
         # exp(x - max) over the sum of exp(x): each slice sums to exp(-max) (and the sum overflows).
@@ -784,7 +786,18 @@ def causal_average_mistakes(average: Callable, x: torch.Tensor) -> WrongOutputs:
         "mask_filled_with_plus_inf": [torch.softmax(torch.zeros_like(lower).masked_fill(lower == 0, math.inf), -1) @ x],
         # The 0/1 triangle itself as the scores: a hidden 0 still weighs exp(0) = 1 after the softmax.
         "mask_filled_with_zero": [torch.softmax(lower, dim=-1) @ x],
+        # Each mean written back into x before the next is taken: later means read earlier means
+        # (review of notebook 3: one slip, once told as two faults, cost the whole stage).
+        "input_modified_in_place": [_means_written_back(x)],
     }
+
+
+def _means_written_back(x: torch.Tensor) -> torch.Tensor:
+    """The running means of a loop that writes each one into x (b, T, C) as it goes."""
+    written = x.clone()
+    for t in range(x.shape[1]):
+        written[:, t] = written[:, : t + 1].mean(dim=1)
+    return written
 
 
 def dropout_edge_mistakes(x: torch.Tensor, p: float) -> WrongOutputs:

@@ -206,15 +206,29 @@ def _under_own_head_names(weights: dict[str, torch.Tensor], description: dict) -
 
 @pytest.mark.MultiHeadAttentionWrapper
 def test_wrapper_gradients(student, reference, device, dtype):
+    case = WRAPPER_CASES[1]
+    seed, batch, num_tokens, d_in, d_out, context_length, num_heads, qkv_bias = case
+    x = randn(seed + 100, batch, num_tokens, d_in, dtype=dtype, device=device)  # module_case's
+    what = call_text("MultiHeadAttentionWrapper", d_in, d_out, context_length, 0.0, num_heads, qkv_bias=qkv_bias)
+
+    def check(ref, module):
+        expect_same_gradients(module, ref, x, 113, what, mistakes=lambda: mistakes.wrapper_mistakes(ref, x))
+
     try:
-        ref, module, x, what = _wrapper(student, reference, WRAPPER_CASES[1], device, dtype, parameters_placed=True)
+        ref, module, _, _ = _wrapper(student, reference, case, device, dtype, parameters_placed=True)
     except Failure as failure:
+        if failure.finding.mistake == "wrapper_head_size":  # as the forward test reads it
+            args = (d_in, d_out, context_length, 0.0, num_heads)
+            raise faults_behind_parameters(failure, student, reference.MultiHeadAttentionWrapper,
+                                           "MultiHeadAttentionWrapper", args, {"qkv_bias": qkv_bias}, seed=seed,
+                                           device=device, dtype=dtype, check=check,
+                                           built_with=(d_in, num_heads * d_out, *args[2:])) from None
         if failure.finding.mistake not in HEADS_READ_ANOTHER_WAY:
             raise
         # their gradients follow the heads they are kept in: what the forward shows of the rest is
         # what this test can say
-        raise _how_heads_join(failure, student, reference, WRAPPER_CASES[1], device, dtype) from None
-    expect_same_gradients(module, ref, x, 113, what, mistakes=lambda: mistakes.wrapper_mistakes(ref, x))
+        raise _how_heads_join(failure, student, reference, case, device, dtype) from None
+    check(ref, module)
 
 
 @pytest.mark.MultiHeadAttentionWrapper

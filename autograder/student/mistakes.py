@@ -241,8 +241,8 @@ MISTAKES: dict[str, str] = {
     ),
     "keys_T_on_batch": (
         "on a batch, the full transpose (the T attribute) reverses every dimension, so keys of shape"
-        " (b, T, d) become (d, T, b), and split into heads, (b, h, T, hd) become (hd, T, h, b): transpose"
-        " only the last two dimensions, and leave the batch and the heads where they are."
+        " (b, T, d) become (d, T, b): transpose only the last two dimensions, and leave every"
+        " dimension before them where it is."
     ),
     "mask_after_softmax": (
         "the future was zeroed after the softmax without renormalising, so rows no longer sum to"
@@ -379,6 +379,11 @@ MISTAKES: dict[str, str] = {
     "normalised_without_exp": (
         "the scores were divided by their row sums without exp first: that is not a softmax, and"
         " negative scores give negative weights; exponentiate first, then normalise along the"
+        " dimension asked (the last one, or `dim`)."
+    ),
+    "denominator_without_exp": (
+        "the exponentials were divided by the sum of the raw scores, not by the sum of the"
+        " exponentials: the denominator adds up the same terms as the numerator, along the"
         " dimension asked (the last one, or `dim`)."
     ),
     "scores_transposed": (
@@ -671,8 +676,8 @@ MISTAKES: dict[str, str] = {
         " from the front."
     ),
     "dropout_ignores_generator": (
-        "the random numbers were not drawn from the `generator` argument, so the same generator"
-        " does not give the same mask: pass generator=generator to the call that draws them."
+        "the random numbers were not drawn from the `generator` argument, so the mask does not"
+        " follow the generator it is given: pass generator=generator to the call that draws them."
     ),
     "invalid_p_not_rejected": (
         "a probability outside [0, 1] must be rejected with a ValueError (not an assert, which can"

@@ -270,8 +270,8 @@ MESSAGES: dict[str, str] = {
     "no_prediction_reference": "The reference solution measures {reference}. (No prediction was recorded above: make"
                                " one next time before you run the demo; it is how you find out what you expected.)",
     "own_measurement": "⚠️ Your demo measured {measured} instead: the code it ran does not behave like the reference"
-                       " yet (check(\"{stage}\") and the checks before it say where), so your prediction is judged"
-                       " against the reference.",
+                       " yet (check(\"{stage}\") and the checks of the other stages the demo uses say where), so"
+                       " your prediction is judged against the reference.",
     "own_measurement_plain": "⚠️ Your demo measured {measured} instead, so your prediction is judged against the"
                              " reference.",
     "near_measurement": "(Your demo measured {measured}, within the tolerance of the reference: numbers differ a"

@@ -86,7 +86,8 @@ def _transposed(node: ast.expr) -> ast.expr | None:
 
 def _weights_transposed(definitions: list[ast.stmt]) -> bool:
     """The definitions transpose a softmax's result: the call itself, or a name assigned from it,
-    transposed, or read by an einsum with its two last indices the other way round."""
+    transposed (alone, or as the right factor of a product that is transposed), or read by an einsum
+    with its two last indices the other way round."""
     for definition in definitions:
         softmaxes = _softmax_calls(definition)
         from_softmax = {target.id for node in ast.walk(definition)
@@ -99,9 +100,16 @@ def _weights_transposed(definitions: list[ast.stmt]) -> bool:
 
         for node in ast.walk(definition):
             operand = _transposed(node) if isinstance(node, ast.expr) else None
-            if operand is not None and is_weights(operand) or _einsum_reads_transposed(node, is_weights):
+            if operand is not None and (is_weights(operand) or _product_with_weights_last(operand, is_weights)) \
+                    or _einsum_reads_transposed(node, is_weights):
                 return True
     return False
+
+
+def _product_with_weights_last(node: ast.expr, is_weights: Callable[[ast.expr], bool]) -> bool:
+    """``node`` is a product whose right factor is the weights (``inputs.T @ w``): transposed, it is
+    the weights transposed times the rest (``(inputs.T @ w).T`` is ``w.T @ inputs``)."""
+    return isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult) and is_weights(node.right)
 
 
 def _einsum_reads_transposed(node: ast.AST, is_weights: Callable[[ast.expr], bool]) -> bool:

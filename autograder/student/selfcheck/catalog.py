@@ -33,7 +33,8 @@ MESSAGES: dict[str, str] = {
     "reads_other_cells": ("{stage} reads {names}, made in a cell that is not an answer cell (a demo's variable,"
                           " or a helper of your own): each answer cell is graded with only the imports and the"
                           " answer cells' definitions and simple constants, where {names} does not exist. Take"
-                          " it from the arguments, or define it in an answer cell."),
+                          " it from the arguments (in a module, from its own attributes, self.…), or define it"
+                          " in an answer cell."),
     "reads_computed_values": ("{stage} reads {names}, which its answer cell sets to a value a call computes (a"
                               " tensor, say): each answer cell is graded with only the imports and the answer"
                               " cells' definitions and simple constants (numbers, strings, torch.float32...),"
