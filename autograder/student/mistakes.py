@@ -405,8 +405,8 @@ MISTAKES: dict[str, str] = {
     ),
     "mask_missing": (
         "nothing was hidden, so every token still sees the whole sequence, future included: keep"
-        " only the current and earlier tokens (a mask must fill the future with -inf, not 0, since"
-        " the softmax turns a 0 into a weight like any other)."
+        " only the current and earlier tokens (where a softmax follows, a mask fills the future with"
+        " -inf, not 0: the softmax turns a 0 into a weight like any other)."
     ),
     "mask_empty": (
         "the mask hides nothing (every entry is False), so each token would still see the whole"
@@ -453,8 +453,9 @@ MISTAKES: dict[str, str] = {
         " x's device and in autograd's graph."
     ),
     "dtype_not_followed": (
-        "a tensor was created with a fixed dtype that does not match the input's: use"
-        " dtype=x.dtype, or torch.*_like functions."
+        "a tensor was created, or cast, in a fixed dtype that does not match the input's (a"
+        " torch.ones(...) without dtype, or x.float()): follow the input's dtype, with dtype=x.dtype"
+        " or torch.*_like functions, and leave the input's own dtype as it is."
     ),
     "view_needs_contiguous": (
         "the tensor given to view was made non-contiguous by transpose: call .contiguous()"
