@@ -453,9 +453,9 @@ MISTAKES: dict[str, str] = {
         " x's device and in autograd's graph."
     ),
     "dtype_not_followed": (
-        "a tensor was created, or cast, in a fixed dtype that does not match the input's (a"
-        " torch.ones(...) without dtype, or x.float()): follow the input's dtype, with dtype=x.dtype"
-        " or torch.*_like functions, and leave the input's own dtype as it is."
+        "a tensor was created, or the input cast, in a fixed dtype that does not match the input's:"
+        " follow the input's dtype, with dtype=x.dtype or torch.*_like functions (not a torch.ones(...)"
+        " without dtype, nor an x.float()), and leave the input's own dtype as it is."
     ),
     "view_needs_contiguous": (
         "the tensor given to view was made non-contiguous by transpose: call .contiguous()"
