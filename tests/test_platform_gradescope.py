@@ -136,7 +136,7 @@ def test_run_autograder_grades_an_uploaded_zip_into_results_json(tmp_path, tmp_p
     assert sum(test["max_score"] for test in details) == pytest.approx(float(ben["max_score"]), abs=0.01)
     assert sum(test["score"] for test in details) == pytest.approx(document["score"], abs=0.01)
     assert [s["name"] for s in summaries if s["status"] == "failed"] == [
-        "softmax_naive: 3 of 9 hidden tests passed"]
+        "softmax_naive: 3 of 11 hidden tests passed"]
     failing = [test for test in details if test["status"] == "failed"]
     # the "from the formula" behaviour check counts: every failing value test is pinned to the
     # softmax (the catalogue reproduces its output), so the stage loses that share, not the check
