@@ -85,6 +85,11 @@ O_PATH = getattr(os, "O_PATH", 0o10000000)
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
+def die_with_parent() -> None:
+    """Have the kernel kill the calling process when its parent dies (PR_SET_PDEATHSIG)."""
+    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+
+
 def _check(result: int, what: str) -> None:
     if result != 0:
         errno = ctypes.get_errno()
@@ -267,7 +272,7 @@ def confine(config: SandboxConfig) -> Confinement:
     (the grader removes it when the worker is gone).
     """
     # Dies with the fork server; the supervisor keeps this, the worker sets its own after fork.
-    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+    die_with_parent()
     _first_to_go()
     groups = _own_cgroups(config)
     os.setsid()
@@ -286,7 +291,7 @@ def confine(config: SandboxConfig) -> Confinement:
     _clear_capabilities()
     # Set after the user change (which clears it): the worker dies with its supervisor. Until
     # then it shares the supervisor's process group, which the grader kills as a whole.
-    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")
+    die_with_parent()
     if not (separate_user or level is IsolationLevel.USER_NAMESPACE):
         level = IsolationLevel.NAMESPACES_AS_ROOT
     layers = [Layer.NAMESPACES, *([Layer.OWN_USER] if separate_user else [])]
@@ -312,7 +317,7 @@ def _confine_without_namespaces(config: SandboxConfig, error: OSError, groups: l
     if separate_user:
         os.chown(scratch, config.uid, config.uid)
         _drop_privileges(config.uid)
-    _check(_libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0), "prctl")  # dies with its supervisor
+    die_with_parent()  # dies with its supervisor
     missing = [(Layer.NAMESPACES, error.strerror)]
     if not separate_user:
         missing.append((Layer.OWN_USER, "the grader is not root" if os.geteuid() else "no uid was given"))

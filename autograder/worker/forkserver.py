@@ -8,7 +8,6 @@ the grader loads any reference or test, so a worker forked from it holds nothing
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
 import importlib
 import json
@@ -21,11 +20,10 @@ import socket
 from autograder.worker import main as worker
 from autograder.worker import protocol
 from autograder.worker.accelerators import machine_report
+from autograder.worker.confinement import die_with_parent
 from autograder.worker.names import SERVER_NAME, SHARD_NAME, name_process
 from autograder.worker.nvidia import nvidia_driver
 from autograder.worker.warmup import warm_up_after_fork, warm_up_torch
-
-_PR_SET_PDEATHSIG = 1
 
 # Modules the notebooks import at the top (their setup cell's included): loaded once here, so a
 # worker's import is free (and the student package imports although the kit's folder, where
@@ -109,12 +107,12 @@ def _fork(ours: list[socket.socket], life, *fds: int) -> int:
     server = os.getpid()
     pid = os.fork()
     if pid == 0:
-        ctypes.CDLL(None).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != server:  # the server died before the signal was asked for
-            os._exit(70)
-        for channel in ours:
-            channel.close()
         try:
+            die_with_parent()
+            if os.getppid() != server:  # the server died before the signal was asked for
+                os._exit(70)
+            for channel in ours:
+                channel.close()
             life(*fds)
         finally:
             os._exit(70)
